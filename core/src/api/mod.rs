@@ -1,0 +1,21 @@
+//! Kubernetes, JobSet and OpenKruise API types, as far as restart and failure behaviour depends
+//! on them. Enumerated fields are strings so that an unsupported value reaches validation (which
+//! names it) instead of failing to decode. Every struct keeps the fields restartkit does not
+//! model in `other`, so an object round-trips unchanged.
+
+pub mod batch;
+pub mod core;
+pub mod jobset;
+pub mod kruise;
+pub mod kubelet;
+pub mod meta;
+
+pub use self::batch::*;
+pub use self::core::*;
+pub use self::jobset::*;
+pub use self::kruise::*;
+pub use self::kubelet::*;
+pub use self::meta::*;
+
+/// Fields restartkit keeps but does not interpret.
+pub type Other = serde_json::Map<String, serde_json::Value>;

@@ -1,0 +1,182 @@
+//! The JSON request/response contract: one entry point, [`handle_json`], that every front end
+//! (CLI, Python, wasm, Node, the plugin) calls with the same JSON.
+//!
+//! A request is `{"op": "<operation>", "input": {…}}`, the shape of a conformance vector. The
+//! answer is `{"status": "ok", "op": …, "result": {…}, "warnings": […]}` or
+//! `{"status": "error", "op": …, "errors": [Diagnostic…]}`. Request-level problems (unreadable
+//! JSON, an unknown op, an input of the wrong shape) are errors; what upstream rejects is a
+//! successful `validate` whose result says `valid: false`.
+
+use crate::backoff;
+use crate::diag::{Diagnostic, Severity};
+use crate::eval;
+use crate::validate;
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Version of the request/response contract. Bumped on any incompatible change.
+pub const CONTRACT_VERSION: &str = "1.0";
+
+/// Every operation the contract offers, in the order `describe` lists them.
+pub const OPERATIONS: &[&str] = &[
+    "validate",
+    "crrValidate",
+    "containerRestart",
+    "containerRestartable",
+    "matchRestartRule",
+    "statusTransition",
+    "podFailurePolicy",
+    "jobsetFailurePolicy",
+    "backoff",
+    "describe",
+];
+
+/// A request. `input` is decoded according to `op`; its schema is `restartkit schema <Op>Input`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Request {
+    pub op: String,
+    #[serde(default)]
+    pub input: Value,
+}
+
+/// The answer to any request.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "status", rename_all = "camelCase")]
+pub enum Response {
+    Ok {
+        op: String,
+        result: Value,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        warnings: Vec<Diagnostic>,
+    },
+    Error {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        op: Option<String>,
+        errors: Vec<Diagnostic>,
+    },
+}
+
+impl Response {
+    pub fn error(op: Option<&str>, d: Diagnostic) -> Self {
+        Response::Error { op: op.map(str::to_owned), errors: vec![d] }
+    }
+    pub fn result(&self) -> Option<&Value> {
+        match self {
+            Response::Ok { result, .. } => Some(result),
+            Response::Error { .. } => None,
+        }
+    }
+}
+
+/// What `describe` answers: the capabilities of this build.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Description {
+    pub restartkit_version: String,
+    pub contract_version: String,
+    pub operations: Vec<String>,
+    pub kubernetes_versions: Vec<String>,
+    pub default_kubernetes_version: String,
+    pub feature_gates: Vec<GateDescription>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GateDescription {
+    pub name: String,
+    pub component: String,
+    pub summary: String,
+    /// Default per modelled Kubernetes version (`"1.35": true`).
+    pub defaults: std::collections::BTreeMap<String, bool>,
+}
+
+pub fn describe() -> Description {
+    use crate::features::{FeatureGates, KubeVersion, GATES, NEWEST_MINOR, SUPPORTED_MINORS};
+    Description {
+        restartkit_version: crate::VERSION.to_owned(),
+        contract_version: CONTRACT_VERSION.to_owned(),
+        operations: OPERATIONS.iter().map(|s| (*s).to_owned()).collect(),
+        kubernetes_versions: SUPPORTED_MINORS.iter().map(|m| format!("1.{m}")).collect(),
+        default_kubernetes_version: format!("1.{NEWEST_MINOR}"),
+        feature_gates: GATES
+            .iter()
+            .map(|g| GateDescription {
+                name: g.name.to_owned(),
+                component: g.component.to_owned(),
+                summary: g.summary.to_owned(),
+                defaults: SUPPORTED_MINORS
+                    .iter()
+                    .map(|m| (format!("1.{m}"), FeatureGates::for_version(KubeVersion { minor: *m }).enabled(g.name)))
+                    .collect(),
+            })
+            .collect(),
+    }
+}
+
+/// Decodes an op's input, naming the field that did not fit.
+pub fn decode<T: DeserializeOwned>(input: Value) -> Result<T, Diagnostic> {
+    serde_path_to_error::deserialize(input).map_err(|e| {
+        let path = e.path().to_string();
+        let field = if path == "." { "input".to_owned() } else { format!("input.{path}") };
+        Diagnostic::request("invalid-input", &field, format!("{field}: {}", e.inner()))
+    })
+}
+
+fn encode<T: Serialize>(op: &str, out: Result<T, Diagnostic>, mut warnings: Vec<Diagnostic>) -> Response {
+    match out.and_then(|r| {
+        serde_json::to_value(r).map_err(|e| Diagnostic::request("internal", "", format!("cannot encode the result: {e}")))
+    }) {
+        Ok(result) => {
+            warnings.retain(|w| w.severity != Severity::Error);
+            Response::Ok { op: op.to_owned(), result, warnings }
+        }
+        Err(d) => Response::error(Some(op), d),
+    }
+}
+
+/// Runs one request.
+pub fn handle(req: Request) -> Response {
+    let op = req.op.as_str();
+    let input = req.input;
+    match op {
+        "validate" => encode(op, decode(input).and_then(validate::run), vec![]),
+        "crrValidate" => encode(op, decode(input).and_then(validate::crr::run), vec![]),
+        "containerRestart" => encode(op, decode(input).and_then(eval::kubelet::container_restart), vec![]),
+        "containerRestartable" => encode(op, decode(input).and_then(eval::kubelet::container_restartable), vec![]),
+        "matchRestartRule" => encode(op, decode(input).and_then(eval::kubelet::match_restart_rule), vec![]),
+        "statusTransition" => encode(op, decode(input).and_then(eval::kubelet::status_transition), vec![]),
+        "podFailurePolicy" => encode(op, decode(input).and_then(eval::job::pod_failure_policy), vec![]),
+        "jobsetFailurePolicy" => encode(op, decode(input).and_then(eval::jobset::jobset_failure_policy), vec![]),
+        "backoff" => encode(op, decode(input).and_then(backoff::run), vec![]),
+        "describe" => encode(op, Ok(describe()), vec![]),
+        other => Response::error(
+            Some(other),
+            Diagnostic::request(
+                "unknown-op",
+                "op",
+                format!("unknown op {other:?}; known ops: {}", OPERATIONS.join(", ")),
+            ),
+        ),
+    }
+}
+
+/// The JSON entry point: a request as JSON text in, a [`Response`] as JSON text out. Never
+/// panics and never fails: every problem is a `status: "error"` response.
+pub fn handle_json(request: &str) -> String {
+    let resp = match crate::source::parse_json_strict(request) {
+        Err(d) => Response::error(None, d),
+        Ok(v) => match decode::<Request>(v) {
+            Err(mut d) => {
+                d.field = d.field.trim_start_matches("input.").to_owned();
+                Response::error(None, d)
+            }
+            Ok(req) => handle(req),
+        },
+    };
+    serde_json::to_string(&resp).unwrap_or_else(|e| {
+        format!("{{\"status\":\"error\",\"errors\":[{{\"severity\":\"error\",\"field\":\"\",\"type\":null,\"message\":\"cannot encode the response: {}\",\"origin\":\"restartkit\",\"code\":\"internal\"}}]}}", e.to_string().replace('"', "'"))
+    })
+}

@@ -1,0 +1,378 @@
+//! The one diagnostic shape every front end returns.
+//!
+//! It mirrors apimachinery's `field.Error` (a field path, an error type named as the Go
+//! constant, a bad value and a detail) and adds what a text editor needs: severity, the
+//! component whose answer this is, and the source position when the input was text.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::fmt;
+
+/// The Go names of apimachinery's `field.ErrorType` constants.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum ErrorType {
+    FieldValueNotFound,
+    FieldValueRequired,
+    FieldValueDuplicate,
+    FieldValueInvalid,
+    FieldValueNotSupported,
+    FieldValueForbidden,
+    FieldValueTooLong,
+    FieldValueTooMany,
+    InternalError,
+    FieldValueTypeInvalid,
+}
+
+impl ErrorType {
+    /// The words apimachinery puts in front of the value in `field.Error.Error()`.
+    pub fn phrase(self) -> &'static str {
+        match self {
+            ErrorType::FieldValueNotFound => "Not found",
+            ErrorType::FieldValueRequired => "Required value",
+            ErrorType::FieldValueDuplicate => "Duplicate value",
+            ErrorType::FieldValueInvalid => "Invalid value",
+            ErrorType::FieldValueNotSupported => "Unsupported value",
+            ErrorType::FieldValueForbidden => "Forbidden",
+            ErrorType::FieldValueTooLong => "Too long",
+            ErrorType::FieldValueTooMany => "Too many",
+            ErrorType::InternalError => "Internal error",
+            ErrorType::FieldValueTypeInvalid => "Invalid value",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum Severity {
+    /// Upstream rejects the object (or the request could not be read).
+    Error,
+    /// Upstream accepts it, but restartkit sees a likely mistake (a rule that can never match, …).
+    Warning,
+    /// Something restartkit passed over on purpose (a kind it does not model, …).
+    Info,
+}
+
+/// Which component's behaviour a diagnostic reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Origin {
+    KubeApiserver,
+    Kubelet,
+    JobsetWebhook,
+    KruiseWebhook,
+    /// restartkit's own checks (lints, input decoding, request errors).
+    Restartkit,
+}
+
+/// One finding. Serialized with camelCase keys; `type` holds the `field.ErrorType` Go name or null
+/// where upstream returns a plain message (JobSet and Kruise webhooks, kubelet configuration).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Diagnostic {
+    pub severity: Severity,
+    /// Kubernetes field path, e.g. `spec.containers[0].restartPolicyRules[1].exitCodes.operator`.
+    pub field: String,
+    #[serde(rename = "type")]
+    pub error_type: Option<ErrorType>,
+    /// The whole message as the component prints it.
+    pub message: String,
+    /// The part after the value (apimachinery's `Detail`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bad_value: Option<Value>,
+    pub origin: Origin,
+    /// A stable name for restartkit's own checks (warnings and request errors).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    /// 1-based line and column of the field in the source text, when the input was text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub column: Option<u32>,
+    /// 0-based index of the document in a multi-document stream.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub document: Option<usize>,
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// Go's `%#v`-like rendering of a bad value, as apimachinery prints it.
+fn go_value(v: &Value) -> String {
+    match v {
+        Value::String(s) => format!("{s:?}"),
+        Value::Null => "null".to_owned(),
+        other => other.to_string(),
+    }
+}
+
+impl Diagnostic {
+    fn field_error(
+        path: &FieldPath,
+        t: ErrorType,
+        bad: Option<Value>,
+        detail: Option<String>,
+    ) -> Diagnostic {
+        let mut message = format!("{}: {}", path.as_str(), t.phrase());
+        match t {
+            ErrorType::FieldValueRequired | ErrorType::FieldValueForbidden | ErrorType::InternalError => {
+                if let Some(d) = &detail {
+                    message.push_str(": ");
+                    message.push_str(d);
+                }
+            }
+            ErrorType::FieldValueTooMany => {
+                if let Some(b) = &bad {
+                    message.push_str(": ");
+                    message.push_str(&go_value(b));
+                }
+                if let Some(d) = &detail {
+                    message.push_str(": ");
+                    message.push_str(d);
+                }
+            }
+            _ => {
+                if let Some(b) = &bad {
+                    message.push_str(": ");
+                    message.push_str(&go_value(b));
+                }
+                if let Some(d) = &detail {
+                    message.push_str(": ");
+                    message.push_str(d);
+                }
+            }
+        }
+        Diagnostic {
+            severity: Severity::Error,
+            field: path.as_str().to_owned(),
+            error_type: Some(t),
+            message,
+            detail,
+            bad_value: bad,
+            origin: Origin::KubeApiserver,
+            code: None,
+            line: None,
+            column: None,
+            document: None,
+        }
+    }
+
+    pub fn required(path: &FieldPath, detail: impl Into<String>) -> Self {
+        let d: String = detail.into();
+        Self::field_error(path, ErrorType::FieldValueRequired, None, (!d.is_empty()).then_some(d))
+    }
+    pub fn invalid(path: &FieldPath, value: impl Into<Value>, detail: impl Into<String>) -> Self {
+        let d: String = detail.into();
+        Self::field_error(path, ErrorType::FieldValueInvalid, Some(value.into()), (!d.is_empty()).then_some(d))
+    }
+    /// `field.Invalid` with the value omitted (apimachinery's `field.OmitValueType`).
+    pub fn invalid_omit_value(path: &FieldPath, detail: impl Into<String>) -> Self {
+        let d: String = detail.into();
+        let mut e = Self::field_error(path, ErrorType::FieldValueInvalid, None, None);
+        e.message = format!("{}: Invalid value: {}", path.as_str(), d);
+        e.detail = Some(d);
+        e
+    }
+    pub fn not_supported<S: AsRef<str>>(path: &FieldPath, value: impl Into<Value>, supported: &[S]) -> Self {
+        let list: Vec<String> = supported.iter().map(|s| format!("{:?}", s.as_ref())).collect();
+        let detail = if list.is_empty() { None } else { Some(format!("supported values: {}", list.join(", "))) };
+        Self::field_error(path, ErrorType::FieldValueNotSupported, Some(value.into()), detail)
+    }
+    pub fn forbidden(path: &FieldPath, detail: impl Into<String>) -> Self {
+        let d: String = detail.into();
+        Self::field_error(path, ErrorType::FieldValueForbidden, None, (!d.is_empty()).then_some(d))
+    }
+    pub fn too_many(path: &FieldPath, actual: usize, max: usize) -> Self {
+        Self::field_error(
+            path,
+            ErrorType::FieldValueTooMany,
+            Some(Value::from(actual)),
+            Some(format!("must have at most {max} items")),
+        )
+    }
+    pub fn too_long(path: &FieldPath, value: impl Into<Value>, max: usize) -> Self {
+        Self::field_error(
+            path,
+            ErrorType::FieldValueTooLong,
+            Some(value.into()),
+            Some(format!("may not be more than {max} bytes")),
+        )
+    }
+    pub fn duplicate(path: &FieldPath, value: impl Into<Value>) -> Self {
+        Self::field_error(path, ErrorType::FieldValueDuplicate, Some(value.into()), None)
+    }
+    pub fn not_found(path: &FieldPath, value: impl Into<Value>) -> Self {
+        Self::field_error(path, ErrorType::FieldValueNotFound, Some(value.into()), None)
+    }
+
+    /// A plain-text error (no `field.ErrorType`), as the JobSet and Kruise webhooks and the kubelet
+    /// configuration validator return. `field` is restartkit's best pointer for line numbers.
+    pub fn plain(origin: Origin, field: &FieldPath, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Error,
+            field: field.as_str().to_owned(),
+            error_type: None,
+            message: message.into(),
+            detail: None,
+            bad_value: None,
+            origin,
+            code: None,
+            line: None,
+            column: None,
+            document: None,
+        }
+    }
+
+    /// A restartkit lint: upstream accepts the object, restartkit warns.
+    pub fn lint(code: &str, field: &FieldPath, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Warning,
+            field: field.as_str().to_owned(),
+            error_type: None,
+            message: message.into(),
+            detail: None,
+            bad_value: None,
+            origin: Origin::Restartkit,
+            code: Some(code.to_owned()),
+            line: None,
+            column: None,
+            document: None,
+        }
+    }
+
+    /// A request-level error of restartkit itself (unreadable input, unknown op, …).
+    pub fn request(code: &str, field: &str, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Error,
+            field: field.to_owned(),
+            error_type: None,
+            message: message.into(),
+            detail: None,
+            bad_value: None,
+            origin: Origin::Restartkit,
+            code: Some(code.to_owned()),
+            line: None,
+            column: None,
+            document: None,
+        }
+    }
+
+    pub fn with_origin(mut self, origin: Origin) -> Self {
+        self.origin = origin;
+        self
+    }
+    pub fn with_severity(mut self, severity: Severity) -> Self {
+        self.severity = severity;
+        self
+    }
+    pub fn with_code(mut self, code: &str) -> Self {
+        self.code = Some(code.to_owned());
+        self
+    }
+    pub fn at(mut self, line: u32, column: u32) -> Self {
+        self.line = Some(line);
+        self.column = Some(column);
+        self
+    }
+}
+
+/// A Kubernetes field path (`field.Path`), kept as its rendered string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct FieldPath(String);
+
+impl FieldPath {
+    pub fn root() -> Self {
+        FieldPath(String::new())
+    }
+    pub fn new(name: &str) -> Self {
+        FieldPath(name.to_owned())
+    }
+    pub fn child(&self, name: &str) -> Self {
+        if self.0.is_empty() {
+            FieldPath(name.to_owned())
+        } else {
+            FieldPath(format!("{}.{}", self.0, name))
+        }
+    }
+    pub fn index(&self, i: usize) -> Self {
+        FieldPath(format!("{}[{}]", self.0, i))
+    }
+    /// A map key, written `labels[key]` as apimachinery does.
+    pub fn key(&self, k: &str) -> Self {
+        FieldPath(format!("{}[{}]", self.0, k))
+    }
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for FieldPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Errors, warnings and notes gathered by one validation, kept apart so conformance compares
+/// errors only.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Findings {
+    pub errors: Vec<Diagnostic>,
+    pub warnings: Vec<Diagnostic>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub infos: Vec<Diagnostic>,
+}
+
+impl Findings {
+    pub fn push(&mut self, d: Diagnostic) {
+        match d.severity {
+            Severity::Error => self.errors.push(d),
+            Severity::Warning => self.warnings.push(d),
+            Severity::Info => self.infos.push(d),
+        }
+    }
+    pub fn extend(&mut self, ds: impl IntoIterator<Item = Diagnostic>) {
+        for d in ds {
+            self.push(d);
+        }
+    }
+    pub fn merge(&mut self, other: Findings) {
+        self.errors.extend(other.errors);
+        self.warnings.extend(other.warnings);
+        self.infos.extend(other.infos);
+    }
+    pub fn all_mut(&mut self) -> impl Iterator<Item = &mut Diagnostic> {
+        self.errors.iter_mut().chain(self.warnings.iter_mut()).chain(self.infos.iter_mut())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_follow_apimachinery() {
+        let p = FieldPath::new("spec").child("containers").index(0).child("restartPolicy");
+        assert_eq!(
+            Diagnostic::not_supported(&p, "Foo", &["Always", "Never", "OnFailure"]).message,
+            "spec.containers[0].restartPolicy: Unsupported value: \"Foo\": supported values: \"Always\", \"Never\", \"OnFailure\""
+        );
+        assert_eq!(
+            Diagnostic::required(&p, "must specify restartPolicy when restart rules are used").message,
+            "spec.containers[0].restartPolicy: Required value: must specify restartPolicy when restart rules are used"
+        );
+        let v = FieldPath::new("spec").child("podFailurePolicy").child("rules");
+        assert_eq!(Diagnostic::too_many(&v, 21, 20).message, "spec.podFailurePolicy.rules: Too many: 21: must have at most 20 items");
+        assert_eq!(Diagnostic::duplicate(&v.index(2), 13).message, "spec.podFailurePolicy.rules[2]: Duplicate value: 13");
+    }
+
+    #[test]
+    fn error_type_serializes_as_go_name() {
+        assert_eq!(serde_json::to_string(&ErrorType::FieldValueTooMany).ok().as_deref(), Some("\"FieldValueTooMany\""));
+    }
+}

@@ -1,0 +1,5 @@
+//! What the kubelet and the controllers decide when something fails.
+
+pub mod job;
+pub mod jobset;
+pub mod kubelet;

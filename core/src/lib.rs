@@ -1,0 +1,27 @@
+//! restartkit: how Kubernetes restarts and fails containers, Pods, Jobs and JobSets, as upstream
+//! does it, for a chosen Kubernetes version and feature gates.
+//!
+//! - [`validate`]: admission as kube-apiserver (and the JobSet and OpenKruise webhooks) does it.
+//! - [`eval`]: what the kubelet, the Job controller and the JobSet controller decide on a failure.
+//! - [`backoff`]: the kubelet's CrashLoopBackOff and the Job controller's pod-failure backoff.
+//! - [`contract`]: the one JSON request/response contract every front end calls
+//!   ([`handle_json`]).
+//!
+//! The crate is pure: no I/O, no clock, no globals, no randomness.
+
+pub mod api;
+pub mod backoff;
+pub mod conformance;
+pub mod contract;
+pub mod diag;
+pub mod eval;
+pub mod features;
+pub mod source;
+pub mod validate;
+
+pub use contract::{handle, handle_json, Request, Response};
+pub use diag::{Diagnostic, ErrorType, FieldPath, Findings, Origin, Severity};
+pub use features::{FeatureGates, KubeVersion};
+
+/// restartkit's version, as reported by every front end.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

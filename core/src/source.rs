@@ -1,0 +1,461 @@
+//! Reading manifests: YAML or JSON text, one or more documents, into JSON values with the line
+//! and column of every field, so a diagnostic about `spec.containers[0].restartPolicy` can point
+//! at its line.
+//!
+//! The YAML is read with `saphyr-parser` (a maintained YAML 1.2 parser) event by event, so this
+//! module decides what is safe: duplicate keys, nesting deeper than [`MAX_DEPTH`], alias
+//! expansion beyond [`MAX_NODES`] and non-finite numbers are errors with a line, never a hang or
+//! a crash. JSON is YAML 1.2, so the same reader serves both.
+
+use crate::diag::Diagnostic;
+use saphyr_parser::{Event, Parser, ScalarStyle, Span};
+use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Number, Value};
+use std::collections::HashMap;
+use std::fmt;
+
+/// Deepest nesting accepted (Kubernetes objects need about 20 levels).
+pub const MAX_DEPTH: usize = 256;
+/// Most nodes one stream may produce, aliases expanded (a billion-laughs guard).
+pub const MAX_NODES: usize = 5_000_000;
+
+/// One document of a stream, with where each field sits.
+#[derive(Debug, Clone)]
+pub struct Document {
+    /// 0-based index among the stream's non-empty documents.
+    pub index: usize,
+    /// 1-based line of the document's first node.
+    pub line: u32,
+    pub value: Value,
+    positions: HashMap<String, (u32, u32)>,
+}
+
+impl Document {
+    /// The line and column (1-based) of a field path such as `spec.containers[0].name`, or of
+    /// its nearest ancestor the source has.
+    pub fn position_of(&self, field: &str) -> (u32, u32) {
+        let mut f = field.to_owned();
+        loop {
+            if let Some(p) = self.positions.get(&f) {
+                return *p;
+            }
+            // Map keys are written `labels[key]` by apimachinery and `labels.key` here.
+            if f.ends_with(']') {
+                if let Some(open) = f.rfind('[') {
+                    let inner = f.get(open + 1..f.len() - 1).unwrap_or("");
+                    if inner.parse::<usize>().is_err() {
+                        let alt = format!("{}.{}", f.get(..open).unwrap_or(""), inner);
+                        if let Some(p) = self.positions.get(&alt) {
+                            return *p;
+                        }
+                    }
+                    f.truncate(open);
+                    continue;
+                }
+            }
+            match f.rfind('.') {
+                Some(dot) => f.truncate(dot),
+                None if !f.is_empty() => f.clear(),
+                None => return (self.line, 1),
+            }
+        }
+    }
+}
+
+fn scan_error(e: &saphyr_parser::ScanError) -> Diagnostic {
+    let m = e.marker();
+    let line = m.line() as u32;
+    let col = m.col() as u32 + 1;
+    Diagnostic::request("syntax", "", format!("line {line} column {col}: {}", e.info())).at(line, col)
+}
+
+fn err_at(span: &Span, code: &str, path: &str, msg: String) -> Diagnostic {
+    let line = span.start.line() as u32;
+    let col = span.start.col() as u32 + 1;
+    Diagnostic::request(code, path, format!("line {line} column {col}: {msg}")).at(line, col)
+}
+
+enum Frame {
+    Seq { items: Vec<Value>, path: String, anchor: usize },
+    Map { map: Map<String, Value>, path: String, key: Option<String>, anchor: usize },
+}
+
+impl Frame {
+    fn path(&self) -> &str {
+        match self {
+            Frame::Seq { path, .. } | Frame::Map { path, .. } => path,
+        }
+    }
+}
+
+/// Resolves a plain scalar the way YAML 1.2's core schema does.
+fn resolve_plain(s: &str) -> Result<Value, String> {
+    match s {
+        "" | "~" | "null" | "Null" | "NULL" => return Ok(Value::Null),
+        "true" | "True" | "TRUE" => return Ok(Value::Bool(true)),
+        "false" | "False" | "FALSE" => return Ok(Value::Bool(false)),
+        ".nan" | ".NaN" | ".NAN" | ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" | "-.inf" | "-.Inf" | "-.INF" => {
+            return Err(format!("{s} is not a finite number, which Kubernetes objects cannot hold"));
+        }
+        _ => {}
+    }
+    let bytes = s.as_bytes();
+    let first = bytes.first().copied().unwrap_or(b' ');
+    if !(first.is_ascii_digit() || first == b'-' || first == b'+' || first == b'.') {
+        return Ok(Value::String(s.to_owned()));
+    }
+    let unsigned = s.strip_prefix('+').unwrap_or(s);
+    if let Some(hex) = unsigned.strip_prefix("0x") {
+        if let Ok(n) = i64::from_str_radix(hex, 16) {
+            return Ok(Value::from(n));
+        }
+    }
+    if let Some(oct) = unsigned.strip_prefix("0o") {
+        if let Ok(n) = i64::from_str_radix(oct, 8) {
+            return Ok(Value::from(n));
+        }
+    }
+    let int_like = {
+        let body = unsigned.strip_prefix('-').unwrap_or(unsigned);
+        !body.is_empty() && body.bytes().all(|b| b.is_ascii_digit())
+    };
+    if int_like {
+        if let Ok(n) = unsigned.parse::<i64>() {
+            return Ok(Value::from(n));
+        }
+        if let Ok(n) = unsigned.parse::<u64>() {
+            return Ok(Value::from(n));
+        }
+        // Beyond 64 bits: keep it as a float so the typed decoder names the field it overflows.
+        if let Ok(f) = unsigned.parse::<f64>() {
+            if let Some(n) = Number::from_f64(f) {
+                return Ok(Value::Number(n));
+            }
+        }
+    }
+    let float_like = unsigned.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'-' | b'+'))
+        && unsigned.bytes().any(|b| b.is_ascii_digit());
+    if float_like {
+        if let Ok(f) = unsigned.parse::<f64>() {
+            return match Number::from_f64(f) {
+                Some(n) => Ok(Value::Number(n)),
+                None => Err(format!("{s} is not a finite number")),
+            };
+        }
+    }
+    Ok(Value::String(s.to_owned()))
+}
+
+fn child_path(parent: &str, key: &str) -> String {
+    if parent.is_empty() { key.to_owned() } else { format!("{parent}.{key}") }
+}
+
+/// Parses YAML or JSON text with one or more documents. Empty documents are skipped.
+pub fn parse_documents(text: &str) -> Result<Vec<Document>, Diagnostic> {
+    let mut parser = Parser::new_from_str(text);
+    let mut docs = Vec::new();
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut anchors: HashMap<usize, Value> = HashMap::new();
+    let mut positions: HashMap<String, (u32, u32)> = HashMap::new();
+    let mut root: Option<Value> = None;
+    let mut doc_line: u32 = 1;
+    let mut nodes: usize = 0;
+
+    // Where a node that starts now belongs, and records its position.
+    fn slot_path(stack: &[Frame]) -> Option<String> {
+        match stack.last() {
+            None => Some(String::new()),
+            Some(Frame::Seq { items, path, .. }) => Some(format!("{path}[{}]", items.len())),
+            Some(Frame::Map { key: Some(k), path, .. }) => Some(child_path(path, k)),
+            Some(Frame::Map { key: None, .. }) => None, // the node is a key
+        }
+    }
+
+    while let Some(ev) = parser.next_event() {
+        let (event, span) = ev.map_err(|e| scan_error(&e))?;
+        let line = span.start.line() as u32;
+        let col = span.start.col() as u32 + 1;
+        match event {
+            Event::StreamStart | Event::StreamEnd | Event::Nothing => {}
+            Event::DocumentStart(_) => {
+                root = None;
+                anchors.clear();
+                doc_line = line.max(1);
+            }
+            Event::DocumentEnd => {
+                if let Some(v) = root.take() {
+                    if !v.is_null() {
+                        docs.push(Document { index: docs.len(), line: doc_line, value: v, positions: std::mem::take(&mut positions) });
+                    }
+                }
+                positions.clear();
+            }
+            Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) => {
+                if stack.len() >= MAX_DEPTH {
+                    return Err(err_at(&span, "too-deep", stack.last().map(Frame::path).unwrap_or(""), format!("nesting deeper than {MAX_DEPTH} levels")));
+                }
+                let Some(path) = slot_path(&stack) else {
+                    return Err(err_at(&span, "complex-key", stack.last().map(Frame::path).unwrap_or(""), "a mapping key must be a plain value, not a list or mapping".to_owned()));
+                };
+                if stack.is_empty() {
+                    doc_line = line;
+                }
+                positions.entry(path.clone()).or_insert((line, col));
+                nodes += 1;
+                if matches!(event, Event::SequenceStart(..)) {
+                    stack.push(Frame::Seq { items: Vec::new(), path, anchor });
+                } else {
+                    stack.push(Frame::Map { map: Map::new(), path, key: None, anchor });
+                }
+            }
+            Event::SequenceEnd | Event::MappingEnd => {
+                let (value, anchor) = match stack.pop() {
+                    Some(Frame::Seq { items, anchor, .. }) => (Value::Array(items), anchor),
+                    Some(Frame::Map { map, anchor, .. }) => (Value::Object(map), anchor),
+                    None => continue,
+                };
+                if anchor > 0 {
+                    anchors.insert(anchor, value.clone());
+                }
+                place(&mut stack, &mut root, value, &span)?;
+            }
+            Event::Scalar(text, style, anchor, tag) => {
+                nodes += 1;
+                if nodes > MAX_NODES {
+                    return Err(err_at(&span, "too-large", "", format!("more than {MAX_NODES} nodes")));
+                }
+                let is_key = matches!(stack.last(), Some(Frame::Map { key: None, .. }));
+                if is_key {
+                    if let Some(Frame::Map { map, key, path, .. }) = stack.last_mut() {
+                        let k = text.into_owned();
+                        if map.contains_key(&k) {
+                            let p = child_path(path, &k);
+                            let first = positions.get(&p).map(|(l, _)| format!(" (first at line {l})")).unwrap_or_default();
+                            return Err(err_at(&span, "duplicate-key", &p, format!("duplicate key {k:?} in {}{first}", if path.is_empty() { "the document" } else { path.as_str() })));
+                        }
+                        positions.insert(child_path(path, &k), (line, col));
+                        *key = Some(k);
+                    }
+                    continue;
+                }
+                let path = slot_path(&stack).unwrap_or_default();
+                positions.entry(path.clone()).or_insert((line, col));
+                let forced_string = tag.as_ref().is_some_and(|t| t.suffix == "str");
+                let value = if style != ScalarStyle::Plain || forced_string {
+                    Value::String(text.into_owned())
+                } else {
+                    resolve_plain(&text).map_err(|m| err_at(&span, "invalid-number", &path, format!("{path}: {m}")))?
+                };
+                if anchor > 0 {
+                    anchors.insert(anchor, value.clone());
+                }
+                place(&mut stack, &mut root, value, &span)?;
+            }
+            Event::Alias(id) => {
+                let Some(v) = anchors.get(&id).cloned() else {
+                    return Err(err_at(&span, "unknown-alias", "", "alias to an unknown anchor".to_owned()));
+                };
+                nodes += count_nodes(&v, MAX_NODES);
+                if nodes > MAX_NODES {
+                    return Err(err_at(&span, "too-large", "", format!("aliases expand to more than {MAX_NODES} nodes")));
+                }
+                if let Some(path) = slot_path(&stack) {
+                    positions.entry(path).or_insert((line, col));
+                }
+                if matches!(stack.last(), Some(Frame::Map { key: None, .. })) {
+                    let Value::String(k) = v else {
+                        return Err(err_at(&span, "complex-key", "", "a mapping key must be a plain value".to_owned()));
+                    };
+                    if let Some(Frame::Map { key, .. }) = stack.last_mut() {
+                        *key = Some(k);
+                    }
+                    continue;
+                }
+                place(&mut stack, &mut root, v, &span)?;
+            }
+        }
+    }
+    Ok(docs)
+}
+
+fn count_nodes(v: &Value, cap: usize) -> usize {
+    let mut n = 0usize;
+    let mut todo = vec![v];
+    while let Some(x) = todo.pop() {
+        n += 1;
+        if n > cap {
+            break;
+        }
+        match x {
+            Value::Array(a) => todo.extend(a.iter()),
+            Value::Object(o) => todo.extend(o.values()),
+            _ => {}
+        }
+    }
+    n
+}
+
+fn place(stack: &mut [Frame], root: &mut Option<Value>, value: Value, span: &Span) -> Result<(), Diagnostic> {
+    match stack.last_mut() {
+        None => {
+            *root = Some(value);
+            Ok(())
+        }
+        Some(Frame::Seq { items, .. }) => {
+            items.push(value);
+            Ok(())
+        }
+        Some(Frame::Map { map, key, path, .. }) => match key.take() {
+            Some(k) => {
+                map.insert(k, value);
+                Ok(())
+            }
+            None => Err(err_at(span, "complex-key", path, "a mapping key must be a plain value".to_owned())),
+        },
+    }
+}
+
+/// Parses one JSON value (a request), rejecting duplicate keys, which serde_json would otherwise
+/// resolve silently by keeping the last.
+pub fn parse_json_strict(text: &str) -> Result<Value, Diagnostic> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let v = StrictValue::deserialize_from(&mut de).map_err(json_error)?;
+    de.end().map_err(json_error)?;
+    Ok(v)
+}
+
+fn json_error(e: serde_json::Error) -> Diagnostic {
+    let (line, col) = (e.line() as u32, e.column() as u32);
+    Diagnostic::request("invalid-json", "", format!("invalid JSON: {e}")).at(line, col)
+}
+
+struct StrictValue;
+
+impl StrictValue {
+    fn deserialize_from<'de, D: Deserializer<'de>>(d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(StrictVisitor)
+    }
+}
+
+struct StrictVisitor;
+
+struct Strict(Value);
+
+impl<'de> de::Deserialize<'de> for Strict {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(StrictVisitor).map(Strict)
+    }
+}
+
+impl<'de> Visitor<'de> for StrictVisitor {
+    type Value = Value;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
+        Number::from_f64(v).map(Value::Number).ok_or_else(|| E::custom("not a finite number"))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut out = Vec::new();
+        while let Some(Strict(v)) = seq.next_element()? {
+            out.push(v);
+        }
+        Ok(Value::Array(out))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Value, A::Error> {
+        let mut out = Map::new();
+        while let Some(k) = m.next_key::<String>()? {
+            let Strict(v) = m.next_value()?;
+            if out.contains_key(&k) {
+                return Err(de::Error::custom(format!("duplicate key {k:?}")));
+            }
+            out.insert(k, v);
+        }
+        Ok(Value::Object(out))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one(text: &str) -> Document {
+        let mut d = parse_documents(text).unwrap_or_default();
+        assert_eq!(d.len(), 1, "{text}");
+        d.remove(0)
+    }
+
+    #[test]
+    fn positions_of_fields() {
+        let d = one("apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - name: a\n    restartPolicy: Never\n");
+        assert_eq!(d.position_of("spec.containers[0].restartPolicy"), (6, 5));
+        assert_eq!(d.position_of("spec.containers[0].restartPolicyRules[3].action"), (5, 5));
+        assert_eq!(d.position_of("kind"), (2, 1));
+    }
+
+    #[test]
+    fn yaml_and_json_agree() {
+        let y = one("a: 1\nb: [x, 2, true, null, 1.5]\nc: {d: '3'}\n");
+        let j = one(r#"{"a": 1, "b": ["x", 2, true, null, 1.5], "c": {"d": "3"}}"#);
+        assert_eq!(y.value, j.value);
+    }
+
+    #[test]
+    fn multi_document_streams() {
+        let d = parse_documents("---\na: 1\n---\n---\nb: 2\n...\n").unwrap_or_default();
+        assert_eq!(d.len(), 2);
+        assert_eq!(d.get(1).map(|x| x.line), Some(5));
+    }
+
+    #[test]
+    fn duplicate_keys_are_errors_with_a_line() {
+        let e = parse_documents("a: 1\nb:\n  c: 1\n  c: 2\n").err();
+        let e = e.map(|e| (e.line, e.field, e.code)).unwrap_or_default();
+        assert_eq!(e, (Some(4), "b.c".to_owned(), Some("duplicate-key".to_owned())));
+        assert!(parse_json_strict(r#"{"a":1,"a":2}"#).is_err());
+    }
+
+    #[test]
+    fn deep_nesting_and_alias_bombs_are_errors() {
+        let deep = "[".repeat(10_000) + &"]".repeat(10_000);
+        assert!(parse_documents(&deep).is_err());
+        let mut bomb = String::from("a: &a [x,x,x,x,x,x,x,x,x,x]\n");
+        for i in 0..9 {
+            let prev = if i == 0 { "a".to_owned() } else { format!("a{}", i - 1) };
+            bomb.push_str(&format!("a{i}: &a{i} [*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev}]\n"));
+        }
+        assert!(parse_documents(&bomb).is_err());
+    }
+
+    #[test]
+    fn scalars_resolve_like_yaml_1_2() {
+        let d = one("a: 0x10\nb: '42'\nc: -7\nd: 99999999999999999999999\ne: yes\n");
+        assert_eq!(d.value.get("a"), Some(&Value::from(16)));
+        assert_eq!(d.value.get("b"), Some(&Value::from("42")));
+        assert_eq!(d.value.get("c"), Some(&Value::from(-7)));
+        assert!(d.value.get("d").is_some_and(Value::is_f64));
+        assert_eq!(d.value.get("e"), Some(&Value::from("yes")));
+        assert!(parse_documents("a: .nan\n").is_err());
+    }
+}

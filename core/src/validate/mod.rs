@@ -1,0 +1,170 @@
+//! Admission: what kube-apiserver (and the JobSet and OpenKruise webhooks) say about an object
+//! on create, for the restart and failure scope. Upstream defaulting runs first unless the
+//! request asks for `skipDefaulting`, as the API server does.
+
+pub mod crr;
+pub mod job;
+pub mod jobset;
+pub mod kubelet_config;
+pub mod pod;
+mod workloads;
+
+use crate::diag::{Diagnostic, FieldPath, Findings, Severity};
+use crate::features::FeatureGates;
+use crate::source::{self, Document};
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// What every validator needs to know about the request.
+#[derive(Debug, Clone, Default)]
+pub struct Ctx {
+    pub gates: FeatureGates,
+    /// Validate the object exactly as given (upstream's unit tests do); otherwise default first.
+    pub skip_defaulting: bool,
+}
+
+/// `validate` op input: either one `object` (API JSON) or `source` text (YAML or JSON, one or
+/// more documents), with the target version and gate overrides.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ValidateInput {
+    #[serde(default)]
+    pub object: Option<Value>,
+    #[serde(default)]
+    pub source: Option<String>,
+    /// Shown in diagnostics; not read.
+    #[serde(default)]
+    pub file_name: Option<String>,
+    #[serde(default)]
+    pub kubernetes_version: Option<String>,
+    #[serde(default)]
+    pub feature_gates: Option<BTreeMap<String, bool>>,
+    #[serde(default)]
+    pub skip_defaulting: bool,
+}
+
+/// One document of a validated stream.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DocumentSummary {
+    pub index: usize,
+    pub api_version: Option<String>,
+    pub kind: Option<String>,
+    pub name: Option<String>,
+    /// 1-based line where the document starts.
+    pub line: u32,
+    /// Whether restartkit models this kind (false: passed over with an info note).
+    pub modelled: bool,
+    pub valid: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ValidateOutput {
+    /// No error in any document.
+    pub valid: bool,
+    pub errors: Vec<Diagnostic>,
+    pub warnings: Vec<Diagnostic>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub infos: Vec<Diagnostic>,
+    pub kubernetes_version: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub documents: Vec<DocumentSummary>,
+}
+
+pub fn run(input: ValidateInput) -> Result<ValidateOutput, Diagnostic> {
+    let (gates, gate_warnings) = FeatureGates::resolve(input.kubernetes_version.as_deref(), input.feature_gates.as_ref())?;
+    let ctx = Ctx { gates, skip_defaulting: input.skip_defaulting };
+    let mut all = Findings::default();
+    all.extend(gate_warnings);
+    let mut documents = Vec::new();
+    match (input.object, input.source) {
+        (Some(obj), None) => {
+            let (f, _) = validate_value(&obj, &ctx);
+            all.merge(f);
+        }
+        (None, Some(text)) => {
+            let docs = source::parse_documents(&text).map_err(|d| d.with_severity(Severity::Error))?;
+            for doc in &docs {
+                let (mut f, modelled) = validate_value(&doc.value, &ctx);
+                for d in f.all_mut() {
+                    d.document = Some(doc.index);
+                    attach_position(d, doc);
+                }
+                let meta = doc.value.get("metadata");
+                documents.push(DocumentSummary {
+                    index: doc.index,
+                    api_version: doc.value.get("apiVersion").and_then(Value::as_str).map(str::to_owned),
+                    kind: doc.value.get("kind").and_then(Value::as_str).map(str::to_owned),
+                    name: meta.and_then(|m| m.get("name")).and_then(Value::as_str).map(str::to_owned),
+                    line: doc.line,
+                    modelled,
+                    valid: f.errors.is_empty(),
+                });
+                all.merge(f);
+            }
+        }
+        (Some(_), Some(_)) => {
+            return Err(Diagnostic::request("invalid-input", "input", "give either `object` or `source`, not both"));
+        }
+        (None, None) => {
+            return Err(Diagnostic::request("invalid-input", "input", "`object` or `source` is required"));
+        }
+    }
+    Ok(ValidateOutput {
+        valid: all.errors.is_empty(),
+        errors: all.errors,
+        warnings: all.warnings,
+        infos: all.infos,
+        kubernetes_version: ctx.gates.version.as_string(),
+        documents,
+    })
+}
+
+/// Points a diagnostic at the nearest position the source knows for its field path.
+pub fn attach_position(d: &mut Diagnostic, doc: &Document) {
+    if d.line.is_some() {
+        return;
+    }
+    let (line, col) = doc.position_of(&d.field);
+    d.line = Some(line);
+    d.column = Some(col);
+}
+
+/// Decodes `value` as `T`, reporting a type mismatch the way the API server's decoder does
+/// (a field path under `base`).
+pub fn decode_at<T: DeserializeOwned>(value: &Value, base: &FieldPath) -> Result<T, Diagnostic> {
+    serde_path_to_error::deserialize::<_, T>(value).map_err(|e| {
+        let rel = e.path().to_string();
+        let field = if rel == "." {
+            base.as_str().to_owned()
+        } else if base.as_str().is_empty() {
+            rel
+        } else {
+            format!("{}.{}", base.as_str(), rel)
+        };
+        let field = field.replace(".[", "[");
+        let msg = e.inner().to_string();
+        let mut d = Diagnostic::request("decode", &field, format!("{field}: {msg}"));
+        d.error_type = Some(crate::diag::ErrorType::FieldValueTypeInvalid);
+        d.origin = crate::diag::Origin::KubeApiserver;
+        d
+    })
+}
+
+/// Validates one object (any kind). Returns the findings and whether the kind is modelled.
+pub fn validate_value(obj: &Value, ctx: &Ctx) -> (Findings, bool) {
+    let mut out = Findings::default();
+    let Some(map) = obj.as_object() else {
+        out.push(Diagnostic::request("not-an-object", "", "a Kubernetes object must be a mapping with apiVersion and kind"));
+        return (out, false);
+    };
+    let kind = map.get("kind").and_then(Value::as_str).unwrap_or("");
+    let api_version = map.get("apiVersion").and_then(Value::as_str).unwrap_or("");
+    let group = api_version.rsplit_once('/').map(|(g, _)| g).unwrap_or("");
+    let modelled = workloads::validate_kind(group, api_version, kind, obj, ctx, &mut out);
+    (out, modelled)
+}
