@@ -180,3 +180,42 @@ pub fn handle_json(request: &str) -> String {
         format!("{{\"status\":\"error\",\"errors\":[{{\"severity\":\"error\",\"field\":\"\",\"type\":null,\"message\":\"cannot encode the response: {}\",\"origin\":\"restartkit\",\"code\":\"internal\"}}]}}", e.to_string().replace('"', "'"))
     })
 }
+
+/// JSON Schemas of the contract, by name: `Request`, `Response`, `Diagnostic`, and
+/// `<Op>Input` / `<Op>Output` for every op. The CLI's `schema` command, the TypeScript and the
+/// Python type generators all read this one table.
+pub fn json_schemas() -> std::collections::BTreeMap<&'static str, Value> {
+    use schemars::schema_for;
+    let mut m = std::collections::BTreeMap::new();
+    let mut put = |name: &'static str, s: schemars::Schema| {
+        m.insert(name, s.to_value());
+    };
+    put("Request", schema_for!(Request));
+    put("Response", schema_for!(Response));
+    put("Diagnostic", schema_for!(crate::diag::Diagnostic));
+    put("Description", schema_for!(Description));
+    put("ValidateInput", schema_for!(validate::ValidateInput));
+    put("ValidateOutput", schema_for!(validate::ValidateOutput));
+    put("CrrValidateInput", schema_for!(validate::crr::CrrValidateInput));
+    put("CrrValidateOutput", schema_for!(validate::crr::CrrValidateOutput));
+    put("ContainerRestartInput", schema_for!(eval::kubelet::ContainerRestartInput));
+    put("ContainerRestartOutput", schema_for!(eval::kubelet::ContainerRestartOutput));
+    put("ContainerRestartableInput", schema_for!(eval::kubelet::ContainerRestartableInput));
+    put("ContainerRestartableOutput", schema_for!(eval::kubelet::ContainerRestartableOutput));
+    put("MatchRestartRuleInput", schema_for!(eval::kubelet::MatchRestartRuleInput));
+    put("MatchRestartRuleOutput", schema_for!(eval::kubelet::MatchRestartRuleOutput));
+    put("StatusTransitionInput", schema_for!(eval::kubelet::StatusTransitionInput));
+    put("StatusTransitionOutput", schema_for!(eval::kubelet::StatusTransitionOutput));
+    put("PodFailurePolicyInput", schema_for!(eval::job::PodFailurePolicyInput));
+    put("PodFailurePolicyOutput", schema_for!(eval::job::PodFailurePolicyOutput));
+    put("JobsetFailurePolicyInput", schema_for!(eval::jobset::JobSetFailurePolicyInput));
+    put("JobsetFailurePolicyOutput", schema_for!(eval::jobset::JobSetFailurePolicyOutput));
+    put("BackoffInput", schema_for!(backoff::BackoffInput));
+    put("BackoffOutput", schema_for!(backoff::BackoffOutput));
+    put("Pod", schema_for!(crate::api::Pod));
+    put("Job", schema_for!(crate::api::Job));
+    put("JobSet", schema_for!(crate::api::JobSet));
+    put("ContainerRecreateRequest", schema_for!(crate::api::ContainerRecreateRequest));
+    put("KubeletConfiguration", schema_for!(crate::api::KubeletConfiguration));
+    m
+}

@@ -16,6 +16,7 @@ pub mod contract;
 pub mod diag;
 pub mod eval;
 pub mod features;
+pub mod prepared;
 pub mod source;
 pub mod validate;
 
