@@ -1,1 +1,359 @@
-fn main(){}
+//! The `restartkit` command: a thin front end over the core's JSON contract.
+
+mod render;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use restartkit::contract::{handle, Request, Response};
+use restartkit::Diagnostic;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::io::{BufRead, Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "restartkit",
+    version,
+    about = "Know how Kubernetes will restart and fail your containers, Pods, Jobs and JobSets — before you apply.",
+    long_about = "restartkit validates manifests exactly as kube-apiserver (and the JobSet and OpenKruise webhooks) would, \
+evaluates what the kubelet and the Job and JobSet controllers do when a container exits, and computes backoff curves — \
+for the Kubernetes version and feature gates you name."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Args, Clone)]
+struct Target {
+    /// Kubernetes version to model (1.33 … 1.36; default: the newest).
+    #[arg(short = 'k', long, global = true, value_name = "VERSION")]
+    kubernetes_version: Option<String>,
+    /// Feature-gate overrides, e.g. `ContainerRestartRules=true,RestartAllContainersOnContainerExits=false`.
+    #[arg(long, global = true, value_name = "A=true,B=false", value_parser = parse_gates)]
+    feature_gates: Option<BTreeMap<String, bool>>,
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum Output {
+    Human,
+    Json,
+    Sarif,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Validate manifests (YAML or JSON, multi-document) as the API server and webhooks would.
+    ///
+    /// Exit status: 0 when no file has an error (warnings allowed), 1 when any has, 2 when a file
+    /// cannot be read.
+    Validate {
+        /// Files to validate; `-` reads standard input.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[arg(short, long, value_enum, default_value_t = Output::Human)]
+        output: Output,
+        /// Validate objects exactly as given, without upstream defaulting (as upstream unit tests do).
+        #[arg(long)]
+        skip_defaulting: bool,
+        #[command(flatten)]
+        target: Target,
+    },
+    /// What happens when a container exits: the kubelet's decision, then the Job's outcome and the
+    /// JobSet's action when the manifest is a Job or JobSet.
+    Evaluate {
+        /// A Pod, Job or JobSet manifest.
+        file: PathBuf,
+        /// The container that exits (default: the first regular container).
+        #[arg(short, long)]
+        container: Option<String>,
+        /// Its exit code.
+        #[arg(short = 'e', long, allow_negative_numbers = true)]
+        exit_code: i32,
+        /// In a JobSet: the replicatedJob whose Pod fails (default: the first).
+        #[arg(long)]
+        replicated_job: Option<String>,
+        /// Pod conditions present when the Pod fails, e.g. `DisruptionTarget` (repeatable).
+        #[arg(long = "condition")]
+        conditions: Vec<String>,
+        #[arg(short, long, value_enum, default_value_t = Output::Human)]
+        output: Output,
+        #[command(flatten)]
+        target: Target,
+    },
+    /// The kubelet's CrashLoopBackOff curve for a version, gates and kubelet configuration.
+    Backoff {
+        /// How many restarts to list.
+        #[arg(short = 'n', long, default_value_t = 10)]
+        restarts: u32,
+        /// A KubeletConfiguration file (its crashLoopBackOff and featureGates apply).
+        #[arg(long)]
+        kubelet_config: Option<PathBuf>,
+        #[arg(short, long, value_enum, default_value_t = Output::Human)]
+        output: Output,
+        #[command(flatten)]
+        target: Target,
+    },
+    /// Print a JSON Schema (for editors such as yaml-language-server, or code generators).
+    Schema {
+        /// Pod, Job, JobSet, ContainerRecreateRequest, KubeletConfiguration, Request, Response,
+        /// Diagnostic, or `<Op>Input` / `<Op>Output`. Omit to list the names.
+        kind: Option<String>,
+    },
+    /// Run conformance vectors (conformance/FORMAT.md): one `FAIL <id>: …` line per failure, then
+    /// `N passed, M failed`; non-zero exit on any failure.
+    Conformance {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Send one raw contract request (JSON from a file or `-`) and print the response.
+    Request { file: PathBuf },
+    /// JSON lines in, JSON lines out: one contract request per line of standard input.
+    Batch,
+}
+
+fn parse_gates(s: &str) -> Result<BTreeMap<String, bool>, String> {
+    let mut m = BTreeMap::new();
+    for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let (k, v) = part.split_once('=').ok_or_else(|| format!("{part:?}: expected NAME=true or NAME=false"))?;
+        let on = match v.trim() {
+            "true" | "True" | "TRUE" => true,
+            "false" | "False" | "FALSE" => false,
+            other => return Err(format!("{k}: {other:?} is not true or false")),
+        };
+        m.insert(k.trim().to_owned(), on);
+    }
+    Ok(m)
+}
+
+fn read_input(path: &PathBuf) -> Result<String, String> {
+    if path.as_os_str() == "-" {
+        let mut s = String::new();
+        std::io::stdin().read_to_string(&mut s).map_err(|e| format!("standard input: {e}"))?;
+        Ok(s)
+    } else {
+        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        String::from_utf8(bytes).map_err(|e| format!("{}: not UTF-8 text (byte {})", path.display(), e.utf8_error().valid_up_to()))
+    }
+}
+
+fn options(target: &Target) -> serde_json::Map<String, Value> {
+    let mut m = serde_json::Map::new();
+    if let Some(v) = &target.kubernetes_version {
+        m.insert("kubernetesVersion".into(), json!(v));
+    }
+    if let Some(g) = &target.feature_gates {
+        m.insert("featureGates".into(), json!(g));
+    }
+    m
+}
+
+fn call(op: &str, input: Value) -> Result<(Value, Vec<Diagnostic>), Vec<Diagnostic>> {
+    match handle(Request { op: op.to_owned(), input }) {
+        Response::Ok { result, warnings, .. } => Ok((result, warnings)),
+        Response::Error { errors, .. } => Err(errors),
+    }
+}
+
+fn print_json(v: &impl serde::Serialize) {
+    println!("{}", serde_json::to_string_pretty(v).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}")));
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Validate { files, output, skip_defaulting, target } => validate(&files, output, skip_defaulting, &target),
+        Command::Evaluate { file, container, exit_code, replicated_job, conditions, output, target } => {
+            render::evaluate(&file, container, exit_code, replicated_job, &conditions, output == Output::Human, &target)
+        }
+        Command::Backoff { restarts, kubelet_config, output, target } => backoff(restarts, kubelet_config, output, &target),
+        Command::Schema { kind } => schema(kind),
+        Command::Conformance { files } => conformance(&files),
+        Command::Request { file } => match read_input(&file) {
+            Ok(text) => {
+                let out = restartkit::handle_json(&text);
+                println!("{out}");
+                if out.starts_with("{\"status\":\"ok\"") { ExitCode::SUCCESS } else { ExitCode::from(1) }
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        },
+        Command::Batch => batch(),
+    }
+}
+
+fn validate(files: &[PathBuf], output: Output, skip_defaulting: bool, target: &Target) -> ExitCode {
+    let mut any_error = false;
+    let mut io_error = false;
+    let mut reports = Vec::new();
+    for f in files {
+        let name = f.display().to_string();
+        let text = match read_input(f) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("error: {e}");
+                io_error = true;
+                continue;
+            }
+        };
+        let mut input = options(target);
+        input.insert("source".into(), json!(text));
+        input.insert("fileName".into(), json!(name));
+        if skip_defaulting {
+            input.insert("skipDefaulting".into(), json!(true));
+        }
+        let (result, errors) = match call("validate", Value::Object(input)) {
+            Ok((r, _)) => {
+                let errs: Vec<Diagnostic> = serde_json::from_value(r.get("errors").cloned().unwrap_or(json!([]))).unwrap_or_default();
+                (r, errs)
+            }
+            Err(errs) => (json!({"valid": false, "errors": errs, "warnings": []}), errs),
+        };
+        let warnings: Vec<Diagnostic> = serde_json::from_value(result.get("warnings").cloned().unwrap_or(json!([]))).unwrap_or_default();
+        let infos: Vec<Diagnostic> = serde_json::from_value(result.get("infos").cloned().unwrap_or(json!([]))).unwrap_or_default();
+        any_error |= !errors.is_empty();
+        if output == Output::Human {
+            render::diagnostics(&name, &text, &errors, &warnings, &infos);
+        }
+        reports.push((name, result, errors, warnings));
+    }
+    match output {
+        Output::Human => {
+            let (e, w): (usize, usize) = reports.iter().fold((0, 0), |(e, w), r| (e + r.2.len(), w + r.3.len()));
+            eprintln!("{} file(s): {e} error(s), {w} warning(s)", reports.len());
+        }
+        Output::Json => {
+            let v: Vec<Value> = reports.iter().map(|(n, r, _, _)| json!({"file": n, "result": r})).collect();
+            print_json(&v);
+        }
+        Output::Sarif => print_json(&render::sarif(&reports)),
+    }
+    if io_error {
+        ExitCode::from(2)
+    } else if any_error {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn backoff(restarts: u32, kubelet_config: Option<PathBuf>, output: Output, target: &Target) -> ExitCode {
+    let mut input = options(target);
+    input.insert("component".into(), json!("kubelet"));
+    input.insert("restarts".into(), json!(restarts));
+    if let Some(p) = kubelet_config {
+        let text = match read_input(&p) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        match restartkit::source::parse_documents(&text) {
+            Ok(docs) => match docs.into_iter().next() {
+                Some(d) => {
+                    input.insert("kubeletConfig".into(), d.value);
+                }
+                None => {
+                    eprintln!("error: {}: no document", p.display());
+                    return ExitCode::from(2);
+                }
+            },
+            Err(d) => {
+                eprintln!("error: {}: {}", p.display(), d.message);
+                return ExitCode::from(2);
+            }
+        }
+    }
+    match call("backoff", Value::Object(input)) {
+        Ok((r, warnings)) => {
+            if output == Output::Human {
+                render::backoff_table(&r);
+                for w in warnings {
+                    eprintln!("warning: {}", w.message);
+                }
+            } else {
+                print_json(&r);
+            }
+            ExitCode::SUCCESS
+        }
+        Err(errs) => {
+            for e in errs {
+                eprintln!("error: {}", e.message);
+            }
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn schema(kind: Option<String>) -> ExitCode {
+    let all = restartkit::contract::json_schemas();
+    match kind {
+        None => {
+            for k in all.keys() {
+                println!("{k}");
+            }
+            ExitCode::SUCCESS
+        }
+        Some(k) => match all.iter().find(|(n, _)| n.eq_ignore_ascii_case(&k)) {
+            Some((_, s)) => {
+                print_json(s);
+                ExitCode::SUCCESS
+            }
+            None => {
+                eprintln!("error: no schema named {k:?}; known: {}", all.keys().copied().collect::<Vec<_>>().join(", "));
+                ExitCode::from(2)
+            }
+        },
+    }
+}
+
+fn conformance(files: &[PathBuf]) -> ExitCode {
+    let (mut passed, mut failed) = (0usize, 0usize);
+    for f in files {
+        let vectors = match read_input(f).and_then(|t| serde_json::from_str::<Vec<Value>>(&t).map_err(|e| format!("{}: {e}", f.display()))) {
+            Ok(v) => v,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        for v in &vectors {
+            let id = v.get("id").and_then(Value::as_str).unwrap_or("?");
+            match restartkit::conformance::run_vector(v) {
+                Ok(()) => passed += 1,
+                Err(e) => {
+                    failed += 1;
+                    println!("FAIL {id}: {e}");
+                }
+            }
+        }
+    }
+    println!("{passed} passed, {failed} failed");
+    if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) }
+}
+
+fn batch() -> ExitCode {
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else {
+            eprintln!("error: standard input is not UTF-8 text");
+            return ExitCode::from(2);
+        };
+        if line.trim().is_empty() {
+            continue;
+        }
+        if writeln!(out, "{}", restartkit::handle_json(&line)).is_err() {
+            return ExitCode::from(2);
+        }
+    }
+    if out.flush().is_err() {
+        return ExitCode::from(2);
+    }
+    ExitCode::SUCCESS
+}

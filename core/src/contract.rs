@@ -30,6 +30,7 @@ pub const OPERATIONS: &[&str] = &[
     "podFailurePolicy",
     "jobsetFailurePolicy",
     "backoff",
+    "whatIf",
     "describe",
 ];
 
@@ -151,6 +152,7 @@ pub fn handle(req: Request) -> Response {
         "podFailurePolicy" => encode(op, decode(input).and_then(eval::job::pod_failure_policy), vec![]),
         "jobsetFailurePolicy" => encode(op, decode(input).and_then(eval::jobset::jobset_failure_policy), vec![]),
         "backoff" => encode(op, decode(input).and_then(backoff::run), vec![]),
+        "whatIf" => encode(op, decode(input).and_then(eval::whatif::what_if), vec![]),
         "describe" => encode(op, Ok(describe()), vec![]),
         other => Response::error(
             Some(other),
@@ -212,6 +214,8 @@ pub fn json_schemas() -> std::collections::BTreeMap<&'static str, Value> {
     put("JobsetFailurePolicyOutput", schema_for!(eval::jobset::JobSetFailurePolicyOutput));
     put("BackoffInput", schema_for!(backoff::BackoffInput));
     put("BackoffOutput", schema_for!(backoff::BackoffOutput));
+    put("WhatIfInput", schema_for!(eval::whatif::WhatIfInput));
+    put("WhatIfOutput", schema_for!(eval::whatif::WhatIfOutput));
     put("Pod", schema_for!(crate::api::Pod));
     put("Job", schema_for!(crate::api::Job));
     put("JobSet", schema_for!(crate::api::JobSet));

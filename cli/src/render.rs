@@ -1,0 +1,183 @@
+//! Human and machine renderings of contract results.
+
+use crate::{call, options, print_json, read_input, Target};
+use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
+use restartkit::{Diagnostic, Severity};
+use serde_json::{json, Value};
+use std::path::Path;
+use std::process::ExitCode;
+
+/// Byte range of the token a diagnostic points at (a key or a value), from its line and column.
+fn span_of(text: &str, line: u32, column: u32) -> Option<std::ops::Range<usize>> {
+    let mut offset = 0usize;
+    for (i, l) in text.split_inclusive('\n').enumerate() {
+        if i + 1 == line as usize {
+            let start = l.char_indices().nth(column.saturating_sub(1) as usize).map(|(b, _)| b)?;
+            let rest = l.get(start..)?;
+            let len = rest
+                .char_indices()
+                .find(|(_, c)| matches!(c, ':' | '\n' | '\r' | ',' | '}' | ']'))
+                .map(|(b, _)| b)
+                .unwrap_or(rest.len())
+                .max(1);
+            return Some(offset + start..offset + start + len.min(rest.trim_end().len().max(1)));
+        }
+        offset += l.len();
+    }
+    None
+}
+
+/// Prints diagnostics with the source line, a caret and the field path.
+pub fn diagnostics(name: &str, text: &str, errors: &[Diagnostic], warnings: &[Diagnostic], infos: &[Diagnostic]) {
+    let renderer = if std::env::var_os("NO_COLOR").is_none() && std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        Renderer::styled()
+    } else {
+        Renderer::plain()
+    };
+    for d in errors.iter().chain(warnings).chain(infos) {
+        let level = match d.severity {
+            Severity::Error => Level::ERROR,
+            Severity::Warning => Level::WARNING,
+            Severity::Info => Level::INFO,
+        };
+        let label = match (&d.error_type, &d.code) {
+            (Some(t), _) => format!("{t:?}"),
+            (None, Some(c)) => c.clone(),
+            (None, None) => format!("{:?}", d.origin).to_lowercase(),
+        };
+        let title = d.message.clone();
+        let field_note = if d.field.is_empty() { String::new() } else { format!("field: {}", d.field) };
+        let rendered = match d.line.zip(d.column).and_then(|(l, c)| span_of(text, l, c)) {
+            Some(span) => {
+                let report = &[level.primary_title(&title).element(
+                    Snippet::source(text)
+                        .path(name)
+                        .annotation(AnnotationKind::Primary.span(span).label(&label)),
+                )];
+                renderer.render(report)
+            }
+            None => {
+                let report = &[level.primary_title(&title).element(Snippet::<annotate_snippets::Annotation>::source("").path(name))];
+                renderer.render(report)
+            }
+        };
+        eprintln!("{rendered}");
+        if !field_note.is_empty() {
+            eprintln!("  = {field_note} ({:?})\n", d.origin);
+        }
+    }
+}
+
+/// SARIF 2.1.0, one run, one result per diagnostic.
+pub fn sarif(reports: &[(String, Value, Vec<Diagnostic>, Vec<Diagnostic>)]) -> Value {
+    let mut results = Vec::new();
+    for (file, _, errors, warnings) in reports {
+        for d in errors.iter().chain(warnings) {
+            let rule = d
+                .error_type
+                .map(|t| format!("{t:?}"))
+                .or_else(|| d.code.clone())
+                .unwrap_or_else(|| "upstream".to_owned());
+            let mut physical = json!({"artifactLocation": {"uri": file}});
+            if let (Some(l), Some(c), Some(m)) = (d.line, d.column, physical.as_object_mut()) {
+                m.insert("region".into(), json!({"startLine": l, "startColumn": c}));
+            }
+            let loc = json!({
+                "physicalLocation": physical,
+                "logicalLocations": [{"fullyQualifiedName": d.field, "kind": "member"}],
+            });
+            results.push(json!({
+                "ruleId": rule,
+                "level": if d.severity == Severity::Error { "error" } else { "warning" },
+                "message": {"text": d.message},
+                "locations": [loc],
+            }));
+        }
+    }
+    json!({
+        "version": "2.1.0",
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "runs": [{
+            "tool": {"driver": {"name": "restartkit", "version": restartkit::VERSION, "informationUri": "https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/"}},
+            "results": results,
+        }]
+    })
+}
+
+fn num(v: Option<&Value>) -> String {
+    v.and_then(Value::as_f64).map(|f| format!("{f}")).unwrap_or_else(|| "-".to_owned())
+}
+
+pub fn backoff_table(r: &Value) {
+    println!(
+        "CrashLoopBackOff: initial {}s, max {}s, reset after a run of more than {}s",
+        num(r.get("initialSeconds")),
+        num(r.get("maxSeconds")),
+        num(r.get("resetAfterRunSeconds"))
+    );
+    let delays = r.get("delaysSeconds").and_then(Value::as_array).cloned().unwrap_or_default();
+    let times = r.get("restartTimesSeconds").and_then(Value::as_array).cloned().unwrap_or_default();
+    println!("{:>8}  {:>10}  {:>14}", "restart", "delay (s)", "at time (s)");
+    for (i, d) in delays.iter().enumerate() {
+        println!("{:>8}  {:>10}  {:>14}", i + 1, num(Some(d)), num(times.get(i)));
+    }
+}
+
+pub fn evaluate(
+    file: &Path,
+    container: Option<String>,
+    exit_code: i32,
+    replicated_job: Option<String>,
+    conditions: &[String],
+    human: bool,
+    target: &Target,
+) -> ExitCode {
+    let text = match read_input(&file.to_path_buf()) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let doc = match restartkit::source::parse_documents(&text) {
+        Ok(docs) => docs.into_iter().find(|d| matches!(d.value.get("kind").and_then(Value::as_str), Some("Pod" | "Job" | "JobSet"))),
+        Err(d) => {
+            eprintln!("error: {}: {}", file.display(), d.message);
+            return ExitCode::from(2);
+        }
+    };
+    let Some(doc) = doc else {
+        eprintln!("error: {}: no Pod, Job or JobSet document", file.display());
+        return ExitCode::from(2);
+    };
+    let mut input = options(target);
+    input.insert("object".into(), doc.value);
+    input.insert("exitCode".into(), json!(exit_code));
+    if let Some(c) = container {
+        input.insert("container".into(), json!(c));
+    }
+    if let Some(r) = replicated_job {
+        input.insert("replicatedJob".into(), json!(r));
+    }
+    if !conditions.is_empty() {
+        input.insert("podConditions".into(), json!(conditions));
+    }
+    match call("whatIf", Value::Object(input)) {
+        Ok((r, _)) => {
+            if human {
+                for line in r.get("story").and_then(Value::as_array).into_iter().flatten() {
+                    println!("{}", line.as_str().unwrap_or(""));
+                }
+            } else {
+                print_json(&r);
+            }
+            ExitCode::SUCCESS
+        }
+        Err(errs) => {
+            for e in errs {
+                eprintln!("error: {}", e.message);
+            }
+            ExitCode::from(1)
+        }
+    }
+}
