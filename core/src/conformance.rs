@@ -148,6 +148,27 @@ pub fn check_response(expect: &Value, resp: &Response) -> Result<(), String> {
     }
 }
 
+/// The Kubernetes version and gates an entry of conformance/realworld/INDEX.json asks for:
+/// `k8s_version` such as "1.34 (ContainerRestartRules gate)" names a version (None when it is
+/// older than the oldest modelled one, meaning the newest) and gates to turn on; `featureGates`
+/// adds more.
+pub fn realworld_target(entry: &Value) -> (Option<String>, serde_json::Map<String, Value>) {
+    let mut gates = entry.get("featureGates").and_then(Value::as_object).cloned().unwrap_or_default();
+    let kv = entry.get("k8s_version").and_then(Value::as_str).unwrap_or("");
+    for g in crate::features::GATES {
+        if kv.contains(g.name) {
+            gates.entry(g.name.to_owned()).or_insert(Value::Bool(true));
+        }
+    }
+    let version = kv
+        .split_whitespace()
+        .next()
+        .map(|v| v.trim_end_matches('+'))
+        .filter(|v| crate::KubeVersion::parse(v).is_ok())
+        .map(str::to_owned);
+    (version, gates)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
