@@ -31,6 +31,7 @@ pub const OPERATIONS: &[&str] = &[
     "jobsetFailurePolicy",
     "backoff",
     "whatIf",
+    "simulate",
     "describe",
 ];
 
@@ -153,6 +154,7 @@ pub fn handle(req: Request) -> Response {
         "jobsetFailurePolicy" => encode(op, decode(input).and_then(eval::jobset::jobset_failure_policy), vec![]),
         "backoff" => encode(op, decode(input).and_then(backoff::run), vec![]),
         "whatIf" => encode(op, decode(input).and_then(eval::whatif::what_if), vec![]),
+        "simulate" => encode(op, decode(input).and_then(crate::simulate::run), vec![]),
         "describe" => encode(op, Ok(describe()), vec![]),
         other => Response::error(
             Some(other),
@@ -216,6 +218,9 @@ pub fn json_schemas() -> std::collections::BTreeMap<&'static str, Value> {
     put("BackoffOutput", schema_for!(backoff::BackoffOutput));
     put("WhatIfInput", schema_for!(eval::whatif::WhatIfInput));
     put("WhatIfOutput", schema_for!(eval::whatif::WhatIfOutput));
+    put("SimulateInput", schema_for!(crate::simulate::SimulateInput));
+    put("SimulateOutput", schema_for!(crate::simulate::SimulateOutput));
+    put("Scenario", schema_for!(crate::simulate::Scenario));
     put("Pod", schema_for!(crate::api::Pod));
     put("Job", schema_for!(crate::api::Job));
     put("JobSet", schema_for!(crate::api::JobSet));
