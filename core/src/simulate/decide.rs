@@ -98,10 +98,10 @@ impl Decider {
     /// shape (which containers ended with which codes, which conditions) for caching — the
     /// message, which names the Pod, is asked for again when the rule is FailJob.
     pub fn pod_failure(&mut self, job_template: usize, key: String, job: &Value, pod: &Value) -> Result<PodFailureOutcome, Diagnostic> {
-        if let Some(o) = self.pfp_cache.get(&(job_template, key.clone())) {
-            if o.action.as_deref() != Some("FailJob") {
-                return Ok(o.clone());
-            }
+        if let Some(o) = self.pfp_cache.get(&(job_template, key.clone()))
+            && o.action.as_deref() != Some("FailJob")
+        {
+            return Ok(o.clone());
         }
         let r = call("podFailurePolicy", self.input(json!({"job": job, "pod": pod})))?;
         let o = PodFailureOutcome {

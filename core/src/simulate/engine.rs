@@ -413,7 +413,7 @@ impl<'a> Engine<'a> {
 
     fn schedule_fault(&mut self, p: usize, fi: usize, t: u64) {
         let Some(f) = self.sc.faults.get(fi) else { return };
-        if !(f.rate_per_hour > 0.0) {
+        if f.rate_per_hour.is_nan() || f.rate_per_hour <= 0.0 {
             return;
         }
         let rate = f.rate_per_hour;

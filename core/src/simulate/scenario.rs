@@ -198,7 +198,7 @@ pub fn parse_duration_ms(s: &str) -> Result<u64, Diagnostic> {
 }
 
 pub fn secs_to_ms(secs: f64) -> Option<u64> {
-    if secs.is_finite() && secs >= 0.0 && secs < 1e13 { Some((secs * 1000.0).round() as u64) } else { None }
+    if (0.0..1e13).contains(&secs) { Some((secs * 1000.0).round() as u64) } else { None }
 }
 
 #[cfg(test)]
