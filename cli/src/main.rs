@@ -42,6 +42,14 @@ enum Output {
     Sarif,
 }
 
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum SimOutput {
+    Table,
+    Json,
+    /// The timeline as JSON lines, then the summary.
+    Jsonl,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Validate manifests (YAML or JSON, multi-document) as the API server and webhooks would.
@@ -94,6 +102,16 @@ enum Command {
         output: Output,
         #[command(flatten)]
         target: Target,
+    },
+    /// Simulate a restart timeline: a scenario (kind: Scenario) with a workload, scripted exits and
+    /// faults, run deterministically over upstream's semantics.
+    Simulate {
+        scenario: PathBuf,
+        /// A second scenario to run side by side (a counterfactual policy).
+        #[arg(long)]
+        compare: Option<PathBuf>,
+        #[arg(short, long, value_enum, default_value_t = SimOutput::Table)]
+        output: SimOutput,
     },
     /// Print a JSON Schema (for editors such as yaml-language-server, or code generators).
     Schema {
@@ -169,6 +187,7 @@ fn main() -> ExitCode {
         }
         Command::Backoff { restarts, kubelet_config, output, target } => backoff(restarts, kubelet_config, output, &target),
         Command::Schema { kind } => schema(kind),
+        Command::Simulate { scenario, compare, output } => simulate(&scenario, compare.as_ref(), output),
         Command::Conformance { files } => conformance(&files),
         Command::Request { file } => match read_input(&file) {
             Ok(text) => {
@@ -356,4 +375,72 @@ fn batch() -> ExitCode {
         return ExitCode::from(2);
     }
     ExitCode::SUCCESS
+}
+
+/// Reads a scenario file; a `workloadFile` is read relative to it and inlined.
+fn load_scenario(path: &PathBuf) -> Result<Value, String> {
+    let text = read_input(path)?;
+    let mut doc = restartkit::source::parse_documents(&text)
+        .map_err(|d| format!("{}: {}", path.display(), d.message))?
+        .into_iter()
+        .next()
+        .ok_or_else(|| format!("{}: no document", path.display()))?
+        .value;
+    if let Some(wf) = doc.get("workloadFile").and_then(Value::as_str).map(str::to_owned) {
+        let base = path.parent().map(|p| p.to_path_buf()).unwrap_or_default();
+        let wp = base.join(&wf);
+        let wtext = read_input(&wp)?;
+        let w = restartkit::source::parse_documents(&wtext)
+            .map_err(|d| format!("{}: {}", wp.display(), d.message))?
+            .into_iter()
+            .find(|d| matches!(d.value.get("kind").and_then(Value::as_str), Some("Pod" | "Job" | "JobSet")))
+            .ok_or_else(|| format!("{}: no Pod, Job or JobSet", wp.display()))?;
+        if let Some(m) = doc.as_object_mut() {
+            m.remove("workloadFile");
+            m.insert("workload".into(), w.value);
+        }
+    }
+    Ok(doc)
+}
+
+fn simulate(scenario: &PathBuf, compare: Option<&PathBuf>, output: SimOutput) -> ExitCode {
+    let load = |p: &PathBuf| load_scenario(p);
+    let mut input = serde_json::Map::new();
+    match load(scenario) {
+        Ok(v) => input.insert("scenario".into(), v),
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if let Some(c) = compare {
+        match load(c) {
+            Ok(v) => input.insert("compare".into(), v),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        };
+    }
+    match call("simulate", Value::Object(input)) {
+        Ok((r, _)) => {
+            match output {
+                SimOutput::Json => print_json(&r),
+                SimOutput::Jsonl => {
+                    for e in r.get("timeline").and_then(Value::as_array).into_iter().flatten() {
+                        println!("{e}");
+                    }
+                    println!("{}", json!({"summary": r.get("summary"), "pods": r.get("pods"), "jobs": r.get("jobs"), "jobset": r.get("jobset")}));
+                }
+                SimOutput::Table => render::simulation(&r),
+            }
+            ExitCode::SUCCESS
+        }
+        Err(errs) => {
+            for e in errs {
+                eprintln!("error: {}", e.message);
+            }
+            ExitCode::from(1)
+        }
+    }
 }

@@ -181,3 +181,73 @@ pub fn evaluate(
         }
     }
 }
+
+fn sim_block(r: &Value) {
+    if let Some(n) = r.get("name").and_then(Value::as_str) {
+        println!("== {n} (Kubernetes {})", r.get("kubernetesVersion").and_then(Value::as_str).unwrap_or(""));
+    }
+    println!("{:>10}  {:<44} {:<14} {:<22} message", "time (s)", "object", "event", "reason");
+    for e in r.get("timeline").and_then(Value::as_array).into_iter().flatten() {
+        let obj = match e.get("container").and_then(Value::as_str) {
+            Some(c) => format!("{} [{c}]", e.get("object").and_then(Value::as_str).unwrap_or("")),
+            None => e.get("object").and_then(Value::as_str).unwrap_or("").to_owned(),
+        };
+        println!(
+            "{:>10}  {:<44} {:<14} {:<22} {}",
+            num(e.get("t")),
+            obj,
+            e.get("event").and_then(Value::as_str).unwrap_or(""),
+            e.get("reason").and_then(Value::as_str).unwrap_or(""),
+            e.get("message").and_then(Value::as_str).unwrap_or("")
+        );
+    }
+    let s = r.get("summary").cloned().unwrap_or(Value::Null);
+    println!(
+        "summary: {}s simulated, {} container exits, {} in-place restarts, {} whole-pod restarts, {} pods created ({} replacements), {} JobSet restarts, {}s lost",
+        num(s.get("endSeconds")),
+        num(s.get("containerExits")),
+        num(s.get("inPlaceRestarts")),
+        num(s.get("wholePodRestarts")),
+        num(s.get("podsCreated")),
+        num(s.get("podsReplaced")),
+        num(s.get("jobsetRestarts")),
+        num(s.get("timeLostSeconds"))
+    );
+    for p in r.get("pods").and_then(Value::as_array).into_iter().flatten() {
+        let cs: Vec<String> = p
+            .get("containers")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .map(|c| format!("{}={}", c.get("name").and_then(Value::as_str).unwrap_or(""), num(c.get("restartCount"))))
+            .collect();
+        println!("  pod {}: {} (restarts: {})", p.get("name").and_then(Value::as_str).unwrap_or(""), p.get("phase").and_then(Value::as_str).unwrap_or(""), cs.join(", "));
+    }
+    for j in r.get("jobs").and_then(Value::as_array).into_iter().flatten() {
+        println!(
+            "  job {}: {} {} {}",
+            j.get("name").and_then(Value::as_str).unwrap_or(""),
+            j.get("phase").and_then(Value::as_str).unwrap_or(""),
+            j.get("reason").and_then(Value::as_str).unwrap_or(""),
+            j.get("message").and_then(Value::as_str).map(|m| format!("({m})")).unwrap_or_default()
+        );
+    }
+    if let Some(js) = r.get("jobset").filter(|v| !v.is_null()) {
+        println!(
+            "  jobset {}: {} {} restarts={} {}",
+            js.get("name").and_then(Value::as_str).unwrap_or(""),
+            js.get("phase").and_then(Value::as_str).unwrap_or(""),
+            js.get("reason").and_then(Value::as_str).unwrap_or(""),
+            num(js.get("restarts")),
+            js.get("message").and_then(Value::as_str).map(|m| format!("({m})")).unwrap_or_default()
+        );
+    }
+}
+
+pub fn simulation(r: &Value) {
+    sim_block(r);
+    if let Some(c) = r.get("compare").filter(|v| !v.is_null()) {
+        println!();
+        sim_block(c);
+    }
+}
