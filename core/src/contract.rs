@@ -32,6 +32,7 @@ pub const OPERATIONS: &[&str] = &[
     "backoff",
     "whatIf",
     "simulate",
+    "backoffCompare",
     "describe",
 ];
 
@@ -154,6 +155,7 @@ pub fn handle(req: Request) -> Response {
         "jobsetFailurePolicy" => encode(op, decode(input).and_then(eval::jobset::jobset_failure_policy), vec![]),
         "backoff" => encode(op, decode(input).and_then(backoff::run), vec![]),
         "whatIf" => encode(op, decode(input).and_then(eval::whatif::what_if), vec![]),
+        "backoffCompare" => encode(op, decode(input).and_then(backoff::compare::compare), vec![]),
         "simulate" => encode(op, decode(input).and_then(crate::simulate::run), vec![]),
         "describe" => encode(op, Ok(describe()), vec![]),
         other => Response::error(
@@ -164,6 +166,16 @@ pub fn handle(req: Request) -> Response {
                 format!("unknown op {other:?}; known ops: {}", OPERATIONS.join(", ")),
             ),
         ),
+    }
+}
+
+/// Runs one op on a JSON input and returns its result, or the first error: how one part of
+/// the engine asks another (the simulator, the backoff comparison) without bypassing the
+/// contract every front end sees.
+pub fn call_op(op: &str, input: Value) -> Result<Value, Diagnostic> {
+    match handle(Request { op: op.to_owned(), input }) {
+        Response::Ok { result, .. } => Ok(result),
+        Response::Error { mut errors, .. } => Err(errors.pop().unwrap_or_else(|| Diagnostic::request("internal", "", format!("{op} failed")))),
     }
 }
 
@@ -218,6 +230,8 @@ pub fn json_schemas() -> std::collections::BTreeMap<&'static str, Value> {
     put("BackoffOutput", schema_for!(backoff::BackoffOutput));
     put("WhatIfInput", schema_for!(eval::whatif::WhatIfInput));
     put("WhatIfOutput", schema_for!(eval::whatif::WhatIfOutput));
+    put("BackoffCompareInput", schema_for!(backoff::compare::CompareInput));
+    put("BackoffCompareOutput", schema_for!(backoff::compare::CompareOutput));
     put("SimulateInput", schema_for!(crate::simulate::SimulateInput));
     put("SimulateOutput", schema_for!(crate::simulate::SimulateOutput));
     put("Scenario", schema_for!(crate::simulate::Scenario));

@@ -3,7 +3,7 @@
 //! a simulated timeline can never disagree with what `evaluate` answers. Answers that depend
 //! only on a few values are cached: a run asks the same question millions of times.
 
-use crate::contract::{handle, Request, Response};
+use crate::contract::call_op as call;
 use crate::diag::Diagnostic;
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -23,13 +23,6 @@ pub struct PodFailureOutcome {
     pub action: Option<String>,
     pub count_failed: bool,
     pub message: Option<String>,
-}
-
-pub(crate) fn call(op: &str, input: Value) -> Result<Value, Diagnostic> {
-    match handle(Request { op: op.to_owned(), input }) {
-        Response::Ok { result, .. } => Ok(result),
-        Response::Error { mut errors, .. } => Err(errors.pop().unwrap_or_else(|| Diagnostic::request("internal", "", format!("{op} failed")))),
-    }
 }
 
 /// Options every request of one run carries (version, gates).
