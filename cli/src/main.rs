@@ -1,5 +1,6 @@
 //! The `restartkit` command: a thin front end over the core's JSON contract.
 
+mod chart;
 mod render;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -98,6 +99,20 @@ enum Command {
         /// A KubeletConfiguration file (its crashLoopBackOff and featureGates apply).
         #[arg(long)]
         kubelet_config: Option<PathBuf>,
+        /// Compare curves side by side: legacy 10s/300s, KEP-4603's reduced 1s/60s, reduced with
+        /// the per-node maximum (1s/300s), the target version's default, and --kubelet-config if
+        /// given; with restarts per window, excess over legacy and the API load estimate.
+        #[arg(long)]
+        compare: bool,
+        /// With --compare: crashing Pods on the node.
+        #[arg(long, default_value_t = 110)]
+        pods: u32,
+        /// With --compare: API requests per restart.
+        #[arg(long, default_value_t = 5)]
+        requests_per_restart: u32,
+        /// With --compare: also write an SVG chart of the curves.
+        #[arg(long)]
+        svg: Option<PathBuf>,
         #[arg(short, long, value_enum, default_value_t = Output::Human)]
         output: Output,
         #[command(flatten)]
@@ -185,7 +200,13 @@ fn main() -> ExitCode {
         Command::Evaluate { file, container, exit_code, replicated_job, conditions, output, target } => {
             render::evaluate(&file, container, exit_code, replicated_job, &conditions, output == Output::Human, &target)
         }
-        Command::Backoff { restarts, kubelet_config, output, target } => backoff(restarts, kubelet_config, output, &target),
+        Command::Backoff { restarts, kubelet_config, compare, pods, requests_per_restart, svg, output, target } => {
+            if compare {
+                backoff_compare(kubelet_config, pods, requests_per_restart, svg, output, &target)
+            } else {
+                backoff(restarts, kubelet_config, output, &target)
+            }
+        }
         Command::Schema { kind } => schema(kind),
         Command::Simulate { scenario, compare, output } => simulate(&scenario, compare.as_ref(), output),
         Command::Conformance { files } => conformance(&files),
@@ -259,30 +280,73 @@ fn validate(files: &[PathBuf], output: Output, skip_defaulting: bool, target: &T
     }
 }
 
+fn first_document(p: &PathBuf) -> Result<Value, String> {
+    let text = read_input(p)?;
+    let docs = restartkit::source::parse_documents(&text).map_err(|d| format!("{}: {}", p.display(), d.message))?;
+    docs.into_iter().next().map(|d| d.value).ok_or_else(|| format!("{}: no document", p.display()))
+}
+
+fn backoff_compare(kubelet_config: Option<PathBuf>, pods: u32, requests: u32, svg: Option<PathBuf>, output: Output, target: &Target) -> ExitCode {
+    let gates = |reduce: bool, max: bool| json!({"ReduceDefaultCrashLoopBackOffDecay": reduce, "KubeletCrashLoopBackOffMax": max});
+    let version = target.kubernetes_version.clone();
+    let mut curves = vec![
+        json!({"label": "legacy 10s/300s", "featureGates": gates(false, false)}),
+        json!({"label": "KEP-4603 reduced (1s/60s)", "featureGates": gates(true, false)}),
+        json!({"label": "reduced + node max default (1s/300s)", "featureGates": gates(true, true)}),
+    ];
+    let mut default = options(target);
+    default.insert("label".into(), json!(format!("Kubernetes {} default", version.as_deref().unwrap_or("newest"))));
+    curves.push(Value::Object(default));
+    if let Some(p) = &kubelet_config {
+        match first_document(p) {
+            Ok(cfg) => {
+                let mut c = options(target);
+                c.insert("label".into(), json!(format!("node config {}", p.display())));
+                c.insert("kubeletConfig".into(), cfg);
+                curves.push(Value::Object(c));
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let input = json!({"curves": curves, "pods": pods, "requestsPerRestart": requests});
+    let r = match call("backoffCompare", input) {
+        Ok((r, _)) => r,
+        Err(errs) => {
+            for e in errs {
+                eprintln!("error: {}", e.message);
+            }
+            return ExitCode::from(1);
+        }
+    };
+    if let Some(path) = &svg {
+        if let Err(e) = chart::backoff_svg(&r, 1800.0, path) {
+            eprintln!("error: {}: {e}", path.display());
+            return ExitCode::from(2);
+        }
+        eprintln!("wrote {}", path.display());
+    }
+    if output == Output::Human {
+        render::backoff_comparison(&r);
+    } else {
+        print_json(&r);
+    }
+    ExitCode::SUCCESS
+}
+
 fn backoff(restarts: u32, kubelet_config: Option<PathBuf>, output: Output, target: &Target) -> ExitCode {
     let mut input = options(target);
     input.insert("component".into(), json!("kubelet"));
     input.insert("restarts".into(), json!(restarts));
     if let Some(p) = kubelet_config {
-        let text = match read_input(&p) {
-            Ok(t) => t,
+        match first_document(&p) {
+            Ok(v) => {
+                input.insert("kubeletConfig".into(), v);
+            }
             Err(e) => {
                 eprintln!("error: {e}");
-                return ExitCode::from(2);
-            }
-        };
-        match restartkit::source::parse_documents(&text) {
-            Ok(docs) => match docs.into_iter().next() {
-                Some(d) => {
-                    input.insert("kubeletConfig".into(), d.value);
-                }
-                None => {
-                    eprintln!("error: {}: no document", p.display());
-                    return ExitCode::from(2);
-                }
-            },
-            Err(d) => {
-                eprintln!("error: {}: {}", p.display(), d.message);
                 return ExitCode::from(2);
             }
         }

@@ -251,3 +251,33 @@ pub fn simulation(r: &Value) {
         sim_block(c);
     }
 }
+
+pub fn backoff_comparison(r: &Value) {
+    println!(
+        "{} crashing pods on a node, {} API requests per restart",
+        num(r.get("pods")),
+        num(r.get("requestsPerRestart"))
+    );
+    println!("{:<40} {:>8} {:>8} | restarts within (excess over legacy): {:>9} {:>9} {:>9} {:>9} {:>9} | {:>12}", "curve", "initial", "max", "10s", "30s", "70s", "5min", "30min", "peak req/10s");
+    for c in r.get("curves").and_then(Value::as_array).into_iter().flatten() {
+        let w: Vec<String> = c
+            .get("windows")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .map(|x| format!("{} ({:+})", num(x.get("restarts")), x.get("excessOverLegacy").and_then(Value::as_i64).unwrap_or(0)))
+            .collect();
+        println!(
+            "{:<40} {:>7}s {:>7}s | {:>49} {:>9} {:>9} {:>9} {:>9} | {:>12}",
+            c.get("label").and_then(Value::as_str).unwrap_or(""),
+            num(c.get("initialSeconds")),
+            num(c.get("maxSeconds")),
+            w.first().cloned().unwrap_or_default(),
+            w.get(1).cloned().unwrap_or_default(),
+            w.get(2).cloned().unwrap_or_default(),
+            w.get(3).cloned().unwrap_or_default(),
+            w.get(4).cloned().unwrap_or_default(),
+            num(c.get("peakRequestsPer10s"))
+        );
+    }
+}
