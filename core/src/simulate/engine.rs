@@ -86,6 +86,13 @@ enum Ev {
     RecreateJobs { attempt: u32 },
 }
 
+#[derive(Debug, Clone, Copy)]
+enum Obj {
+    Pod(usize),
+    Job(usize),
+    JobSet,
+}
+
 const REASONS: [&str; 5] = ["Error", "Completed", "OOMKilled", "ContainerRecreateRequest", "Killed"];
 
 #[derive(Debug, Clone, Default)]
@@ -268,19 +275,31 @@ impl<'a> Engine<'a> {
         ((self.next_u64() >> 11) as f64 + 0.5) / (1u64 << 53) as f64
     }
 
-    fn record(&mut self, object: String, container: Option<String>, event: &str, reason: &str, message: Option<String>) {
+    /// Adds a timeline event; names and messages are only built while the timeline has room,
+    /// so long runs pay for counting only.
+    fn record(&mut self, object: Obj, container: Option<(usize, usize)>, event: &str, reason: &str, message: impl FnOnce() -> Option<String>) {
         self.summary.events += 1;
-        if self.timeline.len() < self.max_timeline {
-            self.timeline.push(TimelineEvent {
-                t: self.now as f64 / 1000.0,
-                object,
-                container,
-                event: event.to_owned(),
-                reason: reason.to_owned(),
-                message,
-            });
-        } else {
+        if self.timeline.len() >= self.max_timeline {
             self.summary.timeline_truncated = true;
+            return;
+        }
+        let object = self.obj_name(object);
+        let container = container.and_then(|(t, c)| self.templates.get(t).and_then(|t| t.names.get(c)).cloned());
+        self.timeline.push(TimelineEvent {
+            t: self.now as f64 / 1000.0,
+            object,
+            container,
+            event: event.to_owned(),
+            reason: reason.to_owned(),
+            message: message(),
+        });
+    }
+
+    fn obj_name(&self, o: Obj) -> String {
+        match o {
+            Obj::Pod(p) => self.pod_obj(p),
+            Obj::Job(j) => self.job_obj(j),
+            Obj::JobSet => self.jobset_name(),
         }
     }
 
@@ -368,8 +387,7 @@ impl<'a> Engine<'a> {
             pods_created: 0,
         });
         self.summary.jobs_created += 1;
-        let ns = self.namespace();
-        self.record(format!("job/{ns}/{name}"), None, "Created", "JobCreated", None);
+        self.record(Obj::Job(j), None, "Created", "JobCreated", || None);
         for index in 0..parallelism {
             self.schedule(t, Ev::CreatePod { job: j, index, jgen: self.attempt });
         }
@@ -394,8 +412,7 @@ impl<'a> Engine<'a> {
             conditions: Vec::new(),
         });
         self.summary.pods_created += 1;
-        let obj = self.pod_obj(p);
-        self.record(obj, None, "Scheduled", "Scheduled", None);
+        self.record(Obj::Pod(p), None, "Scheduled", "Scheduled", || None);
         self.start_pod_sequence(p, t);
         // Faults are a Poisson process per running Pod.
         for fi in 0..self.sc.faults.len() {
@@ -493,9 +510,7 @@ impl<'a> Engine<'a> {
         ct.epoch += 1;
         let cgen = ct.epoch;
         let kind = self.templates.get(tmpl).and_then(|t| t.kinds.get(c)).copied().unwrap_or(Kind::Regular);
-        let name = self.templates.get(tmpl).and_then(|t| t.names.get(c)).cloned().unwrap_or_default();
-        let obj = self.pod_obj(p);
-        self.record(obj, Some(name), "Started", "Started", None);
+        self.record(Obj::Pod(p), Some((tmpl, c)), "Started", "Started", || None);
         // The scripted exit for this run, if any.
         let (_, job_index, pod_index) = self.pod_identity(p);
         let key = (tmpl, job_index, pod_index, c);
@@ -570,11 +585,10 @@ impl<'a> Engine<'a> {
             Some(t) => (t.names.get(c).cloned().unwrap_or_default(), t.kinds.get(c).copied().unwrap_or(Kind::Regular)),
             None => return Ok(()),
         };
-        let obj = self.pod_obj(p);
         let reason_s = REASONS.get(reason as usize).copied().unwrap_or("Error");
-        self.record(obj.clone(), Some(name.clone()), "Terminated", reason_s, Some(format!("exit code {code}")));
-        let pod_value = self.templates.get(tmpl).map(|t| t.pod.clone()).unwrap_or(Value::Null);
-        let mut decision = self.decider.kubelet(tmpl, &pod_value, c, &name, code)?;
+        self.record(Obj::Pod(p), Some((tmpl, c)), "Terminated", reason_s, || Some(format!("exit code {code}")));
+        let Some(template) = self.templates.get(tmpl) else { return Ok(()) };
+        let mut decision = self.decider.kubelet(tmpl, &template.pod, c, &name, code)?;
         if kind == Kind::Sidecar && decision == KubeletDecision::DoNotRestart {
             decision = KubeletDecision::Restart; // sidecars are always restarted
         }
@@ -588,14 +602,18 @@ impl<'a> Engine<'a> {
                 self.summary.in_place_restarts += 1;
                 self.summary.time_lost_seconds += (delay + self.startup_ms) as f64 / 1000.0;
                 if delay > 0 {
-                    self.record(obj, Some(name.clone()), "BackOff", "CrashLoopBackOff", Some(format!("back-off {}s restarting failed container={name}", delay as f64 / 1000.0)));
+                    self.record(Obj::Pod(p), Some((tmpl, c)), "BackOff", "CrashLoopBackOff", || {
+                        Some(format!("back-off {}s restarting failed container={name}", delay as f64 / 1000.0))
+                    });
                 }
                 self.start_container(p, c, start_at + self.startup_ms);
                 self.on_failure_restart_check(p)?;
             }
             KubeletDecision::RestartAllContainers => {
                 self.summary.whole_pod_restarts += 1;
-                self.record(obj, Some(name), "RestartAllContainers", "AllContainersRestarting", Some("a RestartAllContainers rule matched: every container restarts, init containers first".into()));
+                self.record(Obj::Pod(p), Some((tmpl, c)), "RestartAllContainers", "AllContainersRestarting", || {
+                    Some("a RestartAllContainers rule matched: every container restarts, init containers first".into())
+                });
                 if let Some(pod) = self.pods.get_mut(p) {
                     pod.epoch += 1;
                     for ct in pod.containers.iter_mut() {
@@ -688,8 +706,8 @@ impl<'a> Engine<'a> {
     }
 
     fn pod_terminal(&mut self, p: usize, phase: &'static str, reason: Option<String>) -> Result<(), Diagnostic> {
-        let obj = self.pod_obj(p);
-        self.record(obj, None, phase, reason.as_deref().unwrap_or(phase), None);
+        let why = reason.clone().unwrap_or_else(|| phase.to_owned());
+        self.record(Obj::Pod(p), None, phase, &why, || None);
         let failed_value = if phase == "Failed" { Some(self.failed_pod_value(p)) } else { None };
         self.kill_pod(p);
         if let Some(pod) = self.pods.get_mut(p) {
@@ -772,9 +790,8 @@ impl<'a> Engine<'a> {
         let pod_value = failed_pod.unwrap_or(Value::Null);
         let key = pod_value.get("status").map(|s| s.to_string()).unwrap_or_default();
         let outcome = self.decider.pod_failure(tmpl, key, &job_value, &pod_value)?;
-        let obj = self.job_obj(j);
         let action = outcome.action.clone().unwrap_or_else(|| "Count".into());
-        self.record(obj, None, "PodFailed", &action, outcome.message.clone());
+        self.record(Obj::Job(j), None, "PodFailed", &action, || outcome.message.clone());
         if action == "FailJob" {
             return self.fail_job(j, "PodFailurePolicy", outcome.message.unwrap_or_default());
         }
@@ -880,16 +897,14 @@ impl<'a> Engine<'a> {
             job.reason = Some("CompletionsReached".into());
             job.message = Some("Reached expected number of succeeded pods".into());
         }
-        let obj = self.job_obj(j);
-        self.record(obj, None, "Complete", "CompletionsReached", None);
+        self.record(Obj::Job(j), None, "Complete", "CompletionsReached", || None);
         if self.jobset.is_some() {
             let all = self.jobs.iter().filter(|x| x.epoch == self.attempt).all(|x| x.phase == "Complete");
             if all {
                 self.js_phase = "Completed";
                 self.js_reason = Some("AllJobsCompleted".into());
                 self.js_message = Some("jobset completed successfully".into());
-                let name = self.jobset_name();
-                self.record(name, None, "Completed", "AllJobsCompleted", None);
+                self.record(Obj::JobSet, None, "Completed", "AllJobsCompleted", || None);
             }
         }
         Ok(())
@@ -917,8 +932,7 @@ impl<'a> Engine<'a> {
             }
         }
         self.summary.job_failures += 1;
-        let obj = self.job_obj(j);
-        self.record(obj, None, "Failed", reason, Some(message.clone()));
+        self.record(Obj::Job(j), None, "Failed", reason, || Some(message.clone()));
         if self.jobset.is_some() {
             self.jobset_job_failed(j, reason, &message)?;
         }
@@ -941,7 +955,6 @@ impl<'a> Engine<'a> {
         }
         let r = self.decider.jobset(&js, &[failed_job])?;
         let action = r.get("action").and_then(Value::as_str).unwrap_or("").to_owned();
-        let name = self.jobset_name();
         let failed_cond = r
             .get("conditions")
             .and_then(Value::as_array)
@@ -954,7 +967,7 @@ impl<'a> Engine<'a> {
             self.js_reason = c.get("reason").and_then(Value::as_str).map(str::to_owned);
             self.js_message = c.get("message").and_then(Value::as_str).map(str::to_owned);
             let (reason, msg) = (self.js_reason.clone().unwrap_or_default(), self.js_message.clone());
-            self.record(name, None, "Failed", &reason, msg);
+            self.record(Obj::JobSet, None, "Failed", &reason, || msg);
             for p in 0..self.pods.len() {
                 if self.pods.get(p).is_some_and(|x| x.alive) {
                     self.kill_pod(p);
@@ -977,7 +990,7 @@ impl<'a> Engine<'a> {
             .and_then(|c| c.get("message"))
             .and_then(Value::as_str)
             .map(str::to_owned);
-        self.record(name, None, &action, &action, msg);
+        self.record(Obj::JobSet, None, &action, &action, || msg);
         match action.as_str() {
             "RestartJob" | "RestartJobAndIgnoreMaxRestarts" => {
                 // Only the failed Job is recreated.
@@ -1024,8 +1037,7 @@ impl<'a> Engine<'a> {
         self.summary.faults += 1;
         match f.kind {
             FaultKind::NodeFailure => {
-                let obj = self.pod_obj(p);
-                self.record(obj, None, "NodeFailure", "DisruptionTarget", Some("the node failed; the Pod is deleted".into()));
+                self.record(Obj::Pod(p), None, "NodeFailure", "DisruptionTarget", || Some("the node failed; the Pod is deleted".into()));
                 if let Some(pod) = self.pods.get_mut(p) {
                     pod.conditions.push("DisruptionTarget");
                     for ct in pod.containers.iter_mut() {
@@ -1087,8 +1099,7 @@ impl<'a> Engine<'a> {
             })
             .collect();
         for p in targets {
-            let obj = self.pod_obj(p);
-            self.record(obj, None, "ContainerRecreateRequest", "Recreating", Some(format!("recreate {}", a.containers.join(", "))));
+            self.record(Obj::Pod(p), None, "ContainerRecreateRequest", "Recreating", || Some(format!("recreate {}", a.containers.join(", "))));
             self.summary.crr_recreations += 1;
             for name in &a.containers {
                 let tmpl = self.pods.get(p).map(|x| x.tmpl).unwrap_or(0);
