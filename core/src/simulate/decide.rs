@@ -1,20 +1,13 @@
-//! The simulator asks the engine's own operations for every decision — the kubelet's restart
-//! decision, the Job's pod failure policy, the JobSet's failure policy, the backoff figures — so
-//! a simulated timeline can never disagree with what `evaluate` answers. Answers that depend
-//! only on a few values are cached: a run asks the same question millions of times.
+//! The simulator asks the engine's own operations for the controllers' decisions — the Job's
+//! pod failure policy, the JobSet's failure policy, the backoff figures — so a simulated
+//! timeline can never disagree with what `evaluate` answers. (The kubelet's per-exit decision
+//! comes from the same compiled tables `containerRestart` is checked against.) Answers that
+//! depend only on a few values are cached: a run asks the same question many times.
 
 use crate::contract::call_op as call;
 use crate::diag::Diagnostic;
 use serde_json::{json, Value};
 use std::collections::HashMap;
-
-/// The kubelet's answer for one container exit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum KubeletDecision {
-    Restart,
-    DoNotRestart,
-    RestartAllContainers,
-}
 
 /// The Job controller's answer for one failed Pod.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,7 +22,6 @@ pub struct PodFailureOutcome {
 #[derive(Debug, Clone, Default)]
 pub struct Decider {
     pub options: serde_json::Map<String, Value>,
-    kubelet_cache: HashMap<(usize, usize, i32), KubeletDecision>,
     pfp_cache: HashMap<(usize, String), PodFailureOutcome>,
     job_backoff_cache: HashMap<u32, u64>,
 }
@@ -45,46 +37,6 @@ impl Decider {
             m.extend(e);
         }
         Value::Object(m)
-    }
-
-    /// The kubelet's decision for `container` of pod template `template` (an index the caller
-    /// keeps stable) exiting with `exit_code`, asked of `containerRestart` once per distinct
-    /// question. A RestartAllContainers rule is read off `matchRestartRule`.
-    pub fn kubelet(&mut self, template: usize, pod: &Value, container_index: usize, container: &str, exit_code: i32) -> Result<KubeletDecision, Diagnostic> {
-        if let Some(d) = self.kubelet_cache.get(&(template, container_index, exit_code)) {
-            return Ok(*d);
-        }
-        let q = json!({"pod": pod, "container": container, "exitCode": exit_code});
-        let r = call("containerRestart", self.input(q.clone()))?;
-        let mut d = if r.get("action").and_then(Value::as_str) == Some("Restart") { KubeletDecision::Restart } else { KubeletDecision::DoNotRestart };
-        let all_gate = self
-            .options
-            .get("featureGates")
-            .and_then(|g| g.get("RestartAllContainersOnContainerExits"))
-            .and_then(Value::as_bool);
-        let gate_on = all_gate.unwrap_or_else(|| {
-            let v = self.options.get("kubernetesVersion").and_then(Value::as_str);
-            crate::FeatureGates::resolve(v, None).map(|(g, _)| g.enabled("RestartAllContainersOnContainerExits")).unwrap_or(false)
-        });
-        if gate_on {
-            let m = call("matchRestartRule", self.input(q))?;
-            if let Some(i) = m.get("ruleIndex").and_then(Value::as_u64) {
-                let action = pod
-                    .pointer("/spec/containers")
-                    .and_then(Value::as_array)
-                    .into_iter()
-                    .flatten()
-                    .chain(pod.pointer("/spec/initContainers").and_then(Value::as_array).into_iter().flatten())
-                    .find(|c| c.get("name").and_then(Value::as_str) == Some(container))
-                    .and_then(|c| c.pointer(&format!("/restartPolicyRules/{i}/action")))
-                    .and_then(Value::as_str);
-                if action == Some("RestartAllContainers") {
-                    d = KubeletDecision::RestartAllContainers;
-                }
-            }
-        }
-        self.kubelet_cache.insert((template, container_index, exit_code), d);
-        Ok(d)
     }
 
     /// The Job controller's pod failure policy for a failed Pod; `key` identifies the failure's

@@ -4,7 +4,9 @@
 //! order events were scheduled, and randomness comes from one seeded generator, so the same
 //! scenario always gives the same timeline.
 
-use super::decide::{Decider, KubeletDecision};
+use super::decide::Decider;
+use crate::eval::kubelet::{CompiledContainerPolicy, KubeletDecision};
+use crate::features::FeatureGates;
 use super::scenario::{FaultKind, Scenario, Selector};
 use super::{ContainerSummary, JobSetSummary, JobSummary, PodSummary, Summary, TimelineEvent};
 use crate::diag::Diagnostic;
@@ -27,6 +29,8 @@ pub(super) struct Template {
     pub job: Option<Value>,
     pub names: Vec<String>,
     kinds: Vec<Kind>,
+    /// The kubelet's decision table of each container, in `names` order.
+    policies: Vec<CompiledContainerPolicy>,
     pub replicated_job: Option<String>,
     /// Job shape (1 for a bare Pod).
     pub completions: u32,
@@ -40,7 +44,13 @@ pub(super) struct Template {
 }
 
 impl Template {
-    pub fn new(pod: Value, job: Option<Value>, replicated_job: Option<String>, replicas: u32) -> Self {
+    pub fn new(pod: Value, spec: &crate::api::PodSpec, gates: &FeatureGates, job: Option<Value>, replicated_job: Option<String>, replicas: u32) -> Self {
+        let policies = spec
+            .init_containers
+            .iter()
+            .chain(spec.containers.iter())
+            .map(|c| CompiledContainerPolicy::new(c, spec, gates))
+            .collect();
         let mut names = Vec::new();
         let mut kinds = Vec::new();
         for c in pod.pointer("/spec/initContainers").and_then(Value::as_array).into_iter().flatten() {
@@ -69,6 +79,7 @@ impl Template {
             job,
             names,
             kinds,
+            policies,
             replicated_job,
             replicas,
         }
@@ -100,6 +111,8 @@ struct Container {
     restart_count: u32,
     running: bool,
     pending_start: bool,
+    /// The pending start is a restart (restartCount goes up when it happens, as in Pod status).
+    restarting: bool,
     last_exit: Option<i32>,
     /// CrashLoopBackOff entry: (current backoff ms, lastUpdate ms).
     backoff: Option<(u64, u64)>,
@@ -204,8 +217,6 @@ impl<'a> Engine<'a> {
             None => None,
         };
         let (initial_ms, max_ms) = decider.crash_loop(cfg.as_ref())?;
-        // Prime the Job backoff cache so the loop below cannot fail on it later.
-        decider.job_backoff_ms(1)?;
         let scripts = templates
             .iter()
             .map(|t| {
@@ -508,6 +519,11 @@ impl<'a> Engine<'a> {
         ct.running = true;
         ct.pending_start = false;
         ct.epoch += 1;
+        let restarted = std::mem::take(&mut ct.restarting);
+        if restarted {
+            ct.restart_count += 1;
+            self.summary.in_place_restarts += 1;
+        }
         let cgen = ct.epoch;
         let kind = self.templates.get(tmpl).and_then(|t| t.kinds.get(c)).copied().unwrap_or(Kind::Regular);
         self.record(Obj::Pod(p), Some((tmpl, c)), "Started", "Started", || None);
@@ -587,8 +603,7 @@ impl<'a> Engine<'a> {
         };
         let reason_s = REASONS.get(reason as usize).copied().unwrap_or("Error");
         self.record(Obj::Pod(p), Some((tmpl, c)), "Terminated", reason_s, || Some(format!("exit code {code}")));
-        let Some(template) = self.templates.get(tmpl) else { return Ok(()) };
-        let mut decision = self.decider.kubelet(tmpl, &template.pod, c, &name, code)?;
+        let mut decision = self.templates.get(tmpl).and_then(|t| t.policies.get(c)).map(|pol| pol.decide(code)).unwrap_or(KubeletDecision::DoNotRestart);
         if kind == Kind::Sidecar && decision == KubeletDecision::DoNotRestart {
             decision = KubeletDecision::Restart; // sidecars are always restarted
         }
@@ -597,10 +612,10 @@ impl<'a> Engine<'a> {
                 let delay = self.backoff_delay(p, c, now);
                 let start_at = now + delay;
                 if let Some(ct) = self.pods.get_mut(p).and_then(|x| x.containers.get_mut(c)) {
-                    ct.restart_count += 1;
+                    ct.restarting = true;
                 }
-                self.summary.in_place_restarts += 1;
-                self.summary.time_lost_seconds += (delay + self.startup_ms) as f64 / 1000.0;
+                let resume = (start_at + self.startup_ms).min(self.end_ms);
+                self.summary.time_lost_seconds += resume.saturating_sub(now) as f64 / 1000.0;
                 if delay > 0 {
                     self.record(Obj::Pod(p), Some((tmpl, c)), "BackOff", "CrashLoopBackOff", || {
                         Some(format!("back-off {}s restarting failed container={name}", delay as f64 / 1000.0))
@@ -617,9 +632,7 @@ impl<'a> Engine<'a> {
                 if let Some(pod) = self.pods.get_mut(p) {
                     pod.epoch += 1;
                     for ct in pod.containers.iter_mut() {
-                        if ct.running || ct.last_exit.is_some() {
-                            ct.restart_count += 1;
-                        }
+                        ct.restarting = ct.running || ct.last_exit.is_some();
                         ct.running = false;
                         ct.pending_start = false;
                     }

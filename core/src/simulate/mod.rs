@@ -5,7 +5,6 @@ mod decide;
 mod engine;
 pub mod scenario;
 
-pub use decide::KubeletDecision;
 pub use scenario::{Fault, FaultKind, Scenario, ScriptedExit};
 
 use crate::api::{Job, JobSet, Pod};
@@ -134,20 +133,20 @@ fn pod_of(spec: &crate::api::PodSpec, name: &str) -> Result<Value, Diagnostic> {
 }
 
 /// Defaults the workload as the API server and webhooks would and splits it into Pod templates.
-fn templates(sc: &Scenario) -> Result<(Vec<Template>, Option<Value>), Diagnostic> {
+fn templates(sc: &Scenario, gates: &crate::FeatureGates) -> Result<(Vec<Template>, Option<Value>), Diagnostic> {
     let w = &sc.workload;
     let at = crate::FieldPath::new("scenario").child("workload");
     match w.get("kind").and_then(Value::as_str).unwrap_or("") {
         "Pod" => {
             let mut pod: Pod = validate::decode_at(w, &at)?;
             validate::pod::default_pod_spec(&mut pod.spec);
-            Ok((vec![Template::new(encode(&pod)?, None, None, 1)], None))
+            Ok((vec![Template::new(encode(&pod)?, &pod.spec, gates, None, None, 1)], None))
         }
         "Job" => {
             let mut job: Job = validate::decode_at(w, &at)?;
             validate::job::default_job_spec(&mut job.spec);
             let pod = pod_of(&job.spec.template.spec, "pod")?;
-            Ok((vec![Template::new(pod, Some(encode(&job)?), None, 1)], None))
+            Ok((vec![Template::new(pod, &job.spec.template.spec, gates, Some(encode(&job)?), None, 1)], None))
         }
         "JobSet" => {
             let mut js: JobSet = validate::decode_at(w, &at)?;
@@ -158,7 +157,7 @@ fn templates(sc: &Scenario) -> Result<(Vec<Template>, Option<Value>), Diagnostic
                 validate::job::default_job_spec(&mut spec);
                 let job = json!({"apiVersion": "batch/v1", "kind": "Job", "spec": encode(&spec)?});
                 let pod = pod_of(&spec.template.spec, "pod")?;
-                out.push(Template::new(pod, Some(job), Some(rj.name.clone()), rj.replicas.unwrap_or(1).max(0) as u32));
+                out.push(Template::new(pod, &spec.template.spec, gates, Some(job), Some(rj.name.clone()), rj.replicas.unwrap_or(1).max(0) as u32));
             }
             Ok((out, Some(encode(&js)?)))
         }
@@ -195,7 +194,7 @@ fn run_one(sc: &Scenario) -> Result<SimulateOutput, Diagnostic> {
     if let Some(g) = &sc.feature_gates {
         options.insert("featureGates".into(), json!(g));
     }
-    let (tmpls, jobset) = templates(sc)?;
+    let (tmpls, jobset) = templates(sc, &gates)?;
     let mut engine = Engine::new(sc, tmpls, jobset, decide::Decider::new(options), end_ms)?;
     engine.run()?;
     let (pods, jobs, jobset) = engine.results();
