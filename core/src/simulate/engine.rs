@@ -209,7 +209,7 @@ impl<'a> Engine<'a> {
         sc: &'a Scenario,
         templates: Vec<Template>,
         jobset: Option<Value>,
-        mut decider: Decider,
+        decider: Decider,
         end_ms: u64,
     ) -> Result<Self, Diagnostic> {
         let cfg = match &sc.kubelet_config {
