@@ -45,6 +45,12 @@ demo: build
 	@echo "== CrashLoopBackOff on Kubernetes 1.33 defaults, then on a node capped at 30s"
 	$(RK) backoff -k 1.33 --restarts 8
 	$(RK) backoff --kubelet-config examples/kubelet-config.yaml --restarts 8
+	@echo
+	@echo "== KEP-4603 curves side by side (chart: $(CARGO_TARGET_DIR)/backoff-compare.svg)"
+	$(RK) backoff --compare --kubelet-config examples/kubelet-config.yaml --svg $(CARGO_TARGET_DIR)/backoff-compare.svg
+	@echo
+	@echo "== simulate a day of a training JobSet: in-place restarts vs rescheduling"
+	$(RK) simulate examples/scenarios/training-in-place.yaml --compare examples/scenarios/training-reschedule.yaml
 
 lint:
 	$(CARGO) clippy --locked --all-targets -- -D warnings
