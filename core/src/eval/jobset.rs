@@ -251,7 +251,7 @@ fn parent_replicated_job(job: &Job) -> Option<&str> {
 /// Unanchored RE2 search of any pattern; a pattern that does not compile is skipped (upstream
 /// logs it).
 pub fn any_pattern_matches(patterns: &[String], message: &str) -> bool {
-    patterns.iter().any(|p| regex::Regex::new(p).is_ok_and(|re| re.is_match(message)))
+    patterns.iter().any(|p| super::jobset_re2::matches(p, message) == Some(true))
 }
 
 /// `ruleIsApplicable`.

@@ -2,4 +2,5 @@
 
 pub mod job;
 pub mod jobset;
+pub mod jobset_re2;
 pub mod kubelet;

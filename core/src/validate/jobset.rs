@@ -390,8 +390,7 @@ fn lints(spec: &JobSetSpec, path: &FieldPath, out: &mut Findings) {
             ));
         }
         for (k, pat) in rule.on_job_failure_message_patterns.iter().enumerate() {
-            if let Err(e) = regex::Regex::new(pat) {
-                let first = e.to_string().lines().last().unwrap_or("").trim().to_owned();
+            if let Err(first) = crate::eval::jobset_re2::compile(pat) {
                 out.push(Diagnostic::lint(
                     lint::INVALID_PATTERN,
                     &rp.child("onJobFailureMessagePatterns").index(k),
