@@ -58,7 +58,7 @@ pub struct CrrContainer {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CrrStatusContext {
-    #[serde(default)]
+    #[serde(default, rename = "containerID")]
     pub container_id: String,
     #[serde(default)]
     pub restart_count: i32,

@@ -2,5 +2,6 @@
 
 pub mod job;
 pub mod jobset;
+pub mod jobset_re2;
 pub mod kubelet;
 pub mod whatif;
