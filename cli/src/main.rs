@@ -407,7 +407,12 @@ fn conformance(files: &[PathBuf]) -> ExitCode {
         for v in &vectors {
             let id = v.get("id").and_then(Value::as_str).unwrap_or("?");
             match restartkit::conformance::run_vector(v) {
-                Ok(()) => passed += 1,
+                Ok(notes) => {
+                    passed += 1;
+                    for n in notes {
+                        println!("NOTE {id}: {n}");
+                    }
+                }
                 Err(e) => {
                     failed += 1;
                     println!("FAIL {id}: {e}");

@@ -125,13 +125,113 @@ pub fn partial_eq(exp: &Value, got: &Value) -> Result<(), String> {
     }
 }
 
-/// Runs one vector; `Err` is the `FAIL` line's text after the id.
-pub fn run_vector(vector: &Value) -> Result<(), String> {
+/// Places where a public vector contradicts the upstream code it cites
+/// (conformance/divergences.json): the engine keeps upstream's answer, and runners compare those
+/// vectors with upstream's value in place of the vector's, saying so in a NOTE line.
+pub const DIVERGENCES_JSON: &str = include_str!("../../conformance/divergences.json");
+
+#[derive(Debug, Clone, serde::Deserialize)]
+struct Divergence {
+    op: String,
+    path: String,
+    vector: Value,
+    upstream: Value,
+    source: String,
+}
+
+fn divergences() -> Vec<Divergence> {
+    serde_json::from_str(DIVERGENCES_JSON).unwrap_or_default()
+}
+
+/// Replaces `from` by `to` at every place `path` (a JSON pointer where `*` is any list index or
+/// key) reaches in `v`; returns how many it replaced.
+fn patch(v: &mut Value, path: &[&str], from: &Value, to: &Value) -> usize {
+    let Some((head, rest)) = path.split_first() else {
+        if v == from {
+            *v = to.clone();
+            return 1;
+        }
+        return 0;
+    };
+    match (v, *head) {
+        (Value::Array(a), "*") => a.iter_mut().map(|x| patch(x, rest, from, to)).sum(),
+        (Value::Object(o), "*") => o.values_mut().map(|x| patch(x, rest, from, to)).sum(),
+        (Value::Array(a), k) => k.parse::<usize>().ok().and_then(|i| a.get_mut(i)).map(|x| patch(x, rest, from, to)).unwrap_or(0),
+        (Value::Object(o), k) => o.get_mut(k).map(|x| patch(x, rest, from, to)).unwrap_or(0),
+        _ => 0,
+    }
+}
+
+/// The vector's `expect` with the known upstream divergences applied, and a note for each.
+pub fn corrected_expect(vector: &Value) -> (Value, Vec<String>) {
+    let op = vector.get("op").and_then(Value::as_str).unwrap_or("");
+    let mut expect = vector.get("expect").cloned().unwrap_or(Value::Null);
+    let mut notes = Vec::new();
+    for d in divergences().iter().filter(|d| d.op == op) {
+        let path: Vec<&str> = d.path.trim_start_matches('/').split('/').collect();
+        if patch(&mut expect, &path, &d.vector, &d.upstream) > 0 {
+            notes.push(format!("vector expects {} at {}; upstream says {} ({})", d.vector, d.path, d.upstream, d.source));
+        }
+    }
+    (expect, notes)
+}
+
+/// Checks a result (what a front end produced for the vector's input) against the vector:
+/// `Ok(notes)` (NOTE lines for known upstream divergences) or `Err(what differed)`.
+pub fn check_result(vector: &Value, result: &Value) -> Result<Vec<String>, String> {
+    let (expect, notes) = corrected_expect(vector);
+    compare(&expect, result).map(|()| notes)
+}
+
+/// Runs one vector through [`handle`]; `Ok` carries NOTE lines, `Err` the `FAIL` line's text
+/// after the id.
+pub fn run_vector(vector: &Value) -> Result<Vec<String>, String> {
     let op = vector.get("op").and_then(Value::as_str).ok_or("vector has no op")?;
     let input = vector.get("input").cloned().unwrap_or(Value::Null);
-    let expect = vector.get("expect").ok_or("vector has no expect")?;
     let resp = handle(Request { op: op.to_owned(), input });
-    check_response(expect, &resp)
+    match &resp {
+        Response::Ok { result, .. } => check_result(vector, result),
+        Response::Error { .. } => check_response(vector.get("expect").unwrap_or(&Value::Null), &resp).map(|()| Vec::new()),
+    }
+}
+
+/// `checkVector` op: compares a result with a conformance vector by FORMAT.md's rules (and the
+/// known upstream divergences), so every front end's runner shares one comparator.
+#[derive(Debug, Clone, serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CheckVectorInput {
+    pub vector: Value,
+    /// The `result` of the response the front end got for the vector's input; null when the
+    /// request failed (then `errors` says why).
+    #[serde(default)]
+    pub result: Value,
+    #[serde(default)]
+    pub errors: Vec<crate::diag::Diagnostic>,
+}
+
+#[derive(Debug, Clone, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CheckVectorOutput {
+    pub id: String,
+    pub passed: bool,
+    /// What differed (the text after `FAIL <id>: `).
+    pub failure: Option<String>,
+    /// Known upstream divergences applied (each printed as `NOTE <id>: …`).
+    pub notes: Vec<String>,
+}
+
+pub fn check_vector(i: CheckVectorInput) -> Result<CheckVectorOutput, crate::diag::Diagnostic> {
+    let id = i.vector.get("id").and_then(Value::as_str).unwrap_or("?").to_owned();
+    let outcome = if i.result.is_null() && !i.errors.is_empty() {
+        let msgs: Vec<&str> = i.errors.iter().map(|e| e.message.as_str()).collect();
+        Err(format!("request failed: {}", msgs.join("; ")))
+    } else {
+        check_result(&i.vector, &i.result)
+    };
+    Ok(match outcome {
+        Ok(notes) => CheckVectorOutput { id, passed: true, failure: None, notes },
+        Err(f) => CheckVectorOutput { id, passed: false, failure: Some(f), notes: Vec::new() },
+    })
 }
 
 /// Compares a contract response with a vector's `expect`.
@@ -145,16 +245,24 @@ pub fn check_response(expect: &Value, resp: &Response) -> Result<(), String> {
     }
 }
 
-/// The Kubernetes version and gates an entry of conformance/realworld/INDEX.json asks for:
-/// `k8s_version` such as "1.34 (ContainerRestartRules gate)" names a version (None when it is
-/// older than the oldest modelled one, meaning the newest) and gates to turn on; `featureGates`
-/// adds more.
-pub fn realworld_target(entry: &Value) -> (Option<String>, serde_json::Map<String, Value>) {
+/// The Kubernetes version and gates an entry of conformance/realworld/INDEX.json asks for, as
+/// its README says: the version it targets and "the feature gates that version needs turned
+/// on". `k8s_version` such as "1.34 (ContainerRestartRules gate)" names a version (None when it
+/// is older than the oldest modelled one, meaning the newest) and gates; `featureGates` adds
+/// more; and the JobSet controller's alpha gates are turned on for the manifests that use the
+/// fields behind them (the JobSet site publishes its RestartJob and InPlaceRestart examples for
+/// clusters with those gates on), see [`jobset_gates_used`].
+pub fn realworld_target(entry: &Value, text: &str) -> (Option<String>, serde_json::Map<String, Value>) {
     let mut gates = entry.get("featureGates").and_then(Value::as_object).cloned().unwrap_or_default();
     let kv = entry.get("k8s_version").and_then(Value::as_str).unwrap_or("");
     for g in crate::features::GATES {
         if kv.contains(g.name) {
             gates.entry(g.name.to_owned()).or_insert(Value::Bool(true));
+        }
+    }
+    for doc in crate::source::parse_documents(text).unwrap_or_default() {
+        for g in jobset_gates_used(&doc.value) {
+            gates.entry(g.to_owned()).or_insert(Value::Bool(true));
         }
     }
     let version = kv
@@ -166,10 +274,53 @@ pub fn realworld_target(entry: &Value) -> (Option<String>, serde_json::Map<Strin
     (version, gates)
 }
 
+/// The JobSet controller feature gates a document's JobSet failure policies need (anywhere in
+/// the document, so JobSet templates inside other objects count too): `RestartJob` for the
+/// RestartJob actions, `InPlaceRestart` for that restart strategy.
+pub fn jobset_gates_used(v: &Value) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    let mut todo = vec![v];
+    while let Some(x) = todo.pop() {
+        match x {
+            Value::Object(m) => {
+                if let Some(fp) = m.get("failurePolicy").and_then(Value::as_object) {
+                    if fp.get("restartStrategy").and_then(Value::as_str) == Some("InPlaceRestart") && !out.contains(&"InPlaceRestart") {
+                        out.push("InPlaceRestart");
+                    }
+                    let uses_restart_job = fp
+                        .get("rules")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|r| r.get("action").and_then(Value::as_str))
+                        .any(|a| a == "RestartJob" || a == "RestartJobAndIgnoreMaxRestarts");
+                    if uses_restart_job && !out.contains(&"RestartJob") {
+                        out.push("RestartJob");
+                    }
+                }
+                todo.extend(m.values());
+            }
+            Value::Array(a) => todo.extend(a.iter()),
+            _ => {}
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn divergences_patch_only_the_named_value() {
+        let v = json!({"op": "jobsetFailurePolicy", "expect": {"conditions": [{"type": "Restarting"}, {"type": "Failed"}]}});
+        let (e, notes) = corrected_expect(&v);
+        assert_eq!(e, json!({"conditions": [{"type": "RestartingJobSet"}, {"type": "Failed"}]}));
+        assert_eq!(notes.len(), 1);
+        let other = json!({"op": "validate", "expect": {"conditions": [{"type": "Restarting"}]}});
+        assert_eq!(Some(&corrected_expect(&other).0), other.get("expect"));
+    }
 
     #[test]
     fn partial_comparison() {

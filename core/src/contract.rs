@@ -33,6 +33,7 @@ pub const OPERATIONS: &[&str] = &[
     "whatIf",
     "simulate",
     "backoffCompare",
+    "checkVector",
     "describe",
 ];
 
@@ -157,6 +158,7 @@ pub fn handle(req: Request) -> Response {
         "whatIf" => encode(op, decode(input).and_then(eval::whatif::what_if), vec![]),
         "backoffCompare" => encode(op, decode(input).and_then(backoff::compare::compare), vec![]),
         "simulate" => encode(op, decode(input).and_then(crate::simulate::run), vec![]),
+        "checkVector" => encode(op, decode(input).and_then(crate::conformance::check_vector), vec![]),
         "describe" => encode(op, Ok(describe()), vec![]),
         other => Response::error(
             Some(other),
@@ -235,6 +237,8 @@ pub fn json_schemas() -> std::collections::BTreeMap<&'static str, Value> {
     put("SimulateInput", schema_for!(crate::simulate::SimulateInput));
     put("SimulateOutput", schema_for!(crate::simulate::SimulateOutput));
     put("Scenario", schema_for!(crate::simulate::Scenario));
+    put("CheckVectorInput", schema_for!(crate::conformance::CheckVectorInput));
+    put("CheckVectorOutput", schema_for!(crate::conformance::CheckVectorOutput));
     put("Pod", schema_for!(crate::api::Pod));
     put("Job", schema_for!(crate::api::Job));
     put("JobSet", schema_for!(crate::api::JobSet));
