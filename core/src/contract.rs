@@ -122,6 +122,10 @@ pub fn describe() -> Description {
 
 /// Decodes an op's input, naming the field that did not fit.
 pub fn decode<T: DeserializeOwned>(input: Value) -> Result<T, Diagnostic> {
+    // The fast, small path first; the path-tracking decoder only runs to explain a failure.
+    if let Ok(t) = T::deserialize(&input) {
+        return Ok(t);
+    }
     serde_path_to_error::deserialize(input).map_err(|e| {
         let path = e.path().to_string();
         let field = if path == "." { "input".to_owned() } else { format!("input.{path}") };

@@ -137,6 +137,10 @@ pub fn attach_position(d: &mut Diagnostic, doc: &Document) {
 /// Decodes `value` as `T`, reporting a type mismatch the way the API server's decoder does
 /// (a field path under `base`).
 pub fn decode_at<T: DeserializeOwned>(value: &Value, base: &FieldPath) -> Result<T, Diagnostic> {
+    // The fast, small path first; the path-tracking decoder only runs to explain a failure.
+    if let Ok(t) = T::deserialize(value) {
+        return Ok(t);
+    }
     serde_path_to_error::deserialize::<_, T>(value).map_err(|e| {
         let rel = e.path().to_string();
         let field = if rel == "." {
