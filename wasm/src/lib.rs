@@ -332,6 +332,18 @@ pub fn describe() -> Result<JsValue, JsValue> {
     run("describe", Value::Null)
 }
 
+/// Reads YAML or JSON text (one or more documents) with the core's reader, the one `validate`
+/// uses: `[{index, line, value}]`. A syntax error throws a `RestartkitError` with its line.
+#[wasm_bindgen(js_name = parseDocuments, unchecked_return_type = "{ index: number; line: number; value: unknown }[]")]
+pub fn parse_documents(text: &str) -> Result<JsValue, JsValue> {
+    let docs = restartkit::source::parse_documents(text).map_err(|d| error(None, &[d]))?;
+    let out: Vec<Value> = docs
+        .into_iter()
+        .map(|d| serde_json::json!({ "index": d.index, "line": d.line, "value": d.value }))
+        .collect();
+    Ok(to_js(&out))
+}
+
 /// restartkit's version.
 #[wasm_bindgen]
 pub fn version() -> String {

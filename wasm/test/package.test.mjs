@@ -103,6 +103,12 @@ describe('API', () => {
     assert.equal(esm.call('describe', {}).contractVersion, '1.0');
   });
 
+  test('parseDocuments reads a multi-document stream with lines; a syntax error carries its line', () => {
+    const docs = esm.parseDocuments('a: 1\n---\n# c\nb: [x, 2]\n');
+    assert.deepEqual(docs, [{ index: 0, line: 1, value: { a: 1 } }, { index: 1, line: 4, value: { b: ['x', 2] } }]);
+    assert.throws(() => cjs.parseDocuments('a: [\n'), (e) => e instanceof cjs.RestartkitError && e.line === 2);
+  });
+
   test('validate takes YAML text and points diagnostics at their lines', () => {
     const text = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers: 5\n';
     const out = esm.validate(text);

@@ -1,7 +1,7 @@
 // Type-checked (tsc --noEmit) against the built package's declarations: ESM consumer.
 import {
   validate, check, containerRestart, podFailurePolicy, jobsetFailurePolicy, backoff, describe, schemas,
-  compile, handleJson, request, call, RestartkitError, Policy,
+  compile, handleJson, request, call, RestartkitError, Policy, parseDocuments,
 } from 'restartkit-wasm';
 import type {
   Pod, Job, JobSet, Diagnostic, ValidateOutput, ValidateOptions, ContainerRestartOutput, BackoffInput,
@@ -35,6 +35,7 @@ const resp: Response = request('describe', {});
 if (resp.status === 'error') {
   const msgs: string[] = resp.errors.map((e) => e.message);
 }
+const docs: { index: number; line: number; value: unknown }[] = parseDocuments('a: 1');
 const anything: unknown = call('describe', {});
 const policy: Policy = compile(pod, { kubernetesVersion: '1.35' });
 const a: ActionName = policy.decide('main', 42);
