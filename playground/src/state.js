@@ -1,0 +1,62 @@
+// The playground's whole state in the URL fragment, so a link reproduces the view.
+// Format (documented in playground/README.md): URLSearchParams after '#':
+//   v=1.35            Kubernetes version
+//   g=Name:1,Other:0  feature-gate overrides (only the gates that differ from the version's default)
+//   ex=<id>           the gallery example the manifest came from
+//   m=<base64url>     the manifest text (UTF-8, base64url without padding); absent when it is
+//                     the unchanged example `ex`
+//   c=<name>          what-if container;  x=<int> what-if exit code
+//   max=<seconds>     the per-node maximum of the backoff chart;  r=<seconds> chart range
+export const DEFAULTS = Object.freeze({ v: null, g: {}, ex: null, m: null, c: null, x: 1, max: 30, r: 600 });
+
+export function encodeText(text) {
+  const bytes = new TextEncoder().encode(text);
+  let bin = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+export function decodeText(s) {
+  const b64 = s.replace(/-/g, '+').replace(/_/g, '/');
+  const bin = atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4));
+  return new TextDecoder().decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)));
+}
+
+const int = (s, d) => (s !== null && /^-?\d+$/.test(s) ? Number(s) : d);
+
+export function parseFragment(hash) {
+  const p = new URLSearchParams(hash.replace(/^#/, ''));
+  const g = {};
+  for (const part of (p.get('g') ?? '').split(',').filter(Boolean)) {
+    const [name, on] = part.split(':');
+    if (name && (on === '1' || on === '0')) g[name] = on === '1';
+  }
+  let m = null;
+  if (p.has('m')) {
+    try { m = decodeText(p.get('m')); } catch { m = null; }
+  }
+  return {
+    v: p.get('v') || null,
+    g,
+    ex: p.get('ex') || null,
+    m,
+    c: p.get('c') || null,
+    x: int(p.get('x'), DEFAULTS.x),
+    max: int(p.get('max'), DEFAULTS.max),
+    r: int(p.get('r'), DEFAULTS.r),
+  };
+}
+
+export function toFragment(s, exampleText) {
+  const p = new URLSearchParams();
+  if (s.v) p.set('v', s.v);
+  const gates = Object.entries(s.g).sort(([a], [b]) => a.localeCompare(b)).map(([k, on]) => `${k}:${on ? 1 : 0}`);
+  if (gates.length) p.set('g', gates.join(','));
+  if (s.ex) p.set('ex', s.ex);
+  if (s.m !== null && s.m !== exampleText) p.set('m', encodeText(s.m));
+  if (s.c) p.set('c', s.c);
+  p.set('x', String(s.x));
+  p.set('max', String(s.max));
+  p.set('r', String(s.r));
+  return `#${p.toString()}`;
+}

@@ -1,0 +1,245 @@
+// Browser tests of the built playground (playground/dist): Debian's Chromium, headless, driven by
+// playwright-core, against a node:http server started here on 127.0.0.1, port 0.
+// Screenshots go to test-artifacts/playground/ (gitignored); UPDATE_DOCS_SCREENSHOT=1 also
+// writes docs/playground.png.
+// Expectations that depend on the core's semantics are upstream's real answers; they fail until
+// those ops are merged.
+import { test, before, after, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startServer } from '../scripts/serve.mjs';
+
+const here = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const repo = resolve(here, '..');
+const dist = resolve(process.env.PLAYGROUND_DIST ?? join(here, 'dist'));
+const artifacts = join(repo, 'test-artifacts', 'playground');
+const examples = JSON.parse(readFileSync(join(here, 'examples', 'index.json'), 'utf8'));
+
+let server;
+let base;
+let context;
+let profile;
+const foreign = [];
+
+before(async () => {
+  assert.ok(existsSync(join(dist, 'index.html')), `no playground in ${dist}: run \`make playground\``);
+  mkdirSync(artifacts, { recursive: true });
+  ({ server, url: base } = await startServer(dist, 0));
+  profile = mkdtempSync(join(tmpdir(), 'rk-playground-chromium-'));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1400, height: 1000 },
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  context.on('request', (r) => { if (!r.url().startsWith(base)) foreign.push(r.url()); });
+});
+
+after(async () => {
+  await context?.close();
+  await new Promise((r) => (server ? server.close(r) : r()));
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+async function open(fragment = '') {
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${base}${fragment}`);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+  return { page, errors };
+}
+
+const diagnosticsText = (page) => page.getByTestId('diagnostics').innerText();
+const editorText = (page) => page.getByTestId('manifest-input').inputValue();
+/** Replaces the editor's text by typing (fill fires the same input events as typing). */
+async function setText(page, text) {
+  await page.getByTestId('manifest-input').fill(text);
+}
+async function waitFor(page, fn, what, arg) {
+  try {
+    await page.waitForFunction(fn, arg, { timeout: 10000 });
+  } catch {
+    assert.fail(`timed out waiting for ${what}`);
+  }
+}
+
+describe('playground', () => {
+  test('loads, offers the versions from describe(), and every control is labelled', async () => {
+    const { page, errors } = await open();
+    const versions = await page.getByTestId('version').locator('option').allTextContents();
+    assert.ok(versions.length >= 1);
+    assert.ok(versions.every((v) => /^1\.\d+$/.test(v)), versions.join(','));
+    const unlabelled = await page.evaluate(() => [...document.querySelectorAll('input, select, textarea, button')]
+      .filter((e) => !(e.labels?.length || e.getAttribute('aria-label') || e.textContent.trim()))
+      .map((e) => e.outerHTML.slice(0, 80)));
+    assert.deepEqual(unlabelled, []);
+    // Keyboard: Tab reaches the editor and the version selector.
+    const reached = new Set();
+    await page.focus('body');
+    for (let i = 0; i < 40; i++) {
+      const at = await page.evaluate(() => document.activeElement?.dataset?.testid ?? document.activeElement?.id ?? '');
+      reached.add(at);
+      // In the editor Tab indents; Escape first lets Tab move on (as the label says).
+      if (at === 'manifest-input') await page.keyboard.press('Escape');
+      await page.keyboard.press('Tab');
+    }
+    assert.ok(reached.has('manifest-input'), [...reached].join(','));
+    assert.ok(reached.has('version'), [...reached].join(','));
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('loads each gallery example', async () => {
+    const { page, errors } = await open();
+    for (const ex of examples) {
+      const source = readFileSync(join(here, 'examples', ex.file), 'utf8');
+      await page.locator(`[data-example="${ex.id}"]`).click();
+      await waitFor(page, (id) => location.hash.includes(`ex=${id}`), `the fragment to name ${ex.id}`, ex.id);
+      assert.equal(await editorText(page), source, ex.id);
+      assert.match(page.url(), new RegExp(`ex=${ex.id}`));
+      await page.screenshot({ path: join(artifacts, `example-${ex.id}.png`), fullPage: true });
+    }
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('a rule with a non-numeric exit code shows inline and in the list with its field path', async () => {
+    const { page } = await open('#ex=restart-on-exit-42');
+    const text = (await editorText(page)).replace('values: [42]', 'values: [forty-two]');
+    await page.getByTestId('manifest-input').focus();
+    await setText(page, text);
+    const field = 'spec.containers[0].restartPolicyRules[0].exitCodes.values[0]';
+    await waitFor(page, (f) => document.querySelector(`[data-testid="diagnostics"] li[data-field="${f}"]`), `a diagnostic on ${field}`, field);
+    const line = text.split('\n').findIndex((l) => l.includes('forty-two')) + 1;
+    assert.match(await page.locator(`[data-testid="diagnostics"] li[data-field="${field}"]`).innerText(), new RegExp(`^${line}:\\d+`));
+    assert.match(await page.locator(`.inline-diag[data-line="${line}"]`).innerText(), /exitCodes\.values\[0\]/);
+    assert.match(await page.locator('#diag-count').innerText(), /1 diagnostic/);
+    // Fixing it clears the diagnostic as you type.
+    await setText(page, text.replace('forty-two', '42'));
+    await waitFor(page, () => document.querySelector('#diag-count')?.innerText === 'No problems.', 'the diagnostic to clear');
+    await page.close();
+  });
+
+  test('a YAML type error shows inline and in the list with its field path', async () => {
+    const { page } = await open('#ex=restart-on-exit-42');
+    const text = (await editorText(page)).replace(/  containers:\n[\s\S]*$/, '  containers: 5\n');
+    await setText(page, text);
+    await waitFor(page, () => document.querySelector('[data-testid="diagnostics"]')?.innerText.includes('spec.containers'), 'the diagnostic');
+    const line = text.split('\n').findIndex((l) => l.startsWith('  containers: 5')) + 1;
+    assert.match(await diagnosticsText(page), new RegExp(`${line}:\\d+`));
+    const inline = page.locator(`.inline-diag[data-line="${line}"]`);
+    assert.match(await inline.innerText(), /spec\.containers/);
+    await page.close();
+  });
+
+  test('an invalid restart rule shows its diagnostic with the field path', async () => {
+    const { page } = await open('#ex=restart-on-exit-42');
+    // Type the bad operator by hand into the editor.
+    const text = await editorText(page);
+    const at = text.indexOf('operator: In') + 'operator: '.length;
+    await page.getByTestId('manifest-input').focus();
+    await page.evaluate((pos) => { const t = document.querySelector('[data-testid="manifest-input"]'); t.setSelectionRange(pos, pos + 2); }, at);
+    await page.keyboard.type('Sometimes');
+    const field = 'spec.containers[0].restartPolicyRules[0].exitCodes.operator';
+    await waitFor(page, (f) => document.querySelector('[data-testid="diagnostics"]')?.innerText.includes(f), `a diagnostic on ${field}`, field)
+      .catch(async (e) => { await page.screenshot({ path: join(artifacts, 'invalid-rule-failed.png'), fullPage: true }); throw e; });
+    const item = page.locator(`[data-testid="diagnostics"] li[data-field="${field}"]`);
+    assert.match(await item.innerText(), /Unsupported value: "Sometimes"/);
+    const line = (await editorText(page)).split('\n').findIndex((l) => l.includes('operator: Sometimes')) + 1;
+    assert.match(await page.locator(`.inline-diag[data-line="${line}"]`).innerText(), /operator/);
+    await page.screenshot({ path: join(artifacts, 'invalid-rule.png'), fullPage: true });
+    await page.close();
+  });
+
+  test('what-if: exit 42 under a Restart In [42] rule on a Never pod restarts; exit 1 does not', async () => {
+    const { page } = await open('#ex=restart-on-exit-42&g=ContainerRestartRules:1');
+    await page.getByLabel('exits with code').fill('42');
+    await waitFor(page, () => document.querySelector('[data-testid="decision-kubelet"] .action')?.textContent === 'Restart', 'Restart');
+    await page.getByLabel('exits with code').fill('1');
+    await waitFor(page, () => document.querySelector('[data-testid="decision-kubelet"] .action')?.textContent === 'DoNotRestart', 'DoNotRestart');
+    assert.match(page.url(), /x=1/);
+    await page.close();
+  });
+
+  test('what-if on the training JobSet: the Job fails with the exact message and the JobSet fails', async () => {
+    const { page } = await open('#ex=training-jobset&g=ContainerRestartRules:1&c=trainer&x=1');
+    const decision = page.getByTestId('decision');
+    await waitFor(page, () => document.querySelector('[data-testid="decision-jobset"]'), 'the JobSet row')
+      .catch(async (e) => { await page.screenshot({ path: join(artifacts, 'whatif-jobset-failed.png'), fullPage: true }); throw e; });
+    assert.equal(await page.locator('[data-testid="decision-kubelet"] .action').innerText(), 'DoNotRestart');
+    assert.equal(await page.locator('[data-testid="decision-job"] .action').innerText(), 'FailJob');
+    assert.match(await page.locator('[data-testid="decision-job"] .detail').innerText(),
+      /^Container trainer for pod training\/llm-pretrain-workers-0-abcde failed with exit code 1 matching FailJob rule at index 0$/);
+    assert.equal(await page.locator('[data-testid="decision-jobset"] .action').innerText(), 'FailJobSet');
+    assert.match(await decision.innerText(), /userBugFailsTheRun/);
+    await page.close();
+  });
+
+  test('switching a gate or the version changes the backoff curve and its table', async () => {
+    const { page } = await open('#ex=restart-on-exit-42&v=1.35&g=ReduceDefaultCrashLoopBackOffDecay:0,KubeletCrashLoopBackOffMax:0&r=600');
+    const curve = () => page.locator('[data-testid="backoff-chart"] [data-series="selected"] path').getAttribute('d');
+    const row = () => page.locator('#backoff-table tr[data-series="selected"]').innerText();
+    await page.waitForSelector('[data-testid="backoff-chart"] [data-series="selected"] path', { timeout: 10000 })
+      .catch(async (e) => { await page.screenshot({ path: join(artifacts, 'backoff-failed.png'), fullPage: true }); throw e; });
+    const legacy = await curve();
+    // Legacy curve: restarts at 0, 10, 30, 70, 150, 310 s -> within 10 s: 2, 30 s: 3, 70 s: 4, 5 min: 5, 30 min: 8.
+    assert.match(await row(), /\t2\t3\t4\t5\t8$/);
+    await page.locator('[data-gate="ReduceDefaultCrashLoopBackOffDecay"]').check();
+    await waitFor(page, (d) => document.querySelector('[data-testid="backoff-chart"] [data-series="selected"] path')?.getAttribute('d') !== d, 'the curve to change', legacy);
+    assert.notEqual(await curve(), legacy);
+    assert.match(page.url(), /ReduceDefaultCrashLoopBackOffDecay:1/);
+    const reduced = await curve();
+    await page.getByTestId('version').selectOption({ index: 0 });
+    await page.getByRole('button', { name: /Reset gates/ }).click();
+    await waitFor(page, (d) => document.querySelector('[data-testid="backoff-chart"] [data-series="selected"] path')?.getAttribute('d') !== d, 'the curve to change back', reduced);
+    await page.close();
+  });
+
+  test('the URL fragment reproduces the view', async () => {
+    const { page } = await open('#ex=keystone');
+    const text = (await editorText(page)).replace('values: [42]', 'values: [42, 43]');
+    await setText(page, text);
+    await page.getByTestId('version').selectOption({ index: 0 });
+    await page.locator('#whatif-container').selectOption('main');
+    await page.getByLabel('exits with code').fill('43');
+    await waitFor(page, () => /x=43/.test(location.hash), 'the fragment to follow');
+    const url = page.url();
+    assert.match(url, /[#&]m=/);
+    const version = await page.getByTestId('version').inputValue();
+    const decision = await page.getByTestId('decision').innerText();
+    await page.close();
+
+    const again = await open(url.slice(base.length));
+    assert.equal(await editorText(again.page), text);
+    assert.equal(await again.page.getByTestId('version').inputValue(), version);
+    assert.equal(await again.page.locator('#whatif-container').inputValue(), 'main');
+    assert.equal(await again.page.getByLabel('exits with code').inputValue(), '43');
+    assert.equal(await again.page.getByTestId('decision').innerText(), decision);
+    await again.page.close();
+  });
+
+  test('screenshot with a diagnostic and the chart', async () => {
+    const { page } = await open('#ex=restart-on-exit-42&g=ContainerRestartRules:1&x=42');
+    // A rule whose exit code is not a number: rejected by the API server's decoder.
+    const text = (await editorText(page)).replace('values: [42]', 'values: [forty-two]');
+    await setText(page, text);
+    await waitFor(page, () => document.querySelector('[data-testid="diagnostics"]')?.innerText.includes('exitCodes.values[0]'), 'the diagnostic');
+    const shot = join(artifacts, 'playground.png');
+    await page.screenshot({ path: shot, fullPage: true });
+    if (process.env.UPDATE_DOCS_SCREENSHOT === '1') {
+      mkdirSync(join(repo, 'docs'), { recursive: true });
+      copyFileSync(shot, join(repo, 'docs', 'playground.png'));
+    }
+    await page.close();
+  });
+
+  test('no request left the page', () => {
+    assert.deepEqual(foreign, []);
+  });
+});
