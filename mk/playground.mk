@@ -19,3 +19,5 @@ serve-playground: playground
 test-playground: playground playground/node_modules/.installed
 	@command -v chromium >/dev/null || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; }
 	cd playground && node --test test/
+
+FRONTEND_TESTS += test-playground

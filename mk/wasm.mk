@@ -36,3 +36,5 @@ wasm-chromium:
 
 test-wasm: wasm wasm-chromium
 	cd wasm && node --test test/
+
+FRONTEND_TESTS += test-wasm

@@ -8,7 +8,7 @@ use super::decide::Decider;
 use crate::eval::kubelet::{CompiledContainerPolicy, KubeletDecision};
 use crate::features::FeatureGates;
 use super::scenario::{FaultKind, Scenario, Selector};
-use super::{ContainerSummary, JobSetSummary, JobSummary, PodSummary, Summary, TimelineEvent};
+use super::{ContainerSummary, JobSetSummary, JobSummary, PodSummary, Summary, SimulationEvent};
 use crate::diag::Diagnostic;
 use serde_json::{json, Value};
 use std::cmp::Reverse;
@@ -184,7 +184,7 @@ pub(super) struct Engine<'a> {
     /// Scripted exits that can apply to each (template, container).
     scripts: Vec<Vec<Vec<usize>>>,
     pub summary: Summary,
-    pub timeline: Vec<TimelineEvent>,
+    pub timeline: Vec<SimulationEvent>,
     max_timeline: usize,
     js_restarts: i64,
     js_restarts_towards_max: i64,
@@ -296,7 +296,7 @@ impl<'a> Engine<'a> {
         }
         let object = self.obj_name(object);
         let container = container.and_then(|(t, c)| self.templates.get(t).and_then(|t| t.names.get(c)).cloned());
-        self.timeline.push(TimelineEvent {
+        self.timeline.push(SimulationEvent {
             t: self.now as f64 / 1000.0,
             object,
             container,

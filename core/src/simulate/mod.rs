@@ -95,7 +95,7 @@ pub struct JobSetSummary {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct TimelineEvent {
+pub struct SimulationEvent {
     /// Seconds since the start.
     pub t: f64,
     /// `pod/<ns>/<name>`, `job/<ns>/<name>`, `jobset/<ns>/<name>`.
@@ -119,7 +119,7 @@ pub struct SimulateOutput {
     pub jobs: Vec<JobSummary>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub jobset: Option<JobSetSummary>,
-    pub timeline: Vec<TimelineEvent>,
+    pub timeline: Vec<SimulationEvent>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compare: Option<Box<SimulateOutput>>,
 }
