@@ -6,6 +6,8 @@ export CARGO_TARGET_DIR
 
 NODE_DIR := $(CURDIR)/node
 
+FRONTEND_TESTS += test-node
+
 .PHONY: node test-node bench-node
 
 # `npm ci` rejects the lock npm writes here (optional per-platform packages of @napi-rs/cli's

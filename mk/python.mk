@@ -11,6 +11,8 @@ PY_DIST  := $(PY_ROOT)/dist/python
 PY_TOOLS := "maturin>=1.9,<2" pytest mypy kubernetes jsonschema pytest-benchmark typing_extensions
 PY_STAMP := $(PY_VENV)/.restartkit-tools
 
+FRONTEND_TESTS += test-python
+
 .PHONY: python test-python python-venv python-types bench-python
 
 $(PY_BIN)/python:

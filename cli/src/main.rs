@@ -1,1 +1,510 @@
-fn main(){}
+//! The `restartkit` command: a thin front end over the core's JSON contract.
+
+mod chart;
+mod render;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use restartkit::contract::{handle, Request, Response};
+use restartkit::Diagnostic;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::io::{BufRead, Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "restartkit",
+    version,
+    about = "Know how Kubernetes will restart and fail your containers, Pods, Jobs and JobSets — before you apply.",
+    long_about = "restartkit validates manifests exactly as kube-apiserver (and the JobSet and OpenKruise webhooks) would, \
+evaluates what the kubelet and the Job and JobSet controllers do when a container exits, and computes backoff curves — \
+for the Kubernetes version and feature gates you name."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Args, Clone)]
+struct Target {
+    /// Kubernetes version to model (1.33 … 1.36; default: the newest).
+    #[arg(short = 'k', long, global = true, value_name = "VERSION")]
+    kubernetes_version: Option<String>,
+    /// Feature-gate overrides, e.g. `ContainerRestartRules=true,RestartAllContainersOnContainerExits=false`.
+    #[arg(long, global = true, value_name = "A=true,B=false", value_parser = parse_gates)]
+    feature_gates: Option<BTreeMap<String, bool>>,
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum Output {
+    Human,
+    Json,
+    Sarif,
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum SimOutput {
+    Table,
+    Json,
+    /// The timeline as JSON lines, then the summary.
+    Jsonl,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Validate manifests (YAML or JSON, multi-document) as the API server and webhooks would.
+    ///
+    /// Exit status: 0 when no file has an error (warnings allowed), 1 when any has, 2 when a file
+    /// cannot be read.
+    Validate {
+        /// Files to validate; `-` reads standard input.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[arg(short, long, value_enum, default_value_t = Output::Human)]
+        output: Output,
+        /// Validate objects exactly as given, without upstream defaulting (as upstream unit tests do).
+        #[arg(long)]
+        skip_defaulting: bool,
+        #[command(flatten)]
+        target: Target,
+    },
+    /// What happens when a container exits: the kubelet's decision, then the Job's outcome and the
+    /// JobSet's action when the manifest is a Job or JobSet.
+    Evaluate {
+        /// A Pod, Job or JobSet manifest.
+        file: PathBuf,
+        /// The container that exits (default: the first regular container).
+        #[arg(short, long)]
+        container: Option<String>,
+        /// Its exit code.
+        #[arg(short = 'e', long, allow_negative_numbers = true)]
+        exit_code: i32,
+        /// In a JobSet: the replicatedJob whose Pod fails (default: the first).
+        #[arg(long)]
+        replicated_job: Option<String>,
+        /// Pod conditions present when the Pod fails, e.g. `DisruptionTarget` (repeatable).
+        #[arg(long = "condition")]
+        conditions: Vec<String>,
+        #[arg(short, long, value_enum, default_value_t = Output::Human)]
+        output: Output,
+        #[command(flatten)]
+        target: Target,
+    },
+    /// The kubelet's CrashLoopBackOff curve for a version, gates and kubelet configuration.
+    Backoff {
+        /// How many restarts to list.
+        #[arg(short = 'n', long, default_value_t = 10)]
+        restarts: u32,
+        /// A KubeletConfiguration file (its crashLoopBackOff and featureGates apply).
+        #[arg(long)]
+        kubelet_config: Option<PathBuf>,
+        /// Compare curves side by side: legacy 10s/300s, KEP-4603's reduced 1s/60s, reduced with
+        /// the per-node maximum (1s/300s), the target version's default, and --kubelet-config if
+        /// given; with restarts per window, excess over legacy and the API load estimate.
+        #[arg(long)]
+        compare: bool,
+        /// With --compare: crashing Pods on the node.
+        #[arg(long, default_value_t = 110)]
+        pods: u32,
+        /// With --compare: API requests per restart.
+        #[arg(long, default_value_t = 5)]
+        requests_per_restart: u32,
+        /// With --compare: also write an SVG chart of the curves.
+        #[arg(long)]
+        svg: Option<PathBuf>,
+        #[arg(short, long, value_enum, default_value_t = Output::Human)]
+        output: Output,
+        #[command(flatten)]
+        target: Target,
+    },
+    /// Simulate a restart timeline: a scenario (kind: Scenario) with a workload, scripted exits and
+    /// faults, run deterministically over upstream's semantics.
+    Simulate {
+        scenario: PathBuf,
+        /// A second scenario to run side by side (a counterfactual policy).
+        #[arg(long)]
+        compare: Option<PathBuf>,
+        #[arg(short, long, value_enum, default_value_t = SimOutput::Table)]
+        output: SimOutput,
+    },
+    /// Print a JSON Schema (for editors such as yaml-language-server, or code generators).
+    Schema {
+        /// Pod, Job, JobSet, ContainerRecreateRequest, KubeletConfiguration, Request, Response,
+        /// Diagnostic, or `<Op>Input` / `<Op>Output`. Omit to list the names.
+        kind: Option<String>,
+    },
+    /// Run conformance vectors (conformance/FORMAT.md): one `FAIL <id>: …` line per failure, then
+    /// `N passed, M failed`; non-zero exit on any failure.
+    Conformance {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Send one raw contract request (JSON from a file or `-`) and print the response.
+    Request { file: PathBuf },
+    /// JSON lines in, JSON lines out: one contract request per line of standard input.
+    Batch,
+}
+
+fn parse_gates(s: &str) -> Result<BTreeMap<String, bool>, String> {
+    let mut m = BTreeMap::new();
+    for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let (k, v) = part.split_once('=').ok_or_else(|| format!("{part:?}: expected NAME=true or NAME=false"))?;
+        let on = match v.trim() {
+            "true" | "True" | "TRUE" => true,
+            "false" | "False" | "FALSE" => false,
+            other => return Err(format!("{k}: {other:?} is not true or false")),
+        };
+        m.insert(k.trim().to_owned(), on);
+    }
+    Ok(m)
+}
+
+fn read_input(path: &PathBuf) -> Result<String, String> {
+    if path.as_os_str() == "-" {
+        let mut s = String::new();
+        std::io::stdin().read_to_string(&mut s).map_err(|e| format!("standard input: {e}"))?;
+        Ok(s)
+    } else {
+        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        String::from_utf8(bytes).map_err(|e| format!("{}: not UTF-8 text (byte {})", path.display(), e.utf8_error().valid_up_to()))
+    }
+}
+
+fn options(target: &Target) -> serde_json::Map<String, Value> {
+    let mut m = serde_json::Map::new();
+    if let Some(v) = &target.kubernetes_version {
+        m.insert("kubernetesVersion".into(), json!(v));
+    }
+    if let Some(g) = &target.feature_gates {
+        m.insert("featureGates".into(), json!(g));
+    }
+    m
+}
+
+fn call(op: &str, input: Value) -> Result<(Value, Vec<Diagnostic>), Vec<Diagnostic>> {
+    match handle(Request { op: op.to_owned(), input }) {
+        Response::Ok { result, warnings, .. } => Ok((result, warnings)),
+        Response::Error { errors, .. } => Err(errors),
+    }
+}
+
+fn print_json(v: &impl serde::Serialize) {
+    println!("{}", serde_json::to_string_pretty(v).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}")));
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Validate { files, output, skip_defaulting, target } => validate(&files, output, skip_defaulting, &target),
+        Command::Evaluate { file, container, exit_code, replicated_job, conditions, output, target } => {
+            render::evaluate(&file, container, exit_code, replicated_job, &conditions, output == Output::Human, &target)
+        }
+        Command::Backoff { restarts, kubelet_config, compare, pods, requests_per_restart, svg, output, target } => {
+            if compare {
+                backoff_compare(kubelet_config, pods, requests_per_restart, svg, output, &target)
+            } else {
+                backoff(restarts, kubelet_config, output, &target)
+            }
+        }
+        Command::Schema { kind } => schema(kind),
+        Command::Simulate { scenario, compare, output } => simulate(&scenario, compare.as_ref(), output),
+        Command::Conformance { files } => conformance(&files),
+        Command::Request { file } => match read_input(&file) {
+            Ok(text) => {
+                let out = restartkit::handle_json(&text);
+                println!("{out}");
+                if out.starts_with("{\"status\":\"ok\"") { ExitCode::SUCCESS } else { ExitCode::from(1) }
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        },
+        Command::Batch => batch(),
+    }
+}
+
+fn validate(files: &[PathBuf], output: Output, skip_defaulting: bool, target: &Target) -> ExitCode {
+    let mut any_error = false;
+    let mut io_error = false;
+    let mut reports = Vec::new();
+    for f in files {
+        let name = f.display().to_string();
+        let text = match read_input(f) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("error: {e}");
+                io_error = true;
+                continue;
+            }
+        };
+        let mut input = options(target);
+        input.insert("source".into(), json!(text));
+        input.insert("fileName".into(), json!(name));
+        if skip_defaulting {
+            input.insert("skipDefaulting".into(), json!(true));
+        }
+        let (result, errors) = match call("validate", Value::Object(input)) {
+            Ok((r, _)) => {
+                let errs: Vec<Diagnostic> = serde_json::from_value(r.get("errors").cloned().unwrap_or(json!([]))).unwrap_or_default();
+                (r, errs)
+            }
+            Err(errs) => (json!({"valid": false, "errors": errs, "warnings": []}), errs),
+        };
+        let warnings: Vec<Diagnostic> = serde_json::from_value(result.get("warnings").cloned().unwrap_or(json!([]))).unwrap_or_default();
+        let infos: Vec<Diagnostic> = serde_json::from_value(result.get("infos").cloned().unwrap_or(json!([]))).unwrap_or_default();
+        any_error |= !errors.is_empty();
+        if output == Output::Human {
+            render::diagnostics(&name, &text, &errors, &warnings, &infos);
+        }
+        reports.push((name, result, errors, warnings));
+    }
+    match output {
+        Output::Human => {
+            let (e, w): (usize, usize) = reports.iter().fold((0, 0), |(e, w), r| (e + r.2.len(), w + r.3.len()));
+            eprintln!("{} file(s): {e} error(s), {w} warning(s)", reports.len());
+        }
+        Output::Json => {
+            let v: Vec<Value> = reports.iter().map(|(n, r, _, _)| json!({"file": n, "result": r})).collect();
+            print_json(&v);
+        }
+        Output::Sarif => print_json(&render::sarif(&reports)),
+    }
+    if io_error {
+        ExitCode::from(2)
+    } else if any_error {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn first_document(p: &PathBuf) -> Result<Value, String> {
+    let text = read_input(p)?;
+    let docs = restartkit::source::parse_documents(&text).map_err(|d| format!("{}: {}", p.display(), d.message))?;
+    docs.into_iter().next().map(|d| d.value).ok_or_else(|| format!("{}: no document", p.display()))
+}
+
+fn backoff_compare(kubelet_config: Option<PathBuf>, pods: u32, requests: u32, svg: Option<PathBuf>, output: Output, target: &Target) -> ExitCode {
+    let gates = |reduce: bool, max: bool| json!({"ReduceDefaultCrashLoopBackOffDecay": reduce, "KubeletCrashLoopBackOffMax": max});
+    let version = target.kubernetes_version.clone();
+    let mut curves = vec![
+        json!({"label": "legacy 10s/300s", "featureGates": gates(false, false)}),
+        json!({"label": "KEP-4603 reduced (1s/60s)", "featureGates": gates(true, false)}),
+        json!({"label": "reduced + node max default (1s/300s)", "featureGates": gates(true, true)}),
+    ];
+    let mut default = options(target);
+    default.insert("label".into(), json!(format!("Kubernetes {} default", version.as_deref().unwrap_or("newest"))));
+    curves.push(Value::Object(default));
+    if let Some(p) = &kubelet_config {
+        match first_document(p) {
+            Ok(cfg) => {
+                let mut c = options(target);
+                c.insert("label".into(), json!(format!("node config {}", p.display())));
+                c.insert("kubeletConfig".into(), cfg);
+                curves.push(Value::Object(c));
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let input = json!({"curves": curves, "pods": pods, "requestsPerRestart": requests});
+    let r = match call("backoffCompare", input) {
+        Ok((r, _)) => r,
+        Err(errs) => {
+            for e in errs {
+                eprintln!("error: {}", e.message);
+            }
+            return ExitCode::from(1);
+        }
+    };
+    if let Some(path) = &svg {
+        if let Err(e) = chart::backoff_svg(&r, 1800.0, path) {
+            eprintln!("error: {}: {e}", path.display());
+            return ExitCode::from(2);
+        }
+        eprintln!("wrote {}", path.display());
+    }
+    if output == Output::Human {
+        render::backoff_comparison(&r);
+    } else {
+        print_json(&r);
+    }
+    ExitCode::SUCCESS
+}
+
+fn backoff(restarts: u32, kubelet_config: Option<PathBuf>, output: Output, target: &Target) -> ExitCode {
+    let mut input = options(target);
+    input.insert("component".into(), json!("kubelet"));
+    input.insert("restarts".into(), json!(restarts));
+    if let Some(p) = kubelet_config {
+        match first_document(&p) {
+            Ok(v) => {
+                input.insert("kubeletConfig".into(), v);
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    match call("backoff", Value::Object(input)) {
+        Ok((r, warnings)) => {
+            if output == Output::Human {
+                render::backoff_table(&r);
+                for w in warnings {
+                    eprintln!("warning: {}", w.message);
+                }
+            } else {
+                print_json(&r);
+            }
+            ExitCode::SUCCESS
+        }
+        Err(errs) => {
+            for e in errs {
+                eprintln!("error: {}", e.message);
+            }
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn schema(kind: Option<String>) -> ExitCode {
+    let all = restartkit::contract::json_schemas();
+    match kind {
+        None => {
+            for k in all.keys() {
+                println!("{k}");
+            }
+            ExitCode::SUCCESS
+        }
+        Some(k) => match all.iter().find(|(n, _)| n.eq_ignore_ascii_case(&k)) {
+            Some((_, s)) => {
+                print_json(s);
+                ExitCode::SUCCESS
+            }
+            None => {
+                eprintln!("error: no schema named {k:?}; known: {}", all.keys().copied().collect::<Vec<_>>().join(", "));
+                ExitCode::from(2)
+            }
+        },
+    }
+}
+
+fn conformance(files: &[PathBuf]) -> ExitCode {
+    let (mut passed, mut failed) = (0usize, 0usize);
+    for f in files {
+        let vectors = match read_input(f).and_then(|t| serde_json::from_str::<Vec<Value>>(&t).map_err(|e| format!("{}: {e}", f.display()))) {
+            Ok(v) => v,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        for v in &vectors {
+            let id = v.get("id").and_then(Value::as_str).unwrap_or("?");
+            match restartkit::conformance::run_vector(v) {
+                Ok(()) => passed += 1,
+                Err(e) => {
+                    failed += 1;
+                    println!("FAIL {id}: {e}");
+                }
+            }
+        }
+    }
+    println!("{passed} passed, {failed} failed");
+    if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) }
+}
+
+fn batch() -> ExitCode {
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else {
+            eprintln!("error: standard input is not UTF-8 text");
+            return ExitCode::from(2);
+        };
+        if line.trim().is_empty() {
+            continue;
+        }
+        if writeln!(out, "{}", restartkit::handle_json(&line)).is_err() {
+            return ExitCode::from(2);
+        }
+    }
+    if out.flush().is_err() {
+        return ExitCode::from(2);
+    }
+    ExitCode::SUCCESS
+}
+
+/// Reads a scenario file; a `workloadFile` is read relative to it and inlined.
+fn load_scenario(path: &PathBuf) -> Result<Value, String> {
+    let text = read_input(path)?;
+    let mut doc = restartkit::source::parse_documents(&text)
+        .map_err(|d| format!("{}: {}", path.display(), d.message))?
+        .into_iter()
+        .next()
+        .ok_or_else(|| format!("{}: no document", path.display()))?
+        .value;
+    if let Some(wf) = doc.get("workloadFile").and_then(Value::as_str).map(str::to_owned) {
+        let base = path.parent().map(|p| p.to_path_buf()).unwrap_or_default();
+        let wp = base.join(&wf);
+        let wtext = read_input(&wp)?;
+        let w = restartkit::source::parse_documents(&wtext)
+            .map_err(|d| format!("{}: {}", wp.display(), d.message))?
+            .into_iter()
+            .find(|d| matches!(d.value.get("kind").and_then(Value::as_str), Some("Pod" | "Job" | "JobSet")))
+            .ok_or_else(|| format!("{}: no Pod, Job or JobSet", wp.display()))?;
+        if let Some(m) = doc.as_object_mut() {
+            m.remove("workloadFile");
+            m.insert("workload".into(), w.value);
+        }
+    }
+    Ok(doc)
+}
+
+fn simulate(scenario: &PathBuf, compare: Option<&PathBuf>, output: SimOutput) -> ExitCode {
+    let load = |p: &PathBuf| load_scenario(p);
+    let mut input = serde_json::Map::new();
+    match load(scenario) {
+        Ok(v) => input.insert("scenario".into(), v),
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if let Some(c) = compare {
+        match load(c) {
+            Ok(v) => input.insert("compare".into(), v),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        };
+    }
+    match call("simulate", Value::Object(input)) {
+        Ok((r, _)) => {
+            match output {
+                SimOutput::Json => print_json(&r),
+                SimOutput::Jsonl => {
+                    for e in r.get("timeline").and_then(Value::as_array).into_iter().flatten() {
+                        println!("{e}");
+                    }
+                    println!("{}", json!({"summary": r.get("summary"), "pods": r.get("pods"), "jobs": r.get("jobs"), "jobset": r.get("jobset")}));
+                }
+                SimOutput::Table => render::simulation(&r),
+            }
+            ExitCode::SUCCESS
+        }
+        Err(errs) => {
+            for e in errs {
+                eprintln!("error: {}", e.message);
+            }
+            ExitCode::from(1)
+        }
+    }
+}

@@ -30,6 +30,9 @@ pub const OPERATIONS: &[&str] = &[
     "podFailurePolicy",
     "jobsetFailurePolicy",
     "backoff",
+    "whatIf",
+    "simulate",
+    "backoffCompare",
     "describe",
 ];
 
@@ -151,6 +154,9 @@ pub fn handle(req: Request) -> Response {
         "podFailurePolicy" => encode(op, decode(input).and_then(eval::job::pod_failure_policy), vec![]),
         "jobsetFailurePolicy" => encode(op, decode(input).and_then(eval::jobset::jobset_failure_policy), vec![]),
         "backoff" => encode(op, decode(input).and_then(backoff::run), vec![]),
+        "whatIf" => encode(op, decode(input).and_then(eval::whatif::what_if), vec![]),
+        "backoffCompare" => encode(op, decode(input).and_then(backoff::compare::compare), vec![]),
+        "simulate" => encode(op, decode(input).and_then(crate::simulate::run), vec![]),
         "describe" => encode(op, Ok(describe()), vec![]),
         other => Response::error(
             Some(other),
@@ -160,6 +166,16 @@ pub fn handle(req: Request) -> Response {
                 format!("unknown op {other:?}; known ops: {}", OPERATIONS.join(", ")),
             ),
         ),
+    }
+}
+
+/// Runs one op on a JSON input and returns its result, or the first error: how one part of
+/// the engine asks another (the simulator, the backoff comparison) without bypassing the
+/// contract every front end sees.
+pub fn call_op(op: &str, input: Value) -> Result<Value, Diagnostic> {
+    match handle(Request { op: op.to_owned(), input }) {
+        Response::Ok { result, .. } => Ok(result),
+        Response::Error { mut errors, .. } => Err(errors.pop().unwrap_or_else(|| Diagnostic::request("internal", "", format!("{op} failed")))),
     }
 }
 
@@ -212,6 +228,13 @@ pub fn json_schemas() -> std::collections::BTreeMap<&'static str, Value> {
     put("JobsetFailurePolicyOutput", schema_for!(eval::jobset::JobSetFailurePolicyOutput));
     put("BackoffInput", schema_for!(backoff::BackoffInput));
     put("BackoffOutput", schema_for!(backoff::BackoffOutput));
+    put("WhatIfInput", schema_for!(eval::whatif::WhatIfInput));
+    put("WhatIfOutput", schema_for!(eval::whatif::WhatIfOutput));
+    put("BackoffCompareInput", schema_for!(backoff::compare::CompareInput));
+    put("BackoffCompareOutput", schema_for!(backoff::compare::CompareOutput));
+    put("SimulateInput", schema_for!(crate::simulate::SimulateInput));
+    put("SimulateOutput", schema_for!(crate::simulate::SimulateOutput));
+    put("Scenario", schema_for!(crate::simulate::Scenario));
     put("Pod", schema_for!(crate::api::Pod));
     put("Job", schema_for!(crate::api::Job));
     put("JobSet", schema_for!(crate::api::JobSet));

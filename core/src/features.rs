@@ -83,7 +83,9 @@ pub const GATES: &[GateSpec] = &[
     GateSpec {
         name: "RestartAllContainersOnContainerExits",
         component: "kube-apiserver, kubelet",
-        history: &[(35, Stage::Alpha, false)],
+        // Beta, default on, in 1.36: kubernetes/kubernetes PR #136681 (merged; KEP-5532 issue lists
+        // "Beta - v1.36" done). The stored kube_features.go snapshot predates that merge.
+        history: &[(35, Stage::Alpha, false), (36, Stage::Beta, true)],
         summary: "KEP-5532: the RestartAllContainers rule action (in-place restart of the whole pod)",
     },
     GateSpec {

@@ -40,8 +40,8 @@ impl Document {
                 return *p;
             }
             // Map keys are written `labels[key]` by apimachinery and `labels.key` here.
-            if f.ends_with(']') {
-                if let Some(open) = f.rfind('[') {
+            if f.ends_with(']')
+                && let Some(open) = f.rfind('[') {
                     let inner = f.get(open + 1..f.len() - 1).unwrap_or("");
                     if inner.parse::<usize>().is_err() {
                         let alt = format!("{}.{}", f.get(..open).unwrap_or(""), inner);
@@ -52,7 +52,6 @@ impl Document {
                     f.truncate(open);
                     continue;
                 }
-            }
             match f.rfind('.') {
                 Some(dot) => f.truncate(dot),
                 None if !f.is_empty() => f.clear(),
@@ -105,16 +104,14 @@ fn resolve_plain(s: &str) -> Result<Value, String> {
         return Ok(Value::String(s.to_owned()));
     }
     let unsigned = s.strip_prefix('+').unwrap_or(s);
-    if let Some(hex) = unsigned.strip_prefix("0x") {
-        if let Ok(n) = i64::from_str_radix(hex, 16) {
+    if let Some(hex) = unsigned.strip_prefix("0x")
+        && let Ok(n) = i64::from_str_radix(hex, 16) {
             return Ok(Value::from(n));
         }
-    }
-    if let Some(oct) = unsigned.strip_prefix("0o") {
-        if let Ok(n) = i64::from_str_radix(oct, 8) {
+    if let Some(oct) = unsigned.strip_prefix("0o")
+        && let Ok(n) = i64::from_str_radix(oct, 8) {
             return Ok(Value::from(n));
         }
-    }
     let int_like = {
         let body = unsigned.strip_prefix('-').unwrap_or(unsigned);
         !body.is_empty() && body.bytes().all(|b| b.is_ascii_digit())
@@ -127,22 +124,20 @@ fn resolve_plain(s: &str) -> Result<Value, String> {
             return Ok(Value::from(n));
         }
         // Beyond 64 bits: keep it as a float so the typed decoder names the field it overflows.
-        if let Ok(f) = unsigned.parse::<f64>() {
-            if let Some(n) = Number::from_f64(f) {
+        if let Ok(f) = unsigned.parse::<f64>()
+            && let Some(n) = Number::from_f64(f) {
                 return Ok(Value::Number(n));
             }
-        }
     }
     let float_like = unsigned.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'-' | b'+'))
         && unsigned.bytes().any(|b| b.is_ascii_digit());
-    if float_like {
-        if let Ok(f) = unsigned.parse::<f64>() {
+    if float_like
+        && let Ok(f) = unsigned.parse::<f64>() {
             return match Number::from_f64(f) {
                 Some(n) => Ok(Value::Number(n)),
                 None => Err(format!("{s} is not a finite number")),
             };
         }
-    }
     Ok(Value::String(s.to_owned()))
 }
 
@@ -183,11 +178,10 @@ pub fn parse_documents(text: &str) -> Result<Vec<Document>, Diagnostic> {
                 doc_line = line.max(1);
             }
             Event::DocumentEnd => {
-                if let Some(v) = root.take() {
-                    if !v.is_null() {
+                if let Some(v) = root.take()
+                    && !v.is_null() {
                         docs.push(Document { index: docs.len(), line: doc_line, value: v, positions: std::mem::take(&mut positions) });
                     }
-                }
                 positions.clear();
             }
             Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) => {

@@ -1,5 +1,6 @@
 //! Backoff curves: the kubelet's CrashLoopBackOff and the Job controller's pod-failure backoff.
 
+pub mod compare;
 pub mod job;
 pub mod kubelet;
 

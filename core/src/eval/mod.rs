@@ -3,3 +3,4 @@
 pub mod job;
 pub mod jobset;
 pub mod kubelet;
+pub mod whatif;

@@ -1,17 +1,624 @@
-//! Pod and PodSpec validation for the restart scope (kube-apiserver).
-//! PLACEHOLDER: to be implemented.
-use super::Ctx;
-use crate::api::{Pod, PodSpec};
-use crate::diag::{FieldPath, Findings};
+//! Pod and PodSpec validation for the restart scope (kube-apiserver), plus restartkit's own lints
+//! on container restart rules.
+//!
+//! Upstream: `pkg/apis/core/v1/defaults.go` (SetDefaults_PodSpec), `pkg/api/pod/util.go`
+//! (GetValidationOptionsFromPodSpecAndMeta, dropDisabledPodFields / dropContainerRestartRules) and
+//! `pkg/apis/core/validation/validation.go` (ValidatePodSpec, validateContainers,
+//! validateInitContainers, validateInitContainerRestartPolicy, validateContainerRestartPolicy,
+//! validateEphemeralContainers, validateRestartPolicy, ValidatePodCreate). Only the checks that
+//! bear on restart and failure behaviour are made.
 
-/// SetDefaults_Pod / SetDefaults_PodSpec, as far as restart behaviour depends on them.
-pub fn default_pod_spec(_spec: &mut PodSpec) {}
+use super::Ctx;
+use crate::api::{Container, ContainerRestartRule, Pod, PodSpec};
+use crate::diag::{Diagnostic, FieldPath, Findings};
+use crate::eval::kubelet::{ACTION_RESTART, ACTION_RESTART_ALL, GATE_RESTART_ALL, GATE_RULES, OP_IN, OP_NOT_IN, is_sidecar};
+use std::collections::{BTreeSet, HashSet};
+
+const POD_RESTART_POLICIES: [&str; 3] = ["Always", "OnFailure", "Never"];
+/// sets.List order (sorted) of the container restart policies.
+const CONTAINER_RESTART_POLICIES: [&str; 3] = ["Always", "Never", "OnFailure"];
+const OPERATORS: [&str; 2] = [OP_IN, OP_NOT_IN];
+const MAX_RULES: usize = 20;
+const MAX_VALUES: usize = 255;
+
+/// SetDefaults_PodSpec, as far as restart behaviour depends on it: restartPolicy `Always` when
+/// unset or empty, terminationGracePeriodSeconds 30 when unset.
+pub fn default_pod_spec(spec: &mut PodSpec) {
+    if spec.restart_policy.as_deref().is_none_or(str::is_empty) {
+        spec.restart_policy = Some("Always".to_owned());
+    }
+    if spec.termination_grace_period_seconds.is_none() {
+        spec.termination_grace_period_seconds = Some(30);
+    }
+}
+
+/// PodValidationOptions that matter here. On create there is no old Pod, so each is the gate.
+#[derive(Debug, Clone, Copy)]
+struct Opts {
+    allow_rules: bool,
+    allow_all: bool,
+}
+
+/// dropContainerRestartRules: what a create does to the KEP-5307 fields with the gate off.
+/// Returns the spec to validate and one warning per dropped field.
+fn drop_disabled(spec: &PodSpec, path: &FieldPath, out: &mut Findings) -> PodSpec {
+    let mut s = spec.clone();
+    let note = "dropped on create: the ContainerRestartRules feature gate is off, so the API server clears this field";
+    let lists: [(&str, &mut Vec<Container>); 3] =
+        [("initContainers", &mut s.init_containers), ("containers", &mut s.containers), ("ephemeralContainers", &mut s.ephemeral_containers)];
+    for (name, list) in lists {
+        for (i, c) in list.iter_mut().enumerate() {
+            let p = path.child(name).index(i);
+            let keep_policy = name == "initContainers" && is_sidecar(c);
+            if c.restart_policy.is_some() && !keep_policy {
+                out.push(Diagnostic::lint("field-dropped", &p.child("restartPolicy"), format!("{}: {note}", p.child("restartPolicy"))));
+                c.restart_policy = None;
+            }
+            if c.restart_policy_rules.is_some() {
+                out.push(Diagnostic::lint("field-dropped", &p.child("restartPolicyRules"), format!("{}: {note}", p.child("restartPolicyRules"))));
+                c.restart_policy_rules = None;
+            }
+        }
+    }
+    s
+}
+
+/// validateContainerRestartPolicy: a container's restartPolicy and restartPolicyRules.
+fn validate_container_restart_policy(c: &Container, p: &FieldPath, opts: Opts, out: &mut Findings) {
+    let rules = c.rules();
+    let policy_path = p.child("restartPolicy");
+    match c.restart_policy.as_deref() {
+        None if rules.is_empty() => return,
+        None => out.push(Diagnostic::required(&policy_path, "must specify restartPolicy when restart rules are used")),
+        Some(v) if !CONTAINER_RESTART_POLICIES.contains(&v) => {
+            out.push(Diagnostic::not_supported(&policy_path, v, &CONTAINER_RESTART_POLICIES));
+        }
+        Some(_) => {}
+    }
+    let rules_path = p.child("restartPolicyRules");
+    if rules.len() > MAX_RULES {
+        out.push(Diagnostic::too_many(&rules_path, rules.len(), MAX_RULES));
+    }
+    let allowed: &[&str] = if opts.allow_all { &[ACTION_RESTART, ACTION_RESTART_ALL] } else { &[ACTION_RESTART] };
+    for (j, r) in rules.iter().enumerate() {
+        let rp = rules_path.index(j);
+        if !allowed.contains(&r.action.as_str()) {
+            out.push(Diagnostic::not_supported(&rp.child("action"), r.action.as_str(), allowed));
+        }
+        match &r.exit_codes {
+            Some(ec) => {
+                let ep = rp.child("exitCodes");
+                if !OPERATORS.contains(&ec.operator.as_str()) {
+                    out.push(Diagnostic::not_supported(&ep.child("operator"), ec.operator.as_str(), &OPERATORS));
+                }
+                if ec.values.len() > MAX_VALUES {
+                    out.push(Diagnostic::too_many(&ep.child("values"), ec.values.len(), MAX_VALUES));
+                }
+            }
+            None => out.push(Diagnostic::required(&rp.child("exitCodes"), "must be specified")),
+        }
+    }
+}
+
+/// validateInitContainerRestartPolicy.
+fn validate_init_restart_policy(c: &Container, p: &FieldPath, opts: Opts, out: &mut Findings) {
+    let Some(policy) = c.restart_policy.as_deref() else {
+        if !c.rules().is_empty() {
+            out.push(Diagnostic::required(&p.child("restartPolicy"), "must specify restartPolicy when restart rules are used"));
+        }
+        return;
+    };
+    if opts.allow_rules {
+        if policy == "Always" {
+            if opts.allow_all {
+                validate_container_restart_policy(c, p, opts, out);
+            } else if !c.rules().is_empty() {
+                out.push(Diagnostic::forbidden(
+                    &p.child("restartPolicyRules"),
+                    "restartPolicyRules are not allowed for init containers with restart policy Always",
+                ));
+            }
+        } else {
+            validate_container_restart_policy(c, p, opts, out);
+        }
+    } else if policy != "Always" {
+        out.push(Diagnostic::not_supported(&p.child("restartPolicy"), policy, &["Always"]));
+    }
+}
+
+fn other_set(c: &Container, key: &str) -> bool {
+    c.other.get(key).is_some_and(|v| !v.is_null())
+}
 
 /// ValidatePodSpec, restart and failure scope. `path` is the path of the PodSpec (`spec`, or
 /// `spec.template.spec` in a Job).
-pub fn validate_pod_spec(_spec: &PodSpec, _path: &FieldPath, _ctx: &Ctx, _out: &mut Findings) {}
+pub fn validate_pod_spec(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, out: &mut Findings) {
+    let opts = Opts { allow_rules: ctx.gates.enabled(GATE_RULES), allow_all: ctx.gates.enabled(GATE_RESTART_ALL) };
+    let dropped;
+    let spec = if !ctx.skip_defaulting && !opts.allow_rules {
+        dropped = drop_disabled(spec, path, out);
+        &dropped
+    } else {
+        spec
+    };
+
+    if spec.termination_grace_period_seconds.is_none() {
+        out.push(Diagnostic::required(&path.child("terminationGracePeriodSeconds"), ""));
+    }
+
+    // Regular containers.
+    let cpath = path.child("containers");
+    if spec.containers.is_empty() {
+        out.push(Diagnostic::required(&cpath, ""));
+    }
+    let mut names: HashSet<&str> = HashSet::new();
+    for (i, c) in spec.containers.iter().enumerate() {
+        let p = cpath.index(i);
+        if c.name.is_empty() {
+            out.push(Diagnostic::required(&p.child("name"), ""));
+        }
+        if !names.insert(c.name.as_str()) {
+            out.push(Diagnostic::duplicate(&p.child("name"), c.name.as_str()));
+        }
+        if opts.allow_rules {
+            validate_container_restart_policy(c, &p, opts, out);
+        } else if c.restart_policy.is_some() {
+            out.push(Diagnostic::forbidden(&p.child("restartPolicy"), "may not be set for non-init containers"));
+        }
+    }
+
+    // Init containers.
+    let ipath = path.child("initContainers");
+    for (i, c) in spec.init_containers.iter().enumerate() {
+        let p = ipath.index(i);
+        if c.name.is_empty() {
+            out.push(Diagnostic::required(&p.child("name"), ""));
+        }
+        validate_init_restart_policy(c, &p, opts, out);
+        if names.contains(c.name.as_str()) {
+            out.push(Diagnostic::duplicate(&p.child("name"), c.name.as_str()));
+        } else if !c.name.is_empty() {
+            names.insert(c.name.as_str());
+        }
+        if !is_sidecar(c) {
+            let detail = "may not be set for init containers without restartPolicy=Always";
+            if c.lifecycle.as_ref().is_some_and(|v| !v.is_null()) {
+                out.push(Diagnostic::forbidden(&p.child("lifecycle"), detail));
+            }
+            for probe in ["livenessProbe", "readinessProbe", "startupProbe"] {
+                if other_set(c, probe) {
+                    out.push(Diagnostic::forbidden(&p.child(probe), detail));
+                }
+            }
+        }
+    }
+
+    // Ephemeral containers: restart fields are not on the allow-list.
+    let epath = path.child("ephemeralContainers");
+    for (i, c) in spec.ephemeral_containers.iter().enumerate() {
+        let p = epath.index(i);
+        let detail = "cannot be set for an Ephemeral Container";
+        if c.restart_policy.is_some() {
+            out.push(Diagnostic::forbidden(&p.child("restartPolicy"), detail));
+        }
+        // Upstream compares with the zero value: an empty list that was sent is still "set".
+        if c.restart_policy_rules.is_some() {
+            out.push(Diagnostic::forbidden(&p.child("restartPolicyRules"), detail));
+        }
+        if c.lifecycle.as_ref().is_some_and(|v| !v.is_null()) {
+            out.push(Diagnostic::forbidden(&p.child("lifecycle"), detail));
+        }
+        for probe in ["livenessProbe", "readinessProbe", "startupProbe"] {
+            if other_set(c, probe) {
+                out.push(Diagnostic::forbidden(&p.child(probe), detail));
+            }
+        }
+    }
+
+    // validateRestartPolicy.
+    let rp = path.child("restartPolicy");
+    match spec.restart_policy.as_deref() {
+        None | Some("") => out.push(Diagnostic::required(&rp, "")),
+        Some(v) if !POD_RESTART_POLICIES.contains(&v) => out.push(Diagnostic::not_supported(&rp, v, &POD_RESTART_POLICIES)),
+        Some(_) => {}
+    }
+
+    lint_pod_spec(spec, path, out);
+}
 
 /// ValidatePodCreate, restart scope.
 pub fn validate_pod(pod: &Pod, ctx: &Ctx, out: &mut Findings) {
-    validate_pod_spec(&pod.spec, &FieldPath::new("spec"), ctx, out);
+    let spec = FieldPath::new("spec");
+    validate_pod_spec(&pod.spec, &spec, ctx, out);
+    if !pod.spec.ephemeral_containers.is_empty() {
+        out.push(Diagnostic::forbidden(&spec.child("ephemeralContainers"), "cannot be set on create"));
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// restartkit lints (warnings; upstream accepts all of these).
+// ---------------------------------------------------------------------------------------------
+
+/// The exit codes a rule matches: `In(S)` or `NotIn(S)` (the complement of S).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum CodeSet {
+    Finite(BTreeSet<i32>),
+    Cofinite(BTreeSet<i32>),
+}
+
+impl CodeSet {
+    fn of(op_in: bool, values: &[i32]) -> Self {
+        let s: BTreeSet<i32> = values.iter().copied().collect();
+        if op_in { CodeSet::Finite(s) } else { CodeSet::Cofinite(s) }
+    }
+    fn empty() -> Self {
+        CodeSet::Finite(BTreeSet::new())
+    }
+    fn is_subset(&self, other: &CodeSet) -> bool {
+        match (self, other) {
+            (CodeSet::Finite(a), CodeSet::Finite(b)) => a.is_subset(b),
+            (CodeSet::Finite(a), CodeSet::Cofinite(e)) => a.is_disjoint(e),
+            (CodeSet::Cofinite(_), CodeSet::Finite(_)) => false,
+            (CodeSet::Cofinite(ea), CodeSet::Cofinite(eb)) => eb.is_subset(ea),
+        }
+    }
+    fn union(&self, other: &CodeSet) -> CodeSet {
+        match (self, other) {
+            (CodeSet::Finite(a), CodeSet::Finite(b)) => CodeSet::Finite(a.union(b).copied().collect()),
+            (CodeSet::Finite(a), CodeSet::Cofinite(e)) | (CodeSet::Cofinite(e), CodeSet::Finite(a)) => {
+                CodeSet::Cofinite(e.difference(a).copied().collect())
+            }
+            (CodeSet::Cofinite(a), CodeSet::Cofinite(b)) => CodeSet::Cofinite(a.intersection(b).copied().collect()),
+        }
+    }
+    fn contains(&self, code: i32) -> bool {
+        match self {
+            CodeSet::Finite(s) => s.contains(&code),
+            CodeSet::Cofinite(e) => !e.contains(&code),
+        }
+    }
+}
+
+fn rule_set(r: &ContainerRestartRule) -> Option<CodeSet> {
+    let ec = r.exit_codes.as_ref()?;
+    match ec.operator.as_str() {
+        OP_IN => Some(CodeSet::of(true, &ec.values)),
+        OP_NOT_IN => Some(CodeSet::of(false, &ec.values)),
+        _ => None,
+    }
+}
+
+fn lint_pod_spec(spec: &PodSpec, path: &FieldPath, out: &mut Findings) {
+    for (i, c) in spec.containers.iter().enumerate() {
+        lint_container(c, &path.child("containers").index(i), false, out);
+    }
+    for (i, c) in spec.init_containers.iter().enumerate() {
+        lint_container(c, &path.child("initContainers").index(i), true, out);
+    }
+}
+
+fn lint_container(c: &Container, p: &FieldPath, init: bool, out: &mut Findings) {
+    let rules = c.rules();
+    let rules_path = p.child("restartPolicyRules");
+    let sidecar = init && is_sidecar(c);
+    let mut covered = CodeSet::empty();
+    for (j, r) in rules.iter().enumerate() {
+        let rp = rules_path.index(j);
+        lint_unknown_fields(r, &rp, out);
+        let Some(set) = rule_set(r) else { continue };
+        let Some(ec) = r.exit_codes.as_ref() else { continue };
+        let vp = rp.child("exitCodes").child("values");
+        // Duplicate values.
+        let mut seen = HashSet::new();
+        for (k, v) in ec.values.iter().enumerate() {
+            if !seen.insert(*v) {
+                out.push(Diagnostic::lint("duplicate-exit-code", &vp.index(k), format!("{}: exit code {v} is listed more than once", vp.index(k))));
+            }
+        }
+        // Exit codes a Linux container cannot report.
+        for (k, v) in ec.values.iter().enumerate() {
+            if !(0..=255).contains(v) {
+                out.push(Diagnostic::lint(
+                    "exit-code-out-of-range",
+                    &vp.index(k),
+                    format!("{}: exit code {v} is outside 0-255; a Linux container never exits with it", vp.index(k)),
+                ));
+            }
+        }
+        if set == CodeSet::empty() {
+            out.push(Diagnostic::lint(
+                "rule-never-matches",
+                &rp,
+                format!("{rp}: operator In with an empty values list never matches any exit code"),
+            ));
+        } else if set.is_subset(&covered) {
+            out.push(Diagnostic::lint(
+                "rule-shadowed",
+                &rp,
+                format!("{rp}: never applies: every exit code it matches is already matched by an earlier rule (first match wins)"),
+            ));
+        }
+        // Restart rules that change nothing.
+        if r.action == ACTION_RESTART && set != CodeSet::empty() {
+            if sidecar {
+                out.push(Diagnostic::lint(
+                    "sidecar-restart-rule",
+                    &rp.child("action"),
+                    format!("{rp}: a Restart rule on a sidecar (init container with restartPolicy Always) has no effect: sidecars are restarted on every exit"),
+                ));
+            } else if c.restart_policy.as_deref() == Some("Always") {
+                out.push(Diagnostic::lint(
+                    "restart-rule-redundant",
+                    &rp.child("action"),
+                    format!("{rp}: restartPolicy Always already restarts the container on every exit; this Restart rule has no effect"),
+                ));
+            } else if c.restart_policy.as_deref() == Some("OnFailure") && !set.contains(0) {
+                out.push(Diagnostic::lint(
+                    "restart-rule-redundant",
+                    &rp.child("action"),
+                    format!("{rp}: restartPolicy OnFailure already restarts the container on every non-zero exit code; this Restart rule matches only non-zero codes and has no effect"),
+                ));
+            }
+        }
+        covered = covered.union(&set);
+    }
+}
+
+fn lint_unknown_fields(r: &ContainerRestartRule, rp: &FieldPath, out: &mut Findings) {
+    let unknown = |key: &str, at: &FieldPath, out: &mut Findings| {
+        out.push(Diagnostic::lint(
+            "unknown-field",
+            &at.child(key),
+            format!("{}: unknown field {key:?}; the API server drops it, and rejects the request under strict field validation (kubectl's default)", at.child(key)),
+        ));
+    };
+    for key in r.other.keys() {
+        unknown(key, rp, out);
+    }
+    if let Some(ec) = &r.exit_codes {
+        let ep = rp.child("exitCodes");
+        for key in ec.other.keys() {
+            unknown(key, &ep, out);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
+    use super::*;
+    use crate::features::FeatureGates;
+    use serde_json::json;
+
+    fn ctx(rules: bool, all: bool, skip: bool) -> Ctx {
+        let mut g = FeatureGates::default();
+        g.set(GATE_RULES, rules);
+        g.set(GATE_RESTART_ALL, all);
+        Ctx { gates: g, skip_defaulting: skip }
+    }
+
+    fn check(spec: serde_json::Value, c: &Ctx) -> Findings {
+        let mut s: PodSpec = serde_json::from_value(spec).unwrap();
+        if !c.skip_defaulting {
+            default_pod_spec(&mut s);
+        }
+        let mut out = Findings::default();
+        validate_pod_spec(&s, &FieldPath::new("spec"), c, &mut out);
+        out
+    }
+
+    fn errs(f: &Findings) -> Vec<(String, String)> {
+        f.errors.iter().map(|d| (d.field.clone(), format!("{:?}", d.error_type.unwrap()))).collect()
+    }
+
+    fn codes(f: &Findings) -> Vec<String> {
+        f.warnings.iter().filter_map(|d| d.code.clone()).collect()
+    }
+
+    fn one(field: &str, t: &str) -> Vec<(String, String)> {
+        vec![(field.to_owned(), t.to_owned())]
+    }
+
+    fn main_with(extra: serde_json::Value) -> serde_json::Value {
+        let mut c = json!({"name": "c", "image": "i"});
+        if let (Some(m), Some(e)) = (c.as_object_mut(), extra.as_object()) {
+            for (k, v) in e {
+                m.insert(k.clone(), v.clone());
+            }
+        }
+        json!({"containers": [c]})
+    }
+
+    #[test]
+    fn defaults_restart_policy_and_grace() {
+        let mut s = PodSpec { restart_policy: Some(String::new()), ..Default::default() };
+        default_pod_spec(&mut s);
+        assert_eq!(s.restart_policy.as_deref(), Some("Always"));
+        assert_eq!(s.termination_grace_period_seconds, Some(30));
+        let mut s = PodSpec { restart_policy: Some("Never".into()), termination_grace_period_seconds: Some(5), ..Default::default() };
+        default_pod_spec(&mut s);
+        assert_eq!(s.restart_policy.as_deref(), Some("Never"));
+        assert_eq!(s.termination_grace_period_seconds, Some(5));
+    }
+
+    #[test]
+    fn undefaulted_spec_needs_grace_and_policy() {
+        let f = check(json!({"containers": [{"name": "c"}]}), &ctx(true, false, true));
+        let e = errs(&f);
+        assert!(e.contains(&("spec.terminationGracePeriodSeconds".into(), "FieldValueRequired".into())));
+        assert!(e.contains(&("spec.restartPolicy".into(), "FieldValueRequired".into())));
+    }
+
+    #[test]
+    fn pod_restart_policy_not_supported() {
+        let f = check(json!({"restartPolicy": "Sometimes", "containers": [{"name": "c"}]}), &ctx(true, false, false));
+        assert_eq!(errs(&f), one("spec.restartPolicy", "FieldValueNotSupported"));
+        assert!(f.errors[0].message.contains("supported values: \"Always\", \"OnFailure\", \"Never\""));
+    }
+
+    #[test]
+    fn containers_required_and_names() {
+        let f = check(json!({"containers": []}), &ctx(true, false, false));
+        assert_eq!(errs(&f), one("spec.containers", "FieldValueRequired"));
+        let f = check(json!({"containers": [{"name": "a"}, {"name": "a"}], "initContainers": [{"name": "a"}, {"name": ""}]}), &ctx(true, false, false));
+        let e = errs(&f);
+        assert!(e.contains(&("spec.containers[1].name".into(), "FieldValueDuplicate".into())));
+        assert!(e.contains(&("spec.initContainers[0].name".into(), "FieldValueDuplicate".into())));
+        assert!(e.contains(&("spec.initContainers[1].name".into(), "FieldValueRequired".into())));
+    }
+
+    #[test]
+    fn regular_container_policy_forbidden_without_option() {
+        let f = check(json!({"restartPolicy": "Always", "terminationGracePeriodSeconds": 30, "containers": [{"name": "c", "restartPolicy": "Never"}]}), &ctx(false, false, true));
+        let e = errs(&f);
+        assert_eq!(e.len(), 1);
+        assert!(e.contains(&("spec.containers[0].restartPolicy".into(), "FieldValueForbidden".into())));
+    }
+
+    #[test]
+    fn gate_off_create_drops_fields() {
+        let f = check(
+            json!({"containers": [{"name": "c", "restartPolicy": "Never", "restartPolicyRules": [{"action": "Restart", "exitCodes": {"operator": "In", "values": [1]}}]}],
+                   "initContainers": [{"name": "i", "restartPolicy": "OnFailure"}, {"name": "s", "restartPolicy": "Always"}]}),
+            &ctx(false, false, false),
+        );
+        assert!(f.errors.is_empty(), "{:?}", f.errors);
+        assert_eq!(codes(&f).iter().filter(|c| *c == "field-dropped").count(), 3);
+    }
+
+    #[test]
+    fn container_policy_rules() {
+        let c = ctx(true, false, false);
+        assert_eq!(errs(&check(main_with(json!({"restartPolicy": "bogus"})), &c)), one("spec.containers[0].restartPolicy", "FieldValueNotSupported"));
+        assert_eq!(
+            errs(&check(main_with(json!({"restartPolicyRules": [{"action": "Restart", "exitCodes": {"operator": "In", "values": [1]}}]})), &c)),
+            one("spec.containers[0].restartPolicy", "FieldValueRequired")
+        );
+        let r = json!({"action": "Restart", "exitCodes": {"operator": "In", "values": [1]}});
+        let many: Vec<_> = (0..21).map(|_| r.clone()).collect();
+        let f = check(main_with(json!({"restartPolicy": "Never", "restartPolicyRules": many})), &c);
+        assert_eq!(errs(&f), one("spec.containers[0].restartPolicyRules", "FieldValueTooMany"));
+        assert_eq!(f.errors[0].message, "spec.containers[0].restartPolicyRules: Too many: 21: must have at most 20 items");
+        let vals: Vec<i32> = (0..256).collect();
+        let f = check(main_with(json!({"restartPolicy": "Never", "restartPolicyRules": [{"action": "Restart", "exitCodes": {"operator": "In", "values": vals}}]})), &c);
+        assert_eq!(errs(&f), one("spec.containers[0].restartPolicyRules[0].exitCodes.values", "FieldValueTooMany"));
+        let f = check(main_with(json!({"restartPolicy": "Never", "restartPolicyRules": [{"action": "", "exitCodes": {"operator": "", "values": [1]}}]})), &c);
+        let e = errs(&f);
+        assert!(e.contains(&("spec.containers[0].restartPolicyRules[0].action".into(), "FieldValueNotSupported".into())));
+        assert!(e.contains(&("spec.containers[0].restartPolicyRules[0].exitCodes.operator".into(), "FieldValueNotSupported".into())));
+        let f = check(main_with(json!({"restartPolicy": "Never", "restartPolicyRules": [{"action": "Restart"}]})), &c);
+        assert_eq!(errs(&f), one("spec.containers[0].restartPolicyRules[0].exitCodes", "FieldValueRequired"));
+        // RestartAllContainers needs the second option.
+        let ra = json!({"restartPolicy": "Never", "restartPolicyRules": [{"action": "RestartAllContainers", "exitCodes": {"operator": "In", "values": [1]}}]});
+        assert_eq!(errs(&check(main_with(ra.clone()), &c)), one("spec.containers[0].restartPolicyRules[0].action", "FieldValueNotSupported"));
+        assert!(check(main_with(ra), &ctx(true, true, false)).errors.is_empty());
+    }
+
+    #[test]
+    fn init_container_policy() {
+        let init = |c: serde_json::Value| json!({"restartPolicy": "Always", "terminationGracePeriodSeconds": 30, "containers": [{"name": "m"}], "initContainers": [c]});
+        let side_rules = json!({"name": "s", "restartPolicy": "Always", "restartPolicyRules": [{"action": "Restart", "exitCodes": {"operator": "In", "values": [1]}}]});
+        assert_eq!(errs(&check(init(side_rules.clone()), &ctx(true, false, false))), one("spec.initContainers[0].restartPolicyRules", "FieldValueForbidden"));
+        assert!(check(init(side_rules), &ctx(true, true, false)).errors.is_empty());
+        assert_eq!(
+            errs(&check(init(json!({"name": "i", "restartPolicy": "OnFailure"})), &ctx(false, false, true))),
+            one("spec.initContainers[0].restartPolicy", "FieldValueNotSupported")
+        );
+        assert!(check(init(json!({"name": "i", "restartPolicy": "OnFailure"})), &ctx(true, false, false)).errors.is_empty());
+        assert_eq!(
+            errs(&check(init(json!({"name": "i", "restartPolicyRules": [{"action": "Restart", "exitCodes": {"operator": "In", "values": [1]}}]})), &ctx(false, false, true))),
+            one("spec.initContainers[0].restartPolicy", "FieldValueRequired")
+        );
+        assert_eq!(
+            errs(&check(init(json!({"name": "i", "restartPolicy": "Never", "startupProbe": {"exec": {"command": ["x"]}}})), &ctx(true, false, false))),
+            one("spec.initContainers[0].startupProbe", "FieldValueForbidden")
+        );
+        assert!(check(init(json!({"name": "s", "restartPolicy": "Always", "startupProbe": {"exec": {"command": ["x"]}}})), &ctx(true, false, false)).errors.is_empty());
+    }
+
+    #[test]
+    fn ephemeral_restart_fields_forbidden() {
+        let spec = json!({"containers": [{"name": "m"}], "ephemeralContainers": [{"name": "d", "restartPolicy": "Never", "restartPolicyRules": []}]});
+        let f = check(spec.clone(), &ctx(true, false, false));
+        let e = errs(&f);
+        assert!(e.contains(&("spec.ephemeralContainers[0].restartPolicy".into(), "FieldValueForbidden".into())));
+        assert!(e.contains(&("spec.ephemeralContainers[0].restartPolicyRules".into(), "FieldValueForbidden".into())));
+        let pod = Pod { spec: serde_json::from_value(spec).unwrap(), ..Default::default() };
+        let mut out = Findings::default();
+        validate_pod(&pod, &ctx(true, false, true), &mut out);
+        assert!(errs(&out).contains(&("spec.ephemeralContainers".into(), "FieldValueForbidden".into())));
+    }
+
+    fn lint_of(rules: serde_json::Value, policy: &str) -> Vec<String> {
+        codes(&check(main_with(json!({"restartPolicy": policy, "restartPolicyRules": rules})), &ctx(true, true, false)))
+    }
+
+    #[test]
+    fn lint_rule_never_matches() {
+        assert_eq!(lint_of(json!([{"action": "Restart", "exitCodes": {"operator": "In"}}]), "Never"), vec!["rule-never-matches"]);
+        assert!(lint_of(json!([{"action": "Restart", "exitCodes": {"operator": "NotIn"}}]), "Never").is_empty());
+    }
+
+    #[test]
+    fn lint_rule_shadowed() {
+        let r = json!([
+            {"action": "Restart", "exitCodes": {"operator": "In", "values": [1, 2]}},
+            {"action": "Restart", "exitCodes": {"operator": "NotIn", "values": [2, 3]}},
+            {"action": "Restart", "exitCodes": {"operator": "In", "values": [3]}},
+            {"action": "Restart", "exitCodes": {"operator": "In", "values": [4]}}
+        ]);
+        // Rule 1 matches everything but 2,3 → covered = all but 3; rule 2 (In [3]) is new; rule 3 (In [4]) is shadowed.
+        let f = check(main_with(json!({"restartPolicy": "Never", "restartPolicyRules": r})), &ctx(true, false, false));
+        let shadowed: Vec<&str> = f.warnings.iter().filter(|d| d.code.as_deref() == Some("rule-shadowed")).map(|d| d.field.as_str()).collect();
+        assert_eq!(shadowed, vec!["spec.containers[0].restartPolicyRules[3]"]);
+        let r2 = json!([
+            {"action": "Restart", "exitCodes": {"operator": "NotIn", "values": [0]}},
+            {"action": "Restart", "exitCodes": {"operator": "NotIn", "values": [0, 1]}}
+        ]);
+        assert_eq!(lint_of(r2, "Never"), vec!["rule-shadowed"]);
+    }
+
+    #[test]
+    fn lint_duplicates_and_range() {
+        let f = lint_of(json!([{"action": "Restart", "exitCodes": {"operator": "In", "values": [3, 3, 256, -1]}}]), "Never");
+        assert_eq!(f.iter().filter(|c| *c == "duplicate-exit-code").count(), 1);
+        assert_eq!(f.iter().filter(|c| *c == "exit-code-out-of-range").count(), 2);
+    }
+
+    #[test]
+    fn lint_restart_rule_redundant() {
+        assert_eq!(lint_of(json!([{"action": "Restart", "exitCodes": {"operator": "In", "values": [1]}}]), "Always"), vec!["restart-rule-redundant"]);
+        assert_eq!(lint_of(json!([{"action": "Restart", "exitCodes": {"operator": "In", "values": [1]}}]), "OnFailure"), vec!["restart-rule-redundant"]);
+        assert!(lint_of(json!([{"action": "Restart", "exitCodes": {"operator": "In", "values": [0]}}]), "OnFailure").is_empty());
+        assert!(lint_of(json!([{"action": "RestartAllContainers", "exitCodes": {"operator": "In", "values": [1]}}]), "Always").is_empty());
+    }
+
+    #[test]
+    fn lint_sidecar_restart_rule() {
+        let spec = json!({"containers": [{"name": "m"}], "initContainers": [{"name": "s", "restartPolicy": "Always",
+            "restartPolicyRules": [{"action": "Restart", "exitCodes": {"operator": "In", "values": [1]}}]}]});
+        let f = check(spec, &ctx(true, true, false));
+        assert!(f.errors.is_empty());
+        assert_eq!(codes(&f), vec!["sidecar-restart-rule"]);
+    }
+
+    #[test]
+    fn lint_unknown_field() {
+        let spec = json!({"containers": [{"name": "m"}], "initContainers": [{"name": "s", "restartPolicy": "Always",
+            "restartPolicyRules": [{"action": "RestartAllContainers", "onExit": {"exitCodes": {"operator": "In", "values": [88]}}}]}]});
+        let f = check(spec, &ctx(true, true, false));
+        assert_eq!(errs(&f), one("spec.initContainers[0].restartPolicyRules[0].exitCodes", "FieldValueRequired"));
+        assert_eq!(codes(&f), vec!["unknown-field"]);
+        assert_eq!(f.warnings[0].field, "spec.initContainers[0].restartPolicyRules[0].onExit");
+    }
+
+    #[test]
+    fn code_sets() {
+        let a = CodeSet::of(true, &[1, 2]);
+        let not12 = CodeSet::of(false, &[1, 2]);
+        assert!(a.union(&not12).is_subset(&CodeSet::Cofinite(BTreeSet::new())));
+        assert!(CodeSet::Cofinite(BTreeSet::new()).is_subset(&a.union(&not12)));
+        assert!(!not12.is_subset(&a));
+        assert!(CodeSet::of(false, &[1, 2, 3]).is_subset(&not12));
+    }
 }

@@ -54,14 +54,13 @@ pub(super) fn validate_kind(group: &str, api_version: &str, kind: &str, obj: &Va
             // A runtime holds a JobSet spec; the JobSet webhook defaults and validates it when
             // the trainer creates the JobSet.
             let p = FieldPath::new("spec").child("template").child("spec");
-            if let Some(v) = at(obj, &["spec", "template", "spec"]) {
-                if let Some(mut spec) = decode::<JobSetSpec>(v, &p, out) {
+            if let Some(v) = at(obj, &["spec", "template", "spec"])
+                && let Some(mut spec) = decode::<JobSetSpec>(v, &p, out) {
                     if !ctx.skip_defaulting {
                         super::jobset::default_jobset_spec(&mut spec);
                     }
                     super::jobset::validate_jobset_spec(&spec, &p, ctx, out);
                 }
-            }
             true
         }
         ("kubelet.config.k8s.io", "KubeletConfiguration") | ("", "KubeletConfiguration") => {

@@ -1,0 +1,283 @@
+//! Human and machine renderings of contract results.
+
+use crate::{call, options, print_json, read_input, Target};
+use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
+use restartkit::{Diagnostic, Severity};
+use serde_json::{json, Value};
+use std::path::Path;
+use std::process::ExitCode;
+
+/// Byte range of the token a diagnostic points at (a key or a value), from its line and column.
+fn span_of(text: &str, line: u32, column: u32) -> Option<std::ops::Range<usize>> {
+    let mut offset = 0usize;
+    for (i, l) in text.split_inclusive('\n').enumerate() {
+        if i + 1 == line as usize {
+            let start = l.char_indices().nth(column.saturating_sub(1) as usize).map(|(b, _)| b)?;
+            let rest = l.get(start..)?;
+            let len = rest
+                .char_indices()
+                .find(|(_, c)| matches!(c, ':' | '\n' | '\r' | ',' | '}' | ']'))
+                .map(|(b, _)| b)
+                .unwrap_or(rest.len())
+                .max(1);
+            return Some(offset + start..offset + start + len.min(rest.trim_end().len().max(1)));
+        }
+        offset += l.len();
+    }
+    None
+}
+
+/// Prints diagnostics with the source line, a caret and the field path.
+pub fn diagnostics(name: &str, text: &str, errors: &[Diagnostic], warnings: &[Diagnostic], infos: &[Diagnostic]) {
+    let renderer = if std::env::var_os("NO_COLOR").is_none() && std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        Renderer::styled()
+    } else {
+        Renderer::plain()
+    };
+    for d in errors.iter().chain(warnings).chain(infos) {
+        let level = match d.severity {
+            Severity::Error => Level::ERROR,
+            Severity::Warning => Level::WARNING,
+            Severity::Info => Level::INFO,
+        };
+        let label = match (&d.error_type, &d.code) {
+            (Some(t), _) => format!("{t:?}"),
+            (None, Some(c)) => c.clone(),
+            (None, None) => format!("{:?}", d.origin).to_lowercase(),
+        };
+        let title = d.message.clone();
+        let field_note = if d.field.is_empty() { String::new() } else { format!("field: {}", d.field) };
+        let rendered = match d.line.zip(d.column).and_then(|(l, c)| span_of(text, l, c)) {
+            Some(span) => {
+                let report = &[level.primary_title(&title).element(
+                    Snippet::source(text)
+                        .path(name)
+                        .annotation(AnnotationKind::Primary.span(span).label(&label)),
+                )];
+                renderer.render(report)
+            }
+            None => {
+                let report = &[level.primary_title(&title).element(Snippet::<annotate_snippets::Annotation>::source("").path(name))];
+                renderer.render(report)
+            }
+        };
+        eprintln!("{rendered}");
+        if !field_note.is_empty() {
+            eprintln!("  = {field_note} ({:?})\n", d.origin);
+        }
+    }
+}
+
+/// SARIF 2.1.0, one run, one result per diagnostic.
+pub fn sarif(reports: &[(String, Value, Vec<Diagnostic>, Vec<Diagnostic>)]) -> Value {
+    let mut results = Vec::new();
+    for (file, _, errors, warnings) in reports {
+        for d in errors.iter().chain(warnings) {
+            let rule = d
+                .error_type
+                .map(|t| format!("{t:?}"))
+                .or_else(|| d.code.clone())
+                .unwrap_or_else(|| "upstream".to_owned());
+            let mut physical = json!({"artifactLocation": {"uri": file}});
+            if let (Some(l), Some(c), Some(m)) = (d.line, d.column, physical.as_object_mut()) {
+                m.insert("region".into(), json!({"startLine": l, "startColumn": c}));
+            }
+            let loc = json!({
+                "physicalLocation": physical,
+                "logicalLocations": [{"fullyQualifiedName": d.field, "kind": "member"}],
+            });
+            results.push(json!({
+                "ruleId": rule,
+                "level": if d.severity == Severity::Error { "error" } else { "warning" },
+                "message": {"text": d.message},
+                "locations": [loc],
+            }));
+        }
+    }
+    json!({
+        "version": "2.1.0",
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "runs": [{
+            "tool": {"driver": {"name": "restartkit", "version": restartkit::VERSION, "informationUri": "https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/"}},
+            "results": results,
+        }]
+    })
+}
+
+fn num(v: Option<&Value>) -> String {
+    v.and_then(Value::as_f64).map(|f| format!("{f}")).unwrap_or_else(|| "-".to_owned())
+}
+
+pub fn backoff_table(r: &Value) {
+    println!(
+        "CrashLoopBackOff: initial {}s, max {}s, reset after a run of more than {}s",
+        num(r.get("initialSeconds")),
+        num(r.get("maxSeconds")),
+        num(r.get("resetAfterRunSeconds"))
+    );
+    let delays = r.get("delaysSeconds").and_then(Value::as_array).cloned().unwrap_or_default();
+    let times = r.get("restartTimesSeconds").and_then(Value::as_array).cloned().unwrap_or_default();
+    println!("{:>8}  {:>10}  {:>14}", "restart", "delay (s)", "at time (s)");
+    for (i, d) in delays.iter().enumerate() {
+        println!("{:>8}  {:>10}  {:>14}", i + 1, num(Some(d)), num(times.get(i)));
+    }
+}
+
+pub fn evaluate(
+    file: &Path,
+    container: Option<String>,
+    exit_code: i32,
+    replicated_job: Option<String>,
+    conditions: &[String],
+    human: bool,
+    target: &Target,
+) -> ExitCode {
+    let text = match read_input(&file.to_path_buf()) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let doc = match restartkit::source::parse_documents(&text) {
+        Ok(docs) => docs.into_iter().find(|d| matches!(d.value.get("kind").and_then(Value::as_str), Some("Pod" | "Job" | "JobSet"))),
+        Err(d) => {
+            eprintln!("error: {}: {}", file.display(), d.message);
+            return ExitCode::from(2);
+        }
+    };
+    let Some(doc) = doc else {
+        eprintln!("error: {}: no Pod, Job or JobSet document", file.display());
+        return ExitCode::from(2);
+    };
+    let mut input = options(target);
+    input.insert("object".into(), doc.value);
+    input.insert("exitCode".into(), json!(exit_code));
+    if let Some(c) = container {
+        input.insert("container".into(), json!(c));
+    }
+    if let Some(r) = replicated_job {
+        input.insert("replicatedJob".into(), json!(r));
+    }
+    if !conditions.is_empty() {
+        input.insert("podConditions".into(), json!(conditions));
+    }
+    match call("whatIf", Value::Object(input)) {
+        Ok((r, _)) => {
+            if human {
+                for line in r.get("story").and_then(Value::as_array).into_iter().flatten() {
+                    println!("{}", line.as_str().unwrap_or(""));
+                }
+            } else {
+                print_json(&r);
+            }
+            ExitCode::SUCCESS
+        }
+        Err(errs) => {
+            for e in errs {
+                eprintln!("error: {}", e.message);
+            }
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn sim_block(r: &Value) {
+    if let Some(n) = r.get("name").and_then(Value::as_str) {
+        println!("== {n} (Kubernetes {})", r.get("kubernetesVersion").and_then(Value::as_str).unwrap_or(""));
+    }
+    println!("{:>10}  {:<44} {:<14} {:<22} message", "time (s)", "object", "event", "reason");
+    for e in r.get("timeline").and_then(Value::as_array).into_iter().flatten() {
+        let obj = match e.get("container").and_then(Value::as_str) {
+            Some(c) => format!("{} [{c}]", e.get("object").and_then(Value::as_str).unwrap_or("")),
+            None => e.get("object").and_then(Value::as_str).unwrap_or("").to_owned(),
+        };
+        println!(
+            "{:>10}  {:<44} {:<14} {:<22} {}",
+            num(e.get("t")),
+            obj,
+            e.get("event").and_then(Value::as_str).unwrap_or(""),
+            e.get("reason").and_then(Value::as_str).unwrap_or(""),
+            e.get("message").and_then(Value::as_str).unwrap_or("")
+        );
+    }
+    let s = r.get("summary").cloned().unwrap_or(Value::Null);
+    println!(
+        "summary: {}s simulated, {} container exits, {} in-place restarts, {} whole-pod restarts, {} pods created ({} replacements), {} JobSet restarts, {}s lost",
+        num(s.get("endSeconds")),
+        num(s.get("containerExits")),
+        num(s.get("inPlaceRestarts")),
+        num(s.get("wholePodRestarts")),
+        num(s.get("podsCreated")),
+        num(s.get("podsReplaced")),
+        num(s.get("jobsetRestarts")),
+        num(s.get("timeLostSeconds"))
+    );
+    for p in r.get("pods").and_then(Value::as_array).into_iter().flatten() {
+        let cs: Vec<String> = p
+            .get("containers")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .map(|c| format!("{}={}", c.get("name").and_then(Value::as_str).unwrap_or(""), num(c.get("restartCount"))))
+            .collect();
+        println!("  pod {}: {} (restarts: {})", p.get("name").and_then(Value::as_str).unwrap_or(""), p.get("phase").and_then(Value::as_str).unwrap_or(""), cs.join(", "));
+    }
+    for j in r.get("jobs").and_then(Value::as_array).into_iter().flatten() {
+        println!(
+            "  job {}: {} {} {}",
+            j.get("name").and_then(Value::as_str).unwrap_or(""),
+            j.get("phase").and_then(Value::as_str).unwrap_or(""),
+            j.get("reason").and_then(Value::as_str).unwrap_or(""),
+            j.get("message").and_then(Value::as_str).map(|m| format!("({m})")).unwrap_or_default()
+        );
+    }
+    if let Some(js) = r.get("jobset").filter(|v| !v.is_null()) {
+        println!(
+            "  jobset {}: {} {} restarts={} {}",
+            js.get("name").and_then(Value::as_str).unwrap_or(""),
+            js.get("phase").and_then(Value::as_str).unwrap_or(""),
+            js.get("reason").and_then(Value::as_str).unwrap_or(""),
+            num(js.get("restarts")),
+            js.get("message").and_then(Value::as_str).map(|m| format!("({m})")).unwrap_or_default()
+        );
+    }
+}
+
+pub fn simulation(r: &Value) {
+    sim_block(r);
+    if let Some(c) = r.get("compare").filter(|v| !v.is_null()) {
+        println!();
+        sim_block(c);
+    }
+}
+
+pub fn backoff_comparison(r: &Value) {
+    println!(
+        "{} crashing pods on a node, {} API requests per restart",
+        num(r.get("pods")),
+        num(r.get("requestsPerRestart"))
+    );
+    println!("{:<40} {:>8} {:>8} | restarts within (excess over legacy): {:>9} {:>9} {:>9} {:>9} {:>9} | {:>12}", "curve", "initial", "max", "10s", "30s", "70s", "5min", "30min", "peak req/10s");
+    for c in r.get("curves").and_then(Value::as_array).into_iter().flatten() {
+        let w: Vec<String> = c
+            .get("windows")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .map(|x| format!("{} ({:+})", num(x.get("restarts")), x.get("excessOverLegacy").and_then(Value::as_i64).unwrap_or(0)))
+            .collect();
+        println!(
+            "{:<40} {:>7}s {:>7}s | {:>49} {:>9} {:>9} {:>9} {:>9} | {:>12}",
+            c.get("label").and_then(Value::as_str).unwrap_or(""),
+            num(c.get("initialSeconds")),
+            num(c.get("maxSeconds")),
+            w.first().cloned().unwrap_or_default(),
+            w.get(1).cloned().unwrap_or_default(),
+            w.get(2).cloned().unwrap_or_default(),
+            w.get(3).cloned().unwrap_or_default(),
+            w.get(4).cloned().unwrap_or_default(),
+            num(c.get("peakRequestsPer10s"))
+        );
+    }
+}

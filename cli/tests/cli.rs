@@ -1,0 +1,215 @@
+//! The `restartkit` binary end to end: vectors, the real-world corpus, output formats, exit
+//! codes and bad input.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+
+use serde_json::Value;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_restartkit"))
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn run(args: &[&str]) -> Output {
+    bin().args(args).current_dir(root()).output().expect("run restartkit")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("restartkit-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).unwrap();
+    p
+}
+
+#[test]
+fn every_vector_passes_through_the_cli() {
+    let mut files: Vec<String> = std::fs::read_dir(root().join("conformance/vectors"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .map(|p| p.display().to_string())
+        .collect();
+    files.sort();
+    let mut args = vec!["conformance"];
+    args.extend(files.iter().map(String::as_str));
+    let o = run(&args);
+    let out = stdout(&o);
+    let last = out.lines().last().unwrap_or("");
+    assert!(last.ends_with(" passed, 0 failed"), "{out}");
+    assert!(o.status.success());
+}
+
+#[test]
+fn conformance_reports_failures_and_exits_non_zero() {
+    let v = r#"[{"id": "deliberately-wrong", "op": "describe", "input": {}, "expect": {"contractVersion": "0.0"}}]"#;
+    let p = temp_file("wrong.json", v.as_bytes());
+    let o = run(&["conformance", p.to_str().unwrap()]);
+    let out = stdout(&o);
+    assert!(out.contains("FAIL deliberately-wrong: contractVersion"), "{out}");
+    assert!(out.trim_end().ends_with("0 passed, 1 failed"), "{out}");
+    assert_eq!(o.status.code(), Some(1));
+}
+
+#[test]
+fn real_world_manifests_give_the_exit_code_upstream_implies() {
+    let dir = root().join("conformance/realworld");
+    let index: Vec<Value> = serde_json::from_str(&std::fs::read_to_string(dir.join("INDEX.json")).unwrap()).unwrap();
+    for e in &index {
+        let file = dir.join(e["file"].as_str().unwrap());
+        let (version, gates) = restartkit::conformance::realworld_target(e);
+        let mut cmd = bin();
+        cmd.arg("validate").arg(&file);
+        if let Some(v) = version {
+            cmd.args(["-k", &v]);
+        }
+        if !gates.is_empty() {
+            let g: Vec<String> = gates.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            cmd.args(["--feature-gates", &g.join(",")]);
+        }
+        let o = cmd.output().unwrap();
+        let want = if e["expect"] == "valid" { 0 } else { 1 };
+        assert_eq!(o.status.code(), Some(want), "{}: {}", file.display(), stderr(&o));
+    }
+}
+
+#[test]
+fn human_output_shows_the_line_the_field_and_exits_1() {
+    let p = temp_file(
+        "bad-pod.yaml",
+        b"apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  restartPolicy: Sometimes\n  containers:\n  - name: c\n    image: busybox\n",
+    );
+    let o = run(&["validate", p.to_str().unwrap()]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("spec.restartPolicy"), "{err}");
+    assert!(err.contains(":6:"), "the source line is shown: {err}");
+    assert!(err.contains("Sometimes"), "{err}");
+}
+
+#[test]
+fn json_and_sarif_outputs_are_machine_readable() {
+    let p = root().join("examples/pod-sidecar-keystone.yaml");
+    let o = run(&["validate", "--output", "json", p.to_str().unwrap()]);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v[0]["result"]["valid"], true);
+    assert_eq!(v[0]["result"]["documents"][0]["kind"], "Pod");
+    let o = run(&["validate", "--output", "sarif", p.to_str().unwrap()]);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["version"], "2.1.0");
+    assert!(v["runs"][0]["results"].is_array());
+}
+
+#[test]
+fn unmodelled_kinds_are_passed_over_not_errors() {
+    let p = temp_file("svc.yaml", b"apiVersion: v1\nkind: Service\nmetadata:\n  name: s\nspec:\n  ports: [{port: 80}]\n");
+    let o = run(&["validate", "--output", "json", p.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v[0]["result"]["documents"][0]["modelled"], false);
+    assert_eq!(v[0]["result"]["infos"][0]["code"], "kind-not-modelled");
+}
+
+fn validate_bytes(name: &str, bytes: &[u8]) -> (Option<i32>, String) {
+    let p = temp_file(name, bytes);
+    let o = run(&["validate", p.to_str().unwrap()]);
+    (o.status.code(), stderr(&o))
+}
+
+#[test]
+fn bad_input_gives_a_clear_error_never_a_crash() {
+    let (code, err) = validate_bytes("syntax.yaml", b"kind: Pod\nspec: [unclosed\n");
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("line"), "{err}");
+
+    let (code, err) = validate_bytes("dup.yaml", b"apiVersion: v1\nkind: Pod\nspec:\n  containers: []\n  containers: []\n");
+    assert_eq!(code, Some(1));
+    assert!(err.contains("duplicate key") && err.contains("line 5"), "{err}");
+
+    let (code, err) = validate_bytes("notutf8.yaml", b"kind: Pod\nmetadata: {name: \xff\xfe}\n");
+    assert_eq!(code, Some(2));
+    assert!(err.contains("not UTF-8"), "{err}");
+
+    let deep = format!("a: {}{}\n", "[".repeat(10_000), "]".repeat(10_000));
+    let (code, err) = validate_bytes("deep.yaml", deep.as_bytes());
+    assert_eq!(code, Some(1));
+    assert!(err.contains("nesting deeper") || err.contains("recursion limit"), "{err}");
+
+    let big = format!(
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: p}}\nspec:\n  containers:\n  - name: c\n    image: i\n    restartPolicy: Never\n    restartPolicyRules:\n    - action: Restart\n      exitCodes:\n        operator: In\n        values: [{}]\n",
+        (0..100_000).map(|i| i.to_string()).collect::<Vec<_>>().join(",")
+    );
+    let (code, err) = validate_bytes("huge.yaml", big.as_bytes());
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("restartPolicyRules[0].exitCodes.values"), "{err}");
+
+    let (code, err) = validate_bytes(
+        "overflow.yaml",
+        b"apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n    restartPolicy: Never\n    restartPolicyRules:\n    - action: Restart\n      exitCodes: {operator: In, values: [4294967296]}\n",
+    );
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("spec.containers[0].restartPolicyRules[0].exitCodes.values[0]"), "{err}");
+
+    let (code, err) = validate_bytes("nan.yaml", b"apiVersion: batch/v1\nkind: Job\nspec:\n  backoffLimit: .nan\n");
+    assert_eq!(code, Some(1));
+    assert!(err.contains("spec.backoffLimit"), "{err}");
+
+    let (code, err) = validate_bytes("wrongtype.yaml", b"apiVersion: batch/v1\nkind: Job\nspec:\n  backoffLimit: lots\n");
+    assert_eq!(code, Some(1));
+    assert!(err.contains("spec.backoffLimit") && err.contains(":4:"), "{err}");
+}
+
+#[test]
+fn missing_file_exits_2() {
+    let o = run(&["validate", "/nonexistent/restartkit.yaml"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn schema_lists_and_prints_json_schemas() {
+    let o = run(&["schema"]);
+    assert!(stdout(&o).lines().any(|l| l == "Pod"));
+    let o = run(&["schema", "Job"]);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(v["properties"]["spec"].is_object(), "{v}");
+    assert_eq!(run(&["schema", "Nope"]).status.code(), Some(2));
+}
+
+#[test]
+fn batch_answers_one_line_per_request() {
+    let mut child = bin().arg("batch").stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"{\"op\":\"describe\",\"input\":{}}\nnot json\n{\"op\":\"nope\"}\n")
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    let lines: Vec<Value> = stdout(&o).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0]["status"], "ok");
+    assert_eq!(lines[1]["errors"][0]["code"], "invalid-json");
+    assert_eq!(lines[2]["errors"][0]["code"], "unknown-op");
+}
+
+#[test]
+fn request_reads_a_contract_request() {
+    let p = temp_file("req.json", br#"{"op": "describe", "input": {}}"#);
+    let o = run(&["request", p.to_str().unwrap()]);
+    assert!(o.status.success());
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(v["result"]["kubernetesVersions"].as_array().is_some_and(|a| a.len() == 4));
+    let _ = Path::new(&p);
+}

@@ -1,0 +1,271 @@
+//! "What if container X exits with code N?": the kubelet's decision, then — for a Pod of a Job
+//! or JobSet — the Job controller's outcome and the JobSet controller's action, chained the way
+//! the components hand the failure on. Each step is the engine's own op; this module only builds
+//! the objects one component passes to the next.
+
+use crate::api::{Job, JobSet, Pod, PodSpec};
+use crate::contract::decode;
+use crate::diag::Diagnostic;
+use crate::validate;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct WhatIfInput {
+    /// A Pod, Job or JobSet (API JSON). Upstream defaulting is applied first.
+    pub object: Value,
+    /// The container that exits; default: the first regular container.
+    #[serde(default)]
+    pub container: Option<String>,
+    pub exit_code: i32,
+    /// In a JobSet, the replicatedJob whose Pod fails; default: the first.
+    #[serde(default)]
+    pub replicated_job: Option<String>,
+    /// Pod condition types present (status True) when the Pod fails, e.g. `DisruptionTarget`.
+    #[serde(default)]
+    pub pod_conditions: Vec<String>,
+    #[serde(default)]
+    pub kubernetes_version: Option<String>,
+    #[serde(default)]
+    pub feature_gates: Option<BTreeMap<String, bool>>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct WhatIfOutput {
+    pub container: String,
+    pub exit_code: i32,
+    /// The kubelet's `containerRestart` result.
+    pub kubelet: Value,
+    /// The Pod's phase after this exit, assuming its other regular containers have finished:
+    /// `Running` (restarted in place), `Succeeded` or `Failed`.
+    pub pod_phase: String,
+    /// For a Pod of a Job: the `podFailurePolicy` result and what it means for the Job.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job: Option<Value>,
+    /// For a Job of a JobSet: the `jobsetFailurePolicy` result once the Job has failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jobset: Option<Value>,
+    /// The same, in sentences.
+    pub story: Vec<String>,
+}
+
+fn gates_of(input: &WhatIfInput) -> Value {
+    let mut m = serde_json::Map::new();
+    if let Some(v) = &input.kubernetes_version {
+        m.insert("kubernetesVersion".into(), json!(v));
+    }
+    if let Some(g) = &input.feature_gates {
+        m.insert("featureGates".into(), json!(g));
+    }
+    Value::Object(m)
+}
+
+fn with(base: &Value, extra: Value) -> Value {
+    let mut m = base.as_object().cloned().unwrap_or_default();
+    if let Value::Object(e) = extra {
+        m.extend(e);
+    }
+    Value::Object(m)
+}
+
+fn to_value<T: Serialize>(t: &T) -> Result<Value, Diagnostic> {
+    serde_json::to_value(t).map_err(|e| Diagnostic::request("internal", "", format!("cannot encode: {e}")))
+}
+
+fn str_of<'a>(v: &'a Value, k: &str) -> &'a str {
+    v.get(k).and_then(Value::as_str).unwrap_or("")
+}
+
+pub fn what_if(input: WhatIfInput) -> Result<WhatIfOutput, Diagnostic> {
+    let kind = input.object.get("kind").and_then(Value::as_str).unwrap_or("").to_owned();
+    let opts = gates_of(&input);
+    let mut story = Vec::new();
+    // The Job (if any) and the Pod template the failing Pod comes from.
+    let (jobset, job, pod_spec, pod_meta_name, ns): (Option<JobSet>, Option<Job>, PodSpec, String, String) = match kind.as_str() {
+        "Pod" => {
+            let mut pod: Pod = validate::decode_at(&input.object, &crate::FieldPath::new("object"))?;
+            validate::pod::default_pod_spec(&mut pod.spec);
+            let ns = pod.metadata.namespace.clone().unwrap_or_else(|| "default".into());
+            (None, None, pod.spec, pod.metadata.name.unwrap_or_else(|| "pod".into()), ns)
+        }
+        "Job" => {
+            let mut job: Job = validate::decode_at(&input.object, &crate::FieldPath::new("object"))?;
+            validate::job::default_job_spec(&mut job.spec);
+            let ns = job.metadata.namespace.clone().unwrap_or_else(|| "default".into());
+            let name = format!("{}-0", job.metadata.name.clone().unwrap_or_else(|| "job".into()));
+            let spec = job.spec.template.spec.clone();
+            (None, Some(job), spec, name, ns)
+        }
+        "JobSet" => {
+            let mut js: JobSet = validate::decode_at(&input.object, &crate::FieldPath::new("object"))?;
+            validate::jobset::default_jobset_spec(&mut js.spec);
+            let rj = match &input.replicated_job {
+                Some(n) => js.spec.replicated_jobs.iter().find(|r| &r.name == n).ok_or_else(|| {
+                    Diagnostic::request("not-found", "input.replicatedJob", format!("the JobSet has no replicatedJob named {n:?}"))
+                })?,
+                None => js.spec.replicated_jobs.first().ok_or_else(|| {
+                    Diagnostic::request("not-found", "input.object.spec.replicatedJobs", "the JobSet has no replicatedJobs")
+                })?,
+            };
+            let js_name = js.metadata.name.clone().unwrap_or_else(|| "jobset".into());
+            let ns = js.metadata.namespace.clone().unwrap_or_else(|| "default".into());
+            let job_name = format!("{js_name}-{}-0", rj.name);
+            let mut labels = BTreeMap::new();
+            labels.insert("jobset.sigs.k8s.io/jobset-name".to_owned(), js_name.clone());
+            labels.insert("jobset.sigs.k8s.io/replicatedjob-name".to_owned(), rj.name.clone());
+            labels.insert("jobset.sigs.k8s.io/job-index".to_owned(), "0".to_owned());
+            let mut job = Job {
+                api_version: Some("batch/v1".into()),
+                kind: Some("Job".into()),
+                spec: rj.template.spec.clone(),
+                ..Default::default()
+            };
+            job.metadata.name = Some(job_name.clone());
+            job.metadata.namespace = Some(ns.clone());
+            job.metadata.labels = Some(labels);
+            validate::job::default_job_spec(&mut job.spec);
+            let spec = job.spec.template.spec.clone();
+            (Some(js), Some(job), spec, format!("{job_name}-0"), ns)
+        }
+        other => {
+            return Err(Diagnostic::request(
+                "unsupported-kind",
+                "input.object.kind",
+                format!("whatIf takes a Pod, Job or JobSet, not {other:?}"),
+            ));
+        }
+    };
+    let container = match &input.container {
+        Some(c) => c.clone(),
+        None => pod_spec
+            .containers
+            .first()
+            .map(|c| c.name.clone())
+            .ok_or_else(|| Diagnostic::request("not-found", "input.object", "the Pod template has no containers"))?,
+    };
+    let pod = Pod {
+        api_version: Some("v1".into()),
+        kind: Some("Pod".into()),
+        metadata: crate::api::ObjectMeta { name: Some(pod_meta_name.clone()), namespace: Some(ns.clone()), ..Default::default() },
+        spec: pod_spec.clone(),
+        status: None,
+        other: Default::default(),
+    };
+    let kubelet_out = crate::eval::kubelet::container_restart(decode(with(
+        &opts,
+        json!({"pod": to_value(&pod)?, "container": container, "exitCode": input.exit_code}),
+    ))?)?;
+    let kubelet = to_value(&kubelet_out)?;
+    let action = str_of(&kubelet, "action").to_owned();
+    let is_init = pod_spec.init_containers.iter().any(|c| c.name == container);
+    story.push(format!("kubelet: container {container:?} exited with code {}: {action}", input.exit_code));
+    if let Some(r) = kubelet.get("reason").and_then(Value::as_str) {
+        story.push(format!("  because {r}"));
+    }
+    if action != "DoNotRestart" {
+        story.push(format!("pod {ns}/{pod_meta_name} stays Running; the container restarts in place after its CrashLoopBackOff delay"));
+        return Ok(WhatIfOutput { container, exit_code: input.exit_code, kubelet, pod_phase: "Running".into(), job: None, jobset: None, story });
+    }
+    let failed = input.exit_code != 0;
+    let pod_phase = if failed { "Failed" } else { "Succeeded" };
+    story.push(format!("pod {ns}/{pod_meta_name} becomes {pod_phase} (assuming its other regular containers have finished)"));
+    let Some(job) = job else {
+        return Ok(WhatIfOutput { container, exit_code: input.exit_code, kubelet, pod_phase: pod_phase.into(), job: None, jobset: None, story });
+    };
+    if !failed {
+        story.push("job: the Pod succeeded and counts as a completion".to_owned());
+        return Ok(WhatIfOutput {
+            container,
+            exit_code: input.exit_code,
+            kubelet,
+            pod_phase: pod_phase.into(),
+            job: Some(json!({"outcome": "PodSucceeded"})),
+            jobset: None,
+            story,
+        });
+    }
+    let status_list = if is_init { "initContainerStatuses" } else { "containerStatuses" };
+    let conditions: Vec<Value> = input.pod_conditions.iter().map(|t| json!({"type": t, "status": "True"})).collect();
+    let mut failed_pod = to_value(&pod)?;
+    let pod_status = json!({
+        "phase": "Failed",
+        "conditions": conditions,
+        status_list: [{"name": container, "state": {"terminated": {"exitCode": input.exit_code, "reason": "Error"}}}],
+    });
+    if let Some(m) = failed_pod.as_object_mut() {
+        m.insert("status".into(), pod_status);
+    }
+    let pfp_out = crate::eval::job::pod_failure_policy(decode(with(&opts, json!({"job": to_value(&job)?, "pod": failed_pod})))?)?;
+    let pfp = to_value(&pfp_out)?;
+    let pfp_action = pfp.get("action").and_then(Value::as_str).unwrap_or("Count").to_owned();
+    let backoff_limit = job.spec.backoff_limit.unwrap_or(6);
+    let per_index = job.spec.backoff_limit_per_index;
+    let job_name = job.metadata.name.clone().unwrap_or_default();
+    // What the Job does with this failure, and with the same failure repeated.
+    let (outcome, reason, message, failures_to_fail): (&str, Option<&str>, Option<String>, Option<i64>) = match pfp_action.as_str() {
+        "FailJob" => ("JobFailed", Some("PodFailurePolicy"), pfp.get("message").and_then(Value::as_str).map(str::to_owned), Some(1)),
+        "Ignore" => ("PodReplaced", None, None, None),
+        "FailIndex" => ("IndexFailed", Some("FailedIndexes"), Some("Job has failed indexes".to_owned()), Some(1)),
+        _ => match per_index {
+            Some(pi) => ("PodReplaced", Some("FailedIndexes"), Some("Job has failed indexes".to_owned()), Some(i64::from(pi) + 1)),
+            None if backoff_limit == 0 => (
+                "JobFailed",
+                Some("BackoffLimitExceeded"),
+                Some("Job has reached the specified backoff limit".to_owned()),
+                Some(1),
+            ),
+            None => (
+                "PodReplaced",
+                Some("BackoffLimitExceeded"),
+                Some("Job has reached the specified backoff limit".to_owned()),
+                Some(i64::from(backoff_limit) + 1),
+            ),
+        },
+    };
+    match outcome {
+        "JobFailed" => story.push(format!(
+            "job {job_name}: {pfp_action} — the Job fails with reason {} and message {:?}",
+            reason.unwrap_or(""),
+            message.as_deref().unwrap_or("")
+        )),
+        "IndexFailed" => story.push(format!("job {job_name}: FailIndex — index 0 fails at once")),
+        _ if pfp_action == "Ignore" => story.push(format!("job {job_name}: Ignore — the failure does not count; a replacement Pod is created")),
+        _ => story.push(format!(
+            "job {job_name}: the failure counts ({}); a replacement Pod is created after the pod-failure backoff; the same failure {} times fails the {} with reason {}",
+            if pfp.get("matched").and_then(Value::as_bool).unwrap_or(false) { "Count rule" } else { "no podFailurePolicy rule matched" },
+            failures_to_fail.unwrap_or(0),
+            if per_index.is_some() { "index" } else { "Job" },
+            reason.unwrap_or("")
+        )),
+    }
+    let job_result = json!({
+        "podFailurePolicy": pfp,
+        "outcome": outcome,
+        "failureReason": reason,
+        "failureMessage": message,
+        "failuresUntilFailed": failures_to_fail,
+    });
+    let (Some(js), Some(reason)) = (jobset, reason) else {
+        return Ok(WhatIfOutput { container, exit_code: input.exit_code, kubelet, pod_phase: pod_phase.into(), job: Some(job_result), jobset: None, story });
+    };
+    let mut failed_job = to_value(&job)?;
+    let job_status = json!({
+        "failed": 1,
+        "conditions": [{"type": "Failed", "status": "True", "reason": reason, "message": message, "lastTransitionTime": "2026-01-01T00:00:00Z"}],
+    });
+    if let Some(m) = failed_job.as_object_mut() {
+        m.insert("status".into(), job_status);
+    }
+    let js_out = crate::eval::jobset::jobset_failure_policy(decode(with(&opts, json!({"jobset": to_value(&js)?, "failedJobs": [failed_job]})))?)?;
+    let jsv = to_value(&js_out)?;
+    let when = if outcome == "JobFailed" { "at once" } else { "once the Job has failed" };
+    story.push(format!("jobset: {when}, the JobSet controller applies {}", str_of(&jsv, "action")));
+    for c in jsv.get("conditions").and_then(Value::as_array).into_iter().flatten() {
+        story.push(format!("  condition {}={} reason {} message {:?}", str_of(c, "type"), str_of(c, "status"), str_of(c, "reason"), str_of(c, "message")));
+    }
+    Ok(WhatIfOutput { container, exit_code: input.exit_code, kubelet, pod_phase: pod_phase.into(), job: Some(job_result), jobset: Some(jsv), story })
+}

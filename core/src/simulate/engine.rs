@@ -1,0 +1,1179 @@
+//! The discrete-event loop: containers start and exit, the kubelet restarts them (with
+//! CrashLoopBackOff), Pods end, the Job controller counts and replaces them, the JobSet
+//! controller restarts or fails the set. Time is integer milliseconds; ties are broken by the
+//! order events were scheduled, and randomness comes from one seeded generator, so the same
+//! scenario always gives the same timeline.
+
+use super::decide::Decider;
+use crate::eval::kubelet::{CompiledContainerPolicy, KubeletDecision};
+use crate::features::FeatureGates;
+use super::scenario::{FaultKind, Scenario, Selector};
+use super::{ContainerSummary, JobSetSummary, JobSummary, PodSummary, Summary, TimelineEvent};
+use crate::diag::Diagnostic;
+use serde_json::{json, Value};
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+
+const RESET_AFTER_RUN_MS: u64 = 600_000;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Init,
+    Sidecar,
+    Regular,
+}
+
+/// A Pod template: the Pod itself, or the template of one replicatedJob / Job.
+pub(super) struct Template {
+    pub pod: Value,
+    pub job: Option<Value>,
+    pub names: Vec<String>,
+    kinds: Vec<Kind>,
+    /// The kubelet's decision table of each container, in `names` order.
+    policies: Vec<CompiledContainerPolicy>,
+    pub replicated_job: Option<String>,
+    /// Job shape (1 for a bare Pod).
+    pub completions: u32,
+    pub parallelism: u32,
+    pub backoff_limit: i64,
+    pub per_index: Option<i64>,
+    pub max_failed_indexes: Option<i64>,
+    pub on_failure: bool,
+    pub replicas: u32,
+    pub active_deadline_ms: Option<u64>,
+}
+
+impl Template {
+    pub fn new(pod: Value, spec: &crate::api::PodSpec, gates: &FeatureGates, job: Option<Value>, replicated_job: Option<String>, replicas: u32) -> Self {
+        let policies = spec
+            .init_containers
+            .iter()
+            .chain(spec.containers.iter())
+            .map(|c| CompiledContainerPolicy::new(c, spec, gates))
+            .collect();
+        let mut names = Vec::new();
+        let mut kinds = Vec::new();
+        for c in pod.pointer("/spec/initContainers").and_then(Value::as_array).into_iter().flatten() {
+            names.push(c.get("name").and_then(Value::as_str).unwrap_or("").to_owned());
+            kinds.push(if c.get("restartPolicy").and_then(Value::as_str) == Some("Always") { Kind::Sidecar } else { Kind::Init });
+        }
+        for c in pod.pointer("/spec/containers").and_then(Value::as_array).into_iter().flatten() {
+            names.push(c.get("name").and_then(Value::as_str).unwrap_or("").to_owned());
+            kinds.push(Kind::Regular);
+        }
+        let js = job.as_ref().and_then(|j| j.get("spec"));
+        let int = |k: &str| js.and_then(|s| s.get(k)).and_then(Value::as_i64);
+        let completions = int("completions").unwrap_or(1).clamp(1, 1_000_000) as u32;
+        let parallelism = int("parallelism").unwrap_or(1).clamp(0, 1_000_000) as u32;
+        let per_index = int("backoffLimitPerIndex");
+        let default_limit = if per_index.is_some() { i64::from(i32::MAX) } else { 6 };
+        Template {
+            on_failure: pod.pointer("/spec/restartPolicy").and_then(Value::as_str) == Some("OnFailure"),
+            backoff_limit: int("backoffLimit").unwrap_or(default_limit),
+            per_index,
+            max_failed_indexes: int("maxFailedIndexes"),
+            active_deadline_ms: int("activeDeadlineSeconds").map(|s| s.max(0) as u64 * 1000),
+            completions: if job.is_some() { completions } else { 1 },
+            parallelism: if job.is_some() { parallelism.min(completions) } else { 1 },
+            pod,
+            job,
+            names,
+            kinds,
+            policies,
+            replicated_job,
+            replicas,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Ev {
+    Start { pod: usize, c: usize, epoch: u32 },
+    Exit { pod: usize, c: usize, epoch: u32, code: i32, reason: u8 },
+    CreatePod { job: usize, index: u32, jgen: u32 },
+    Fault { pod: usize, fault: usize, pgen: u32 },
+    Crr { action: usize },
+    Deadline { job: usize, jgen: u32 },
+    RecreateJobs { attempt: u32 },
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Obj {
+    Pod(usize),
+    Job(usize),
+    JobSet,
+}
+
+const REASONS: [&str; 5] = ["Error", "Completed", "OOMKilled", "ContainerRecreateRequest", "Killed"];
+
+#[derive(Debug, Clone, Default)]
+struct Container {
+    restart_count: u32,
+    running: bool,
+    pending_start: bool,
+    /// The pending start is a restart (restartCount goes up when it happens, as in Pod status).
+    restarting: bool,
+    last_exit: Option<i32>,
+    /// CrashLoopBackOff entry: (current backoff ms, lastUpdate ms).
+    backoff: Option<(u64, u64)>,
+    epoch: u32,
+}
+
+#[derive(Debug, Clone)]
+struct PodState {
+    name: String,
+    tmpl: usize,
+    job: Option<usize>,
+    index: u32,
+    epoch: u32,
+    alive: bool,
+    phase: &'static str,
+    reason: Option<String>,
+    containers: Vec<Container>,
+    conditions: Vec<&'static str>,
+}
+
+#[derive(Debug, Clone)]
+struct IndexState {
+    done: bool,
+    failed: bool,
+    failure_count: u32,
+    ignored: u32,
+    active: Option<usize>,
+    /// A Pod was created for this index before (the next one is a replacement).
+    started: bool,
+}
+
+#[derive(Debug, Clone)]
+struct JobState {
+    name: String,
+    tmpl: usize,
+    job_index: u32,
+    epoch: u32,
+    phase: &'static str,
+    reason: Option<String>,
+    message: Option<String>,
+    failed: u32,
+    succeeded: u32,
+    failures_after_success: u32,
+    failed_indexes: u32,
+    restarts_sum: u64,
+    indexes: Vec<IndexState>,
+    pods_created: u32,
+}
+
+pub(super) struct Engine<'a> {
+    sc: &'a Scenario,
+    pub templates: Vec<Template>,
+    jobset: Option<Value>,
+    decider: Decider,
+    initial_ms: u64,
+    max_ms: u64,
+    startup_ms: u64,
+    reschedule_ms: u64,
+    end_ms: u64,
+    queue: BinaryHeap<Reverse<(u64, u64, Ev)>>,
+    seq: u64,
+    now: u64,
+    rng: u64,
+    pods: Vec<PodState>,
+    jobs: Vec<JobState>,
+    /// Script cursors keyed by (template, job index, pod index, container) so they survive Pod
+    /// replacement and JobSet restarts: the script is per container of the workload.
+    cursors: HashMap<(usize, u32, u32, usize), (usize, u32)>,
+    /// Scripted exits that can apply to each (template, container).
+    scripts: Vec<Vec<Vec<usize>>>,
+    pub summary: Summary,
+    pub timeline: Vec<TimelineEvent>,
+    max_timeline: usize,
+    js_restarts: i64,
+    js_restarts_towards_max: i64,
+    js_phase: &'static str,
+    js_reason: Option<String>,
+    js_message: Option<String>,
+    attempt: u32,
+}
+
+fn matches(sel: &Selector, rj: Option<&str>, job_index: u32, pod_index: u32, container: Option<&str>) -> bool {
+    sel.replicated_job.is_none_or(|r| Some(r) == rj)
+        && sel.job_index.is_none_or(|j| j == job_index)
+        && sel.pod_index.is_none_or(|p| p == pod_index)
+        && match (sel.container, container) {
+            (Some(want), Some(c)) => want == c,
+            _ => true,
+        }
+}
+
+impl<'a> Engine<'a> {
+    pub fn new(
+        sc: &'a Scenario,
+        templates: Vec<Template>,
+        jobset: Option<Value>,
+        decider: Decider,
+        end_ms: u64,
+    ) -> Result<Self, Diagnostic> {
+        let cfg = match &sc.kubelet_config {
+            Some(c) => Some(serde_json::to_value(c).map_err(|e| Diagnostic::request("internal", "", e.to_string()))?),
+            None => None,
+        };
+        let (initial_ms, max_ms) = decider.crash_loop(cfg.as_ref())?;
+        let scripts = templates
+            .iter()
+            .map(|t| {
+                t.names
+                    .iter()
+                    .map(|n| {
+                        sc.exits
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, e)| {
+                                e.container.as_deref().is_none_or(|c| c == n)
+                                    && e.replicated_job.as_deref().is_none_or(|r| Some(r) == t.replicated_job.as_deref())
+                            })
+                            .map(|(i, _)| i)
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect();
+        let ms = |s: f64| super::scenario::secs_to_ms(s).ok_or_else(|| Diagnostic::request("invalid-input", "", format!("{s} is not a duration in seconds")));
+        Ok(Engine {
+            sc,
+            templates,
+            jobset,
+            decider,
+            initial_ms,
+            max_ms,
+            startup_ms: ms(sc.startup_seconds)?,
+            reschedule_ms: ms(sc.pod_reschedule_seconds)?,
+            end_ms,
+            queue: BinaryHeap::new(),
+            seq: 0,
+            now: 0,
+            rng: sc.seed ^ 0x9E37_79B9_7F4A_7C15,
+            pods: Vec::new(),
+            jobs: Vec::new(),
+            cursors: HashMap::new(),
+            scripts,
+            summary: Summary::default(),
+            timeline: Vec::new(),
+            max_timeline: sc.max_timeline_events.unwrap_or(10_000),
+            js_restarts: 0,
+            js_restarts_towards_max: 0,
+            js_phase: "Running",
+            js_reason: None,
+            js_message: None,
+            attempt: 0,
+        })
+    }
+
+    fn schedule(&mut self, t: u64, ev: Ev) {
+        if t <= self.end_ms {
+            self.seq += 1;
+            self.queue.push(Reverse((t, self.seq, ev)));
+        }
+    }
+
+    /// splitmix64: a small, well-known generator; seeded, so runs repeat exactly.
+    fn next_u64(&mut self) -> u64 {
+        self.rng = self.rng.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.rng;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn uniform(&mut self) -> f64 {
+        ((self.next_u64() >> 11) as f64 + 0.5) / (1u64 << 53) as f64
+    }
+
+    /// Adds a timeline event; names and messages are only built while the timeline has room,
+    /// so long runs pay for counting only.
+    fn record(&mut self, object: Obj, container: Option<(usize, usize)>, event: &str, reason: &str, message: impl FnOnce() -> Option<String>) {
+        self.summary.events += 1;
+        if self.timeline.len() >= self.max_timeline {
+            self.summary.timeline_truncated = true;
+            return;
+        }
+        let object = self.obj_name(object);
+        let container = container.and_then(|(t, c)| self.templates.get(t).and_then(|t| t.names.get(c)).cloned());
+        self.timeline.push(TimelineEvent {
+            t: self.now as f64 / 1000.0,
+            object,
+            container,
+            event: event.to_owned(),
+            reason: reason.to_owned(),
+            message: message(),
+        });
+    }
+
+    fn obj_name(&self, o: Obj) -> String {
+        match o {
+            Obj::Pod(p) => self.pod_obj(p),
+            Obj::Job(j) => self.job_obj(j),
+            Obj::JobSet => self.jobset_name(),
+        }
+    }
+
+    fn pod_obj(&self, p: usize) -> String {
+        let ns = self.namespace();
+        format!("pod/{ns}/{}", self.pods.get(p).map(|x| x.name.as_str()).unwrap_or(""))
+    }
+    fn namespace(&self) -> String {
+        let w = &self.sc.workload;
+        w.pointer("/metadata/namespace").and_then(Value::as_str).unwrap_or("default").to_owned()
+    }
+
+    pub fn run(&mut self) -> Result<(), Diagnostic> {
+        self.start_workload()?;
+        for (i, a) in self.sc.container_recreate_requests.iter().enumerate() {
+            let t = super::scenario::secs_to_ms(a.at_seconds).unwrap_or(u64::MAX);
+            self.schedule(t, Ev::Crr { action: i });
+        }
+        while let Some(Reverse((t, _, ev))) = self.queue.pop() {
+            self.now = t;
+            self.step(ev)?;
+            if self.js_phase != "Running" {
+                break;
+            }
+        }
+        self.now = self.now.max(if self.queue.is_empty() { self.now } else { self.end_ms });
+        self.summary.end_seconds = self.now as f64 / 1000.0;
+        Ok(())
+    }
+
+    fn start_workload(&mut self) -> Result<(), Diagnostic> {
+        let kind = self.sc.workload.get("kind").and_then(Value::as_str).unwrap_or("");
+        if kind == "Pod" {
+            let name = self.sc.workload.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("pod").to_owned();
+            self.new_pod(0, None, 0, name, 0);
+        } else {
+            self.create_jobs(0);
+        }
+        Ok(())
+    }
+
+    fn create_jobs(&mut self, t: u64) {
+        let base = self
+            .sc
+            .workload
+            .pointer("/metadata/name")
+            .and_then(Value::as_str)
+            .unwrap_or("workload")
+            .to_owned();
+        let is_jobset = self.jobset.is_some();
+        for ti in 0..self.templates.len() {
+            let (replicas, rj) = match self.templates.get(ti) {
+                Some(tm) => (tm.replicas, tm.replicated_job.clone()),
+                None => continue,
+            };
+            for ji in 0..replicas {
+                let name = if is_jobset { format!("{base}-{}-{ji}", rj.as_deref().unwrap_or("")) } else { base.clone() };
+                self.create_job(ti, ji, name, t);
+            }
+        }
+    }
+
+    fn create_job(&mut self, tmpl: usize, job_index: u32, name: String, t: u64) {
+        let (completions, parallelism, deadline) = match self.templates.get(tmpl) {
+            Some(tm) => (tm.completions, tm.parallelism, tm.active_deadline_ms),
+            None => return,
+        };
+        let j = self.jobs.len();
+        self.jobs.push(JobState {
+            name: name.clone(),
+            tmpl,
+            job_index,
+            epoch: self.attempt,
+            phase: "Running",
+            reason: None,
+            message: None,
+            failed: 0,
+            succeeded: 0,
+            failures_after_success: 0,
+            failed_indexes: 0,
+            restarts_sum: 0,
+            indexes: (0..completions)
+                .map(|_| IndexState { done: false, failed: false, failure_count: 0, ignored: 0, active: None, started: false })
+                .collect(),
+            pods_created: 0,
+        });
+        self.summary.jobs_created += 1;
+        self.record(Obj::Job(j), None, "Created", "JobCreated", || None);
+        for index in 0..parallelism {
+            self.schedule(t, Ev::CreatePod { job: j, index, jgen: self.attempt });
+        }
+        if let Some(d) = deadline {
+            self.schedule(t + d, Ev::Deadline { job: j, jgen: self.attempt });
+        }
+    }
+
+    fn new_pod(&mut self, tmpl: usize, job: Option<usize>, index: u32, name: String, t: u64) -> usize {
+        let n = self.templates.get(tmpl).map(|x| x.names.len()).unwrap_or(0);
+        let p = self.pods.len();
+        self.pods.push(PodState {
+            name,
+            tmpl,
+            job,
+            index,
+            epoch: 0,
+            alive: true,
+            phase: "Pending",
+            reason: None,
+            containers: vec![Container::default(); n],
+            conditions: Vec::new(),
+        });
+        self.summary.pods_created += 1;
+        self.record(Obj::Pod(p), None, "Scheduled", "Scheduled", || None);
+        self.start_pod_sequence(p, t);
+        // Faults are a Poisson process per running Pod.
+        for fi in 0..self.sc.faults.len() {
+            self.schedule_fault(p, fi, t);
+        }
+        p
+    }
+
+    fn pod_identity(&self, p: usize) -> (Option<&str>, u32, u32) {
+        let Some(pod) = self.pods.get(p) else { return (None, 0, 0) };
+        let job_index = pod.job.and_then(|j| self.jobs.get(j)).map(|j| j.job_index).unwrap_or(0);
+        let rj = self.templates.get(pod.tmpl).and_then(|t| t.replicated_job.as_deref());
+        (rj, job_index, pod.index)
+    }
+
+    fn schedule_fault(&mut self, p: usize, fi: usize, t: u64) {
+        let Some(f) = self.sc.faults.get(fi) else { return };
+        if f.rate_per_hour.is_nan() || f.rate_per_hour <= 0.0 {
+            return;
+        }
+        let rate = f.rate_per_hour;
+        let sel = f.selector();
+        let (rj, ji, pi) = self.pod_identity(p);
+        if !matches(&sel, rj, ji, pi, None) {
+            return;
+        }
+        let epoch = self.pods.get(p).map(|x| x.epoch).unwrap_or(0);
+        let u = self.uniform();
+        let wait_ms = (-u.ln() / rate * 3_600_000.0).min(1e15) as u64;
+        self.schedule(t.saturating_add(wait_ms.max(1)), Ev::Fault { pod: p, fault: fi, pgen: epoch });
+    }
+
+    /// Starts init containers in order (sidecars keep running), then the regular containers.
+    fn start_pod_sequence(&mut self, p: usize, t: u64) {
+        let first = self.templates.get(self.pods.get(p).map(|x| x.tmpl).unwrap_or(0)).map(|tm| tm.kinds.iter().position(|k| *k != Kind::Regular));
+        match first.flatten() {
+            Some(i) => self.start_container(p, i, t + self.startup_ms),
+            None => self.start_regulars(p, t + self.startup_ms),
+        }
+    }
+
+    fn start_regulars(&mut self, p: usize, t: u64) {
+        let kinds = match self.pods.get(p).and_then(|x| self.templates.get(x.tmpl)) {
+            Some(tm) => tm.kinds.clone(),
+            None => return,
+        };
+        for (i, k) in kinds.iter().enumerate() {
+            if *k == Kind::Regular {
+                self.start_container(p, i, t);
+            }
+        }
+    }
+
+    fn start_container(&mut self, p: usize, c: usize, t: u64) {
+        let Some(pod) = self.pods.get_mut(p) else { return };
+        let epoch = pod.epoch;
+        if let Some(ct) = pod.containers.get_mut(c) {
+            ct.pending_start = true;
+        }
+        self.schedule(t, Ev::Start { pod: p, c, epoch });
+    }
+
+    fn step(&mut self, ev: Ev) -> Result<(), Diagnostic> {
+        match ev {
+            Ev::Start { pod, c, epoch } => self.on_start(pod, c, epoch),
+            Ev::Exit { pod, c, epoch, code, reason } => self.on_exit(pod, c, epoch, code, reason)?,
+            Ev::CreatePod { job, index, jgen } => self.on_create_pod(job, index, jgen),
+            Ev::Fault { pod, fault, pgen } => self.on_fault(pod, fault, pgen)?,
+            Ev::Crr { action } => self.on_crr(action)?,
+            Ev::Deadline { job, jgen } => {
+                if self.jobs.get(job).is_some_and(|j| j.epoch == jgen && j.phase == "Running") {
+                    self.fail_job(job, "DeadlineExceeded", "Job was active longer than specified deadline".into())?;
+                }
+            }
+            Ev::RecreateJobs { attempt } => {
+                if attempt == self.attempt {
+                    self.create_jobs(self.now);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn on_start(&mut self, p: usize, c: usize, epoch: u32) {
+        let now = self.now;
+        let Some(pod) = self.pods.get_mut(p) else { return };
+        if !pod.alive || pod.epoch != epoch {
+            return;
+        }
+        pod.phase = "Running";
+        let tmpl = pod.tmpl;
+        let Some(ct) = pod.containers.get_mut(c) else { return };
+        ct.running = true;
+        ct.pending_start = false;
+        ct.epoch += 1;
+        let restarted = std::mem::take(&mut ct.restarting);
+        if restarted {
+            ct.restart_count += 1;
+            self.summary.in_place_restarts += 1;
+        }
+        let cgen = ct.epoch;
+        let kind = self.templates.get(tmpl).and_then(|t| t.kinds.get(c)).copied().unwrap_or(Kind::Regular);
+        self.record(Obj::Pod(p), Some((tmpl, c)), "Started", "Started", || None);
+        // The scripted exit for this run, if any.
+        let (_, job_index, pod_index) = self.pod_identity(p);
+        let key = (tmpl, job_index, pod_index, c);
+        let candidates = self.scripts.get(tmpl).and_then(|s| s.get(c)).cloned().unwrap_or_default();
+        let (mut pos, mut used) = self.cursors.get(&key).copied().unwrap_or((0, 0));
+        let rj = self.templates.get(tmpl).and_then(|t| t.replicated_job.clone());
+        let mut scheduled = None;
+        while let Some(&ei) = candidates.get(pos) {
+            let Some(e) = self.sc.exits.get(ei) else { break };
+            if !matches(&e.selector(), rj.as_deref(), job_index, pod_index, None) {
+                pos += 1;
+                used = 0;
+                continue;
+            }
+            if e.times.is_some_and(|n| used >= n) {
+                pos += 1;
+                used = 0;
+                continue;
+            }
+            used += 1;
+            let reason = match e.reason.as_deref() {
+                Some("OOMKilled") => 2,
+                Some("Completed") => 1,
+                _ if e.exit_code == 0 => 1,
+                _ => 0,
+            };
+            scheduled = Some((super::scenario::secs_to_ms(e.after_seconds).unwrap_or(0), e.exit_code, reason));
+            break;
+        }
+        self.cursors.insert(key, (pos, used));
+        match (scheduled, kind) {
+            (Some((after, code, reason)), _) => self.schedule(now + after, Ev::Exit { pod: p, c, epoch: cgen, code, reason }),
+            // An init container with no script completes at once; a sidecar keeps running and
+            // lets the next init container start.
+            (None, Kind::Init) => self.schedule(now, Ev::Exit { pod: p, c, epoch: cgen, code: 0, reason: 1 }),
+            (None, Kind::Sidecar) => self.advance_init(p, c, now),
+            (None, Kind::Regular) => {}
+        }
+        if kind == Kind::Sidecar && scheduled.is_some() {
+            self.advance_init(p, c, now);
+        }
+    }
+
+    /// After init container `c` completed (or sidecar `c` started), start the next one.
+    fn advance_init(&mut self, p: usize, c: usize, t: u64) {
+        let kinds = match self.pods.get(p).and_then(|x| self.templates.get(x.tmpl)) {
+            Some(tm) => tm.kinds.clone(),
+            None => return,
+        };
+        let next = kinds.iter().enumerate().skip(c + 1).find(|(_, k)| **k != Kind::Regular).map(|(i, _)| i);
+        match next {
+            Some(i) => self.start_container(p, i, t + self.startup_ms),
+            None => self.start_regulars(p, t + self.startup_ms),
+        }
+    }
+
+    fn on_exit(&mut self, p: usize, c: usize, epoch: u32, code: i32, reason: u8) -> Result<(), Diagnostic> {
+        let now = self.now;
+        let Some(pod) = self.pods.get_mut(p) else { return Ok(()) };
+        if !pod.alive {
+            return Ok(());
+        }
+        let tmpl = pod.tmpl;
+        let Some(ct) = pod.containers.get_mut(c) else { return Ok(()) };
+        if !ct.running || ct.epoch != epoch {
+            return Ok(());
+        }
+        ct.running = false;
+        ct.last_exit = Some(code);
+        self.summary.container_exits += 1;
+        let (name, kind) = match self.templates.get(tmpl) {
+            Some(t) => (t.names.get(c).cloned().unwrap_or_default(), t.kinds.get(c).copied().unwrap_or(Kind::Regular)),
+            None => return Ok(()),
+        };
+        let reason_s = REASONS.get(reason as usize).copied().unwrap_or("Error");
+        self.record(Obj::Pod(p), Some((tmpl, c)), "Terminated", reason_s, || Some(format!("exit code {code}")));
+        let mut decision = self.templates.get(tmpl).and_then(|t| t.policies.get(c)).map(|pol| pol.decide(code)).unwrap_or(KubeletDecision::DoNotRestart);
+        if kind == Kind::Sidecar && decision == KubeletDecision::DoNotRestart {
+            decision = KubeletDecision::Restart; // sidecars are always restarted
+        }
+        match decision {
+            KubeletDecision::Restart => {
+                let delay = self.backoff_delay(p, c, now);
+                let start_at = now + delay;
+                if let Some(ct) = self.pods.get_mut(p).and_then(|x| x.containers.get_mut(c)) {
+                    ct.restarting = true;
+                }
+                let resume = (start_at + self.startup_ms).min(self.end_ms);
+                self.summary.time_lost_seconds += resume.saturating_sub(now) as f64 / 1000.0;
+                if delay > 0 {
+                    self.record(Obj::Pod(p), Some((tmpl, c)), "BackOff", "CrashLoopBackOff", || {
+                        Some(format!("back-off {}s restarting failed container={name}", delay as f64 / 1000.0))
+                    });
+                }
+                self.start_container(p, c, start_at + self.startup_ms);
+                self.on_failure_restart_check(p)?;
+            }
+            KubeletDecision::RestartAllContainers => {
+                self.summary.whole_pod_restarts += 1;
+                self.record(Obj::Pod(p), Some((tmpl, c)), "RestartAllContainers", "AllContainersRestarting", || {
+                    Some("a RestartAllContainers rule matched: every container restarts, init containers first".into())
+                });
+                if let Some(pod) = self.pods.get_mut(p) {
+                    pod.epoch += 1;
+                    for ct in pod.containers.iter_mut() {
+                        ct.restarting = ct.running || ct.last_exit.is_some();
+                        ct.running = false;
+                        ct.pending_start = false;
+                    }
+                }
+                self.summary.time_lost_seconds += self.startup_ms as f64 / 1000.0;
+                self.start_pod_sequence(p, now);
+            }
+            KubeletDecision::DoNotRestart => match kind {
+                Kind::Init if code == 0 => self.advance_init(p, c, now),
+                Kind::Init => self.pod_terminal(p, "Failed", Some("InitContainerFailed".into()))?,
+                _ => {
+                    let done = self
+                        .pods
+                        .get(p)
+                        .zip(self.templates.get(tmpl))
+                        .map(|(pod, t)| {
+                            pod.containers
+                                .iter()
+                                .zip(&t.kinds)
+                                .filter(|(_, k)| **k == Kind::Regular)
+                                .all(|(ct, _)| !ct.running && !ct.pending_start)
+                        })
+                        .unwrap_or(false);
+                    if done {
+                        let all_zero = self
+                            .pods
+                            .get(p)
+                            .zip(self.templates.get(tmpl))
+                            .map(|(pod, t)| pod.containers.iter().zip(&t.kinds).filter(|(_, k)| **k == Kind::Regular).all(|(ct, _)| ct.last_exit == Some(0)))
+                            .unwrap_or(false);
+                        self.pod_terminal(p, if all_zero { "Succeeded" } else { "Failed" }, None)?;
+                    }
+                }
+            },
+        }
+        Ok(())
+    }
+
+    /// The kubelet's CrashLoopBackOff: the first restart (and the first after a run of more than
+    /// 600 s) is immediate; then initial, doubling, capped at max. Updates the entry as
+    /// flowcontrol.Backoff.Next does at the moment of the restart decision.
+    fn backoff_delay(&mut self, p: usize, c: usize, finished: u64) -> u64 {
+        let (initial, max) = (self.initial_ms, self.max_ms);
+        let Some(ct) = self.pods.get_mut(p).and_then(|x| x.containers.get_mut(c)) else { return 0 };
+        match ct.backoff {
+            Some((b, last)) if finished.saturating_sub(last) <= RESET_AFTER_RUN_MS => {
+                let restart_at = finished + b;
+                ct.backoff = Some(((b.saturating_mul(2)).min(max), restart_at));
+                b
+            }
+            _ => {
+                ct.backoff = Some((initial, finished));
+                0
+            }
+        }
+    }
+
+    /// A Job whose Pods restart containers in place (restartPolicy OnFailure) fails once the
+    /// restarts of its active Pods reach backoffLimit.
+    fn on_failure_restart_check(&mut self, p: usize) -> Result<(), Diagnostic> {
+        let Some(j) = self.pods.get(p).and_then(|x| x.job) else { return Ok(()) };
+        let Some(job) = self.jobs.get_mut(j) else { return Ok(()) };
+        let tm = self.templates.get(job.tmpl);
+        if !tm.is_some_and(|t| t.on_failure) || job.phase != "Running" {
+            return Ok(());
+        }
+        job.restarts_sum += 1;
+        let limit = tm.map(|t| t.backoff_limit).unwrap_or(6);
+        if job.restarts_sum as i64 >= limit {
+            self.fail_job(j, "BackoffLimitExceeded", "Job has reached the specified backoff limit".into())?;
+        }
+        Ok(())
+    }
+
+    fn kill_pod(&mut self, p: usize) {
+        if let Some(pod) = self.pods.get_mut(p) {
+            pod.alive = false;
+            pod.epoch += 1;
+            for ct in pod.containers.iter_mut() {
+                ct.running = false;
+                ct.pending_start = false;
+            }
+        }
+    }
+
+    fn pod_terminal(&mut self, p: usize, phase: &'static str, reason: Option<String>) -> Result<(), Diagnostic> {
+        let why = reason.clone().unwrap_or_else(|| phase.to_owned());
+        self.record(Obj::Pod(p), None, phase, &why, || None);
+        let failed_value = if phase == "Failed" { Some(self.failed_pod_value(p)) } else { None };
+        self.kill_pod(p);
+        if let Some(pod) = self.pods.get_mut(p) {
+            pod.phase = phase;
+            pod.reason = reason;
+        }
+        let Some(j) = self.pods.get(p).and_then(|x| x.job) else { return Ok(()) };
+        self.job_pod_finished(j, p, phase, failed_value)
+    }
+
+    fn failed_pod_value(&self, p: usize) -> Value {
+        let Some(pod) = self.pods.get(p) else { return Value::Null };
+        let Some(t) = self.templates.get(pod.tmpl) else { return Value::Null };
+        let mut regular = Vec::new();
+        let mut init = Vec::new();
+        for (i, ct) in pod.containers.iter().enumerate() {
+            let name = t.names.get(i).cloned().unwrap_or_default();
+            let state = match (ct.running, ct.last_exit) {
+                (true, _) => json!({"running": {}}),
+                (false, Some(code)) => json!({"terminated": {"exitCode": code}}),
+                (false, None) => json!({"waiting": {"reason": "PodInitializing"}}),
+            };
+            let status = json!({"name": name, "state": state, "restartCount": ct.restart_count});
+            if t.kinds.get(i) == Some(&Kind::Regular) { regular.push(status) } else { init.push(status) }
+        }
+        let conditions: Vec<Value> = pod.conditions.iter().map(|c| json!({"type": c, "status": "True"})).collect();
+        let mut v = t.pod.clone();
+        if let Some(m) = v.as_object_mut() {
+            m.insert("metadata".into(), json!({"name": pod.name, "namespace": self.namespace()}));
+            m.insert("status".into(), json!({"phase": "Failed", "conditions": conditions, "containerStatuses": regular, "initContainerStatuses": init}));
+        }
+        v
+    }
+
+    fn on_create_pod(&mut self, j: usize, index: u32, jgen: u32) {
+        let now = self.now;
+        let Some(job) = self.jobs.get_mut(j) else { return };
+        if job.epoch != jgen || job.phase != "Running" {
+            return;
+        }
+        let Some(ix) = job.indexes.get(index as usize) else { return };
+        if ix.done || ix.failed || ix.active.is_some() {
+            return;
+        }
+        let replacement = ix.started;
+        let name = format!("{}-{index}-{}", job.name, job.pods_created);
+        job.pods_created += 1;
+        let tmpl = job.tmpl;
+        if replacement {
+            self.summary.pods_replaced += 1;
+        }
+        let p = self.new_pod(tmpl, Some(j), index, name, now);
+        if let Some(ix) = self.jobs.get_mut(j).and_then(|jb| jb.indexes.get_mut(index as usize)) {
+            ix.active = Some(p);
+            ix.started = true;
+        }
+    }
+
+    fn job_pod_finished(&mut self, j: usize, p: usize, phase: &str, failed_pod: Option<Value>) -> Result<(), Diagnostic> {
+        let now = self.now;
+        let Some(job) = self.jobs.get_mut(j) else { return Ok(()) };
+        if job.phase != "Running" {
+            return Ok(());
+        }
+        let index = self.pods.get(p).map(|x| x.index).unwrap_or(0);
+        if let Some(ix) = job.indexes.get_mut(index as usize) {
+            ix.active = None;
+        }
+        if phase == "Succeeded" {
+            job.succeeded += 1;
+            job.failures_after_success = 0;
+            if let Some(ix) = job.indexes.get_mut(index as usize) {
+                ix.done = true;
+            }
+            return self.after_index_change(j, now);
+        }
+        // Failed: the pod failure policy decides.
+        let tmpl = job.tmpl;
+        let job_value = self.job_value(j);
+        let pod_value = failed_pod.unwrap_or(Value::Null);
+        let key = pod_value.get("status").map(|s| s.to_string()).unwrap_or_default();
+        let outcome = self.decider.pod_failure(tmpl, key, &job_value, &pod_value)?;
+        let action = outcome.action.clone().unwrap_or_else(|| "Count".into());
+        self.record(Obj::Job(j), None, "PodFailed", &action, || outcome.message.clone());
+        if action == "FailJob" {
+            return self.fail_job(j, "PodFailurePolicy", outcome.message.unwrap_or_default());
+        }
+        let (per_index, backoff_limit, max_failed) = match self.templates.get(tmpl) {
+            Some(t) => (t.per_index, t.backoff_limit, t.max_failed_indexes),
+            None => (None, 6, None),
+        };
+        let Some(job) = self.jobs.get_mut(j) else { return Ok(()) };
+        job.failures_after_success += 1;
+        let mut index_failed = false;
+        if let Some(ix) = job.indexes.get_mut(index as usize) {
+            if outcome.count_failed {
+                ix.failure_count += 1;
+            } else {
+                ix.ignored += 1;
+            }
+            if per_index.is_some() && (action == "FailIndex" || (outcome.count_failed && i64::from(ix.failure_count) > per_index.unwrap_or(0))) {
+                ix.failed = true;
+                index_failed = true;
+            }
+        }
+        if outcome.count_failed {
+            job.failed += 1;
+        }
+        if index_failed {
+            job.failed_indexes += 1;
+        }
+        let (failed, failed_indexes) = (job.failed, job.failed_indexes);
+        let backoff_f = match (per_index, job.indexes.get(index as usize)) {
+            (Some(_), Some(ix)) => ix.failure_count + ix.ignored,
+            _ => job.failures_after_success,
+        };
+        if i64::from(failed) > backoff_limit {
+            return self.fail_job(j, "BackoffLimitExceeded", "Job has reached the specified backoff limit".into());
+        }
+        if max_failed.is_some_and(|m| i64::from(failed_indexes) > m) {
+            return self.fail_job(j, "MaxFailedIndexesExceeded", "Job has exceeded the specified maximal number of failed indexes".into());
+        }
+        if !index_failed {
+            let delay = self.decider.job_backoff_ms(backoff_f)?;
+            self.summary.time_lost_seconds += (delay + self.reschedule_ms) as f64 / 1000.0;
+            let jgen = self.jobs.get(j).map(|x| x.epoch).unwrap_or(0);
+            self.schedule(now + delay + self.reschedule_ms, Ev::CreatePod { job: j, index, jgen });
+            return Ok(());
+        }
+        self.after_index_change(j, now)
+    }
+
+    /// After an index finished (succeeded or failed for good): complete or fail the Job, or
+    /// start the next pending index.
+    fn after_index_change(&mut self, j: usize, now: u64) -> Result<(), Diagnostic> {
+        let Some(job) = self.jobs.get(j) else { return Ok(()) };
+        let completions = job.indexes.len() as u32;
+        let finished = job.indexes.iter().filter(|i| i.done || i.failed).count() as u32;
+        if job.succeeded >= completions {
+            return self.complete_job(j);
+        }
+        if finished >= completions && job.failed_indexes > 0 {
+            return self.fail_job(j, "FailedIndexes", "Job has failed indexes".into());
+        }
+        let active = job.indexes.iter().filter(|i| i.active.is_some()).count() as u32;
+        let parallelism = self.templates.get(job.tmpl).map(|t| t.parallelism).unwrap_or(1);
+        let next: Vec<u32> = job
+            .indexes
+            .iter()
+            .enumerate()
+            .filter(|(_, i)| !i.done && !i.failed && i.active.is_none() && !i.started)
+            .map(|(n, _)| n as u32)
+            .take(parallelism.saturating_sub(active) as usize)
+            .collect();
+        let jgen = job.epoch;
+        for index in next {
+            self.schedule(now + self.reschedule_ms, Ev::CreatePod { job: j, index, jgen });
+        }
+        Ok(())
+    }
+
+    fn job_obj(&self, j: usize) -> String {
+        format!("job/{}/{}", self.namespace(), self.jobs.get(j).map(|x| x.name.as_str()).unwrap_or(""))
+    }
+
+    fn job_value(&self, j: usize) -> Value {
+        let Some(job) = self.jobs.get(j) else { return Value::Null };
+        let mut v = self.templates.get(job.tmpl).and_then(|t| t.job.clone()).unwrap_or(Value::Null);
+        let rj = self.templates.get(job.tmpl).and_then(|t| t.replicated_job.clone());
+        if let Some(m) = v.as_object_mut() {
+            let mut labels = serde_json::Map::new();
+            if let Some(r) = rj {
+                labels.insert("jobset.sigs.k8s.io/replicatedjob-name".into(), json!(r));
+                labels.insert("jobset.sigs.k8s.io/job-index".into(), json!(job.job_index.to_string()));
+                if let Some(js) = self.sc.workload.pointer("/metadata/name") {
+                    labels.insert("jobset.sigs.k8s.io/jobset-name".into(), js.clone());
+                }
+            }
+            m.insert("metadata".into(), json!({"name": job.name, "namespace": self.namespace(), "labels": labels}));
+        }
+        v
+    }
+
+    fn complete_job(&mut self, j: usize) -> Result<(), Diagnostic> {
+        if let Some(job) = self.jobs.get_mut(j) {
+            job.phase = "Complete";
+            job.reason = Some("CompletionsReached".into());
+            job.message = Some("Reached expected number of succeeded pods".into());
+        }
+        self.record(Obj::Job(j), None, "Complete", "CompletionsReached", || None);
+        if self.jobset.is_some() {
+            let all = self.jobs.iter().filter(|x| x.epoch == self.attempt).all(|x| x.phase == "Complete");
+            if all {
+                self.js_phase = "Completed";
+                self.js_reason = Some("AllJobsCompleted".into());
+                self.js_message = Some("jobset completed successfully".into());
+                self.record(Obj::JobSet, None, "Completed", "AllJobsCompleted", || None);
+            }
+        }
+        Ok(())
+    }
+
+    fn jobset_name(&self) -> String {
+        format!("jobset/{}/{}", self.namespace(), self.sc.workload.pointer("/metadata/name").and_then(Value::as_str).unwrap_or(""))
+    }
+
+    fn fail_job(&mut self, j: usize, reason: &str, message: String) -> Result<(), Diagnostic> {
+        let pods: Vec<usize> = match self.jobs.get_mut(j) {
+            Some(job) if job.phase == "Running" => {
+                job.phase = "Failed";
+                job.reason = Some(reason.to_owned());
+                job.message = Some(message.clone());
+                job.indexes.iter().filter_map(|i| i.active).collect()
+            }
+            _ => return Ok(()),
+        };
+        for p in pods {
+            self.kill_pod(p);
+            if let Some(pod) = self.pods.get_mut(p) {
+                pod.phase = "Failed";
+                pod.reason = Some("JobFailed".into());
+            }
+        }
+        self.summary.job_failures += 1;
+        self.record(Obj::Job(j), None, "Failed", reason, || Some(message.clone()));
+        if self.jobset.is_some() {
+            self.jobset_job_failed(j, reason, &message)?;
+        }
+        Ok(())
+    }
+
+    fn jobset_job_failed(&mut self, j: usize, reason: &str, message: &str) -> Result<(), Diagnostic> {
+        let now = self.now;
+        let mut failed_job = self.job_value(j);
+        if let Some(m) = failed_job.as_object_mut() {
+            m.insert(
+                "status".into(),
+                json!({"failed": 1, "conditions": [{"type": "Failed", "status": "True", "reason": reason, "message": message,
+                    "lastTransitionTime": "2026-01-01T00:00:00Z"}]}),
+            );
+        }
+        let mut js = self.jobset.clone().unwrap_or(Value::Null);
+        if let Some(m) = js.as_object_mut() {
+            m.insert("status".into(), json!({"restarts": self.js_restarts, "restartsCountTowardsMax": self.js_restarts_towards_max}));
+        }
+        let r = self.decider.jobset(&js, &[failed_job])?;
+        let action = r.get("action").and_then(Value::as_str).unwrap_or("").to_owned();
+        let failed_cond = r
+            .get("conditions")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .find(|c| c.get("type").and_then(Value::as_str) == Some("Failed") && c.get("status").and_then(Value::as_str) == Some("True"))
+            .cloned();
+        if let Some(c) = failed_cond {
+            self.js_phase = "Failed";
+            self.js_reason = c.get("reason").and_then(Value::as_str).map(str::to_owned);
+            self.js_message = c.get("message").and_then(Value::as_str).map(str::to_owned);
+            let (reason, msg) = (self.js_reason.clone().unwrap_or_default(), self.js_message.clone());
+            self.record(Obj::JobSet, None, "Failed", &reason, || msg);
+            for p in 0..self.pods.len() {
+                if self.pods.get(p).is_some_and(|x| x.alive) {
+                    self.kill_pod(p);
+                }
+            }
+            return Ok(());
+        }
+        if let Some(st) = r.get("jobSetStatus") {
+            if let Some(n) = st.get("restarts").and_then(Value::as_i64) {
+                self.js_restarts = n;
+            }
+            if let Some(n) = st.get("restartsCountTowardsMax").and_then(Value::as_i64) {
+                self.js_restarts_towards_max = n;
+            }
+        }
+        let msg = r
+            .get("conditions")
+            .and_then(Value::as_array)
+            .and_then(|a| a.first())
+            .and_then(|c| c.get("message"))
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        self.record(Obj::JobSet, None, &action, &action, || msg);
+        match action.as_str() {
+            "RestartJob" | "RestartJobAndIgnoreMaxRestarts" => {
+                // Only the failed Job is recreated.
+                let (tmpl, ji, jname) = match self.jobs.get(j) {
+                    Some(x) => (x.tmpl, x.job_index, x.name.clone()),
+                    None => return Ok(()),
+                };
+                if let Some(x) = self.jobs.get_mut(j) {
+                    x.phase = "Deleted";
+                }
+                self.summary.job_restarts += 1;
+                self.create_job(tmpl, ji, jname, now + self.reschedule_ms);
+            }
+            _ => {
+                // RestartJobSet(…): every Job of this run is deleted and recreated.
+                self.summary.jobset_restarts += 1;
+                for p in 0..self.pods.len() {
+                    if self.pods.get(p).is_some_and(|x| x.alive) {
+                        self.kill_pod(p);
+                        if let Some(pod) = self.pods.get_mut(p) {
+                            pod.phase = "Deleted";
+                        }
+                    }
+                }
+                for job in self.jobs.iter_mut().filter(|x| x.epoch == self.attempt) {
+                    if job.phase == "Running" || job.phase == "Failed" || job.phase == "Complete" {
+                        job.phase = "Deleted";
+                    }
+                }
+                self.attempt += 1;
+                self.schedule(now + self.reschedule_ms, Ev::RecreateJobs { attempt: self.attempt });
+            }
+        }
+        Ok(())
+    }
+
+    fn on_fault(&mut self, p: usize, fi: usize, pgen: u32) -> Result<(), Diagnostic> {
+        let now = self.now;
+        let alive = self.pods.get(p).is_some_and(|x| x.alive && x.epoch == pgen);
+        if !alive {
+            return Ok(());
+        }
+        let Some(f) = self.sc.faults.get(fi).cloned() else { return Ok(()) };
+        self.summary.faults += 1;
+        match f.kind {
+            FaultKind::NodeFailure => {
+                self.record(Obj::Pod(p), None, "NodeFailure", "DisruptionTarget", || Some("the node failed; the Pod is deleted".into()));
+                if let Some(pod) = self.pods.get_mut(p) {
+                    pod.conditions.push("DisruptionTarget");
+                    for ct in pod.containers.iter_mut() {
+                        if ct.running || ct.pending_start {
+                            ct.last_exit = Some(137);
+                            ct.running = false;
+                            ct.pending_start = false;
+                        }
+                    }
+                }
+                self.pod_terminal(p, "Failed", Some("DisruptionTarget".into()))?;
+            }
+            FaultKind::ContainerExit | FaultKind::OomKill => {
+                let tmpl = self.pods.get(p).map(|x| x.tmpl).unwrap_or(0);
+                let running: Vec<(usize, u32)> = self
+                    .pods
+                    .get(p)
+                    .into_iter()
+                    .flat_map(|pod| pod.containers.iter().enumerate())
+                    .filter(|(_, ct)| ct.running)
+                    .filter(|(i, _)| {
+                        let name = self.templates.get(tmpl).and_then(|t| t.names.get(*i)).map(String::as_str);
+                        let kind = self.templates.get(tmpl).and_then(|t| t.kinds.get(*i)).copied();
+                        match f.container.as_deref() {
+                            Some(want) => name == Some(want),
+                            None => kind == Some(Kind::Regular),
+                        }
+                    })
+                    .map(|(i, ct)| (i, ct.epoch))
+                    .collect();
+                if !running.is_empty() {
+                    let pick = (self.next_u64() % running.len() as u64) as usize;
+                    let (c, cgen) = running.get(pick).copied().unwrap_or((0, 0));
+                    let (code, reason) = if f.kind == FaultKind::OomKill {
+                        (137, 2)
+                    } else if f.exit_codes.is_empty() {
+                        (1, 0)
+                    } else {
+                        let k = (self.next_u64() % f.exit_codes.len() as u64) as usize;
+                        (f.exit_codes.get(k).copied().unwrap_or(1), 0)
+                    };
+                    self.on_exit(p, c, cgen, code, reason)?;
+                }
+                if self.pods.get(p).is_some_and(|x| x.alive && x.epoch == pgen) {
+                    self.schedule_fault(p, fi, now);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn on_crr(&mut self, ai: usize) -> Result<(), Diagnostic> {
+        let Some(a) = self.sc.container_recreate_requests.get(ai).cloned() else { return Ok(()) };
+        let targets: Vec<usize> = (0..self.pods.len())
+            .filter(|p| self.pods.get(*p).is_some_and(|x| x.alive))
+            .filter(|p| {
+                let (rj, ji, pi) = self.pod_identity(*p);
+                matches(&a.selector(), rj, ji, pi, None)
+            })
+            .collect();
+        for p in targets {
+            self.record(Obj::Pod(p), None, "ContainerRecreateRequest", "Recreating", || Some(format!("recreate {}", a.containers.join(", "))));
+            self.summary.crr_recreations += 1;
+            for name in &a.containers {
+                let tmpl = self.pods.get(p).map(|x| x.tmpl).unwrap_or(0);
+                let Some(c) = self.templates.get(tmpl).and_then(|t| t.names.iter().position(|n| n == name)) else { continue };
+                let Some((running, cgen)) = self.pods.get(p).and_then(|x| x.containers.get(c)).map(|ct| (ct.running, ct.epoch)) else { continue };
+                if running {
+                    // kruise-daemon stops the container; the kubelet restarts it as it would any exit.
+                    self.on_exit(p, c, cgen, 137, 3)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub fn results(&self) -> (Vec<PodSummary>, Vec<JobSummary>, Option<JobSetSummary>) {
+        // The newest Pod of each Job index (or the bare Pod), with its containers.
+        let mut latest: HashMap<(Option<usize>, u32), usize> = HashMap::new();
+        for (i, p) in self.pods.iter().enumerate() {
+            latest.insert((p.job, p.index), i);
+        }
+        let mut idx: Vec<usize> = latest.into_values().collect();
+        idx.sort_unstable();
+        let pods = idx
+            .into_iter()
+            .filter_map(|i| self.pods.get(i))
+            .map(|p| PodSummary {
+                name: p.name.clone(),
+                phase: p.phase.to_owned(),
+                reason: p.reason.clone(),
+                containers: p
+                    .containers
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| ContainerSummary {
+                        name: self.templates.get(p.tmpl).and_then(|t| t.names.get(i)).cloned().unwrap_or_default(),
+                        restart_count: c.restart_count,
+                        last_exit_code: c.last_exit,
+                    })
+                    .collect(),
+            })
+            .collect();
+        let jobs = self
+            .jobs
+            .iter()
+            .filter(|j| j.phase != "Deleted")
+            .map(|j| JobSummary {
+                name: j.name.clone(),
+                phase: j.phase.to_owned(),
+                reason: j.reason.clone(),
+                message: j.message.clone(),
+                failed: j.failed,
+                succeeded: j.succeeded,
+            })
+            .collect();
+        let jobset = self.jobset.as_ref().map(|_| JobSetSummary {
+            name: self.sc.workload.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("").to_owned(),
+            phase: self.js_phase.to_owned(),
+            reason: self.js_reason.clone(),
+            message: self.js_message.clone(),
+            restarts: self.js_restarts,
+        });
+        (pods, jobs, jobset)
+    }
+}

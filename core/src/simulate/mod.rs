@@ -1,0 +1,220 @@
+//! Restart timelines: a deterministic discrete-event simulation of a Pod, Job or JobSet over the
+//! same semantics restartkit validates and evaluates. See docs/simulation.md.
+
+mod decide;
+mod engine;
+pub mod scenario;
+
+pub use scenario::{Fault, FaultKind, Scenario, ScriptedExit};
+
+use crate::api::{Job, JobSet, Pod};
+use crate::diag::Diagnostic;
+use crate::validate;
+use engine::{Engine, Template};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+/// `simulate` op input: a scenario, and optionally a second one to run side by side.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SimulateInput {
+    pub scenario: Scenario,
+    /// A counterfactual: the same questions under another scenario (another policy, curve, …).
+    #[serde(default)]
+    pub compare: Option<Scenario>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Summary {
+    /// Simulated time at the end (runFor, or earlier when everything finished).
+    pub end_seconds: f64,
+    pub container_exits: u64,
+    /// Containers restarted in place by the kubelet.
+    pub in_place_restarts: u64,
+    /// Whole-Pod in-place restarts (RestartAllContainers).
+    pub whole_pod_restarts: u64,
+    pub pods_created: u64,
+    /// Pods created to replace a failed one.
+    pub pods_replaced: u64,
+    pub jobs_created: u64,
+    pub job_failures: u64,
+    pub job_restarts: u64,
+    pub jobset_restarts: u64,
+    pub crr_recreations: u64,
+    pub faults: u64,
+    /// Seconds during which a container or Pod slot waited to run again (backoff, start-up,
+    /// Pod replacement), summed over slots.
+    pub time_lost_seconds: f64,
+    /// Timeline events produced (also those past `maxTimelineEvents`).
+    pub events: u64,
+    pub timeline_truncated: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ContainerSummary {
+    pub name: String,
+    pub restart_count: u32,
+    pub last_exit_code: Option<i32>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PodSummary {
+    pub name: String,
+    /// Kubernetes' Pod phase (`Pending`, `Running`, `Succeeded`, `Failed`), or `Deleted`.
+    pub phase: String,
+    pub reason: Option<String>,
+    pub containers: Vec<ContainerSummary>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct JobSummary {
+    pub name: String,
+    /// `Running`, `Complete` or `Failed`.
+    pub phase: String,
+    pub reason: Option<String>,
+    pub message: Option<String>,
+    pub failed: u32,
+    pub succeeded: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct JobSetSummary {
+    pub name: String,
+    /// `Running`, `Completed` or `Failed`.
+    pub phase: String,
+    pub reason: Option<String>,
+    pub message: Option<String>,
+    pub restarts: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TimelineEvent {
+    /// Seconds since the start.
+    pub t: f64,
+    /// `pod/<ns>/<name>`, `job/<ns>/<name>`, `jobset/<ns>/<name>`.
+    pub object: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub container: Option<String>,
+    pub event: String,
+    pub reason: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SimulateOutput {
+    pub name: Option<String>,
+    pub kubernetes_version: String,
+    pub summary: Summary,
+    /// The newest Pod of each Job index (or the Pod).
+    pub pods: Vec<PodSummary>,
+    pub jobs: Vec<JobSummary>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jobset: Option<JobSetSummary>,
+    pub timeline: Vec<TimelineEvent>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compare: Option<Box<SimulateOutput>>,
+}
+
+fn encode<T: Serialize>(t: &T) -> Result<Value, Diagnostic> {
+    serde_json::to_value(t).map_err(|e| Diagnostic::request("internal", "", e.to_string()))
+}
+
+fn pod_of(spec: &crate::api::PodSpec, name: &str) -> Result<Value, Diagnostic> {
+    Ok(json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name}, "spec": encode(spec)?}))
+}
+
+/// Defaults the workload as the API server and webhooks would and splits it into Pod templates.
+fn templates(sc: &Scenario, gates: &crate::FeatureGates) -> Result<(Vec<Template>, Option<Value>), Diagnostic> {
+    let w = &sc.workload;
+    let at = crate::FieldPath::new("scenario").child("workload");
+    match w.get("kind").and_then(Value::as_str).unwrap_or("") {
+        "Pod" => {
+            let mut pod: Pod = validate::decode_at(w, &at)?;
+            validate::pod::default_pod_spec(&mut pod.spec);
+            Ok((vec![Template::new(encode(&pod)?, &pod.spec, gates, None, None, 1)], None))
+        }
+        "Job" => {
+            let mut job: Job = validate::decode_at(w, &at)?;
+            validate::job::default_job_spec(&mut job.spec);
+            let pod = pod_of(&job.spec.template.spec, "pod")?;
+            Ok((vec![Template::new(pod, &job.spec.template.spec, gates, Some(encode(&job)?), None, 1)], None))
+        }
+        "JobSet" => {
+            let mut js: JobSet = validate::decode_at(w, &at)?;
+            validate::jobset::default_jobset_spec(&mut js.spec);
+            let mut out = Vec::new();
+            for rj in &js.spec.replicated_jobs {
+                let mut spec = rj.template.spec.clone();
+                validate::job::default_job_spec(&mut spec);
+                let job = json!({"apiVersion": "batch/v1", "kind": "Job", "spec": encode(&spec)?});
+                let pod = pod_of(&spec.template.spec, "pod")?;
+                out.push(Template::new(pod, &spec.template.spec, gates, Some(job), Some(rj.name.clone()), rj.replicas.unwrap_or(1).max(0) as u32));
+            }
+            Ok((out, Some(encode(&js)?)))
+        }
+        other => Err(Diagnostic::request(
+            "unsupported-kind",
+            "scenario.workload.kind",
+            format!("a scenario's workload is a Pod, Job or JobSet, not {other:?}"),
+        )),
+    }
+}
+
+fn run_one(sc: &Scenario) -> Result<SimulateOutput, Diagnostic> {
+    if sc.workload.is_null() {
+        return Err(Diagnostic::request("invalid-input", "scenario.workload", "the scenario has no workload"));
+    }
+    let (gates, _) = crate::FeatureGates::resolve(sc.kubernetes_version.as_deref(), sc.feature_gates.as_ref())?;
+    // A workload the API server would reject never runs: say why instead of simulating it.
+    let checked = validate::run(validate::ValidateInput {
+        object: Some(sc.workload.clone()),
+        kubernetes_version: sc.kubernetes_version.clone(),
+        feature_gates: sc.feature_gates.clone(),
+        ..Default::default()
+    })?;
+    if let Some(first) = checked.errors.first() {
+        let mut d = first.clone();
+        d.message = format!("the workload would be rejected at admission ({} error(s)); first: {}", checked.errors.len(), d.message);
+        return Err(d);
+    }
+    let end_ms = scenario::parse_duration_ms(sc.run_for.as_deref().unwrap_or("1h"))?;
+    let mut options = serde_json::Map::new();
+    if let Some(v) = &sc.kubernetes_version {
+        options.insert("kubernetesVersion".into(), json!(v));
+    }
+    if let Some(g) = &sc.feature_gates {
+        options.insert("featureGates".into(), json!(g));
+    }
+    let (tmpls, jobset) = templates(sc, &gates)?;
+    let mut engine = Engine::new(sc, tmpls, jobset, decide::Decider::new(options), end_ms)?;
+    engine.run()?;
+    let (pods, jobs, jobset) = engine.results();
+    Ok(SimulateOutput {
+        name: sc.name.clone(),
+        kubernetes_version: gates.version.as_string(),
+        summary: engine.summary.clone(),
+        pods,
+        jobs,
+        jobset,
+        timeline: std::mem::take(&mut engine.timeline),
+        compare: None,
+    })
+}
+
+/// The `simulate` op.
+pub fn run(input: SimulateInput) -> Result<SimulateOutput, Diagnostic> {
+    let mut out = run_one(&input.scenario)?;
+    if let Some(c) = &input.compare {
+        out.compare = Some(Box::new(run_one(c)?));
+    }
+    Ok(out)
+}

@@ -1,0 +1,219 @@
+//! The scenario file: a workload, what happens to it, and for how long.
+
+use crate::api::KubeletConfiguration;
+use crate::diag::Diagnostic;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// A simulation scenario (`kind: Scenario`; YAML or JSON).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Scenario {
+    /// `Scenario` (optional in the JSON contract).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// `restartkit.dev/v1alpha1` (optional).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api_version: Option<String>,
+    /// A name shown in the output.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kubernetes_version: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub feature_gates: Option<BTreeMap<String, bool>>,
+    /// The node's kubelet configuration (crashLoopBackOff.maxContainerRestartPeriod, featureGates).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kubelet_config: Option<KubeletConfiguration>,
+    /// An inline Pod, Job or JobSet. (`workloadFile` is resolved by the CLI before the request.)
+    #[serde(default)]
+    pub workload: Value,
+    /// A path to the workload manifest, relative to the scenario file (CLI only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workload_file: Option<String>,
+    /// How long to simulate: `90s`, `30m`, `2h`, `30d` (default `1h`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run_for: Option<String>,
+    /// Seconds from a container's start decision until it runs (image pull, start).
+    #[serde(default)]
+    pub startup_seconds: f64,
+    /// Seconds from a replacement Pod's creation until its first container starts (scheduling,
+    /// sandbox, volumes).
+    #[serde(default)]
+    pub pod_reschedule_seconds: f64,
+    /// Scripted exits, applied in order to each matching container.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exits: Vec<ScriptedExit>,
+    /// Stochastic faults, reproducible with `seed`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub faults: Vec<Fault>,
+    /// OpenKruise ContainerRecreateRequests issued during the run.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub container_recreate_requests: Vec<CrrAction>,
+    #[serde(default)]
+    pub seed: u64,
+    /// Keep at most this many timeline events (default 10,000; the summary counts everything).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_timeline_events: Option<usize>,
+}
+
+/// Which containers an exit, fault or CRR applies to: every selector given must match
+/// (`container`; `replicatedJob`; `jobIndex`, the Job's index in its replicatedJob; `podIndex`,
+/// the completion index or pod number within the Job).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Selector<'a> {
+    pub container: Option<&'a str>,
+    pub replicated_job: Option<&'a str>,
+    pub job_index: Option<u32>,
+    pub pod_index: Option<u32>,
+}
+
+macro_rules! selector_of {
+    ($t:ty) => {
+        impl $t {
+            pub fn selector(&self) -> Selector<'_> {
+                Selector {
+                    container: self.container.as_deref(),
+                    replicated_job: self.replicated_job.as_deref(),
+                    job_index: self.job_index,
+                    pod_index: self.pod_index,
+                }
+            }
+        }
+    };
+}
+selector_of!(ScriptedExit);
+selector_of!(Fault);
+selector_of!(CrrAction);
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ScriptedExit {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub container: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replicated_job: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job_index: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pod_index: Option<u32>,
+    /// Run time after each start before the container exits.
+    pub after_seconds: f64,
+    pub exit_code: i32,
+    /// How many runs this entry scripts; omitted means every run from here on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub times: Option<u32>,
+    /// The terminated reason (`Error` by default; `OOMKilled`, `Completed`, …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum FaultKind {
+    /// A running container exits with one of `exitCodes`.
+    ContainerExit,
+    /// The container is OOM-killed (exit 137, reason OOMKilled).
+    OomKill,
+    /// The node fails: the Pod gets `DisruptionTarget=True` and fails with every container killed.
+    NodeFailure,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Fault {
+    pub kind: FaultKind,
+    /// Mean faults per hour for each matching running Pod (a Poisson process).
+    pub rate_per_hour: f64,
+    /// For containerExit: the exit codes, drawn uniformly (default [1]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exit_codes: Vec<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub container: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replicated_job: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job_index: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pod_index: Option<u32>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CrrAction {
+    pub at_seconds: f64,
+    /// The containers to recreate, in order.
+    pub containers: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub container: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replicated_job: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job_index: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pod_index: Option<u32>,
+}
+
+/// Parses `90s`, `1.5h`, `30m`, `2d`, `1h30m`, or a plain number of seconds, into milliseconds.
+pub fn parse_duration_ms(s: &str) -> Result<u64, Diagnostic> {
+    let bad = || {
+        Diagnostic::request("invalid-duration", "runFor", format!("{s:?} is not a duration such as \"90s\", \"30m\", \"2h\" or \"30d\""))
+    };
+    let t = s.trim();
+    if let Ok(secs) = t.parse::<f64>() {
+        return secs_to_ms(secs).ok_or_else(bad);
+    }
+    let mut total = 0f64;
+    let mut num = String::new();
+    let mut chars = t.chars().peekable();
+    let mut any = false;
+    while let Some(c) = chars.next() {
+        if c.is_ascii_digit() || c == '.' {
+            num.push(c);
+            continue;
+        }
+        let unit = if c == 'm' && chars.peek() == Some(&'s') {
+            chars.next();
+            0.001
+        } else {
+            match c {
+                's' => 1.0,
+                'm' => 60.0,
+                'h' => 3600.0,
+                'd' => 86400.0,
+                _ => return Err(bad()),
+            }
+        };
+        let n: f64 = num.parse().map_err(|_| bad())?;
+        total += n * unit;
+        num.clear();
+        any = true;
+    }
+    if !num.is_empty() || !any {
+        return Err(bad());
+    }
+    secs_to_ms(total).ok_or_else(bad)
+}
+
+pub fn secs_to_ms(secs: f64) -> Option<u64> {
+    if (0.0..1e13).contains(&secs) { Some((secs * 1000.0).round() as u64) } else { None }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration_ms("90s").ok(), Some(90_000));
+        assert_eq!(parse_duration_ms("1h30m").ok(), Some(5_400_000));
+        assert_eq!(parse_duration_ms("30d").ok(), Some(2_592_000_000));
+        assert_eq!(parse_duration_ms("250ms").ok(), Some(250));
+        assert_eq!(parse_duration_ms("12").ok(), Some(12_000));
+        assert!(parse_duration_ms("soon").is_err());
+        assert!(parse_duration_ms("-5").is_err());
+        assert!(parse_duration_ms("5x").is_err());
+    }
+}
