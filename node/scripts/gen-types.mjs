@@ -32,14 +32,42 @@ const strip = (s) => {
   const { $defs, $schema, ...rest } = s;
   return fixRefs(rest);
 };
-for (const [name, schema] of Object.entries(schemas)) {
-  for (const [d, ds] of Object.entries(schema.$defs ?? {})) {
-    if (!(d in defs)) defs[d] = { ...fixRefs(ds), title: d };
+// The same Rust type seen from two schemas can only differ in its description.
+const same = (a, b) => {
+  const { description: _a, title: _ta, ...ra } = a;
+  const { description: _b, title: _tb, ...rb } = b;
+  return JSON.stringify(ra) === JSON.stringify(rb);
+};
+// Two Rust types may share a name (in different modules): the later one is renamed
+// `<Schema><Name>` and the references inside its schema follow.
+const renameRefs = (v, renames) => {
+  if (Array.isArray(v)) return v.map((x) => renameRefs(x, renames));
+  if (v === null || typeof v !== 'object') return v;
+  const o = Object.fromEntries(Object.entries(v).map(([k, x]) => [k, renameRefs(x, renames)]));
+  if (o.$ref === '#' && '' in renames) o.$ref = `#/$defs/${renames['']}`;
+  else if (typeof o.$ref === 'string' && o.$ref.startsWith('#/$defs/')) {
+    const n = o.$ref.slice('#/$defs/'.length);
+    if (n in renames) o.$ref = `#/$defs/${renames[n]}`;
   }
+  return o;
+};
+const seen = {};
+const tops = {};
+for (const name of Object.keys(schemas).sort()) {
+  // `"$ref": "#"` is the schema itself (a recursive type): name it.
+  const raw = renameRefs(schemas[name], { '': name });
+  const renames = {};
+  for (const [d, ds] of Object.entries(raw.$defs ?? {})) {
+    if (d in seen && !same(seen[d], ds)) renames[d] = name + d;
+  }
+  for (const [d, ds] of Object.entries(raw.$defs ?? {})) {
+    const n = renames[d] ?? d;
+    if (!(n in seen)) seen[n] = ds;
+    if (!(n in defs)) defs[n] = { ...fixRefs(renameRefs(ds, renames)), title: n };
+  }
+  tops[name] = { ...strip(renameRefs(raw, renames)), title: name };
 }
-for (const [name, schema] of Object.entries(schemas)) {
-  defs[name] = { ...strip(schema), title: name };
-}
+Object.assign(defs, tops);
 const root = {
   title: 'RestartkitContract',
   description: 'Every named schema of the contract (not a value of its own).',

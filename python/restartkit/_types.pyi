@@ -11,6 +11,22 @@ from typing_extensions import NotRequired, TypeAlias, TypedDict
 JsonValue: TypeAlias = Any
 
 
+class BackoffCompareInput(TypedDict):
+    curves: List[CurveConfig]
+    #: Crashing Pods on one node (KEP-4603 uses the default maximum, 110).
+    pods: NotRequired[int]
+    #: API requests each restart costs (status updates; KEP-4603's estimate is 5).
+    requestsPerRestart: NotRequired[int]
+    #: Horizon of the curves in seconds (default 30 min).
+    horizonSeconds: NotRequired[int]
+
+
+class BackoffCompareOutput(TypedDict):
+    pods: int
+    requestsPerRestart: int
+    curves: List[CurveResult]
+
+
 #: `backoff` op input, chosen by `component`.
 BackoffInput: TypeAlias = Union[BackoffInputKubelet, BackoffInputJobController]
 
@@ -19,8 +35,17 @@ class BackoffInputJobController(JobBackoffInput):
     component: Literal["job-controller"]
 
 
-class BackoffInputKubelet(KubeletBackoffInput):
+class BackoffInputKubelet(TypedDict):
     component: Literal["kubelet"]
+    kubernetesVersion: NotRequired[Optional[str]]
+    #: The kubelet's command-line gates over the version defaults.
+    featureGates: NotRequired[Optional[Dict[str, bool]]]
+    #: The node's KubeletConfiguration; its own featureGates apply on top of `featureGates`.
+    kubeletConfig: NotRequired[Optional[KubeletConfiguration]]
+    #: Number of restarts of a container that crashes as soon as it starts.
+    restarts: NotRequired[Optional[int]]
+    #: Or: an explicit sequence of crashes and resets.
+    timeline: NotRequired[Optional[List[TimelineEvent]]]
 
 
 BackoffOutput: TypeAlias = Union[KubeletBackoffOutput, JobBackoffOutput]
@@ -52,6 +77,10 @@ class Container(TypedDict):
     targetContainerName: NotRequired[Optional[str]]
 
 
+#: Where a named container sits in the Pod.
+ContainerKind: TypeAlias = Literal["container", "initContainer", "sidecar", "ephemeralContainer"]
+
+
 class ContainerRecreateRequest(TypedDict):
     """`apps.kruise.io` ContainerRecreateRequest, v1alpha1 and v1beta1 (the same spec shape)."""
 
@@ -71,7 +100,15 @@ class ContainerRestartInput(TypedDict):
 
 
 class ContainerRestartOutput(TypedDict):
+    #: `Restart` or `DoNotRestart`: the kubelet's decision for this container alone (ContainerShouldRestart).
     action: str
+    #: A matched RestartAllContainers rule restarts every container of the Pod in place (gate on).
+    restartAllContainers: bool
+    #: The first matching rule, if any.
+    ruleIndex: NotRequired[Optional[int]]
+    decidedBy: DecidedBy
+    containerKind: ContainerKind
+    reason: str
 
 
 class ContainerRestartRule(TypedDict):
@@ -95,6 +132,8 @@ class ContainerRestartableInput(TypedDict):
 
 class ContainerRestartableOutput(TypedDict):
     restartable: bool
+    containerKind: ContainerKind
+    reason: str
 
 
 class ContainerState(TypedDict):
@@ -133,9 +172,25 @@ class ContainerStatus(TypedDict):
     started: NotRequired[Optional[bool]]
 
 
+class ContainerSummary(TypedDict):
+    name: str
+    restartCount: int
+    lastExitCode: NotRequired[Optional[int]]
+
+
 class CrashLoopBackOffConfig(TypedDict):
     #: A Go duration string such as `"30s"` or `"1m30s"`.
     maxContainerRestartPeriod: NotRequired[Optional[str]]
+
+
+class CrrAction(TypedDict):
+    atSeconds: float
+    #: The containers to recreate, in order.
+    containers: List[str]
+    container: NotRequired[Optional[str]]
+    replicatedJob: NotRequired[Optional[str]]
+    jobIndex: NotRequired[Optional[int]]
+    podIndex: NotRequired[Optional[int]]
 
 
 class CrrContainer(TypedDict):
@@ -175,6 +230,33 @@ class CrrValidateInput(TypedDict):
 class CrrValidateOutput(TypedDict):
     valid: bool
     errors: List[Diagnostic]
+
+
+class CurveConfig(TypedDict):
+    #: A label for tables and charts.
+    label: str
+    kubernetesVersion: NotRequired[Optional[str]]
+    featureGates: NotRequired[Optional[Dict[str, bool]]]
+    #: A KubeletConfiguration (crashLoopBackOff, featureGates).
+    kubeletConfig: NotRequired[JsonValue]
+
+
+class CurveResult(TypedDict):
+    label: str
+    initialSeconds: float
+    maxSeconds: float
+    #: Restart times within the horizon.
+    restartTimesSeconds: List[float]
+    windows: List[WindowCount]
+    #: Steady state once the cap is reached: restarts per 5 minutes, and its excess over legacy.
+    steadyRestartsPer5min: float
+    steadyExcessPer5min: float
+    #: Peak API request rate on the node (requests per 10 s) at the fastest point of the curve.
+    peakRequestsPer10s: float
+
+
+#: Which setting decided a ContainerShouldRestart answer.
+DecidedBy: TypeAlias = Union[Literal["rule"], Literal["containerRestartPolicy"], Literal["podRestartPolicy"], Literal["legacy"], Literal["ephemeral"]]
 
 
 class Description(TypedDict):
@@ -227,6 +309,21 @@ class DocumentSummary(TypedDict):
 
 #: The Go names of apimachinery's `field.ErrorType` constants.
 ErrorType: TypeAlias = Literal["FieldValueNotFound", "FieldValueRequired", "FieldValueDuplicate", "FieldValueInvalid", "FieldValueNotSupported", "FieldValueForbidden", "FieldValueTooLong", "FieldValueTooMany", "InternalError", "FieldValueTypeInvalid"]
+
+
+class Fault(TypedDict):
+    kind: FaultKind
+    #: Mean faults per hour for each matching running Pod (a Poisson process).
+    ratePerHour: float
+    #: For containerExit: the exit codes, drawn uniformly (default [1]).
+    exitCodes: NotRequired[List[int]]
+    container: NotRequired[Optional[str]]
+    replicatedJob: NotRequired[Optional[str]]
+    jobIndex: NotRequired[Optional[int]]
+    podIndex: NotRequired[Optional[int]]
+
+
+FaultKind: TypeAlias = Union[Literal["containerExit"], Literal["oomKill"], Literal["nodeFailure"]]
 
 
 class GateDescription(TypedDict):
@@ -299,6 +396,15 @@ class JobSetStatus(TypedDict):
     replicatedJobsStatus: NotRequired[List[ReplicatedJobStatus]]
 
 
+class JobSetSummary(TypedDict):
+    name: str
+    #: `Running`, `Completed` or `Failed`.
+    phase: str
+    reason: NotRequired[Optional[str]]
+    message: NotRequired[Optional[str]]
+    restarts: int
+
+
 class JobSpec(TypedDict):
     parallelism: NotRequired[Optional[int]]
     completions: NotRequired[Optional[int]]
@@ -326,6 +432,16 @@ class JobStatus(TypedDict):
     completedIndexes: NotRequired[Optional[str]]
 
 
+class JobSummary(TypedDict):
+    name: str
+    #: `Running`, `Complete` or `Failed`.
+    phase: str
+    reason: NotRequired[Optional[str]]
+    message: NotRequired[Optional[str]]
+    failed: int
+    succeeded: int
+
+
 class JobTemplateSpec(TypedDict):
     """`batch/v1` JobTemplateSpec (as embedded in JobSets and CronJobs)."""
 
@@ -344,12 +460,21 @@ class JobsetFailurePolicyOutput(TypedDict):
     action: str
 
 
-class KubeletBackoffInput(TypedDict):
-    restarts: NotRequired[Optional[int]]
-
-
 class KubeletBackoffOutput(TypedDict):
     initialSeconds: float
+    maxSeconds: float
+    #: A container that runs longer than this after a restart starts the curve again.
+    resetAfterRunSeconds: float
+    #: `delaysSeconds[k]`: the wait before restart k+1, from the previous container's FinishedAt.
+    delaysSeconds: List[float]
+    #: Times of the restarts from the first start (t = 0).
+    restartTimesSeconds: List[float]
+    #: The kubelet's effective crash-loop gates.
+    featureGates: Dict[str, bool]
+    #: maxContainerRestartPeriod after defaulting, when the max gate is on.
+    maxContainerRestartPeriodSeconds: NotRequired[Optional[float]]
+    timeline: List[TimelineStepOutput]
+    reason: str
 
 
 class KubeletConfiguration(TypedDict):
@@ -372,6 +497,11 @@ class MatchRestartRuleInput(TypedDict):
 class MatchRestartRuleOutput(TypedDict):
     matched: bool
     ruleIndex: NotRequired[Optional[int]]
+    #: The matched rule's action.
+    action: NotRequired[Optional[str]]
+    #: Rules the matcher passed over (no exitCodes or an unknown operator).
+    skippedRules: List[int]
+    reason: str
 
 
 class ObjectMeta(TypedDict):
@@ -459,6 +589,14 @@ class PodStatus(TypedDict):
     ephemeralContainerStatuses: NotRequired[List[ContainerStatus]]
 
 
+class PodSummary(TypedDict):
+    name: str
+    #: Kubernetes' Pod phase (`Pending`, `Running`, `Succeeded`, `Failed`), or `Deleted`.
+    phase: str
+    reason: NotRequired[Optional[str]]
+    containers: List[ContainerSummary]
+
+
 class PodTemplateSpec(TypedDict):
     """`v1/PodTemplateSpec`."""
 
@@ -503,19 +641,148 @@ class ResponseOk(TypedDict):
     warnings: NotRequired[List[Diagnostic]]
 
 
+class Scenario(TypedDict):
+    """A simulation scenario (`kind: Scenario`; YAML or JSON)."""
+
+    #: `Scenario` (optional in the JSON contract).
+    kind: NotRequired[Optional[str]]
+    #: `restartkit.dev/v1alpha1` (optional).
+    apiVersion: NotRequired[Optional[str]]
+    #: A name shown in the output.
+    name: NotRequired[Optional[str]]
+    kubernetesVersion: NotRequired[Optional[str]]
+    featureGates: NotRequired[Optional[Dict[str, bool]]]
+    #: The node's kubelet configuration (crashLoopBackOff.maxContainerRestartPeriod, featureGates).
+    kubeletConfig: NotRequired[Optional[KubeletConfiguration]]
+    #: An inline Pod, Job or JobSet. (`workloadFile` is resolved by the CLI before the request.)
+    workload: NotRequired[JsonValue]
+    #: A path to the workload manifest, relative to the scenario file (CLI only).
+    workloadFile: NotRequired[Optional[str]]
+    #: How long to simulate: `90s`, `30m`, `2h`, `30d` (default `1h`).
+    runFor: NotRequired[Optional[str]]
+    #: Seconds from a container's start decision until it runs (image pull, start).
+    startupSeconds: NotRequired[float]
+    #: Seconds from a replacement Pod's creation until its first container starts (scheduling, sandbox, volumes).
+    podRescheduleSeconds: NotRequired[float]
+    #: Scripted exits, applied in order to each matching container.
+    exits: NotRequired[List[ScriptedExit]]
+    #: Stochastic faults, reproducible with `seed`.
+    faults: NotRequired[List[Fault]]
+    #: OpenKruise ContainerRecreateRequests issued during the run.
+    containerRecreateRequests: NotRequired[List[CrrAction]]
+    seed: NotRequired[int]
+    #: Keep at most this many timeline events (default 10,000; the summary counts everything).
+    maxTimelineEvents: NotRequired[Optional[int]]
+
+
+class ScriptedExit(TypedDict):
+    container: NotRequired[Optional[str]]
+    replicatedJob: NotRequired[Optional[str]]
+    jobIndex: NotRequired[Optional[int]]
+    podIndex: NotRequired[Optional[int]]
+    #: Run time after each start before the container exits.
+    afterSeconds: float
+    exitCode: int
+    #: How many runs this entry scripts; omitted means every run from here on.
+    times: NotRequired[Optional[int]]
+    #: The terminated reason (`Error` by default; `OOMKilled`, `Completed`, …).
+    reason: NotRequired[Optional[str]]
+
+
 Severity: TypeAlias = Union[Literal["error"], Literal["warning"], Literal["info"]]
 
 
+class SimulateInput(TypedDict):
+    """`simulate` op input: a scenario, and optionally a second one to run side by side."""
+
+    scenario: Scenario
+    #: A counterfactual: the same questions under another scenario (another policy, curve, …).
+    compare: NotRequired[Optional[Scenario]]
+
+
+class SimulateOutput(TypedDict):
+    name: NotRequired[Optional[str]]
+    kubernetesVersion: str
+    summary: Summary
+    #: The newest Pod of each Job index (or the Pod).
+    pods: List[PodSummary]
+    jobs: List[JobSummary]
+    jobset: NotRequired[Optional[JobSetSummary]]
+    timeline: List[SimulateOutputTimelineEvent]
+    compare: NotRequired[Optional[SimulateOutput]]
+
+
+class SimulateOutputTimelineEvent(TypedDict):
+    #: Seconds since the start.
+    t: float
+    #: `pod/<ns>/<name>`, `job/<ns>/<name>`, `jobset/<ns>/<name>`.
+    object: str
+    container: NotRequired[Optional[str]]
+    event: str
+    reason: str
+    message: NotRequired[Optional[str]]
+
+
 class StatusTransitionInput(TypedDict):
+    #: The stored (old) Pod; its spec decides.
     pod: Pod
     oldContainerStatuses: List[ContainerStatus]
     newContainerStatuses: List[ContainerStatus]
+    oldInitContainerStatuses: NotRequired[List[ContainerStatus]]
+    newInitContainerStatuses: NotRequired[List[ContainerStatus]]
     kubernetesVersion: NotRequired[Optional[str]]
     featureGates: NotRequired[Optional[Dict[str, bool]]]
 
 
 class StatusTransitionOutput(TypedDict):
     valid: bool
+    errors: List[Diagnostic]
+    reason: str
+
+
+StepReason: TypeAlias = Union[Literal["noEntry"], Literal["expired"], Literal["backOff"], Literal["garbageCollected"]]
+
+
+class Summary(TypedDict):
+    #: Simulated time at the end (runFor, or earlier when everything finished).
+    endSeconds: float
+    containerExits: int
+    #: Containers restarted in place by the kubelet.
+    inPlaceRestarts: int
+    #: Whole-Pod in-place restarts (RestartAllContainers).
+    wholePodRestarts: int
+    podsCreated: int
+    #: Pods created to replace a failed one.
+    podsReplaced: int
+    jobsCreated: int
+    jobFailures: int
+    jobRestarts: int
+    jobsetRestarts: int
+    crrRecreations: int
+    faults: int
+    #: Seconds during which a container or Pod slot waited to run again (backoff, start-up, Pod replacement), summed over slots.
+    timeLostSeconds: float
+    #: Timeline events produced (also those past `maxTimelineEvents`).
+    events: int
+    timelineTruncated: bool
+
+
+class TimelineEvent(TypedDict):
+    """A timeline event: `crash` (with `ranSeconds`, the time from the restart decision to the
+container's exit; 0 when absent), `kubeletRestart` (the kubelet restarts and forgets every
+backoff entry) or `specChange` (the container spec changes, so its backoff key is new)."""
+
+    event: str
+    ranSeconds: NotRequired[Optional[float]]
+
+
+class TimelineStepOutput(TypedDict):
+    event: int
+    finishedAtSeconds: float
+    delaySeconds: float
+    restartAtSeconds: float
+    backoffAfterSeconds: float
+    reason: StepReason
 
 
 class ValidateInput(TypedDict):
@@ -539,6 +806,45 @@ class ValidateOutput(TypedDict):
     infos: NotRequired[List[Diagnostic]]
     kubernetesVersion: str
     documents: NotRequired[List[DocumentSummary]]
+
+
+class WhatIfInput(TypedDict):
+    #: A Pod, Job or JobSet (API JSON). Upstream defaulting is applied first.
+    object: JsonValue
+    #: The container that exits; default: the first regular container.
+    container: NotRequired[Optional[str]]
+    exitCode: int
+    #: In a JobSet, the replicatedJob whose Pod fails; default: the first.
+    replicatedJob: NotRequired[Optional[str]]
+    #: Pod condition types present (status True) when the Pod fails, e.g. `DisruptionTarget`.
+    podConditions: NotRequired[List[str]]
+    kubernetesVersion: NotRequired[Optional[str]]
+    featureGates: NotRequired[Optional[Dict[str, bool]]]
+
+
+class WhatIfOutput(TypedDict):
+    container: str
+    exitCode: int
+    #: The kubelet's `containerRestart` result.
+    kubelet: JsonValue
+    #: The Pod's phase after this exit, assuming its other regular containers have finished: `Running` (restarted in place), `Succeeded` or `Failed`.
+    podPhase: str
+    #: For a Pod of a Job: the `podFailurePolicy` result and what it means for the Job.
+    job: NotRequired[JsonValue]
+    #: For a Job of a JobSet: the `jobsetFailurePolicy` result once the Job has failed.
+    jobset: NotRequired[JsonValue]
+    #: The same, in sentences.
+    story: List[str]
+
+
+class WindowCount(TypedDict):
+    windowSeconds: int
+    #: Restarts at times t ≤ window, first restart at t = 0.
+    restarts: int
+    #: Restarts minus the legacy 10 s / 300 s curve's in the same window.
+    excessOverLegacy: int
+    #: API requests in the window for `pods` crashing Pods.
+    apiRequests: int
 
 
 class FieldErrorDict(TypedDict):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any, Dict, List
+
 import pytest
 
 from restartkit._conformance import Mismatch, compare, partial_eq
@@ -31,7 +33,8 @@ def test_nested_partial_lists_compare_elementwise() -> None:
         partial_eq({"xs": [{"a": 1}]}, {"xs": [{"a": 2}]})
 
 
-GOT = {"valid": False, "errors": [{"field": "a", "type": "FieldValueRequired", "message": "a: Required value"}]}
+GOT_ERRORS: List[Dict[str, Any]] = [{"field": "a", "type": "FieldValueRequired", "message": "a: Required value"}]
+GOT: Dict[str, Any] = {"valid": False, "errors": GOT_ERRORS}
 
 
 def test_error_sets() -> None:
@@ -48,7 +51,7 @@ def test_error_sets() -> None:
 def test_untyped_errors_match_by_message() -> None:
     # An untyped expectation accounts for a typed error of the result by message.
     compare({"errors": [{"field": "ignored", "type": None, "message": "Required"}]}, GOT)
-    two = {"errors": GOT["errors"] + [{"field": "b", "type": "FieldValueForbidden", "message": "b: Forbidden"}]}
+    two = {"errors": GOT_ERRORS + [{"field": "b", "type": "FieldValueForbidden", "message": "b: Forbidden"}]}
     with pytest.raises(Mismatch, match="unexpected error {b, FieldValueForbidden}"):
         compare({"errors": [{"field": "x", "type": None, "message": "Required"}]}, two)
     with pytest.raises(Mismatch, match="no error message contains"):

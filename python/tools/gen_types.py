@@ -44,21 +44,25 @@ class Gen:
         self.defs: Dict[str, Any] = {}
         self.out: List[str] = []
         self.emitted: Dict[str, str] = {}
-        for name, schema in schemas.items():
+        for name in sorted(schemas):
+            schema = schemas[name]
+            # Two Rust types may share a name (in different modules): the later one is renamed
+            # `<Schema><Name>` and the references inside its schema follow.
+            renames: Dict[str, str] = {}
             for dname, d in (schema.get("$defs") or {}).items():
-                self._register(dname, d)
+                if dname in self.defs and not _same(self.defs[dname], d):
+                    renames[dname] = name + dname
+            # `"$ref": "#"` is the schema itself (a recursive type): name it.
+            schema = _rename_refs(_rename_refs(schema, {"": name}), renames)
+            for dname, d in (schema.get("$defs") or {}).items():
+                self._register(renames.get(dname, dname), d)
             top = {k: v for k, v in schema.items() if k not in ("$defs", "$schema", "title")}
             self._register(name, top)
 
     def _register(self, name: str, schema: Any) -> None:
-        if name in self.defs and self.defs[name] != schema:
-            # The same Rust type seen from two schemas can only differ in its description.
-            a = {k: v for k, v in self.defs[name].items() if k != "description"}
-            b = {k: v for k, v in schema.items() if k != "description"}
-            if a != b:
-                raise SystemExit(f"gen_types: two different schemas are both named {name!r}")
-            return
-        self.defs[name] = schema
+        if name in self.defs and not _same(self.defs[name], schema):
+            raise SystemExit(f"gen_types: two different schemas are both named {name!r}")
+        self.defs.setdefault(name, schema)
 
     # -- types ------------------------------------------------------------------------------
 
@@ -195,6 +199,31 @@ class FieldErrorDict(TypedDict):
     column: Optional[int]
 '''
         return HEADER + "\n\n" + "\n\n\n".join(blocks) + "\n" + extra
+
+
+def _same(a: Any, b: Any) -> bool:
+    """The same Rust type seen from two schemas can only differ in its description."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return {k: v for k, v in a.items() if k != "description"} == {k: v for k, v in b.items() if k != "description"}
+    return bool(a == b)
+
+
+def _rename_refs(v: Any, renames: Dict[str, str]) -> Any:
+    if not renames:
+        return v
+    if isinstance(v, list):
+        return [_rename_refs(x, renames) for x in v]
+    if not isinstance(v, dict):
+        return v
+    out = {k: _rename_refs(x, renames) for k, x in v.items()}
+    ref = out.get("$ref")
+    if ref == "#" and "" in renames:
+        out["$ref"] = "#/$defs/" + renames[""]
+    elif isinstance(ref, str) and ref.startswith("#/$defs/") and ref[len("#/$defs/") :] in renames:
+        out["$ref"] = "#/$defs/" + renames[ref[len("#/$defs/") :]]
+    if isinstance(out.get("$defs"), dict):
+        out["$defs"] = {renames.get(k, k): x for k, x in out["$defs"].items()}
+    return out
 
 
 def _doc(text: str, inline: bool = False) -> str:
