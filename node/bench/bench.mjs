@@ -37,6 +37,16 @@ const JOB = {
     template: { spec: { restartPolicy: 'Never', containers: [{ name: 'trainer', image: 'trainer:1' }, { name: 'sidecar', image: 'proxy:1' }] } },
   },
 };
+const POD = {
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name: 'worker', namespace: 'default' },
+  spec: {
+    restartPolicy: 'Never',
+    containers: [{ name: 'trainer', image: 'trainer:1', restartPolicy: 'Never', restartPolicyRules: [{ action: 'Restart', exitCodes: { operator: 'In', values: [42, 43] } }] }],
+    initContainers: [{ name: 'proxy', image: 'proxy:1', restartPolicy: 'Always' }],
+  },
+};
 const YAML = `apiVersion: batch/v1
 kind: Job
 metadata: {name: train, namespace: default}
@@ -59,6 +69,8 @@ const describeReq = JSON.stringify({ op: 'describe', input: {} });
 console.log(`handleJson(describe)                 ${fmt(perCall(() => rk.handleJson(describeReq), 2000 / scale))}`);
 const validateReq = JSON.stringify({ op: 'validate', input: { object: JOB } });
 console.log(`handleJson(validate Job)             ${fmt(perCall(() => rk.handleJson(validateReq), 5000 / scale))}`);
+console.log(`validate(Pod object)                 ${fmt(perCall(() => rk.validate(POD), 5000 / scale))}`);
+console.log(`containerRestart(Pod, exit 42)       ${fmt(perCall(() => rk.containerRestart(POD, 'trainer', 42), 5000 / scale))}`);
 console.log(`validate(Job object)                 ${fmt(perCall(() => rk.validate(JOB), 5000 / scale))}`);
 console.log(`validate(Job YAML text)              ${fmt(perCall(() => rk.validate(YAML), 5000 / scale))}`);
 

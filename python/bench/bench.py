@@ -60,6 +60,25 @@ JOB: Dict[str, Any] = {
 }
 
 
+POD: Dict[str, Any] = {
+    "apiVersion": "v1",
+    "kind": "Pod",
+    "metadata": {"name": "worker", "namespace": "default"},
+    "spec": {
+        "restartPolicy": "Never",
+        "containers": [
+            {
+                "name": "trainer",
+                "image": "trainer:1",
+                "restartPolicy": "Never",
+                "restartPolicyRules": [{"action": "Restart", "exitCodes": {"operator": "In", "values": [42, 43]}}],
+            }
+        ],
+        "initContainers": [{"name": "proxy", "image": "proxy:1", "restartPolicy": "Always"}],
+    },
+}
+
+
 def plain_python_decide(job: Dict[str, Any], container: str, exit_code: int) -> str:
     """The podFailurePolicy exit-code decision (first matching onExitCodes rule, else Count) in
     plain Python, reading the dict each time, as a script without restartkit would."""
@@ -108,6 +127,10 @@ def main() -> None:
         rows.append(f"policy.decide_many, per decision      {fmt(t_many)}   (array('i'); {t_decide / t_many:.0f}x faster than decide)")
         rows.append(f"policy.decide_many(list), per decision {fmt(t_many_list)}")
 
+    t_pod = per_call(lambda: restartkit.validate(POD), 2000 // scale)
+    rows.append(f"restartkit.validate(Pod dict)         {fmt(t_pod)}")
+    t_eval = per_call(lambda: restartkit.evaluate_container_exit(POD, "trainer", 42), 2000 // scale)
+    rows.append(f"evaluate_container_exit(Pod, 42)      {fmt(t_eval)}")
     t_val = per_call(lambda: restartkit.validate(JOB), 2000 // scale)
     rows.append(f"restartkit.validate(Job dict)         {fmt(t_val)}")
     text = json.dumps(JOB)
@@ -122,6 +145,9 @@ def main() -> None:
         validator.validate(JOB)
         t_js = per_call(lambda: validator.validate(JOB), 2000 // scale)
         rows.append(f"jsonschema (generated Job schema)     {fmt(t_js)}   (validate is {t_js / t_val:.1f}x the speed)")
+        pod_validator = cls(restartkit.schemas()["Pod"])
+        t_js_pod = per_call(lambda: pod_validator.validate(POD), 2000 // scale)
+        rows.append(f"jsonschema (generated Pod schema)     {fmt(t_js_pod)}   (validate is {t_js_pod / t_pod:.1f}x the speed)")
     except ImportError:
         rows.append("jsonschema: not installed")
 
