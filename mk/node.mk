@@ -1,0 +1,29 @@
+# Node package (node/): @restartkit/node, napi-rs v3, linux-x64-gnu.
+#   make node       npm install, napi build (release), loader + binding.d.ts, contract.d.ts, tsc --noEmit
+#   make test-node  Rust unit tests, tsc --noEmit, node --test (every vector, errors, async)
+CARGO_TARGET_DIR ?= $(HOME)/.cache/restartkit/target
+export CARGO_TARGET_DIR
+
+NODE_DIR := $(CURDIR)/node
+
+FRONTEND_TESTS += test-node
+
+.PHONY: node test-node bench-node
+
+# `npm ci` rejects the lock npm writes here (optional per-platform packages of @napi-rs/cli's
+# dependencies are missing from it): `npm install` keeps the lock as it is.
+$(NODE_DIR)/node_modules/.package-lock.json: $(NODE_DIR)/package.json
+	cd $(NODE_DIR) && npm install --no-audit --no-fund
+	touch $@
+
+node: $(NODE_DIR)/node_modules/.package-lock.json
+	cd $(NODE_DIR) && npx napi build --platform --release --js binding.js --dts binding.d.ts
+	cd $(NODE_DIR) && node scripts/gen-types.mjs
+	cd $(NODE_DIR) && npx tsc --noEmit -p tsconfig.json
+
+test-node: node
+	cargo test -q -p restartkit-node
+	cd $(NODE_DIR) && node --test test/
+
+bench-node: node
+	node $(NODE_DIR)/bench/bench.mjs

@@ -1,0 +1,43 @@
+# Python package (python/): pyo3 + maturin, one abi3 wheel for CPython >= 3.9.
+#   make python       .venv at the repo root with restartkit (release wheel) + test tools
+#   make test-python  Rust unit tests, generated types up to date, mypy --strict, pytest
+CARGO_TARGET_DIR ?= $(HOME)/.cache/restartkit/target
+export CARGO_TARGET_DIR
+
+PY_ROOT  := $(CURDIR)
+PY_VENV  := $(PY_ROOT)/.venv
+PY_BIN   := $(PY_VENV)/bin
+PY_DIST  := $(PY_ROOT)/dist/python
+PY_TOOLS := "maturin>=1.9,<2" pytest mypy kubernetes jsonschema pytest-benchmark typing_extensions
+PY_STAMP := $(PY_VENV)/.restartkit-tools
+
+FRONTEND_TESTS += test-python
+
+.PHONY: python test-python python-venv python-types bench-python
+
+$(PY_BIN)/python:
+	python3 -m venv $(PY_VENV)
+
+$(PY_STAMP): $(PY_BIN)/python mk/python.mk
+	$(PY_BIN)/pip install -q --disable-pip-version-check $(PY_TOOLS)
+	touch $@
+
+python-venv: $(PY_STAMP)
+
+python: python-venv
+	rm -rf $(PY_DIST)
+	cd python && VIRTUAL_ENV=$(PY_VENV) PATH=$(PY_BIN):$$PATH maturin build --release -q -o $(PY_DIST)
+	$(PY_BIN)/pip install -q --disable-pip-version-check --force-reinstall --no-deps $(PY_DIST)/restartkit-*.whl
+
+# Rewrites python/restartkit/_types.pyi from the core's JSON Schemas.
+python-types: python
+	$(PY_BIN)/python python/tools/gen_types.py
+
+test-python: python
+	cargo test -q -p restartkit-python
+	$(PY_BIN)/python python/tools/gen_types.py --check
+	cd python && $(PY_BIN)/mypy --strict restartkit tools tests bench ../examples/python
+	$(PY_BIN)/python -m pytest -q -p no:cacheprovider python/tests
+
+bench-python: python
+	$(PY_BIN)/python python/bench/bench.py

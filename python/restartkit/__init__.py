@@ -1,0 +1,394 @@
+"""restartkit: how Kubernetes restarts and fails containers, Pods, Jobs and JobSets, exactly as
+upstream does it (kubelet, kube-apiserver validation, Job controller, JobSet webhook and
+controller, OpenKruise ContainerRecreateRequest), for the Kubernetes version and feature gates
+you name.
+
+>>> import restartkit
+>>> r = restartkit.validate(job_dict)                      # doctest: +SKIP
+>>> r.valid, [e.field for e in r.errors]                    # doctest: +SKIP
+>>> restartkit.check("job.yaml contents ...")             # doctest: +SKIP  (raises ValidationError)
+>>> policy = restartkit.compile(job_dict)                   # doctest: +SKIP
+>>> policy.decide("trainer", 137)                           # doctest: +SKIP
+'FailJob'
+
+Objects may be dicts (API JSON, camelCase), YAML or JSON text, or objects of the official
+``kubernetes`` package (``V1Pod``, ``V1Job``, ...).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union, cast
+
+from . import _native
+from ._errors import RestartkitError, ValidationError
+from ._model import Diagnostic, DocumentSummary, ValidationResult
+
+if TYPE_CHECKING:
+    from ._types import (
+        BackoffOutput,
+        ContainerRestartOutput,
+        Description,
+        JobsetFailurePolicyOutput,
+        PodFailurePolicyOutput,
+        ValidateOutput,
+    )
+
+__all__ = [
+    "ACTIONS",
+    "CONTRACT_VERSION",
+    "Diagnostic",
+    "DocumentSummary",
+    "Policy",
+    "RestartkitError",
+    "ValidationError",
+    "ValidationResult",
+    "__version__",
+    "backoff_curve",
+    "check",
+    "compile",
+    "describe",
+    "evaluate_container_exit",
+    "evaluate_jobset_failure",
+    "evaluate_pod_failure",
+    "handle_json",
+    "request",
+    "schemas",
+    "validate",
+    "validate_many",
+]
+
+__version__: str = _native.VERSION
+"""restartkit's version (the Rust core's)."""
+
+CONTRACT_VERSION: str = _native.CONTRACT_VERSION
+"""Version of the JSON request/response contract."""
+
+ACTIONS: Tuple[str, ...] = _native.ACTIONS
+"""Action names by code, as :meth:`Policy.decide_many` returns them: ``ACTIONS[code]``."""
+
+Policy = _native.Policy
+"""A Pod or Job compiled for fast decisions; made by :func:`compile`."""
+
+#: Anything restartkit accepts as a Kubernetes object.
+KubeObject = Union[Mapping[str, Any], str, bytes, Any]
+
+
+def handle_json(request: str) -> str:
+    """The raw JSON contract: ``{"op": ..., "input": {...}}`` as JSON text in, the response as
+    JSON text out (``{"status": "ok", "result": ...}`` or ``{"status": "error", "errors": [...]}``).
+    Never raises; runs without the GIL. Unknown ops are answered by the core, not filtered here."""
+    return _native.handle_json(request)
+
+
+# ---------------------------------------------------------------------------------------------
+# Input conversion
+
+_api_client: Any = None
+
+
+def _sanitize_kubernetes(obj: Any) -> Any:
+    """Converts an object of the official ``kubernetes`` package to API JSON (camelCase)."""
+    global _api_client
+    if _api_client is None:
+        from kubernetes.client import ApiClient  # imported lazily: an optional dependency
+
+        _api_client = ApiClient()
+    return _api_client.sanitize_for_serialization(obj)
+
+
+def _is_kubernetes_model(obj: Any) -> bool:
+    t = type(obj)
+    return hasattr(t, "openapi_types") and hasattr(t, "attribute_map")
+
+
+def _first_document(text: Union[str, bytes], what: str) -> Any:
+    if isinstance(text, bytes):
+        text = text.decode("utf-8")
+    docs = json.loads(_native.parse_source(text))
+    if not docs:
+        raise RestartkitError(
+            [Diagnostic(severity="error", field=what, type=None, message=f"{what}: the text holds no document", origin="restartkit", code="invalid-input")]
+        )
+    return docs[0]
+
+
+def _plain(obj: Any, what: str) -> Any:
+    """A Kubernetes object as plain JSON-able data (dict)."""
+    if isinstance(obj, Mapping):
+        return obj
+    if isinstance(obj, (str, bytes)):
+        return _first_document(obj, what)
+    if _is_kubernetes_model(obj):
+        return _sanitize_kubernetes(obj)
+    raise TypeError(
+        f"{what} must be a dict, YAML/JSON text or a kubernetes client object (V1Pod, V1Job, ...), not {type(obj).__name__}"
+    )
+
+
+def _find_unencodable(value: Any, path: str, depth: int = 0) -> Optional[Tuple[str, str]]:
+    """Where a value json cannot encode sits, and why (only run after json.dumps failed)."""
+    if depth > 200:
+        return (path, "nested too deeply")
+    if value is None or isinstance(value, (str, bool, int)):
+        return None
+    if isinstance(value, float):
+        return None if value == value and value not in (float("inf"), float("-inf")) else (path, f"{value} is not a finite number")
+    if isinstance(value, Mapping):
+        for k, v in value.items():
+            if not isinstance(k, str):
+                return (path, f"map keys must be strings, not {type(k).__name__}")
+            found = _find_unencodable(v, f"{path}.{k}" if path else k, depth + 1)
+            if found:
+                return found
+        return None
+    if isinstance(value, (list, tuple)):
+        for i, v in enumerate(value):
+            found = _find_unencodable(v, f"{path}[{i}]", depth + 1)
+            if found:
+                return found
+        return None
+    if _is_kubernetes_model(value):
+        return None
+    return (path, f"a value of Python type {type(value).__name__} is not JSON data")
+
+
+def _default(o: Any) -> Any:
+    if _is_kubernetes_model(o):
+        return _sanitize_kubernetes(o)
+    raise TypeError(type(o).__name__)
+
+
+def _dumps(value: Any, field: str) -> str:
+    """JSON text of ``value``; a value JSON cannot hold raises RestartkitError naming its field."""
+    try:
+        return json.dumps(value, allow_nan=False, separators=(",", ":"), default=_default)
+    except RecursionError:
+        raise RestartkitError(
+            [Diagnostic(severity="error", field=field, type=None, message=f"{field}: the object is nested too deeply", origin="restartkit", code="invalid-input")]
+        ) from None
+    except (TypeError, ValueError) as e:
+        found = _find_unencodable(value, field)
+        where, why = found if found else (field, str(e))
+        raise RestartkitError(
+            [Diagnostic(severity="error", field=where, type=None, message=f"{where}: {why}", origin="restartkit", code="invalid-input")]
+        ) from None
+
+
+def _encode(op: str, inp: Mapping[str, Any]) -> str:
+    return '{"op":%s,"input":%s}' % (json.dumps(op), _dumps(inp, "input"))
+
+
+def _decode(text: str) -> Tuple[Any, Tuple[Diagnostic, ...]]:
+    resp = json.loads(text)
+    if resp.get("status") != "ok":
+        raise RestartkitError([Diagnostic._from_dict(d) for d in resp.get("errors", [])])
+    warnings = tuple(Diagnostic._from_dict(d) for d in resp.get("warnings", []))
+    return resp.get("result"), warnings
+
+
+def _options(kubernetes_version: Optional[str], feature_gates: Optional[Mapping[str, bool]]) -> Dict[str, Any]:
+    out: Dict[str, Any] = {}
+    if kubernetes_version is not None:
+        out["kubernetesVersion"] = str(kubernetes_version)
+    if feature_gates is not None:
+        out["featureGates"] = dict(feature_gates)
+    return out
+
+
+def request(op: str, input: Mapping[str, Any]) -> Any:
+    """Runs any contract operation (``validate``, ``crrValidate``, ``containerRestart``,
+    ``containerRestartable``, ``matchRestartRule``, ``statusTransition``, ``podFailurePolicy``,
+    ``jobsetFailurePolicy``, ``backoff``, ``describe``, and any the core adds) with ``input`` in the
+    contract's camelCase shape, and returns its ``result``. Raises :class:`RestartkitError` when
+    the request fails."""
+    return _decode(_native.handle_json(_encode(op, input)))[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# Validation
+
+
+def _validate_input(
+    obj: KubeObject,
+    kubernetes_version: Optional[str],
+    feature_gates: Optional[Mapping[str, bool]],
+    skip_defaulting: bool,
+    file_name: Optional[str],
+) -> Dict[str, Any]:
+    inp = _options(kubernetes_version, feature_gates)
+    if isinstance(obj, bytes):
+        obj = obj.decode("utf-8")
+    if isinstance(obj, str):
+        inp["source"] = obj
+    elif isinstance(obj, Mapping):
+        inp["object"] = obj
+    elif _is_kubernetes_model(obj):
+        inp["object"] = _sanitize_kubernetes(obj)
+    else:
+        raise TypeError(
+            f"obj must be a dict, YAML/JSON text or a kubernetes client object (V1Pod, V1Job, ...), not {type(obj).__name__}"
+        )
+    if skip_defaulting:
+        inp["skipDefaulting"] = True
+    if file_name is not None:
+        inp["fileName"] = file_name
+    return inp
+
+
+def validate(
+    obj: KubeObject,
+    *,
+    kubernetes_version: Optional[str] = None,
+    feature_gates: Optional[Mapping[str, bool]] = None,
+    skip_defaulting: bool = False,
+    file_name: Optional[str] = None,
+) -> ValidationResult:
+    """Validates a Pod, Job, JobSet, ContainerRecreateRequest or KubeletConfiguration as
+    kube-apiserver (and the JobSet / OpenKruise webhooks) would on create.
+
+    ``obj`` is a dict, YAML or JSON text (several documents allowed; diagnostics then carry
+    ``line`` and ``column``) or a ``kubernetes`` client object. Upstream defaulting runs first
+    unless ``skip_defaulting``. An invalid object is a result with ``valid=False``; only a request
+    restartkit cannot answer raises :class:`RestartkitError`.
+    """
+    inp = _validate_input(obj, kubernetes_version, feature_gates, skip_defaulting, file_name)
+    result, warnings = _decode(_native.handle_json(_encode("validate", inp)))
+    return ValidationResult._from_output(cast("ValidateOutput", result), warnings)
+
+
+def validate_many(
+    objs: Iterable[KubeObject],
+    *,
+    kubernetes_version: Optional[str] = None,
+    feature_gates: Optional[Mapping[str, bool]] = None,
+    skip_defaulting: bool = False,
+) -> List[ValidationResult]:
+    """Validates many objects in one call into the core, without holding the GIL while the core
+    works. Returns one result per object, in order; raises on the first request error."""
+    reqs = [_encode("validate", _validate_input(o, kubernetes_version, feature_gates, skip_defaulting, None)) for o in objs]
+    out = []
+    for text in _native.handle_json_many(reqs):
+        result, warnings = _decode(text)
+        out.append(ValidationResult._from_output(cast("ValidateOutput", result), warnings))
+    return out
+
+
+def check(
+    obj: KubeObject,
+    *,
+    kubernetes_version: Optional[str] = None,
+    feature_gates: Optional[Mapping[str, bool]] = None,
+    skip_defaulting: bool = False,
+) -> ValidationResult:
+    """Like :func:`validate`, but raises :class:`ValidationError` (whose ``errors()`` lists the
+    Kubernetes field errors) when upstream would reject the object. Returns the result (with any
+    warnings) when it is valid."""
+    r = validate(obj, kubernetes_version=kubernetes_version, feature_gates=feature_gates, skip_defaulting=skip_defaulting)
+    if not r.valid:
+        raise ValidationError(r.errors)
+    return r
+
+
+# ---------------------------------------------------------------------------------------------
+# Evaluation
+
+
+def evaluate_container_exit(
+    pod: KubeObject,
+    container: str,
+    exit_code: int,
+    *,
+    kubernetes_version: Optional[str] = None,
+    feature_gates: Optional[Mapping[str, bool]] = None,
+) -> "ContainerRestartOutput":
+    """The kubelet's decision when ``container`` of ``pod`` exits with ``exit_code``:
+    ``{"action": "Restart" | "DoNotRestart" | ...}`` (container restartPolicy and
+    restartPolicyRules, then the pod's restartPolicy)."""
+    inp = _options(kubernetes_version, feature_gates)
+    inp.update(pod=_plain(pod, "pod"), container=container, exitCode=exit_code)
+    return cast("ContainerRestartOutput", request("containerRestart", inp))
+
+
+def evaluate_pod_failure(
+    job: KubeObject,
+    pod: KubeObject,
+    *,
+    kubernetes_version: Optional[str] = None,
+    feature_gates: Optional[Mapping[str, bool]] = None,
+) -> "PodFailurePolicyOutput":
+    """What the Job controller does with a failed ``pod`` (with its status) of ``job``:
+    ``matched``, ``action`` (FailJob, FailIndex, Ignore, Count or None), ``countFailed`` and the
+    Job's failure ``message``."""
+    inp = _options(kubernetes_version, feature_gates)
+    inp.update(job=_plain(job, "job"), pod=_plain(pod, "pod"))
+    return cast("PodFailurePolicyOutput", request("podFailurePolicy", inp))
+
+
+def evaluate_jobset_failure(
+    jobset: KubeObject,
+    failed_jobs: Iterable[KubeObject],
+    *,
+    kubernetes_version: Optional[str] = None,
+    feature_gates: Optional[Mapping[str, bool]] = None,
+) -> "JobsetFailurePolicyOutput":
+    """What the JobSet controller does when ``failed_jobs`` (Jobs with status) fail: the
+    ``action`` of the failure policy, the rule and Job that matched, and the JobSet status."""
+    inp = _options(kubernetes_version, feature_gates)
+    inp.update(
+        jobset=_plain(jobset, "jobset"),
+        failedJobs=[_plain(j, f"failedJobs[{i}]") for i, j in enumerate(failed_jobs)],
+    )
+    return cast("JobsetFailurePolicyOutput", request("jobsetFailurePolicy", inp))
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(p[:1].upper() + p[1:] for p in rest)
+
+
+def backoff_curve(
+    component: str = "kubelet",
+    *,
+    kubernetes_version: Optional[str] = None,
+    feature_gates: Optional[Mapping[str, bool]] = None,
+    **params: Any,
+) -> "BackoffOutput":
+    """A backoff curve. ``component="kubelet"``: CrashLoopBackOff (``restarts=``,
+    ``kubelet_config=`` a KubeletConfiguration dict or YAML, ``timeline=``);
+    ``component="job-controller"``: the Job controller's pod-failure backoff (``function=`` the
+    upstream helper modelled, with its inputs). Keyword names may be snake_case or camelCase.
+    Returns ``initialSeconds``, ``maxSeconds``, ``delaysSeconds``, ... as the core computes them."""
+    inp = _options(kubernetes_version, feature_gates)
+    inp["component"] = component
+    for k, v in params.items():
+        key = _camel(k)
+        if key == "kubeletConfig" and isinstance(v, (str, bytes)):
+            v = _first_document(v, "kubeletConfig")
+        inp[key] = v
+    return cast("BackoffOutput", request("backoff", inp))
+
+
+def describe() -> "Description":
+    """What this build models: versions, the default Kubernetes version, operations and feature
+    gates with their per-version defaults."""
+    return cast("Description", request("describe", {}))
+
+
+def schemas() -> Dict[str, Any]:
+    """The JSON Schemas of the contract by name (``Pod``, ``Job``, ``JobSet``, ``ValidateInput``,
+    ``ValidateOutput``, ``Diagnostic``, ...)."""
+    return cast(Dict[str, Any], json.loads(_native.schemas_json()))
+
+
+def compile(
+    obj: KubeObject,
+    *,
+    kubernetes_version: Optional[str] = None,
+    feature_gates: Optional[Mapping[str, bool]] = None,
+) -> Policy:
+    """Compiles a Pod or Job (dict, YAML text or kubernetes client object) once for fast
+    decisions: ``policy.decide(container, exit_code) -> action name`` and
+    ``policy.decide_many(container, exit_codes) -> bytes`` of action codes (see :data:`ACTIONS`)."""
+    obj_json = _dumps(_plain(obj, "object"), "object")
+    return _native.Policy(obj_json, json.dumps(_options(kubernetes_version, feature_gates)))

@@ -1,0 +1,28 @@
+"""Type stubs of the compiled module (python/src/lib.rs)."""
+
+from typing import Any, List, Tuple, Union, final
+
+VERSION: str
+CONTRACT_VERSION: str
+ACTIONS: Tuple[str, ...]
+
+def handle_json(request: str) -> str: ...
+def handle_json_many(requests: List[str]) -> List[str]: ...
+def parse_source(text: str) -> str: ...
+def schemas_json() -> str: ...
+
+@final
+class Policy:
+    """A Pod or Job compiled for fast exit-code decisions (made by ``restartkit.compile``)."""
+
+    def __init__(self, object_json: str, options_json: str) -> None: ...
+    @property
+    def containers(self) -> Tuple[str, ...]:
+        """Container names in index order (containers, then init containers)."""
+    def decide(self, container: Union[str, int], exit_code: int) -> str:
+        """The action name for ``container`` (name or index) exiting with ``exit_code``."""
+    def decide_code(self, container: Union[str, int], exit_code: int) -> int:
+        """The action code (index into ``restartkit.ACTIONS``) of one decision."""
+    def decide_many(self, container: Union[str, int], exit_codes: Any) -> bytes:
+        """One action code per exit code, for a list/tuple of int or a buffer of int32
+        (``bytes``, ``array.array('i')``, numpy int32, memoryview). Runs without the GIL."""

@@ -1,0 +1,286 @@
+//! `restartkit._native`: the compiled half of the Python package. It only converts: JSON text
+//! in and out of the core's contract, YAML parsing, and the compiled fast path. Everything
+//! Pythonic (result objects, exceptions, kubernetes-client objects) lives in `restartkit/*.py`.
+//!
+//! No panic crosses into Python: every call into the core runs under `catch_unwind`, and a
+//! panic becomes a `status: "error"` response (or a `RestartkitError`) with code `internal`.
+
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
+use restartkit::prepared::{Action, PrepareOptions, PreparedPolicy};
+use restartkit::Diagnostic;
+use serde_json::Value;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// Runs `f`, turning a panic into a diagnostic.
+fn guarded<T>(f: impl FnOnce() -> Result<T, Diagnostic>) -> Result<T, Diagnostic> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(r) => r,
+        Err(p) => {
+            let what = p
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| p.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".to_owned());
+            Err(Diagnostic::request("internal", "", format!("internal error in restartkit: {what}")))
+        }
+    }
+}
+
+fn internal_response(d: &Diagnostic) -> String {
+    let body = serde_json::json!({"status": "error", "errors": [d]});
+    serde_json::to_string(&body).unwrap_or_else(|_| {
+        "{\"status\":\"error\",\"errors\":[{\"severity\":\"error\",\"field\":\"\",\"type\":null,\"message\":\"internal error\",\"origin\":\"restartkit\",\"code\":\"internal\"}]}".to_owned()
+    })
+}
+
+/// Raises `restartkit.RestartkitError` built from diagnostics.
+fn raise(py: Python<'_>, diags: &[Diagnostic]) -> PyErr {
+    let json = serde_json::to_string(diags).unwrap_or_else(|_| "[]".to_owned());
+    let built = py
+        .import("restartkit._errors")
+        .and_then(|m| m.getattr("_from_json"))
+        .and_then(|f| f.call1((json,)));
+    match built {
+        Ok(exc) => PyErr::from_value(exc),
+        Err(e) => e,
+    }
+}
+
+fn diag(code: &str, field: &str, message: impl Into<String>) -> Diagnostic {
+    Diagnostic::request(code, field, message)
+}
+
+/// The raw JSON contract: a request `{"op": ..., "input": {...}}` as JSON text in, the response
+/// as JSON text out. Never raises; runs without the GIL.
+#[pyfunction]
+fn handle_json(py: Python<'_>, request: &str) -> String {
+    py.detach(|| one(request))
+}
+
+fn one(request: &str) -> String {
+    match guarded(|| Ok(restartkit::handle_json(request))) {
+        Ok(s) => s,
+        Err(d) => internal_response(&d),
+    }
+}
+
+/// Many raw requests at once, without the GIL: one response per request, in order.
+#[pyfunction]
+fn handle_json_many(py: Python<'_>, requests: Vec<String>) -> Vec<String> {
+    py.detach(|| requests.iter().map(|r| one(r)).collect())
+}
+
+/// Parses YAML or JSON text (one or more documents) into a JSON array of the documents.
+/// Raises RestartkitError (with line and column) when the text cannot be read.
+#[pyfunction]
+fn parse_source(py: Python<'_>, text: &str) -> PyResult<String> {
+    let out = py.detach(|| {
+        guarded(|| {
+            let docs = restartkit::source::parse_documents(text)?;
+            let values: Vec<&Value> = docs.iter().map(|d| &d.value).collect();
+            serde_json::to_string(&values).map_err(|e| diag("internal", "", format!("cannot encode documents: {e}")))
+        })
+    });
+    out.map_err(|d| raise(py, &[d]))
+}
+
+/// Every JSON Schema of the contract, as one JSON object text `{name: schema}`.
+#[pyfunction]
+fn schemas_json() -> PyResult<String> {
+    guarded(|| {
+        serde_json::to_string(&restartkit::contract::json_schemas())
+            .map_err(|e| diag("internal", "", format!("cannot encode schemas: {e}")))
+    })
+    .map_err(|d| Python::attach(|py| raise(py, &[d])))
+}
+
+/// A Pod or Job compiled once for fast exit-code decisions (see `restartkit.compile`).
+#[pyclass(frozen, module = "restartkit._native", name = "Policy")]
+struct Policy {
+    inner: PreparedPolicy,
+}
+
+impl Policy {
+    fn index(&self, py: Python<'_>, container: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let names = self.inner.container_names();
+        if let Ok(name) = container.cast::<PyString>() {
+            let name = name.to_cow()?;
+            let name: &str = &name;
+            return self.inner.container_index(name).ok_or_else(|| {
+                raise(
+                    py,
+                    &[diag("unknown-container", "container", format!("no container named {name:?}; containers: {}", names.join(", ")))],
+                )
+            });
+        }
+        match container.extract::<i64>() {
+            Ok(i) if i >= 0 && (i as u64) < names.len() as u64 => Ok(i as usize),
+            Ok(i) => Err(raise(
+                py,
+                &[diag("unknown-container", "container", format!("container index {i} is out of range (0..{})", names.len()))],
+            )),
+            Err(_) => Err(PyTypeError::new_err("container must be a container name (str) or an index (int)")),
+        }
+    }
+}
+
+fn exit_codes_from_bytes(b: &[u8]) -> Result<Vec<i32>, Diagnostic> {
+    if !b.len().is_multiple_of(4) {
+        return Err(diag("invalid-input", "exitCodes", format!("a buffer of int32 exit codes must have a multiple of 4 bytes, got {}", b.len())));
+    }
+    Ok(b.chunks_exact(4).map(|c| i32::from_ne_bytes(<[u8; 4]>::try_from(c).unwrap_or([0; 4]))).collect())
+}
+
+#[pymethods]
+impl Policy {
+    /// Compiles `object_json` (a Pod or Job as JSON text) with options as JSON text
+    /// (`{"kubernetesVersion": ..., "featureGates": {...}}`).
+    #[new]
+    fn new(py: Python<'_>, object_json: &str, options_json: &str) -> PyResult<Self> {
+        let r = py.detach(|| {
+            guarded(|| {
+                let obj: Value = serde_json::from_str(object_json)
+                    .map_err(|e| diag("invalid-input", "object", format!("object is not JSON: {e}")))?;
+                let opts: PrepareOptions = restartkit::contract::decode(
+                    serde_json::from_str(options_json).map_err(|e| diag("invalid-input", "options", format!("options are not JSON: {e}")))?,
+                )?;
+                PreparedPolicy::new(&obj, &opts)
+            })
+        });
+        r.map(|inner| Policy { inner }).map_err(|d| raise(py, &[d]))
+    }
+
+    /// Container names in index order (containers, then init containers).
+    #[getter]
+    fn containers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.inner.container_names())
+    }
+
+    /// The action name (`"Restart"`, `"FailJob"`, ...) for `container` (name or index) exiting
+    /// with `exit_code`.
+    fn decide(&self, py: Python<'_>, container: &Bound<'_, PyAny>, exit_code: i32) -> PyResult<&'static str> {
+        let i = self.index(py, container)?;
+        let r = guarded(|| {
+            self.inner
+                .decide_exit(i, exit_code)
+                .ok_or_else(|| diag("unknown-container", "container", format!("container index {i} is out of range")))
+        });
+        r.map(Action::name).map_err(|d| raise(py, &[d]))
+    }
+
+    /// The action code (0..6, see `restartkit.ACTIONS`) of one decision.
+    fn decide_code(&self, py: Python<'_>, container: &Bound<'_, PyAny>, exit_code: i32) -> PyResult<u8> {
+        let i = self.index(py, container)?;
+        let r = guarded(|| {
+            self.inner
+                .decide_exit(i, exit_code)
+                .ok_or_else(|| diag("unknown-container", "container", format!("container index {i} is out of range")))
+        });
+        r.map(Action::code).map_err(|d| raise(py, &[d]))
+    }
+
+    /// Decides every exit code of `exit_codes` (a list/tuple of ints, `bytes` of native int32, or
+    /// any object exporting a buffer of int32: `array.array('i')`, a numpy int32 array, a
+    /// memoryview) and returns `bytes`, one action code per exit code. Runs without the GIL.
+    fn decide_many<'py>(&self, py: Python<'py>, container: &Bound<'py, PyAny>, exit_codes: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
+        let i = self.index(py, container)?;
+        let codes: Vec<i32> = if let Ok(b) = exit_codes.cast::<PyBytes>() {
+            exit_codes_from_bytes(b.as_bytes()).map_err(|d| raise(py, &[d]))?
+        } else if exit_codes.cast::<PyList>().is_ok() || exit_codes.cast::<PyTuple>().is_ok() {
+            exit_codes.extract::<Vec<i32>>().map_err(|_| {
+                raise(py, &[diag("invalid-input", "exitCodes", "exit codes must be integers in the int32 range")])
+            })?
+        } else {
+            // The limited API of CPython 3.9 has no buffer protocol: go through memoryview and copy
+            // the bytes once (a memcpy); the decisions then run on the copy without the GIL.
+            let mv = py
+                .import("builtins")?
+                .getattr("memoryview")?
+                .call1((exit_codes,))
+                .map_err(|_| PyTypeError::new_err("exit_codes must be a list or tuple of int, or a buffer of int32"))?;
+            let itemsize: usize = mv.getattr("itemsize")?.extract()?;
+            let format: String = mv.getattr("format")?.extract()?;
+            let signed32 = itemsize == 4
+                && matches!(format.trim_start_matches(['@', '=', if cfg!(target_endian = "little") { '<' } else { '>' }]), "i" | "l");
+            if !signed32 {
+                return Err(raise(
+                    py,
+                    &[diag("invalid-input", "exitCodes", format!("a buffer of exit codes must hold int32 items, got format {format:?} of {itemsize} bytes"))],
+                ));
+            }
+            let bytes = mv.call_method1("cast", ("B",))?.call_method0("tobytes")?;
+            let b = bytes.cast::<PyBytes>().map_err(|_| PyTypeError::new_err("memoryview.tobytes() did not return bytes"))?;
+            exit_codes_from_bytes(b.as_bytes()).map_err(|d| raise(py, &[d]))?
+        };
+        let inner = &self.inner;
+        let out = py.detach(|| {
+            guarded(|| {
+                codes
+                    .iter()
+                    .map(|c| inner.decide_exit(i, *c).map(Action::code))
+                    .collect::<Option<Vec<u8>>>()
+                    .ok_or_else(|| diag("unknown-container", "container", format!("container index {i} is out of range")))
+            })
+        });
+        let out = out.map_err(|d| raise(py, &[d]))?;
+        Ok(PyBytes::new(py, &out))
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<restartkit.Policy containers={:?}>", self.inner.container_names())
+    }
+}
+
+/// The compiled part of restartkit.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("VERSION", restartkit::VERSION)?;
+    m.add("CONTRACT_VERSION", restartkit::contract::CONTRACT_VERSION)?;
+    let names: Vec<&str> = [
+        Action::DoNotRestart,
+        Action::Restart,
+        Action::RestartAllContainers,
+        Action::FailJob,
+        Action::FailIndex,
+        Action::Ignore,
+        Action::Count,
+    ]
+    .iter()
+    .map(|a| a.name())
+    .collect();
+    m.add("ACTIONS", PyTuple::new(m.py(), names)?)?;
+    m.add_function(wrap_pyfunction!(handle_json, m)?)?;
+    m.add_function(wrap_pyfunction!(handle_json_many, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_source, m)?)?;
+    m.add_function(wrap_pyfunction!(schemas_json, m)?)?;
+    m.add_class::<Policy>()?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
+    use super::*;
+
+    #[test]
+    fn bytes_to_codes() {
+        let mut b = Vec::new();
+        for c in [0i32, 1, -1, 137] {
+            b.extend_from_slice(&c.to_ne_bytes());
+        }
+        assert_eq!(exit_codes_from_bytes(&b).unwrap(), vec![0, 1, -1, 137]);
+        assert!(exit_codes_from_bytes(&b[..5]).is_err());
+    }
+
+    #[test]
+    fn panics_become_diagnostics() {
+        let r: Result<(), Diagnostic> = guarded(|| panic!("boom"));
+        let d = r.unwrap_err();
+        assert_eq!(d.code.as_deref(), Some("internal"));
+        assert!(d.message.contains("boom"));
+        let resp: Value = serde_json::from_str(&internal_response(&d)).unwrap();
+        assert_eq!(resp["status"], "error");
+    }
+}
