@@ -1,8 +1,15 @@
 //! A policy compiled once and asked many times: the fast path behind `compile(...).decide(...)`
-//! in every front end and `prepare`/`decide_exit` in the plugin ABI.
-//! PLACEHOLDER: the decision tables are filled in from eval::kubelet and eval::job.
+//! in every front end and `prepare`/`decide_exit` in the plugin ABI. It chains the same compiled
+//! tables the ops are checked against: the kubelet's per-container decision, then — for a Pod of
+//! a Job that fails — the Job's pod failure policy.
 
+use crate::api::{Job, Pod, PodSpec};
 use crate::diag::Diagnostic;
+use crate::eval::job::PolicyAction;
+use crate::eval::job_compiled::{CompiledPodFailurePolicy, UNKNOWN_CONTAINER};
+use crate::eval::kubelet::{CompiledContainerPolicy, KubeletDecision};
+use crate::features::FeatureGates;
+use crate::validate;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -14,7 +21,7 @@ use std::collections::BTreeMap;
 #[repr(u8)]
 pub enum Action {
     /// The kubelet leaves the container terminated (and, for a Pod of a Job, the Pod does not
-    /// fail because of it: another container or the pod phase decides).
+    /// fail because of it: the exit code was 0).
     DoNotRestart = 0,
     /// The kubelet restarts the container in place.
     Restart = 1,
@@ -45,6 +52,20 @@ impl Action {
             Action::Count => "Count",
         }
     }
+    /// The action for a code, or None for a code no action has.
+    pub fn from_code(code: u8) -> Option<Action> {
+        [
+            Action::DoNotRestart,
+            Action::Restart,
+            Action::RestartAllContainers,
+            Action::FailJob,
+            Action::FailIndex,
+            Action::Ignore,
+            Action::Count,
+        ]
+        .get(usize::from(code))
+        .copied()
+    }
 }
 
 /// Options of a prepared policy (the same as every request's).
@@ -60,23 +81,144 @@ pub struct PrepareOptions {
 /// A Pod (or the Pod template of a Job, with its podFailurePolicy) compiled for fast decisions.
 #[derive(Debug, Clone)]
 pub struct PreparedPolicy {
+    /// Regular containers, then init containers.
     containers: Vec<String>,
+    kubelet: Vec<CompiledContainerPolicy>,
+    job: Option<CompiledPodFailurePolicy>,
+    /// Each container's index in the pod failure policy's own container list.
+    job_index: Vec<usize>,
 }
 
 impl PreparedPolicy {
-    /// Compiles a Pod or Job object (API JSON).
-    pub fn new(_object: &Value, _options: &PrepareOptions) -> Result<Self, Diagnostic> {
-        Err(Diagnostic::request("not-implemented", "", "not implemented yet"))
+    /// Compiles a Pod or Job object (API JSON), defaulted as the API server would.
+    pub fn new(object: &Value, options: &PrepareOptions) -> Result<Self, Diagnostic> {
+        let (gates, _) = FeatureGates::resolve(options.kubernetes_version.as_deref(), options.feature_gates.as_ref())?;
+        let root = crate::FieldPath::root();
+        match object.get("kind").and_then(Value::as_str).unwrap_or("") {
+            "Pod" => {
+                let mut pod: Pod = validate::decode_at(object, &root)?;
+                validate::pod::default_pod_spec(&mut pod.spec);
+                Ok(Self::from_parts(&pod.spec, None, &gates))
+            }
+            "Job" => {
+                let mut job: Job = validate::decode_at(object, &root)?;
+                validate::job::default_job_spec(&mut job.spec);
+                let pfp = CompiledPodFailurePolicy::from_job(&job, &gates)?;
+                Ok(Self::from_parts(&job.spec.template.spec, Some(pfp), &gates))
+            }
+            other => Err(Diagnostic::request("unsupported-kind", "kind", format!("compile takes a Pod or a Job, not {other:?}"))),
+        }
     }
+
+    fn from_parts(spec: &PodSpec, job: Option<CompiledPodFailurePolicy>, gates: &FeatureGates) -> Self {
+        let compiled = crate::eval::kubelet::compile_pod(spec, gates);
+        let containers: Vec<String> = compiled.iter().map(|(n, _)| n.clone()).collect();
+        let job_index = containers
+            .iter()
+            .map(|n| job.as_ref().and_then(|j| j.container_index(n)).unwrap_or(UNKNOWN_CONTAINER))
+            .collect();
+        PreparedPolicy { containers, kubelet: compiled.into_iter().map(|(_, p)| p).collect(), job, job_index }
+    }
+
     /// Names of the containers, in the order `decide_exit` indexes them (containers, then init containers).
     pub fn container_names(&self) -> &[String] {
         &self.containers
     }
+
     pub fn container_index(&self, name: &str) -> Option<usize> {
         self.containers.iter().position(|c| c == name)
     }
-    /// The decision for container `index` exiting with `exit_code`; None for an index out of range.
-    pub fn decide_exit(&self, _index: usize, _exit_code: i32) -> Option<Action> {
-        None
+
+    /// Whether a Job's pod failure policy takes over when the Pod fails.
+    pub fn is_job(&self) -> bool {
+        self.job.is_some()
+    }
+
+    /// The decision for container `index` exiting with `exit_code`; None for an index out of
+    /// range. For a Pod of a Job, a non-zero exit the kubelet does not restart fails the Pod
+    /// (assuming its other containers have finished), and the pod failure policy decides.
+    #[inline]
+    pub fn decide_exit(&self, index: usize, exit_code: i32) -> Option<Action> {
+        let kubelet = self.kubelet.get(index)?.decide(exit_code);
+        Some(match kubelet {
+            KubeletDecision::Restart => Action::Restart,
+            KubeletDecision::RestartAllContainers => Action::RestartAllContainers,
+            KubeletDecision::DoNotRestart => match &self.job {
+                Some(job) if exit_code != 0 => {
+                    let status = [(self.job_index.get(index).copied().unwrap_or(UNKNOWN_CONTAINER), Some(exit_code))];
+                    match job.decide(&status, &[]).action {
+                        Some(PolicyAction::FailJob) => Action::FailJob,
+                        Some(PolicyAction::FailIndex) => Action::FailIndex,
+                        Some(PolicyAction::Ignore) => Action::Ignore,
+                        Some(PolicyAction::Count) | None => Action::Count,
+                    }
+                }
+                _ => Action::DoNotRestart,
+            },
+        })
+    }
+
+    /// Decides every exit code of `codes` for one container into `out` (cleared first).
+    pub fn decide_many(&self, index: usize, codes: &[i32], out: &mut Vec<u8>) -> Option<()> {
+        self.kubelet.get(index)?;
+        out.clear();
+        out.reserve(codes.len());
+        for &c in codes {
+            out.push(self.decide_exit(index, c).map_or(u8::MAX, Action::code));
+        }
+        Some(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
+    use super::*;
+    use serde_json::json;
+
+    fn gates(rules: bool) -> PrepareOptions {
+        PrepareOptions { kubernetes_version: Some("1.35".into()), feature_gates: Some(BTreeMap::from([("ContainerRestartRules".to_owned(), rules)])) }
+    }
+
+    #[test]
+    fn pod_decisions_follow_the_kubelet() {
+        let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": {"restartPolicy": "Never",
+            "initContainers": [{"name": "side", "image": "i", "restartPolicy": "Always"}],
+            "containers": [{"name": "main", "image": "i", "restartPolicy": "Never",
+              "restartPolicyRules": [{"action": "Restart", "exitCodes": {"operator": "In", "values": [42]}}]}]}});
+        let p = PreparedPolicy::new(&pod, &gates(true)).unwrap();
+        assert_eq!(p.container_names(), ["main", "side"]);
+        assert_eq!(p.decide_exit(0, 42), Some(Action::Restart));
+        assert_eq!(p.decide_exit(0, 1), Some(Action::DoNotRestart));
+        assert_eq!(p.decide_exit(1, 0), Some(Action::Restart), "sidecars always restart");
+        assert_eq!(p.decide_exit(2, 1), None);
+    }
+
+    #[test]
+    fn job_decisions_fall_through_to_the_pod_failure_policy() {
+        let job = json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j"}, "spec": {
+            "podFailurePolicy": {"rules": [
+                {"action": "FailJob", "onExitCodes": {"containerName": "main", "operator": "In", "values": [2]}},
+                {"action": "Ignore", "onExitCodes": {"operator": "In", "values": [3]}},
+                {"action": "Count", "onExitCodes": {"operator": "NotIn", "values": [4]}}]},
+            "template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "main", "image": "i"}]}}}});
+        let p = PreparedPolicy::new(&job, &gates(true)).unwrap();
+        assert!(p.is_job());
+        assert_eq!(p.decide_exit(0, 2), Some(Action::FailJob));
+        assert_eq!(p.decide_exit(0, 3), Some(Action::Ignore));
+        assert_eq!(p.decide_exit(0, 5), Some(Action::Count));
+        assert_eq!(p.decide_exit(0, 4), Some(Action::Count), "no rule matched: the failure counts");
+        assert_eq!(p.decide_exit(0, 0), Some(Action::DoNotRestart));
+        let mut out = Vec::new();
+        p.decide_many(0, &[2, 3, 0], &mut out).unwrap();
+        assert_eq!(out, vec![3, 5, 0]);
+    }
+
+    #[test]
+    fn unsupported_kinds_and_bad_objects_are_errors() {
+        assert!(PreparedPolicy::new(&json!({"kind": "Service"}), &PrepareOptions::default()).is_err());
+        assert!(PreparedPolicy::new(&json!({"kind": "Pod", "spec": {"containers": 3}}), &PrepareOptions::default()).is_err());
+        assert_eq!(Action::from_code(6), Some(Action::Count));
+        assert_eq!(Action::from_code(7), None);
     }
 }
