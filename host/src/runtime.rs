@@ -574,6 +574,22 @@ impl Host {
         action_from_code(code).ok_or(HostError::Status { status: Status::from_code(code.saturating_neg()), detail: None })
     }
 
+    /// `restartkit_evaluate` on a raw (pointer, length): for testing how the guest treats bad
+    /// buffers.
+    #[doc(hidden)]
+    pub fn raw_evaluate(&mut self, ptr: u32, len: u32) -> Result<Evaluation, HostError> {
+        self.call(|l, _| {
+            let r = l.f.evaluate.call(&mut l.store, (ptr, len))?;
+            l.answer(r)
+        })
+    }
+
+    /// `restartkit_decide_exit` on a raw guest handle: the code as the guest returns it.
+    #[doc(hidden)]
+    pub fn raw_decide_exit(&mut self, handle: i32, container: i32, exit_code: i32) -> Result<i32, HostError> {
+        self.call(|l, _| Ok(l.f.decide.call(&mut l.store, (handle, container, exit_code))?))
+    }
+
     /// Drops a prepared policy in the plugin.
     pub fn release(&mut self, p: Prepared) -> Result<(), HostError> {
         if p.host != self.id {
