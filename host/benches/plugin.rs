@@ -94,6 +94,32 @@ fn benches(c: &mut Criterion) {
     g.bench_function("host_load_from_cache", |b| {
         b.iter(|| black_box(Host::load_with_cache(&path, Limits::default(), Cache::Default).unwrap()))
     });
+    // Parts of a load, to see where the time goes.
+    let bytes = std::fs::read(&path).unwrap();
+    g.bench_function("part/read_file", |b| b.iter(|| black_box(std::fs::read(&path).unwrap())));
+    g.bench_function("part/sha256", |b| {
+        use sha2::Digest;
+        b.iter(|| black_box(sha2::Sha256::digest(black_box(&bytes))))
+    });
+    g.bench_function("part/engine_new", |b| {
+        b.iter(|| {
+            let mut c = wasmtime::Config::new();
+            c.epoch_interruption(true);
+            black_box(wasmtime::Engine::new(&c).unwrap())
+        })
+    });
+    let mut c = wasmtime::Config::new();
+    c.epoch_interruption(true);
+    let engine = wasmtime::Engine::new(&c).unwrap();
+    let module = wasmtime::Module::new(&engine, &bytes).unwrap();
+    let file = std::env::temp_dir().join(format!("restartkit-bench-{}.cwasm", std::process::id()));
+    std::fs::write(&file, module.serialize().unwrap()).unwrap();
+    #[allow(unsafe_code)]
+    g.bench_function("part/module_deserialize_file", |b| {
+        // SAFETY: a file this benchmark just serialized with the same engine.
+        b.iter(|| black_box(unsafe { wasmtime::Module::deserialize_file(&engine, &file) }.unwrap()))
+    });
+    let _ = std::fs::remove_file(&file);
     g.finish();
 }
 
