@@ -1,0 +1,326 @@
+package rkhost
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+)
+
+func pluginPath(t testing.TB) string {
+	p := DefaultPluginPath()
+	if _, err := os.Stat(p); err != nil {
+		t.Fatalf("restartkit_plugin.wasm not found at %s: run `make plugin` or set RESTARTKIT_PLUGIN", p)
+	}
+	return p
+}
+
+func cacheDir(t testing.TB) string {
+	if d := os.Getenv("RESTARTKIT_GO_CACHE"); d != "" {
+		return d
+	}
+	home, _ := os.UserCacheDir()
+	return filepath.Join(home, "restartkit", "wazero")
+}
+
+func load(t testing.TB) *Plugin {
+	ctx := context.Background()
+	p, err := Load(ctx, pluginPath(t), DefaultLimits(), cacheDir(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close(ctx) })
+	return p
+}
+
+func vectorFiles(t testing.TB) []string {
+	files, err := filepath.Glob("../../conformance/vectors/*.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no vector files: %v", err)
+	}
+	sort.Strings(files)
+	return files
+}
+
+// TestVectors runs every public vector through wazero. With RESTARTKIT_VECTOR_BASELINE (a file
+// of vector ids, one per line: those failing through the wasmtime host, written by `make
+// test-plugin`), the failing set must be exactly that one: both hosts agree while the core is
+// being filled in. Without it every vector must pass.
+func TestVectors(t *testing.T) {
+	p := load(t)
+	var out bytes.Buffer
+	passed, failed := RunFiles(context.Background(), p, vectorFiles(t), &out)
+	t.Logf("wazero: %d passed, %d failed", passed, len(failed))
+	if passed+len(failed) < 100 {
+		t.Fatalf("only %d vectors", passed+len(failed))
+	}
+	base := os.Getenv("RESTARTKIT_VECTOR_BASELINE")
+	if base == "" {
+		if len(failed) > 0 {
+			t.Fatalf("%s", out.String())
+		}
+		return
+	}
+	b, err := os.ReadFile(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Fields(string(b))
+	sort.Strings(want)
+	got := append([]string(nil), failed...)
+	sort.Strings(got)
+	if strings.Join(want, "\n") != strings.Join(got, "\n") {
+		t.Fatalf("failing vectors differ from the wasmtime host's.\nwasmtime: %v\nwazero:   %v\n%s", want, got, out.String())
+	}
+}
+
+func TestDescribe(t *testing.T) {
+	p := load(t)
+	d, err := p.Describe(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v map[string]any
+	if err := json.Unmarshal([]byte(d), &v); err != nil {
+		t.Fatal(err)
+	}
+	abi := v["abi"].(map[string]any)
+	if abi["major"].(float64) != 1 || v["contractVersion"] != "1.0" || v["deterministic"] != true {
+		t.Fatalf("describe: %s", d)
+	}
+	ops := v["operations"].([]any)
+	if len(ops) < 10 || ops[len(ops)-1] != "describe" {
+		t.Fatalf("operations: %v", ops)
+	}
+}
+
+func TestStatuses(t *testing.T) {
+	p := load(t)
+	ctx := context.Background()
+	cases := []struct {
+		req  string
+		want Status
+		in   string
+	}{
+		{`{"op": `, StatusInvalidJSON, `"code":"invalid-json"`},
+		{`{"op":"noSuchOp","input":{}}`, StatusUnknownOperation, `unknown op`},
+		{`{"op":"describe","input":{},"contractVersion":"2.0"}`, StatusUnsupportedVersion, `is not supported`},
+		{"{\"op\":\"\xff\"}", StatusInvalidUTF8, `not valid UTF-8`},
+		{`{"op":"describe","input":{}}`, StatusOK, `"status":"ok"`},
+	}
+	for _, c := range cases {
+		st, body, err := p.Evaluate(ctx, []byte(c.req))
+		if err != nil || st != c.want || !strings.Contains(body, c.in) {
+			t.Errorf("%q: status %v body %s err %v; want %v containing %s", c.req, st, body, err, c.want, c.in)
+		}
+	}
+	// HandleJSON gives the contract's answer for invalid JSON, as the native function does.
+	body, err := p.HandleJSON(ctx, `[1,`)
+	if err != nil || !strings.HasPrefix(body, `{"status":"error"`) {
+		t.Fatalf("%s %v", body, err)
+	}
+	if p.Rebuilds() != 0 {
+		t.Fatal("no call above may trap")
+	}
+}
+
+func TestInputLargerThanTheCap(t *testing.T) {
+	ctx := context.Background()
+	p, err := Load(ctx, pluginPath(t), Limits{MemoryBytes: 8 << 20, Timeout: time.Second}, cacheDir(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close(ctx)
+	big := `{"op":"describe","input":{"pad":"` + strings.Repeat("x", 7<<20) + `"}}`
+	if _, err := p.HandleJSON(ctx, big); !errors.Is(err, ErrMemoryLimit) {
+		t.Fatalf("want a memory-limit error, got %v", err)
+	}
+	if _, err := p.Describe(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+const pod = `{"object":{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},
+  "spec":{"restartPolicy":"Never","containers":[{"name":"app","image":"busybox",
+  "restartPolicy":"Never","restartPolicyRules":[{"action":"Restart","exitCodes":{"operator":"In","values":[42]}}]}]}},
+  "featureGates":{"ContainerRestartRules":true}}`
+
+// TestPreparedFlatMemory: a million prepared decisions leave memory as it was. While the core's
+// PreparedPolicy is a placeholder, the calls use an unknown handle (answer -8).
+func TestPreparedFlatMemory(t *testing.T) {
+	p := load(t)
+	ctx := context.Background()
+	pr, err := p.Prepare(ctx, pod)
+	var se *StatusError
+	switch {
+	case err == nil:
+		before := p.MemorySize()
+		for i := 0; i < 1_000_000; i++ {
+			code := int32(1)
+			if i%2 == 0 {
+				code = 42
+			}
+			a, err := p.DecideExit(ctx, pr, 0, code)
+			if err != nil || (a == 1) != (code == 42) {
+				t.Fatalf("exit %d: %v %v", code, a, err)
+			}
+		}
+		if p.MemorySize() != before {
+			t.Fatalf("memory grew: %d -> %d", before, p.MemorySize())
+		}
+		if err := p.Release(ctx, pr); err != nil {
+			t.Fatal(err)
+		}
+	case errors.As(err, &se) && se.Status == StatusRejected && strings.Contains(se.Detail, "not-implemented"):
+		t.Log("PreparedPolicy not implemented in the core yet: decide_exit with an unknown handle")
+		before := p.MemorySize()
+		for i := int32(0); i < 1_000_000; i++ {
+			code, err := p.RawDecideExit(ctx, 1+i%3, 0, i)
+			if err != nil || code != -8 {
+				t.Fatalf("%d %v", code, err)
+			}
+		}
+		if p.MemorySize() != before {
+			t.Fatalf("memory grew: %d -> %d", before, p.MemorySize())
+		}
+	default:
+		t.Fatalf("prepare: %v", err)
+	}
+}
+
+// wat compiles a test module with the Rust host's wat2wasm (RESTARTKIT_HOST_BIN).
+func wat(t *testing.T, name string) []byte {
+	bin := os.Getenv("RESTARTKIT_HOST_BIN")
+	if bin == "" {
+		t.Skip("RESTARTKIT_HOST_BIN (the restartkit-host binary, for wat2wasm) is not set")
+	}
+	out := filepath.Join(t.TempDir(), name+".wasm")
+	if b, err := exec.Command(bin, "wat2wasm", filepath.Join("testdata", name+".wat"), out).CombinedOutput(); err != nil {
+		t.Fatalf("wat2wasm: %v: %s", err, b)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestRunawayStoppedWithin100ms(t *testing.T) {
+	ctx := context.Background()
+	p, err := LoadBytes(ctx, wat(t, "spin"), Limits{MemoryBytes: 4 << 20, Timeout: 50 * time.Millisecond}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close(ctx)
+	for round := uint64(1); round <= 2; round++ {
+		start := time.Now()
+		_, _, err := p.Evaluate(ctx, []byte("{}"))
+		took := time.Since(start)
+		if !errors.Is(err, ErrTimeout) {
+			t.Fatalf("want a timeout, got %v", err)
+		}
+		if took >= 100*time.Millisecond {
+			t.Fatalf("stopped after %v", took)
+		}
+		if p.Rebuilds() != round {
+			t.Fatalf("rebuilds %d", p.Rebuilds())
+		}
+		if d, err := p.Describe(ctx); err != nil || !strings.Contains(d, "fake") {
+			t.Fatalf("%s %v", d, err)
+		}
+	}
+}
+
+func TestMemoryBombStoppedAtTheCap(t *testing.T) {
+	ctx := context.Background()
+	p, err := LoadBytes(ctx, wat(t, "bomb"), Limits{MemoryBytes: 4 << 20, Timeout: time.Second}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close(ctx)
+	if _, _, err := p.Evaluate(ctx, []byte("{}")); !errors.Is(err, ErrMemoryLimit) {
+		t.Fatalf("want a memory-limit error, got %v", err)
+	}
+	if _, err := p.Describe(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestBadModules(t *testing.T) {
+	ctx := context.Background()
+	if _, err := LoadBytes(ctx, []byte("definitely not wasm"), DefaultLimits(), ""); err == nil ||
+		!strings.HasPrefix(err.Error(), "not a valid WebAssembly module") {
+		t.Fatalf("garbage: %v", err)
+	}
+	_, err := LoadBytes(ctx, wat(t, "abi2"), DefaultLimits(), "")
+	var mm *AbiMismatchError
+	if !errors.As(err, &mm) || mm.Found != 2 ||
+		err.Error() != "policy module ABI major version mismatch: the module speaks 2, this host speaks 1" {
+		t.Fatalf("abi2: %v", err)
+	}
+}
+
+func TestComparator(t *testing.T) {
+	dec := func(s string) any {
+		var v any
+		if err := json.Unmarshal([]byte(s), &v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	ok := func(e, r string) error { return Compare(dec(e), dec(r)) }
+	if err := ok(`{"a":1}`, `{"a":1.0,"b":2}`); err != nil {
+		t.Error(err)
+	}
+	if ok(`{"a":[1,2]}`, `{"a":[1]}`) == nil {
+		t.Error("lists of different length must differ")
+	}
+	if err := ok(`{"a":{"x":null}}`, `{"a":{}}`); err != nil {
+		t.Error("an expected null may be absent:", err)
+	}
+	if ok(`{"a":"x"}`, `{"a":"y"}`) == nil || ok(`{"a":1}`, `{}`) == nil {
+		t.Error("differences must be found")
+	}
+	got := `{"valid":false,"errors":[{"field":"a","type":"FieldValueRequired","message":"a: Required value"}]}`
+	if err := ok(`{"valid":false,"errors":[{"field":"a","type":"FieldValueRequired"}]}`, got); err != nil {
+		t.Error(err)
+	}
+	if err := ok(`{"valid":false,"errors":[]}`, got); err == nil || !strings.Contains(err.Error(), "unexpected error {a, FieldValueRequired}") {
+		t.Error("complete error sets must be equal:", err)
+	}
+	if err := ok(`{"errors":[],"errorsComplete":false}`, got); err != nil {
+		t.Error(err)
+	}
+	if err := ok(`{"errors":[{"field":"b","type":null,"message":"Required"}],"errorsComplete":false}`, got); err != nil {
+		t.Error("untyped errors match by message:", err)
+	}
+	// ...but with a complete set, the typed result error is not one the vector expects (the
+	// core's comparator agrees: core/src/conformance.rs).
+	if ok(`{"errors":[{"field":"b","type":null,"message":"Required"}]}`, got) == nil {
+		t.Error("a complete set must not hold an unexpected typed error")
+	}
+	if err := ok(`{"errors":[{"field":"b","type":null,"message":"Required"}]}`,
+		`{"errors":[{"field":"","type":null,"message":"x: Required value"}]}`); err != nil {
+		t.Error(err)
+	}
+	if err := ok(`{"errors":[{"field":"a","type":"FieldValueInvalid"}]}`, got); err == nil || !strings.Contains(err.Error(), "missing error {a, FieldValueInvalid}") {
+		t.Error(err)
+	}
+	if ok(`{"errorMessages":["nope"]}`, got) == nil {
+		t.Error("errorMessages must be found")
+	}
+	if err := ok(`{"errorMessages":["Required"]}`, got); err != nil {
+		t.Error(err)
+	}
+	if err := CheckResponse(dec(`{"a":1}`), []byte(`{"status":"error","errors":[{"message":"not implemented yet"}]}`)); err == nil ||
+		err.Error() != "request failed: not implemented yet" {
+		t.Error(err)
+	}
+}

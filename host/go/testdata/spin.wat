@@ -1,0 +1,21 @@
+;; A hand-written stand-in for the policy module (plugin ABI v1) used by the Go host tests.
+;; restartkit_evaluate never returns.
+(module
+  (memory (export "memory") 1)
+  (global $bump (mut i32) (i32.const 4096))
+  (data (i32.const 16) "[\"app\",\"sidecar\"]")
+  (data (i32.const 256) "{\"abi\":{\"major\":1,\"minor\":0},\"module\":\"fake\"}")
+  (func (export "restartkit_abi_version") (result i32) (i32.const 1))
+  (func (export "restartkit_abi_minor_version") (result i32) (i32.const 0))
+  (func (export "restartkit_alloc") (param $len i32) (result i32) (local $p i32)
+    (local.set $p (global.get $bump))
+    (global.set $bump (i32.add (global.get $bump) (local.get $len)))
+    (local.get $p))
+  (func (export "restartkit_free") (param i32 i32) (global.set $bump (i32.const 4096)))
+  (func (export "restartkit_describe") (result i64) (i64.const 1099511627821))
+  (func (export "restartkit_evaluate") (param i32 i32) (result i64) (loop $l (br $l)) (i64.const 0))
+  (func (export "restartkit_error_detail") (result i64) (i64.const 0))
+  (func (export "restartkit_prepare") (param i32 i32) (result i32) (i32.const 1))
+  (func (export "restartkit_prepared_containers") (param i32) (result i64) (i64.const 68719476753))
+  (func (export "restartkit_decide_exit") (param i32 i32 i32) (result i32) (select (i32.const 0) (i32.const 6) (i32.eqz (local.get 2))))
+  (func (export "restartkit_release") (param i32) (result i32) (i32.const 0)))

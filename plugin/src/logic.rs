@@ -1,0 +1,302 @@
+//! The plugin's behaviour, in safe code: byte slices in, owned buffers or a status out.
+
+use restartkit::contract::{CONTRACT_VERSION, Response};
+use restartkit::diag::Diagnostic;
+use restartkit::prepared::{PrepareOptions, PreparedPolicy};
+use serde_json::{Map, Value, json};
+use std::cell::RefCell;
+
+/// ABI major version: bumped on any change an existing host cannot cope with.
+pub const ABI_MAJOR: i32 = 1;
+/// ABI minor version: bumped when exports are added or behaviour is extended compatibly.
+pub const ABI_MINOR: i32 = 0;
+
+/// Transport status codes (ABI.md, "Status codes"). Functions that return an `i32` handle or
+/// code return the negated status on failure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(i32)]
+pub enum Status {
+    Ok = 0,
+    BadPointer = 1,
+    InvalidUtf8 = 2,
+    InvalidJson = 3,
+    UnknownOperation = 4,
+    UnsupportedVersion = 5,
+    Internal = 6,
+    Rejected = 7,
+    BadHandle = 8,
+    OutOfRange = 9,
+}
+
+impl Status {
+    pub fn code(self) -> i32 {
+        self as i32
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::BadPointer => "bad-pointer",
+            Status::InvalidUtf8 => "invalid-utf8",
+            Status::InvalidJson => "invalid-json",
+            Status::UnknownOperation => "unknown-operation",
+            Status::UnsupportedVersion => "unsupported-version",
+            Status::Internal => "internal",
+            Status::Rejected => "rejected",
+            Status::BadHandle => "bad-handle",
+            Status::OutOfRange => "out-of-range",
+        }
+    }
+    const ALL: [Status; 10] = [
+        Status::Ok,
+        Status::BadPointer,
+        Status::InvalidUtf8,
+        Status::InvalidJson,
+        Status::UnknownOperation,
+        Status::UnsupportedVersion,
+        Status::Internal,
+        Status::Rejected,
+        Status::BadHandle,
+        Status::OutOfRange,
+    ];
+}
+
+/// A failed call: its status and the JSON error response that explains it (what
+/// `restartkit_error_detail` hands out).
+pub struct Failure {
+    pub status: Status,
+    pub detail: Box<[u8]>,
+}
+
+impl Failure {
+    pub fn new(status: Status, op: Option<&str>, d: Diagnostic) -> Self {
+        Failure { status, detail: encode_response(&Response::error(op, d)) }
+    }
+    pub fn plain(status: Status, message: &str) -> Self {
+        Failure::new(status, None, Diagnostic::request(status.name(), "", message))
+    }
+}
+
+fn encode_response(r: &Response) -> Box<[u8]> {
+    match serde_json::to_vec(r) {
+        Ok(v) => v.into_boxed_slice(),
+        // A Response always serializes; keep a fixed fallback rather than a panic.
+        Err(_) => br#"{"status":"error","errors":[{"severity":"error","field":"","type":null,"message":"cannot encode the response","origin":"restartkit","code":"internal"}]}"#
+            .to_vec()
+            .into_boxed_slice(),
+    }
+}
+
+thread_local! {
+    /// The detail of the last failed call (guest-owned; replaced by the next call).
+    static LAST_ERROR: RefCell<Option<Box<[u8]>>> = const { RefCell::new(None) };
+    /// Prepared policies; handle `h` lives in slot `h - 1`. Freed slots are reused.
+    static SLOTS: RefCell<Vec<Option<PreparedPolicy>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Forgets the previous call's error detail (every entry point that can fail starts with this).
+pub fn clear_error() {
+    LAST_ERROR.with(|e| e.borrow_mut().take());
+}
+
+/// Records a failure's detail and gives back its status.
+pub fn record(f: Failure) -> Status {
+    LAST_ERROR.with(|e| *e.borrow_mut() = Some(f.detail));
+    f.status
+}
+
+/// Runs `f` on the current error detail (if any).
+pub fn with_error<R>(f: impl FnOnce(Option<&[u8]>) -> R) -> R {
+    LAST_ERROR.with(|e| f(e.borrow().as_deref()))
+}
+
+fn as_text(bytes: &[u8]) -> Result<&str, Failure> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        Failure::plain(Status::InvalidUtf8, &format!("the request is not valid UTF-8: {e}"))
+    })
+}
+
+fn contract_major(v: &str) -> Option<&str> {
+    v.split('.').next()
+}
+
+/// One-shot evaluation: the request JSON of the core contract in, its response JSON out.
+/// Statuses other than `Ok` come with a contract-shaped error response as detail.
+pub fn evaluate(bytes: &[u8]) -> Result<Box<[u8]>, Failure> {
+    let text = as_text(bytes)?;
+    let owned;
+    let text = if text.contains("\"contractVersion\"") { owned = strip_version(text)?; owned.as_str() } else { text };
+    let out = restartkit::handle_json(text);
+    // Request-level failures get their own status; their response becomes the detail. Only
+    // error responses (which serialize `status` first) are parsed again.
+    if out.starts_with("{\"status\":\"error\"")
+        && let Ok(Response::Error { op, errors }) = serde_json::from_str::<Response>(&out)
+    {
+        let code = errors.first().and_then(|d| d.code.as_deref());
+        let status = match (op.is_none(), code) {
+            (true, Some("invalid-json")) => Some(Status::InvalidJson),
+            (_, Some("unknown-op")) => Some(Status::UnknownOperation),
+            _ => None,
+        };
+        if let Some(status) = status {
+            return Err(Failure { status, detail: out.into_bytes().into_boxed_slice() });
+        }
+    }
+    Ok(out.into_bytes().into_boxed_slice())
+}
+
+/// A request may name the contract version it was written for (`"contractVersion": "1.0"`);
+/// a different major is refused, the key is removed before the core sees the request.
+fn strip_version(text: &str) -> Result<String, Failure> {
+    let mut v = restartkit::source::parse_json_strict(text).map_err(|d| Failure::new(Status::InvalidJson, None, d))?;
+    if let Some(obj) = v.as_object_mut() {
+        let op = obj.get("op").and_then(Value::as_str).map(str::to_owned);
+        check_version(obj, op.as_deref())?;
+    }
+    serde_json::to_string(&v).map_err(|e| Failure::plain(Status::Internal, &format!("cannot re-encode the request: {e}")))
+}
+
+/// Removes `contractVersion` from a request object, refusing a major other than ours.
+fn check_version(obj: &mut Map<String, Value>, op: Option<&str>) -> Result<(), Failure> {
+    match obj.remove("contractVersion") {
+        Some(asked) if asked.as_str().and_then(contract_major) != contract_major(CONTRACT_VERSION) => {
+            Err(Failure::new(
+                Status::UnsupportedVersion,
+                op,
+                Diagnostic::request(
+                    "unsupported-version",
+                    "contractVersion",
+                    format!("contract version {asked} is not supported; this plugin speaks {CONTRACT_VERSION}"),
+                ),
+            ))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// `restartkit_prepare`: `{"object": Pod|Job, "kubernetesVersion"?, "featureGates"?}` in, a
+/// handle (>= 1) out.
+pub fn prepare(bytes: &[u8]) -> Result<i32, Failure> {
+    let text = as_text(bytes)?;
+    let mut v = restartkit::source::parse_json_strict(text).map_err(|d| Failure::new(Status::InvalidJson, None, d))?;
+    let Some(obj) = v.as_object_mut() else {
+        return Err(Failure::new(
+            Status::Rejected,
+            Some("prepare"),
+            Diagnostic::request("invalid-input", "", "the prepare request must be a JSON object"),
+        ));
+    };
+    check_version(obj, Some("prepare"))?;
+    let object = obj.remove("object").unwrap_or(Value::Null);
+    let options: PrepareOptions = restartkit::contract::decode(Value::Object(std::mem::take(obj)))
+        .map_err(|d| Failure::new(Status::Rejected, Some("prepare"), d))?;
+    let policy = PreparedPolicy::new(&object, &options).map_err(|d| Failure::new(Status::Rejected, Some("prepare"), d))?;
+    SLOTS.with(|s| {
+        let mut slots = s.borrow_mut();
+        let index = match slots.iter().position(Option::is_none) {
+            Some(free) => {
+                if let Some(slot) = slots.get_mut(free) {
+                    *slot = Some(policy);
+                }
+                free
+            }
+            None => {
+                slots.push(Some(policy));
+                slots.len().saturating_sub(1)
+            }
+        };
+        i32::try_from(index + 1).map_err(|_| Failure::plain(Status::Internal, "too many prepared policies"))
+    })
+}
+
+fn slot_index(handle: i32) -> Option<usize> {
+    usize::try_from(handle).ok().and_then(|h| h.checked_sub(1))
+}
+
+/// `restartkit_decide_exit`: an action code (0..=6) or a negated status. Allocates nothing.
+pub fn decide_exit(handle: i32, container: i32, exit_code: i32) -> i32 {
+    SLOTS.with(|s| {
+        let slots = s.borrow();
+        let Some(policy) = slot_index(handle).and_then(|i| slots.get(i)).and_then(Option::as_ref) else {
+            return -Status::BadHandle.code();
+        };
+        let Ok(index) = usize::try_from(container) else {
+            return -Status::OutOfRange.code();
+        };
+        match policy.decide_exit(index, exit_code) {
+            Some(action) => i32::from(action.code()),
+            None => -Status::OutOfRange.code(),
+        }
+    })
+}
+
+/// `restartkit_prepared_containers`: the container names of a prepared policy, as a JSON array.
+pub fn prepared_containers(handle: i32) -> Result<Box<[u8]>, Failure> {
+    SLOTS.with(|s| {
+        let slots = s.borrow();
+        let Some(policy) = slot_index(handle).and_then(|i| slots.get(i)).and_then(Option::as_ref) else {
+            return Err(Failure::plain(Status::BadHandle, &format!("no prepared policy has handle {handle}")));
+        };
+        serde_json::to_vec(policy.container_names())
+            .map(Vec::into_boxed_slice)
+            .map_err(|e| Failure::plain(Status::Internal, &format!("cannot encode the container names: {e}")))
+    })
+}
+
+/// `restartkit_release`: 0, or `-BadHandle`.
+pub fn release(handle: i32) -> i32 {
+    SLOTS.with(|s| {
+        let mut slots = s.borrow_mut();
+        match slot_index(handle).and_then(|i| slots.get_mut(i)) {
+            Some(slot @ Some(_)) => {
+                *slot = None;
+                // Trailing free slots are dropped so the table shrinks back.
+                while matches!(slots.last(), Some(None)) {
+                    slots.pop();
+                }
+                0
+            }
+            _ => -Status::BadHandle.code(),
+        }
+    })
+}
+
+/// `restartkit_describe`: the module's capabilities as JSON.
+pub fn describe() -> Result<Box<[u8]>, Failure> {
+    let core = restartkit::contract::describe();
+    let mut statuses = Map::new();
+    for s in Status::ALL {
+        statuses.insert(s.name().to_owned(), json!(s.code()));
+    }
+    let actions: Vec<Value> = ACTIONS.iter().map(|a| json!({"code": a.code(), "name": a.name()})).collect();
+    let d = json!({
+        "abi": {"major": ABI_MAJOR, "minor": ABI_MINOR},
+        "module": "restartkit-policy",
+        "exports": [
+            "restartkit_evaluate", "restartkit_error_detail", "restartkit_prepare",
+            "restartkit_prepared_containers", "restartkit_decide_exit", "restartkit_release"
+        ],
+        "restartkitVersion": core.restartkit_version,
+        "contractVersion": core.contract_version,
+        "operations": core.operations,
+        "kubernetesVersions": core.kubernetes_versions,
+        "defaultKubernetesVersion": core.default_kubernetes_version,
+        "featureGates": core.feature_gates,
+        "actions": actions,
+        "statusCodes": statuses,
+        "deterministic": true,
+    });
+    serde_json::to_vec(&d)
+        .map(Vec::into_boxed_slice)
+        .map_err(|e| Failure::plain(Status::Internal, &format!("cannot encode the description: {e}")))
+}
+
+use restartkit::prepared::Action;
+const ACTIONS: [Action; 7] = [
+    Action::DoNotRestart,
+    Action::Restart,
+    Action::RestartAllContainers,
+    Action::FailJob,
+    Action::FailIndex,
+    Action::Ignore,
+    Action::Count,
+];
