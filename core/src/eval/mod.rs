@@ -1,5 +1,6 @@
 //! What the kubelet and the controllers decide when something fails.
 
 pub mod job;
+pub mod job_compiled;
 pub mod jobset;
 pub mod kubelet;
