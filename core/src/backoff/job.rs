@@ -7,6 +7,9 @@
 //! Times are RFC 3339 strings (as the API writes them); internally nanoseconds since the Unix
 //! epoch, parsed by the small [`parse_rfc3339`] below.
 
+// Diagnostic is the crate's one error type (as in contract.rs); boxing it here alone would not help.
+#![allow(clippy::result_large_err)]
+
 use crate::api::Pod;
 use crate::diag::Diagnostic;
 use crate::features::FeatureGates;
@@ -69,7 +72,7 @@ pub struct JobBackoffInput {
     pub seconds_since_last_failure: Option<f64>,
     /// getRemainingTimePerIndex: the index's last failed Pod (null: no failure yet).
     #[serde(default)]
-    pub last_failed_pod: Option<Pod>,
+    pub last_failed_pod: Option<Box<Pod>>,
     /// newBackoffRecord: the record already stored for the Job (null: none).
     #[serde(default)]
     pub stored_record: Option<StoredBackoffRecord>,
@@ -90,7 +93,7 @@ pub struct JobBackoffInput {
     pub t0: Option<String>,
     /// getFinishedTime: the Pod.
     #[serde(default)]
-    pub pod: Option<Pod>,
+    pub pod: Option<Box<Pod>>,
     #[serde(default)]
     pub kubernetes_version: Option<String>,
     #[serde(default)]
@@ -226,16 +229,14 @@ pub fn finished_time(pod: &Pod, gates: &FeatureGates) -> Result<i64, Diagnostic>
     if let Some(f) = finish {
         return Ok(f);
     }
-    if let Some(c) = status.and_then(|s| s.conditions.iter().find(|c| c.type_ == "Ready")) {
-        if c.status == "False" {
-            if let Some(t) = c.last_transition_time.as_deref() {
+    if let Some(c) = status.and_then(|s| s.conditions.iter().find(|c| c.type_ == "Ready"))
+        && c.status == "False"
+            && let Some(t) = c.last_transition_time.as_deref() {
                 let t = parse_rfc3339(t).map_err(|e| bad("pod", format!("Ready lastTransitionTime: {e}")))?;
                 if t != ZERO_TIME_NANOS {
                     return Ok(t);
                 }
             }
-        }
-    }
     if let Some(d) = pod.metadata.deletion_timestamp.as_deref() {
         let d = parse_rfc3339(d).map_err(|e| bad("pod", format!("deletionTimestamp: {e}")))?;
         let grace = pod.metadata.deletion_grace_period_seconds.unwrap_or(0);
@@ -648,7 +649,7 @@ mod tests {
         .unwrap();
         assert_eq!(o.failures_after_last_success, Some(2));
         assert_eq!(o.last_failure_time_ms_from_t0, Some(Some(-1000)));
-        let v = serde_json::to_value(&run(input(json!({"function": "newBackoffRecord"}))).unwrap()).unwrap();
+        let v = serde_json::to_value(run(input(json!({"function": "newBackoffRecord"}))).unwrap()).unwrap();
         assert_eq!(v, json!({"failuresAfterLastSuccess": 0, "lastFailureTimeMsFromT0": null, "lastFailureTime": null}));
     }
 

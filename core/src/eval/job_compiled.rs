@@ -14,6 +14,9 @@
 //! OR over its conditions; the first matching rule is the lowest set bit. Rules whose action the
 //! matcher would skip (unknown actions, FailIndex with its gate off) get no bit.
 
+// Diagnostic is the crate's one error type (as in contract.rs); boxing it here alone would not help.
+#![allow(clippy::result_large_err)]
+
 use super::job::PolicyAction;
 use crate::api::{Job, JobSpec, Pod};
 use crate::diag::Diagnostic;
@@ -97,11 +100,10 @@ impl CompiledPodFailurePolicy {
         // A containerName the template lacks (invalid, but the matcher compares names) gets an
         // index too, so a status of that name still matches.
         for rule in spec.pod_failure_policy.iter().flat_map(|p| &p.rules) {
-            if let Some(n) = rule.on_exit_codes.as_ref().and_then(|e| e.container_name.as_ref()) {
-                if !containers.contains(n) {
+            if let Some(n) = rule.on_exit_codes.as_ref().and_then(|e| e.container_name.as_ref())
+                && !containers.contains(n) {
                     containers.push(n.clone());
                 }
-            }
         }
         let mut c = CompiledPodFailurePolicy {
             container_masks: vec![0; containers.len()],

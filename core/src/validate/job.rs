@@ -127,19 +127,17 @@ pub fn validate_job_spec(spec: &JobSpec, path: &FieldPath, ctx: &Ctx, out: &mut 
     if let Some(c) = spec.completions {
         nonnegative(c, &path.child("completions"), out);
     }
-    if let Some(a) = spec.active_deadline_seconds {
-        if a < 0 {
+    if let Some(a) = spec.active_deadline_seconds
+        && a < 0 {
             out.push(Diagnostic::invalid(&path.child("activeDeadlineSeconds"), a, "must be greater than or equal to 0"));
         }
-    }
     if let Some(b) = spec.backoff_limit {
         nonnegative(b, &path.child("backoffLimit"), out);
     }
-    if let Some(ttl) = spec.other.get("ttlSecondsAfterFinished").and_then(serde_json::Value::as_i64) {
-        if ttl < 0 {
+    if let Some(ttl) = spec.other.get("ttlSecondsAfterFinished").and_then(serde_json::Value::as_i64)
+        && ttl < 0 {
             out.push(Diagnostic::invalid(&path.child("ttlSecondsAfterFinished"), ttl, "must be greater than or equal to 0"));
         }
-    }
     if let Some(b) = spec.backoff_limit_per_index {
         nonnegative(b, &path.child("backoffLimitPerIndex"), out);
     }
@@ -184,11 +182,10 @@ fn validate_completion_mode(spec: &JobSpec, path: &FieldPath, out: &mut Findings
                     format!("must be less than or equal to {MAX_PARALLELISM_FOR_INDEXED_JOB} when completion mode is Indexed"),
                 ));
             }
-            if let (Some(c), Some(m)) = (spec.completions, spec.max_failed_indexes) {
-                if m > c {
+            if let (Some(c), Some(m)) = (spec.completions, spec.max_failed_indexes)
+                && m > c {
                     out.push(Diagnostic::invalid(&mfi_path, m, "must be less than or equal to completions"));
                 }
-            }
             if let Some(m) = spec.max_failed_indexes.filter(|m| *m > MAX_FAILED_INDEXES_FOR_INDEXED_JOB) {
                 out.push(Diagnostic::invalid(
                     &mfi_path,
@@ -261,15 +258,14 @@ fn validate_success_policy(spec: &JobSpec, sp: &serde_json::Value, path: &FieldP
             if c < 0 {
                 out.push(Diagnostic::invalid(&cp, c, "must be greater than or equal to 0"));
             }
-            if let Some(completions) = spec.completions {
-                if c > i64::from(completions) {
+            if let Some(completions) = spec.completions
+                && c > i64::from(completions) {
                     out.push(Diagnostic::invalid(
                         &cp,
                         c,
                         format!("must be less than or equal to {completions} (the number of specified completions)"),
                     ));
                 }
-            }
         }
     }
 }
@@ -353,15 +349,14 @@ fn validate_on_exit_codes(
     } else if !ON_EXIT_CODES_OPERATORS.contains(&req.operator.as_str()) {
         out.push(Diagnostic::not_supported(&op_path, req.operator.as_str(), &ON_EXIT_CODES_OPERATORS));
     }
-    if let Some(name) = req.container_name.as_deref() {
-        if !names.contains(name) {
+    if let Some(name) = req.container_name.as_deref()
+        && !names.contains(name) {
             out.push(Diagnostic::invalid(
                 &path.child("containerName"),
                 name,
                 "must be one of the container or initContainer names in the pod template",
             ));
         }
-    }
     let values_path = path.child("values");
     if req.values.is_empty() {
         out.push(Diagnostic::invalid(&values_path, serde_json::json!([]), "at least one value is required"));
@@ -500,8 +495,8 @@ pub fn qualified_name_errors(value: &str) -> Vec<String> {
 /// [`validate_job_spec`].
 pub fn validate_job(job: &Job, ctx: &Ctx, out: &mut Findings) {
     let path = FieldPath::new("spec");
-    if let (Some("Indexed"), Some(c), Some(name)) = (job.spec.completion_mode.as_deref(), job.spec.completions, job.metadata.name.as_deref()) {
-        if c > 0 {
+    if let (Some("Indexed"), Some(c), Some(name)) = (job.spec.completion_mode.as_deref(), job.spec.completions, job.metadata.name.as_deref())
+        && c > 0 {
             let host = format!("{name}-{}", c - 1);
             if !is_dns1123_label(&host) {
                 out.push(Diagnostic::invalid(
@@ -511,7 +506,6 @@ pub fn validate_job(job: &Job, ctx: &Ctx, out: &mut Findings) {
                 ));
             }
         }
-    }
     if ctx.skip_defaulting {
         validate_job_spec(&job.spec, &path, ctx, out);
     } else {
