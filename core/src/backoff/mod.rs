@@ -15,7 +15,7 @@ pub enum BackoffInput {
     #[serde(rename = "kubelet")]
     Kubelet(kubelet::KubeletBackoffInput),
     #[serde(rename = "job-controller")]
-    JobController(job::JobBackoffInput),
+    JobController(Box<job::JobBackoffInput>),
 }
 
 #[derive(Debug, Clone, Serialize, JsonSchema)]
@@ -28,6 +28,6 @@ pub enum BackoffOutput {
 pub fn run(input: BackoffInput) -> Result<BackoffOutput, Diagnostic> {
     match input {
         BackoffInput::Kubelet(i) => kubelet::run(i).map(BackoffOutput::Kubelet),
-        BackoffInput::JobController(i) => job::run(i).map(BackoffOutput::JobController),
+        BackoffInput::JobController(i) => job::run(*i).map(BackoffOutput::JobController),
     }
 }

@@ -1,15 +1,888 @@
-//! Job validation (batch/v1), restart and failure scope.
-//! PLACEHOLDER: to be implemented.
+//! Job admission (batch/v1), restart and failure scope: `SetDefaults_Job`
+//! (pkg/apis/batch/v1/defaults.go), the gate-dependent field dropping of the Job strategy's
+//! `PrepareForCreate` (pkg/registry/batch/job/strategy.go) and `validateJobSpec` /
+//! `validatePodFailurePolicy` (pkg/apis/batch/validation/validation.go).
+//!
+//! Selector, metadata and the Pod template itself are other validators' business; the template's
+//! PodSpec is handed to [`crate::validate::pod::validate_pod_spec`].
+
 use super::Ctx;
-use crate::api::{Job, JobSpec};
-use crate::diag::{FieldPath, Findings};
+use crate::api::{Job, JobSpec, PodFailurePolicyOnExitCodesRequirement, PodFailurePolicyOnPodConditionsPattern, PodFailurePolicyRule};
+use crate::diag::{Diagnostic, FieldPath, Findings};
+use crate::features::FeatureGates;
+use std::collections::BTreeSet;
 
-/// SetDefaults_Job, as far as failure behaviour depends on it.
-pub fn default_job_spec(_spec: &mut JobSpec) {}
+/// Most rules a podFailurePolicy may hold.
+pub const MAX_POD_FAILURE_POLICY_RULES: usize = 20;
+/// Most values an onExitCodes requirement may hold.
+pub const MAX_ON_EXIT_CODES_VALUES: usize = 255;
+/// Most patterns an onPodConditions requirement may hold.
+pub const MAX_ON_POD_CONDITIONS_PATTERNS: usize = 20;
+const MAX_PARALLELISM_FOR_INDEXED_JOB: i32 = 100_000;
+const MAX_FAILED_INDEXES_FOR_INDEXED_JOB: i32 = 100_000;
+const COMPLETIONS_SOFT_LIMIT: i32 = 100_000;
+const PARALLELISM_LIMIT_FOR_HIGH_COMPLETIONS: i32 = 10_000;
+const MAX_FAILED_INDEXES_LIMIT_FOR_HIGH_COMPLETIONS: i32 = 10_000;
+const MAX_SUCCESS_POLICY_RULES: usize = 20;
 
-/// ValidateJobSpec; `path` is the JobSpec's path (`spec`, or `spec.replicatedJobs[0].template.spec`).
-pub fn validate_job_spec(_spec: &JobSpec, _path: &FieldPath, _ctx: &Ctx, _out: &mut Findings) {}
+/// The actions upstream accepts, sorted as `sets.List` prints them.
+pub const POD_FAILURE_POLICY_ACTIONS: [&str; 4] = ["Count", "FailIndex", "FailJob", "Ignore"];
+const ON_EXIT_CODES_OPERATORS: [&str; 2] = ["In", "NotIn"];
+const CONDITION_STATUSES: [&str; 3] = ["False", "True", "Unknown"];
+const POD_REPLACEMENT_POLICIES: [&str; 2] = ["Failed", "TerminatingOrFailed"];
 
+const GATE_BACKOFF_LIMIT_PER_INDEX: &str = "JobBackoffLimitPerIndex";
+const GATE_POD_REPLACEMENT_POLICY: &str = "JobPodReplacementPolicy";
+const GATE_SUCCESS_POLICY: &str = "JobSuccessPolicy";
+const GATE_MANAGED_BY: &str = "JobManagedBy";
+
+/// SetDefaults_Job with the JobPodReplacementPolicy gate on (its default in every modelled
+/// version). Use [`default_job_spec_with_gates`] when the request names gates.
+pub fn default_job_spec(spec: &mut JobSpec) {
+    default_job_spec_with(spec, true);
+}
+
+/// SetDefaults_Job for the given gates.
+pub fn default_job_spec_with_gates(spec: &mut JobSpec, gates: &FeatureGates) {
+    default_job_spec_with(spec, gates.enabled(GATE_POD_REPLACEMENT_POLICY));
+}
+
+fn default_job_spec_with(spec: &mut JobSpec, pod_replacement_policy_gate: bool) {
+    if spec.completions.is_none() && spec.parallelism.is_none() {
+        spec.completions = Some(1);
+        spec.parallelism = Some(1);
+    }
+    if spec.parallelism.is_none() {
+        spec.parallelism = Some(1);
+    }
+    if spec.backoff_limit.is_none() {
+        spec.backoff_limit = Some(if spec.backoff_limit_per_index.is_some() { i32::MAX } else { 6 });
+    }
+    if spec.completion_mode.is_none() {
+        spec.completion_mode = Some("NonIndexed".to_owned());
+    }
+    if spec.suspend.is_none() {
+        spec.suspend = Some(false);
+    }
+    default_pod_failure_policy(spec);
+    if pod_replacement_policy_gate && spec.pod_replacement_policy.is_none() {
+        let v = if spec.pod_failure_policy.is_some() { "Failed" } else { "TerminatingOrFailed" };
+        spec.pod_replacement_policy = Some(v.to_owned());
+    }
+    crate::validate::pod::default_pod_spec(&mut spec.template.spec);
+}
+
+/// The part of SetDefaults_Job that touches the podFailurePolicy: an empty
+/// `onPodConditions[].status` becomes `True`. The Job controller only ever sees defaulted Jobs,
+/// so the matcher applies this too.
+pub fn default_pod_failure_policy(spec: &mut JobSpec) {
+    if let Some(pfp) = spec.pod_failure_policy.as_mut() {
+        for rule in &mut pfp.rules {
+            for pattern in rule.on_pod_conditions.iter_mut().flatten() {
+                if pattern.status.is_empty() {
+                    pattern.status = "True".to_owned();
+                }
+            }
+        }
+    }
+}
+
+/// The Job strategy's `PrepareForCreate`: fields of disabled gates are dropped before
+/// validation (including FailIndex rules when JobBackoffLimitPerIndex is off).
+pub fn prepare_for_create(spec: &mut JobSpec, gates: &FeatureGates) {
+    if !gates.enabled(GATE_MANAGED_BY) {
+        spec.managed_by = None;
+    }
+    if !gates.enabled(GATE_SUCCESS_POLICY) {
+        spec.success_policy = None;
+    }
+    if !gates.enabled(GATE_BACKOFF_LIMIT_PER_INDEX) {
+        spec.backoff_limit_per_index = None;
+        spec.max_failed_indexes = None;
+        if let Some(pfp) = spec.pod_failure_policy.as_mut() {
+            pfp.rules.retain(|r| r.action != "FailIndex");
+        }
+    }
+    if !gates.enabled(GATE_POD_REPLACEMENT_POLICY) {
+        spec.pod_replacement_policy = None;
+    }
+}
+
+fn nonnegative(v: i32, path: &FieldPath, out: &mut Findings) {
+    if v < 0 {
+        out.push(Diagnostic::invalid(path, v, "must be greater than or equal to 0"));
+    }
+}
+
+fn is_indexed(spec: &JobSpec) -> bool {
+    spec.completion_mode.as_deref() == Some("Indexed")
+}
+
+/// validateJobSpec, failure scope. `path` is the JobSpec's path (`spec`, or
+/// `spec.replicatedJobs[0].template.spec`). Also adds restartkit's lints as warnings.
+pub fn validate_job_spec(spec: &JobSpec, path: &FieldPath, ctx: &Ctx, out: &mut Findings) {
+    if let Some(p) = spec.parallelism {
+        nonnegative(p, &path.child("parallelism"), out);
+    }
+    if let Some(c) = spec.completions {
+        nonnegative(c, &path.child("completions"), out);
+    }
+    if let Some(a) = spec.active_deadline_seconds
+        && a < 0 {
+            out.push(Diagnostic::invalid(&path.child("activeDeadlineSeconds"), a, "must be greater than or equal to 0"));
+        }
+    if let Some(b) = spec.backoff_limit {
+        nonnegative(b, &path.child("backoffLimit"), out);
+    }
+    if let Some(ttl) = spec.other.get("ttlSecondsAfterFinished").and_then(serde_json::Value::as_i64)
+        && ttl < 0 {
+            out.push(Diagnostic::invalid(&path.child("ttlSecondsAfterFinished"), ttl, "must be greater than or equal to 0"));
+        }
+    if let Some(b) = spec.backoff_limit_per_index {
+        nonnegative(b, &path.child("backoffLimitPerIndex"), out);
+    }
+    if let Some(m) = spec.max_failed_indexes {
+        nonnegative(m, &path.child("maxFailedIndexes"), out);
+        if spec.backoff_limit_per_index.is_none() {
+            out.push(Diagnostic::required(&path.child("backoffLimitPerIndex"), "when maxFailedIndexes is specified"));
+        }
+    }
+    validate_completion_mode(spec, path, out);
+    if spec.pod_failure_policy.is_some() {
+        validate_pod_failure_policy(spec, &path.child("podFailurePolicy"), out);
+    }
+    if let Some(sp) = &spec.success_policy {
+        validate_success_policy(spec, sp, &path.child("successPolicy"), out);
+    }
+    validate_pod_replacement_policy(spec, &path.child("podReplacementPolicy"), out);
+
+    let template_spec = path.child("template").child("spec");
+    crate::validate::pod::validate_pod_spec(&spec.template.spec, &template_spec, ctx, out);
+    validate_template_restart_policy(spec, &template_spec.child("restartPolicy"), out);
+
+    for lint in super::job_lint::lint_job_spec(spec, path, &ctx.gates) {
+        out.push(lint);
+    }
+}
+
+fn validate_completion_mode(spec: &JobSpec, path: &FieldPath, out: &mut Findings) {
+    if let Some(mode) = spec.completion_mode.as_deref() {
+        if mode != "NonIndexed" && mode != "Indexed" {
+            out.push(Diagnostic::not_supported(&path.child("completionMode"), mode, &["NonIndexed", "Indexed"]));
+        }
+        if mode == "Indexed" {
+            let mfi_path = path.child("maxFailedIndexes");
+            if spec.completions.is_none() {
+                out.push(Diagnostic::required(&path.child("completions"), "when completion mode is Indexed"));
+            }
+            if let Some(p) = spec.parallelism.filter(|p| *p > MAX_PARALLELISM_FOR_INDEXED_JOB) {
+                out.push(Diagnostic::invalid(
+                    &path.child("parallelism"),
+                    p,
+                    format!("must be less than or equal to {MAX_PARALLELISM_FOR_INDEXED_JOB} when completion mode is Indexed"),
+                ));
+            }
+            if let (Some(c), Some(m)) = (spec.completions, spec.max_failed_indexes)
+                && m > c {
+                    out.push(Diagnostic::invalid(&mfi_path, m, "must be less than or equal to completions"));
+                }
+            if let Some(m) = spec.max_failed_indexes.filter(|m| *m > MAX_FAILED_INDEXES_FOR_INDEXED_JOB) {
+                out.push(Diagnostic::invalid(
+                    &mfi_path,
+                    m,
+                    format!("must be less than or equal to {MAX_FAILED_INDEXES_FOR_INDEXED_JOB}"),
+                ));
+            }
+            let high = spec.completions.is_some_and(|c| c > COMPLETIONS_SOFT_LIMIT);
+            if high && spec.backoff_limit_per_index.is_some() {
+                if spec.max_failed_indexes.is_none() {
+                    out.push(Diagnostic::required(
+                        &mfi_path,
+                        format!("must be specified when completions is above {COMPLETIONS_SOFT_LIMIT}"),
+                    ));
+                }
+                if let Some(p) = spec.parallelism.filter(|p| *p > PARALLELISM_LIMIT_FOR_HIGH_COMPLETIONS) {
+                    out.push(Diagnostic::invalid(
+                        &path.child("parallelism"),
+                        p,
+                        format!(
+                            "must be less than or equal to {PARALLELISM_LIMIT_FOR_HIGH_COMPLETIONS} when completions are above {COMPLETIONS_SOFT_LIMIT} and used with backoff limit per index"
+                        ),
+                    ));
+                }
+                if let Some(m) = spec.max_failed_indexes.filter(|m| *m > MAX_FAILED_INDEXES_LIMIT_FOR_HIGH_COMPLETIONS) {
+                    out.push(Diagnostic::invalid(
+                        &mfi_path,
+                        m,
+                        format!(
+                            "must be less than or equal to {MAX_FAILED_INDEXES_LIMIT_FOR_HIGH_COMPLETIONS} when completions are above {COMPLETIONS_SOFT_LIMIT} and used with backoff limit per index"
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    if spec.completion_mode.is_none() || spec.completion_mode.as_deref() == Some("NonIndexed") {
+        if let Some(b) = spec.backoff_limit_per_index {
+            out.push(Diagnostic::invalid(&path.child("backoffLimitPerIndex"), b, "requires indexed completion mode"));
+        }
+        if let Some(m) = spec.max_failed_indexes {
+            out.push(Diagnostic::invalid(&path.child("maxFailedIndexes"), m, "requires indexed completion mode"));
+        }
+    }
+}
+
+/// The parts of validateSuccessPolicy that need no index-interval parsing.
+fn validate_success_policy(spec: &JobSpec, sp: &serde_json::Value, path: &FieldPath, out: &mut Findings) {
+    if !is_indexed(spec) {
+        out.push(Diagnostic::invalid(path, sp.clone(), "requires indexed completion mode"));
+        return;
+    }
+    let rules_path = path.child("rules");
+    let rules = sp.get("rules").and_then(serde_json::Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
+    if rules.is_empty() {
+        out.push(Diagnostic::required(&rules_path, "at least one rules must be specified when the successPolicy is specified"));
+    }
+    if rules.len() > MAX_SUCCESS_POLICY_RULES {
+        out.push(Diagnostic::too_many(&rules_path, rules.len(), MAX_SUCCESS_POLICY_RULES));
+    }
+    for (i, rule) in rules.iter().enumerate() {
+        let rp = rules_path.index(i);
+        let count = rule.get("succeededCount").and_then(serde_json::Value::as_i64);
+        let indexes = rule.get("succeededIndexes").and_then(serde_json::Value::as_str);
+        if count.is_none() && indexes.is_none() {
+            out.push(Diagnostic::required(&rp, "at least one of succeededCount or succeededIndexes must be specified"));
+        }
+        if let Some(c) = count {
+            let cp = rp.child("succeededCount");
+            if c < 0 {
+                out.push(Diagnostic::invalid(&cp, c, "must be greater than or equal to 0"));
+            }
+            if let Some(completions) = spec.completions
+                && c > i64::from(completions) {
+                    out.push(Diagnostic::invalid(
+                        &cp,
+                        c,
+                        format!("must be less than or equal to {completions} (the number of specified completions)"),
+                    ));
+                }
+        }
+    }
+}
+
+fn validate_pod_replacement_policy(spec: &JobSpec, path: &FieldPath, out: &mut Findings) {
+    let Some(prp) = spec.pod_replacement_policy.as_deref() else { return };
+    if spec.pod_failure_policy.is_some() {
+        if prp != "Failed" {
+            out.push(Diagnostic::not_supported(path, prp, &["Failed"]));
+        }
+    } else if !POD_REPLACEMENT_POLICIES.contains(&prp) {
+        out.push(Diagnostic::not_supported(path, prp, &POD_REPLACEMENT_POLICIES));
+    }
+}
+
+/// The else-if chain on the template's restartPolicy: at most one error.
+fn validate_template_restart_policy(spec: &JobSpec, path: &FieldPath, out: &mut Findings) {
+    let rp = spec.template.spec.restart_policy.as_deref().unwrap_or("");
+    if rp == "Always" || rp.is_empty() {
+        out.push(Diagnostic::required(path, "valid values: \"OnFailure\", \"Never\""));
+    } else if rp != "OnFailure" && rp != "Never" {
+        out.push(Diagnostic::not_supported(path, rp, &["OnFailure", "Never"]));
+    } else if spec.pod_failure_policy.is_some() && rp != "Never" {
+        out.push(Diagnostic::invalid(path, rp, "only \"Never\" is supported when podFailurePolicy is specified"));
+    }
+}
+
+fn validate_pod_failure_policy(spec: &JobSpec, path: &FieldPath, out: &mut Findings) {
+    let Some(pfp) = &spec.pod_failure_policy else { return };
+    let rules_path = path.child("rules");
+    if pfp.rules.len() > MAX_POD_FAILURE_POLICY_RULES {
+        out.push(Diagnostic::too_many(&rules_path, pfp.rules.len(), MAX_POD_FAILURE_POLICY_RULES));
+    }
+    let t = &spec.template.spec;
+    let names: BTreeSet<&str> = t.containers.iter().chain(&t.init_containers).map(|c| c.name.as_str()).collect();
+    for (i, rule) in pfp.rules.iter().enumerate() {
+        validate_rule(spec, rule, &rules_path.index(i), &names, out);
+    }
+}
+
+fn quoted_list(items: &[&str]) -> String {
+    let q: Vec<String> = items.iter().map(|s| format!("{s:?}")).collect();
+    format!("[{}]", q.join(" "))
+}
+
+fn validate_rule(spec: &JobSpec, rule: &PodFailurePolicyRule, path: &FieldPath, names: &BTreeSet<&str>, out: &mut Findings) {
+    let action_path = path.child("action");
+    if rule.action.is_empty() {
+        out.push(Diagnostic::required(&action_path, format!("valid values: {}", quoted_list(&POD_FAILURE_POLICY_ACTIONS))));
+    } else if rule.action == "FailIndex" {
+        if spec.backoff_limit_per_index.is_none() {
+            out.push(Diagnostic::invalid(&action_path, rule.action.as_str(), "requires the backoffLimitPerIndex to be set"));
+        }
+    } else if !POD_FAILURE_POLICY_ACTIONS.contains(&rule.action.as_str()) {
+        out.push(Diagnostic::not_supported(&action_path, rule.action.as_str(), &POD_FAILURE_POLICY_ACTIONS));
+    }
+    let patterns = rule.on_pod_conditions.as_deref().unwrap_or(&[]);
+    if let Some(oec) = &rule.on_exit_codes {
+        validate_on_exit_codes(oec, &path.child("onExitCodes"), names, out);
+    }
+    if !patterns.is_empty() {
+        validate_on_pod_conditions(patterns, &path.child("onPodConditions"), out);
+    }
+    if rule.on_exit_codes.is_some() && !patterns.is_empty() {
+        out.push(Diagnostic::invalid_omit_value(path, "specifying both OnExitCodes and OnPodConditions is not supported"));
+    }
+    if rule.on_exit_codes.is_none() && patterns.is_empty() {
+        out.push(Diagnostic::invalid_omit_value(path, "specifying one of OnExitCodes and OnPodConditions is required"));
+    }
+}
+
+fn validate_on_exit_codes(
+    req: &PodFailurePolicyOnExitCodesRequirement,
+    path: &FieldPath,
+    names: &BTreeSet<&str>,
+    out: &mut Findings,
+) {
+    let op_path = path.child("operator");
+    if req.operator.is_empty() {
+        out.push(Diagnostic::required(&op_path, format!("valid values: {}", quoted_list(&ON_EXIT_CODES_OPERATORS))));
+    } else if !ON_EXIT_CODES_OPERATORS.contains(&req.operator.as_str()) {
+        out.push(Diagnostic::not_supported(&op_path, req.operator.as_str(), &ON_EXIT_CODES_OPERATORS));
+    }
+    if let Some(name) = req.container_name.as_deref()
+        && !names.contains(name) {
+            out.push(Diagnostic::invalid(
+                &path.child("containerName"),
+                name,
+                "must be one of the container or initContainer names in the pod template",
+            ));
+        }
+    let values_path = path.child("values");
+    if req.values.is_empty() {
+        out.push(Diagnostic::invalid(&values_path, serde_json::json!([]), "at least one value is required"));
+    } else if req.values.len() > MAX_ON_EXIT_CODES_VALUES {
+        out.push(Diagnostic::too_many(&values_path, req.values.len(), MAX_ON_EXIT_CODES_VALUES));
+    }
+    let mut ordered = true;
+    let mut seen = BTreeSet::new();
+    let mut prev: Option<i32> = None;
+    for (j, &v) in req.values.iter().enumerate() {
+        let vp = values_path.index(j);
+        if req.operator == "In" && v == 0 {
+            out.push(Diagnostic::invalid(&vp, v, "must not be 0 for the In operator"));
+        }
+        if !seen.insert(v) {
+            out.push(Diagnostic::duplicate(&vp, v));
+        }
+        if prev.is_some_and(|p| p > v) {
+            ordered = false;
+        }
+        prev = Some(v);
+    }
+    if !ordered {
+        out.push(Diagnostic::invalid(&values_path, serde_json::json!(req.values), "must be ordered"));
+    }
+}
+
+fn validate_on_pod_conditions(patterns: &[PodFailurePolicyOnPodConditionsPattern], path: &FieldPath, out: &mut Findings) {
+    if patterns.len() > MAX_ON_POD_CONDITIONS_PATTERNS {
+        out.push(Diagnostic::too_many(path, patterns.len(), MAX_ON_POD_CONDITIONS_PATTERNS));
+    }
+    for (j, p) in patterns.iter().enumerate() {
+        let pp = path.index(j);
+        let type_path = pp.child("type");
+        for msg in qualified_name_errors(&p.type_) {
+            out.push(Diagnostic::invalid(&type_path, p.type_.as_str(), msg));
+        }
+        let status_path = pp.child("status");
+        if p.status.is_empty() {
+            out.push(Diagnostic::required(&status_path, format!("valid values: {}", quoted_list(&CONDITION_STATUSES))));
+        } else if !CONDITION_STATUSES.contains(&p.status.as_str()) {
+            out.push(Diagnostic::not_supported(&status_path, p.status.as_str(), &CONDITION_STATUSES));
+        }
+    }
+}
+
+const QUALIFIED_NAME_MSG: &str = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const QUALIFIED_NAME_FMT: &str = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
+const DNS1123_SUBDOMAIN_MSG: &str = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
+const DNS1123_SUBDOMAIN_FMT: &str = "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
+
+fn regex_error(msg: &str, fmt: &str, examples: &[&str]) -> String {
+    let mut s = format!("{msg} (e.g. ");
+    for (i, e) in examples.iter().enumerate() {
+        if i > 0 {
+            s.push_str(" or ");
+        }
+        s.push_str(&format!("'{e}', "));
+    }
+    s.push_str(&format!("regex used for validation is '{fmt}')"));
+    s
+}
+
+fn is_qualified_name_part(s: &str) -> bool {
+    let b = s.as_bytes();
+    match (b.first(), b.last()) {
+        (Some(f), Some(l)) => {
+            f.is_ascii_alphanumeric()
+                && l.is_ascii_alphanumeric()
+                && b.iter().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
+        }
+        _ => false,
+    }
+}
+
+fn is_dns1123_label_chars(s: &str) -> bool {
+    let b = s.as_bytes();
+    match (b.first(), b.last()) {
+        (Some(f), Some(l)) => {
+            let ok = |c: &u8| c.is_ascii_lowercase() || c.is_ascii_digit();
+            ok(f) && ok(l) && b.iter().all(|c| ok(c) || *c == b'-')
+        }
+        _ => false,
+    }
+}
+
+fn is_dns1123_subdomain(s: &str) -> bool {
+    s.split('.').all(is_dns1123_label_chars)
+}
+
+/// apimachinery's `IsDNS1123Label`, as a yes/no.
+pub fn is_dns1123_label(s: &str) -> bool {
+    s.len() <= 63 && is_dns1123_label_chars(s)
+}
+
+/// apimachinery's `IsQualifiedName`: every message it returns (an empty name gives two).
+pub fn qualified_name_errors(value: &str) -> Vec<String> {
+    let mut errs = Vec::new();
+    let parts: Vec<&str> = value.split('/').collect();
+    let name = match parts.as_slice() {
+        [name] => *name,
+        [prefix, name] => {
+            if prefix.is_empty() {
+                errs.push("prefix part must be non-empty".to_owned());
+            } else {
+                if prefix.len() > 253 {
+                    errs.push("prefix part must be no more than 253 characters".to_owned());
+                }
+                if !is_dns1123_subdomain(prefix) {
+                    errs.push(format!("prefix part {}", regex_error(DNS1123_SUBDOMAIN_MSG, DNS1123_SUBDOMAIN_FMT, &["example.com"])));
+                }
+            }
+            *name
+        }
+        _ => {
+            errs.push(format!(
+                "a qualified name {} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
+                regex_error(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, &["MyName", "my.name", "123-abc"])
+            ));
+            return errs;
+        }
+    };
+    if name.is_empty() {
+        errs.push("name part must be non-empty".to_owned());
+    } else if name.len() > 63 {
+        errs.push("name part must be no more than 63 characters".to_owned());
+    }
+    if !is_qualified_name_part(name) {
+        errs.push(format!("name part {}", regex_error(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, &["MyName", "my.name", "123-abc"])));
+    }
+    errs
+}
+
+/// ValidateJob, failure scope: the Job strategy's PrepareForCreate (unless the request asks to
+/// validate the object exactly as given), the Indexed-hostname check on `metadata.name`, then
+/// [`validate_job_spec`].
 pub fn validate_job(job: &Job, ctx: &Ctx, out: &mut Findings) {
-    validate_job_spec(&job.spec, &FieldPath::new("spec"), ctx, out);
+    let path = FieldPath::new("spec");
+    if let (Some("Indexed"), Some(c), Some(name)) = (job.spec.completion_mode.as_deref(), job.spec.completions, job.metadata.name.as_deref())
+        && c > 0 {
+            let host = format!("{name}-{}", c - 1);
+            if !is_dns1123_label(&host) {
+                out.push(Diagnostic::invalid(
+                    &FieldPath::new("metadata").child("name"),
+                    name,
+                    format!("will not able to create pod with invalid DNS label: {host}"),
+                ));
+            }
+        }
+    if ctx.skip_defaulting {
+        validate_job_spec(&job.spec, &path, ctx, out);
+    } else {
+        let mut spec = job.spec.clone();
+        prepare_for_create(&mut spec, &ctx.gates);
+        lint_dropped_fields(&job.spec, &spec, &path, out);
+        validate_job_spec(&spec, &path, ctx, out);
+    }
+}
+
+/// Warns when PrepareForCreate silently dropped something the user wrote.
+fn lint_dropped_fields(before: &JobSpec, after: &JobSpec, path: &FieldPath, out: &mut Findings) {
+    let rules_before = before.pod_failure_policy.as_ref().map_or(0, |p| p.rules.len());
+    let rules_after = after.pod_failure_policy.as_ref().map_or(0, |p| p.rules.len());
+    if before.backoff_limit_per_index.is_some() && after.backoff_limit_per_index.is_none() || rules_before != rules_after {
+        out.push(Diagnostic::lint(
+            "job-gate-dropped-fields",
+            path,
+            "the JobBackoffLimitPerIndex feature gate is disabled: the API server drops backoffLimitPerIndex, maxFailedIndexes and every FailIndex rule before validation",
+        ));
+    }
+    if before.pod_replacement_policy.is_some() && after.pod_replacement_policy.is_none() {
+        out.push(Diagnostic::lint(
+            "job-gate-dropped-fields",
+            &path.child("podReplacementPolicy"),
+            "the JobPodReplacementPolicy feature gate is disabled: the API server drops podReplacementPolicy",
+        ));
+    }
+}
+
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
+    use super::*;
+    use crate::diag::ErrorType;
+    use serde_json::json;
+
+    fn job(spec: serde_json::Value) -> Job {
+        serde_json::from_value(json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j"}, "spec": spec})).unwrap()
+    }
+
+    fn tmpl(rp: &str) -> serde_json::Value {
+        json!({"spec": {"restartPolicy": rp, "containers": [{"name": "main"}], "initContainers": [{"name": "init"}]}})
+    }
+
+    fn errors_with(spec: serde_json::Value, ctx: &Ctx) -> Vec<(String, ErrorType)> {
+        let mut out = Findings::default();
+        validate_job(&job(spec), ctx, &mut out);
+        out.errors.into_iter().map(|d| (d.field, d.error_type.unwrap())).collect()
+    }
+
+    /// Validates the object exactly as given (no defaulting), as upstream's unit tests do.
+    fn errors(spec: serde_json::Value) -> Vec<(String, ErrorType)> {
+        errors_with(spec, &Ctx { skip_defaulting: true, ..Ctx::default() })
+    }
+
+    fn e(f: &str, t: ErrorType) -> (String, ErrorType) {
+        (f.to_owned(), t)
+    }
+
+    fn pfp(rules: serde_json::Value) -> serde_json::Value {
+        json!({"completions": 1, "template": tmpl("Never"), "podFailurePolicy": {"rules": rules}})
+    }
+
+    use ErrorType::*;
+
+    #[test]
+    fn valid_policy_with_init_container_name() {
+        let s = pfp(json!([
+            {"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget", "status": "True"}]},
+            {"action": "Count", "onExitCodes": {"containerName": "init", "operator": "In", "values": [1, 2]}},
+            {"action": "FailJob", "onExitCodes": {"operator": "NotIn", "values": [0, 5]}}
+        ]));
+        assert_eq!(errors(s), vec![]);
+    }
+
+    #[test]
+    fn negative_fields() {
+        let s = json!({"completions": -1, "parallelism": -1, "backoffLimit": -1, "activeDeadlineSeconds": -5,
+            "ttlSecondsAfterFinished": -1, "template": tmpl("Never")});
+        assert_eq!(
+            errors(s),
+            vec![
+                e("spec.parallelism", FieldValueInvalid),
+                e("spec.completions", FieldValueInvalid),
+                e("spec.activeDeadlineSeconds", FieldValueInvalid),
+                e("spec.backoffLimit", FieldValueInvalid),
+                e("spec.ttlSecondsAfterFinished", FieldValueInvalid),
+            ]
+        );
+    }
+
+    #[test]
+    fn max_failed_indexes_needs_backoff_limit_per_index_and_indexed() {
+        let s = json!({"completions": 10, "maxFailedIndexes": -1, "template": tmpl("Never")});
+        assert_eq!(
+            errors(s),
+            vec![
+                e("spec.maxFailedIndexes", FieldValueInvalid),
+                e("spec.backoffLimitPerIndex", FieldValueRequired),
+                e("spec.maxFailedIndexes", FieldValueInvalid),
+            ]
+        );
+    }
+
+    #[test]
+    fn backoff_limit_per_index_requires_indexed() {
+        let s = json!({"completions": 2, "completionMode": "NonIndexed", "backoffLimitPerIndex": 1, "template": tmpl("Never")});
+        assert_eq!(errors(s), vec![e("spec.backoffLimitPerIndex", FieldValueInvalid)]);
+    }
+
+    #[test]
+    fn indexed_limits() {
+        let s = json!({"completionMode": "Indexed", "parallelism": 100001, "template": tmpl("Never")});
+        assert_eq!(errors(s), vec![e("spec.completions", FieldValueRequired), e("spec.parallelism", FieldValueInvalid)]);
+        let s = json!({"completionMode": "Indexed", "completions": 5, "backoffLimitPerIndex": 1, "maxFailedIndexes": 6, "template": tmpl("Never")});
+        assert_eq!(errors(s), vec![e("spec.maxFailedIndexes", FieldValueInvalid)]);
+        let s = json!({"completionMode": "Indexed", "completions": 100001, "parallelism": 10001, "backoffLimitPerIndex": 1, "template": tmpl("Never")});
+        assert_eq!(errors(s), vec![e("spec.maxFailedIndexes", FieldValueRequired), e("spec.parallelism", FieldValueInvalid)]);
+        let s = json!({"completionMode": "Indexed", "completions": 100001, "maxFailedIndexes": 100001, "backoffLimitPerIndex": 1, "template": tmpl("Never")});
+        assert_eq!(errors(s), vec![e("spec.maxFailedIndexes", FieldValueInvalid), e("spec.maxFailedIndexes", FieldValueInvalid)]);
+    }
+
+    #[test]
+    fn unknown_completion_mode() {
+        let s = json!({"completions": 1, "completionMode": "Sometimes", "template": tmpl("Never")});
+        assert_eq!(errors(s), vec![e("spec.completionMode", FieldValueNotSupported)]);
+    }
+
+    #[test]
+    fn too_many_rules_still_checks_each() {
+        let mut rules: Vec<_> = (0..21).map(|_| json!({"action": "Count", "onExitCodes": {"operator": "In", "values": [1]}})).collect();
+        rules[3] = json!({"action": "Count"});
+        assert_eq!(
+            errors(pfp(json!(rules))),
+            vec![e("spec.podFailurePolicy.rules", FieldValueTooMany), e("spec.podFailurePolicy.rules[3]", FieldValueInvalid)]
+        );
+    }
+
+    #[test]
+    fn actions() {
+        let s = pfp(json!([
+            {"action": "", "onExitCodes": {"operator": "In", "values": [1]}},
+            {"action": "Explode", "onExitCodes": {"operator": "In", "values": [1]}},
+            {"action": "FailIndex", "onExitCodes": {"operator": "In", "values": [1]}}
+        ]));
+        let got = errors(s);
+        assert_eq!(
+            got,
+            vec![
+                e("spec.podFailurePolicy.rules[0].action", FieldValueRequired),
+                e("spec.podFailurePolicy.rules[1].action", FieldValueNotSupported),
+                e("spec.podFailurePolicy.rules[2].action", FieldValueInvalid),
+            ]
+        );
+        let mut out = Findings::default();
+        validate_job(&job(pfp(json!([{"action": "", "onExitCodes": {"operator": "In", "values": [1]}}]))), &Ctx::default(), &mut out);
+        assert_eq!(
+            out.errors[0].message,
+            "spec.podFailurePolicy.rules[0].action: Required value: valid values: [\"Count\" \"FailIndex\" \"FailJob\" \"Ignore\"]"
+        );
+    }
+
+    #[test]
+    fn failindex_ok_with_backoff_limit_per_index() {
+        let s = json!({"completionMode": "Indexed", "completions": 2, "backoffLimitPerIndex": 1, "template": tmpl("Never"),
+            "podFailurePolicy": {"rules": [{"action": "FailIndex", "onExitCodes": {"operator": "In", "values": [42]}}]}});
+        assert_eq!(errors(s), vec![]);
+    }
+
+    #[test]
+    fn both_or_neither_requirement() {
+        let s = pfp(json!([
+            {"action": "Count", "onExitCodes": {"operator": "In", "values": [1]}, "onPodConditions": [{"type": "A", "status": "True"}]},
+            {"action": "Count", "onPodConditions": []}
+        ]));
+        let mut out = Findings::default();
+        validate_job(&job(s), &Ctx { skip_defaulting: true, ..Ctx::default() }, &mut out);
+        let got: Vec<_> = out.errors.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(
+            got,
+            vec![
+                "spec.podFailurePolicy.rules[0]: Invalid value: specifying both OnExitCodes and OnPodConditions is not supported",
+                "spec.podFailurePolicy.rules[1]: Invalid value: specifying one of OnExitCodes and OnPodConditions is required",
+            ]
+        );
+    }
+
+    #[test]
+    fn exit_code_checks() {
+        let s = pfp(json!([
+            {"action": "Count", "onExitCodes": {"operator": "", "values": [1]}},
+            {"action": "Count", "onExitCodes": {"operator": "Within", "values": [1]}},
+            {"action": "Count", "onExitCodes": {"containerName": "ghost", "operator": "In", "values": []}},
+            {"action": "Count", "onExitCodes": {"operator": "In", "values": [1, 0, 2]}},
+            {"action": "Count", "onExitCodes": {"operator": "In", "values": [12, 13, 13, 13]}},
+            {"action": "Count", "onExitCodes": {"operator": "NotIn", "values": [-1073741676, -1073741510, 0]}}
+        ]));
+        assert_eq!(
+            errors(s),
+            vec![
+                e("spec.podFailurePolicy.rules[0].onExitCodes.operator", FieldValueRequired),
+                e("spec.podFailurePolicy.rules[1].onExitCodes.operator", FieldValueNotSupported),
+                e("spec.podFailurePolicy.rules[2].onExitCodes.containerName", FieldValueInvalid),
+                e("spec.podFailurePolicy.rules[2].onExitCodes.values", FieldValueInvalid),
+                e("spec.podFailurePolicy.rules[3].onExitCodes.values[1]", FieldValueInvalid),
+                e("spec.podFailurePolicy.rules[3].onExitCodes.values", FieldValueInvalid),
+                e("spec.podFailurePolicy.rules[4].onExitCodes.values[2]", FieldValueDuplicate),
+                e("spec.podFailurePolicy.rules[4].onExitCodes.values[3]", FieldValueDuplicate),
+            ]
+        );
+    }
+
+    #[test]
+    fn too_many_values_and_in_zero() {
+        let values: Vec<i32> = (0..256).collect();
+        let s = pfp(json!([{"action": "Count", "onExitCodes": {"operator": "In", "values": values}}]));
+        assert_eq!(
+            errors(s),
+            vec![
+                e("spec.podFailurePolicy.rules[0].onExitCodes.values", FieldValueTooMany),
+                e("spec.podFailurePolicy.rules[0].onExitCodes.values[0]", FieldValueInvalid),
+            ]
+        );
+    }
+
+    #[test]
+    fn pod_condition_checks() {
+        let many: Vec<_> = (0..21).map(|i| json!({"type": format!("T{i}"), "status": "True"})).collect();
+        let s = pfp(json!([
+            {"action": "Count", "onPodConditions": many},
+            {"action": "Count", "onPodConditions": [{"type": "", "status": "True"}, {"type": "ok", "status": ""}, {"type": "ok", "status": "Maybe"}]},
+            {"action": "Count", "onPodConditions": [{"type": "example.com/Custom", "status": "False"}, {"type": "Bad_", "status": "True"}, {"type": "a/b/c", "status": "True"}]}
+        ]));
+        assert_eq!(
+            errors(s),
+            vec![
+                e("spec.podFailurePolicy.rules[0].onPodConditions", FieldValueTooMany),
+                e("spec.podFailurePolicy.rules[1].onPodConditions[0].type", FieldValueInvalid),
+                e("spec.podFailurePolicy.rules[1].onPodConditions[0].type", FieldValueInvalid),
+                e("spec.podFailurePolicy.rules[1].onPodConditions[1].status", FieldValueRequired),
+                e("spec.podFailurePolicy.rules[1].onPodConditions[2].status", FieldValueNotSupported),
+                e("spec.podFailurePolicy.rules[2].onPodConditions[1].type", FieldValueInvalid),
+                e("spec.podFailurePolicy.rules[2].onPodConditions[2].type", FieldValueInvalid),
+            ]
+        );
+    }
+
+    #[test]
+    fn qualified_names() {
+        assert!(qualified_name_errors("DisruptionTarget").is_empty());
+        assert!(qualified_name_errors("example.com/My.Cond-1").is_empty());
+        assert_eq!(qualified_name_errors("").len(), 2);
+        assert_eq!(qualified_name_errors("/x").len(), 1);
+        assert_eq!(qualified_name_errors("Example.com/x").len(), 1);
+        assert_eq!(qualified_name_errors(&"a".repeat(64)).len(), 1);
+        assert_eq!(qualified_name_errors("-a").len(), 1);
+    }
+
+    #[test]
+    fn defaulting_sets_condition_status_true() {
+        let s = pfp(json!([{"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget"}]}]));
+        assert_eq!(errors(s.clone()), vec![e("spec.podFailurePolicy.rules[0].onPodConditions[0].status", FieldValueRequired)]);
+        let mut j = job(s);
+        default_job_spec(&mut j.spec);
+        let mut out = Findings::default();
+        validate_job(&j, &Ctx::default(), &mut out);
+        assert!(out.errors.is_empty(), "{:?}", out.errors);
+    }
+
+    #[test]
+    fn defaults() {
+        let mut s = JobSpec::default();
+        default_job_spec(&mut s);
+        assert_eq!((s.completions, s.parallelism, s.backoff_limit), (Some(1), Some(1), Some(6)));
+        assert_eq!(s.completion_mode.as_deref(), Some("NonIndexed"));
+        assert_eq!(s.pod_replacement_policy.as_deref(), Some("TerminatingOrFailed"));
+        let mut s = job(json!({"completions": 4, "backoffLimitPerIndex": 1, "podFailurePolicy": {"rules": []}})).spec;
+        default_job_spec(&mut s);
+        assert_eq!((s.completions, s.parallelism, s.backoff_limit), (Some(4), Some(1), Some(i32::MAX)));
+        assert_eq!(s.pod_replacement_policy.as_deref(), Some("Failed"));
+        let mut s = JobSpec::default();
+        let mut g = FeatureGates::default();
+        g.set("JobPodReplacementPolicy", false);
+        default_job_spec_with_gates(&mut s, &g);
+        assert_eq!(s.pod_replacement_policy, None);
+    }
+
+    #[test]
+    fn pod_replacement_policy() {
+        let mut s = pfp(json!([]));
+        s["podReplacementPolicy"] = json!("TerminatingOrFailed");
+        assert_eq!(errors(s.clone()), vec![e("spec.podReplacementPolicy", FieldValueNotSupported)]);
+        s["podReplacementPolicy"] = json!("Failed");
+        assert_eq!(errors(s), vec![]);
+        let s = json!({"completions": 1, "podReplacementPolicy": "Sometimes", "template": tmpl("Never")});
+        assert_eq!(errors(s), vec![e("spec.podReplacementPolicy", FieldValueNotSupported)]);
+    }
+
+    #[test]
+    fn restart_policy_else_if_chain() {
+        for (rp, t) in [("Always", FieldValueRequired), ("", FieldValueRequired), ("Sometimes", FieldValueNotSupported)] {
+            let mut s = pfp(json!([]));
+            s["template"] = tmpl(rp);
+            assert_eq!(errors(s), vec![e("spec.template.spec.restartPolicy", t)], "{rp}");
+        }
+        let mut s = pfp(json!([]));
+        s["template"] = tmpl("OnFailure");
+        assert_eq!(errors(s), vec![e("spec.template.spec.restartPolicy", FieldValueInvalid)]);
+        let s = json!({"completions": 1, "template": tmpl("OnFailure")});
+        assert_eq!(errors(s), vec![]);
+    }
+
+    #[test]
+    fn success_policy_needs_indexed() {
+        let s = json!({"completions": 3, "successPolicy": {"rules": [{"succeededCount": 1}]}, "template": tmpl("Never")});
+        assert_eq!(errors(s), vec![e("spec.successPolicy", FieldValueInvalid)]);
+        let s = json!({"completions": 3, "completionMode": "Indexed", "successPolicy": {"rules": [{"succeededCount": 4}, {}]}, "template": tmpl("Never")});
+        assert_eq!(
+            errors(s),
+            vec![e("spec.successPolicy.rules[0].succeededCount", FieldValueInvalid), e("spec.successPolicy.rules[1]", FieldValueRequired)]
+        );
+    }
+
+    #[test]
+    fn indexed_hostname_check() {
+        let mut j = job(json!({"completionMode": "Indexed", "completions": 2, "template": tmpl("Never")}));
+        j.metadata.name = Some("Bad_Name".to_owned());
+        let mut out = Findings::default();
+        validate_job(&j, &Ctx::default(), &mut out);
+        assert_eq!(out.errors.len(), 1);
+        assert_eq!(out.errors[0].field, "metadata.name");
+    }
+
+    #[test]
+    fn gate_off_drops_fields_before_validation() {
+        let s = json!({"completionMode": "Indexed", "completions": 2, "backoffLimitPerIndex": 1, "template": tmpl("Never"),
+            "podReplacementPolicy": "TerminatingOrFailed",
+            "podFailurePolicy": {"rules": [{"action": "FailIndex", "onExitCodes": {"operator": "In", "values": [42]}}]}});
+        let mut gates = FeatureGates::default();
+        assert_eq!(
+            errors_with(s.clone(), &Ctx { gates: gates.clone(), skip_defaulting: false }),
+            vec![e("spec.podReplacementPolicy", FieldValueNotSupported)]
+        );
+        gates.set("JobBackoffLimitPerIndex", false);
+        gates.set("JobPodReplacementPolicy", false);
+        let mut out = Findings::default();
+        validate_job(&job(s), &Ctx { gates, skip_defaulting: false }, &mut out);
+        assert!(out.errors.is_empty(), "{:?}", out.errors);
+        assert!(out.warnings.iter().any(|w| w.code.as_deref() == Some("job-gate-dropped-fields")));
+    }
+
+    #[test]
+    fn nested_path_for_templates() {
+        let spec: JobSpec = serde_json::from_value(json!({"template": tmpl("Always")})).unwrap();
+        let mut out = Findings::default();
+        let p = FieldPath::new("spec").child("replicatedJobs").index(0).child("template").child("spec");
+        validate_job_spec(&spec, &p, &Ctx::default(), &mut out);
+        assert_eq!(out.errors[0].field, "spec.replicatedJobs[0].template.spec.template.spec.restartPolicy");
+    }
+
+    #[test]
+    fn realworld_jobs_have_no_errors() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../conformance/realworld");
+        let mut seen = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().to_string();
+            if !(name.starts_with("k8s-website__job-") || name == "kueue__sample-job.yaml") {
+                continue;
+            }
+            seen += 1;
+            let text = std::fs::read_to_string(&path).unwrap();
+            let out = crate::validate::run(crate::validate::ValidateInput { source: Some(text), ..Default::default() }).unwrap();
+            assert!(out.valid, "{name}: {:?}", out.errors);
+        }
+        assert!(seen >= 9, "found only {seen} realworld Job files");
+    }
 }

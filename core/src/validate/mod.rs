@@ -4,6 +4,7 @@
 
 pub mod crr;
 pub mod job;
+pub mod job_lint;
 pub mod jobset;
 pub mod kubelet_config;
 pub mod pod;
