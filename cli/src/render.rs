@@ -47,10 +47,18 @@ pub fn diagnostics(name: &str, text: &str, errors: &[Diagnostic], warnings: &[Di
         };
         let title = d.message.clone();
         let field_note = if d.field.is_empty() { String::new() } else { format!("field: {}", d.field) };
-        let rendered = match d.line.zip(d.column).and_then(|(l, c)| span_of(text, l, c)) {
-            Some(span) => {
+        // Only the diagnostic's own line goes to the renderer: handing it the whole file for
+        // every diagnostic would be quadratic in the size of the input.
+        let excerpt = d.line.zip(d.column).and_then(|(l, c)| {
+            let src = text.split_inclusive('\n').nth(l.saturating_sub(1) as usize)?;
+            let span = span_of(src, 1, c)?;
+            Some((l, src, span))
+        });
+        let rendered = match excerpt {
+            Some((line, src, span)) => {
                 let report = &[level.primary_title(&title).element(
-                    Snippet::source(text)
+                    Snippet::source(src)
+                        .line_start(line as usize)
                         .path(name)
                         .annotation(AnnotationKind::Primary.span(span).label(&label)),
                 )];

@@ -16,8 +16,10 @@ fn largest_policy() -> Job {
             let base = if r == 19 { 1 } else { 1000 * (r + 1) };
             let values: Vec<i32> = (base..base + 255).collect();
             let mut e = json!({"operator": "In", "values": values});
-            if r % 2 == 1 {
-                e["containerName"] = json!(format!("c{}", r % 10));
+            if r % 2 == 1
+                && let Some(m) = e.as_object_mut()
+            {
+                m.insert("containerName".into(), json!(format!("c{}", r % 10)));
             }
             json!({"action": if r == 19 { "FailJob" } else { "Ignore" }, "onExitCodes": e})
         })

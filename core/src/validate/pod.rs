@@ -308,22 +308,28 @@ fn lint_container(c: &Container, p: &FieldPath, init: bool, out: &mut Findings) 
         let Some(set) = rule_set(r) else { continue };
         let Some(ec) = r.exit_codes.as_ref() else { continue };
         let vp = rp.child("exitCodes").child("values");
-        // Duplicate values.
+        // Duplicate values, and exit codes a Linux container cannot report: one warning per
+        // value for the first few, then one that counts the rest (a 100,000-value list must not
+        // bury the errors under 100,000 warnings).
+        const PER_LIST: usize = 5;
         let mut seen = HashSet::new();
-        for (k, v) in ec.values.iter().enumerate() {
-            if !seen.insert(*v) {
-                out.push(Diagnostic::lint("duplicate-exit-code", &vp.index(k), format!("{}: exit code {v} is listed more than once", vp.index(k))));
-            }
+        let dups: Vec<(usize, i32)> = ec.values.iter().enumerate().filter(|(_, v)| !seen.insert(**v)).map(|(k, v)| (k, *v)).collect();
+        for (k, v) in dups.iter().take(PER_LIST) {
+            out.push(Diagnostic::lint("duplicate-exit-code", &vp.index(*k), format!("{}: exit code {v} is listed more than once", vp.index(*k))));
         }
-        // Exit codes a Linux container cannot report.
-        for (k, v) in ec.values.iter().enumerate() {
-            if !(0..=255).contains(v) {
-                out.push(Diagnostic::lint(
-                    "exit-code-out-of-range",
-                    &vp.index(k),
-                    format!("{}: exit code {v} is outside 0-255; a Linux container never exits with it", vp.index(k)),
-                ));
-            }
+        if dups.len() > PER_LIST {
+            out.push(Diagnostic::lint("duplicate-exit-code", &vp, format!("{vp}: {} more exit codes are listed more than once", dups.len() - PER_LIST)));
+        }
+        let outside: Vec<(usize, i32)> = ec.values.iter().enumerate().filter(|(_, v)| !(0..=255).contains(*v)).map(|(k, v)| (k, *v)).collect();
+        for (k, v) in outside.iter().take(PER_LIST) {
+            out.push(Diagnostic::lint(
+                "exit-code-out-of-range",
+                &vp.index(*k),
+                format!("{}: exit code {v} is outside 0-255; a Linux container never exits with it", vp.index(*k)),
+            ));
+        }
+        if outside.len() > PER_LIST {
+            out.push(Diagnostic::lint("exit-code-out-of-range", &vp, format!("{vp}: {} more exit codes are outside 0-255", outside.len() - PER_LIST)));
         }
         if set == CodeSet::empty() {
             out.push(Diagnostic::lint(
