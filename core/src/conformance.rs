@@ -237,6 +237,26 @@ pub struct CheckVectorOutput {
     pub notes: Vec<String>,
 }
 
+/// `vectorExpect` op: a vector's `expect` with the known upstream divergences applied, for
+/// runners that compare with a comparator of their own.
+#[derive(Debug, Clone, serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct VectorExpectInput {
+    pub vector: Value,
+}
+
+#[derive(Debug, Clone, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct VectorExpectOutput {
+    pub expect: Value,
+    pub notes: Vec<String>,
+}
+
+pub fn vector_expect(i: VectorExpectInput) -> Result<VectorExpectOutput, crate::diag::Diagnostic> {
+    let (expect, notes) = corrected_expect(&i.vector);
+    Ok(VectorExpectOutput { expect, notes })
+}
+
 pub fn check_vector(i: CheckVectorInput) -> Result<CheckVectorOutput, crate::diag::Diagnostic> {
     let id = i.vector.get("id").and_then(Value::as_str).unwrap_or("?").to_owned();
     let outcome = if i.result.is_null() && !i.errors.is_empty() {

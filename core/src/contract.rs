@@ -34,6 +34,7 @@ pub const OPERATIONS: &[&str] = &[
     "simulate",
     "backoffCompare",
     "checkVector",
+    "vectorExpect",
     "describe",
 ];
 
@@ -162,6 +163,7 @@ pub fn handle(req: Request) -> Response {
         "whatIf" => encode(op, decode(input).and_then(eval::whatif::what_if), vec![]),
         "backoffCompare" => encode(op, decode(input).and_then(backoff::compare::compare), vec![]),
         "simulate" => encode(op, decode(input).and_then(crate::simulate::run), vec![]),
+        "vectorExpect" => encode(op, decode(input).and_then(crate::conformance::vector_expect), vec![]),
         "checkVector" => encode(op, decode(input).and_then(crate::conformance::check_vector), vec![]),
         "describe" => encode(op, Ok(describe()), vec![]),
         other => Response::error(
@@ -243,6 +245,8 @@ pub fn json_schemas() -> std::collections::BTreeMap<&'static str, Value> {
     put("Scenario", schema_for!(crate::simulate::Scenario));
     put("CheckVectorInput", schema_for!(crate::conformance::CheckVectorInput));
     put("CheckVectorOutput", schema_for!(crate::conformance::CheckVectorOutput));
+    put("VectorExpectInput", schema_for!(crate::conformance::VectorExpectInput));
+    put("VectorExpectOutput", schema_for!(crate::conformance::VectorExpectOutput));
     put("Pod", schema_for!(crate::api::Pod));
     put("Job", schema_for!(crate::api::Job));
     put("JobSet", schema_for!(crate::api::JobSet));
