@@ -193,7 +193,7 @@ function renderWhatIf(w) {
           try {
             const r = rk.jobsetFailurePolicy(w.jobset, [failedJob], opts());
             const cond = (r.conditions ?? []).map((x) => `${x.type}: ${x.message ?? x.reason ?? ''}`).join('; ');
-            rows.push(row('JobSet', r.action, [r.matchedRule ? `rule ${r.matchedRule}` : null, cond].filter(Boolean).join(' — '), 'decision-jobset'));
+            rows.push(row('JobSet', r.action, [r.matchedRuleName ? `rule ${r.matchedRuleName}` : (r.matchedRule != null ? `rule ${r.matchedRule}` : null), cond].filter(Boolean).join(' — '), 'decision-jobset'));
           } catch (e) {
             rows.push(row('JobSet', 'error', e.message, 'decision-jobset'));
           }

@@ -188,8 +188,9 @@ describe('playground', () => {
     await page.waitForSelector('[data-testid="backoff-chart"] [data-series="selected"] path', { timeout: 10000 })
       .catch(async (e) => { await page.screenshot({ path: join(artifacts, 'backoff-failed.png'), fullPage: true }); throw e; });
     const legacy = await curve();
-    // Legacy curve: restarts at 0, 10, 30, 70, 150, 310 s -> within 10 s: 2, 30 s: 3, 70 s: 4, 5 min: 5, 30 min: 8.
-    assert.match(await row(), /\t2\t3\t4\t5\t8$/);
+    // Legacy curve: restarts at 0, 10, 30, 70, 150, 310, 610, 910, 1210, 1510 s -> within 10 s: 2,
+    // 30 s: 3, 70 s: 4, 5 min: 5, 30 min: 10 (specs/backoff-and-crr.md A.9).
+    assert.match(await row(), /\t2\t3\t4\t5\t10$/);
     await page.locator('[data-gate="ReduceDefaultCrashLoopBackOffDecay"]').check();
     await waitFor(page, (d) => document.querySelector('[data-testid="backoff-chart"] [data-series="selected"] path')?.getAttribute('d') !== d, 'the curve to change', legacy);
     assert.notEqual(await curve(), legacy);

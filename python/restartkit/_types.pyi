@@ -31,8 +31,44 @@ class BackoffCompareOutput(TypedDict):
 BackoffInput: TypeAlias = Union[BackoffInputKubelet, BackoffInputJobController]
 
 
-class BackoffInputJobController(JobBackoffInput):
+class BackoffInputJobController(TypedDict):
+    """`backoff` op input for `component: job-controller`. `function` names the upstream helper."""
+
     component: Literal["job-controller"]
+    #: `getRemainingTime`, `getRemainingTimePerIndex`, `newBackoffRecord` or `getFinishedTime`.
+    function: str
+    #: Defaults to `DefaultJobPodFailureBackOff` (10 s).
+    defaultBackoffSeconds: NotRequired[Optional[float]]
+    #: Defaults to `MaxJobPodFailureBackOff` (600 s).
+    maxBackoffSeconds: NotRequired[Optional[float]]
+    #: getRemainingTime: the record's failure count.
+    failuresAfterLastSuccess: NotRequired[Optional[int]]
+    #: getRemainingTime: the record's last failure time (RFC 3339).
+    lastFailureTime: NotRequired[Optional[str]]
+    #: The controller's clock (RFC 3339).
+    now: NotRequired[Optional[str]]
+    #: getRemainingTime curve: evaluate every failure count in this list…
+    failuresAfterLastSuccessRange: NotRequired[Optional[List[int]]]
+    #: …with this much time since the last failure (also usable instead of `now`).
+    secondsSinceLastFailure: NotRequired[Optional[float]]
+    #: getRemainingTimePerIndex: the index's last failed Pod (null: no failure yet).
+    lastFailedPod: NotRequired[Optional[Pod]]
+    #: newBackoffRecord: the record already stored for the Job (null: none).
+    storedRecord: NotRequired[Optional[StoredBackoffRecord]]
+    #: newBackoffRecord: finish times of the newly succeeded Pods, in ms from `T0`.
+    newSucceededPodsFinishedAtMsFromT0: NotRequired[Optional[List[int]]]
+    #: newBackoffRecord: finish times of the newly failed Pods, in ms from `T0`.
+    newFailedPodsFinishedAtMsFromT0: NotRequired[Optional[List[int]]]
+    #: newBackoffRecord: the newly succeeded Pods as objects (finish time by getFinishedTime).
+    newSucceededPods: NotRequired[Optional[List[Pod]]]
+    #: newBackoffRecord: the newly failed Pods as objects.
+    newFailedPods: NotRequired[Optional[List[Pod]]]
+    #: The instant the `…MsFromT0` offsets count from (RFC 3339).
+    T0: NotRequired[Optional[str]]
+    #: getFinishedTime: the Pod.
+    pod: NotRequired[Optional[Pod]]
+    kubernetesVersion: NotRequired[Optional[str]]
+    featureGates: NotRequired[Optional[Dict[str, bool]]]
 
 
 class BackoffInputKubelet(TypedDict):
@@ -49,6 +85,25 @@ class BackoffInputKubelet(TypedDict):
 
 
 BackoffOutput: TypeAlias = Union[KubeletBackoffOutput, JobBackoffOutput]
+
+
+class CheckVectorInput(TypedDict):
+    """`checkVector` op: compares a result with a conformance vector by FORMAT.md's rules (and the
+known upstream divergences), so every front end's runner shares one comparator."""
+
+    vector: JsonValue
+    #: The `result` of the response the front end got for the vector's input; null when the request failed (then `errors` says why).
+    result: NotRequired[JsonValue]
+    errors: NotRequired[List[Diagnostic]]
+
+
+class CheckVectorOutput(TypedDict):
+    id: str
+    passed: bool
+    #: What differed (the text after `FAIL <id>: `).
+    failure: NotRequired[Optional[str]]
+    #: Known upstream divergences applied (each printed as `NOTE <id>: …`).
+    notes: List[str]
 
 
 class Condition(TypedDict):
@@ -153,7 +208,7 @@ class ContainerStateTerminated(TypedDict):
     message: NotRequired[Optional[str]]
     startedAt: NotRequired[Optional[str]]
     finishedAt: NotRequired[Optional[str]]
-    containerId: NotRequired[Optional[str]]
+    containerID: NotRequired[Optional[str]]
 
 
 class ContainerStateWaiting(TypedDict):
@@ -167,7 +222,7 @@ class ContainerStatus(TypedDict):
     lastState: NotRequired[Optional[ContainerState]]
     ready: NotRequired[bool]
     restartCount: NotRequired[int]
-    containerId: NotRequired[Optional[str]]
+    containerID: NotRequired[Optional[str]]
     image: NotRequired[Optional[str]]
     started: NotRequired[Optional[bool]]
 
@@ -209,7 +264,7 @@ class CrrSpec(TypedDict):
 
 
 class CrrStatusContext(TypedDict):
-    containerId: NotRequired[str]
+    containerID: NotRequired[str]
     restartCount: NotRequired[int]
 
 
@@ -224,12 +279,32 @@ class CrrStrategy(TypedDict):
 
 
 class CrrValidateInput(TypedDict):
+    #: The ContainerRecreateRequest (API JSON).
     object: JsonValue
+    #: `CREATE` (default) or `UPDATE`.
+    operation: NotRequired[Optional[str]]
+    #: The stored object, for UPDATE.
+    oldObject: NotRequired[JsonValue]
+    #: The Pod named by `spec.podName`, as the webhook would read it (absent: not found).
+    pod: NotRequired[JsonValue]
+    #: The Pod's Node (absent: not found).
+    node: NotRequired[JsonValue]
+    #: The version of the requested resource, `v1alpha1` or `v1beta1` (the webhook routes on it); default: the version of `object.apiVersion`.
+    resourceVersion: NotRequired[Optional[str]]
+    kubernetesVersion: NotRequired[Optional[str]]
+    #: Kruise gates (`KruiseDaemon`) and any others.
+    featureGates: NotRequired[Optional[Dict[str, bool]]]
 
 
 class CrrValidateOutput(TypedDict):
     valid: bool
     errors: List[Diagnostic]
+    #: 200 when allowed; the webhook's code (400, 403, 500) or 422 for schema errors.
+    httpCode: int
+    #: The object after the mutating webhook (only when the request is allowed).
+    mutatedObject: NotRequired[JsonValue]
+    #: The resource version the request was routed as.
+    resourceVersion: str
 
 
 class CurveConfig(TypedDict):
@@ -344,12 +419,21 @@ class Job(TypedDict):
     status: NotRequired[Optional[JobStatus]]
 
 
-class JobBackoffInput(TypedDict):
-    function: str
-
-
 class JobBackoffOutput(TypedDict):
+    #: Delay before replacement Pods may be created.
     remainingSeconds: NotRequired[Optional[float]]
+    #: getRemainingTimePerIndex: the failure count used (counted + ignored + 1).
+    failuresCount: NotRequired[Optional[int]]
+    #: Curve: the default and maximum backoff, and the delay for each failure count.
+    initialSeconds: NotRequired[Optional[float]]
+    maxSeconds: NotRequired[Optional[float]]
+    delaysSeconds: NotRequired[Optional[List[float]]]
+    #: newBackoffRecord: the new record.
+    failuresAfterLastSuccess: NotRequired[Optional[int]]
+    lastFailureTimeMsFromT0: NotRequired[Optional[int]]
+    lastFailureTime: NotRequired[Optional[str]]
+    #: getFinishedTime (RFC 3339).
+    finishedTime: NotRequired[Optional[str]]
 
 
 class JobSet(TypedDict):
@@ -360,6 +444,15 @@ class JobSet(TypedDict):
     metadata: NotRequired[ObjectMeta]
     spec: NotRequired[JobSetSpec]
     status: NotRequired[Optional[JobSetStatus]]
+
+
+class JobSetEvent(TypedDict):
+    """An event the controller emits (after a successful status update)."""
+
+    #: `Normal` or `Warning`.
+    type: str
+    reason: str
+    message: str
 
 
 class JobSetFailurePolicy(TypedDict):
@@ -451,13 +544,31 @@ class JobTemplateSpec(TypedDict):
 
 class JobsetFailurePolicyInput(TypedDict):
     jobset: JobSet
+    #: The failed child Jobs of the current run (with their status conditions).
     failedJobs: List[Job]
     kubernetesVersion: NotRequired[Optional[str]]
     featureGates: NotRequired[Optional[Dict[str, bool]]]
+    #: RFC 3339 time written as `lastTransitionTime` of conditions this step changes; without it those conditions carry no time (restartkit has no clock).
+    now: NotRequired[Optional[str]]
 
 
 class JobsetFailurePolicyOutput(TypedDict):
-    action: str
+    action: NotRequired[Optional[str]]
+    matchedRule: NotRequired[Optional[int]]
+    matchedRuleName: NotRequired[Optional[str]]
+    matchedJob: NotRequired[Optional[str]]
+    ruleApplicable: bool
+    executed: bool
+    skipped: NotRequired[Optional[str]]
+    error: NotRequired[Optional[str]]
+    jobSetStatus: JobSetStatus
+    #: `jobSetStatus.conditions`, repeated for convenience.
+    conditions: List[Condition]
+    statusChanged: bool
+    events: List[JobSetEvent]
+    restartedJob: NotRequired[Optional[RestartedJob]]
+    failed: bool
+    restartedJobset: bool
 
 
 class KubeletBackoffOutput(TypedDict):
@@ -538,6 +649,7 @@ class PodFailurePolicy(TypedDict):
 
 class PodFailurePolicyInput(TypedDict):
     job: Job
+    #: The failed Pod, with its status.
     pod: Pod
     kubernetesVersion: NotRequired[Optional[str]]
     featureGates: NotRequired[Optional[Dict[str, bool]]]
@@ -557,10 +669,23 @@ class PodFailurePolicyOnPodConditionsPattern(TypedDict):
 
 
 class PodFailurePolicyOutput(TypedDict):
+    #: A rule matched (and its action applied).
     matched: bool
+    #: `FailJob`, `FailIndex`, `Ignore`, `Count`, or null when no rule matched.
     action: NotRequired[Optional[str]]
+    #: Whether the failure counts against backoffLimit (and backoffLimitPerIndex).
     countFailed: bool
+    #: The Job failure message (FailJob only), exactly as the controller writes it.
     message: NotRequired[Optional[str]]
+    #: Index of the matched rule.
+    ruleIndex: NotRequired[Optional[int]]
+    #: What happened, in words.
+    reason: str
+    #: The container status that matched an onExitCodes rule.
+    matchedContainer: NotRequired[Optional[str]]
+    exitCode: NotRequired[Optional[int]]
+    #: The Pod condition type that matched an onPodConditions rule.
+    matchedCondition: NotRequired[Optional[str]]
 
 
 class PodFailurePolicyRule(TypedDict):
@@ -641,6 +766,13 @@ class ResponseOk(TypedDict):
     warnings: NotRequired[List[Diagnostic]]
 
 
+class RestartedJob(TypedDict):
+    """The Job a RestartJob action recreates."""
+
+    replicatedJob: str
+    index: int
+
+
 class Scenario(TypedDict):
     """A simulation scenario (`kind: Scenario`; YAML or JSON)."""
 
@@ -708,11 +840,11 @@ class SimulateOutput(TypedDict):
     pods: List[PodSummary]
     jobs: List[JobSummary]
     jobset: NotRequired[Optional[JobSetSummary]]
-    timeline: List[SimulateOutputTimelineEvent]
+    timeline: List[SimulationEvent]
     compare: NotRequired[Optional[SimulateOutput]]
 
 
-class SimulateOutputTimelineEvent(TypedDict):
+class SimulationEvent(TypedDict):
     #: Seconds since the start.
     t: float
     #: `pod/<ns>/<name>`, `job/<ns>/<name>`, `jobset/<ns>/<name>`.
@@ -741,6 +873,16 @@ class StatusTransitionOutput(TypedDict):
 
 
 StepReason: TypeAlias = Union[Literal["noEntry"], Literal["expired"], Literal["backOff"], Literal["garbageCollected"]]
+
+
+class StoredBackoffRecord(TypedDict):
+    """A backoff record as the controller stores it per Job."""
+
+    failuresAfterLastSuccess: NotRequired[int]
+    #: RFC 3339, or null.
+    lastFailureTime: NotRequired[Optional[str]]
+    #: Alternative to `lastFailureTime`: milliseconds from `T0`.
+    lastFailureTimeMsFromT0: NotRequired[Optional[int]]
 
 
 class Summary(TypedDict):
@@ -806,6 +948,18 @@ class ValidateOutput(TypedDict):
     infos: NotRequired[List[Diagnostic]]
     kubernetesVersion: str
     documents: NotRequired[List[DocumentSummary]]
+
+
+class VectorExpectInput(TypedDict):
+    """`vectorExpect` op: a vector's `expect` with the known upstream divergences applied, for
+runners that compare with a comparator of their own."""
+
+    vector: JsonValue
+
+
+class VectorExpectOutput(TypedDict):
+    expect: JsonValue
+    notes: List[str]
 
 
 class WhatIfInput(TypedDict):
