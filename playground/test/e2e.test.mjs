@@ -102,7 +102,7 @@ describe('playground', () => {
       await page.locator(`[data-example="${ex.id}"]`).click();
       await waitFor(page, (id) => location.hash.includes(`ex=${id}`), `the fragment to name ${ex.id}`, ex.id);
       assert.equal(await editorText(page), source, ex.id);
-      assert.match(page.url(), new RegExp(`ex=${ex.id}`));
+      assert.match(decodeURIComponent(page.url()), new RegExp(`ex=${ex.id}`));
       await page.screenshot({ path: join(artifacts, `example-${ex.id}.png`), fullPage: true });
     }
     assert.deepEqual(errors, []);
@@ -163,7 +163,7 @@ describe('playground', () => {
     await waitFor(page, () => document.querySelector('[data-testid="decision-kubelet"] .action')?.textContent === 'Restart', 'Restart');
     await page.getByLabel('exits with code').fill('1');
     await waitFor(page, () => document.querySelector('[data-testid="decision-kubelet"] .action')?.textContent === 'DoNotRestart', 'DoNotRestart');
-    assert.match(page.url(), /x=1/);
+    assert.match(decodeURIComponent(page.url()), /x=1/);
     await page.close();
   });
 
@@ -194,7 +194,7 @@ describe('playground', () => {
     await page.locator('[data-gate="ReduceDefaultCrashLoopBackOffDecay"]').check();
     await waitFor(page, (d) => document.querySelector('[data-testid="backoff-chart"] [data-series="selected"] path')?.getAttribute('d') !== d, 'the curve to change', legacy);
     assert.notEqual(await curve(), legacy);
-    assert.match(page.url(), /ReduceDefaultCrashLoopBackOffDecay:1/);
+    assert.match(decodeURIComponent(page.url()), /ReduceDefaultCrashLoopBackOffDecay:1/);
     const reduced = await curve();
     await page.getByTestId('version').selectOption({ index: 0 });
     await page.getByRole('button', { name: /Reset gates/ }).click();

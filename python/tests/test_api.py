@@ -257,8 +257,9 @@ def test_backoff_curve_accepts_snake_case() -> None:
         restarts=5,
         feature_gates={"ReduceDefaultCrashLoopBackOffDecay": False, "KubeletCrashLoopBackOffMax": False},
     )
-    assert out["initialSeconds"] == 10  # type: ignore[typeddict-item]
-    assert out["delaysSeconds"][:3] == [0, 10, 20]  # type: ignore[typeddict-item]
+    assert out["initialSeconds"] == 10
+    delays = out["delaysSeconds"]
+    assert delays is not None and delays[:3] == [0, 10, 20]
 
 
 def test_evaluate_container_exit() -> None:

@@ -108,9 +108,10 @@ pub struct SimulationEvent {
     pub message: Option<String>,
 }
 
+/// The result of one scenario.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct SimulateOutput {
+pub struct SimulationRun {
     pub name: Option<String>,
     pub kubernetes_version: String,
     pub summary: Summary,
@@ -120,8 +121,16 @@ pub struct SimulateOutput {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub jobset: Option<JobSetSummary>,
     pub timeline: Vec<SimulationEvent>,
+}
+
+/// `simulate` op result: the scenario's run, and the counterfactual's under `compare`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SimulateOutput {
+    #[serde(flatten)]
+    pub run: SimulationRun,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub compare: Option<Box<SimulateOutput>>,
+    pub compare: Option<SimulationRun>,
 }
 
 fn encode<T: Serialize>(t: &T) -> Result<Value, Diagnostic> {
@@ -169,7 +178,7 @@ fn templates(sc: &Scenario, gates: &crate::FeatureGates) -> Result<(Vec<Template
     }
 }
 
-fn run_one(sc: &Scenario) -> Result<SimulateOutput, Diagnostic> {
+fn run_one(sc: &Scenario) -> Result<SimulationRun, Diagnostic> {
     if sc.workload.is_null() {
         return Err(Diagnostic::request("invalid-input", "scenario.workload", "the scenario has no workload"));
     }
@@ -198,7 +207,7 @@ fn run_one(sc: &Scenario) -> Result<SimulateOutput, Diagnostic> {
     let mut engine = Engine::new(sc, tmpls, jobset, decide::Decider::new(options), end_ms)?;
     engine.run()?;
     let (pods, jobs, jobset) = engine.results();
-    Ok(SimulateOutput {
+    Ok(SimulationRun {
         name: sc.name.clone(),
         kubernetes_version: gates.version.as_string(),
         summary: engine.summary.clone(),
@@ -206,15 +215,15 @@ fn run_one(sc: &Scenario) -> Result<SimulateOutput, Diagnostic> {
         jobs,
         jobset,
         timeline: std::mem::take(&mut engine.timeline),
-        compare: None,
     })
 }
 
 /// The `simulate` op.
 pub fn run(input: SimulateInput) -> Result<SimulateOutput, Diagnostic> {
-    let mut out = run_one(&input.scenario)?;
-    if let Some(c) = &input.compare {
-        out.compare = Some(Box::new(run_one(c)?));
-    }
-    Ok(out)
+    let run = run_one(&input.scenario)?;
+    let compare = match &input.compare {
+        Some(c) => Some(run_one(c)?),
+        None => None,
+    };
+    Ok(SimulateOutput { run, compare })
 }
