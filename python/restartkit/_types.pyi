@@ -833,6 +833,8 @@ class SimulateInput(TypedDict):
 
 
 class SimulateOutput(TypedDict):
+    """`simulate` op result: the scenario's run, and the counterfactual's under `compare`."""
+
     name: NotRequired[Optional[str]]
     kubernetesVersion: str
     summary: Summary
@@ -841,7 +843,7 @@ class SimulateOutput(TypedDict):
     jobs: List[JobSummary]
     jobset: NotRequired[Optional[JobSetSummary]]
     timeline: List[SimulationEvent]
-    compare: NotRequired[Optional[SimulateOutput]]
+    compare: NotRequired[Optional[SimulationRun]]
 
 
 class SimulationEvent(TypedDict):
@@ -853,6 +855,19 @@ class SimulationEvent(TypedDict):
     event: str
     reason: str
     message: NotRequired[Optional[str]]
+
+
+class SimulationRun(TypedDict):
+    """The result of one scenario."""
+
+    name: NotRequired[Optional[str]]
+    kubernetesVersion: str
+    summary: Summary
+    #: The newest Pod of each Job index (or the Pod).
+    pods: List[PodSummary]
+    jobs: List[JobSummary]
+    jobset: NotRequired[Optional[JobSetSummary]]
+    timeline: List[SimulationEvent]
 
 
 class StatusTransitionInput(TypedDict):

@@ -181,7 +181,7 @@ impl Policy {
         r.map(Action::code).map_err(|d| raise(py, &[d]))
     }
 
-    /// Decides every exit code of `exit_codes` (a list/tuple of ints, `bytes` of native int32, or
+    /// Decides every exit code of `exit_codes` (a list/tuple of ints, `bytes`/`bytearray` of native int32, or
     /// any object exporting a buffer of int32: `array.array('i')`, a numpy int32 array, a
     /// memoryview) and returns `bytes`, one action code per exit code. Runs without the GIL.
     fn decide_many<'py>(&self, py: Python<'py>, container: &Bound<'py, PyAny>, exit_codes: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
@@ -204,7 +204,10 @@ impl Policy {
             let format: String = mv.getattr("format")?.extract()?;
             let signed32 = itemsize == 4
                 && matches!(format.trim_start_matches(['@', '=', if cfg!(target_endian = "little") { '<' } else { '>' }]), "i" | "l");
-            if !signed32 {
+            // Unsigned bytes (bytearray, a memoryview of bytes) are raw native int32 data, as
+            // `bytes` is.
+            let raw_bytes = itemsize == 1 && format == "B";
+            if !signed32 && !raw_bytes {
                 return Err(raise(
                     py,
                     &[diag("invalid-input", "exitCodes", format!("a buffer of exit codes must hold int32 items, got format {format:?} of {itemsize} bytes"))],
