@@ -48,7 +48,6 @@ fn conformance_verdicts_through_the_plugin_equal_the_native_ones() {
 /// Every vector passes through the plugin. Ignored until the core's op semantics are merged
 /// (today most ops answer "not implemented yet"); run with `cargo test -- --include-ignored`.
 #[test]
-#[ignore = "passes once the core's op semantics are merged"]
 fn conformance_vectors_all_pass() {
     let mut host = host();
     let mut out = Vec::new();
