@@ -336,7 +336,11 @@ impl<'a> Engine<'a> {
                 break;
             }
         }
-        self.now = self.now.max(if self.queue.is_empty() { self.now } else { self.end_ms });
+        // A workload still running when time runs out ran for the whole runFor; one that ended
+        // earlier (everything terminal) ended at its last event.
+        if self.pods.iter().any(|p| p.alive) && self.js_phase == "Running" {
+            self.now = self.end_ms;
+        }
         self.summary.end_seconds = self.now as f64 / 1000.0;
         Ok(())
     }
