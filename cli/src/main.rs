@@ -189,6 +189,14 @@ fn call(op: &str, input: Value) -> Result<(Value, Vec<Diagnostic>), Vec<Diagnost
     }
 }
 
+/// Prints request errors the contract returned and gives the exit status for them.
+fn report_errors(errs: &[Diagnostic]) -> ExitCode {
+    for e in errs {
+        eprintln!("error: {}", e.message);
+    }
+    ExitCode::from(1)
+}
+
 fn print_json(v: &impl serde::Serialize) {
     println!("{}", serde_json::to_string_pretty(v).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}")));
 }
@@ -314,12 +322,7 @@ fn backoff_compare(kubelet_config: Option<PathBuf>, pods: u32, requests: u32, sv
     let input = json!({"curves": curves, "pods": pods, "requestsPerRestart": requests});
     let r = match call("backoffCompare", input) {
         Ok((r, _)) => r,
-        Err(errs) => {
-            for e in errs {
-                eprintln!("error: {}", e.message);
-            }
-            return ExitCode::from(1);
-        }
+        Err(errs) => return report_errors(&errs),
     };
     if let Some(path) = &svg {
         if let Err(e) = chart::backoff_svg(&r, 1800.0, path) {
@@ -363,12 +366,7 @@ fn backoff(restarts: u32, kubelet_config: Option<PathBuf>, output: Output, targe
             }
             ExitCode::SUCCESS
         }
-        Err(errs) => {
-            for e in errs {
-                eprintln!("error: {}", e.message);
-            }
-            ExitCode::from(1)
-        }
+        Err(errs) => report_errors(&errs),
     }
 }
 
@@ -505,11 +503,6 @@ fn simulate(scenario: &PathBuf, compare: Option<&PathBuf>, output: SimOutput) ->
             }
             ExitCode::SUCCESS
         }
-        Err(errs) => {
-            for e in errs {
-                eprintln!("error: {}", e.message);
-            }
-            ExitCode::from(1)
-        }
+        Err(errs) => report_errors(&errs),
     }
 }

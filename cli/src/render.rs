@@ -1,6 +1,6 @@
 //! Human and machine renderings of contract results.
 
-use crate::{call, options, print_json, read_input, Target};
+use crate::{call, options, print_json, read_input, report_errors, Target};
 use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
 use restartkit::{Diagnostic, Severity};
 use serde_json::{json, Value};
@@ -181,12 +181,7 @@ pub fn evaluate(
             }
             ExitCode::SUCCESS
         }
-        Err(errs) => {
-            for e in errs {
-                eprintln!("error: {}", e.message);
-            }
-            ExitCode::from(1)
-        }
+        Err(errs) => report_errors(&errs),
     }
 }
 
