@@ -4,18 +4,9 @@ import * as rk from './pkg/index.browser.js';
 import { createEditor } from './editor.js';
 import { renderChart, restartsWithin, WINDOWS, fmtSeconds } from './chart.js';
 import { DEFAULTS, parseFragment, toFragment } from './state.js';
-
-const $ = (id) => document.getElementById(id);
-const h = (tag, attrs = {}, ...children) => {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === 'class') e.className = v;
-    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
-    else if (v !== undefined && v !== null && v !== false) e.setAttribute(k, v === true ? '' : String(v));
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined) e.append(c);
-  return e;
-};
+import { $, h } from './dom.js';
+import { renderWhatIf, workloadOf } from './whatif.js';
+import { renderSimulation, scenarioInput } from './simulate.js';
 
 const description = rk.describe();
 const examples = await (await fetch('./examples/index.json')).json();
@@ -93,115 +84,16 @@ $('whatif-exit').addEventListener('input', (e) => {
   if (/^-?\d+$/.test(e.target.value)) { state.x = Number(e.target.value); schedule(); }
 });
 
-/** The first modelled workload of the manifest: its kind, Pod spec and names. */
-function workload(docs) {
-  for (const { value: o } of docs) {
-    if (!o || typeof o !== 'object') continue;
-    const ns = o.metadata?.namespace ?? 'default';
-    if (o.kind === 'Pod') return { kind: 'Pod', obj: o, podSpec: o.spec ?? {}, podMeta: o.metadata ?? {}, ns };
-    if (o.kind === 'Job') return { kind: 'Job', obj: o, job: o, podSpec: o.spec?.template?.spec ?? {}, podMeta: o.spec?.template?.metadata ?? {}, ns, jobName: o.metadata?.name ?? 'job' };
-    if (o.kind === 'JobSet') {
-      const rj = o.spec?.replicatedJobs?.[0];
-      if (!rj) continue;
-      const jobName = `${o.metadata?.name ?? 'jobset'}-${rj.name}-0`;
-      const job = {
-        apiVersion: 'batch/v1', kind: 'Job',
-        metadata: { name: jobName, namespace: ns, labels: { 'jobset.sigs.k8s.io/jobset-name': o.metadata?.name ?? 'jobset', 'jobset.sigs.k8s.io/replicatedjob-name': rj.name } },
-        spec: rj.template?.spec ?? {},
-      };
-      return { kind: 'JobSet', obj: o, jobset: o, job, podSpec: job.spec.template?.spec ?? {}, podMeta: job.spec.template?.metadata ?? {}, ns, jobName, replicatedJob: rj.name };
-    }
-  }
-  return null;
-}
-
-const containersOf = (spec) => [
-  ...(spec.initContainers ?? []).map((c) => ({ name: c.name, init: true })),
-  ...(spec.containers ?? []).map((c) => ({ name: c.name, init: false })),
-].filter((c) => typeof c.name === 'string');
-
-function row(label, value, detail, testid) {
-  return h('div', { class: 'decision-row', 'data-testid': testid },
-    h('dt', {}, label), h('dd', {}, h('strong', { class: 'action' }, value), detail ? h('div', { class: 'detail' }, detail) : null));
-}
-
-function renderWhatIf(w) {
-  const out = $('decision');
+/** Fills the container selector from the workload and asks the core's whatIf op. */
+function updateWhatIf(w) {
   const select = $('whatif-container');
   $('whatif-exit').value = String(state.x);
-  if (!w) {
-    select.replaceChildren();
-    select.disabled = true;
-    out.replaceChildren(h('p', { class: 'muted' }, 'Load a Pod, Job or JobSet to ask what happens when one of its containers exits.'));
-    return;
-  }
-  const containers = containersOf(w.podSpec);
-  select.disabled = false;
+  const containers = w?.containers ?? [];
+  select.disabled = !w;
   select.replaceChildren(...containers.map((c) => h('option', { value: c.name }, c.init ? `${c.name} (init)` : c.name)));
-  if (!containers.some((c) => c.name === state.c)) state.c = containers[containers.length - 1]?.name ?? null;
-  if (state.c) select.value = state.c;
-  const c = containers.find((x) => x.name === state.c);
-  if (!c) { out.replaceChildren(h('p', { class: 'muted' }, 'No containers.')); return; }
-
-  const rows = [];
-  const exitCode = state.x;
-  const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: `${w.jobName ?? w.obj.metadata?.name ?? 'pod'}${w.kind === 'Pod' ? '' : '-abcde'}`, namespace: w.ns, ...(w.podMeta.labels ? { labels: w.podMeta.labels } : {}) }, spec: w.podSpec };
-  let kubelet;
-  try {
-    kubelet = rk.containerRestart(pod, c.name, exitCode, opts()).action;
-    rows.push(row('Kubelet', kubelet, kubelet === 'Restart'
-      ? `${c.name} is restarted in place (CrashLoopBackOff applies); the Pod keeps running.`
-      : `${c.name} stays terminated with exit code ${exitCode}.`, 'decision-kubelet'));
-  } catch (e) {
-    rows.push(row('Kubelet', 'error', e.message, 'decision-kubelet'));
-  }
-
-  if (w.job) {
-    if (kubelet === undefined) {
-      rows.push(row('Job', '—', 'needs the kubelet decision', 'decision-job'));
-    } else if (kubelet !== 'DoNotRestart') {
-      rows.push(row('Job', 'no Pod failure', 'the container restarts in place, so the Job sees no failed Pod', 'decision-job'));
-    } else if (exitCode === 0) {
-      rows.push(row('Job', 'no Pod failure', `${c.name} succeeded`, 'decision-job'));
-    } else {
-      const statusKey = c.init ? 'initContainerStatuses' : 'containerStatuses';
-      const failedPod = { ...pod, status: { phase: 'Failed', [statusKey]: [{ name: c.name, state: { terminated: { exitCode } } }] } };
-      let jobFailure = null;
-      try {
-        const r = rk.podFailurePolicy(w.job, failedPod, opts());
-        const limit = w.job.spec?.backoffLimit ?? 6;
-        if (r.action === 'FailJob') {
-          jobFailure = { reason: 'PodFailurePolicy', message: r.message };
-          rows.push(row('Job', 'FailJob', r.message, 'decision-job'));
-        } else if (r.action === 'Ignore') {
-          rows.push(row('Job', 'Ignore', 'the failure is not counted against backoffLimit; the Pod is replaced', 'decision-job'));
-        } else if (r.action === 'FailIndex') {
-          rows.push(row('Job', 'FailIndex', r.message ?? 'the index fails (backoffLimitPerIndex)', 'decision-job'));
-        } else {
-          const fails = limit === 0;
-          if (fails) jobFailure = { reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' };
-          rows.push(row('Job', r.action ?? 'Count', `${r.matched ? 'a Count rule matched' : 'no podFailurePolicy rule matched'}: the failure counts against backoffLimit (${limit})${fails ? ', which is 0: the Job fails (BackoffLimitExceeded)' : ''}`, 'decision-job'));
-        }
-      } catch (e) {
-        rows.push(row('Job', 'error', e.message, 'decision-job'));
-      }
-      if (w.jobset) {
-        if (!jobFailure) {
-          rows.push(row('JobSet', 'no action', 'the Job has not failed', 'decision-jobset'));
-        } else {
-          const failedJob = { ...w.job, status: { failed: 1, conditions: [{ type: 'Failed', status: 'True', reason: jobFailure.reason, message: jobFailure.message ?? '', lastTransitionTime: '2026-01-01T00:00:00Z' }] } };
-          try {
-            const r = rk.jobsetFailurePolicy(w.jobset, [failedJob], opts());
-            const cond = (r.conditions ?? []).map((x) => `${x.type}: ${x.message ?? x.reason ?? ''}`).join('; ');
-            rows.push(row('JobSet', r.action, [r.matchedRuleName ? `rule ${r.matchedRuleName}` : (r.matchedRule != null ? `rule ${r.matchedRule}` : null), cond].filter(Boolean).join(' — '), 'decision-jobset'));
-          } catch (e) {
-            rows.push(row('JobSet', 'error', e.message, 'decision-jobset'));
-          }
-        }
-      }
-    }
-  }
-  out.replaceChildren(h('dl', {}, rows));
+  if (w && !containers.some((c) => c.name === state.c)) state.c = containers[containers.length - 1]?.name ?? null;
+  if (state.c && w) select.value = state.c;
+  renderWhatIf(rk, $('decision'), w, { container: w ? state.c : null, exitCode: state.x, ...opts() });
 }
 
 // ---- backoff chart --------------------------------------------------------------------------
@@ -267,6 +159,61 @@ function renderDiagnostics(list) {
     h('span', { class: 'origin' }, d.origin ?? ''))));
 }
 
+// ---- simulation ---------------------------------------------------------------------------
+const scenarios = await (await fetch('./sim/index.json')).json();
+const fileCache = new Map();
+async function simFile(path) {
+  if (!fileCache.has(path)) {
+    const r = await fetch(new URL(path, new URL('./sim/', location.href)));
+    fileCache.set(path, r.ok ? await r.text() : null);
+  }
+  return fileCache.get(path);
+}
+const scenarioFile = (id) => scenarios.find((x) => x.id === id)?.file;
+const scenarioText = async (id) => (scenarioFile(id) ? simFile(`scenarios/${scenarioFile(id)}`) : null);
+const scenarioBase = (id) => `scenarios/${scenarioFile(id) ?? ''}`;
+$('scenario-select').replaceChildren(...scenarios.map((x) => h('option', { value: x.id }, x.title)));
+$('compare-select').replaceChildren(h('option', { value: '' }, 'nothing'), ...scenarios.map((x) => h('option', { value: x.id }, x.title)));
+$('scenario-select').addEventListener('change', async (e) => {
+  state.s = e.target.value;
+  state.sm = await scenarioText(state.s);
+  $('scenario-input').value = state.sm ?? '';
+  simKey = null;
+  update();
+});
+$('compare-select').addEventListener('change', (e) => { state.sc = e.target.value || null; simKey = null; update(); });
+$('scenario-input').addEventListener('input', (e) => { state.sm = e.target.value; schedule(); });
+
+// The simulator runs only when its inputs change (not on every keystroke elsewhere); runs are
+// asynchronous because workload files load on demand, so a newer run supersedes an older one.
+let simKey = null;
+let simSeq = 0;
+function updateSimulation(w) {
+  $('scenario-select').value = state.s ?? '';
+  $('compare-select').value = state.sc ?? '';
+  const key = JSON.stringify([state.sm, state.sc, state.sm !== null && !/^\s*workload(File)?:/m.test(state.sm) ? w?.obj : null]);
+  if (key === simKey) return;
+  simKey = key;
+  const seq = ++simSeq;
+  const out = $('sim-output');
+  delete out.dataset.ready;
+  (async () => {
+    const load = (base) => (path) => simFile(new URL(path, new URL(base, 'http://x/')).pathname.slice(1));
+    try {
+      const scenario = await scenarioInput(rk, state.sm ?? '', { loadFile: load(scenarioBase(state.s)), fallbackWorkload: w?.obj });
+      const compare = state.sc
+        ? await scenarioInput(rk, (await scenarioText(state.sc)) ?? '', { loadFile: load(scenarioBase(state.sc)), fallbackWorkload: w?.obj })
+        : null;
+      if (seq !== simSeq) return;
+      renderSimulation(rk, out, scenario, compare);
+    } catch (e) {
+      if (seq !== simSeq) return;
+      out.replaceChildren(h('p', { class: 'error-text', 'data-testid': 'sim-error' }, e.message));
+    }
+    out.dataset.ready = 'true';
+  })();
+}
+
 // ---- update loop ----------------------------------------------------------------------------
 let timer = null;
 function schedule() {
@@ -295,10 +242,12 @@ function update() {
   }
   editor.setDiagnostics(diags);
   renderDiagnostics(diags);
-  renderWhatIf(workload(docs));
+  const w = workloadOf(docs);
+  updateWhatIf(w);
+  updateSimulation(w);
   renderBackoff(docs);
   const exText = state.ex ? exampleTexts.get(state.ex) : undefined;
-  const frag = toFragment({ ...state, m: text }, exText);
+  const frag = toFragment({ ...state, m: text }, exText, state.s ? fileCache.get(`scenarios/${scenarioFile(state.s)}`) : undefined);
   if (location.hash !== frag) history.replaceState(null, '', frag);
   document.body.dataset.ready = 'true';
 }
@@ -320,6 +269,12 @@ async function loadFragment() {
   }
   state.m = text ?? '';
   editor.value = state.m;
+  if (!state.s || !scenarioFile(state.s)) state.s = scenarios[0]?.id ?? null;
+  if (state.sc && !scenarioFile(state.sc)) state.sc = null;
+  const st = state.s ? await scenarioText(state.s) : null;
+  if (state.sm === null) state.sm = st ?? '';
+  $('scenario-input').value = state.sm;
+  simKey = null;
   renderGates();
   update();
 }

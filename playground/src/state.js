@@ -7,7 +7,10 @@
 //                     the unchanged example `ex`
 //   c=<name>          what-if container;  x=<int> what-if exit code
 //   max=<seconds>     the per-node maximum of the backoff chart;  r=<seconds> chart range
-export const DEFAULTS = Object.freeze({ v: null, g: {}, ex: null, m: null, c: null, x: 1, max: 30, r: 600 });
+//   s=<id>            simulator scenario (examples/scenarios/<id>.yaml)
+//   sm=<base64url>    the scenario text, when it differs from scenario `s`
+//   sc=<id>           compare scenario (absent: none)
+export const DEFAULTS = Object.freeze({ v: null, g: {}, ex: null, m: null, c: null, x: 1, max: 30, r: 600, s: null, sm: null, sc: null });
 
 export function encodeText(text) {
   const bytes = new TextEncoder().encode(text);
@@ -31,10 +34,11 @@ export function parseFragment(hash) {
     const [name, on] = part.split(':');
     if (name && (on === '1' || on === '0')) g[name] = on === '1';
   }
-  let m = null;
-  if (p.has('m')) {
-    try { m = decodeText(p.get('m')); } catch { m = null; }
-  }
+  const text = (k) => {
+    if (!p.has(k)) return null;
+    try { return decodeText(p.get(k)); } catch { return null; }
+  };
+  const m = text('m');
   return {
     v: p.get('v') || null,
     g,
@@ -44,10 +48,13 @@ export function parseFragment(hash) {
     x: int(p.get('x'), DEFAULTS.x),
     max: int(p.get('max'), DEFAULTS.max),
     r: int(p.get('r'), DEFAULTS.r),
+    s: p.get('s') || null,
+    sm: text('sm'),
+    sc: p.get('sc') || null,
   };
 }
 
-export function toFragment(s, exampleText) {
+export function toFragment(s, exampleText, scenarioText) {
   const p = new URLSearchParams();
   if (s.v) p.set('v', s.v);
   const gates = Object.entries(s.g).sort(([a], [b]) => a.localeCompare(b)).map(([k, on]) => `${k}:${on ? 1 : 0}`);
@@ -58,5 +65,8 @@ export function toFragment(s, exampleText) {
   p.set('x', String(s.x));
   p.set('max', String(s.max));
   p.set('r', String(s.r));
+  if (s.s) p.set('s', s.s);
+  if (s.sm !== null && s.sm !== scenarioText) p.set('sm', encodeText(s.sm));
+  if (s.sc) p.set('sc', s.sc);
   return `#${p.toString()}`;
 }

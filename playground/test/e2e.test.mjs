@@ -174,10 +174,56 @@ describe('playground', () => {
       .catch(async (e) => { await page.screenshot({ path: join(artifacts, 'whatif-jobset-failed.png'), fullPage: true }); throw e; });
     assert.equal(await page.locator('[data-testid="decision-kubelet"] .action').innerText(), 'DoNotRestart');
     assert.equal(await page.locator('[data-testid="decision-job"] .action').innerText(), 'FailJob');
+    // The core's whatIf op names the failing Pod <job>-0, the Job <jobset>-<replicatedJob>-0.
     assert.match(await page.locator('[data-testid="decision-job"] .detail').innerText(),
-      /^Container trainer for pod training\/llm-pretrain-workers-0-abcde failed with exit code 1 matching FailJob rule at index 0$/);
+      /^Container trainer for pod training\/llm-pretrain-workers-0-0 failed with exit code 1 matching FailJob rule at index 0$/);
     assert.equal(await page.locator('[data-testid="decision-jobset"] .action').innerText(), 'FailJobSet');
     assert.match(await decision.innerText(), /userBugFailsTheRun/);
+    await page.close();
+  });
+
+  test('what-if: an exit code no rule names exhausts backoffLimit 0 and restarts the JobSet', async () => {
+    const { page } = await open('#ex=training-jobset&g=ContainerRestartRules:1&c=trainer&x=137');
+    await waitFor(page, () => document.querySelector('[data-testid="decision-jobset"]'), 'the JobSet row');
+    assert.equal(await page.locator('[data-testid="decision-kubelet"] .action').innerText(), 'DoNotRestart');
+    assert.equal(await page.locator('[data-testid="decision-job"] .action').innerText(), 'Count');
+    assert.equal(await page.locator('[data-testid="decision-job"] .detail').innerText(), 'Job has reached the specified backoff limit');
+    assert.match(await page.locator('[data-testid="decision-job"] .note').innerText(), /no podFailurePolicy rule matched; reason BackoffLimitExceeded/);
+    assert.equal(await page.locator('[data-testid="decision-jobset"] .action').innerText(), 'RestartJobSet');
+    assert.match(await page.locator('[data-testid="decision-jobset"]').innerText(), /restartOnAnythingElse/);
+    await page.close();
+  });
+
+  test('simulation: the crash-looping sidecar restarts on KEP-4603\'s reduced curve', async () => {
+    const { page, errors } = await open('#ex=sidecar&s=crashlooping-sidecar');
+    const sim = page.getByTestId('simulation');
+    await waitFor(page, () => document.querySelector('[data-testid="sim-timeline"] tbody tr'), 'the timeline')
+      .catch(async (e) => { await page.screenshot({ path: join(artifacts, 'simulation-failed.png'), fullPage: true }); throw e; });
+    // Starts of the sidecar: it crashes 5 s after each start; the reduced curve waits 0, 1, 2, 4,
+    // 8, 16 s before the next (1 s doubling), so it starts at 0, 5, 11, 18, 27, 40, 61 s.
+    const starts = await page.locator('[data-testid="sim-timeline"] tr[data-event="Started"][data-container="log-shipper"]')
+      .evaluateAll((rows) => rows.map((r) => Number(r.dataset.t)));
+    assert.deepEqual(starts.slice(0, 7), [0, 5, 11, 18, 27, 40, 61]);
+    const cell = (key) => page.locator(`[data-testid="sim-summary"] tr[data-key="${key}"] td`).first().innerText();
+    assert.equal(await cell('inPlaceRestarts'), String(starts.length - 1));
+    assert.equal(await cell('podsCreated'), '1');
+    assert.match(await cell('final'), /Pod web: Running/);
+    assert.match(await page.locator('[data-testid="sim-timeline"] tr[data-event="BackOff"]').first().innerText(), /back-off 1s restarting failed container=log-shipper/);
+    assert.match(decodeURIComponent(page.url()), /s=crashlooping-sidecar/);
+    // Side by side with a compare scenario; the choice goes into the fragment.
+    await page.getByTestId('compare-select').selectOption('job-backoff-per-index');
+    await waitFor(page, () => document.querySelector('[data-testid="sim-timeline-compare"] tbody tr'), 'the compare timeline');
+    assert.equal(await page.locator('[data-testid="sim-summary"] thead th').count(), 3);
+    assert.match(decodeURIComponent(page.url()), /sc=job-backoff-per-index/);
+    // Editing the scenario (the sidecar now crashes after 60 s) re-runs it and keeps the text in the link.
+    await page.getByTestId('compare-select').selectOption('');
+    const text = (await page.getByTestId('scenario-input').inputValue()).replace('afterSeconds: 5', 'afterSeconds: 60');
+    await page.getByTestId('scenario-input').fill(text);
+    await waitFor(page, () => document.querySelector('[data-testid="sim-timeline"] tr[data-event="Terminated"]')?.dataset.t === '60', 'the edited run');
+    await waitFor(page, () => /[#&]sm=/.test(location.hash), 'the scenario text in the fragment');
+    await page.screenshot({ path: join(artifacts, 'simulation.png'), fullPage: true });
+    assert.deepEqual(errors, []);
+    await sim.isVisible();
     await page.close();
   });
 

@@ -1,0 +1,96 @@
+// The "what if container X exits with code N" panel. One call to the core's `whatIf` op gives the
+// kubelet's decision, the Job controller's outcome (with upstream's exact failure message) and the
+// JobSet controller's action; this module only lays the answer out.
+import { h } from './dom.js';
+
+/** The first Pod, Job or JobSet of the manifest, and the containers of its Pod template. */
+export function workloadOf(docs) {
+  for (const { value: o } of docs) {
+    if (!o || typeof o !== 'object') continue;
+    let spec = null;
+    if (o.kind === 'Pod') spec = o.spec;
+    else if (o.kind === 'Job') spec = o.spec?.template?.spec;
+    else if (o.kind === 'JobSet') spec = o.spec?.replicatedJobs?.[0]?.template?.spec?.template?.spec;
+    else continue;
+    const containers = [
+      ...(spec?.initContainers ?? []).map((c) => ({ name: c.name, init: true })),
+      ...(spec?.containers ?? []).map((c) => ({ name: c.name, init: false })),
+    ].filter((c) => typeof c.name === 'string');
+    return { kind: o.kind, obj: o, containers };
+  }
+  return null;
+}
+
+function row(label, value, detail, note, testid) {
+  return h('div', { class: 'decision-row', 'data-testid': testid },
+    h('dt', {}, label),
+    h('dd', {},
+      h('strong', { class: 'action' }, value),
+      detail ? h('div', { class: 'detail' }, detail) : null,
+      note ? h('div', { class: 'note muted' }, note) : null));
+}
+
+const JOB_OUTCOME = {
+  JobFailed: 'the Job fails',
+  IndexFailed: 'the index fails',
+  PodReplaced: 'a replacement Pod is created',
+  PodSucceeded: 'the Pod counts as a completion',
+};
+
+/**
+ * Renders the panel into `out` for workload `w` (from workloadOf), asking `rk.call('whatIf')`.
+ * `ask` is {container, exitCode, kubernetesVersion, featureGates}.
+ */
+export function renderWhatIf(rk, out, w, ask) {
+  if (!w) {
+    out.replaceChildren(h('p', { class: 'muted' }, 'Load a Pod, Job or JobSet to ask what happens when one of its containers exits.'));
+    return;
+  }
+  if (!ask.container) {
+    out.replaceChildren(h('p', { class: 'muted' }, 'No containers.'));
+    return;
+  }
+  let r;
+  try {
+    r = rk.call('whatIf', {
+      object: w.obj,
+      container: ask.container,
+      exitCode: ask.exitCode,
+      kubernetesVersion: ask.kubernetesVersion,
+      featureGates: ask.featureGates,
+    });
+  } catch (e) {
+    out.replaceChildren(h('dl', {}, row('whatIf', 'error', e.message, e.field ? `at ${e.field}` : null, 'decision-error')));
+    return;
+  }
+  const rows = [];
+  const k = r.kubelet ?? {};
+  rows.push(row('Kubelet', k.action ?? '—', k.reason ?? null, `Pod phase afterwards: ${r.podPhase}`, 'decision-kubelet'));
+  if (r.job) {
+    const j = r.job;
+    const pfp = j.podFailurePolicy;
+    const action = pfp ? (pfp.action ?? 'Count') : j.outcome;
+    const detail = j.outcome === 'JobFailed' || j.outcome === 'IndexFailed' ? j.failureMessage : null;
+    const notes = [JOB_OUTCOME[j.outcome] ?? j.outcome];
+    if (pfp) notes.push(pfp.matched ? `podFailurePolicy rule ${pfp.ruleIndex} matched` : 'no podFailurePolicy rule matched');
+    if (j.failureReason) notes.push(`reason ${j.failureReason}`);
+    if (j.outcome === 'PodReplaced' && j.failuresUntilFailed != null) notes.push(`${j.failuresUntilFailed} such failures fail it`);
+    rows.push(row('Job', action, detail, notes.join('; '), 'decision-job'));
+  } else if (w.kind !== 'Pod') {
+    rows.push(row('Job', 'no Pod failure', null, r.podPhase === 'Running' ? 'the container restarts in place, so the Job sees no failed Pod' : null, 'decision-job'));
+  }
+  if (w.kind === 'JobSet') {
+    if (r.jobset) {
+      const js = r.jobset;
+      const rule = js.matchedRuleName ? `rule ${js.matchedRuleName}` : js.matchedRule != null ? `rule ${js.matchedRule}` : null;
+      const cond = (js.conditions ?? []).map((c) => `${c.type}: ${c.message ?? c.reason ?? ''}`).join('; ');
+      rows.push(row('JobSet', js.action ?? '—', cond || null, rule, 'decision-jobset'));
+    } else {
+      rows.push(row('JobSet', 'no action', null, 'the Job has not failed', 'decision-jobset'));
+    }
+  }
+  out.replaceChildren(
+    h('dl', {}, rows),
+    h('details', { class: 'story' }, h('summary', {}, 'Step by step'), h('ol', { 'data-testid': 'decision-story' }, (r.story ?? []).map((s) => h('li', {}, s)))),
+  );
+}
