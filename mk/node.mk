@@ -25,5 +25,12 @@ test-node: node
 	cargo test -q -p restartkit-node
 	cd $(NODE_DIR) && node --test test/
 
-bench-node: node
+# Per-call cost: the Rust core (criterion, core/benches/frontends.rs) vs @restartkit/node vs
+# restartkit-wasm on the same calls, with ratios (node/bench/compare.mjs); then the native
+# package's own figures (bench.mjs). Not part of `make test`. BENCH_RUST=0 skips the Rust run.
+BENCH_RUST ?= 1
+bench-node: node wasm
+	@mkdir -p $(CURDIR)/test-artifacts
+	@if [ "$(BENCH_RUST)" = 1 ]; then nice -n 10 cargo bench -p restartkit --bench frontends -- --noplot 2>&1 | tee $(CURDIR)/test-artifacts/bench-rust.txt | grep -E 'frontends|time:'; fi
+	node $(NODE_DIR)/bench/compare.mjs $(if $(filter 1,$(BENCH_RUST)),--rust $(CURDIR)/test-artifacts/bench-rust.txt)
 	node $(NODE_DIR)/bench/bench.mjs
