@@ -50,6 +50,15 @@ function fromNative(e) {
 }
 
 function stringify(value, field) {
+  // Fast path: plain JSON.stringify (no per-value callback). It throws on a BigInt and writes a
+  // non-finite number as null, so a throw or any "null" in its output takes the checking path
+  // below, which gives those cases their own errors; other outputs are the same either way.
+  try {
+    const fast = JSON.stringify(value);
+    if (fast !== undefined && !fast.includes('null')) return fast;
+  } catch {
+    /* the checking path reports it */
+  }
   let text;
   try {
     text = JSON.stringify(value, (_k, v) => {
