@@ -9,6 +9,7 @@ const MARK = 'RESTARTKIT_DIAGNOSTICS:';
 const ACTIONS = Object.freeze(native.actionNames());
 const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
+const CODES_0_255 = Int32Array.from({ length: 256 }, (_, i) => i);
 
 /** An error of restartkit: `diagnostics`, and `field`, `type`, `line`, `column` of the first. */
 class RestartkitError extends Error {
@@ -222,6 +223,7 @@ function schemas() {
 class Policy {
   #native;
   #index;
+  #tables = [];
   constructor(nativePolicy) {
     this.#native = nativePolicy;
     this.containers = Object.freeze(nativePolicy.containers);
@@ -241,6 +243,21 @@ class Policy {
   /** The action name for `container` (name or index) exiting with `exitCode`. */
   decide(container, exitCode) {
     const i = this.#resolve(container);
+    // Exit codes 0..255 (all a Linux process can return) come from a per-container table the
+    // native policy fills in one decideMany call, on first use: a napi call costs more than the
+    // decision itself. The table holds the native answers, so results are the same.
+    if (exitCode >= 0 && exitCode <= 255 && Number.isInteger(exitCode)) {
+      let table = this.#tables[i];
+      if (table === undefined) {
+        try {
+          table = this.#native.decideMany(i, CODES_0_255);
+        } catch (e) {
+          throw fromNative(e);
+        }
+        this.#tables[i] = table;
+      }
+      return ACTIONS[table[exitCode]];
+    }
     try {
       return ACTIONS[this.#native.decideCode(i, exitCodeOf(exitCode))];
     } catch (e) {
