@@ -167,7 +167,9 @@ fn read_input(path: &PathBuf) -> Result<String, String> {
         Ok(s)
     } else {
         let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        String::from_utf8(bytes).map_err(|e| format!("{}: not UTF-8 text (byte {})", path.display(), e.utf8_error().valid_up_to()))
+        restartkit::source::text_from_bytes(&bytes)
+            .map(str::to_owned)
+            .map_err(|d| format!("{}:{}:{}: {} [{}]", path.display(), d.line.unwrap_or(0), d.column.unwrap_or(0), d.message, d.code.unwrap_or_default()))
     }
 }
 

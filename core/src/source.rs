@@ -65,6 +65,11 @@ fn scan_error(e: &saphyr_parser::ScanError) -> Diagnostic {
     let m = e.marker();
     let line = m.line() as u32;
     let col = m.col() as u32 + 1;
+    // The scanner has its own nesting limit for flow collections, below MAX_DEPTH; it is the
+    // same problem as ours, so it gets the same code.
+    if e.info().contains("recursion limit") {
+        return Diagnostic::request("too-deep", "", format!("line {line} column {col}: nesting too deep ({})", e.info())).at(line, col);
+    }
     Diagnostic::request("syntax", "", format!("line {line} column {col}: {}", e.info())).at(line, col)
 }
 
@@ -309,6 +314,20 @@ fn place(stack: &mut [Frame], root: &mut Option<Value>, value: Value, span: &Spa
     }
 }
 
+/// Text from bytes, or an `invalid-utf8` error naming the line and column (1-based, counted in
+/// characters as the YAML reader counts them) of the first byte that is not UTF-8. For the front
+/// ends that receive bytes (the CLI's files, the plugin's linear memory).
+pub fn text_from_bytes(bytes: &[u8]) -> Result<&str, Diagnostic> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        let at = e.valid_up_to();
+        let good = String::from_utf8_lossy(bytes.get(..at).unwrap_or_default());
+        let line = good.matches('\n').count() + 1;
+        let col = good.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        let (line, col) = (u32::try_from(line).unwrap_or(u32::MAX), u32::try_from(col).unwrap_or(u32::MAX));
+        Diagnostic::request("invalid-utf8", "", format!("line {line} column {col}: not UTF-8 text (byte {at})")).at(line, col)
+    })
+}
+
 /// Parses one JSON value (a request), rejecting duplicate keys, which serde_json would otherwise
 /// resolve silently by keeping the last.
 pub fn parse_json_strict(text: &str) -> Result<Value, Diagnostic> {
@@ -440,6 +459,13 @@ mod tests {
             bomb.push_str(&format!("a{i}: &a{i} [*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev}]\n"));
         }
         assert!(parse_documents(&bomb).is_err());
+    }
+
+    #[test]
+    fn non_utf8_bytes_name_their_line_and_column() {
+        let e = text_from_bytes(b"a: 1\nb: \xc3\xa9\xff\n").err().map(|d| (d.line, d.column, d.code));
+        assert_eq!(e, Some((Some(2), Some(5), Some("invalid-utf8".to_owned()))));
+        assert_eq!(text_from_bytes(b"ok").ok(), Some("ok"));
     }
 
     #[test]
