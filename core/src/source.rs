@@ -4,7 +4,7 @@
 //!
 //! The YAML is read with `saphyr-parser` (a maintained YAML 1.2 parser) event by event, so this
 //! module decides what is safe: duplicate keys, nesting deeper than [`MAX_DEPTH`], alias
-//! expansion beyond [`MAX_NODES`] and non-finite numbers are errors with a line, never a hang or
+//! expansion beyond [`MAX_ALIAS_NODES`] and non-finite numbers are errors with a line, never a hang or
 //! a crash. JSON is YAML 1.2, so the same reader serves both.
 
 use crate::diag::Diagnostic;
@@ -18,6 +18,9 @@ use std::fmt;
 pub const MAX_DEPTH: usize = 256;
 /// Most nodes one stream may produce, aliases expanded (a billion-laughs guard).
 pub const MAX_NODES: usize = 5_000_000;
+/// Most nodes aliases may add to one stream. Manifests use anchors for a few shared snippets;
+/// a larger expansion is an alias bomb, refused while it is still small in memory.
+pub const MAX_ALIAS_NODES: usize = 100_000;
 
 /// One document of a stream, with where each field sits.
 #[derive(Debug, Clone)]
@@ -160,6 +163,7 @@ pub fn parse_documents(text: &str) -> Result<Vec<Document>, Diagnostic> {
     let mut root: Option<Value> = None;
     let mut doc_line: u32 = 1;
     let mut nodes: usize = 0;
+    let mut alias_nodes: usize = 0;
 
     // Where a node that starts now belongs, and records its position.
     fn slot_path(stack: &[Frame]) -> Option<String> {
@@ -251,13 +255,19 @@ pub fn parse_documents(text: &str) -> Result<Vec<Document>, Diagnostic> {
                 place(&mut stack, &mut root, value, &span)?;
             }
             Event::Alias(id) => {
-                let Some(v) = anchors.get(&id).cloned() else {
+                let Some(anchored) = anchors.get(&id) else {
                     return Err(err_at(&span, "unknown-alias", "", "alias to an unknown anchor".to_owned()));
                 };
-                nodes += count_nodes(&v, MAX_NODES);
-                if nodes > MAX_NODES {
-                    return Err(err_at(&span, "too-large", "", format!("aliases expand to more than {MAX_NODES} nodes")));
+                // Counted before the copy: a billion-laughs document must fail before it has
+                // filled memory (it reached 700 MB natively, and the plugin's memory cap, when
+                // the check came after the clone).
+                let expanded = count_nodes(anchored, MAX_ALIAS_NODES);
+                alias_nodes += expanded;
+                nodes += expanded;
+                if alias_nodes > MAX_ALIAS_NODES || nodes > MAX_NODES {
+                    return Err(err_at(&span, "too-large", "", format!("aliases expand to more than {MAX_ALIAS_NODES} nodes")));
                 }
+                let v = anchored.clone();
                 if let Some(path) = slot_path(&stack) {
                     positions.entry(path).or_insert((line, col));
                 }
