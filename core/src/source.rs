@@ -473,6 +473,17 @@ mod tests {
     }
 
     #[test]
+    fn positions_of_later_documents_come_from_the_shared_lazy_pass() {
+        let d = parse_documents("a: 1\n---\n# note\nb:\n  c: [1, 2]\n---\nd: x\n").unwrap_or_default();
+        assert_eq!(d.len(), 3);
+        // Asked out of order: the stream is re-read once, and each document keeps its own map.
+        assert_eq!(d[2].position_of("d"), (7, 1));
+        assert_eq!(d[1].position_of("b.c[1]"), (5, 10));
+        assert_eq!(d[0].position_of("a"), (1, 1));
+        assert_eq!(d[1].position_of("a"), (4, 1), "a field the document lacks falls back to its first line");
+    }
+
+    #[test]
     fn duplicate_keys_are_errors_with_a_line() {
         let e = parse_documents("a: 1\nb:\n  c: 1\n  c: 2\n").err();
         let e = e.map(|e| (e.line, e.field, e.code)).unwrap_or_default();
