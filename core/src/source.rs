@@ -479,7 +479,7 @@ mod tests {
         // Asked out of order: the stream is re-read once, and each document keeps its own map.
         assert_eq!(d.get(2).map(|x| x.position_of("d")), Some((7, 1)));
         assert_eq!(d.get(1).map(|x| x.position_of("b.c[1]")), Some((5, 10)));
-        assert_eq!(d.get(0).map(|x| x.position_of("a")), Some((1, 1)));
+        assert_eq!(d.first().map(|x| x.position_of("a")), Some((1, 1)));
         assert_eq!(d.get(1).map(|x| x.position_of("a")), Some((4, 1)), "a field the document lacks falls back to its first line");
     }
 
