@@ -47,6 +47,13 @@ pub struct Request {
     pub input: Value,
 }
 
+impl Request {
+    /// A request for `op` with its input (the front ends that skip JSON text build it so).
+    pub fn new(op: impl Into<String>, input: Value) -> Self {
+        Request { op: op.into(), input }
+    }
+}
+
 /// The answer to any request.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "status", rename_all = "camelCase")]
