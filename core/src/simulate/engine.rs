@@ -4,7 +4,9 @@
 //! order events were scheduled, and randomness comes from one seeded generator, so the same
 //! scenario always gives the same timeline.
 
-use super::decide::Decider;
+use super::decide::{Decider, PodFailureOutcome};
+use crate::eval::job::PolicyAction;
+use crate::eval::job_compiled::{CompiledPodFailurePolicy, Decision, UNKNOWN_CONTAINER};
 use crate::eval::kubelet::{CompiledContainerPolicy, KubeletDecision};
 use crate::features::FeatureGates;
 use super::scenario::{FaultKind, Scenario, Selector};
@@ -41,6 +43,10 @@ pub(super) struct Template {
     pub on_failure: bool,
     pub replicas: u32,
     pub active_deadline_ms: Option<u64>,
+    /// The Job's podFailurePolicy compiled (None for a bare Pod, or a policy the compiled form
+    /// cannot hold: the JSON op then answers), and each container's index in it.
+    pfp: Option<CompiledPodFailurePolicy>,
+    pfp_index: Vec<usize>,
 }
 
 impl Template {
@@ -67,7 +73,15 @@ impl Template {
         let parallelism = int("parallelism").unwrap_or(1).clamp(0, 1_000_000) as u32;
         let per_index = int("backoffLimitPerIndex");
         let default_limit = if per_index.is_some() { i64::from(i32::MAX) } else { 6 };
+        let pfp = job
+            .as_ref()
+            .and_then(|j| serde_json::from_value::<crate::api::Job>(j.clone()).ok())
+            .and_then(|j| CompiledPodFailurePolicy::from_job(&j, gates).ok());
+        let pfp_index =
+            pfp.as_ref().map(|c| names.iter().map(|n| c.container_index(n).unwrap_or(UNKNOWN_CONTAINER)).collect()).unwrap_or_default();
         Template {
+            pfp,
+            pfp_index,
             on_failure: pod.pointer("/spec/restartPolicy").and_then(Value::as_str) == Some("OnFailure"),
             backoff_limit: int("backoffLimit").unwrap_or(default_limit),
             per_index,
@@ -725,14 +739,44 @@ impl<'a> Engine<'a> {
     fn pod_terminal(&mut self, p: usize, phase: &'static str, reason: Option<String>) -> Result<(), Diagnostic> {
         let why = reason.clone().unwrap_or_else(|| phase.to_owned());
         self.record(Obj::Pod(p), None, phase, &why, || None);
-        let failed_value = if phase == "Failed" { Some(self.failed_pod_value(p)) } else { None };
+        // The compiled policy decides from the containers' states before the kill; only a
+        // FailJob (whose message names the Pod) or a policy it cannot hold needs the Pod object.
+        let (fast, failed_value) = if phase == "Failed" {
+            let fast = self.compiled_pod_failure(p);
+            // Debug builds (every test) also ask the JSON op and check the two agree.
+            let needs_object = cfg!(debug_assertions) || fast.is_none_or(|d| d.action == Some(PolicyAction::FailJob));
+            (fast, needs_object.then(|| self.failed_pod_value(p)))
+        } else {
+            (None, None)
+        };
         self.kill_pod(p);
         if let Some(pod) = self.pods.get_mut(p) {
             pod.phase = phase;
             pod.reason = reason;
         }
         let Some(j) = self.pods.get(p).and_then(|x| x.job) else { return Ok(()) };
-        self.job_pod_finished(j, p, phase, failed_value)
+        self.job_pod_finished(j, p, phase, fast, failed_value)
+    }
+
+    /// The Job's podFailurePolicy decision for failed Pod `p` from the compiled table: container
+    /// statuses, then init container statuses (the order upstream searches), a terminated
+    /// container's exit code, and the Pod's conditions (all status True).
+    fn compiled_pod_failure(&self, p: usize) -> Option<Decision> {
+        let pod = self.pods.get(p)?;
+        let t = self.templates.get(pod.tmpl)?;
+        let policy = t.pfp.as_ref()?;
+        let mut statuses = Vec::with_capacity(pod.containers.len());
+        for regular in [true, false] {
+            for (i, ct) in pod.containers.iter().enumerate() {
+                if (t.kinds.get(i) == Some(&Kind::Regular)) == regular {
+                    let code = if ct.running { None } else { ct.last_exit };
+                    statuses.push((t.pfp_index.get(i).copied().unwrap_or(UNKNOWN_CONTAINER), code));
+                }
+            }
+        }
+        // A condition no pattern names can never match: left out.
+        let conditions: Vec<usize> = pod.conditions.iter().filter_map(|c| policy.condition_index(c, "True")).collect();
+        Some(policy.decide(&statuses, &conditions))
     }
 
     fn failed_pod_value(&self, p: usize) -> Value {
@@ -783,7 +827,7 @@ impl<'a> Engine<'a> {
         }
     }
 
-    fn job_pod_finished(&mut self, j: usize, p: usize, phase: &str, failed_pod: Option<Value>) -> Result<(), Diagnostic> {
+    fn job_pod_finished(&mut self, j: usize, p: usize, phase: &str, fast: Option<Decision>, failed_pod: Option<Value>) -> Result<(), Diagnostic> {
         let now = self.now;
         let Some(job) = self.jobs.get_mut(j) else { return Ok(()) };
         if job.phase != "Running" {
@@ -803,10 +847,26 @@ impl<'a> Engine<'a> {
         }
         // Failed: the pod failure policy decides.
         let tmpl = job.tmpl;
-        let job_value = self.job_value(j);
-        let pod_value = failed_pod.unwrap_or(Value::Null);
-        let key = pod_value.get("status").map(|s| s.to_string()).unwrap_or_default();
-        let outcome = self.decider.pod_failure(tmpl, key, &job_value, &pod_value)?;
+        let compiled = fast.map(|d| PodFailureOutcome { action: d.action.map(|a| a.name().to_owned()), count_failed: d.count_failed, message: None });
+        let outcome = match (compiled, failed_pod) {
+            (Some(c), None) => c,
+            (compiled, failed_pod) => {
+                let job_value = self.job_value(j);
+                let pod_value = failed_pod.unwrap_or(Value::Null);
+                let key = pod_value.get("status").map(|s| s.to_string()).unwrap_or_default();
+                let op = self.decider.pod_failure(tmpl, key, &job_value, &pod_value)?;
+                if let Some(c) = compiled
+                    && (c.action != op.action || c.count_failed != op.count_failed)
+                {
+                    return Err(Diagnostic::request(
+                        "internal",
+                        "",
+                        format!("the compiled podFailurePolicy answered {c:?}, the podFailurePolicy op {op:?}"),
+                    ));
+                }
+                op
+            }
+        };
         let action = outcome.action.clone().unwrap_or_else(|| "Count".into());
         self.record(Obj::Job(j), None, "PodFailed", &action, || outcome.message.clone());
         if action == "FailJob" {
