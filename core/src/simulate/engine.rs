@@ -14,6 +14,7 @@ use super::{ContainerSummary, JobSetSummary, JobSummary, PodSummary, Summary, Si
 use crate::diag::Diagnostic;
 use serde_json::{json, Value};
 use std::cmp::Reverse;
+use rustc_hash::FxHashMap;
 use std::collections::{BinaryHeap, HashMap};
 
 const RESET_AFTER_RUN_MS: u64 = 600_000;
@@ -99,6 +100,10 @@ impl Template {
         }
     }
 }
+
+/// Bits of an event key (see `Engine::queue`).
+const SEQ_BITS: u32 = 40;
+const SLOT_BITS: u32 = 24;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Ev {
@@ -186,15 +191,22 @@ pub(super) struct Engine<'a> {
     startup_ms: u64,
     reschedule_ms: u64,
     end_ms: u64,
-    queue: BinaryHeap<Reverse<(u64, u64, Ev)>>,
+    /// Pending events, each one integer: time (high 64 bits), sequence number (next 40: keeps
+    /// same-time events in scheduling order), slot in `events` (low 24). Popping the heap is
+    /// most of a run's cost, and a primitive key compares and moves least.
+    queue: BinaryHeap<Reverse<u128>>,
+    events: Vec<Ev>,
+    free_slots: Vec<u32>,
     seq: u64,
+    /// Set when the run outgrew the event key (see `queue`); the run then ends with an error.
+    overflow: bool,
     now: u64,
     rng: u64,
     pods: Vec<PodState>,
     jobs: Vec<JobState>,
     /// Script cursors keyed by (template, job index, pod index, container) so they survive Pod
     /// replacement and JobSet restarts: the script is per container of the workload.
-    cursors: HashMap<(usize, u32, u32, usize), (usize, u32)>,
+    cursors: FxHashMap<(usize, u32, u32, usize), (usize, u32)>,
     /// Scripted exits that can apply to each (template, container).
     scripts: Vec<Vec<Vec<usize>>>,
     pub summary: Summary,
@@ -262,12 +274,15 @@ impl<'a> Engine<'a> {
             reschedule_ms: ms(sc.pod_reschedule_seconds)?,
             end_ms,
             queue: BinaryHeap::new(),
+            events: Vec::new(),
+            free_slots: Vec::new(),
             seq: 0,
+            overflow: false,
             now: 0,
             rng: sc.seed ^ 0x9E37_79B9_7F4A_7C15,
             pods: Vec::new(),
             jobs: Vec::new(),
-            cursors: HashMap::new(),
+            cursors: FxHashMap::default(),
             scripts,
             summary: Summary::default(),
             timeline: Vec::new(),
@@ -284,7 +299,37 @@ impl<'a> Engine<'a> {
     fn schedule(&mut self, t: u64, ev: Ev) {
         if t <= self.end_ms {
             self.seq += 1;
-            self.queue.push(Reverse((t, self.seq, ev)));
+            let slot = match self.free_slots.pop() {
+                Some(slot) => {
+                    if let Some(e) = self.events.get_mut(slot as usize) {
+                        *e = ev;
+                    }
+                    slot
+                }
+                None => {
+                    self.events.push(ev);
+                    // More pending events than u32 slots cannot fit in memory anyway.
+                    u32::try_from(self.events.len() - 1).unwrap_or(u32::MAX)
+                }
+            };
+            if self.seq >= 1 << SEQ_BITS || slot >= 1 << SLOT_BITS {
+                // Beyond any run that finishes in reasonable time; say so rather than misorder.
+                self.overflow = true;
+                return;
+            }
+            self.queue.push(Reverse(u128::from(t) << 64 | u128::from(self.seq) << SLOT_BITS | u128::from(slot)));
+        }
+    }
+
+    fn next_event(&mut self) -> Option<(u64, Ev)> {
+        loop {
+            let Reverse(key) = self.queue.pop()?;
+            let t = (key >> 64) as u64;
+            let slot = (key & ((1 << SLOT_BITS) - 1)) as u32;
+            self.free_slots.push(slot);
+            if let Some(ev) = self.events.get(slot as usize) {
+                return Some((t, *ev));
+            }
         }
     }
 
@@ -343,7 +388,14 @@ impl<'a> Engine<'a> {
             let t = super::scenario::secs_to_ms(a.at_seconds).unwrap_or(u64::MAX);
             self.schedule(t, Ev::Crr { action: i });
         }
-        while let Some(Reverse((t, _, ev))) = self.queue.pop() {
+        while let Some((t, ev)) = self.next_event() {
+            if self.overflow {
+                return Err(Diagnostic::request(
+                    "too-large",
+                    "scenario",
+                    format!("the simulation needs more than {} pending events or {} events in all; shorten runFor or the workload", 1u64 << SLOT_BITS, 1u64 << SEQ_BITS),
+                ));
+            }
             self.now = t;
             self.step(ev)?;
             if self.js_phase != "Running" {
@@ -484,12 +536,10 @@ impl<'a> Engine<'a> {
     }
 
     fn start_regulars(&mut self, p: usize, t: u64) {
-        let kinds = match self.pods.get(p).and_then(|x| self.templates.get(x.tmpl)) {
-            Some(tm) => tm.kinds.clone(),
-            None => return,
-        };
-        for (i, k) in kinds.iter().enumerate() {
-            if *k == Kind::Regular {
+        let Some(tmpl) = self.pods.get(p).map(|x| x.tmpl) else { return };
+        let count = self.templates.get(tmpl).map_or(0, |tm| tm.kinds.len());
+        for i in 0..count {
+            if self.templates.get(tmpl).and_then(|tm| tm.kinds.get(i)) == Some(&Kind::Regular) {
                 self.start_container(p, i, t);
             }
         }
@@ -1110,9 +1160,10 @@ impl<'a> Engine<'a> {
         if !alive {
             return Ok(());
         }
-        let Some(f) = self.sc.faults.get(fi).cloned() else { return Ok(()) };
+        // Faults are the hottest event: nothing is cloned or collected here.
+        let Some(kind) = self.sc.faults.get(fi).map(|f| f.kind) else { return Ok(()) };
         self.summary.faults += 1;
-        match f.kind {
+        match kind {
             FaultKind::NodeFailure => {
                 self.record(Obj::Pod(p), None, "NodeFailure", "DisruptionTarget", || Some("the node failed; the Pod is deleted".into()));
                 if let Some(pod) = self.pods.get_mut(p) {
@@ -1128,33 +1179,18 @@ impl<'a> Engine<'a> {
                 self.pod_terminal(p, "Failed", Some("DisruptionTarget".into()))?;
             }
             FaultKind::ContainerExit | FaultKind::OomKill => {
-                let tmpl = self.pods.get(p).map(|x| x.tmpl).unwrap_or(0);
-                let running: Vec<(usize, u32)> = self
-                    .pods
-                    .get(p)
-                    .into_iter()
-                    .flat_map(|pod| pod.containers.iter().enumerate())
-                    .filter(|(_, ct)| ct.running)
-                    .filter(|(i, _)| {
-                        let name = self.templates.get(tmpl).and_then(|t| t.names.get(*i)).map(String::as_str);
-                        let kind = self.templates.get(tmpl).and_then(|t| t.kinds.get(*i)).copied();
-                        match f.container.as_deref() {
-                            Some(want) => name == Some(want),
-                            None => kind == Some(Kind::Regular),
-                        }
-                    })
-                    .map(|(i, ct)| (i, ct.epoch))
-                    .collect();
-                if !running.is_empty() {
-                    let pick = (self.next_u64() % running.len() as u64) as usize;
-                    let (c, cgen) = running.get(pick).copied().unwrap_or((0, 0));
-                    let (code, reason) = if f.kind == FaultKind::OomKill {
+                let count = self.fault_targets(p, fi).count();
+                if count > 0 {
+                    let pick = (self.next_u64() % count as u64) as usize;
+                    let (c, cgen) = self.fault_targets(p, fi).nth(pick).unwrap_or((0, 0));
+                    let codes = self.sc.faults.get(fi).map_or(0, |f| f.exit_codes.len());
+                    let (code, reason) = if kind == FaultKind::OomKill {
                         (137, 2)
-                    } else if f.exit_codes.is_empty() {
+                    } else if codes == 0 {
                         (1, 0)
                     } else {
-                        let k = (self.next_u64() % f.exit_codes.len() as u64) as usize;
-                        (f.exit_codes.get(k).copied().unwrap_or(1), 0)
+                        let k = (self.next_u64() % codes as u64) as usize;
+                        (self.sc.faults.get(fi).and_then(|f| f.exit_codes.get(k)).copied().unwrap_or(1), 0)
                     };
                     self.on_exit(p, c, cgen, code, reason)?;
                 }
@@ -1164,6 +1200,22 @@ impl<'a> Engine<'a> {
             }
         }
         Ok(())
+    }
+
+    /// The running containers of Pod `p` that fault `fi` may hit, as (index, container epoch):
+    /// the named container, or any regular one.
+    fn fault_targets(&self, p: usize, fi: usize) -> impl Iterator<Item = (usize, u32)> + '_ {
+        let want = self.sc.faults.get(fi).and_then(|f| f.container.as_deref());
+        let pod = self.pods.get(p);
+        let tmpl = pod.and_then(|x| self.templates.get(x.tmpl));
+        pod.into_iter().flat_map(|pod| pod.containers.iter().enumerate()).filter_map(move |(i, ct)| {
+            let hit = ct.running
+                && match want {
+                    Some(want) => tmpl.and_then(|t| t.names.get(i)).map(String::as_str) == Some(want),
+                    None => tmpl.and_then(|t| t.kinds.get(i)) == Some(&Kind::Regular),
+                };
+            hit.then_some((i, ct.epoch))
+        })
     }
 
     fn on_crr(&mut self, ai: usize) -> Result<(), Diagnostic> {
