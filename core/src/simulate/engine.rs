@@ -959,7 +959,7 @@ impl<'a> Engine<'a> {
         }
         if !index_failed {
             let delay = self.decider.job_backoff_ms(backoff_f)?;
-            self.summary.time_lost_seconds += (delay + self.reschedule_ms) as f64 / 1000.0;
+            self.lose(1, now, now + delay + self.reschedule_ms + self.startup_ms);
             let jgen = self.jobs.get(j).map(|x| x.epoch).unwrap_or(0);
             self.schedule(now + delay + self.reschedule_ms, Ev::CreatePod { job: j, index, jgen });
             return Ok(());
@@ -1129,11 +1129,22 @@ impl<'a> Engine<'a> {
                     x.phase = "Deleted";
                 }
                 self.summary.job_restarts += 1;
+                // Its Pod slots wait for the new Job, then its Pods, then their start-up.
+                let slots = self.templates.get(tmpl).map_or(0, |t| t.parallelism);
+                self.lose(slots, now, now + 2 * self.reschedule_ms + self.startup_ms);
                 self.create_job(tmpl, ji, jname, now + self.reschedule_ms);
             }
             _ => {
-                // RestartJobSet(…): every Job of this run is deleted and recreated.
+                // RestartJobSet(…): every Job of this run is deleted and recreated, finished
+                // ones included, so every Pod slot of the run waits as a restarted Job's do.
                 self.summary.jobset_restarts += 1;
+                let slots: u32 = self
+                    .jobs
+                    .iter()
+                    .filter(|x| x.epoch == self.attempt)
+                    .map(|x| self.templates.get(x.tmpl).map_or(0, |t| t.parallelism))
+                    .sum();
+                self.lose(slots, now, now + 2 * self.reschedule_ms + self.startup_ms);
                 for p in 0..self.pods.len() {
                     if self.pods.get(p).is_some_and(|x| x.alive) {
                         self.kill_pod(p);
@@ -1152,6 +1163,13 @@ impl<'a> Engine<'a> {
             }
         }
         Ok(())
+    }
+
+    /// Adds the wait of `slots` Pod slots from `from` until `until` (capped at the run's end)
+    /// to the time lost.
+    fn lose(&mut self, slots: u32, from: u64, until: u64) {
+        let ms = until.min(self.end_ms).saturating_sub(from);
+        self.summary.time_lost_seconds += f64::from(slots) * ms as f64 / 1000.0;
     }
 
     fn on_fault(&mut self, p: usize, fi: usize, pgen: u32) -> Result<(), Diagnostic> {
