@@ -151,10 +151,13 @@ pub const GATES: &[GateSpec] = &[
 ];
 
 /// The resolved gate set for one request: version defaults, then the request's overrides.
+/// Modelled gates are a flag each, in `GATES` order (every request resolves a gate set, so it
+/// allocates nothing for them); other names a request sets are kept apart.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FeatureGates {
     pub version: KubeVersion,
-    values: BTreeMap<String, bool>,
+    known: [bool; GATES.len()],
+    extra: BTreeMap<String, bool>,
 }
 
 impl Default for FeatureGates {
@@ -165,11 +168,11 @@ impl Default for FeatureGates {
 
 impl FeatureGates {
     pub fn for_version(version: KubeVersion) -> Self {
-        let mut values = BTreeMap::new();
-        for g in GATES {
-            values.insert(g.name.to_owned(), default_at(g, version.minor));
+        let mut known = [false; GATES.len()];
+        for (k, g) in known.iter_mut().zip(GATES) {
+            *k = default_at(g, version.minor);
         }
-        FeatureGates { version, values }
+        FeatureGates { version, known, extra: BTreeMap::new() }
     }
 
     /// Resolves a request's `kubernetesVersion` and `featureGates`. Unknown gate names are kept
@@ -196,22 +199,34 @@ impl FeatureGates {
                         .with_severity(crate::diag::Severity::Warning),
                     );
                 }
-                gates.values.insert(k.clone(), *on);
+                gates.set(k, *on);
             }
         }
         Ok((gates, warnings))
     }
 
     pub fn set(&mut self, name: &str, on: bool) {
-        self.values.insert(name.to_owned(), on);
+        match GATES.iter().position(|g| g.name == name).and_then(|i| self.known.get_mut(i)) {
+            Some(k) => *k = on,
+            None => {
+                self.extra.insert(name.to_owned(), on);
+            }
+        }
     }
 
     pub fn enabled(&self, name: &str) -> bool {
-        self.values.get(name).copied().unwrap_or(false)
+        match GATES.iter().position(|g| g.name == name) {
+            Some(i) => self.known.get(i).copied().unwrap_or(false),
+            None => self.extra.get(name).copied().unwrap_or(false),
+        }
     }
 
+    /// Every gate with its value, by name.
     pub fn iter(&self) -> impl Iterator<Item = (&str, bool)> {
-        self.values.iter().map(|(k, v)| (k.as_str(), *v))
+        let mut all: Vec<(&str, bool)> = GATES.iter().map(|g| g.name).zip(self.known.iter().copied()).collect();
+        all.extend(self.extra.iter().map(|(k, v)| (k.as_str(), *v)));
+        all.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        all.into_iter()
     }
 }
 
