@@ -14,7 +14,7 @@ targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(source_reader validate_object eval_ops plugin_abi)
 # No sanitizer: the core forbids `unsafe`, so ASan would only slow the search; panics, aborts,
 # OOMs and timeouts are what is looked for. Coverage instrumentation stays on.
-cargo +nightly fuzz build -O -s none "${targets[@]/#/--bin=}" 2>/dev/null || cargo +nightly fuzz build -O -s none
+cargo +nightly fuzz build -O -s none
 BIN=$CARGO_TARGET_DIR/x86_64-unknown-linux-gnu/release
 for t in "${targets[@]}"; do
   mkdir -p "$WORK/corpus/$t" "$WORK/artifacts/$t"

@@ -31,7 +31,7 @@ def load_cases() -> List[Dict[str, Any]]:
 
 def case_bytes(case: Dict[str, Any]) -> bytes:
     if "file" in case:
-        return (CORPUS / case["file"]).read_bytes()
+        return (CORPUS / str(case["file"])).read_bytes()
     out = bytearray()
     for part in case["generate"]:
         if isinstance(part, str):
