@@ -179,8 +179,8 @@ pub struct KubeletBackoffInput {
     /// The node's KubeletConfiguration; its own featureGates apply on top of `featureGates`.
     #[serde(default)]
     pub kubelet_config: Option<Box<KubeletConfiguration>>,
-    /// Number of restarts of a container that crashes as soon as it starts (at most
-    /// [`MAX_RESTARTS`]).
+    /// Number of restarts of a container that crashes as soon as it starts (at most 1,000,000:
+    /// `MAX_RESTARTS`).
     #[serde(default)]
     pub restarts: Option<u32>,
     /// Or: an explicit sequence of crashes and resets.
