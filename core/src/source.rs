@@ -268,7 +268,9 @@ fn parse_stream(text: &str, track: bool) -> Result<(Vec<(u32, Value)>, Vec<Posit
                 if is_key {
                     if let Some(Frame::Map { map, key, path, .. }) = stack.last_mut() {
                         let k = text.into_owned();
-                        if map.contains_key(&k) {
+                        // The fast pass finds a duplicate when it inserts (see `place`) and the
+                        // tracking pass reports it here, with both lines.
+                        if track && map.contains_key(&k) {
                             let p = child_path(path, &k);
                             let first = positions.get(&p).map(|(l, _)| format!(" (first at line {l})")).unwrap_or_default();
                             return Err(err_at(&span, "duplicate-key", &p, format!("duplicate key {k:?} in {}{first}", if path.is_empty() { "the document" } else { path.as_str() })));
@@ -350,10 +352,11 @@ fn place(stack: &mut [Frame], root: &mut Option<Value>, value: Value, span: &Spa
             Ok(())
         }
         Some(Frame::Map { map, key, path, .. }) => match key.take() {
-            Some(k) => {
-                map.insert(k, value);
-                Ok(())
-            }
+            Some(k) => match map.insert(k, value) {
+                None => Ok(()),
+                // Only the fast pass gets here; its caller re-reads with tracking for the message.
+                Some(_) => Err(err_at(span, "duplicate-key", path, "duplicate key".to_owned())),
+            },
             None => Err(err_at(span, "complex-key", path, "a mapping key must be a plain value".to_owned())),
         },
     }

@@ -449,6 +449,9 @@ impl<'a> Engine<'a> {
             None => return,
         };
         let j = self.jobs.len();
+        // A recreated Job keeps its name; its Pods' names go on counting from its predecessor's,
+        // as upstream's random suffixes would differ, so a timeline never shows two Pods of one name.
+        let pods_before = self.jobs.iter().filter(|x| x.name == name).map(|x| x.pods_created).max().unwrap_or(0);
         self.jobs.push(JobState {
             name: name.clone(),
             tmpl,
@@ -465,7 +468,7 @@ impl<'a> Engine<'a> {
             indexes: (0..completions)
                 .map(|_| IndexState { done: false, failed: false, failure_count: 0, ignored: 0, active: None, started: false })
                 .collect(),
-            pods_created: 0,
+            pods_created: pods_before,
         });
         self.summary.jobs_created += 1;
         self.record(Obj::Job(j), None, "Created", "JobCreated", || None);
@@ -1263,9 +1266,11 @@ impl<'a> Engine<'a> {
 
     pub fn results(&self) -> (Vec<PodSummary>, Vec<JobSummary>, Option<JobSetSummary>) {
         // The newest Pod of each Job index (or the bare Pod), with its containers.
-        let mut latest: HashMap<(Option<usize>, u32), usize> = HashMap::new();
+        // Keyed by the Job's name: a restarted Job (same name) replaces its predecessor's Pods.
+        let mut latest: HashMap<(Option<&str>, u32), usize> = HashMap::new();
         for (i, p) in self.pods.iter().enumerate() {
-            latest.insert((p.job, p.index), i);
+            let job = p.job.and_then(|j| self.jobs.get(j)).map(|j| j.name.as_str());
+            latest.insert((job, p.index), i);
         }
         let mut idx: Vec<usize> = latest.into_values().collect();
         idx.sort_unstable();
