@@ -211,7 +211,8 @@ fn request_reads_a_contract_request() {
     let o = run(&["request", p.to_str().unwrap()]);
     assert!(o.status.success());
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert!(v["result"]["kubernetesVersions"].as_array().is_some_and(|a| a.len() == 4));
+    assert_eq!(v["result"]["kubernetesVersions"], serde_json::json!(["1.33", "1.34", "1.35", "1.36", "1.37"]));
+    assert_eq!(v["result"]["defaultKubernetesVersion"], "1.37");
     let _ = Path::new(&p);
 }
 
