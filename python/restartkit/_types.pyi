@@ -405,8 +405,10 @@ class GateDescription(TypedDict):
     name: str
     component: str
     summary: str
-    #: Default per modelled Kubernetes version (`"1.35": true`).
+    #: Default per modelled Kubernetes version (`"1.35": true`). A removed gate reads as the value the code now behaves as (on).
     defaults: Dict[str, bool]
+    #: Stage per modelled Kubernetes version: `Alpha`, `Beta`, `GA`, `Deprecated`, or `Removed` (gone from that release; overriding it there is a request error). Absent where the gate does not exist yet.
+    stages: Dict[str, str]
 
 
 class Job(TypedDict):
