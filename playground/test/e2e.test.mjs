@@ -227,6 +227,22 @@ describe('playground', () => {
     await page.close();
   });
 
+  test('simulation: training in place against rescheduling, side by side (workloadFile resolved)', async () => {
+    const { page, errors } = await open('#s=training-in-place&sc=training-reschedule');
+    await waitFor(page, () => document.querySelector('[data-testid="sim-timeline-compare"] tbody tr'), 'both timelines')
+      .catch(async (e) => { await page.screenshot({ path: join(artifacts, 'simulation-compare-failed.png'), fullPage: true }); throw e; });
+    const cells = (key) => page.locator(`[data-testid="sim-summary"] tr[data-key="${key}"] td`).allInnerTexts();
+    // In place: every exit 42 is a restartPolicyRules restart, no JobSet restart; rescheduling:
+    // no in-place restart, the JobSet restarts (examples/scenarios/README.md's question).
+    const [inPlace, resched] = (await cells('inPlaceRestarts')).map(Number);
+    const [jsIn, jsRe] = (await cells('jobsetRestarts')).map(Number);
+    assert.ok(inPlace > 0 && resched === 0, `in-place restarts ${inPlace} vs ${resched}`);
+    assert.ok(jsIn === 0 && jsRe > 0, `JobSet restarts ${jsIn} vs ${jsRe}`);
+    assert.equal(await page.locator('[data-testid="sim-summary"] thead th').count(), 3);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   test('switching a gate or the version changes the backoff curve and its table', async () => {
     const { page } = await open('#ex=restart-on-exit-42&v=1.35&g=ReduceDefaultCrashLoopBackOffDecay:0,KubeletCrashLoopBackOffMax:0&r=600');
     const curve = () => page.locator('[data-testid="backoff-chart"] [data-series="selected"] path').getAttribute('d');
