@@ -30,7 +30,6 @@ test-node: node
 # package's own figures (bench.mjs). Not part of `make test`. BENCH_RUST=0 skips the Rust run.
 BENCH_RUST ?= 1
 bench-node: node wasm
-	@mkdir -p $(CURDIR)/test-artifacts
-	@if [ "$(BENCH_RUST)" = 1 ]; then nice -n 10 cargo bench -p restartkit --bench frontends -- --noplot 2>&1 | tee $(CURDIR)/test-artifacts/bench-rust.txt | grep -E 'frontends|time:'; fi
-	node $(NODE_DIR)/bench/compare.mjs $(if $(filter 1,$(BENCH_RUST)),--rust $(CURDIR)/test-artifacts/bench-rust.txt)
+	@if [ "$(BENCH_RUST)" = 1 ]; then nice -n 10 cargo bench -p restartkit --bench frontends -- --noplot; fi
+	node $(NODE_DIR)/bench/compare.mjs --criterion $(CARGO_TARGET_DIR)/criterion
 	node $(NODE_DIR)/bench/bench.mjs

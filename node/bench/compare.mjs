@@ -2,7 +2,7 @@
 // Per-call cost of @restartkit/node (native, napi-rs) against restartkit-wasm on the same Node,
 // and against the core in Rust (criterion, core/benches/frontends.rs), on the same calls and
 // inputs (core/benches/frontend_calls.json). A script for `make bench-node`, not a timed test.
-//   node node/bench/compare.mjs [--quick] [--rust FILE]   (FILE: `cargo bench --bench frontends` output)
+//   node node/bench/compare.mjs [--quick] [--criterion DIR]   (DIR: $CARGO_TARGET_DIR/criterion)
 import { readFileSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
@@ -17,7 +17,7 @@ if (!existsSync(join(wasmPkg, 'index.cjs'))) throw new Error(`no restartkit-wasm
 const wasm = require(join(wasmPkg, 'index.cjs'));
 const calls = JSON.parse(readFileSync(join(root, 'core', 'benches', 'frontend_calls.json'), 'utf8'));
 const quick = process.argv.includes('--quick');
-const rustFile = process.argv.includes('--rust') ? process.argv[process.argv.indexOf('--rust') + 1] : null;
+const criterionDir = process.argv.includes('--criterion') ? process.argv[process.argv.indexOf('--criterion') + 1] : null;
 
 /**
  * Mean ns per call over `n` calls, best of `repeat` rounds, for several functions timed in
@@ -37,15 +37,21 @@ function perCall(fns, n, repeat = quick ? 3 : 7) {
   return best;
 }
 
-// Criterion's printed medians, by benchmark name.
-const UNITS = { ps: 1e-3, ns: 1, 'µs': 1e3, us: 1e3, ms: 1e6, s: 1e9 };
-function rustTimes(text) {
-  const out = {};
-  const re = /^(frontends(?:-batch)?\/[^\n]*?)\s*(?:\n\s*)?time:\s+\[\S+ \S+ (\S+) (\S+) \S+ \S+\]/gm;
-  for (const m of text.matchAll(re)) out[m[1].trim()] = Number(m[2]) * UNITS[m[3]];
-  return out;
+// Criterion's medians (ns) from its estimates files: `<criterion dir>/<benchmark id>/new/estimates.json`.
+// core/benches/frontends.rs names them frontends/...; core/benches/engine.rs times two of the same
+// calls on the same inputs under its own names, used when frontends has not been run.
+const ALIASES = {
+  'frontends/handleJson containerRestart': 'handle_json containerRestart',
+  'frontends/validate Job YAML': 'validate typical Job from YAML',
+};
+function rustTime(id) {
+  if (!criterionDir) return undefined;
+  for (const name of [id, ALIASES[id]].filter(Boolean)) {
+    const f = join(criterionDir, name, 'new', 'estimates.json');
+    if (existsSync(f)) return JSON.parse(readFileSync(f, 'utf8')).median.point_estimate;
+  }
+  return undefined;
 }
-const rust = rustFile && existsSync(rustFile) ? rustTimes(readFileSync(rustFile, 'utf8')) : {};
 
 const reqText = JSON.stringify(calls.containerRestartRequest);
 const crIn = calls.containerRestartRequest.input;
@@ -78,7 +84,7 @@ console.log(`${'call'.padEnd(34)}${'Rust core'.padStart(12)}${'native'.padStart(
 const rows = [];
 for (const c of cases) {
   const [tn, tw] = perCall([c.run(native), c.run(wasm)], c.n);
-  const tr = c.rust ? rust[c.rust] : undefined;
+  const tr = c.rust ? rustTime(c.rust) : undefined;
   rows.push({ call: c.name, rustNs: tr ?? null, nativeNs: tn, wasmNs: tw, nativeOverWasm: tn / tw });
   console.log(`${c.name.padEnd(34)}${fmt(tr).padStart(12)}${fmt(tn).padStart(12)}${fmt(tw).padStart(12)}${(tn / tw).toFixed(2).padStart(13)}${(tr ? (tn / tr).toFixed(1) : '—').padStart(13)}`);
 }
