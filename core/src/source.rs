@@ -4,7 +4,7 @@
 //!
 //! The YAML is read with `saphyr-parser` (a maintained YAML 1.2 parser) event by event, so this
 //! module decides what is safe: duplicate keys, nesting deeper than [`MAX_DEPTH`], alias
-//! expansion beyond [`MAX_NODES`] and non-finite numbers are errors with a line, never a hang or
+//! expansion beyond [`MAX_ALIAS_NODES`] and non-finite numbers are errors with a line, never a hang or
 //! a crash. JSON is YAML 1.2, so the same reader serves both.
 
 use crate::diag::Diagnostic;
@@ -13,11 +13,35 @@ use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::{Arc, OnceLock};
 
 /// Deepest nesting accepted (Kubernetes objects need about 20 levels).
 pub const MAX_DEPTH: usize = 256;
 /// Most nodes one stream may produce, aliases expanded (a billion-laughs guard).
 pub const MAX_NODES: usize = 5_000_000;
+/// Most nodes aliases may add to one stream. Manifests use anchors for a few shared snippets;
+/// a larger expansion is an alias bomb, refused while it is still small in memory.
+pub const MAX_ALIAS_NODES: usize = 100_000;
+
+/// Where each field of each document of a stream sits, by field path.
+type Positions = HashMap<String, (u32, u32)>;
+
+/// The positions of a whole stream, found on first use: most inputs are valid and never ask
+/// for a line, and building a path string for every node costs as much as parsing the YAML.
+/// Every document of a stream shares one, so the stream is parsed again at most once.
+#[derive(Debug)]
+struct LazyPositions {
+    text: Box<str>,
+    per_document: OnceLock<Vec<Positions>>,
+}
+
+impl LazyPositions {
+    fn of(&self, index: usize) -> Option<&Positions> {
+        self.per_document
+            .get_or_init(|| parse_stream(&self.text, true).map(|(_, positions)| positions).unwrap_or_default())
+            .get(index)
+    }
+}
 
 /// One document of a stream, with where each field sits.
 #[derive(Debug, Clone)]
@@ -27,16 +51,17 @@ pub struct Document {
     /// 1-based line of the document's first node.
     pub line: u32,
     pub value: Value,
-    positions: HashMap<String, (u32, u32)>,
+    positions: Arc<LazyPositions>,
 }
 
 impl Document {
     /// The line and column (1-based) of a field path such as `spec.containers[0].name`, or of
     /// its nearest ancestor the source has.
     pub fn position_of(&self, field: &str) -> (u32, u32) {
+        let Some(positions) = self.positions.of(self.index) else { return (self.line, 1) };
         let mut f = field.to_owned();
         loop {
-            if let Some(p) = self.positions.get(&f) {
+            if let Some(p) = positions.get(&f) {
                 return *p;
             }
             // Map keys are written `labels[key]` by apimachinery and `labels.key` here.
@@ -45,7 +70,7 @@ impl Document {
                     let inner = f.get(open + 1..f.len() - 1).unwrap_or("");
                     if inner.parse::<usize>().is_err() {
                         let alt = format!("{}.{}", f.get(..open).unwrap_or(""), inner);
-                        if let Some(p) = self.positions.get(&alt) {
+                        if let Some(p) = positions.get(&alt) {
                             return *p;
                         }
                     }
@@ -65,6 +90,11 @@ fn scan_error(e: &saphyr_parser::ScanError) -> Diagnostic {
     let m = e.marker();
     let line = m.line() as u32;
     let col = m.col() as u32 + 1;
+    // The scanner has its own nesting limit for flow collections, below MAX_DEPTH; it is the
+    // same problem as ours, so it gets the same code.
+    if e.info().contains("recursion limit") {
+        return Diagnostic::request("too-deep", "", format!("line {line} column {col}: nesting too deep ({})", e.info())).at(line, col);
+    }
     Diagnostic::request("syntax", "", format!("line {line} column {col}: {}", e.info())).at(line, col)
 }
 
@@ -147,22 +177,44 @@ fn child_path(parent: &str, key: &str) -> String {
 
 /// Parses YAML or JSON text with one or more documents. Empty documents are skipped.
 pub fn parse_documents(text: &str) -> Result<Vec<Document>, Diagnostic> {
+    // The fast pass records no positions; an error (rare, and it needs its path and line)
+    // comes from the tracking pass, so both passes report exactly the same errors.
+    let values = match parse_stream(text, false) {
+        Ok((values, _)) => values,
+        Err(fast) => return Err(parse_stream(text, true).err().unwrap_or(fast)),
+    };
+    let positions = Arc::new(LazyPositions { text: text.into(), per_document: OnceLock::new() });
+    Ok(values
+        .into_iter()
+        .enumerate()
+        .map(|(index, (line, value))| Document { index, line, value, positions: Arc::clone(&positions) })
+        .collect())
+}
+
+/// Documents as (first line, value), and with `track` the positions of every field of each.
+/// Without `track` no path string is built, and errors carry no field path.
+#[allow(clippy::type_complexity)]
+fn parse_stream(text: &str, track: bool) -> Result<(Vec<(u32, Value)>, Vec<Positions>), Diagnostic> {
     let mut parser = Parser::new_from_str(text);
     let mut docs = Vec::new();
-    let mut stack: Vec<Frame> = Vec::new();
+    let mut all_positions = Vec::new();
+    // Manifests nest about 10-20 levels; sized once so the hot loop never regrows it.
+    let mut stack: Vec<Frame> = Vec::with_capacity(32);
     let mut anchors: HashMap<usize, Value> = HashMap::new();
-    let mut positions: HashMap<String, (u32, u32)> = HashMap::new();
+    let mut positions: Positions = HashMap::new();
     let mut root: Option<Value> = None;
     let mut doc_line: u32 = 1;
     let mut nodes: usize = 0;
+    let mut alias_nodes: usize = 0;
 
-    // Where a node that starts now belongs, and records its position.
-    fn slot_path(stack: &[Frame]) -> Option<String> {
+    // Where a node that starts now belongs (its path: empty when not tracking).
+    fn slot_path(stack: &[Frame], track: bool) -> Option<String> {
         match stack.last() {
+            Some(Frame::Map { key: None, .. }) => None, // the node is a key
+            _ if !track => Some(String::new()),
             None => Some(String::new()),
             Some(Frame::Seq { items, path, .. }) => Some(format!("{path}[{}]", items.len())),
             Some(Frame::Map { key: Some(k), path, .. }) => Some(child_path(path, k)),
-            Some(Frame::Map { key: None, .. }) => None, // the node is a key
         }
     }
 
@@ -180,7 +232,8 @@ pub fn parse_documents(text: &str) -> Result<Vec<Document>, Diagnostic> {
             Event::DocumentEnd => {
                 if let Some(v) = root.take()
                     && !v.is_null() {
-                        docs.push(Document { index: docs.len(), line: doc_line, value: v, positions: std::mem::take(&mut positions) });
+                        docs.push((doc_line, v));
+                        all_positions.push(std::mem::take(&mut positions));
                     }
                 positions.clear();
             }
@@ -188,13 +241,15 @@ pub fn parse_documents(text: &str) -> Result<Vec<Document>, Diagnostic> {
                 if stack.len() >= MAX_DEPTH {
                     return Err(err_at(&span, "too-deep", stack.last().map(Frame::path).unwrap_or(""), format!("nesting deeper than {MAX_DEPTH} levels")));
                 }
-                let Some(path) = slot_path(&stack) else {
+                let Some(path) = slot_path(&stack, track) else {
                     return Err(err_at(&span, "complex-key", stack.last().map(Frame::path).unwrap_or(""), "a mapping key must be a plain value, not a list or mapping".to_owned()));
                 };
                 if stack.is_empty() {
                     doc_line = line;
                 }
-                positions.entry(path.clone()).or_insert((line, col));
+                if track {
+                    positions.entry(path.clone()).or_insert((line, col));
+                }
                 nodes += 1;
                 if matches!(event, Event::SequenceStart(..)) {
                     stack.push(Frame::Seq { items: Vec::new(), path, anchor });
@@ -222,18 +277,24 @@ pub fn parse_documents(text: &str) -> Result<Vec<Document>, Diagnostic> {
                 if is_key {
                     if let Some(Frame::Map { map, key, path, .. }) = stack.last_mut() {
                         let k = text.into_owned();
-                        if map.contains_key(&k) {
+                        // The fast pass finds a duplicate when it inserts (see `place`) and the
+                        // tracking pass reports it here, with both lines.
+                        if track && map.contains_key(&k) {
                             let p = child_path(path, &k);
                             let first = positions.get(&p).map(|(l, _)| format!(" (first at line {l})")).unwrap_or_default();
                             return Err(err_at(&span, "duplicate-key", &p, format!("duplicate key {k:?} in {}{first}", if path.is_empty() { "the document" } else { path.as_str() })));
                         }
-                        positions.insert(child_path(path, &k), (line, col));
+                        if track {
+                            positions.insert(child_path(path, &k), (line, col));
+                        }
                         *key = Some(k);
                     }
                     continue;
                 }
-                let path = slot_path(&stack).unwrap_or_default();
-                positions.entry(path.clone()).or_insert((line, col));
+                let path = slot_path(&stack, track).unwrap_or_default();
+                if track {
+                    positions.entry(path.clone()).or_insert((line, col));
+                }
                 let forced_string = tag.as_ref().is_some_and(|t| t.suffix == "str");
                 let value = if style != ScalarStyle::Plain || forced_string {
                     Value::String(text.into_owned())
@@ -246,14 +307,20 @@ pub fn parse_documents(text: &str) -> Result<Vec<Document>, Diagnostic> {
                 place(&mut stack, &mut root, value, &span)?;
             }
             Event::Alias(id) => {
-                let Some(v) = anchors.get(&id).cloned() else {
+                let Some(anchored) = anchors.get(&id) else {
                     return Err(err_at(&span, "unknown-alias", "", "alias to an unknown anchor".to_owned()));
                 };
-                nodes += count_nodes(&v, MAX_NODES);
-                if nodes > MAX_NODES {
-                    return Err(err_at(&span, "too-large", "", format!("aliases expand to more than {MAX_NODES} nodes")));
+                // Counted before the copy: a billion-laughs document must fail before it has
+                // filled memory (it reached 700 MB natively, and the plugin's memory cap, when
+                // the check came after the clone).
+                let expanded = count_nodes(anchored, MAX_ALIAS_NODES);
+                alias_nodes += expanded;
+                nodes += expanded;
+                if alias_nodes > MAX_ALIAS_NODES || nodes > MAX_NODES {
+                    return Err(err_at(&span, "too-large", "", format!("aliases expand to more than {MAX_ALIAS_NODES} nodes")));
                 }
-                if let Some(path) = slot_path(&stack) {
+                let v = anchored.clone();
+                if track && let Some(path) = slot_path(&stack, true) {
                     positions.entry(path).or_insert((line, col));
                 }
                 if matches!(stack.last(), Some(Frame::Map { key: None, .. })) {
@@ -269,7 +336,7 @@ pub fn parse_documents(text: &str) -> Result<Vec<Document>, Diagnostic> {
             }
         }
     }
-    Ok(docs)
+    Ok((docs, all_positions))
 }
 
 fn count_nodes(v: &Value, cap: usize) -> usize {
@@ -300,13 +367,28 @@ fn place(stack: &mut [Frame], root: &mut Option<Value>, value: Value, span: &Spa
             Ok(())
         }
         Some(Frame::Map { map, key, path, .. }) => match key.take() {
-            Some(k) => {
-                map.insert(k, value);
-                Ok(())
-            }
+            Some(k) => match map.insert(k, value) {
+                None => Ok(()),
+                // Only the fast pass gets here; its caller re-reads with tracking for the message.
+                Some(_) => Err(err_at(span, "duplicate-key", path, "duplicate key".to_owned())),
+            },
             None => Err(err_at(span, "complex-key", path, "a mapping key must be a plain value".to_owned())),
         },
     }
+}
+
+/// Text from bytes, or an `invalid-utf8` error naming the line and column (1-based, counted in
+/// characters as the YAML reader counts them) of the first byte that is not UTF-8. For the front
+/// ends that receive bytes (the CLI's files, the plugin's linear memory).
+pub fn text_from_bytes(bytes: &[u8]) -> Result<&str, Diagnostic> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        let at = e.valid_up_to();
+        let good = String::from_utf8_lossy(bytes.get(..at).unwrap_or_default());
+        let line = good.matches('\n').count() + 1;
+        let col = good.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        let (line, col) = (u32::try_from(line).unwrap_or(u32::MAX), u32::try_from(col).unwrap_or(u32::MAX));
+        Diagnostic::request("invalid-utf8", "", format!("line {line} column {col}: not UTF-8 text (byte {at})")).at(line, col)
+    })
 }
 
 /// Parses one JSON value (a request), rejecting duplicate keys, which serde_json would otherwise
@@ -423,6 +505,17 @@ mod tests {
     }
 
     #[test]
+    fn positions_of_later_documents_come_from_the_shared_lazy_pass() {
+        let d = parse_documents("a: 1\n---\n# note\nb:\n  c: [1, 2]\n---\nd: x\n").unwrap_or_default();
+        assert_eq!(d.len(), 3);
+        // Asked out of order: the stream is re-read once, and each document keeps its own map.
+        assert_eq!(d.get(2).map(|x| x.position_of("d")), Some((7, 1)));
+        assert_eq!(d.get(1).map(|x| x.position_of("b.c[1]")), Some((5, 10)));
+        assert_eq!(d.first().map(|x| x.position_of("a")), Some((1, 1)));
+        assert_eq!(d.get(1).map(|x| x.position_of("a")), Some((4, 1)), "a field the document lacks falls back to its first line");
+    }
+
+    #[test]
     fn duplicate_keys_are_errors_with_a_line() {
         let e = parse_documents("a: 1\nb:\n  c: 1\n  c: 2\n").err();
         let e = e.map(|e| (e.line, e.field, e.code)).unwrap_or_default();
@@ -440,6 +533,13 @@ mod tests {
             bomb.push_str(&format!("a{i}: &a{i} [*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev}]\n"));
         }
         assert!(parse_documents(&bomb).is_err());
+    }
+
+    #[test]
+    fn non_utf8_bytes_name_their_line_and_column() {
+        let e = text_from_bytes(b"a: 1\nb: \xc3\xa9\xff\n").err().map(|d| (d.line, d.column, d.code));
+        assert_eq!(e, Some((Some(2), Some(5), Some("invalid-utf8".to_owned()))));
+        assert_eq!(text_from_bytes(b"ok").ok(), Some("ok"));
     }
 
     #[test]

@@ -102,9 +102,34 @@ def _is_kubernetes_model(obj: Any) -> bool:
     return hasattr(t, "openapi_types") and hasattr(t, "attribute_map")
 
 
+def _decode_text(b: bytes) -> str:
+    """UTF-8 text from bytes, or a RestartkitError (code ``invalid-utf8``) naming the line and
+    column of the first byte that is not UTF-8, as every front end reports it."""
+    try:
+        return b.decode("utf-8")
+    except UnicodeDecodeError as e:
+        good = b[: e.start].decode("utf-8", errors="replace")
+        line = good.count("\n") + 1
+        column = len(good.rsplit("\n", 1)[-1]) + 1
+        raise RestartkitError(
+            [
+                Diagnostic(
+                    severity="error",
+                    field="",
+                    type=None,
+                    message=f"line {line} column {column}: not UTF-8 text (byte {e.start})",
+                    origin="restartkit",
+                    code="invalid-utf8",
+                    line=line,
+                    column=column,
+                )
+            ]
+        ) from None
+
+
 def _first_document(text: Union[str, bytes], what: str) -> Any:
     if isinstance(text, bytes):
-        text = text.decode("utf-8")
+        text = _decode_text(text)
     docs = json.loads(_native.parse_source(text))
     if not docs:
         raise RestartkitError(
@@ -180,7 +205,20 @@ def _encode(op: str, inp: Mapping[str, Any]) -> str:
 
 
 def _decode(text: str) -> Tuple[Any, Tuple[Diagnostic, ...]]:
-    resp = json.loads(text)
+    return _unpack(json.loads(text))
+
+
+def _request(op: str, inp: Mapping[str, Any]) -> Tuple[Any, Tuple[Diagnostic, ...]]:
+    """One contract call. Plain dicts go to the core without JSON text (``_native.call``); an
+    input only JSON text can explain (NaN, non-str keys, client objects) takes that path, so
+    its error names the field."""
+    resp = _native.call(op, inp)
+    if resp is None:
+        return _decode(_native.handle_json(_encode(op, inp)))
+    return _unpack(resp)
+
+
+def _unpack(resp: Dict[str, Any]) -> Tuple[Any, Tuple[Diagnostic, ...]]:
     if resp.get("status") != "ok":
         raise RestartkitError([Diagnostic._from_dict(d) for d in resp.get("errors", [])])
     warnings = tuple(Diagnostic._from_dict(d) for d in resp.get("warnings", []))
@@ -202,7 +240,7 @@ def request(op: str, input: Mapping[str, Any]) -> Any:
     ``jobsetFailurePolicy``, ``backoff``, ``describe``, and any the core adds) with ``input`` in the
     contract's camelCase shape, and returns its ``result``. Raises :class:`RestartkitError` when
     the request fails."""
-    return _decode(_native.handle_json(_encode(op, input)))[0]
+    return _request(op, input)[0]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -218,7 +256,7 @@ def _validate_input(
 ) -> Dict[str, Any]:
     inp = _options(kubernetes_version, feature_gates)
     if isinstance(obj, bytes):
-        obj = obj.decode("utf-8")
+        obj = _decode_text(obj)
     if isinstance(obj, str):
         inp["source"] = obj
     elif isinstance(obj, Mapping):
@@ -253,7 +291,7 @@ def validate(
     restartkit cannot answer raises :class:`RestartkitError`.
     """
     inp = _validate_input(obj, kubernetes_version, feature_gates, skip_defaulting, file_name)
-    result, warnings = _decode(_native.handle_json(_encode("validate", inp)))
+    result, warnings = _request("validate", inp)
     return ValidationResult._from_output(cast("ValidateOutput", result), warnings)
 
 

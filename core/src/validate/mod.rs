@@ -6,8 +6,11 @@ pub mod crr;
 pub mod job;
 pub mod job_lint;
 pub mod jobset;
+#[rustfmt::skip]
+mod known_fields;
 pub mod kubelet_config;
 pub mod pod;
+pub mod unknown_fields;
 mod workloads;
 
 use crate::diag::{Diagnostic, FieldPath, Findings, Severity};
@@ -167,9 +170,27 @@ pub fn validate_value(obj: &Value, ctx: &Ctx) -> (Findings, bool) {
         out.push(Diagnostic::request("not-an-object", "", "a Kubernetes object must be a mapping with apiVersion and kind"));
         return (out, false);
     };
+    // apiVersion and kind are strings in TypeMeta; the API server's decoder refuses any other
+    // type, so a `kind: 42` is an error at that field rather than "a document without kind".
+    for key in ["apiVersion", "kind"] {
+        if let Some(v) = map.get(key).filter(|v| !v.is_string() && !v.is_null()) {
+            let what = match v {
+                Value::Bool(_) => "boolean",
+                Value::Number(_) => "number",
+                Value::Array(_) => "sequence",
+                _ => "map",
+            };
+            let mut d = Diagnostic::request("decode", key, format!("{key}: invalid type: {what}, expected a string"));
+            d.error_type = Some(crate::diag::ErrorType::FieldValueTypeInvalid);
+            d.origin = crate::diag::Origin::KubeApiserver;
+            out.push(d);
+            return (out, false);
+        }
+    }
     let kind = map.get("kind").and_then(Value::as_str).unwrap_or("");
     let api_version = map.get("apiVersion").and_then(Value::as_str).unwrap_or("");
     let group = api_version.rsplit_once('/').map(|(g, _)| g).unwrap_or("");
     let modelled = workloads::validate_kind(group, api_version, kind, obj, ctx, &mut out);
+    workloads::check_unknown_fields(group, kind, obj, &mut out);
     (out, modelled)
 }
