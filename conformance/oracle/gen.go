@@ -337,3 +337,24 @@ func (g gen) validateJob() map[string]any {
 	}
 	return map[string]any{"object": job, "featureGates": gates}
 }
+
+// statusTransition: a status update that may move containers from terminated back to running.
+func (g gen) statusTransition() map[string]any {
+	spec, _ := g.restartSpec(true)
+	var oldS, newS []any
+	for _, c := range spec["containers"].([]any) {
+		name := c.(map[string]any)["name"]
+		if g.chance(0.8) {
+			oldS = append(oldS, map[string]any{"name": name, "state": map[string]any{"terminated": map[string]any{"exitCode": g.exitCode()}}})
+		} else {
+			oldS = append(oldS, map[string]any{"name": name, "state": map[string]any{"running": map[string]any{}}})
+		}
+		if g.chance(0.7) {
+			newS = append(newS, map[string]any{"name": name, "state": map[string]any{"running": map[string]any{}}})
+		} else {
+			newS = append(newS, map[string]any{"name": name, "state": map[string]any{"waiting": map[string]any{"reason": "CrashLoopBackOff"}}})
+		}
+	}
+	gates := map[string]bool{"ContainerRestartRules": true, "RestartAllContainersOnContainerExits": true}
+	return map[string]any{"pod": pod(spec), "oldContainerStatuses": oldS, "newContainerStatuses": newS, "featureGates": gates}
+}

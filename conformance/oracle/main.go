@@ -38,6 +38,7 @@ var ops = []op{
 	{name: "containerRestart", gen: gen.containerRestart, upstream: upstreamContainerRestart, timed: timedContainerRestart},
 	{name: "containerRestartable", gen: gen.containerRestartable, upstream: upstreamContainerRestartable},
 	{name: "matchRestartRule", gen: gen.matchRestartRule, upstream: upstreamMatchRestartRule},
+	{name: "statusTransition", gen: gen.statusTransition, upstream: upstreamStatusTransition},
 	{name: "validate", gen: gen.validatePod, prepare: prepareValidate, upstream: upstreamValidate, timed: timedValidate},
 	{name: "validate", gen: gen.validateJob, prepare: prepareValidate, upstream: upstreamValidate, timed: timedValidate},
 }
@@ -247,7 +248,7 @@ func main() {
 		}
 		label := o.name
 		if o.name == "validate" {
-			label += map[bool]string{true: "(Pod)", false: "(Job)"}[oi == 4]
+			label += map[bool]string{true: "(Pod)", false: "(Job)"}[oi == 5]
 		}
 		g := gen{rand.New(rand.NewPCG(*flagSeed, uint64(oi)))}
 		var cases []vcase

@@ -23,6 +23,7 @@ import (
 	_ "k8s.io/kubernetes/pkg/apis/batch/install"
 	api "k8s.io/kubernetes/pkg/apis/core"
 	_ "k8s.io/kubernetes/pkg/apis/core/install"
+	corevalidation "k8s.io/kubernetes/pkg/apis/core/validation"
 	_ "k8s.io/kubernetes/pkg/controller/job" // holds matchPodFailurePolicy
 	jobregistry "k8s.io/kubernetes/pkg/registry/batch/job"
 	podregistry "k8s.io/kubernetes/pkg/registry/core/pod"
@@ -335,4 +336,48 @@ func upstreamValidate(raw []byte) (map[string]any, error) {
 		return errorsExpect(jobregistry.Strategy.Validate(ctxNS(), j)), nil
 	}
 	return nil, fmt.Errorf("kind %q", kind.Kind)
+}
+
+type transitionInput struct {
+	Pod                  corev1.Pod               `json:"pod"`
+	OldContainerStatuses []corev1.ContainerStatus `json:"oldContainerStatuses"`
+	NewContainerStatuses []corev1.ContainerStatus `json:"newContainerStatuses"`
+	FeatureGates         map[string]bool          `json:"featureGates"`
+}
+
+// upstreamStatusTransition: ValidateContainerStateTransition of a Pod status update, with the
+// options the statusTransition vectors state (AllowContainerRestartPolicyRules and
+// AllowRestartAllContainers true; the generator turns both gates on to match).
+func upstreamStatusTransition(raw []byte) (map[string]any, error) {
+	var in transitionInput
+	if err := json.Unmarshal(raw, &in); err != nil {
+		return nil, err
+	}
+	if err := setGates(in.FeatureGates); err != nil {
+		return nil, err
+	}
+	var spec api.PodSpec
+	if err := legacyscheme.Scheme.Convert(&in.Pod.Spec, &spec, nil); err != nil {
+		return nil, err
+	}
+	conv := func(l []corev1.ContainerStatus) ([]api.ContainerStatus, error) {
+		out := make([]api.ContainerStatus, len(l))
+		for i := range l {
+			if err := legacyscheme.Scheme.Convert(&l[i], &out[i], nil); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	}
+	oldS, err := conv(in.OldContainerStatuses)
+	if err != nil {
+		return nil, err
+	}
+	newS, err := conv(in.NewContainerStatuses)
+	if err != nil {
+		return nil, err
+	}
+	opts := corevalidation.PodValidationOptions{AllowContainerRestartPolicyRules: true, AllowRestartAllContainers: true}
+	errs := corevalidation.ValidateContainerStateTransition(newS, oldS, field.NewPath("status", "containerStatuses"), spec, opts)
+	return map[string]any{"valid": len(errs) == 0}, nil
 }
