@@ -150,7 +150,13 @@ enum Command {
     /// Send one raw contract request (JSON from a file or `-`) and print the response.
     Request { file: PathBuf },
     /// JSON lines in, JSON lines out: one contract request per line of standard input.
-    Batch,
+    Batch {
+        /// At the end, print to standard error `timing: N requests, T ns` (T: the time spent
+        /// answering, parsing and encoding included, reading and writing excluded), for the
+        /// differential oracle's speed comparison.
+        #[arg(long)]
+        timing: bool,
+    },
 }
 
 fn parse_gates(s: &str) -> Result<BTreeMap<String, bool>, String> {
@@ -245,7 +251,7 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
-        Command::Batch => batch(),
+        Command::Batch { timing } => batch(timing),
     }
 }
 
@@ -481,7 +487,9 @@ mod plugin {
     }
 }
 
-fn batch() -> ExitCode {
+fn batch(timing: bool) -> ExitCode {
+    let mut answered = 0u64;
+    let mut spent = std::time::Duration::ZERO;
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -493,12 +501,19 @@ fn batch() -> ExitCode {
         if line.trim().is_empty() {
             continue;
         }
-        if writeln!(out, "{}", restartkit::handle_json(&line)).is_err() {
+        let start = std::time::Instant::now();
+        let answer = restartkit::handle_json(&line);
+        spent += start.elapsed();
+        answered += 1;
+        if writeln!(out, "{answer}").is_err() {
             return ExitCode::from(2);
         }
     }
     if out.flush().is_err() {
         return ExitCode::from(2);
+    }
+    if timing {
+        eprintln!("timing: {answered} requests, {} ns", spent.as_nanos());
     }
     ExitCode::SUCCESS
 }

@@ -418,9 +418,16 @@ pub fn container_restart(i: ContainerRestartInput) -> Result<ContainerRestartOut
             reason,
         });
     }
-    let (restart, by, idx) = container_should_restart_explained(c, &spec, code);
+    let (mut restart, mut by, idx) = container_should_restart_explained(c, &spec, code);
     let matched_rule = idx.and_then(|k| c.rules().get(k).map(|r| (k, r)));
     let restart_all = gates.enabled(GATE_RESTART_ALL) && matched_rule.is_some_and(|(_, r)| r.action == ACTION_RESTART_ALL);
+    if restart_all {
+        // ContainerShouldRestart (k8s.io/kubernetes v1.36.3 pkg/api/v1/pod/util.go) returns true
+        // for a matched RestartAllContainers rule when RestartAllContainersOnContainerExits is
+        // on; only with the gate off does it fall through to the restart policies.
+        restart = true;
+        by = DecidedBy::Rule;
+    }
     let verdict = if restart { "restart" } else { "no restart" };
     let cpol = policy_words(c.restart_policy.as_deref());
     let mut reason = match (by, matched_rule) {
@@ -809,11 +816,14 @@ mod tests {
     fn op_reports_rule_and_restart_all() {
         let c = ctr("c", Some("Never"), vec![rule("RestartAllContainers", "In", &[42])]);
         let p = pod(spec(Some("Never"), c));
+        // Upstream v1.36.3 ContainerShouldRestart: a matched RestartAllContainers rule restarts
+        // the container when the gate is on; with it off, restartPolicy Never decides.
         let on = run_restart(&p, "c", 42, (true, true));
-        assert_eq!(on.action, "DoNotRestart");
+        assert_eq!(on.action, "Restart");
         assert!(on.restart_all_containers);
         assert_eq!(on.rule_index, Some(0));
         let off = run_restart(&p, "c", 42, (true, false));
+        assert_eq!(off.action, "DoNotRestart");
         assert!(!off.restart_all_containers);
         assert!(off.reason.contains("has no effect"));
     }
