@@ -369,6 +369,9 @@ pub struct ContainerRestartInput {
     pub kubernetes_version: Option<String>,
     #[serde(default)]
     pub feature_gates: Option<BTreeMap<String, bool>>,
+    /// Proposals to decide under (docs/proposals.md); the result lists them.
+    #[serde(default)]
+    pub proposals: Vec<crate::proposals::Proposal>,
 }
 
 #[derive(Debug, Clone, Serialize, JsonSchema)]
@@ -384,9 +387,19 @@ pub struct ContainerRestartOutput {
     pub decided_by: DecidedBy,
     pub container_kind: ContainerKind,
     pub reason: String,
+    /// The proposals this result was made under (absent: upstream semantics only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub proposals: Vec<crate::proposals::Proposal>,
 }
 
 pub fn container_restart(i: ContainerRestartInput) -> Result<ContainerRestartOutput, Diagnostic> {
+    let proposals = crate::proposals::marker(&i.proposals);
+    let mut out = container_restart_upstream(i)?;
+    out.proposals = proposals;
+    Ok(out)
+}
+
+fn container_restart_upstream(i: ContainerRestartInput) -> Result<ContainerRestartOutput, Diagnostic> {
     let gates = resolve(i.kubernetes_version.as_deref(), i.feature_gates.as_ref())?;
     let spec = stored_spec(&i.pod);
     let (c, kind) = find_container(&spec, &i.container).ok_or_else(|| unknown_container(&spec, &i.container))?;
@@ -400,6 +413,7 @@ pub fn container_restart(i: ContainerRestartInput) -> Result<ContainerRestartOut
             decided_by: DecidedBy::Ephemeral,
             container_kind: kind,
             reason: format!("{:?} is an ephemeral container; the kubelet never restarts ephemeral containers", c.name),
+            proposals: Vec::new(),
         });
     }
     if !gates.enabled(GATE_RULES) {
@@ -416,6 +430,7 @@ pub fn container_restart(i: ContainerRestartInput) -> Result<ContainerRestartOut
             decided_by: DecidedBy::Legacy,
             container_kind: kind,
             reason,
+            proposals: Vec::new(),
         });
     }
     let (restart, by, idx) = container_should_restart_explained(c, &spec, code);
@@ -457,6 +472,7 @@ pub fn container_restart(i: ContainerRestartInput) -> Result<ContainerRestartOut
         decided_by: by,
         container_kind: kind,
         reason,
+        proposals: Vec::new(),
     })
 }
 
@@ -801,6 +817,7 @@ mod tests {
             exit_code: code,
             kubernetes_version: None,
             feature_gates: Some(fg),
+            proposals: vec![],
         })
         .unwrap()
     }
@@ -845,6 +862,7 @@ mod tests {
             exit_code: 1,
             kubernetes_version: None,
             feature_gates: None,
+            proposals: vec![],
         })
         .unwrap_err();
         assert_eq!(err.field, "input.container");

@@ -243,6 +243,10 @@ impl<'a> Engine<'a> {
             None => None,
         };
         let (initial_ms, max_ms) = decider.crash_loop(cfg.as_ref())?;
+        // KEP-4603's Rapid curve replaces the node's: the Pod opted in (restartPolicy: Rapid in
+        // the KEP; here the scenario's proposal, for every container of the workload).
+        let (initial_ms, max_ms) =
+            if sc.proposals.contains(&crate::proposals::Proposal::Rapid) { (250, 60_000) } else { (initial_ms, max_ms) };
         let scripts = templates
             .iter()
             .map(|t| {

@@ -124,6 +124,9 @@ pub struct SimulationRun {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub jobset: Option<JobSetSummary>,
     pub timeline: Vec<SimulationEvent>,
+    /// The proposals this run was made under (absent: upstream semantics only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub proposals: Vec<crate::proposals::Proposal>,
 }
 
 /// `simulate` op result: the scenario's run, and the counterfactual's under `compare`.
@@ -218,6 +221,7 @@ fn run_one(sc: &Scenario) -> Result<SimulationRun, Diagnostic> {
         jobs,
         jobset,
         timeline: std::mem::take(&mut engine.timeline),
+        proposals: crate::proposals::marker(&sc.proposals),
     })
 }
 

@@ -57,6 +57,10 @@ pub struct Scenario {
     /// Keep at most this many timeline events (default 10,000; the summary counts everything).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_timeline_events: Option<usize>,
+    /// Proposals to simulate under (docs/proposals.md): `Rapid` runs the kubelet's
+    /// CrashLoopBackOff at 250 ms / 60 s. The result lists them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub proposals: Vec<crate::proposals::Proposal>,
 }
 
 /// Which containers an exit, fault or CRR applies to: every selector given must match

@@ -48,6 +48,9 @@ pub struct ValidateInput {
     pub feature_gates: Option<BTreeMap<String, bool>>,
     #[serde(default)]
     pub skip_defaulting: bool,
+    /// Proposals to judge under (docs/proposals.md); the result lists them.
+    #[serde(default)]
+    pub proposals: Vec<crate::proposals::Proposal>,
 }
 
 /// One document of a validated stream.
@@ -77,6 +80,9 @@ pub struct ValidateOutput {
     pub kubernetes_version: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub documents: Vec<DocumentSummary>,
+    /// The proposals this result was made under (absent: upstream semantics only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub proposals: Vec<crate::proposals::Proposal>,
 }
 
 pub fn run(input: ValidateInput) -> Result<ValidateOutput, Diagnostic> {
@@ -85,6 +91,7 @@ pub fn run(input: ValidateInput) -> Result<ValidateOutput, Diagnostic> {
     let mut all = Findings::default();
     all.extend(gate_warnings);
     let mut documents = Vec::new();
+    let proposals = crate::proposals::marker(&input.proposals);
     match (input.object, input.source) {
         (Some(obj), None) => {
             let (f, _) = validate_value(&obj, &ctx);
@@ -125,6 +132,7 @@ pub fn run(input: ValidateInput) -> Result<ValidateOutput, Diagnostic> {
         infos: all.infos,
         kubernetes_version: ctx.gates.version.as_string(),
         documents,
+        proposals,
     })
 }
 
