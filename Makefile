@@ -51,6 +51,9 @@ demo: build
 	@echo
 	@echo "== simulate a day of a training JobSet: in-place restarts vs rescheduling"
 	$(RK) simulate examples/scenarios/training-in-place.yaml --compare examples/scenarios/training-reschedule.yaml
+	@echo
+	@echo "== EXPERIMENTAL (docs/proposals.md): KEP-4603's Rapid curve beside upstream's, with the KEP's load figures"
+	$(RK) backoff --compare --proposal Rapid --proposal FrontLoadedCatchUp --svg $(CARGO_TARGET_DIR)/backoff-proposals.svg
 
 lint:
 	$(CARGO) clippy --locked --all-targets -- -D warnings
