@@ -54,6 +54,9 @@ demo: build
 	@echo
 	@echo "== EXPERIMENTAL (docs/proposals.md): KEP-4603's Rapid curve beside upstream's, with the KEP's load figures"
 	$(RK) backoff --compare --proposal Rapid --proposal FrontLoadedCatchUp --svg $(CARGO_TARGET_DIR)/backoff-proposals.svg
+	@echo
+	@echo "== EXPERIMENTAL: KEP-5307's four-container example under its future rule shapes (Complete, TerminatePod)"
+	$(RK) simulate examples/proposals/kep-5307-scenario.yaml
 
 lint:
 	$(CARGO) clippy --locked --all-targets -- -D warnings

@@ -187,3 +187,89 @@ fn rapid_in_the_simulator_restarts_at_250ms_doubling_to_one_minute() {
     let (u, r) = (up["summary"]["inPlaceRestarts"].as_u64().unwrap(), rapid["summary"]["inPlaceRestarts"].as_u64().unwrap());
     assert!(r > u, "Rapid {r} restarts, upstream {u}");
 }
+
+fn kep_5307_example() -> Value {
+    let text = std::fs::read_to_string(root().join("examples/proposals/kep-5307-four-containers.yaml")).unwrap();
+    restartkit::source::parse_documents(&text).unwrap().remove(0).value
+}
+
+#[test]
+fn the_kep_5307_example_is_valid_only_under_the_proposal() {
+    let pod = kep_5307_example();
+    let under = ok("validate", json!({"object": pod, "proposals": ["RestartRulesFuture"]}));
+    assert_eq!(under["valid"], true, "{under}");
+    assert_eq!(under["warnings"], json!([]), "`when` is no unknown field under the proposal");
+    assert_eq!(under["proposals"], json!(["RestartRulesFuture"]));
+    // Without it: upstream's errors, exactly as before proposal mode.
+    let upstream = ok("validate", json!({"object": pod}));
+    assert_eq!(upstream["valid"], false);
+    let mut got: Vec<(String, String)> =
+        upstream["errors"].as_array().unwrap().iter().map(|d| (d["field"].as_str().unwrap().to_owned(), d["type"].as_str().unwrap().to_owned())).collect();
+    got.sort();
+    let want = [
+        ("spec.containers[0].restartPolicyRules[0].exitCodes", "FieldValueRequired"),
+        ("spec.containers[1].restartPolicy", "FieldValueRequired"),
+        ("spec.containers[1].restartPolicyRules[0].action", "FieldValueNotSupported"),
+        ("spec.containers[1].restartPolicyRules[0].exitCodes", "FieldValueRequired"),
+        ("spec.initContainers[0].restartPolicyRules[0].action", "FieldValueNotSupported"),
+        ("spec.initContainers[0].restartPolicyRules[0].exitCodes", "FieldValueRequired"),
+        ("spec.initContainers[0].restartPolicyRules[1].exitCodes", "FieldValueRequired"),
+    ];
+    assert_eq!(got, want.map(|(a, b)| (a.to_owned(), b.to_owned())));
+    // A future action with a bad condition is still an error under the proposal.
+    let mut bad = pod.clone();
+    bad["spec"]["containers"][1]["restartPolicyRules"][0]["when"] = json!({"restartTimes": 0});
+    let r = ok("validate", json!({"object": bad, "proposals": ["RestartRulesFuture"]}));
+    assert_eq!(r["errors"][0]["field"], "spec.containers[1].restartPolicyRules[0].when.restartTimes");
+}
+
+#[test]
+fn the_kubelet_decides_the_kep_5307_example_under_the_proposal() {
+    let pod = kep_5307_example();
+    let decide = |container: &str, code: i32, restarts: i64| {
+        ok("containerRestart", json!({"pod": pod, "container": container, "exitCode": code, "restartCount": restarts, "proposals": ["RestartRulesFuture"]}))
+    };
+    let r = decide("retry-init", 1, 3);
+    assert_eq!((r["action"].as_str(), r["ruleIndex"].as_u64()), (Some("Restart"), Some(1)));
+    let r = decide("retry-init", 1, 10);
+    assert_eq!((r["action"].as_str(), r["proposedAction"].as_str()), (Some("DoNotRestart"), Some("Complete")));
+    let r = decide("regular-container", 42, 0);
+    assert_eq!(r["action"], "Restart");
+    let r = decide("regular-container", 1, 0);
+    assert_eq!((r["action"].as_str(), r.get("proposedAction")), (Some("DoNotRestart"), None));
+    let r = decide("keystone-container", 0, 0);
+    assert_eq!((r["action"].as_str(), r["proposedAction"].as_str()), (Some("DoNotRestart"), Some("TerminatePod")));
+    // An OOM kill condition.
+    let mut oom = pod.clone();
+    oom["spec"]["containers"][0]["restartPolicyRules"] = json!([{"action": "RestartPod", "when": {"oomKill": {}}}]);
+    let r = ok("containerRestart", json!({"pod": oom, "container": "regular-container", "exitCode": 137, "reason": "OOMKilled", "proposals": ["RestartRulesFuture"]}));
+    assert_eq!((r["restartAllContainers"].as_bool(), r["proposedAction"].as_str()), (Some(true), Some("RestartPod")));
+}
+
+fn kep_5307_scenario(proposals: Value) -> Value {
+    json!({"scenario": {
+        "name": "kep-5307", "runFor": "2h", "proposals": proposals, "workload": kep_5307_example(),
+        "exits": [
+            {"container": "retry-init", "afterSeconds": 2, "exitCode": 1},
+            {"container": "regular-container", "afterSeconds": 30, "exitCode": 42, "times": 1},
+            {"container": "regular-container", "afterSeconds": 30, "exitCode": 1},
+            {"container": "keystone-container", "afterSeconds": 1200, "exitCode": 0}
+        ]
+    }})
+}
+
+#[test]
+fn the_simulator_runs_the_kep_5307_example_under_the_proposal() {
+    let r = ok("simulate", kep_5307_scenario(json!(["RestartRulesFuture"])));
+    assert_eq!(r["proposals"], json!(["RestartRulesFuture"]));
+    let pod = &r["pods"][0];
+    assert_eq!((pod["phase"].as_str(), pod["reason"].as_str()), (Some("Failed"), Some("TerminatePod")));
+    let restarts = |name: &str| pod["containers"].as_array().unwrap().iter().find(|c| c["name"] == name).unwrap()["restartCount"].as_u64().unwrap();
+    // Retried 10 times, then Complete; restarted once on 42, not on 1.
+    assert_eq!((restarts("retry-init"), restarts("regular-container"), restarts("keystone-container")), (10, 1, 0));
+    let events: Vec<&str> = r["timeline"].as_array().unwrap().iter().filter(|e| e["event"] == "RuleAction").map(|e| e["reason"].as_str().unwrap()).collect();
+    assert_eq!(events, ["Complete", "TerminatePod"]);
+    // Without the proposal the workload never runs: upstream rejects it at admission.
+    let Response::Error { errors, .. } = run("simulate", kep_5307_scenario(json!([]))) else { panic!("simulated a workload upstream rejects") };
+    assert!(errors[0].message.contains("would be rejected at admission (7 error(s))"), "{}", errors[0].message);
+}

@@ -161,6 +161,10 @@ class ContainerRestartInput(TypedDict):
     featureGates: NotRequired[Optional[Dict[str, bool]]]
     #: Proposals to decide under (docs/proposals.md); the result lists them.
     proposals: NotRequired[List[Proposal]]
+    #: Proposal RestartRulesFuture only: the container's restartCount before this exit (for `restartTimes` conditions; default 0).
+    restartCount: NotRequired[Optional[int]]
+    #: Proposal RestartRulesFuture only: the terminated reason (`OOMKilled` matches `oomKill`).
+    reason: NotRequired[Optional[str]]
 
 
 class ContainerRestartOutput(TypedDict):
@@ -173,6 +177,8 @@ class ContainerRestartOutput(TypedDict):
     decidedBy: DecidedBy
     containerKind: ContainerKind
     reason: str
+    #: Proposal RestartRulesFuture: the matched rule's `Complete`, `TerminatePod` or `RestartPod`.
+    proposedAction: NotRequired[Optional[str]]
     #: The proposals this result was made under (absent: upstream semantics only).
     proposals: NotRequired[List[Proposal]]
 
@@ -787,7 +793,7 @@ class PodTemplateSpec(TypedDict):
 
 
 #: A proposal by name. An unknown name is a request error that lists the known ones.
-Proposal: TypeAlias = Union[Literal["KEP4603Alternatives"], Literal["Rapid"], Literal["FastOnSuccess"], Literal["FrontLoadedCatchUp"], Literal["ExitReasonOverrides"], Literal["InitialValueGrid"]]
+Proposal: TypeAlias = Union[Literal["KEP4603Alternatives"], Literal["Rapid"], Literal["FastOnSuccess"], Literal["FrontLoadedCatchUp"], Literal["ExitReasonOverrides"], Literal["InitialValueGrid"], Literal["RestartRulesFuture"]]
 
 
 class ReasonCurve(TypedDict):

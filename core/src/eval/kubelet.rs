@@ -372,6 +372,13 @@ pub struct ContainerRestartInput {
     /// Proposals to decide under (docs/proposals.md); the result lists them.
     #[serde(default)]
     pub proposals: Vec<crate::proposals::Proposal>,
+    /// Proposal RestartRulesFuture only: the container's restartCount before this exit (for
+    /// `restartTimes` conditions; default 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restart_count: Option<i64>,
+    /// Proposal RestartRulesFuture only: the terminated reason (`OOMKilled` matches `oomKill`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, JsonSchema)]
@@ -387,6 +394,9 @@ pub struct ContainerRestartOutput {
     pub decided_by: DecidedBy,
     pub container_kind: ContainerKind,
     pub reason: String,
+    /// Proposal RestartRulesFuture: the matched rule's `Complete`, `TerminatePod` or `RestartPod`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proposed_action: Option<String>,
     /// The proposals this result was made under (absent: upstream semantics only).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub proposals: Vec<crate::proposals::Proposal>,
@@ -394,9 +404,54 @@ pub struct ContainerRestartOutput {
 
 pub fn container_restart(i: ContainerRestartInput) -> Result<ContainerRestartOutput, Diagnostic> {
     let proposals = crate::proposals::marker(&i.proposals);
-    let mut out = container_restart_upstream(i)?;
+    let mut out = if proposals.contains(&crate::proposals::Proposal::RestartRulesFuture) {
+        container_restart_future(i)?
+    } else {
+        container_restart_upstream(i)?
+    };
     out.proposals = proposals;
     Ok(out)
+}
+
+/// Proposal RestartRulesFuture: a container with rules is decided by its rules in the KEP's
+/// future shapes; when none matches, by upstream's decision without the rules (its own
+/// restartPolicy, or the Pod's when it has none).
+fn container_restart_future(mut i: ContainerRestartInput) -> Result<ContainerRestartOutput, Diagnostic> {
+    use crate::proposals::rules;
+    let spec = stored_spec(&i.pod);
+    let (c, kind) = find_container(&spec, &i.container).ok_or_else(|| unknown_container(&spec, &i.container))?;
+    if kind == ContainerKind::EphemeralContainer || c.rules().is_empty() {
+        return container_restart_upstream(i);
+    }
+    let exit = rules::Exit { code: i.exit_code, restart_count: i.restart_count.unwrap_or(0), oom_killed: i.reason.as_deref() == Some("OOMKilled") };
+    let Some((k, action)) = rules::first_match(c, exit) else {
+        let name = c.name.clone();
+        for ct in i.pod.spec.init_containers.iter_mut().chain(i.pod.spec.containers.iter_mut()).filter(|ct| ct.name == name) {
+            ct.restart_policy_rules = None;
+        }
+        let mut out = container_restart_upstream(i)?;
+        out.reason = format!("no restartPolicyRules entry matched (proposal RestartRulesFuture); {}", out.reason);
+        return Ok(out);
+    };
+    let code = i.exit_code;
+    let (restart, restart_all, proposed, what) = match action {
+        rules::ACTION_RESTART => (true, false, None, "restart the container".to_owned()),
+        rules::ACTION_RESTART_POD | rules::ACTION_RESTART_ALL => {
+            (true, true, (action == rules::ACTION_RESTART_POD).then(|| action.to_owned()), "restart every container of the Pod in place, init containers first".to_owned())
+        }
+        rules::ACTION_COMPLETE => (false, false, Some(action.to_owned()), "the container counts as completed successfully and is not restarted".to_owned()),
+        _ => (false, false, Some(action.to_owned()), "every container is killed and the Pod fails".to_owned()),
+    };
+    Ok(ContainerRestartOutput {
+        action: decision_name(restart),
+        restart_all_containers: restart_all,
+        rule_index: Some(k),
+        decided_by: DecidedBy::Rule,
+        container_kind: kind,
+        reason: format!("restartPolicyRules[{k}] ({action}) matched exit code {code} (restartCount {}) → {what} (proposal RestartRulesFuture)", exit.restart_count),
+        proposed_action: proposed,
+        proposals: Vec::new(),
+    })
 }
 
 fn container_restart_upstream(i: ContainerRestartInput) -> Result<ContainerRestartOutput, Diagnostic> {
@@ -413,6 +468,7 @@ fn container_restart_upstream(i: ContainerRestartInput) -> Result<ContainerResta
             decided_by: DecidedBy::Ephemeral,
             container_kind: kind,
             reason: format!("{:?} is an ephemeral container; the kubelet never restarts ephemeral containers", c.name),
+            proposed_action: None,
             proposals: Vec::new(),
         });
     }
@@ -430,6 +486,7 @@ fn container_restart_upstream(i: ContainerRestartInput) -> Result<ContainerResta
             decided_by: DecidedBy::Legacy,
             container_kind: kind,
             reason,
+            proposed_action: None,
             proposals: Vec::new(),
         });
     }
@@ -472,6 +529,7 @@ fn container_restart_upstream(i: ContainerRestartInput) -> Result<ContainerResta
         decided_by: by,
         container_kind: kind,
         reason,
+        proposed_action: None,
         proposals: Vec::new(),
     })
 }
@@ -818,6 +876,8 @@ mod tests {
             kubernetes_version: None,
             feature_gates: Some(fg),
             proposals: vec![],
+            restart_count: None,
+            reason: None,
         })
         .unwrap()
     }
@@ -863,6 +923,8 @@ mod tests {
             kubernetes_version: None,
             feature_gates: None,
             proposals: vec![],
+            restart_count: None,
+            reason: None,
         })
         .unwrap_err();
         assert_eq!(err.field, "input.container");

@@ -194,6 +194,7 @@ fn run_one(sc: &Scenario) -> Result<SimulationRun, Diagnostic> {
         object: Some(sc.workload.clone()),
         kubernetes_version: sc.kubernetes_version.clone(),
         feature_gates: sc.feature_gates.clone(),
+        proposals: sc.proposals.clone(),
         ..Default::default()
     })?;
     if let Some(first) = checked.errors.first() {

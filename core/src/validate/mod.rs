@@ -28,6 +28,8 @@ pub struct Ctx {
     pub gates: FeatureGates,
     /// Validate the object exactly as given (upstream's unit tests do); otherwise default first.
     pub skip_defaulting: bool,
+    /// Proposal RestartRulesFuture: KEP-5307's future rule shapes are accepted.
+    pub future_rules: bool,
 }
 
 /// `validate` op input: either one `object` (API JSON) or `source` text (YAML or JSON, one or
@@ -87,7 +89,8 @@ pub struct ValidateOutput {
 
 pub fn run(input: ValidateInput) -> Result<ValidateOutput, Diagnostic> {
     let (gates, gate_warnings) = FeatureGates::resolve(input.kubernetes_version.as_deref(), input.feature_gates.as_ref())?;
-    let ctx = Ctx { gates, skip_defaulting: input.skip_defaulting };
+    let future_rules = input.proposals.contains(&crate::proposals::Proposal::RestartRulesFuture);
+    let ctx = Ctx { gates, skip_defaulting: input.skip_defaulting, future_rules };
     let mut all = Findings::default();
     all.extend(gate_warnings);
     let mut documents = Vec::new();

@@ -5,6 +5,8 @@
 //! and every answer is upstream's; with one, the result carries the same list so that no
 //! answer made under a proposal can pass for an upstream one.
 
+pub mod rules;
+
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -26,10 +28,13 @@ pub enum Proposal {
     /// KEP-4603 "Design Details": the modelled initial values 25 ms / 250 ms / 1 s / 10 s
     /// against caps 30 s / 60 s / 300 s.
     InitialValueGrid,
+    /// KEP-5307 "Future Improvements": rule actions `Complete`, `TerminatePod`, `RestartPod`,
+    /// conditions `restartTimes` and `oomKill`, and the `when:` shape of the KEP's example.
+    RestartRulesFuture,
 }
 
 /// Names in the order the docs list them.
-pub const KNOWN: &[&str] = &["KEP4603Alternatives", "Rapid", "FastOnSuccess", "FrontLoadedCatchUp", "ExitReasonOverrides", "InitialValueGrid"];
+pub const KNOWN: &[&str] = &["KEP4603Alternatives", "Rapid", "FastOnSuccess", "FrontLoadedCatchUp", "ExitReasonOverrides", "InitialValueGrid", "RestartRulesFuture"];
 
 impl Proposal {
     pub fn name(self) -> &'static str {
@@ -40,6 +45,7 @@ impl Proposal {
             Proposal::FrontLoadedCatchUp => "FrontLoadedCatchUp",
             Proposal::ExitReasonOverrides => "ExitReasonOverrides",
             Proposal::InitialValueGrid => "InitialValueGrid",
+            Proposal::RestartRulesFuture => "RestartRulesFuture",
         }
     }
 }
@@ -54,7 +60,8 @@ pub fn marker(named: &[Proposal]) -> Vec<Proposal> {
 
 /// Whether `p` is active: named itself, or through the KEP-4603 umbrella name.
 pub fn active(named: &[Proposal], p: Proposal) -> bool {
-    named.contains(&p) || (p != Proposal::Kep4603Alternatives && named.contains(&Proposal::Kep4603Alternatives))
+    let kep4603 = !matches!(p, Proposal::Kep4603Alternatives | Proposal::RestartRulesFuture);
+    named.contains(&p) || (kep4603 && named.contains(&Proposal::Kep4603Alternatives))
 }
 
 /// One proposed CrashLoopBackOff curve as restart times (seconds from the first start) for a
