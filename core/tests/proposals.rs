@@ -273,3 +273,53 @@ fn the_simulator_runs_the_kep_5307_example_under_the_proposal() {
     let Response::Error { errors, .. } = run("simulate", kep_5307_scenario(json!([]))) else { panic!("simulated a workload upstream rejects") };
     assert!(errors[0].message.contains("would be rejected at admission (7 error(s))"), "{}", errors[0].message);
 }
+
+fn scenario_file(name: &str) -> Value {
+    let text = std::fs::read_to_string(root().join("examples/scenarios").join(name)).unwrap();
+    restartkit::source::parse_documents(&text).unwrap().remove(0).value
+}
+
+#[test]
+fn always_pod_is_a_pod_restart_policy_only_under_the_proposal() {
+    let pod = scenario_file("alwayspod-recreate.yaml")["workload"].clone();
+    let upstream = ok("validate", json!({"object": pod}));
+    assert_eq!(upstream["errors"].as_array().unwrap().len(), 1);
+    assert_eq!(upstream["errors"][0]["field"], "spec.restartPolicy");
+    assert_eq!(upstream["errors"][0]["type"], "FieldValueNotSupported");
+    let under = ok("validate", json!({"object": pod, "proposals": ["AlwaysPod"]}));
+    assert_eq!(under["valid"], true, "{under}");
+    let app = ok("containerRestart", json!({"pod": pod, "container": "app", "exitCode": 1, "proposals": ["AlwaysPod"]}));
+    assert_eq!((app["action"].as_str(), app["restartAllContainers"].as_bool(), app["proposedAction"].as_str()), (Some("Restart"), Some(true), Some("RestartPod")));
+    let init = ok("containerRestart", json!({"pod": pod, "container": "restore-data", "exitCode": 1, "proposals": ["AlwaysPod"]}));
+    assert_eq!(init["restartAllContainers"], true, "a failed init container restarts the whole Pod too");
+}
+
+#[test]
+fn always_pod_restarts_the_whole_pod_and_the_sandbox_option_costs_time() {
+    let run_file = |name: &str| ok("simulate", json!({"scenario": scenario_file(name)}));
+    let (recreate, reuse, upstream) = (run_file("alwayspod-recreate.yaml"), run_file("alwayspod-reuse.yaml"), run_file("restart-all-containers.yaml"));
+    assert_eq!(recreate["proposals"], json!(["AlwaysPod"]));
+    assert!(upstream.get("proposals").is_none());
+    let n = |r: &Value, k: &str| r["summary"][k].as_f64().unwrap();
+    let restarts = n(&recreate, "wholePodRestarts");
+    assert!(restarts >= 5.0, "{restarts}");
+    // Every app crash re-runs the init container: restore-data restarts as often as the app.
+    let counts = |r: &Value| r["pods"][0]["containers"].as_array().unwrap().iter().map(|c| c["restartCount"].as_u64().unwrap()).collect::<Vec<_>>();
+    let c = counts(&reuse);
+    assert!(c.iter().all(|x| *x == c[0]) && c[0] > 0, "{c:?}");
+    // Recreating the sandbox costs 5 s per whole-Pod restart: the k-th restart comes 5·k s later
+    // than with the sandbox reused.
+    let restart_times = |r: &Value| -> Vec<f64> {
+        r["timeline"].as_array().unwrap().iter().filter(|e| e["event"] == "RestartPod").map(|e| e["t"].as_f64().unwrap()).collect()
+    };
+    let (a, b) = (restart_times(&recreate), restart_times(&reuse));
+    for k in 0..4 {
+        assert_eq!(a[k] - b[k], 5.0 * k as f64, "restart {k}: {} vs {}", a[k], b[k]);
+    }
+    // Upstream's RestartAllContainers also re-runs the init container, without the backoff.
+    assert!(n(&upstream, "wholePodRestarts") >= n(&reuse, "wholePodRestarts"));
+    let mut bad = scenario_file("alwayspod-recreate.yaml");
+    bad["alwaysPodSandbox"] = json!("Teleport");
+    let Response::Error { errors, .. } = run("simulate", json!({"scenario": bad})) else { panic!("accepted an unknown sandbox option") };
+    assert_eq!(errors[0].field, "scenario.alwaysPodSandbox");
+}

@@ -793,7 +793,7 @@ class PodTemplateSpec(TypedDict):
 
 
 #: A proposal by name. An unknown name is a request error that lists the known ones.
-Proposal: TypeAlias = Union[Literal["KEP4603Alternatives"], Literal["Rapid"], Literal["FastOnSuccess"], Literal["FrontLoadedCatchUp"], Literal["ExitReasonOverrides"], Literal["InitialValueGrid"], Literal["RestartRulesFuture"]]
+Proposal: TypeAlias = Union[Literal["KEP4603Alternatives"], Literal["Rapid"], Literal["FastOnSuccess"], Literal["FrontLoadedCatchUp"], Literal["ExitReasonOverrides"], Literal["InitialValueGrid"], Literal["RestartRulesFuture"], Literal["AlwaysPod"]]
 
 
 class ReasonCurve(TypedDict):
@@ -882,6 +882,10 @@ class Scenario(TypedDict):
     maxTimelineEvents: NotRequired[Optional[int]]
     #: Proposals to simulate under (docs/proposals.md): `Rapid` runs the kubelet's CrashLoopBackOff at 250 ms / 60 s. The result lists them.
     proposals: NotRequired[List[Proposal]]
+    #: Proposal AlwaysPod: how the kubelet restarts the whole Pod — `Recreate` the Pod sandbox (the KEP's work-in-progress approach; default) or `Reuse` it.
+    alwaysPodSandbox: NotRequired[Optional[str]]
+    #: Proposal AlwaysPod with `Recreate`: seconds to tear down and recreate the sandbox (network namespace, IP) before the init containers run again (default 0).
+    sandboxRecreateSeconds: NotRequired[float]
 
 
 class ScriptedExit(TypedDict):

@@ -402,13 +402,23 @@ pub struct ContainerRestartOutput {
     pub proposals: Vec<crate::proposals::Proposal>,
 }
 
-pub fn container_restart(i: ContainerRestartInput) -> Result<ContainerRestartOutput, Diagnostic> {
+pub fn container_restart(mut i: ContainerRestartInput) -> Result<ContainerRestartOutput, Diagnostic> {
     let proposals = crate::proposals::marker(&i.proposals);
+    // Proposal AlwaysPod: decide as Always would, then widen a restart to the whole Pod.
+    let always_pod = proposals.contains(&crate::proposals::Proposal::AlwaysPod) && i.pod.spec.restart_policy.as_deref() == Some("AlwaysPod");
+    if always_pod {
+        i.pod.spec.restart_policy = Some("Always".into());
+    }
     let mut out = if proposals.contains(&crate::proposals::Proposal::RestartRulesFuture) {
         container_restart_future(i)?
     } else {
         container_restart_upstream(i)?
     };
+    if always_pod && out.action == "Restart" && out.container_kind != ContainerKind::EphemeralContainer && !out.restart_all_containers {
+        out.restart_all_containers = true;
+        out.proposed_action = Some("RestartPod".into());
+        out.reason.push_str("; Pod restartPolicy AlwaysPod (proposal AlwaysPod): the whole Pod restarts instead, init containers included");
+    }
     out.proposals = proposals;
     Ok(out)
 }

@@ -31,10 +31,14 @@ pub enum Proposal {
     /// KEP-5307 "Future Improvements": rule actions `Complete`, `TerminatePod`, `RestartPod`,
     /// conditions `restartTimes` and `oomKill`, and the `when:` shape of the KEP's example.
     RestartRulesFuture,
+    /// The 2018 KEP "New pod restartPolicy to restart the whole pod": Pod `restartPolicy:
+    /// AlwaysPod` restarts the whole Pod, init containers included, whenever `Always` would
+    /// restart one container.
+    AlwaysPod,
 }
 
 /// Names in the order the docs list them.
-pub const KNOWN: &[&str] = &["KEP4603Alternatives", "Rapid", "FastOnSuccess", "FrontLoadedCatchUp", "ExitReasonOverrides", "InitialValueGrid", "RestartRulesFuture"];
+pub const KNOWN: &[&str] = &["KEP4603Alternatives", "Rapid", "FastOnSuccess", "FrontLoadedCatchUp", "ExitReasonOverrides", "InitialValueGrid", "RestartRulesFuture", "AlwaysPod"];
 
 impl Proposal {
     pub fn name(self) -> &'static str {
@@ -46,6 +50,7 @@ impl Proposal {
             Proposal::ExitReasonOverrides => "ExitReasonOverrides",
             Proposal::InitialValueGrid => "InitialValueGrid",
             Proposal::RestartRulesFuture => "RestartRulesFuture",
+            Proposal::AlwaysPod => "AlwaysPod",
         }
     }
 }
@@ -60,7 +65,7 @@ pub fn marker(named: &[Proposal]) -> Vec<Proposal> {
 
 /// Whether `p` is active: named itself, or through the KEP-4603 umbrella name.
 pub fn active(named: &[Proposal], p: Proposal) -> bool {
-    let kep4603 = !matches!(p, Proposal::Kep4603Alternatives | Proposal::RestartRulesFuture);
+    let kep4603 = !matches!(p, Proposal::Kep4603Alternatives | Proposal::RestartRulesFuture | Proposal::AlwaysPod);
     named.contains(&p) || (kep4603 && named.contains(&Proposal::Kep4603Alternatives))
 }
 

@@ -53,6 +53,12 @@ pub(super) struct Template {
     future: Vec<Option<(crate::api::Container, Option<String>)>>,
 }
 
+/// Proposal AlwaysPod's extra cost per whole-Pod restart, in ms (the sandbox's recreation).
+#[derive(Debug, Clone, Copy)]
+struct AlwaysPod {
+    sandbox_ms: u64,
+}
+
 impl Template {
     pub fn new(pod: Value, spec: &crate::api::PodSpec, gates: &FeatureGates, job: Option<Value>, replicated_job: Option<String>, replicas: u32) -> Self {
         let policies = spec
@@ -191,6 +197,7 @@ pub(super) struct Engine<'a> {
     jobset: Option<Value>,
     decider: Decider,
     initial_ms: u64,
+    always_pod: Option<AlwaysPod>,
     max_ms: u64,
     startup_ms: u64,
     reschedule_ms: u64,
@@ -283,6 +290,7 @@ impl<'a> Engine<'a> {
             jobset,
             decider,
             initial_ms,
+            always_pod: None,
             max_ms,
             startup_ms: ms(sc.startup_seconds)?,
             reschedule_ms: ms(sc.pod_reschedule_seconds)?,
@@ -675,6 +683,35 @@ impl<'a> Engine<'a> {
         self.on_exit_decided(p, c, epoch, code, reason, None, false)
     }
 
+    pub(super) fn set_always_pod(&mut self, sandbox_ms: u64) {
+        self.always_pod = Some(AlwaysPod { sandbox_ms });
+    }
+
+    /// Proposal AlwaysPod: where Always would restart container `c`, the whole Pod restarts —
+    /// after the container's CrashLoopBackOff delay (the restart it replaces), plus the sandbox's
+    /// recreation when the sandbox is recreated; init containers run again.
+    fn restart_pod_always_pod(&mut self, p: usize, c: usize, tmpl: usize, ap: AlwaysPod) -> Result<(), Diagnostic> {
+        let now = self.now;
+        let delay = self.backoff_delay(p, c, now);
+        self.summary.whole_pod_restarts += 1;
+        let how = if ap.sandbox_ms > 0 { format!(", sandbox recreated ({}s)", ap.sandbox_ms as f64 / 1000.0) } else { ", sandbox reused".to_owned() };
+        self.record(Obj::Pod(p), Some((tmpl, c)), "RestartPod", "AlwaysPod", || {
+            Some(format!("restartPolicy AlwaysPod (proposal): the whole Pod restarts, init containers first{how}; back-off {}s", delay as f64 / 1000.0))
+        });
+        if let Some(pod) = self.pods.get_mut(p) {
+            pod.epoch += 1;
+            for ct in pod.containers.iter_mut() {
+                ct.restarting = ct.running || ct.last_exit.is_some();
+                ct.running = false;
+                ct.pending_start = false;
+            }
+        }
+        let start_at = now + delay + ap.sandbox_ms;
+        self.summary.time_lost_seconds += ((start_at + self.startup_ms).min(self.end_ms).saturating_sub(now)) as f64 / 1000.0;
+        self.start_pod_sequence(p, start_at);
+        Ok(())
+    }
+
     /// Proposal RestartRulesFuture: the decision of the container's rules for this exit, when
     /// the proposal decides this container.
     fn future_action(&self, p: usize, c: usize, epoch: u32, code: i32, reason: u8) -> Option<KubeletDecisionOrFuture> {
@@ -761,12 +798,22 @@ impl<'a> Engine<'a> {
         } else {
             code
         };
+        let decided_always_pod = self.always_pod;
         let mut decision = match decided {
             Some(d) => d,
             None => self.templates.get(tmpl).and_then(|t| t.policies.get(c)).map(|pol| pol.decide(code)).unwrap_or(KubeletDecision::DoNotRestart),
         };
+        // An init container that succeeded is done whatever the Pod's restartPolicy (the
+        // kubelet's computeInitContainerActions restarts only a failed one): without this, a
+        // Pod with restartPolicy Always re-ran its succeeded init container for ever.
+        if kind == Kind::Init && code == 0 && decision == KubeletDecision::Restart {
+            decision = KubeletDecision::DoNotRestart;
+        }
         if kind == Kind::Sidecar && decision == KubeletDecision::DoNotRestart {
             decision = KubeletDecision::Restart; // sidecars are always restarted
+        }
+        if let (Some(ap), KubeletDecision::Restart) = (decided_always_pod, decision) {
+            return self.restart_pod_always_pod(p, c, tmpl, ap);
         }
         match decision {
             KubeletDecision::Restart => {

@@ -408,7 +408,7 @@ mod tests {
         if let Some(m) = max {
             g.set(GATE_MAX, m);
         }
-        Ctx { gates: g, skip_defaulting: false, future_rules: false }
+        Ctx { gates: g, skip_defaulting: false, future_rules: false, always_pod: false }
     }
 
     fn cfg(period: Option<&str>, gates: &[(&str, bool)]) -> KubeletConfiguration {

@@ -30,6 +30,8 @@ pub struct Ctx {
     pub skip_defaulting: bool,
     /// Proposal RestartRulesFuture: KEP-5307's future rule shapes are accepted.
     pub future_rules: bool,
+    /// Proposal AlwaysPod: Pod restartPolicy `AlwaysPod` is accepted.
+    pub always_pod: bool,
 }
 
 /// `validate` op input: either one `object` (API JSON) or `source` text (YAML or JSON, one or
@@ -90,7 +92,8 @@ pub struct ValidateOutput {
 pub fn run(input: ValidateInput) -> Result<ValidateOutput, Diagnostic> {
     let (gates, gate_warnings) = FeatureGates::resolve(input.kubernetes_version.as_deref(), input.feature_gates.as_ref())?;
     let future_rules = input.proposals.contains(&crate::proposals::Proposal::RestartRulesFuture);
-    let ctx = Ctx { gates, skip_defaulting: input.skip_defaulting, future_rules };
+    let always_pod = input.proposals.contains(&crate::proposals::Proposal::AlwaysPod);
+    let ctx = Ctx { gates, skip_defaulting: input.skip_defaulting, future_rules, always_pod };
     let mut all = Findings::default();
     all.extend(gate_warnings);
     let mut documents = Vec::new();

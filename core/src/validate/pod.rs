@@ -225,6 +225,7 @@ pub fn validate_pod_spec(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, out: &mut 
     let rp = path.child("restartPolicy");
     match spec.restart_policy.as_deref() {
         None | Some("") => out.push(Diagnostic::required(&rp, "")),
+        Some("AlwaysPod") if ctx.always_pod => {}
         Some(v) if !POD_RESTART_POLICIES.contains(&v) => out.push(Diagnostic::not_supported(&rp, v, &POD_RESTART_POLICIES)),
         Some(_) => {}
     }
@@ -407,7 +408,7 @@ mod tests {
         let mut g = FeatureGates::default();
         g.set(GATE_RULES, rules);
         g.set(GATE_RESTART_ALL, all);
-        Ctx { gates: g, skip_defaulting: skip, future_rules: false }
+        Ctx { gates: g, skip_defaulting: skip, future_rules: false, always_pod: false }
     }
 
     fn check(spec: serde_json::Value, c: &Ctx) -> Findings {
