@@ -3,8 +3,8 @@
 unknown fields restartkit reports (as kubectl's field validation does), read from the Go types of
 k8s.io/api and k8s.io/apimachinery.
 
-    go mod download -json k8s.io/api@v0.36.6 k8s.io/apimachinery@v0.36.6   # prints their Dir
-    python3 tools/gen_known_fields.py ~/go/pkg/mod/k8s.io/api@v0.36.6 ~/go/pkg/mod/k8s.io/apimachinery@v0.36.6
+    go mod download -json k8s.io/api@v0.37.2 k8s.io/apimachinery@v0.37.2   # prints their Dir
+    python3 tools/gen_known_fields.py ~/go/pkg/mod/k8s.io/api@v0.37.2 ~/go/pkg/mod/k8s.io/apimachinery@v0.37.2
 
 Only the types in ROOTS and those they reach inside CHECKED are listed; a field whose type is
 outside CHECKED (volumes, probes, affinity, ...) is known but not looked into.
@@ -36,7 +36,9 @@ META = "pkg/apis/meta/v1/types.go"
 
 STRUCT = re.compile(r"^type (\w+) struct \{$")
 FIELD = re.compile(r"^\t(\w+)?\s*([\w\.\*\[\]]+(?:\[[\w\.]+\][\w\.\*\[\]]+)?)\s+`json:\"([^\"]*)\"")
-EMBED = re.compile(r"^\t([\w\.\*]+)\s+`json:\",inline\"")
+# An embedded struct is inlined by encoding/json whether its tag reads `json:",inline"` (up to
+# k8s.io/api v0.36) or `json:""` (v0.37 on).
+EMBED = re.compile(r"^\t([\w\.\*]+)\s+`json:\"(?:,inline)?\"")
 
 
 def parse(path: Path) -> Dict[str, List[Tuple[str, str]]]:

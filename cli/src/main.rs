@@ -28,7 +28,7 @@ struct Cli {
 
 #[derive(Args, Clone)]
 struct Target {
-    /// Kubernetes version to model (1.33 … 1.36; default: the newest).
+    /// Kubernetes version to model (1.33 … 1.37; default: the newest).
     #[arg(short = 'k', long, global = true, value_name = "VERSION")]
     kubernetes_version: Option<String>,
     /// Feature-gate overrides, e.g. `ContainerRestartRules=true,RestartAllContainersOnContainerExits=false`.
@@ -146,6 +146,13 @@ enum Command {
     Conformance {
         #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// Where the requests go: `native` (this binary's engine), or `plugin[=PATH]`: the
+        /// WebAssembly policy module through the wasmtime host (PATH defaults to
+        /// $RESTARTKIT_PLUGIN, then restartkit_plugin.wasm next to this binary or in the cargo
+        /// target's wasm32-unknown-unknown/release). `plugin` needs a build with
+        /// `--features plugin` (`make plugin` does it).
+        #[arg(long, default_value = "native", value_name = "native|plugin[=PATH]")]
+        via: String,
     },
     /// Send one raw contract request (JSON from a file or `-`) and print the response.
     Request { file: PathBuf },
@@ -174,7 +181,9 @@ fn read_input(path: &PathBuf) -> Result<String, String> {
         Ok(s)
     } else {
         let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        String::from_utf8(bytes).map_err(|e| format!("{}: not UTF-8 text (byte {})", path.display(), e.utf8_error().valid_up_to()))
+        restartkit::source::text_from_bytes(&bytes)
+            .map(str::to_owned)
+            .map_err(|d| format!("{}:{}:{}: {} [{}]", path.display(), d.line.unwrap_or(0), d.column.unwrap_or(0), d.message, d.code.unwrap_or_default()))
     }
 }
 
@@ -233,7 +242,14 @@ fn main() -> ExitCode {
         }
         Command::Schema { kind } => schema(kind),
         Command::Simulate { scenario, compare, output, proposals } => simulate(&scenario, compare.as_ref(), output, &proposals),
-        Command::Conformance { files } => conformance(&files),
+        Command::Conformance { files, via } => match via.as_str() {
+            "native" => conformance(&files, &mut |v| restartkit::conformance::run_vector(v)),
+            v if v == "plugin" || v.starts_with("plugin=") => plugin::conformance(&files, v.strip_prefix("plugin=")),
+            other => {
+                eprintln!("error: --via {other:?}: expected native, plugin or plugin=PATH");
+                ExitCode::from(2)
+            }
+        },
         Command::Request { file } => match read_input(&file) {
             Ok(text) => {
                 let out = restartkit::handle_json(&text);
@@ -415,7 +431,8 @@ fn schema(kind: Option<String>) -> ExitCode {
     }
 }
 
-fn conformance(files: &[PathBuf]) -> ExitCode {
+/// Runs vector files through `run` (a vector -> its notes, or the text of its FAIL line).
+fn conformance(files: &[PathBuf], run: &mut dyn FnMut(&Value) -> Result<Vec<String>, String>) -> ExitCode {
     let (mut passed, mut failed) = (0usize, 0usize);
     for f in files {
         let vectors = match read_input(f).and_then(|t| serde_json::from_str::<Vec<Value>>(&t).map_err(|e| format!("{}: {e}", f.display()))) {
@@ -427,7 +444,7 @@ fn conformance(files: &[PathBuf]) -> ExitCode {
         };
         for v in &vectors {
             let id = v.get("id").and_then(Value::as_str).unwrap_or("?");
-            match restartkit::conformance::run_vector(v) {
+            match run(v) {
                 Ok(notes) => {
                     passed += 1;
                     for n in notes {
@@ -443,6 +460,48 @@ fn conformance(files: &[PathBuf]) -> ExitCode {
     }
     println!("{passed} passed, {failed} failed");
     if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) }
+}
+
+/// `conformance --via plugin`: the same runner, with each request answered by the policy module.
+#[cfg(feature = "plugin")]
+mod plugin {
+    use super::{ExitCode, PathBuf, Value};
+    use restartkit::contract::Response;
+
+    pub fn conformance(files: &[PathBuf], path: Option<&str>) -> ExitCode {
+        let Some(path) = path.map(PathBuf::from).or_else(restartkit_host::default_plugin_path) else {
+            eprintln!("error: no plugin module: give --via plugin=PATH or set RESTARTKIT_PLUGIN (`make plugin` builds it)");
+            return ExitCode::from(2);
+        };
+        let mut host = match restartkit_host::Host::load(&path, restartkit_host::Limits::default()) {
+            Ok(h) => h,
+            Err(e) => {
+                eprintln!("error: {}: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        };
+        super::conformance(files, &mut |v| {
+            // The known upstream divergences apply as in the native runner.
+            let (expect, notes) = restartkit::conformance::corrected_expect(v);
+            let op = v.get("op").and_then(Value::as_str).ok_or("vector has no op")?;
+            let request = serde_json::json!({"op": op, "input": v.get("input").cloned().unwrap_or(Value::Null)});
+            let body = host.handle_json(&request.to_string()).map_err(|e| format!("plugin error: {e}"))?;
+            let resp: Response = serde_json::from_str(&body).map_err(|e| format!("the plugin's response is not a contract response: {e}"))?;
+            restartkit::conformance::check_response(&expect, &resp).map(|()| notes)
+        })
+    }
+}
+
+#[cfg(not(feature = "plugin"))]
+mod plugin {
+    use super::{ExitCode, PathBuf};
+
+    pub fn conformance(_files: &[PathBuf], _path: Option<&str>) -> ExitCode {
+        eprintln!(
+            "error: this restartkit was built without the plugin host; build it with `cargo build -p restartkit-cli --features plugin` (or run `make plugin`)"
+        );
+        ExitCode::from(2)
+    }
 }
 
 fn batch() -> ExitCode {

@@ -34,6 +34,9 @@ pub fn diagnostics(name: &str, text: &str, errors: &[Diagnostic], warnings: &[Di
     } else {
         Renderer::plain()
     };
+    // Lines are split once: scanning the text again for every diagnostic was quadratic with
+    // 100,000 rules each carrying a warning (found by the bad-input corpus).
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
     for d in errors.iter().chain(warnings).chain(infos) {
         let level = match d.severity {
             Severity::Error => Level::ERROR,
@@ -50,7 +53,7 @@ pub fn diagnostics(name: &str, text: &str, errors: &[Diagnostic], warnings: &[Di
         // Only the diagnostic's own line goes to the renderer: handing it the whole file for
         // every diagnostic would be quadratic in the size of the input.
         let excerpt = d.line.zip(d.column).and_then(|(l, c)| {
-            let src = text.split_inclusive('\n').nth(l.saturating_sub(1) as usize)?;
+            let src = *lines.get(l.saturating_sub(1) as usize)?;
             let span = span_of(src, 1, c)?;
             Some((l, src, span))
         });

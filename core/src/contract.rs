@@ -101,12 +101,17 @@ pub struct GateDescription {
     pub name: String,
     pub component: String,
     pub summary: String,
-    /// Default per modelled Kubernetes version (`"1.35": true`).
+    /// Default per modelled Kubernetes version (`"1.35": true`). A removed gate reads as the value
+    /// the code now behaves as (on).
     pub defaults: std::collections::BTreeMap<String, bool>,
+    /// Stage per modelled Kubernetes version: `Alpha`, `Beta`, `GA`, `Deprecated`, or `Removed`
+    /// (gone from that release; overriding it there is a request error). Absent where the gate
+    /// does not exist yet.
+    pub stages: std::collections::BTreeMap<String, String>,
 }
 
 pub fn describe() -> Description {
-    use crate::features::{FeatureGates, KubeVersion, GATES, NEWEST_MINOR, SUPPORTED_MINORS};
+    use crate::features::{stage_at, FeatureGates, KubeVersion, Stage, GATES, NEWEST_MINOR, SUPPORTED_MINORS};
     Description {
         restartkit_version: crate::VERSION.to_owned(),
         contract_version: CONTRACT_VERSION.to_owned(),
@@ -122,6 +127,19 @@ pub fn describe() -> Description {
                 defaults: SUPPORTED_MINORS
                     .iter()
                     .map(|m| (format!("1.{m}"), FeatureGates::for_version(KubeVersion { minor: *m }).enabled(g.name)))
+                    .collect(),
+                stages: SUPPORTED_MINORS
+                    .iter()
+                    .filter_map(|m| {
+                        let name = match stage_at(g.name, *m)?.0 {
+                            Stage::Alpha => "Alpha",
+                            Stage::Beta => "Beta",
+                            Stage::Ga => "GA",
+                            Stage::Deprecated => "Deprecated",
+                            Stage::Removed => "Removed",
+                        };
+                        Some((format!("1.{m}"), name.to_owned()))
+                    })
                     .collect(),
             })
             .collect(),
@@ -303,5 +321,27 @@ mod tests {
         assert!(top["errors"][0]["message"].as_str().unwrap().contains("extra"));
         let no_input = call(r#"{"op":"validate"}"#);
         assert_eq!(no_input["status"], "error");
+    }
+
+    #[test]
+    fn describe_reports_1_37_and_removed_gates() {
+        let d = call(r#"{"op":"describe","input":{}}"#);
+        assert_eq!(d["result"]["defaultKubernetesVersion"], "1.37");
+        let gates = d["result"]["featureGates"].as_array().unwrap();
+        let gate = |n: &str| gates.iter().find(|g| g["name"] == n).unwrap().clone();
+        let sidecars = gate("SidecarContainers");
+        assert_eq!(sidecars["stages"]["1.36"], "GA");
+        assert_eq!(sidecars["stages"]["1.37"], "Removed");
+        assert_eq!(sidecars["defaults"]["1.37"], true);
+        let rules = gate("ContainerRestartRules");
+        assert!(rules["stages"].get("1.33").is_none(), "no stage before the gate exists");
+        assert_eq!(rules["stages"]["1.37"], "Beta");
+        // A removed gate's override is refused through the contract too, naming gate and version.
+        let r = call(r#"{"op":"containerRestart","input":{"featureGates":{"JobSuccessPolicy":true},"pod":{"spec":{"containers":[{"name":"c"}]}},"container":"c","exitCode":1}}"#);
+        assert_eq!(r["status"], "error");
+        assert_eq!(r["errors"][0]["code"], "removed-feature-gate");
+        assert_eq!(r["errors"][0]["field"], "featureGates[JobSuccessPolicy]");
+        let ok = call(r#"{"op":"containerRestart","input":{"kubernetesVersion":"1.36","featureGates":{"JobSuccessPolicy":true},"pod":{"spec":{"containers":[{"name":"c"}]}},"container":"c","exitCode":1}}"#);
+        assert_eq!(ok["status"], "ok");
     }
 }

@@ -85,7 +85,7 @@ class BackoffInputKubelet(TypedDict):
     featureGates: NotRequired[Optional[Dict[str, bool]]]
     #: The node's KubeletConfiguration; its own featureGates apply on top of `featureGates`.
     kubeletConfig: NotRequired[Optional[KubeletConfiguration]]
-    #: Number of restarts of a container that crashes as soon as it starts.
+    #: Number of restarts of a container that crashes as soon as it starts (at most 1,000,000: `MAX_RESTARTS`).
     restarts: NotRequired[Optional[int]]
     #: Or: an explicit sequence of crashes and resets.
     timeline: NotRequired[Optional[List[TimelineEvent]]]
@@ -437,8 +437,10 @@ class GateDescription(TypedDict):
     name: str
     component: str
     summary: str
-    #: Default per modelled Kubernetes version (`"1.35": true`).
+    #: Default per modelled Kubernetes version (`"1.35": true`). A removed gate reads as the value the code now behaves as (on).
     defaults: Dict[str, bool]
+    #: Stage per modelled Kubernetes version: `Alpha`, `Beta`, `GA`, `Deprecated`, or `Removed` (gone from that release; overriding it there is a request error). Absent where the gate does not exist yet.
+    stages: Dict[str, str]
 
 
 class Job(TypedDict):

@@ -156,7 +156,7 @@ fn curve(cfg: &CurveConfig, horizon: u64) -> Result<(f64, f64, Vec<f64>), Diagno
     let initial = first.get("initialSeconds").and_then(Value::as_f64).unwrap_or(0.0);
     let max = first.get("maxSeconds").and_then(Value::as_f64).unwrap_or(0.0);
     // Enough restarts to pass the horizon at the fastest (capped) rate.
-    let n = if max > 0.0 { ((horizon as f64 / max).ceil() as u64 + 64).min(1_000_000) } else { 64 };
+    let n = if max > 0.0 { ((horizon as f64 / max).ceil() as u64 + 64).min(u64::from(crate::backoff::kubelet::MAX_RESTARTS)) } else { 64 };
     if let Some(m) = input.as_object_mut() {
         m.insert("restarts".into(), json!(n));
     }

@@ -184,6 +184,23 @@ pub fn validate_value(obj: &Value, ctx: &Ctx) -> (Findings, bool) {
         out.push(Diagnostic::request("not-an-object", "", "a Kubernetes object must be a mapping with apiVersion and kind"));
         return (out, false);
     };
+    // apiVersion and kind are strings in TypeMeta; the API server's decoder refuses any other
+    // type, so a `kind: 42` is an error at that field rather than "a document without kind".
+    for key in ["apiVersion", "kind"] {
+        if let Some(v) = map.get(key).filter(|v| !v.is_string() && !v.is_null()) {
+            let what = match v {
+                Value::Bool(_) => "boolean",
+                Value::Number(_) => "number",
+                Value::Array(_) => "sequence",
+                _ => "map",
+            };
+            let mut d = Diagnostic::request("decode", key, format!("{key}: invalid type: {what}, expected a string"));
+            d.error_type = Some(crate::diag::ErrorType::FieldValueTypeInvalid);
+            d.origin = crate::diag::Origin::KubeApiserver;
+            out.push(d);
+            return (out, false);
+        }
+    }
     let kind = map.get("kind").and_then(Value::as_str).unwrap_or("");
     let api_version = map.get("apiVersion").and_then(Value::as_str).unwrap_or("");
     let group = api_version.rsplit_once('/').map(|(g, _)| g).unwrap_or("");

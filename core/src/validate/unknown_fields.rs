@@ -97,4 +97,14 @@ mod tests {
                      "ephemeralContainers": [{"name": "d", "image": "i", "targetContainerName": "c"}]}});
         assert!(fields("Pod", pod).is_empty());
     }
+
+    /// Fields new in k8s.io/api v0.37 (the newest modelled release) are known.
+    #[test]
+    fn fields_new_in_1_37_are_known() {
+        let job = json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j"},
+            "spec": {"scheduling": {"schedulingPolicy": {"gang": {"minCount": 2}}}, "parallelism": 2,
+                     "template": {"spec": {"restartPolicy": "Never", "evictionResponders": [], "containers": [{"name": "a", "image": "i"}]}}}});
+        assert!(fields("Job", job).is_empty());
+        assert_eq!(SOURCE, "k8s.io/api@v0.37.2");
+    }
 }
