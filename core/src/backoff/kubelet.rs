@@ -223,7 +223,7 @@ pub fn run(i: KubeletBackoffInput) -> Result<KubeletBackoffOutput, Diagnostic> {
     let (gates, _) = FeatureGates::resolve(i.kubernetes_version.as_deref(), i.feature_gates.as_ref())?;
     let period_given = !i_period_was_default(&i.kubelet_config);
     let mut cfg = i.kubelet_config.map(|b| *b).unwrap_or_default();
-    let ctx = Ctx { gates: gates.clone(), skip_defaulting: false };
+    let ctx = Ctx { gates: gates.clone(), skip_defaulting: false, future_rules: false, always_pod: false };
     kubelet_config::default_kubelet_config(&mut cfg, &ctx);
     let mut findings = Findings::default();
     kubelet_config::validate_kubelet_config(&cfg, &ctx, &mut findings);

@@ -160,7 +160,9 @@ pub fn validate_pod_spec(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, out: &mut 
         if !names.insert(c.name.as_str()) {
             out.push(Diagnostic::duplicate(&p.child("name"), c.name.as_str()));
         }
-        if opts.allow_rules {
+        if opts.allow_rules && ctx.future_rules && !c.rules().is_empty() {
+            crate::proposals::rules::validate_container(c, &p, false, opts.allow_all, out);
+        } else if opts.allow_rules {
             validate_container_restart_policy(c, &p, opts, out);
         } else if c.restart_policy.is_some() {
             out.push(Diagnostic::forbidden(&p.child("restartPolicy"), "may not be set for non-init containers"));
@@ -174,7 +176,11 @@ pub fn validate_pod_spec(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, out: &mut 
         if c.name.is_empty() {
             out.push(Diagnostic::required(&p.child("name"), ""));
         }
-        validate_init_restart_policy(c, &p, opts, out);
+        if opts.allow_rules && ctx.future_rules && !c.rules().is_empty() {
+            crate::proposals::rules::validate_container(c, &p, true, opts.allow_all, out);
+        } else {
+            validate_init_restart_policy(c, &p, opts, out);
+        }
         if names.contains(c.name.as_str()) {
             out.push(Diagnostic::duplicate(&p.child("name"), c.name.as_str()));
         } else if !c.name.is_empty() {
@@ -219,11 +225,12 @@ pub fn validate_pod_spec(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, out: &mut 
     let rp = path.child("restartPolicy");
     match spec.restart_policy.as_deref() {
         None | Some("") => out.push(Diagnostic::required(&rp, "")),
+        Some("AlwaysPod") if ctx.always_pod => {}
         Some(v) if !POD_RESTART_POLICIES.contains(&v) => out.push(Diagnostic::not_supported(&rp, v, &POD_RESTART_POLICIES)),
         Some(_) => {}
     }
 
-    lint_pod_spec(spec, path, out);
+    lint_pod_spec(spec, path, ctx.future_rules, out);
 }
 
 /// ValidatePodCreate, restart scope.
@@ -305,23 +312,23 @@ fn rule_set(r: &ContainerRestartRule) -> Option<CodeSet> {
     }
 }
 
-fn lint_pod_spec(spec: &PodSpec, path: &FieldPath, out: &mut Findings) {
+fn lint_pod_spec(spec: &PodSpec, path: &FieldPath, future_rules: bool, out: &mut Findings) {
     for (i, c) in spec.containers.iter().enumerate() {
-        lint_container(c, &path.child("containers").index(i), false, out);
+        lint_container(c, &path.child("containers").index(i), false, future_rules, out);
     }
     for (i, c) in spec.init_containers.iter().enumerate() {
-        lint_container(c, &path.child("initContainers").index(i), true, out);
+        lint_container(c, &path.child("initContainers").index(i), true, future_rules, out);
     }
 }
 
-fn lint_container(c: &Container, p: &FieldPath, init: bool, out: &mut Findings) {
+fn lint_container(c: &Container, p: &FieldPath, init: bool, future_rules: bool, out: &mut Findings) {
     let rules = c.rules();
     let rules_path = p.child("restartPolicyRules");
     let sidecar = init && is_sidecar(c);
     let mut covered = CodeSet::empty();
     for (j, r) in rules.iter().enumerate() {
         let rp = rules_path.index(j);
-        lint_unknown_fields(r, &rp, out);
+        lint_unknown_fields(r, &rp, future_rules, out);
         let Some(set) = rule_set(r) else { continue };
         let Some(ec) = r.exit_codes.as_ref() else { continue };
         let vp = rp.child("exitCodes").child("values");
@@ -387,7 +394,7 @@ fn lint_container(c: &Container, p: &FieldPath, init: bool, out: &mut Findings) 
     }
 }
 
-fn lint_unknown_fields(r: &ContainerRestartRule, rp: &FieldPath, out: &mut Findings) {
+fn lint_unknown_fields(r: &ContainerRestartRule, rp: &FieldPath, future_rules: bool, out: &mut Findings) {
     let unknown = |key: &str, at: &FieldPath, out: &mut Findings| {
         out.push(Diagnostic::lint(
             "unknown-field",
@@ -395,7 +402,8 @@ fn lint_unknown_fields(r: &ContainerRestartRule, rp: &FieldPath, out: &mut Findi
             format!("{}: unknown field {key:?}; the API server drops it, and rejects the request under strict field validation (kubectl's default)", at.child(key)),
         ));
     };
-    for key in r.other.keys() {
+    // Under RestartRulesFuture, `when` is the KEP's condition wrapper, not an unknown field.
+    for key in r.other.keys().filter(|k| !(future_rules && k.as_str() == "when")) {
         unknown(key, rp, out);
     }
     if let Some(ec) = &r.exit_codes {
@@ -417,7 +425,7 @@ mod tests {
         let mut g = FeatureGates::default();
         g.set(GATE_RULES, rules);
         g.set(GATE_RESTART_ALL, all);
-        Ctx { gates: g, skip_defaulting: skip }
+        Ctx { gates: g, skip_defaulting: skip, future_rules: false, always_pod: false }
     }
 
     fn check(spec: serde_json::Value, c: &Ctx) -> Findings {
