@@ -32,8 +32,11 @@ for (const f of readdirSync(join(exRoot, 'scenarios')).filter((f) => /\.ya?ml$/.
     cpSync(src, join(simDir, rel));
   }
   const name = /^name:\s*(.+?)\s*$/m.exec(text)?.[1] ?? f;
-  scenarios.push({ id: f.replace(/\.ya?ml$/, ''), file: f, title: name.replace(/^["']|["']$/g, '') });
+  // Scenarios that simulate a proposal (top-level `proposals:`, docs/proposals.md) go after the
+  // upstream ones, so the default (the first) is upstream behaviour.
+  scenarios.push({ id: f.replace(/\.ya?ml$/, ''), file: f, title: name.replace(/^["']|["']$/g, ''), proposal: /^proposals:/m.test(text) });
 }
+scenarios.sort((a, b) => Number(a.proposal) - Number(b.proposal) || a.file.localeCompare(b.file));
 writeFileSync(join(simDir, 'index.json'), `${JSON.stringify(scenarios, null, 2)}\n`);
 
 mkdirSync(join(dist, 'pkg', 'web'), { recursive: true });
