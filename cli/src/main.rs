@@ -139,11 +139,34 @@ enum Command {
     Conformance {
         #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// Where the vectors run: `native` (this binary's core) or `plugin[=PATH]` (the policy
+        /// module plugin/ABI.md in wasmtime; needs a build with the `plugin` feature). Without
+        /// PATH: $RESTARTKIT_PLUGIN, then restartkit_plugin.wasm beside this executable, then
+        /// <target>/wasm32-unknown-unknown/release/restartkit_plugin.wasm (`make plugin`).
+        #[arg(long, value_name = "native|plugin[=PATH]", default_value = "native", value_parser = parse_via)]
+        via: Via,
     },
     /// Send one raw contract request (JSON from a file or `-`) and print the response.
     Request { file: PathBuf },
     /// JSON lines in, JSON lines out: one contract request per line of standard input.
     Batch,
+}
+
+/// Where `conformance` runs the vectors.
+#[derive(Clone, Debug)]
+enum Via {
+    Native,
+    /// The policy module at this path, or the default one.
+    Plugin(Option<PathBuf>),
+}
+
+fn parse_via(s: &str) -> Result<Via, String> {
+    match s.split_once('=') {
+        None if s == "native" => Ok(Via::Native),
+        None if s == "plugin" => Ok(Via::Plugin(None)),
+        Some(("plugin", path)) if !path.is_empty() => Ok(Via::Plugin(Some(PathBuf::from(path)))),
+        _ => Err(format!("{s:?}: expected `native`, `plugin` or `plugin=PATH`")),
+    }
 }
 
 fn parse_gates(s: &str) -> Result<BTreeMap<String, bool>, String> {
@@ -217,7 +240,10 @@ fn main() -> ExitCode {
         }
         Command::Schema { kind } => schema(kind),
         Command::Simulate { scenario, compare, output } => simulate(&scenario, compare.as_ref(), output),
-        Command::Conformance { files } => conformance(&files),
+        Command::Conformance { files, via } => match via {
+            Via::Native => conformance(&files, &mut restartkit::conformance::run_vector),
+            Via::Plugin(path) => conformance_via_plugin(&files, path),
+        },
         Command::Request { file } => match read_input(&file) {
             Ok(text) => {
                 let out = restartkit::handle_json(&text);
@@ -392,7 +418,40 @@ fn schema(kind: Option<String>) -> ExitCode {
     }
 }
 
-fn conformance(files: &[PathBuf]) -> ExitCode {
+/// `--via plugin`: the same runner, each vector sent through the policy module in wasmtime.
+#[cfg(feature = "plugin")]
+fn conformance_via_plugin(files: &[PathBuf], path: Option<PathBuf>) -> ExitCode {
+    let Some(path) = path.or_else(restartkit_host::default_plugin_path) else {
+        eprintln!(
+            "error: no policy module found: pass --via plugin=PATH, set RESTARTKIT_PLUGIN, or build it with `make plugin` \
+             (target/wasm32-unknown-unknown/release/restartkit_plugin.wasm)"
+        );
+        return ExitCode::from(2);
+    };
+    let mut host = match restartkit_host::Host::load(&path, restartkit_host::Limits::default()) {
+        Ok(h) => h,
+        Err(e) => {
+            eprintln!("error: {}: {e}", path.display());
+            return ExitCode::from(2);
+        }
+    };
+    conformance(files, &mut |v| restartkit_host::conformance::run_vector(&mut host, v))
+}
+
+/// Without the `plugin` feature there is no wasmtime in this binary: say how to get one rather
+/// than pretend the flag does not exist.
+#[cfg(not(feature = "plugin"))]
+fn conformance_via_plugin(_files: &[PathBuf], _path: Option<PathBuf>) -> ExitCode {
+    eprintln!(
+        "error: --via plugin needs a restartkit built with the `plugin` feature (it links wasmtime): \
+         `cargo build -p restartkit-cli --features plugin`, or `make plugin` from the repository root"
+    );
+    ExitCode::from(2)
+}
+
+/// Runs the vectors of `files` with `run` (natively or through the plugin): the output and exit
+/// code do not depend on which.
+fn conformance(files: &[PathBuf], run: &mut dyn FnMut(&Value) -> Result<Vec<String>, String>) -> ExitCode {
     let (mut passed, mut failed) = (0usize, 0usize);
     for f in files {
         let vectors = match read_input(f).and_then(|t| serde_json::from_str::<Vec<Value>>(&t).map_err(|e| format!("{}: {e}", f.display()))) {
@@ -404,7 +463,7 @@ fn conformance(files: &[PathBuf]) -> ExitCode {
         };
         for v in &vectors {
             let id = v.get("id").and_then(Value::as_str).unwrap_or("?");
-            match restartkit::conformance::run_vector(v) {
+            match run(v) {
                 Ok(notes) => {
                     passed += 1;
                     for n in notes {

@@ -214,3 +214,43 @@ fn request_reads_a_contract_request() {
     assert!(v["result"]["kubernetesVersions"].as_array().is_some_and(|a| a.len() == 4));
     let _ = Path::new(&p);
 }
+
+/// Without the `plugin` feature, `--via plugin` is a clear error that says how to get it (not
+/// clap's unknown-flag error).
+#[cfg(not(feature = "plugin"))]
+#[test]
+fn conformance_via_plugin_without_the_feature_says_how_to_get_it() {
+    let o = run(&["conformance", "--via", "plugin", "conformance/vectors/restart-rules.json"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("--features plugin") && err.contains("make plugin"), "{err}");
+}
+
+#[test]
+fn conformance_via_rejects_an_unknown_runner() {
+    let o = run(&["conformance", "--via", "python", "conformance/vectors/restart-rules.json"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("expected `native`, `plugin` or `plugin=PATH`"), "{}", stderr(&o));
+}
+
+/// `--via plugin` runs every vector through the policy module (plugin/ABI.md) in wasmtime with
+/// the native runner's output: `make test-plugin` runs this with the feature on.
+#[cfg(feature = "plugin")]
+#[test]
+fn every_vector_passes_through_the_plugin_with_the_native_output() {
+    let mut files: Vec<String> = std::fs::read_dir(root().join("conformance/vectors"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .map(|p| p.display().to_string())
+        .collect();
+    files.sort();
+    let mut native = vec!["conformance"];
+    native.extend(files.iter().map(String::as_str));
+    let mut plugin = vec!["conformance", "--via", "plugin"];
+    plugin.extend(files.iter().map(String::as_str));
+    let (n, p) = (run(&native), run(&plugin));
+    assert!(stdout(&p).ends_with(" passed, 0 failed\n"), "{}{}", stdout(&p), stderr(&p));
+    assert_eq!(stdout(&p), stdout(&n));
+    assert_eq!(p.status.code(), n.status.code());
+}
