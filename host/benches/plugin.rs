@@ -85,7 +85,9 @@ fn benches(c: &mut Criterion) {
     g.finish();
 
     // Instantiation: a fresh instance from the compiled module (what follows a trap), and a whole
-    // Host::load from the warm module cache (engine, file read, SHA-256, deserialize, instantiate).
+    // Host::load from the warm module cache -- "instantiation from the cache": engine, epoch
+    // thread, cache lookup by the file's identity (no read, no hash), deserialize_file (mmap),
+    // InstancePre, first instance and its ABI version checks.
     let mut g = c.benchmark_group("instantiate");
     g.bench_function("instance_from_compiled_module", |b| b.iter(|| host.reinstantiate().unwrap()));
     let cached = Host::load_with_cache(&path, Limits::default(), Cache::Default).unwrap();
