@@ -89,10 +89,18 @@ func (e *StatusError) Error() string {
 }
 
 // AbiMismatchError: the module speaks another ABI major.
-type AbiMismatchError struct{ Found, Expected int32 }
+type AbiMismatchError struct {
+	Found, Expected int32
+	// Kind is "decider" for a custom decider; empty for the policy module.
+	Kind string
+}
 
 func (e *AbiMismatchError) Error() string {
-	return fmt.Sprintf("policy module ABI major version mismatch: the module speaks %d, this host speaks %d", e.Found, e.Expected)
+	kind := e.Kind
+	if kind == "" {
+		kind = "policy module"
+	}
+	return fmt.Sprintf("%s ABI major version mismatch: the module speaks %d, this host speaks %d", kind, e.Found, e.Expected)
 }
 
 // TrapError: the guest trapped (an internal error of the plugin); the instance was discarded.
@@ -116,6 +124,7 @@ type Plugin struct {
 	prepared map[int]*entry
 	nextID   int
 	stack    []uint64
+	deciders []*decider
 }
 
 type entry struct {
@@ -258,12 +267,18 @@ func (p *Plugin) fail(ctx context.Context, err error) error {
 		p.mod = nil
 	}
 	p.gen++
+	return classify(err, mem, p.limits)
+}
+
+// classify turns an error from a wasm call into a typed one: a timeout, the memory cap (memory
+// within a page of it), or a trap.
+func classify(err error, mem uint64, limits Limits) error {
 	var exit *sys.ExitError
 	if errors.As(err, &exit) && (exit.ExitCode() == sys.ExitCodeDeadlineExceeded || exit.ExitCode() == sys.ExitCodeContextCanceled) {
-		return fmt.Errorf("%w (%v): %v", ErrTimeout, p.limits.Timeout, err)
+		return fmt.Errorf("%w (%v): %v", ErrTimeout, limits.Timeout, err)
 	}
-	if mem+65536 > p.limits.MemoryBytes {
-		return fmt.Errorf("%w of %d bytes: %v", ErrMemoryLimit, p.limits.MemoryBytes, err)
+	if mem+65536 > limits.MemoryBytes {
+		return fmt.Errorf("%w of %d bytes: %v", ErrMemoryLimit, limits.MemoryBytes, err)
 	}
 	return &TrapError{Err: err}
 }
