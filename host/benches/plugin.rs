@@ -96,6 +96,14 @@ fn benches(c: &mut Criterion) {
     g.bench_function("host_load_from_cache", |b| {
         b.iter(|| black_box(Host::load_with_cache(&path, Limits::default(), Cache::Default).unwrap()))
     });
+    // The same load keyed by content only (what every load did before the identity key): read the
+    // 4 MB module, SHA-256 it, then as above.
+    g.bench_function("host_load_from_cache_by_content", |b| {
+        b.iter(|| {
+            let bytes = std::fs::read(&path).unwrap();
+            black_box(Host::from_bytes(&bytes, Limits::default(), Cache::Default).unwrap())
+        })
+    });
     // Parts of a load, to see where the time goes.
     let bytes = std::fs::read(&path).unwrap();
     g.bench_function("part/read_file", |b| b.iter(|| black_box(std::fs::read(&path).unwrap())));
