@@ -28,7 +28,7 @@ struct Cli {
 
 #[derive(Args, Clone)]
 struct Target {
-    /// Kubernetes version to model (1.33 … 1.36; default: the newest).
+    /// Kubernetes version to model (1.33 … 1.37; default: the newest).
     #[arg(short = 'k', long, global = true, value_name = "VERSION")]
     kubernetes_version: Option<String>,
     /// Feature-gate overrides, e.g. `ContainerRestartRules=true,RestartAllContainersOnContainerExits=false`.
@@ -139,34 +139,18 @@ enum Command {
     Conformance {
         #[arg(required = true)]
         files: Vec<PathBuf>,
-        /// Where the vectors run: `native` (this binary's core) or `plugin[=PATH]` (the policy
-        /// module plugin/ABI.md in wasmtime; needs a build with the `plugin` feature). Without
-        /// PATH: $RESTARTKIT_PLUGIN, then restartkit_plugin.wasm beside this executable, then
-        /// <target>/wasm32-unknown-unknown/release/restartkit_plugin.wasm (`make plugin`).
-        #[arg(long, value_name = "native|plugin[=PATH]", default_value = "native", value_parser = parse_via)]
-        via: Via,
+        /// Where the requests go: `native` (this binary's engine), or `plugin[=PATH]`: the
+        /// WebAssembly policy module through the wasmtime host (PATH defaults to
+        /// $RESTARTKIT_PLUGIN, then restartkit_plugin.wasm next to this binary or in the cargo
+        /// target's wasm32-unknown-unknown/release). `plugin` needs a build with
+        /// `--features plugin` (`make plugin` does it).
+        #[arg(long, default_value = "native", value_name = "native|plugin[=PATH]")]
+        via: String,
     },
     /// Send one raw contract request (JSON from a file or `-`) and print the response.
     Request { file: PathBuf },
     /// JSON lines in, JSON lines out: one contract request per line of standard input.
     Batch,
-}
-
-/// Where `conformance` runs the vectors.
-#[derive(Clone, Debug)]
-enum Via {
-    Native,
-    /// The policy module at this path, or the default one.
-    Plugin(Option<PathBuf>),
-}
-
-fn parse_via(s: &str) -> Result<Via, String> {
-    match s.split_once('=') {
-        None if s == "native" => Ok(Via::Native),
-        None if s == "plugin" => Ok(Via::Plugin(None)),
-        Some(("plugin", path)) if !path.is_empty() => Ok(Via::Plugin(Some(PathBuf::from(path)))),
-        _ => Err(format!("{s:?}: expected `native`, `plugin` or `plugin=PATH`")),
-    }
 }
 
 fn parse_gates(s: &str) -> Result<BTreeMap<String, bool>, String> {
@@ -240,9 +224,13 @@ fn main() -> ExitCode {
         }
         Command::Schema { kind } => schema(kind),
         Command::Simulate { scenario, compare, output } => simulate(&scenario, compare.as_ref(), output),
-        Command::Conformance { files, via } => match via {
-            Via::Native => conformance(&files, &mut restartkit::conformance::run_vector),
-            Via::Plugin(path) => conformance_via_plugin(&files, path),
+        Command::Conformance { files, via } => match via.as_str() {
+            "native" => conformance(&files, &mut |v| restartkit::conformance::run_vector(v)),
+            v if v == "plugin" || v.starts_with("plugin=") => plugin::conformance(&files, v.strip_prefix("plugin=")),
+            other => {
+                eprintln!("error: --via {other:?}: expected native, plugin or plugin=PATH");
+                ExitCode::from(2)
+            }
         },
         Command::Request { file } => match read_input(&file) {
             Ok(text) => {
@@ -418,39 +406,7 @@ fn schema(kind: Option<String>) -> ExitCode {
     }
 }
 
-/// `--via plugin`: the same runner, each vector sent through the policy module in wasmtime.
-#[cfg(feature = "plugin")]
-fn conformance_via_plugin(files: &[PathBuf], path: Option<PathBuf>) -> ExitCode {
-    let Some(path) = path.or_else(restartkit_host::default_plugin_path) else {
-        eprintln!(
-            "error: no policy module found: pass --via plugin=PATH, set RESTARTKIT_PLUGIN, or build it with `make plugin` \
-             (target/wasm32-unknown-unknown/release/restartkit_plugin.wasm)"
-        );
-        return ExitCode::from(2);
-    };
-    let mut host = match restartkit_host::Host::load(&path, restartkit_host::Limits::default()) {
-        Ok(h) => h,
-        Err(e) => {
-            eprintln!("error: {}: {e}", path.display());
-            return ExitCode::from(2);
-        }
-    };
-    conformance(files, &mut |v| restartkit_host::conformance::run_vector(&mut host, v))
-}
-
-/// Without the `plugin` feature there is no wasmtime in this binary: say how to get one rather
-/// than pretend the flag does not exist.
-#[cfg(not(feature = "plugin"))]
-fn conformance_via_plugin(_files: &[PathBuf], _path: Option<PathBuf>) -> ExitCode {
-    eprintln!(
-        "error: --via plugin needs a restartkit built with the `plugin` feature (it links wasmtime): \
-         `cargo build -p restartkit-cli --features plugin`, or `make plugin` from the repository root"
-    );
-    ExitCode::from(2)
-}
-
-/// Runs the vectors of `files` with `run` (natively or through the plugin): the output and exit
-/// code do not depend on which.
+/// Runs vector files through `run` (a vector -> its notes, or the text of its FAIL line).
 fn conformance(files: &[PathBuf], run: &mut dyn FnMut(&Value) -> Result<Vec<String>, String>) -> ExitCode {
     let (mut passed, mut failed) = (0usize, 0usize);
     for f in files {
@@ -479,6 +435,41 @@ fn conformance(files: &[PathBuf], run: &mut dyn FnMut(&Value) -> Result<Vec<Stri
     }
     println!("{passed} passed, {failed} failed");
     if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) }
+}
+
+/// `conformance --via plugin`: the same runner, with each request answered by the policy module.
+#[cfg(feature = "plugin")]
+mod plugin {
+    use super::{ExitCode, PathBuf};
+
+    pub fn conformance(files: &[PathBuf], path: Option<&str>) -> ExitCode {
+        let Some(path) = path.map(PathBuf::from).or_else(restartkit_host::default_plugin_path) else {
+            eprintln!("error: no plugin module: give --via plugin=PATH or set RESTARTKIT_PLUGIN (`make plugin` builds it)");
+            return ExitCode::from(2);
+        };
+        let mut host = match restartkit_host::Host::load(&path, restartkit_host::Limits::default()) {
+            Ok(h) => h,
+            Err(e) => {
+                eprintln!("error: {}: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        };
+        // The host's runner mirrors restartkit::conformance::run_vector (divergence notes
+        // included), so the output is the native runner's.
+        super::conformance(files, &mut |v| restartkit_host::conformance::run_vector(&mut host, v))
+    }
+}
+
+#[cfg(not(feature = "plugin"))]
+mod plugin {
+    use super::{ExitCode, PathBuf};
+
+    pub fn conformance(_files: &[PathBuf], _path: Option<&str>) -> ExitCode {
+        eprintln!(
+            "error: this restartkit was built without the plugin host; build it with `cargo build -p restartkit-cli --features plugin` (or run `make plugin`)"
+        );
+        ExitCode::from(2)
+    }
 }
 
 fn batch() -> ExitCode {

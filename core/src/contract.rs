@@ -47,6 +47,13 @@ pub struct Request {
     pub input: Value,
 }
 
+impl Request {
+    /// A request for `op` with its input (the front ends that skip JSON text build it so).
+    pub fn new(op: impl Into<String>, input: Value) -> Self {
+        Request { op: op.into(), input }
+    }
+}
+
 /// The answer to any request.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "status", rename_all = "camelCase")]
@@ -94,12 +101,17 @@ pub struct GateDescription {
     pub name: String,
     pub component: String,
     pub summary: String,
-    /// Default per modelled Kubernetes version (`"1.35": true`).
+    /// Default per modelled Kubernetes version (`"1.35": true`). A removed gate reads as the value
+    /// the code now behaves as (on).
     pub defaults: std::collections::BTreeMap<String, bool>,
+    /// Stage per modelled Kubernetes version: `Alpha`, `Beta`, `GA`, `Deprecated`, or `Removed`
+    /// (gone from that release; overriding it there is a request error). Absent where the gate
+    /// does not exist yet.
+    pub stages: std::collections::BTreeMap<String, String>,
 }
 
 pub fn describe() -> Description {
-    use crate::features::{FeatureGates, KubeVersion, GATES, NEWEST_MINOR, SUPPORTED_MINORS};
+    use crate::features::{stage_at, FeatureGates, KubeVersion, Stage, GATES, NEWEST_MINOR, SUPPORTED_MINORS};
     Description {
         restartkit_version: crate::VERSION.to_owned(),
         contract_version: CONTRACT_VERSION.to_owned(),
@@ -115,6 +127,19 @@ pub fn describe() -> Description {
                 defaults: SUPPORTED_MINORS
                     .iter()
                     .map(|m| (format!("1.{m}"), FeatureGates::for_version(KubeVersion { minor: *m }).enabled(g.name)))
+                    .collect(),
+                stages: SUPPORTED_MINORS
+                    .iter()
+                    .filter_map(|m| {
+                        let name = match stage_at(g.name, *m)?.0 {
+                            Stage::Alpha => "Alpha",
+                            Stage::Beta => "Beta",
+                            Stage::Ga => "GA",
+                            Stage::Deprecated => "Deprecated",
+                            Stage::Removed => "Removed",
+                        };
+                        Some((format!("1.{m}"), name.to_owned()))
+                    })
                     .collect(),
             })
             .collect(),
@@ -134,6 +159,18 @@ pub fn decode<T: DeserializeOwned>(input: Value) -> Result<T, Diagnostic> {
     })
 }
 
+/// [`decode`], but the (possibly large) free-form member `field` is moved into the result by
+/// `put` instead of copied: a borrowed decode clones every string of a manifest, which costs as
+/// much as validating it. Only for members typed as any JSON value, which cannot fail to decode.
+pub fn decode_moving<T: DeserializeOwned>(mut input: Value, field: &str, put: impl FnOnce(&mut T, Value)) -> Result<T, Diagnostic> {
+    let moved = input.as_object_mut().and_then(|m| m.remove(field));
+    let mut t: T = decode(input)?;
+    if let Some(v) = moved {
+        put(&mut t, v);
+    }
+    Ok(t)
+}
+
 fn encode<T: Serialize>(op: &str, out: Result<T, Diagnostic>, mut warnings: Vec<Diagnostic>) -> Response {
     match out.and_then(|r| {
         serde_json::to_value(r).map_err(|e| Diagnostic::request("internal", "", format!("cannot encode the result: {e}")))
@@ -151,7 +188,12 @@ pub fn handle(req: Request) -> Response {
     let op = req.op.as_str();
     let input = req.input;
     match op {
-        "validate" => encode(op, decode(input).and_then(validate::run), vec![]),
+        "validate" => encode(
+            op,
+            decode_moving(input, "object", |i: &mut validate::ValidateInput, o| i.object = (!o.is_null()).then_some(o))
+                .and_then(validate::run),
+            vec![],
+        ),
         "crrValidate" => encode(op, decode(input).and_then(validate::crr::run), vec![]),
         "containerRestart" => encode(op, decode(input).and_then(eval::kubelet::container_restart), vec![]),
         "containerRestartable" => encode(op, decode(input).and_then(eval::kubelet::container_restartable), vec![]),
@@ -192,7 +234,7 @@ pub fn call_op(op: &str, input: Value) -> Result<Value, Diagnostic> {
 pub fn handle_json(request: &str) -> String {
     let resp = match crate::source::parse_json_strict(request) {
         Err(d) => Response::error(None, d),
-        Ok(v) => match decode::<Request>(v) {
+        Ok(v) => match decode_moving(v, "input", |r: &mut Request, i| r.input = i) {
             Err(mut d) => {
                 d.field = d.field.trim_start_matches("input.").to_owned();
                 Response::error(None, d)
@@ -253,4 +295,53 @@ pub fn json_schemas() -> std::collections::BTreeMap<&'static str, Value> {
     put("ContainerRecreateRequest", schema_for!(crate::api::ContainerRecreateRequest));
     put("KubeletConfiguration", schema_for!(crate::api::KubeletConfiguration));
     m
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
+    use super::*;
+
+    fn call(req: &str) -> Value {
+        serde_json::from_str(&handle_json(req)).unwrap()
+    }
+
+    #[test]
+    fn moved_members_keep_the_decoding_rules() {
+        // The moved `input` and `object` still reach the op; everything else is still checked.
+        let ok = call(r#"{"op":"validate","input":{"object":{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","image":"i"}]}}}}"#);
+        assert_eq!(ok["status"], "ok");
+        assert_eq!(ok["result"]["valid"], true);
+        let null_object = call(r#"{"op":"validate","input":{"object":null}}"#);
+        assert_eq!(null_object["errors"][0]["message"], "`object` or `source` is required");
+        let unknown = call(r#"{"op":"validate","input":{"object":{},"sauce":"x"}}"#);
+        assert_eq!(unknown["status"], "error");
+        assert!(unknown["errors"][0]["message"].as_str().unwrap().contains("sauce"));
+        let top = call(r#"{"op":"describe","input":{},"extra":1}"#);
+        assert!(top["errors"][0]["message"].as_str().unwrap().contains("extra"));
+        let no_input = call(r#"{"op":"validate"}"#);
+        assert_eq!(no_input["status"], "error");
+    }
+
+    #[test]
+    fn describe_reports_1_37_and_removed_gates() {
+        let d = call(r#"{"op":"describe","input":{}}"#);
+        assert_eq!(d["result"]["defaultKubernetesVersion"], "1.37");
+        let gates = d["result"]["featureGates"].as_array().unwrap();
+        let gate = |n: &str| gates.iter().find(|g| g["name"] == n).unwrap().clone();
+        let sidecars = gate("SidecarContainers");
+        assert_eq!(sidecars["stages"]["1.36"], "GA");
+        assert_eq!(sidecars["stages"]["1.37"], "Removed");
+        assert_eq!(sidecars["defaults"]["1.37"], true);
+        let rules = gate("ContainerRestartRules");
+        assert!(rules["stages"].get("1.33").is_none(), "no stage before the gate exists");
+        assert_eq!(rules["stages"]["1.37"], "Beta");
+        // A removed gate's override is refused through the contract too, naming gate and version.
+        let r = call(r#"{"op":"containerRestart","input":{"featureGates":{"JobSuccessPolicy":true},"pod":{"spec":{"containers":[{"name":"c"}]}},"container":"c","exitCode":1}}"#);
+        assert_eq!(r["status"], "error");
+        assert_eq!(r["errors"][0]["code"], "removed-feature-gate");
+        assert_eq!(r["errors"][0]["field"], "featureGates[JobSuccessPolicy]");
+        let ok = call(r#"{"op":"containerRestart","input":{"kubernetesVersion":"1.36","featureGates":{"JobSuccessPolicy":true},"pod":{"spec":{"containers":[{"name":"c"}]}},"container":"c","exitCode":1}}"#);
+        assert_eq!(ok["status"], "ok");
+    }
 }

@@ -292,19 +292,35 @@ impl FieldPath {
     pub fn new(name: &str) -> Self {
         FieldPath(name.to_owned())
     }
+    // Paths are built for every field validated, so each is sized once rather than grown by
+    // `format!`.
     pub fn child(&self, name: &str) -> Self {
         if self.0.is_empty() {
             FieldPath(name.to_owned())
         } else {
-            FieldPath(format!("{}.{}", self.0, name))
+            let mut s = String::with_capacity(self.0.len() + 1 + name.len());
+            s.push_str(&self.0);
+            s.push('.');
+            s.push_str(name);
+            FieldPath(s)
         }
     }
     pub fn index(&self, i: usize) -> Self {
-        FieldPath(format!("{}[{}]", self.0, i))
+        use fmt::Write as _;
+        let mut s = String::with_capacity(self.0.len() + 2 + 4);
+        s.push_str(&self.0);
+        // Writing into a String cannot fail.
+        let _ = write!(s, "[{i}]");
+        FieldPath(s)
     }
     /// A map key, written `labels[key]` as apimachinery does.
     pub fn key(&self, k: &str) -> Self {
-        FieldPath(format!("{}[{}]", self.0, k))
+        let mut s = String::with_capacity(self.0.len() + 2 + k.len());
+        s.push_str(&self.0);
+        s.push('[');
+        s.push_str(k);
+        s.push(']');
+        FieldPath(s)
     }
     pub fn as_str(&self) -> &str {
         &self.0

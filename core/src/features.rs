@@ -2,14 +2,16 @@
 //!
 //! Defaults per minor version follow upstream's `pkg/features/kube_features.go` (versioned
 //! feature specs); JobSet's and OpenKruise's own gates follow their `pkg/features` files. A
-//! request may override any gate, even one upstream has locked, as upstream's unit tests do.
+//! request may override any gate, even one upstream has locked, as upstream's unit tests do --
+//! except a gate upstream has removed from the version asked for: that component no longer knows
+//! the name and refuses to start with it, so such an override is a request error.
 
 use crate::diag::Diagnostic;
 use std::collections::BTreeMap;
 
 /// The Kubernetes minor versions restartkit models.
-pub const SUPPORTED_MINORS: [u32; 4] = [33, 34, 35, 36];
-pub const NEWEST_MINOR: u32 = 36;
+pub const SUPPORTED_MINORS: [u32; 5] = [33, 34, 35, 36, 37];
+pub const NEWEST_MINOR: u32 = 37;
 
 /// A Kubernetes `1.<minor>` release.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -60,6 +62,9 @@ pub enum Stage {
     Beta,
     Ga,
     Deprecated,
+    /// Gone from kube_features.go: the code behaves as the gate's last default (always on for the
+    /// GA gates upstream removes) and the components reject the name at start-up.
+    Removed,
 }
 
 /// One gate: from which minor it exists, and its (stage, default) from each minor on.
@@ -83,8 +88,7 @@ pub const GATES: &[GateSpec] = &[
     GateSpec {
         name: "RestartAllContainersOnContainerExits",
         component: "kube-apiserver, kubelet",
-        // Beta, default on, in 1.36: kubernetes/kubernetes PR #136681 (merged; KEP-5532 issue lists
-        // "Beta - v1.36" done). The stored kube_features.go snapshot predates that merge.
+        // Beta, default on, in 1.36 (kube_features.go v1.36.3 and v1.37.2).
         history: &[(35, Stage::Alpha, false), (36, Stage::Beta, true)],
         summary: "KEP-5532: the RestartAllContainers rule action (in-place restart of the whole pod)",
     },
@@ -103,31 +107,38 @@ pub const GATES: &[GateSpec] = &[
     GateSpec {
         name: "JobBackoffLimitPerIndex",
         component: "kube-apiserver, kube-controller-manager",
-        history: &[(28, Stage::Alpha, false), (29, Stage::Beta, true), (33, Stage::Ga, true)],
+        // Removed in 1.37 (kube_features.go v1.37.2 has no entry); pod_failure_policy.go and
+        // indexed_job_utils.go no longer check it.
+        history: &[(28, Stage::Alpha, false), (29, Stage::Beta, true), (33, Stage::Ga, true), (37, Stage::Removed, true)],
         summary: "KEP-3850: backoffLimitPerIndex, maxFailedIndexes and the FailIndex action",
     },
     GateSpec {
         name: "JobPodReplacementPolicy",
         component: "kube-apiserver, kube-controller-manager",
-        history: &[(28, Stage::Alpha, false), (29, Stage::Beta, true), (34, Stage::Ga, true)],
+        // Removed in 1.37: batch/v1 defaults.go defaults podReplacementPolicy unconditionally.
+        history: &[(28, Stage::Alpha, false), (29, Stage::Beta, true), (34, Stage::Ga, true), (37, Stage::Removed, true)],
         summary: "KEP-3939: podReplacementPolicy",
     },
     GateSpec {
         name: "JobManagedBy",
         component: "kube-apiserver, kube-controller-manager",
+        // GA and locked to on since 1.35; still listed in v1.37.2 ("remove in 1.38").
         history: &[(30, Stage::Alpha, false), (32, Stage::Beta, true), (35, Stage::Ga, true)],
         summary: "KEP-4368: spec.managedBy on Jobs",
     },
     GateSpec {
         name: "JobSuccessPolicy",
         component: "kube-apiserver, kube-controller-manager",
-        history: &[(30, Stage::Alpha, false), (31, Stage::Beta, true), (33, Stage::Ga, true)],
+        // Removed in 1.37: success_policy.go and the Job strategy no longer check it.
+        history: &[(30, Stage::Alpha, false), (31, Stage::Beta, true), (33, Stage::Ga, true), (37, Stage::Removed, true)],
         summary: "KEP-3998: Job successPolicy",
     },
     GateSpec {
         name: "SidecarContainers",
         component: "kube-apiserver, kubelet",
-        history: &[(28, Stage::Alpha, false), (29, Stage::Beta, true), (33, Stage::Ga, true)],
+        // Removed in 1.37: pkg/api/pod/util.go no longer drops init containers' restartPolicy and
+        // the Job controller's backoff_utils.go always counts sidecars' finish times.
+        history: &[(28, Stage::Alpha, false), (29, Stage::Beta, true), (33, Stage::Ga, true), (37, Stage::Removed, true)],
         summary: "KEP-753: init containers with restartPolicy Always",
     },
     GateSpec {
@@ -151,10 +162,13 @@ pub const GATES: &[GateSpec] = &[
 ];
 
 /// The resolved gate set for one request: version defaults, then the request's overrides.
+/// Modelled gates are a flag each, in `GATES` order (every request resolves a gate set, so it
+/// allocates nothing for them); other names a request sets are kept apart.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FeatureGates {
     pub version: KubeVersion,
-    values: BTreeMap<String, bool>,
+    known: [bool; GATES.len()],
+    extra: BTreeMap<String, bool>,
 }
 
 impl Default for FeatureGates {
@@ -165,11 +179,11 @@ impl Default for FeatureGates {
 
 impl FeatureGates {
     pub fn for_version(version: KubeVersion) -> Self {
-        let mut values = BTreeMap::new();
-        for g in GATES {
-            values.insert(g.name.to_owned(), default_at(g, version.minor));
+        let mut known = [false; GATES.len()];
+        for (k, g) in known.iter_mut().zip(GATES) {
+            *k = default_at(g, version.minor);
         }
-        FeatureGates { version, values }
+        FeatureGates { version, known, extra: BTreeMap::new() }
     }
 
     /// Resolves a request's `kubernetesVersion` and `featureGates`. Unknown gate names are kept
@@ -186,6 +200,18 @@ impl FeatureGates {
         let mut warnings = Vec::new();
         if let Some(o) = overrides {
             for (k, on) in o {
+                if let Some(removed) = removed_in(k, v.minor) {
+                    return Err(Diagnostic::request(
+                        "removed-feature-gate",
+                        &format!("featureGates[{k}]"),
+                        format!(
+                            "feature gate {k:?} was removed in Kubernetes 1.{removed} (it is always on there); \
+                             its components refuse to start with it (\"unrecognized feature gate: {k}\"). \
+                             Drop the override, or model an older version such as 1.{}",
+                            removed - 1
+                        ),
+                    ));
+                }
                 if !GATES.iter().any(|g| g.name == k) {
                     warnings.push(
                         Diagnostic::request(
@@ -196,22 +222,34 @@ impl FeatureGates {
                         .with_severity(crate::diag::Severity::Warning),
                     );
                 }
-                gates.values.insert(k.clone(), *on);
+                gates.set(k, *on);
             }
         }
         Ok((gates, warnings))
     }
 
     pub fn set(&mut self, name: &str, on: bool) {
-        self.values.insert(name.to_owned(), on);
+        match GATES.iter().position(|g| g.name == name).and_then(|i| self.known.get_mut(i)) {
+            Some(k) => *k = on,
+            None => {
+                self.extra.insert(name.to_owned(), on);
+            }
+        }
     }
 
     pub fn enabled(&self, name: &str) -> bool {
-        self.values.get(name).copied().unwrap_or(false)
+        match GATES.iter().position(|g| g.name == name) {
+            Some(i) => self.known.get(i).copied().unwrap_or(false),
+            None => self.extra.get(name).copied().unwrap_or(false),
+        }
     }
 
+    /// Every gate with its value, by name.
     pub fn iter(&self) -> impl Iterator<Item = (&str, bool)> {
-        self.values.iter().map(|(k, v)| (k.as_str(), *v))
+        let mut all: Vec<(&str, bool)> = GATES.iter().map(|g| g.name).zip(self.known.iter().copied()).collect();
+        all.extend(self.extra.iter().map(|(k, v)| (k.as_str(), *v)));
+        all.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        all.into_iter()
     }
 }
 
@@ -219,7 +257,17 @@ fn default_at(g: &GateSpec, minor: u32) -> bool {
     g.history.iter().rev().find(|(from, _, _)| *from <= minor).map(|(_, _, on)| *on).unwrap_or(false)
 }
 
-/// Stage of a gate at a minor version, or None where it does not exist yet.
+/// The minor version a gate was removed in, when it is removed at `minor`.
+pub fn removed_in(name: &str, minor: u32) -> Option<u32> {
+    let g = GATES.iter().find(|g| g.name == name)?;
+    match g.history.iter().rev().find(|(from, _, _)| *from <= minor) {
+        Some((from, Stage::Removed, _)) => Some(*from),
+        _ => None,
+    }
+}
+
+/// Stage of a gate at a minor version, or None where it does not exist yet. A removed gate
+/// reports `Stage::Removed` with the value the code now behaves as.
 pub fn stage_at(name: &str, minor: u32) -> Option<(Stage, bool)> {
     let g = GATES.iter().find(|g| g.name == name)?;
     g.history.iter().rev().find(|(from, _, _)| *from <= minor).map(|(_, s, on)| (*s, *on))
@@ -254,5 +302,51 @@ mod tests {
         let (g, w) = FeatureGates::resolve(Some("1.35"), Some(&o)).unwrap_or_default();
         assert!(!g.enabled("ContainerRestartRules"));
         assert_eq!(w.len(), 1);
+    }
+
+    #[test]
+    fn newest_is_1_37_and_the_default() {
+        assert_eq!(NEWEST_MINOR, 37);
+        assert_eq!(SUPPORTED_MINORS.last().copied(), Some(NEWEST_MINOR));
+        assert_eq!(KubeVersion::default().minor, 37);
+        assert_eq!(KubeVersion::parse("v1.37.2").map(|v| v.minor).ok(), Some(37));
+        assert!(KubeVersion::parse("1.38").is_err());
+    }
+
+    /// kube_features.go v1.37.2: the gates restartkit models, as that file lists them.
+    #[test]
+    fn gates_in_1_37() {
+        let g = FeatureGates::for_version(KubeVersion { minor: 37 });
+        assert_eq!(stage_at("ContainerRestartRules", 37), Some((Stage::Beta, true)));
+        assert_eq!(stage_at("RestartAllContainersOnContainerExits", 37), Some((Stage::Beta, true)));
+        assert_eq!(stage_at("KubeletCrashLoopBackOffMax", 37), Some((Stage::Beta, true)));
+        assert_eq!(stage_at("ReduceDefaultCrashLoopBackOffDecay", 37), Some((Stage::Alpha, false)));
+        assert_eq!(stage_at("JobManagedBy", 37), Some((Stage::Ga, true)));
+        for removed in ["JobBackoffLimitPerIndex", "JobPodReplacementPolicy", "JobSuccessPolicy", "SidecarContainers"] {
+            assert_eq!(stage_at(removed, 37), Some((Stage::Removed, true)), "{removed}");
+            assert_eq!(stage_at(removed, 36), Some((Stage::Ga, true)), "{removed}");
+            assert_eq!(removed_in(removed, 37), Some(37));
+            assert_eq!(removed_in(removed, 36), None);
+            assert!(g.enabled(removed), "{removed} behaves as on once removed");
+        }
+        assert!(!g.enabled("ReduceDefaultCrashLoopBackOffDecay"));
+    }
+
+    #[test]
+    fn overriding_a_removed_gate_is_a_request_error_naming_gate_and_version() {
+        let mut o = BTreeMap::new();
+        o.insert("SidecarContainers".to_owned(), true);
+        let e = FeatureGates::resolve(None, Some(&o)).err().map(|d| (d.code.clone(), d.field.to_string(), d.message.clone()));
+        let (code, field, message) = e.unwrap_or_default();
+        assert_eq!(code.as_deref(), Some("removed-feature-gate"));
+        assert_eq!(field, "featureGates[SidecarContainers]");
+        assert!(message.contains("removed in Kubernetes 1.37"), "{message}");
+        assert!(message.contains("unrecognized feature gate: SidecarContainers"), "{message}");
+        // The same override is still honoured where the gate exists.
+        let mut off = BTreeMap::new();
+        off.insert("SidecarContainers".to_owned(), false);
+        let (g, w) = FeatureGates::resolve(Some("1.36"), Some(&off)).unwrap_or_default();
+        assert!(!g.enabled("SidecarContainers"));
+        assert!(w.is_empty());
     }
 }

@@ -13,11 +13,32 @@ use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::{Arc, OnceLock};
 
 /// Deepest nesting accepted (Kubernetes objects need about 20 levels).
 pub const MAX_DEPTH: usize = 256;
 /// Most nodes one stream may produce, aliases expanded (a billion-laughs guard).
 pub const MAX_NODES: usize = 5_000_000;
+
+/// Where each field of each document of a stream sits, by field path.
+type Positions = HashMap<String, (u32, u32)>;
+
+/// The positions of a whole stream, found on first use: most inputs are valid and never ask
+/// for a line, and building a path string for every node costs as much as parsing the YAML.
+/// Every document of a stream shares one, so the stream is parsed again at most once.
+#[derive(Debug)]
+struct LazyPositions {
+    text: Box<str>,
+    per_document: OnceLock<Vec<Positions>>,
+}
+
+impl LazyPositions {
+    fn of(&self, index: usize) -> Option<&Positions> {
+        self.per_document
+            .get_or_init(|| parse_stream(&self.text, true).map(|(_, positions)| positions).unwrap_or_default())
+            .get(index)
+    }
+}
 
 /// One document of a stream, with where each field sits.
 #[derive(Debug, Clone)]
@@ -27,16 +48,17 @@ pub struct Document {
     /// 1-based line of the document's first node.
     pub line: u32,
     pub value: Value,
-    positions: HashMap<String, (u32, u32)>,
+    positions: Arc<LazyPositions>,
 }
 
 impl Document {
     /// The line and column (1-based) of a field path such as `spec.containers[0].name`, or of
     /// its nearest ancestor the source has.
     pub fn position_of(&self, field: &str) -> (u32, u32) {
+        let Some(positions) = self.positions.of(self.index) else { return (self.line, 1) };
         let mut f = field.to_owned();
         loop {
-            if let Some(p) = self.positions.get(&f) {
+            if let Some(p) = positions.get(&f) {
                 return *p;
             }
             // Map keys are written `labels[key]` by apimachinery and `labels.key` here.
@@ -45,7 +67,7 @@ impl Document {
                     let inner = f.get(open + 1..f.len() - 1).unwrap_or("");
                     if inner.parse::<usize>().is_err() {
                         let alt = format!("{}.{}", f.get(..open).unwrap_or(""), inner);
-                        if let Some(p) = self.positions.get(&alt) {
+                        if let Some(p) = positions.get(&alt) {
                             return *p;
                         }
                     }
@@ -147,22 +169,43 @@ fn child_path(parent: &str, key: &str) -> String {
 
 /// Parses YAML or JSON text with one or more documents. Empty documents are skipped.
 pub fn parse_documents(text: &str) -> Result<Vec<Document>, Diagnostic> {
+    // The fast pass records no positions; an error (rare, and it needs its path and line)
+    // comes from the tracking pass, so both passes report exactly the same errors.
+    let values = match parse_stream(text, false) {
+        Ok((values, _)) => values,
+        Err(fast) => return Err(parse_stream(text, true).err().unwrap_or(fast)),
+    };
+    let positions = Arc::new(LazyPositions { text: text.into(), per_document: OnceLock::new() });
+    Ok(values
+        .into_iter()
+        .enumerate()
+        .map(|(index, (line, value))| Document { index, line, value, positions: Arc::clone(&positions) })
+        .collect())
+}
+
+/// Documents as (first line, value), and with `track` the positions of every field of each.
+/// Without `track` no path string is built, and errors carry no field path.
+#[allow(clippy::type_complexity)]
+fn parse_stream(text: &str, track: bool) -> Result<(Vec<(u32, Value)>, Vec<Positions>), Diagnostic> {
     let mut parser = Parser::new_from_str(text);
     let mut docs = Vec::new();
-    let mut stack: Vec<Frame> = Vec::new();
+    let mut all_positions = Vec::new();
+    // Manifests nest about 10-20 levels; sized once so the hot loop never regrows it.
+    let mut stack: Vec<Frame> = Vec::with_capacity(32);
     let mut anchors: HashMap<usize, Value> = HashMap::new();
-    let mut positions: HashMap<String, (u32, u32)> = HashMap::new();
+    let mut positions: Positions = HashMap::new();
     let mut root: Option<Value> = None;
     let mut doc_line: u32 = 1;
     let mut nodes: usize = 0;
 
-    // Where a node that starts now belongs, and records its position.
-    fn slot_path(stack: &[Frame]) -> Option<String> {
+    // Where a node that starts now belongs (its path: empty when not tracking).
+    fn slot_path(stack: &[Frame], track: bool) -> Option<String> {
         match stack.last() {
+            Some(Frame::Map { key: None, .. }) => None, // the node is a key
+            _ if !track => Some(String::new()),
             None => Some(String::new()),
             Some(Frame::Seq { items, path, .. }) => Some(format!("{path}[{}]", items.len())),
             Some(Frame::Map { key: Some(k), path, .. }) => Some(child_path(path, k)),
-            Some(Frame::Map { key: None, .. }) => None, // the node is a key
         }
     }
 
@@ -180,7 +223,8 @@ pub fn parse_documents(text: &str) -> Result<Vec<Document>, Diagnostic> {
             Event::DocumentEnd => {
                 if let Some(v) = root.take()
                     && !v.is_null() {
-                        docs.push(Document { index: docs.len(), line: doc_line, value: v, positions: std::mem::take(&mut positions) });
+                        docs.push((doc_line, v));
+                        all_positions.push(std::mem::take(&mut positions));
                     }
                 positions.clear();
             }
@@ -188,13 +232,15 @@ pub fn parse_documents(text: &str) -> Result<Vec<Document>, Diagnostic> {
                 if stack.len() >= MAX_DEPTH {
                     return Err(err_at(&span, "too-deep", stack.last().map(Frame::path).unwrap_or(""), format!("nesting deeper than {MAX_DEPTH} levels")));
                 }
-                let Some(path) = slot_path(&stack) else {
+                let Some(path) = slot_path(&stack, track) else {
                     return Err(err_at(&span, "complex-key", stack.last().map(Frame::path).unwrap_or(""), "a mapping key must be a plain value, not a list or mapping".to_owned()));
                 };
                 if stack.is_empty() {
                     doc_line = line;
                 }
-                positions.entry(path.clone()).or_insert((line, col));
+                if track {
+                    positions.entry(path.clone()).or_insert((line, col));
+                }
                 nodes += 1;
                 if matches!(event, Event::SequenceStart(..)) {
                     stack.push(Frame::Seq { items: Vec::new(), path, anchor });
@@ -222,18 +268,24 @@ pub fn parse_documents(text: &str) -> Result<Vec<Document>, Diagnostic> {
                 if is_key {
                     if let Some(Frame::Map { map, key, path, .. }) = stack.last_mut() {
                         let k = text.into_owned();
-                        if map.contains_key(&k) {
+                        // The fast pass finds a duplicate when it inserts (see `place`) and the
+                        // tracking pass reports it here, with both lines.
+                        if track && map.contains_key(&k) {
                             let p = child_path(path, &k);
                             let first = positions.get(&p).map(|(l, _)| format!(" (first at line {l})")).unwrap_or_default();
                             return Err(err_at(&span, "duplicate-key", &p, format!("duplicate key {k:?} in {}{first}", if path.is_empty() { "the document" } else { path.as_str() })));
                         }
-                        positions.insert(child_path(path, &k), (line, col));
+                        if track {
+                            positions.insert(child_path(path, &k), (line, col));
+                        }
                         *key = Some(k);
                     }
                     continue;
                 }
-                let path = slot_path(&stack).unwrap_or_default();
-                positions.entry(path.clone()).or_insert((line, col));
+                let path = slot_path(&stack, track).unwrap_or_default();
+                if track {
+                    positions.entry(path.clone()).or_insert((line, col));
+                }
                 let forced_string = tag.as_ref().is_some_and(|t| t.suffix == "str");
                 let value = if style != ScalarStyle::Plain || forced_string {
                     Value::String(text.into_owned())
@@ -253,7 +305,7 @@ pub fn parse_documents(text: &str) -> Result<Vec<Document>, Diagnostic> {
                 if nodes > MAX_NODES {
                     return Err(err_at(&span, "too-large", "", format!("aliases expand to more than {MAX_NODES} nodes")));
                 }
-                if let Some(path) = slot_path(&stack) {
+                if track && let Some(path) = slot_path(&stack, true) {
                     positions.entry(path).or_insert((line, col));
                 }
                 if matches!(stack.last(), Some(Frame::Map { key: None, .. })) {
@@ -269,7 +321,7 @@ pub fn parse_documents(text: &str) -> Result<Vec<Document>, Diagnostic> {
             }
         }
     }
-    Ok(docs)
+    Ok((docs, all_positions))
 }
 
 fn count_nodes(v: &Value, cap: usize) -> usize {
@@ -300,10 +352,11 @@ fn place(stack: &mut [Frame], root: &mut Option<Value>, value: Value, span: &Spa
             Ok(())
         }
         Some(Frame::Map { map, key, path, .. }) => match key.take() {
-            Some(k) => {
-                map.insert(k, value);
-                Ok(())
-            }
+            Some(k) => match map.insert(k, value) {
+                None => Ok(()),
+                // Only the fast pass gets here; its caller re-reads with tracking for the message.
+                Some(_) => Err(err_at(span, "duplicate-key", path, "duplicate key".to_owned())),
+            },
             None => Err(err_at(span, "complex-key", path, "a mapping key must be a plain value".to_owned())),
         },
     }
@@ -420,6 +473,17 @@ mod tests {
         let d = parse_documents("---\na: 1\n---\n---\nb: 2\n...\n").unwrap_or_default();
         assert_eq!(d.len(), 2);
         assert_eq!(d.get(1).map(|x| x.line), Some(5));
+    }
+
+    #[test]
+    fn positions_of_later_documents_come_from_the_shared_lazy_pass() {
+        let d = parse_documents("a: 1\n---\n# note\nb:\n  c: [1, 2]\n---\nd: x\n").unwrap_or_default();
+        assert_eq!(d.len(), 3);
+        // Asked out of order: the stream is re-read once, and each document keeps its own map.
+        assert_eq!(d.get(2).map(|x| x.position_of("d")), Some((7, 1)));
+        assert_eq!(d.get(1).map(|x| x.position_of("b.c[1]")), Some((5, 10)));
+        assert_eq!(d.first().map(|x| x.position_of("a")), Some((1, 1)));
+        assert_eq!(d.get(1).map(|x| x.position_of("a")), Some((4, 1)), "a field the document lacks falls back to its first line");
     }
 
     #[test]

@@ -176,3 +176,34 @@ fn a_workload_upstream_rejects_is_not_simulated() {
         other => panic!("expected an error, got {other:?}"),
     }
 }
+
+#[test]
+fn a_jobset_restart_counts_every_slot_until_its_new_pod_starts() {
+    let js = json!({"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "metadata": {"name": "train", "namespace": "default"},
+        "spec": {"failurePolicy": {"maxRestarts": 2},
+          "replicatedJobs": [{"name": "workers", "replicas": 2, "template": {"spec": {"backoffLimit": 0, "parallelism": 1, "completions": 1,
+            "template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "main", "image": "trainer"}]}}}}}]}});
+    let out = simulate(json!({
+        "runFor": "1h", "startupSeconds": 5, "podRescheduleSeconds": 30,
+        "workload": js,
+        "exits": [{"container": "main", "replicatedJob": "workers", "jobIndex": 0, "afterSeconds": 10, "exitCode": 1}],
+    }));
+    assert_eq!(out["summary"]["jobsetRestarts"], 2);
+    // Two restarts, each: 2 Jobs x 1 Pod slot x (30 s to recreate the Jobs + 30 s to create
+    // their Pods + 5 s start-up). Nothing else waits: backoffLimit 0 replaces no Pod.
+    assert_eq!(out["summary"]["timeLostSeconds"], 2.0 * 2.0 * 65.0, "{}", out["summary"]);
+    // Only the last attempt's Pods are listed, and no two Pods ever share a name.
+    let pods: Vec<&str> = out["pods"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
+    assert_eq!(pods, vec!["train-workers-0-0-2", "train-workers-1-0-2"]);
+    let mut created: Vec<&str> = out["timeline"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["event"] == "Scheduled")
+        .map(|e| e["object"].as_str().unwrap())
+        .collect();
+    let n = created.len();
+    created.sort_unstable();
+    created.dedup();
+    assert_eq!((n, created.len()), (6, 6), "{created:?}");
+}

@@ -41,8 +41,15 @@ const gateOn = (name) => {
   const g = description.featureGates.find((x) => x.name === name);
   return name in state.g ? state.g[name] : g ? gateDefault(g) : false;
 };
-/** The gates as the ops should see them: the overrides only (the version gives the rest). */
-const opts = () => ({ kubernetesVersion: version(), featureGates: { ...state.g } });
+/** A gate upstream has removed in the selected version: always on there, and an override of it
+ * is a request error (the components reject unknown gates), so its box is locked. */
+const removedGate = (name) => description.featureGates.find((x) => x.name === name)?.stages?.[version()] === 'Removed';
+/** The gates as the ops should see them: the overrides only (the version gives the rest); an
+ * override kept from an older version is left out where the gate no longer exists. */
+const opts = () => ({
+  kubernetesVersion: version(),
+  featureGates: Object.fromEntries(Object.entries(state.g).filter(([name]) => !removedGate(name))),
+});
 
 function renderGates() {
   const box = $('gates');
@@ -55,10 +62,12 @@ function renderGates() {
     h('legend', {}, component),
     ...gates.map((g) => {
       const id = `gate-${g.name}`;
-      const overridden = g.name in state.g;
+      const removed = removedGate(g.name);
+      const overridden = !removed && g.name in state.g;
+      const badge = removed ? `removed in ${version()}: always on` : overridden ? 'override' : `default ${gateDefault(g) ? 'on' : 'off'}`;
       return h('div', { class: 'gate' },
         h('input', {
-          type: 'checkbox', id, 'data-gate': g.name, checked: gateOn(g.name),
+          type: 'checkbox', id, 'data-gate': g.name, checked: removed || gateOn(g.name), disabled: removed,
           onchange: (e) => {
             if (e.target.checked === gateDefault(g)) delete state.g[g.name];
             else state.g[g.name] = e.target.checked;
@@ -67,7 +76,7 @@ function renderGates() {
           },
         }),
         h('label', { for: id, title: g.summary }, g.name),
-        h('span', { class: overridden ? 'badge override' : 'badge' }, overridden ? 'override' : `default ${gateDefault(g) ? 'on' : 'off'}`));
+        h('span', { class: overridden ? 'badge override' : 'badge' }, badge));
     }))));
 }
 $('reset-gates').addEventListener('click', () => { state.g = {}; renderGates(); schedule(); });

@@ -180,7 +180,20 @@ def _encode(op: str, inp: Mapping[str, Any]) -> str:
 
 
 def _decode(text: str) -> Tuple[Any, Tuple[Diagnostic, ...]]:
-    resp = json.loads(text)
+    return _unpack(json.loads(text))
+
+
+def _request(op: str, inp: Mapping[str, Any]) -> Tuple[Any, Tuple[Diagnostic, ...]]:
+    """One contract call. Plain dicts go to the core without JSON text (``_native.call``); an
+    input only JSON text can explain (NaN, non-str keys, client objects) takes that path, so
+    its error names the field."""
+    resp = _native.call(op, inp)
+    if resp is None:
+        return _decode(_native.handle_json(_encode(op, inp)))
+    return _unpack(resp)
+
+
+def _unpack(resp: Dict[str, Any]) -> Tuple[Any, Tuple[Diagnostic, ...]]:
     if resp.get("status") != "ok":
         raise RestartkitError([Diagnostic._from_dict(d) for d in resp.get("errors", [])])
     warnings = tuple(Diagnostic._from_dict(d) for d in resp.get("warnings", []))
@@ -202,7 +215,7 @@ def request(op: str, input: Mapping[str, Any]) -> Any:
     ``jobsetFailurePolicy``, ``backoff``, ``describe``, and any the core adds) with ``input`` in the
     contract's camelCase shape, and returns its ``result``. Raises :class:`RestartkitError` when
     the request fails."""
-    return _decode(_native.handle_json(_encode(op, input)))[0]
+    return _request(op, input)[0]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -253,7 +266,7 @@ def validate(
     restartkit cannot answer raises :class:`RestartkitError`.
     """
     inp = _validate_input(obj, kubernetes_version, feature_gates, skip_defaulting, file_name)
-    result, warnings = _decode(_native.handle_json(_encode("validate", inp)))
+    result, warnings = _request("validate", inp)
     return ValidationResult._from_output(cast("ValidateOutput", result), warnings)
 
 

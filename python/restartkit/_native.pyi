@@ -1,6 +1,6 @@
 """Type stubs of the compiled module (python/src/lib.rs)."""
 
-from typing import Any, List, Tuple, Union, final
+from typing import Any, Dict, List, Mapping, Optional, Tuple, Union, final
 
 VERSION: str
 CONTRACT_VERSION: str
@@ -8,6 +8,9 @@ ACTIONS: Tuple[str, ...]
 
 def handle_json(request: str) -> str: ...
 def handle_json_many(requests: List[str]) -> List[str]: ...
+def call(op: str, input: Mapping[str, Any]) -> Optional[Dict[str, Any]]:
+    """The contract without JSON text: the response as a dict, or None when ``input`` holds
+    something only the JSON-text path can explain (then use ``handle_json``)."""
 def parse_source(text: str) -> str: ...
 def schemas_json() -> str: ...
 

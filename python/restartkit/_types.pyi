@@ -405,8 +405,10 @@ class GateDescription(TypedDict):
     name: str
     component: str
     summary: str
-    #: Default per modelled Kubernetes version (`"1.35": true`).
+    #: Default per modelled Kubernetes version (`"1.35": true`). A removed gate reads as the value the code now behaves as (on).
     defaults: Dict[str, bool]
+    #: Stage per modelled Kubernetes version: `Alpha`, `Beta`, `GA`, `Deprecated`, or `Removed` (gone from that release; overriding it there is a request error). Absent where the gate does not exist yet.
+    stages: Dict[str, str]
 
 
 class Job(TypedDict):
@@ -917,7 +919,7 @@ class Summary(TypedDict):
     jobsetRestarts: int
     crrRecreations: int
     faults: int
-    #: Seconds during which a container or Pod slot waited to run again (backoff, start-up, Pod replacement), summed over slots.
+    #: Seconds during which a container or Pod slot waited to run again, summed over slots: a restarted container's back-off and start-up; a replaced Pod's Job back-off, rescheduling and start-up; and for a Job or JobSet restart, every Pod slot of the restarted Jobs (finished ones included) until its new Pod starts. Work lost since the last checkpoint is not modelled.
     timeLostSeconds: float
     #: Timeline events produced (also those past `maxTimelineEvents`).
     events: int

@@ -7,7 +7,7 @@
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use restartkit::prepared::{Action, PrepareOptions, PreparedPolicy};
 use restartkit::Diagnostic;
 use serde_json::Value;
@@ -66,6 +66,94 @@ fn one(request: &str) -> String {
     }
 }
 
+/// Deepest Python structure converted directly; deeper ones take the JSON path, whose errors
+/// name the field.
+const MAX_DIRECT_DEPTH: usize = 128;
+
+/// A Python value as JSON, when it converts exactly as `json.dumps` would write it: dicts with
+/// str keys, lists, tuples, str, bool, int within 64 bits, finite float, None. Anything else
+/// (other key types, NaN, objects `json.dumps` hands to its `default`) gives None, and the
+/// caller takes the JSON-text path, which explains the problem with a field path.
+fn to_json(v: &Bound<'_, PyAny>, depth: usize) -> Option<Value> {
+    if depth > MAX_DIRECT_DEPTH {
+        return None;
+    }
+    if v.is_none() {
+        return Some(Value::Null);
+    }
+    if let Ok(s) = v.cast::<PyString>() {
+        return s.to_cow().ok().map(|c| Value::String(c.into_owned()));
+    }
+    if let Ok(d) = v.cast::<PyDict>() {
+        let mut m = serde_json::Map::with_capacity(d.len());
+        for (k, x) in d.iter() {
+            let k = k.cast::<PyString>().ok()?.to_cow().ok()?.into_owned();
+            m.insert(k, to_json(&x, depth + 1)?);
+        }
+        return Some(Value::Object(m));
+    }
+    if let Ok(l) = v.cast::<PyList>() {
+        return l.iter().map(|x| to_json(&x, depth + 1)).collect::<Option<Vec<_>>>().map(Value::Array);
+    }
+    if let Ok(t) = v.cast::<PyTuple>() {
+        return t.iter().map(|x| to_json(&x, depth + 1)).collect::<Option<Vec<_>>>().map(Value::Array);
+    }
+    // bool before int: True is an int in Python.
+    if let Ok(b) = v.cast::<pyo3::types::PyBool>() {
+        return Some(Value::Bool(b.is_true()));
+    }
+    if v.cast::<pyo3::types::PyInt>().is_ok() {
+        if let Ok(i) = v.extract::<i64>() {
+            return Some(Value::from(i));
+        }
+        return v.extract::<u64>().ok().map(Value::from);
+    }
+    if let Ok(f) = v.cast::<pyo3::types::PyFloat>() {
+        return serde_json::Number::from_f64(f.value()).map(Value::Number);
+    }
+    None
+}
+
+/// JSON as Python objects (dict, list, str, int, float, bool, None), as `json.loads` makes them.
+fn to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match v {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => pyo3::types::PyBool::new(py, *b).to_owned().into_any(),
+        Value::Number(n) => match (n.as_i64(), n.as_u64()) {
+            (Some(i), _) => i.into_pyobject(py)?.into_any(),
+            (None, Some(u)) => u.into_pyobject(py)?.into_any(),
+            _ => n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any(),
+        },
+        Value::String(s) => PyString::new(py, s).into_any(),
+        Value::Array(a) => {
+            let items = a.iter().map(|x| to_py(py, x)).collect::<PyResult<Vec<_>>>()?;
+            PyList::new(py, items)?.into_any()
+        }
+        Value::Object(m) => {
+            let d = PyDict::new(py);
+            for (k, x) in m {
+                d.set_item(k, to_py(py, x)?)?;
+            }
+            d.into_any()
+        }
+    })
+}
+
+/// The contract without JSON text: `op` and `input` (a dict as `json.loads` would give) in, the
+/// response as a dict out. Returns None, having done nothing, when `input` holds something JSON
+/// text would have to explain (see `to_json`); the caller then uses `handle_json`.
+#[pyfunction]
+fn call<'py>(py: Python<'py>, op: &str, input: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let Some(input) = to_json(input, 0) else { return Ok(None) };
+    let op = op.to_owned();
+    let resp = py.detach(|| {
+        guarded(|| Ok(restartkit::handle(restartkit::Request::new(op, input))))
+            .and_then(|r| serde_json::to_value(r).map_err(|e| diag("internal", "", format!("cannot encode the response: {e}"))))
+            .unwrap_or_else(|d| serde_json::json!({"status": "error", "errors": [d]}))
+    });
+    to_py(py, &resp).map(Some)
+}
+
 /// Many raw requests at once, without the GIL: one response per request, in order.
 #[pyfunction]
 fn handle_json_many(py: Python<'_>, requests: Vec<String>) -> Vec<String> {
@@ -100,11 +188,22 @@ fn schemas_json() -> PyResult<String> {
 #[pyclass(frozen, module = "restartkit._native", name = "Policy")]
 struct Policy {
     inner: PreparedPolicy,
+    // The per-call cost of `decide` is Python object traffic, not the decision (a few ns), so
+    // the names go both ways without conversion: container name -> index through a dict (str
+    // hashes are cached by Python), and action names as strings made once.
+    index_of: Py<PyDict>,
+    action_names: Vec<Py<PyString>>,
 }
+
+const ACTIONS: [Action; 7] =
+    [Action::DoNotRestart, Action::Restart, Action::RestartAllContainers, Action::FailJob, Action::FailIndex, Action::Ignore, Action::Count];
 
 impl Policy {
     fn index(&self, py: Python<'_>, container: &Bound<'_, PyAny>) -> PyResult<usize> {
         let names = self.inner.container_names();
+        if let Ok(Some(i)) = self.index_of.bind(py).get_item(container) {
+            return i.extract::<usize>();
+        }
         if let Ok(name) = container.cast::<PyString>() {
             let name = name.to_cow()?;
             let name: &str = &name;
@@ -149,7 +248,14 @@ impl Policy {
                 PreparedPolicy::new(&obj, &opts)
             })
         });
-        r.map(|inner| Policy { inner }).map_err(|d| raise(py, &[d]))
+        let inner = r.map_err(|d| raise(py, &[d]))?;
+        let index_of = PyDict::new(py);
+        // The first of equal names wins, as `container_index` finds it.
+        for (i, name) in inner.container_names().iter().enumerate().rev() {
+            index_of.set_item(name, i)?;
+        }
+        let action_names = ACTIONS.iter().map(|a| PyString::intern(py, a.name()).unbind()).collect();
+        Ok(Policy { inner, index_of: index_of.unbind(), action_names })
     }
 
     /// Container names in index order (containers, then init containers).
@@ -160,14 +266,18 @@ impl Policy {
 
     /// The action name (`"Restart"`, `"FailJob"`, ...) for `container` (name or index) exiting
     /// with `exit_code`.
-    fn decide(&self, py: Python<'_>, container: &Bound<'_, PyAny>, exit_code: i32) -> PyResult<&'static str> {
+    fn decide(&self, py: Python<'_>, container: &Bound<'_, PyAny>, exit_code: i32) -> PyResult<Py<PyString>> {
         let i = self.index(py, container)?;
         let r = guarded(|| {
             self.inner
                 .decide_exit(i, exit_code)
                 .ok_or_else(|| diag("unknown-container", "container", format!("container index {i} is out of range")))
         });
-        r.map(Action::name).map_err(|d| raise(py, &[d]))
+        let action = r.map_err(|d| raise(py, &[d]))?;
+        match self.action_names.get(usize::from(action.code())) {
+            Some(name) => Ok(name.clone_ref(py)),
+            None => Ok(PyString::new(py, action.name()).unbind()),
+        }
     }
 
     /// The action code (0..6, see `restartkit.ACTIONS`) of one decision.
@@ -241,21 +351,11 @@ impl Policy {
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("VERSION", restartkit::VERSION)?;
     m.add("CONTRACT_VERSION", restartkit::contract::CONTRACT_VERSION)?;
-    let names: Vec<&str> = [
-        Action::DoNotRestart,
-        Action::Restart,
-        Action::RestartAllContainers,
-        Action::FailJob,
-        Action::FailIndex,
-        Action::Ignore,
-        Action::Count,
-    ]
-    .iter()
-    .map(|a| a.name())
-    .collect();
+    let names: Vec<&str> = ACTIONS.iter().map(|a| a.name()).collect();
     m.add("ACTIONS", PyTuple::new(m.py(), names)?)?;
     m.add_function(wrap_pyfunction!(handle_json, m)?)?;
     m.add_function(wrap_pyfunction!(handle_json_many, m)?)?;
+    m.add_function(wrap_pyfunction!(call, m)?)?;
     m.add_function(wrap_pyfunction!(parse_source, m)?)?;
     m.add_function(wrap_pyfunction!(schemas_json, m)?)?;
     m.add_class::<Policy>()?;

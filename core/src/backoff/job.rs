@@ -207,8 +207,8 @@ fn latest_finish(prev: Option<i64>, statuses: &[crate::api::ContainerStatus], ch
 /// Go's zero `time.Time` (0001-01-01T00:00:00Z), which marks an unset metav1.Time.
 const ZERO_TIME_NANOS: i64 = i64::MIN;
 
-/// `getFinishedTime`: all containers (and, with the SidecarContainers gate, the restartable init
-/// containers) terminated → the latest finish; else a Ready=False condition's transition time;
+/// `getFinishedTime`: all containers (and, with the SidecarContainers gate -- always from 1.37,
+/// where the gate is removed -- the restartable init containers) terminated → the latest finish; else a Ready=False condition's transition time;
 /// else deletionTimestamp − deletionGracePeriodSeconds; else the creation time.
 pub fn finished_time(pod: &Pod, gates: &FeatureGates) -> Result<i64, Diagnostic> {
     let empty = Vec::new();

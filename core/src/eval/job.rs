@@ -13,6 +13,8 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The feature gate that FailIndex depends on (the matcher drops a FailIndex match when it is off).
+/// Removed in 1.37, where pod_failure_policy.go takes FailIndex unconditionally; the gate then
+/// reads as on (see `features::GATES`).
 pub const FAIL_INDEX_GATE: &str = "JobBackoffLimitPerIndex";
 
 #[derive(Debug, Clone, Deserialize, JsonSchema)]

@@ -3,8 +3,9 @@
 //! bitmasks (bit `i` = rule `i`).
 //!
 //! - exit codes 0..=255 look up a 256-entry table of "rules this code satisfies"; other codes
-//!   (negative Windows codes, large values) are found by binary search among the codes any rule
-//!   lists, and any code listed nowhere satisfies exactly the NotIn rules;
+//!   (negative Windows codes, large values) are looked up in a hash map of the codes any rule
+//!   lists (a legal policy lists up to 20 × 255 of them, too many for a binary search on the hot
+//!   path), and any code listed nowhere satisfies exactly the NotIn rules;
 //! - each template container has the mask of exit-code rules whose `containerName` is unset or
 //!   names it;
 //! - each (condition type, status) pair some pattern names has the mask of the condition rules
@@ -21,6 +22,7 @@ use super::job::PolicyAction;
 use crate::api::{Job, JobSpec, Pod};
 use crate::diag::Diagnostic;
 use crate::features::FeatureGates;
+use rustc_hash::FxHashMap;
 
 /// Most rules a compiled policy holds (upstream validation allows 20).
 pub const MAX_COMPILED_RULES: usize = 64;
@@ -60,8 +62,8 @@ pub struct CompiledPodFailurePolicy {
     /// Rules that match on exit codes (bit set) rather than conditions.
     exit_rules: u64,
     code_table: Box<[u64; 256]>,
-    /// Codes outside 0..=255 listed by some rule, sorted, with the rules they satisfy.
-    other_codes: Vec<(i32, u64)>,
+    /// Codes outside 0..=255 listed by some rule, with the rules they satisfy.
+    other_codes: FxHashMap<i32, u64>,
     /// The rules a non-zero code listed by no rule satisfies (the NotIn rules).
     unlisted_code_mask: u64,
     container_masks: Vec<u64>,
@@ -112,7 +114,7 @@ impl CompiledPodFailurePolicy {
             actions: Vec::new(),
             exit_rules: 0,
             code_table: Box::new([0; 256]),
-            other_codes: Vec::new(),
+            other_codes: FxHashMap::default(),
             unlisted_code_mask: 0,
             any_container_mask: 0,
             condition_masks: Vec::new(),
@@ -192,7 +194,7 @@ impl CompiledPodFailurePolicy {
                     mask |= 1u64 << i;
                 }
             }
-            c.other_codes.push((x, mask));
+            c.other_codes.insert(x, mask);
         }
         Ok(c)
     }
@@ -230,10 +232,7 @@ impl CompiledPodFailurePolicy {
     }
 
     fn other_code_mask(&self, code: i32) -> u64 {
-        match self.other_codes.binary_search_by_key(&code, |(x, _)| *x) {
-            Ok(i) => self.other_codes.get(i).map_or(0, |(_, m)| *m),
-            Err(_) => self.unlisted_code_mask,
-        }
+        self.other_codes.get(&code).copied().unwrap_or(self.unlisted_code_mask)
     }
 
     #[inline]
@@ -255,25 +254,40 @@ impl CompiledPodFailurePolicy {
     /// conditions as [`condition_index`](Self::condition_index) values.
     #[inline]
     pub fn decide(&self, statuses: &[(usize, Option<i32>)], conditions: &[usize]) -> Decision {
-        let mut mask = 0u64;
-        for &s in statuses {
-            mask |= self.status_mask(s);
-        }
-        for &k in conditions {
-            mask |= self.condition_masks.get(k).copied().unwrap_or(0);
-        }
-        if mask == 0 {
-            return Decision::NO_MATCH;
-        }
-        let rule = mask.trailing_zeros() as usize;
-        let bit = 1u64 << rule;
-        let Some(action) = self.actions.get(rule).copied().flatten() else { return Decision::NO_MATCH };
-        let (status_position, condition_position) = if self.exit_rules & bit != 0 {
-            (statuses.iter().position(|&s| self.status_mask(s) & bit != 0), None)
+        // One pass: the first matching rule is the lowest bit over all masks, and the first
+        // status holding that bit is the first whose own lowest bit equals it (no status holds
+        // a lower one), so keeping the strictly lowest bit seen and where it was seen gives both.
+        // A rule matches on exit codes or on conditions, never both, so the two sides' lowest
+        // bits differ unless neither matched.
+        let (status_rule, status_position) = Self::lowest(statuses.iter().map(|&s| self.status_mask(s)));
+        let (condition_rule, condition_position) =
+            Self::lowest(conditions.iter().map(|&k| self.condition_masks.get(k).copied().unwrap_or(0)));
+        let (rule, status_position, condition_position) = if status_rule < condition_rule {
+            (status_rule, Some(status_position), None)
+        } else if condition_rule < status_rule {
+            (condition_rule, None, Some(condition_position))
         } else {
-            (None, conditions.iter().position(|&k| self.condition_masks.get(k).copied().unwrap_or(0) & bit != 0))
+            return Decision::NO_MATCH;
         };
+        let rule = rule as usize;
+        let Some(action) = self.actions.get(rule).copied().flatten() else { return Decision::NO_MATCH };
         Decision { rule_index: Some(rule), action: Some(action), count_failed: action.counts(), status_position, condition_position }
+    }
+
+    /// The lowest bit set in any of `masks` (64 when none) and the position of the first mask
+    /// holding it.
+    #[inline]
+    fn lowest(masks: impl Iterator<Item = u64>) -> (u32, usize) {
+        let mut best = u64::BITS;
+        let mut at = 0;
+        for (i, m) in masks.enumerate() {
+            let low = m.trailing_zeros();
+            if low < best {
+                best = low;
+                at = i;
+            }
+        }
+        (best, at)
     }
 
     /// Convenience: the decision for a Pod object (allocates; use `decide` on hot paths).

@@ -4,7 +4,9 @@
 //! order events were scheduled, and randomness comes from one seeded generator, so the same
 //! scenario always gives the same timeline.
 
-use super::decide::Decider;
+use super::decide::{Decider, PodFailureOutcome};
+use crate::eval::job::PolicyAction;
+use crate::eval::job_compiled::{CompiledPodFailurePolicy, Decision, UNKNOWN_CONTAINER};
 use crate::eval::kubelet::{CompiledContainerPolicy, KubeletDecision};
 use crate::features::FeatureGates;
 use super::scenario::{FaultKind, Scenario, Selector};
@@ -12,6 +14,7 @@ use super::{ContainerSummary, JobSetSummary, JobSummary, PodSummary, Summary, Si
 use crate::diag::Diagnostic;
 use serde_json::{json, Value};
 use std::cmp::Reverse;
+use rustc_hash::FxHashMap;
 use std::collections::{BinaryHeap, HashMap};
 
 const RESET_AFTER_RUN_MS: u64 = 600_000;
@@ -41,6 +44,10 @@ pub(super) struct Template {
     pub on_failure: bool,
     pub replicas: u32,
     pub active_deadline_ms: Option<u64>,
+    /// The Job's podFailurePolicy compiled (None for a bare Pod, or a policy the compiled form
+    /// cannot hold: the JSON op then answers), and each container's index in it.
+    pfp: Option<CompiledPodFailurePolicy>,
+    pfp_index: Vec<usize>,
 }
 
 impl Template {
@@ -67,7 +74,15 @@ impl Template {
         let parallelism = int("parallelism").unwrap_or(1).clamp(0, 1_000_000) as u32;
         let per_index = int("backoffLimitPerIndex");
         let default_limit = if per_index.is_some() { i64::from(i32::MAX) } else { 6 };
+        let pfp = job
+            .as_ref()
+            .and_then(|j| serde_json::from_value::<crate::api::Job>(j.clone()).ok())
+            .and_then(|j| CompiledPodFailurePolicy::from_job(&j, gates).ok());
+        let pfp_index =
+            pfp.as_ref().map(|c| names.iter().map(|n| c.container_index(n).unwrap_or(UNKNOWN_CONTAINER)).collect()).unwrap_or_default();
         Template {
+            pfp,
+            pfp_index,
             on_failure: pod.pointer("/spec/restartPolicy").and_then(Value::as_str) == Some("OnFailure"),
             backoff_limit: int("backoffLimit").unwrap_or(default_limit),
             per_index,
@@ -85,6 +100,10 @@ impl Template {
         }
     }
 }
+
+/// Bits of an event key (see `Engine::queue`).
+const SEQ_BITS: u32 = 40;
+const SLOT_BITS: u32 = 24;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Ev {
@@ -172,15 +191,22 @@ pub(super) struct Engine<'a> {
     startup_ms: u64,
     reschedule_ms: u64,
     end_ms: u64,
-    queue: BinaryHeap<Reverse<(u64, u64, Ev)>>,
+    /// Pending events, each one integer: time (high 64 bits), sequence number (next 40: keeps
+    /// same-time events in scheduling order), slot in `events` (low 24). Popping the heap is
+    /// most of a run's cost, and a primitive key compares and moves least.
+    queue: BinaryHeap<Reverse<u128>>,
+    events: Vec<Ev>,
+    free_slots: Vec<u32>,
     seq: u64,
+    /// Set when the run outgrew the event key (see `queue`); the run then ends with an error.
+    overflow: bool,
     now: u64,
     rng: u64,
     pods: Vec<PodState>,
     jobs: Vec<JobState>,
     /// Script cursors keyed by (template, job index, pod index, container) so they survive Pod
     /// replacement and JobSet restarts: the script is per container of the workload.
-    cursors: HashMap<(usize, u32, u32, usize), (usize, u32)>,
+    cursors: FxHashMap<(usize, u32, u32, usize), (usize, u32)>,
     /// Scripted exits that can apply to each (template, container).
     scripts: Vec<Vec<Vec<usize>>>,
     pub summary: Summary,
@@ -248,12 +274,15 @@ impl<'a> Engine<'a> {
             reschedule_ms: ms(sc.pod_reschedule_seconds)?,
             end_ms,
             queue: BinaryHeap::new(),
+            events: Vec::new(),
+            free_slots: Vec::new(),
             seq: 0,
+            overflow: false,
             now: 0,
             rng: sc.seed ^ 0x9E37_79B9_7F4A_7C15,
             pods: Vec::new(),
             jobs: Vec::new(),
-            cursors: HashMap::new(),
+            cursors: FxHashMap::default(),
             scripts,
             summary: Summary::default(),
             timeline: Vec::new(),
@@ -270,7 +299,37 @@ impl<'a> Engine<'a> {
     fn schedule(&mut self, t: u64, ev: Ev) {
         if t <= self.end_ms {
             self.seq += 1;
-            self.queue.push(Reverse((t, self.seq, ev)));
+            let slot = match self.free_slots.pop() {
+                Some(slot) => {
+                    if let Some(e) = self.events.get_mut(slot as usize) {
+                        *e = ev;
+                    }
+                    slot
+                }
+                None => {
+                    self.events.push(ev);
+                    // More pending events than u32 slots cannot fit in memory anyway.
+                    u32::try_from(self.events.len() - 1).unwrap_or(u32::MAX)
+                }
+            };
+            if self.seq >= 1 << SEQ_BITS || slot >= 1 << SLOT_BITS {
+                // Beyond any run that finishes in reasonable time; say so rather than misorder.
+                self.overflow = true;
+                return;
+            }
+            self.queue.push(Reverse(u128::from(t) << 64 | u128::from(self.seq) << SLOT_BITS | u128::from(slot)));
+        }
+    }
+
+    fn next_event(&mut self) -> Option<(u64, Ev)> {
+        loop {
+            let Reverse(key) = self.queue.pop()?;
+            let t = (key >> 64) as u64;
+            let slot = (key & ((1 << SLOT_BITS) - 1)) as u32;
+            self.free_slots.push(slot);
+            if let Some(ev) = self.events.get(slot as usize) {
+                return Some((t, *ev));
+            }
         }
     }
 
@@ -329,7 +388,14 @@ impl<'a> Engine<'a> {
             let t = super::scenario::secs_to_ms(a.at_seconds).unwrap_or(u64::MAX);
             self.schedule(t, Ev::Crr { action: i });
         }
-        while let Some(Reverse((t, _, ev))) = self.queue.pop() {
+        while let Some((t, ev)) = self.next_event() {
+            if self.overflow {
+                return Err(Diagnostic::request(
+                    "too-large",
+                    "scenario",
+                    format!("the simulation needs more than {} pending events or {} events in all; shorten runFor or the workload", 1u64 << SLOT_BITS, 1u64 << SEQ_BITS),
+                ));
+            }
             self.now = t;
             self.step(ev)?;
             if self.js_phase != "Running" {
@@ -383,6 +449,9 @@ impl<'a> Engine<'a> {
             None => return,
         };
         let j = self.jobs.len();
+        // A recreated Job keeps its name; its Pods' names go on counting from its predecessor's,
+        // as upstream's random suffixes would differ, so a timeline never shows two Pods of one name.
+        let pods_before = self.jobs.iter().filter(|x| x.name == name).map(|x| x.pods_created).max().unwrap_or(0);
         self.jobs.push(JobState {
             name: name.clone(),
             tmpl,
@@ -399,7 +468,7 @@ impl<'a> Engine<'a> {
             indexes: (0..completions)
                 .map(|_| IndexState { done: false, failed: false, failure_count: 0, ignored: 0, active: None, started: false })
                 .collect(),
-            pods_created: 0,
+            pods_created: pods_before,
         });
         self.summary.jobs_created += 1;
         self.record(Obj::Job(j), None, "Created", "JobCreated", || None);
@@ -470,12 +539,10 @@ impl<'a> Engine<'a> {
     }
 
     fn start_regulars(&mut self, p: usize, t: u64) {
-        let kinds = match self.pods.get(p).and_then(|x| self.templates.get(x.tmpl)) {
-            Some(tm) => tm.kinds.clone(),
-            None => return,
-        };
-        for (i, k) in kinds.iter().enumerate() {
-            if *k == Kind::Regular {
+        let Some(tmpl) = self.pods.get(p).map(|x| x.tmpl) else { return };
+        let count = self.templates.get(tmpl).map_or(0, |tm| tm.kinds.len());
+        for i in 0..count {
+            if self.templates.get(tmpl).and_then(|tm| tm.kinds.get(i)) == Some(&Kind::Regular) {
                 self.start_container(p, i, t);
             }
         }
@@ -725,14 +792,44 @@ impl<'a> Engine<'a> {
     fn pod_terminal(&mut self, p: usize, phase: &'static str, reason: Option<String>) -> Result<(), Diagnostic> {
         let why = reason.clone().unwrap_or_else(|| phase.to_owned());
         self.record(Obj::Pod(p), None, phase, &why, || None);
-        let failed_value = if phase == "Failed" { Some(self.failed_pod_value(p)) } else { None };
+        // The compiled policy decides from the containers' states before the kill; only a
+        // FailJob (whose message names the Pod) or a policy it cannot hold needs the Pod object.
+        let (fast, failed_value) = if phase == "Failed" {
+            let fast = self.compiled_pod_failure(p);
+            // Debug builds (every test) also ask the JSON op and check the two agree.
+            let needs_object = cfg!(debug_assertions) || fast.is_none_or(|d| d.action == Some(PolicyAction::FailJob));
+            (fast, needs_object.then(|| self.failed_pod_value(p)))
+        } else {
+            (None, None)
+        };
         self.kill_pod(p);
         if let Some(pod) = self.pods.get_mut(p) {
             pod.phase = phase;
             pod.reason = reason;
         }
         let Some(j) = self.pods.get(p).and_then(|x| x.job) else { return Ok(()) };
-        self.job_pod_finished(j, p, phase, failed_value)
+        self.job_pod_finished(j, p, phase, fast, failed_value)
+    }
+
+    /// The Job's podFailurePolicy decision for failed Pod `p` from the compiled table: container
+    /// statuses, then init container statuses (the order upstream searches), a terminated
+    /// container's exit code, and the Pod's conditions (all status True).
+    fn compiled_pod_failure(&self, p: usize) -> Option<Decision> {
+        let pod = self.pods.get(p)?;
+        let t = self.templates.get(pod.tmpl)?;
+        let policy = t.pfp.as_ref()?;
+        let mut statuses = Vec::with_capacity(pod.containers.len());
+        for regular in [true, false] {
+            for (i, ct) in pod.containers.iter().enumerate() {
+                if (t.kinds.get(i) == Some(&Kind::Regular)) == regular {
+                    let code = if ct.running { None } else { ct.last_exit };
+                    statuses.push((t.pfp_index.get(i).copied().unwrap_or(UNKNOWN_CONTAINER), code));
+                }
+            }
+        }
+        // A condition no pattern names can never match: left out.
+        let conditions: Vec<usize> = pod.conditions.iter().filter_map(|c| policy.condition_index(c, "True")).collect();
+        Some(policy.decide(&statuses, &conditions))
     }
 
     fn failed_pod_value(&self, p: usize) -> Value {
@@ -783,7 +880,7 @@ impl<'a> Engine<'a> {
         }
     }
 
-    fn job_pod_finished(&mut self, j: usize, p: usize, phase: &str, failed_pod: Option<Value>) -> Result<(), Diagnostic> {
+    fn job_pod_finished(&mut self, j: usize, p: usize, phase: &str, fast: Option<Decision>, failed_pod: Option<Value>) -> Result<(), Diagnostic> {
         let now = self.now;
         let Some(job) = self.jobs.get_mut(j) else { return Ok(()) };
         if job.phase != "Running" {
@@ -803,10 +900,26 @@ impl<'a> Engine<'a> {
         }
         // Failed: the pod failure policy decides.
         let tmpl = job.tmpl;
-        let job_value = self.job_value(j);
-        let pod_value = failed_pod.unwrap_or(Value::Null);
-        let key = pod_value.get("status").map(|s| s.to_string()).unwrap_or_default();
-        let outcome = self.decider.pod_failure(tmpl, key, &job_value, &pod_value)?;
+        let compiled = fast.map(|d| PodFailureOutcome { action: d.action.map(|a| a.name().to_owned()), count_failed: d.count_failed, message: None });
+        let outcome = match (compiled, failed_pod) {
+            (Some(c), None) => c,
+            (compiled, failed_pod) => {
+                let job_value = self.job_value(j);
+                let pod_value = failed_pod.unwrap_or(Value::Null);
+                let key = pod_value.get("status").map(|s| s.to_string()).unwrap_or_default();
+                let op = self.decider.pod_failure(tmpl, key, &job_value, &pod_value)?;
+                if let Some(c) = compiled
+                    && (c.action != op.action || c.count_failed != op.count_failed)
+                {
+                    return Err(Diagnostic::request(
+                        "internal",
+                        "",
+                        format!("the compiled podFailurePolicy answered {c:?}, the podFailurePolicy op {op:?}"),
+                    ));
+                }
+                op
+            }
+        };
         let action = outcome.action.clone().unwrap_or_else(|| "Count".into());
         self.record(Obj::Job(j), None, "PodFailed", &action, || outcome.message.clone());
         if action == "FailJob" {
@@ -849,7 +962,7 @@ impl<'a> Engine<'a> {
         }
         if !index_failed {
             let delay = self.decider.job_backoff_ms(backoff_f)?;
-            self.summary.time_lost_seconds += (delay + self.reschedule_ms) as f64 / 1000.0;
+            self.lose(1, now, now + delay + self.reschedule_ms + self.startup_ms);
             let jgen = self.jobs.get(j).map(|x| x.epoch).unwrap_or(0);
             self.schedule(now + delay + self.reschedule_ms, Ev::CreatePod { job: j, index, jgen });
             return Ok(());
@@ -1019,11 +1132,22 @@ impl<'a> Engine<'a> {
                     x.phase = "Deleted";
                 }
                 self.summary.job_restarts += 1;
+                // Its Pod slots wait for the new Job, then its Pods, then their start-up.
+                let slots = self.templates.get(tmpl).map_or(0, |t| t.parallelism);
+                self.lose(slots, now, now + 2 * self.reschedule_ms + self.startup_ms);
                 self.create_job(tmpl, ji, jname, now + self.reschedule_ms);
             }
             _ => {
-                // RestartJobSet(…): every Job of this run is deleted and recreated.
+                // RestartJobSet(…): every Job of this run is deleted and recreated, finished
+                // ones included, so every Pod slot of the run waits as a restarted Job's do.
                 self.summary.jobset_restarts += 1;
+                let slots: u32 = self
+                    .jobs
+                    .iter()
+                    .filter(|x| x.epoch == self.attempt)
+                    .map(|x| self.templates.get(x.tmpl).map_or(0, |t| t.parallelism))
+                    .sum();
+                self.lose(slots, now, now + 2 * self.reschedule_ms + self.startup_ms);
                 for p in 0..self.pods.len() {
                     if self.pods.get(p).is_some_and(|x| x.alive) {
                         self.kill_pod(p);
@@ -1044,15 +1168,23 @@ impl<'a> Engine<'a> {
         Ok(())
     }
 
+    /// Adds the wait of `slots` Pod slots from `from` until `until` (capped at the run's end)
+    /// to the time lost.
+    fn lose(&mut self, slots: u32, from: u64, until: u64) {
+        let ms = until.min(self.end_ms).saturating_sub(from);
+        self.summary.time_lost_seconds += f64::from(slots) * ms as f64 / 1000.0;
+    }
+
     fn on_fault(&mut self, p: usize, fi: usize, pgen: u32) -> Result<(), Diagnostic> {
         let now = self.now;
         let alive = self.pods.get(p).is_some_and(|x| x.alive && x.epoch == pgen);
         if !alive {
             return Ok(());
         }
-        let Some(f) = self.sc.faults.get(fi).cloned() else { return Ok(()) };
+        // Faults are the hottest event: nothing is cloned or collected here.
+        let Some(kind) = self.sc.faults.get(fi).map(|f| f.kind) else { return Ok(()) };
         self.summary.faults += 1;
-        match f.kind {
+        match kind {
             FaultKind::NodeFailure => {
                 self.record(Obj::Pod(p), None, "NodeFailure", "DisruptionTarget", || Some("the node failed; the Pod is deleted".into()));
                 if let Some(pod) = self.pods.get_mut(p) {
@@ -1068,33 +1200,18 @@ impl<'a> Engine<'a> {
                 self.pod_terminal(p, "Failed", Some("DisruptionTarget".into()))?;
             }
             FaultKind::ContainerExit | FaultKind::OomKill => {
-                let tmpl = self.pods.get(p).map(|x| x.tmpl).unwrap_or(0);
-                let running: Vec<(usize, u32)> = self
-                    .pods
-                    .get(p)
-                    .into_iter()
-                    .flat_map(|pod| pod.containers.iter().enumerate())
-                    .filter(|(_, ct)| ct.running)
-                    .filter(|(i, _)| {
-                        let name = self.templates.get(tmpl).and_then(|t| t.names.get(*i)).map(String::as_str);
-                        let kind = self.templates.get(tmpl).and_then(|t| t.kinds.get(*i)).copied();
-                        match f.container.as_deref() {
-                            Some(want) => name == Some(want),
-                            None => kind == Some(Kind::Regular),
-                        }
-                    })
-                    .map(|(i, ct)| (i, ct.epoch))
-                    .collect();
-                if !running.is_empty() {
-                    let pick = (self.next_u64() % running.len() as u64) as usize;
-                    let (c, cgen) = running.get(pick).copied().unwrap_or((0, 0));
-                    let (code, reason) = if f.kind == FaultKind::OomKill {
+                let count = self.fault_targets(p, fi).count();
+                if count > 0 {
+                    let pick = (self.next_u64() % count as u64) as usize;
+                    let (c, cgen) = self.fault_targets(p, fi).nth(pick).unwrap_or((0, 0));
+                    let codes = self.sc.faults.get(fi).map_or(0, |f| f.exit_codes.len());
+                    let (code, reason) = if kind == FaultKind::OomKill {
                         (137, 2)
-                    } else if f.exit_codes.is_empty() {
+                    } else if codes == 0 {
                         (1, 0)
                     } else {
-                        let k = (self.next_u64() % f.exit_codes.len() as u64) as usize;
-                        (f.exit_codes.get(k).copied().unwrap_or(1), 0)
+                        let k = (self.next_u64() % codes as u64) as usize;
+                        (self.sc.faults.get(fi).and_then(|f| f.exit_codes.get(k)).copied().unwrap_or(1), 0)
                     };
                     self.on_exit(p, c, cgen, code, reason)?;
                 }
@@ -1104,6 +1221,22 @@ impl<'a> Engine<'a> {
             }
         }
         Ok(())
+    }
+
+    /// The running containers of Pod `p` that fault `fi` may hit, as (index, container epoch):
+    /// the named container, or any regular one.
+    fn fault_targets(&self, p: usize, fi: usize) -> impl Iterator<Item = (usize, u32)> + '_ {
+        let want = self.sc.faults.get(fi).and_then(|f| f.container.as_deref());
+        let pod = self.pods.get(p);
+        let tmpl = pod.and_then(|x| self.templates.get(x.tmpl));
+        pod.into_iter().flat_map(|pod| pod.containers.iter().enumerate()).filter_map(move |(i, ct)| {
+            let hit = ct.running
+                && match want {
+                    Some(want) => tmpl.and_then(|t| t.names.get(i)).map(String::as_str) == Some(want),
+                    None => tmpl.and_then(|t| t.kinds.get(i)) == Some(&Kind::Regular),
+                };
+            hit.then_some((i, ct.epoch))
+        })
     }
 
     fn on_crr(&mut self, ai: usize) -> Result<(), Diagnostic> {
@@ -1133,9 +1266,11 @@ impl<'a> Engine<'a> {
 
     pub fn results(&self) -> (Vec<PodSummary>, Vec<JobSummary>, Option<JobSetSummary>) {
         // The newest Pod of each Job index (or the bare Pod), with its containers.
-        let mut latest: HashMap<(Option<usize>, u32), usize> = HashMap::new();
+        // Keyed by the Job's name: a restarted Job (same name) replaces its predecessor's Pods.
+        let mut latest: HashMap<(Option<&str>, u32), usize> = HashMap::new();
         for (i, p) in self.pods.iter().enumerate() {
-            latest.insert((p.job, p.index), i);
+            let job = p.job.and_then(|j| self.jobs.get(j)).map(|j| j.name.as_str());
+            latest.insert((job, p.index), i);
         }
         let mut idx: Vec<usize> = latest.into_values().collect();
         idx.sort_unstable();

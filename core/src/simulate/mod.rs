@@ -44,8 +44,11 @@ pub struct Summary {
     pub jobset_restarts: u64,
     pub crr_recreations: u64,
     pub faults: u64,
-    /// Seconds during which a container or Pod slot waited to run again (backoff, start-up,
-    /// Pod replacement), summed over slots.
+    /// Seconds during which a container or Pod slot waited to run again, summed over slots: a
+    /// restarted container's back-off and start-up; a replaced Pod's Job back-off, rescheduling
+    /// and start-up; and for a Job or JobSet restart, every Pod slot of the restarted Jobs
+    /// (finished ones included) until its new Pod starts. Work lost since the last checkpoint is
+    /// not modelled.
     pub time_lost_seconds: f64,
     /// Timeline events produced (also those past `maxTimelineEvents`).
     pub events: u64,

@@ -37,7 +37,8 @@ const GATE_SUCCESS_POLICY: &str = "JobSuccessPolicy";
 const GATE_MANAGED_BY: &str = "JobManagedBy";
 
 /// SetDefaults_Job with the JobPodReplacementPolicy gate on (its default in every modelled
-/// version). Use [`default_job_spec_with_gates`] when the request names gates.
+/// version; from 1.37 the gate is gone and defaults.go always defaults podReplacementPolicy).
+/// Use [`default_job_spec_with_gates`] when the request names gates.
 pub fn default_job_spec(spec: &mut JobSpec) {
     default_job_spec_with(spec, true);
 }

@@ -61,6 +61,23 @@ pub fn max_container_restart_period(cfg: &KubeletConfiguration) -> Result<Option
 
 /// ValidateKubeletConfiguration, crashLoopBackOff part, with upstream's messages.
 pub fn validate_kubelet_config(cfg: &KubeletConfiguration, ctx: &Ctx, out: &mut Findings) {
+    // ValidateKubeletConfiguration first applies the configuration's featureGates (SetFromMap),
+    // which fails on a name the kubelet does not know and returns that error alone. Of such
+    // names restartkit knows the gates upstream removed in the version asked for (1.37:
+    // SidecarContainers and the Job gates; every component registers every kube gate).
+    if let Some(name) = cfg
+        .feature_gates
+        .iter()
+        .flat_map(|fg| fg.keys())
+        .find(|k| crate::features::removed_in(k, ctx.gates.version.minor).is_some())
+    {
+        out.push(Diagnostic::plain(
+            Origin::Kubelet,
+            &FieldPath::new("featureGates").key(name),
+            format!("unrecognized feature gate: {name}"),
+        ));
+        return;
+    }
     let gates = kubelet_gates(&ctx.gates, cfg);
     let path = period_path();
     let period = match max_container_restart_period(cfg) {
@@ -485,5 +502,18 @@ mod tests {
         let mut out = Findings::default();
         validate_kubelet_config(&cfg(Some("2s"), &[]), &ctx_with(Some(true)), &mut out);
         assert_eq!(out.warnings.iter().filter_map(|d| d.code.clone()).collect::<Vec<_>>(), vec!["flat-crashloop-backoff"]);
+    }
+
+    #[test]
+    fn a_gate_removed_in_the_version_stops_validation() {
+        let mut ctx = ctx_with(Some(true));
+        ctx.gates = FeatureGates::for_version(crate::features::KubeVersion { minor: 37 });
+        let c = cfg(Some("30s"), &[("SidecarContainers", true), ("KubeletCrashLoopBackOffMax", false)]);
+        assert_eq!(messages(&c, &ctx), vec!["unrecognized feature gate: SidecarContainers"]);
+        ctx.gates = FeatureGates::for_version(crate::features::KubeVersion { minor: 36 });
+        assert_eq!(
+            messages(&c, &ctx),
+            vec!["invalid configuration: FeatureGate KubeletCrashLoopBackOffMax not enabled, CrashLoopBackOff.MaxContainerRestartPeriod must not be set"]
+        );
     }
 }

@@ -6,8 +6,11 @@ pub mod crr;
 pub mod job;
 pub mod job_lint;
 pub mod jobset;
+#[rustfmt::skip]
+mod known_fields;
 pub mod kubelet_config;
 pub mod pod;
+pub mod unknown_fields;
 mod workloads;
 
 use crate::diag::{Diagnostic, FieldPath, Findings, Severity};
@@ -171,5 +174,6 @@ pub fn validate_value(obj: &Value, ctx: &Ctx) -> (Findings, bool) {
     let api_version = map.get("apiVersion").and_then(Value::as_str).unwrap_or("");
     let group = api_version.rsplit_once('/').map(|(g, _)| g).unwrap_or("");
     let modelled = workloads::validate_kind(group, api_version, kind, obj, ctx, &mut out);
+    workloads::check_unknown_fields(group, kind, obj, &mut out);
     (out, modelled)
 }

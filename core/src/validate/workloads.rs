@@ -129,6 +129,25 @@ pub(super) fn validate_kind(group: &str, api_version: &str, kind: &str, obj: &Va
     }
 }
 
+/// Unknown-field warnings for the built-in kinds, and for the Job templates a JobSet embeds.
+pub(super) fn check_unknown_fields(group: &str, kind: &str, obj: &Value, out: &mut Findings) {
+    let root = FieldPath::root();
+    match (group, kind) {
+        ("", "Pod") | ("batch", "Job" | "CronJob") | ("apps", "Deployment" | "StatefulSet" | "DaemonSet" | "ReplicaSet") => {
+            super::unknown_fields::check(kind, obj, &root, out);
+        }
+        ("jobset.x-k8s.io", "JobSet") => {
+            let p = FieldPath::new("spec").child("replicatedJobs");
+            for (i, rj) in at(obj, &["spec", "replicatedJobs"]).and_then(Value::as_array).into_iter().flatten().enumerate() {
+                if let Some(t) = rj.get("template") {
+                    super::unknown_fields::check("JobTemplateSpec", t, &p.index(i).child("template"), out);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
 fn decode<T: serde::de::DeserializeOwned>(v: &Value, base: &FieldPath, out: &mut Findings) -> Option<T> {
     match decode_at::<T>(v, base) {
         Ok(t) => Some(t),

@@ -1,0 +1,110 @@
+//! Fields the API server does not know, reported as warnings the way kubectl's field validation
+//! does (kube-apiserver drops them; under `--validate=strict`, kubectl's default, the request is
+//! rejected). Checked in the objects restartkit validates and the parts their restart and
+//! failure behaviour lives in (see `known_fields.rs`: Pod, PodSpec, containers, Job, JobSpec,
+//! podFailurePolicy, successPolicy, workload templates, metadata); deeper types (volumes, probes,
+//! affinity) are not looked into. Names come from the newest modelled Kubernetes release.
+
+use super::known_fields::{KNOWN_FIELDS, SOURCE};
+use crate::diag::{Diagnostic, FieldPath, Findings};
+use serde_json::Value;
+
+fn fields_of(type_: &str) -> Option<&'static [(&'static str, &'static str)]> {
+    KNOWN_FIELDS.binary_search_by(|(t, _)| (*t).cmp(type_)).ok().and_then(|i| KNOWN_FIELDS.get(i)).map(|(_, f)| *f)
+}
+
+/// Reports every field of `value` (an object of Kubernetes type `type_`, at `at`) that the type
+/// does not have, then looks into the fields whose types are checked.
+pub fn check(type_: &str, value: &Value, at: &FieldPath, out: &mut Findings) {
+    let (Some(fields), Some(map)) = (fields_of(type_), value.as_object()) else { return };
+    for (key, v) in map {
+        match fields.binary_search_by(|(name, _)| (*name).cmp(key.as_str())) {
+            Err(_) => {
+                let p = at.child(key);
+                out.push(Diagnostic::lint(
+                    "unknown-field",
+                    &p,
+                    format!("{p}: unknown field {key:?} ({type_} has no such field in {SOURCE}); the API server drops it, and kubectl's strict field validation rejects the request"),
+                ));
+            }
+            Ok(i) => {
+                let child = fields.get(i).map_or("", |(_, t)| *t);
+                if child.is_empty() {
+                    continue;
+                }
+                match v {
+                    Value::Array(items) => {
+                        let p = at.child(key);
+                        for (j, item) in items.iter().enumerate() {
+                            check(child, item, &p.index(j), out);
+                        }
+                    }
+                    other => check(child, other, &at.child(key), out),
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
+    use super::*;
+    use serde_json::json;
+
+    fn fields(type_: &str, v: Value) -> Vec<String> {
+        let mut out = Findings::default();
+        check(type_, &v, &FieldPath::root(), &mut out);
+        assert!(out.errors.is_empty());
+        out.warnings.into_iter().map(|d| d.field).collect()
+    }
+
+    #[test]
+    fn the_table_is_sorted_for_binary_search() {
+        assert!(KNOWN_FIELDS.windows(2).all(|w| w[0].0 < w[1].0));
+        for (t, f) in KNOWN_FIELDS {
+            assert!(f.windows(2).all(|w| w[0].0 < w[1].0), "{t}");
+        }
+    }
+
+    #[test]
+    fn typos_are_found_where_restart_behaviour_lives() {
+        let job = json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j", "lables": {}},
+            "spec": {"backofLimit": 3, "podFailurePolicy": {"rules": [{"action": "Ignore", "onPodCondition": [{"type": "DisruptionTarget"}]}]},
+                     "template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "a", "image": "i", "restartPolicyRule": []}],
+                                           "volumes": [{"name": "v", "emptyDir": {"sizeLimt": "1Gi"}}]}}},
+            "status": {"whatever": 1}});
+        assert_eq!(
+            fields("Job", job),
+            vec![
+                "metadata.lables",
+                "spec.backofLimit",
+                "spec.podFailurePolicy.rules[0].onPodCondition",
+                "spec.template.spec.containers[0].restartPolicyRule",
+            ],
+            "volumes and status are not looked into"
+        );
+    }
+
+    #[test]
+    fn every_field_of_a_full_pod_is_known() {
+        let pod = json!({"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": "p", "namespace": "n", "labels": {"a": "b"}, "annotations": {}, "ownerReferences": []},
+            "spec": {"restartPolicy": "Always", "terminationGracePeriodSeconds": 30, "nodeSelector": {}, "tolerations": [],
+                     "initContainers": [{"name": "s", "image": "i", "restartPolicy": "Always", "startupProbe": {}}],
+                     "containers": [{"name": "c", "image": "i", "command": [], "env": [], "resources": {}, "volumeMounts": [],
+                                     "restartPolicy": "Never", "restartPolicyRules": [{"action": "Restart", "exitCodes": {"operator": "In", "values": [42]}}]}],
+                     "ephemeralContainers": [{"name": "d", "image": "i", "targetContainerName": "c"}]}});
+        assert!(fields("Pod", pod).is_empty());
+    }
+
+    /// Fields new in k8s.io/api v0.37 (the newest modelled release) are known.
+    #[test]
+    fn fields_new_in_1_37_are_known() {
+        let job = json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j"},
+            "spec": {"scheduling": {"schedulingPolicy": {"gang": {"minCount": 2}}}, "parallelism": 2,
+                     "template": {"spec": {"restartPolicy": "Never", "evictionResponders": [], "containers": [{"name": "a", "image": "i"}]}}}});
+        assert!(fields("Job", job).is_empty());
+        assert_eq!(SOURCE, "k8s.io/api@v0.37.2");
+    }
+}
