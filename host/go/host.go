@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tetratelabs/wazero"
@@ -165,7 +166,7 @@ func LoadBytes(ctx context.Context, bin []byte, limits Limits, cacheDir string) 
 		WithCloseOnContextDone(true).
 		WithMemoryLimitPages(uint32(limits.MemoryBytes / 65536))
 	if cacheDir != "" {
-		cache, err := wazero.NewCompilationCacheWithDir(cacheDir)
+		cache, err := compilationCache(cacheDir)
 		if err != nil {
 			return nil, err
 		}
@@ -187,6 +188,23 @@ func LoadBytes(ctx context.Context, bin []byte, limits Limits, cacheDir string) 
 		return nil, err
 	}
 	return p, nil
+}
+
+// caches holds one wazero CompilationCache per directory for the whole process: a cache object
+// keeps the compiled code in memory, so a second Load of the same module in this process skips
+// reading and relinking the cached machine code (which is most of a load from the file cache).
+var caches sync.Map
+
+func compilationCache(dir string) (wazero.CompilationCache, error) {
+	if c, ok := caches.Load(dir); ok {
+		return c.(wazero.CompilationCache), nil
+	}
+	c, err := wazero.NewCompilationCacheWithDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	actual, _ := caches.LoadOrStore(dir, c)
+	return actual.(wazero.CompilationCache), nil
 }
 
 // Close frees the runtime.
