@@ -51,6 +51,15 @@ demo: build
 	@echo
 	@echo "== simulate a day of a training JobSet: in-place restarts vs rescheduling"
 	$(RK) simulate examples/scenarios/training-in-place.yaml --compare examples/scenarios/training-reschedule.yaml
+	@echo
+	@echo "== EXPERIMENTAL (docs/proposals.md): KEP-4603's Rapid curve beside upstream's, with the KEP's load figures"
+	$(RK) backoff --compare --proposal Rapid --proposal FrontLoadedCatchUp --svg $(CARGO_TARGET_DIR)/backoff-proposals.svg
+	@echo
+	@echo "== EXPERIMENTAL: Pod restartPolicy AlwaysPod (sandbox recreated) vs upstream's RestartAllContainers rule"
+	$(RK) simulate examples/scenarios/alwayspod-recreate.yaml --compare examples/scenarios/restart-all-containers.yaml
+	@echo
+	@echo "== EXPERIMENTAL: KEP-5307's four-container example under its future rule shapes (Complete, TerminatePod)"
+	$(RK) simulate examples/proposals/kep-5307-scenario.yaml
 
 lint:
 	$(CARGO) clippy --locked --all-targets -- -D warnings

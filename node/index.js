@@ -98,8 +98,44 @@ function isText(x) {
   return typeof x === 'string' || x instanceof Uint8Array;
 }
 
+/** Length of the longest valid UTF-8 prefix of `b` (Rust's `Utf8Error::valid_up_to`). */
+function validUpTo(b) {
+  let i = 0;
+  while (i < b.length) {
+    const c = b[i];
+    const n = c < 0x80 ? 0 : c >= 0xc2 && c <= 0xdf ? 1 : c >= 0xe0 && c <= 0xef ? 2 : c >= 0xf0 && c <= 0xf4 ? 3 : -1;
+    if (n < 0) return i;
+    for (let k = 1; k <= n; k++) {
+      const d = b[i + k];
+      let lo = 0x80;
+      let hi = 0xbf;
+      if (k === 1) {
+        if (c === 0xe0) lo = 0xa0;
+        else if (c === 0xed) hi = 0x9f;
+        else if (c === 0xf0) lo = 0x90;
+        else if (c === 0xf4) hi = 0x8f;
+      }
+      if (d === undefined || d < lo || d > hi) return i;
+    }
+    i += n + 1;
+  }
+  return i;
+}
+
+/** UTF-8 text from bytes, or a RestartkitError (code `invalid-utf8`) naming the line and column
+ * of the first byte that is not UTF-8, as every front end reports it. */
 function asText(x) {
-  return typeof x === 'string' ? x : new TextDecoder('utf-8', { fatal: true }).decode(x);
+  if (typeof x === 'string') return x;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(x);
+  } catch {
+    const lo = validUpTo(x); // the decoder does not say where it stopped
+    const good = new TextDecoder('utf-8').decode(x.subarray(0, lo));
+    const line = good.split('\n').length;
+    const column = [...good.slice(good.lastIndexOf('\n') + 1)].length + 1;
+    const d = diagnostic('', `line ${line} column ${column}: not UTF-8 text (byte ${lo})`, 'invalid-utf8');
+    throw new RestartkitError([{ ...d, line, column }]);
+  }
 }
 
 /** A Kubernetes object as plain data: an object as is, YAML/JSON text parsed (first document). */

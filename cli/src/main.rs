@@ -34,6 +34,10 @@ struct Target {
     /// Feature-gate overrides, e.g. `ContainerRestartRules=true,RestartAllContainersOnContainerExits=false`.
     #[arg(long, global = true, value_name = "A=true,B=false", value_parser = parse_gates)]
     feature_gates: Option<BTreeMap<String, bool>>,
+    /// Experimental semantics from a KEP upstream has not adopted (repeatable; docs/proposals.md),
+    /// e.g. `--proposal Rapid`. Results made under one say so.
+    #[arg(long = "proposal", global = true, value_name = "NAME")]
+    proposals: Vec<String>,
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -127,6 +131,9 @@ enum Command {
         compare: Option<PathBuf>,
         #[arg(short, long, value_enum, default_value_t = SimOutput::Table)]
         output: SimOutput,
+        /// Simulate the scenario under an experimental proposal (repeatable; docs/proposals.md).
+        #[arg(long = "proposal", value_name = "NAME")]
+        proposals: Vec<String>,
     },
     /// Print a JSON Schema (for editors such as yaml-language-server, or code generators).
     Schema {
@@ -150,7 +157,13 @@ enum Command {
     /// Send one raw contract request (JSON from a file or `-`) and print the response.
     Request { file: PathBuf },
     /// JSON lines in, JSON lines out: one contract request per line of standard input.
-    Batch,
+    Batch {
+        /// At the end, print to standard error `timing: N requests, T ns` (T: the time spent
+        /// answering, parsing and encoding included, reading and writing excluded), for the
+        /// differential oracle's speed comparison.
+        #[arg(long)]
+        timing: bool,
+    },
 }
 
 fn parse_gates(s: &str) -> Result<BTreeMap<String, bool>, String> {
@@ -174,7 +187,9 @@ fn read_input(path: &PathBuf) -> Result<String, String> {
         Ok(s)
     } else {
         let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        String::from_utf8(bytes).map_err(|e| format!("{}: not UTF-8 text (byte {})", path.display(), e.utf8_error().valid_up_to()))
+        restartkit::source::text_from_bytes(&bytes)
+            .map(str::to_owned)
+            .map_err(|d| format!("{}:{}:{}: {} [{}]", path.display(), d.line.unwrap_or(0), d.column.unwrap_or(0), d.message, d.code.unwrap_or_default()))
     }
 }
 
@@ -187,6 +202,14 @@ fn options(target: &Target) -> serde_json::Map<String, Value> {
         m.insert("featureGates".into(), json!(g));
     }
     m
+}
+
+/// Adds `proposals` to an op's input when any was named (absent otherwise, so the request is
+/// exactly the upstream one).
+fn with_proposals(input: &mut serde_json::Map<String, Value>, proposals: &[String]) {
+    if !proposals.is_empty() {
+        input.insert("proposals".into(), json!(proposals));
+    }
 }
 
 fn call(op: &str, input: Value) -> Result<(Value, Vec<Diagnostic>), Vec<Diagnostic>> {
@@ -216,14 +239,15 @@ fn main() -> ExitCode {
             render::evaluate(&file, container, exit_code, replicated_job, &conditions, output == Output::Human, &target)
         }
         Command::Backoff { restarts, kubelet_config, compare, pods, requests_per_restart, svg, output, target } => {
-            if compare {
+            // A proposal's curves only exist beside upstream's: naming one implies --compare.
+            if compare || !target.proposals.is_empty() {
                 backoff_compare(kubelet_config, pods, requests_per_restart, svg, output, &target)
             } else {
                 backoff(restarts, kubelet_config, output, &target)
             }
         }
         Command::Schema { kind } => schema(kind),
-        Command::Simulate { scenario, compare, output } => simulate(&scenario, compare.as_ref(), output),
+        Command::Simulate { scenario, compare, output, proposals } => simulate(&scenario, compare.as_ref(), output, &proposals),
         Command::Conformance { files, via } => match via.as_str() {
             "native" => conformance(&files, &mut |v| restartkit::conformance::run_vector(v)),
             v if v == "plugin" || v.starts_with("plugin=") => plugin::conformance(&files, v.strip_prefix("plugin=")),
@@ -243,7 +267,7 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
-        Command::Batch => batch(),
+        Command::Batch { timing } => batch(timing),
     }
 }
 
@@ -264,6 +288,10 @@ fn validate(files: &[PathBuf], output: Output, skip_defaulting: bool, target: &T
         let mut input = options(target);
         input.insert("source".into(), json!(text));
         input.insert("fileName".into(), json!(name));
+        with_proposals(&mut input, &target.proposals);
+        if !target.proposals.is_empty() && output == Output::Human {
+            eprintln!("EXPERIMENTAL: {name} judged under proposal(s) {} — not upstream behaviour", target.proposals.join(", "));
+        }
         if skip_defaulting {
             input.insert("skipDefaulting".into(), json!(true));
         }
@@ -333,7 +361,10 @@ fn backoff_compare(kubelet_config: Option<PathBuf>, pods: u32, requests: u32, sv
             }
         }
     }
-    let input = json!({"curves": curves, "pods": pods, "requestsPerRestart": requests});
+    let mut input = json!({"curves": curves, "pods": pods, "requestsPerRestart": requests});
+    if let Some(m) = input.as_object_mut() {
+        with_proposals(m, &target.proposals);
+    }
     let r = match call("backoffCompare", input) {
         Ok((r, _)) => r,
         Err(errs) => return report_errors(&errs),
@@ -472,7 +503,9 @@ mod plugin {
     }
 }
 
-fn batch() -> ExitCode {
+fn batch(timing: bool) -> ExitCode {
+    let mut answered = 0u64;
+    let mut spent = std::time::Duration::ZERO;
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -484,12 +517,19 @@ fn batch() -> ExitCode {
         if line.trim().is_empty() {
             continue;
         }
-        if writeln!(out, "{}", restartkit::handle_json(&line)).is_err() {
+        let start = std::time::Instant::now();
+        let answer = restartkit::handle_json(&line);
+        spent += start.elapsed();
+        answered += 1;
+        if writeln!(out, "{answer}").is_err() {
             return ExitCode::from(2);
         }
     }
     if out.flush().is_err() {
         return ExitCode::from(2);
+    }
+    if timing {
+        eprintln!("timing: {answered} requests, {} ns", spent.as_nanos());
     }
     ExitCode::SUCCESS
 }
@@ -520,11 +560,20 @@ fn load_scenario(path: &PathBuf) -> Result<Value, String> {
     Ok(doc)
 }
 
-fn simulate(scenario: &PathBuf, compare: Option<&PathBuf>, output: SimOutput) -> ExitCode {
+fn simulate(scenario: &PathBuf, compare: Option<&PathBuf>, output: SimOutput, proposals: &[String]) -> ExitCode {
+    // `--proposal` applies to the scenario (not to the counterfactual under --compare, so that
+    // one file can be compared with itself under and without a proposal).
     let load = |p: &PathBuf| load_scenario(p);
     let mut input = serde_json::Map::new();
     match load(scenario) {
-        Ok(v) => input.insert("scenario".into(), v),
+        Ok(mut v) => {
+            if let (Some(m), false) = (v.as_object_mut(), proposals.is_empty()) {
+                let mut named: Vec<Value> = m.get("proposals").and_then(Value::as_array).cloned().unwrap_or_default();
+                named.extend(proposals.iter().map(|p| json!(p)));
+                m.insert("proposals".into(), Value::Array(named));
+            }
+            input.insert("scenario".into(), v)
+        }
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::from(2);

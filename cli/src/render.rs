@@ -34,6 +34,9 @@ pub fn diagnostics(name: &str, text: &str, errors: &[Diagnostic], warnings: &[Di
     } else {
         Renderer::plain()
     };
+    // Lines are split once: scanning the text again for every diagnostic was quadratic with
+    // 100,000 rules each carrying a warning (found by the bad-input corpus).
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
     for d in errors.iter().chain(warnings).chain(infos) {
         let level = match d.severity {
             Severity::Error => Level::ERROR,
@@ -50,7 +53,7 @@ pub fn diagnostics(name: &str, text: &str, errors: &[Diagnostic], warnings: &[Di
         // Only the diagnostic's own line goes to the renderer: handing it the whole file for
         // every diagnostic would be quadratic in the size of the input.
         let excerpt = d.line.zip(d.column).and_then(|(l, c)| {
-            let src = text.split_inclusive('\n').nth(l.saturating_sub(1) as usize)?;
+            let src = *lines.get(l.saturating_sub(1) as usize)?;
             let span = span_of(src, 1, c)?;
             Some((l, src, span))
         });
@@ -161,6 +164,9 @@ pub fn evaluate(
     let mut input = options(target);
     input.insert("object".into(), doc.value);
     input.insert("exitCode".into(), json!(exit_code));
+    if !target.proposals.is_empty() {
+        input.insert("proposals".into(), json!(target.proposals));
+    }
     if let Some(c) = container {
         input.insert("container".into(), json!(c));
     }
@@ -188,6 +194,10 @@ pub fn evaluate(
 fn sim_block(r: &Value) {
     if let Some(n) = r.get("name").and_then(Value::as_str) {
         println!("== {n} (Kubernetes {})", r.get("kubernetesVersion").and_then(Value::as_str).unwrap_or(""));
+    }
+    if let Some(p) = r.get("proposals").and_then(Value::as_array) {
+        let names: Vec<&str> = p.iter().filter_map(Value::as_str).collect();
+        println!("EXPERIMENTAL: simulated under proposal(s) {} — not upstream behaviour", names.join(", "));
     }
     println!("{:>10}  {:<44} {:<14} {:<22} message", "time (s)", "object", "event", "reason");
     for e in r.get("timeline").and_then(Value::as_array).into_iter().flatten() {
@@ -261,6 +271,10 @@ pub fn backoff_comparison(r: &Value) {
         num(r.get("pods")),
         num(r.get("requestsPerRestart"))
     );
+    let marker = r.get("proposals").and_then(Value::as_array).map(|v| v.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(", "));
+    if let Some(m) = &marker {
+        println!("EXPERIMENTAL: curves marked * model proposals upstream has not adopted ({m})");
+    }
     println!("{:<40} {:>8} {:>8} | restarts within (excess over legacy): {:>9} {:>9} {:>9} {:>9} {:>9} | {:>12}", "curve", "initial", "max", "10s", "30s", "70s", "5min", "30min", "peak req/10s");
     for c in r.get("curves").and_then(Value::as_array).into_iter().flatten() {
         let w: Vec<String> = c
@@ -272,7 +286,7 @@ pub fn backoff_comparison(r: &Value) {
             .collect();
         println!(
             "{:<40} {:>7}s {:>7}s | {:>49} {:>9} {:>9} {:>9} {:>9} | {:>12}",
-            c.get("label").and_then(Value::as_str).unwrap_or(""),
+            format!("{}{}", if c.get("proposal").is_some() { "* " } else { "" }, c.get("label").and_then(Value::as_str).unwrap_or("")),
             num(c.get("initialSeconds")),
             num(c.get("maxSeconds")),
             w.first().cloned().unwrap_or_default(),
@@ -282,5 +296,14 @@ pub fn backoff_comparison(r: &Value) {
             w.get(4).cloned().unwrap_or_default(),
             num(c.get("peakRequestsPer10s"))
         );
+    }
+    if let Some(f) = r.get("kepLoadFigures") {
+        println!();
+        println!("KEP-4603 load figures, recomputed for the adopted 1s/60s curve (docs/proposals.md):");
+        println!("  today (10s/300s), busiest 10 s:               {:>8} requests/10s   (KEP: ~550)", num(f.get("todayRequestsPer10s")));
+        println!("  1 s initial at one restart per Pod per second: {:>8} requests/10s   (KEP: ~5500)", num(f.get("kepRateBoundRequestsPer10s")));
+        println!("  1s/60s curve itself, busiest 10 s:           {:>8} requests/10s", num(f.get("recomputedPeakRequestsPer10s")));
+        println!("  excess in the first 5 min:                   {:>8} restarts/Pod, {} requests/node   (KEP: 5, 2750)", num(f.get("excessRestartsFirst5min")), num(f.get("excessRequestsFirst5min")));
+        println!("  excess per 5 min at the caps:                {:>8} restarts/Pod, {} requests/node", num(f.get("steadyExcessRestartsPer5min")), num(f.get("steadyExcessRequestsPer5min")));
     }
 }

@@ -262,3 +262,31 @@ fn conformance_via_plugin_gives_every_vector_the_native_output() {
     assert_eq!(stdout(&p), stdout(&n));
     assert_eq!(p.status.code(), n.status.code());
 }
+
+#[test]
+fn proposals_are_opt_in_marked_and_checked() {
+    let example = "examples/proposals/kep-5307-four-containers.yaml";
+    // Upstream rejects KEP-5307's future example; the proposal accepts it and says so.
+    let o = run(&["validate", example]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let o = run(&["validate", example, "--proposal", "RestartRulesFuture", "-o", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v[0]["result"]["proposals"][0], "RestartRulesFuture");
+    // An unknown name is an error that lists the known ones.
+    let o = run(&["validate", example, "--proposal", "Turbo"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("unknown variant `Turbo`, expected one of `KEP4603Alternatives`"), "{}", stderr(&o));
+    // backoff --proposal implies --compare and shows the proposed curve beside upstream's.
+    let o = run(&["backoff", "--proposal", "Rapid", "-o", "json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let labels: Vec<&str> = v["curves"].as_array().unwrap().iter().map(|c| c["label"].as_str().unwrap()).collect();
+    assert!(labels.contains(&"legacy 10s/300s") && labels.contains(&"Rapid (250ms/60s)"), "{labels:?}");
+    assert_eq!(v["kepLoadFigures"]["excessRequestsFirst5min"], 2750);
+    // simulate --proposal applies to the scenario.
+    let o = run(&["simulate", "examples/scenarios/crashlooping-sidecar.yaml", "--proposal", "Rapid", "-o", "json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["proposals"][0], "Rapid");
+}

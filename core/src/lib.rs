@@ -17,6 +17,7 @@ pub mod diag;
 pub mod eval;
 pub mod features;
 pub mod prepared;
+pub mod proposals;
 pub mod simulate;
 pub mod source;
 pub mod validate;

@@ -4,7 +4,7 @@
 //!
 //! The YAML is read with `saphyr-parser` (a maintained YAML 1.2 parser) event by event, so this
 //! module decides what is safe: duplicate keys, nesting deeper than [`MAX_DEPTH`], alias
-//! expansion beyond [`MAX_NODES`] and non-finite numbers are errors with a line, never a hang or
+//! expansion beyond [`MAX_ALIAS_NODES`] and non-finite numbers are errors with a line, never a hang or
 //! a crash. JSON is YAML 1.2, so the same reader serves both.
 
 use crate::diag::Diagnostic;
@@ -19,6 +19,9 @@ use std::sync::{Arc, OnceLock};
 pub const MAX_DEPTH: usize = 256;
 /// Most nodes one stream may produce, aliases expanded (a billion-laughs guard).
 pub const MAX_NODES: usize = 5_000_000;
+/// Most nodes aliases may add to one stream. Manifests use anchors for a few shared snippets;
+/// a larger expansion is an alias bomb, refused while it is still small in memory.
+pub const MAX_ALIAS_NODES: usize = 100_000;
 
 /// Where each field of each document of a stream sits, by field path.
 type Positions = HashMap<String, (u32, u32)>;
@@ -87,6 +90,11 @@ fn scan_error(e: &saphyr_parser::ScanError) -> Diagnostic {
     let m = e.marker();
     let line = m.line() as u32;
     let col = m.col() as u32 + 1;
+    // The scanner has its own nesting limit for flow collections, below MAX_DEPTH; it is the
+    // same problem as ours, so it gets the same code.
+    if e.info().contains("recursion limit") {
+        return Diagnostic::request("too-deep", "", format!("line {line} column {col}: nesting too deep ({})", e.info())).at(line, col);
+    }
     Diagnostic::request("syntax", "", format!("line {line} column {col}: {}", e.info())).at(line, col)
 }
 
@@ -197,6 +205,7 @@ fn parse_stream(text: &str, track: bool) -> Result<(Vec<(u32, Value)>, Vec<Posit
     let mut root: Option<Value> = None;
     let mut doc_line: u32 = 1;
     let mut nodes: usize = 0;
+    let mut alias_nodes: usize = 0;
 
     // Where a node that starts now belongs (its path: empty when not tracking).
     fn slot_path(stack: &[Frame], track: bool) -> Option<String> {
@@ -298,13 +307,19 @@ fn parse_stream(text: &str, track: bool) -> Result<(Vec<(u32, Value)>, Vec<Posit
                 place(&mut stack, &mut root, value, &span)?;
             }
             Event::Alias(id) => {
-                let Some(v) = anchors.get(&id).cloned() else {
+                let Some(anchored) = anchors.get(&id) else {
                     return Err(err_at(&span, "unknown-alias", "", "alias to an unknown anchor".to_owned()));
                 };
-                nodes += count_nodes(&v, MAX_NODES);
-                if nodes > MAX_NODES {
-                    return Err(err_at(&span, "too-large", "", format!("aliases expand to more than {MAX_NODES} nodes")));
+                // Counted before the copy: a billion-laughs document must fail before it has
+                // filled memory (it reached 700 MB natively, and the plugin's memory cap, when
+                // the check came after the clone).
+                let expanded = count_nodes(anchored, MAX_ALIAS_NODES);
+                alias_nodes += expanded;
+                nodes += expanded;
+                if alias_nodes > MAX_ALIAS_NODES || nodes > MAX_NODES {
+                    return Err(err_at(&span, "too-large", "", format!("aliases expand to more than {MAX_ALIAS_NODES} nodes")));
                 }
+                let v = anchored.clone();
                 if track && let Some(path) = slot_path(&stack, true) {
                     positions.entry(path).or_insert((line, col));
                 }
@@ -360,6 +375,20 @@ fn place(stack: &mut [Frame], root: &mut Option<Value>, value: Value, span: &Spa
             None => Err(err_at(span, "complex-key", path, "a mapping key must be a plain value".to_owned())),
         },
     }
+}
+
+/// Text from bytes, or an `invalid-utf8` error naming the line and column (1-based, counted in
+/// characters as the YAML reader counts them) of the first byte that is not UTF-8. For the front
+/// ends that receive bytes (the CLI's files, the plugin's linear memory).
+pub fn text_from_bytes(bytes: &[u8]) -> Result<&str, Diagnostic> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        let at = e.valid_up_to();
+        let good = String::from_utf8_lossy(bytes.get(..at).unwrap_or_default());
+        let line = good.matches('\n').count() + 1;
+        let col = good.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        let (line, col) = (u32::try_from(line).unwrap_or(u32::MAX), u32::try_from(col).unwrap_or(u32::MAX));
+        Diagnostic::request("invalid-utf8", "", format!("line {line} column {col}: not UTF-8 text (byte {at})")).at(line, col)
+    })
 }
 
 /// Parses one JSON value (a request), rejecting duplicate keys, which serde_json would otherwise
@@ -504,6 +533,13 @@ mod tests {
             bomb.push_str(&format!("a{i}: &a{i} [*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev}]\n"));
         }
         assert!(parse_documents(&bomb).is_err());
+    }
+
+    #[test]
+    fn non_utf8_bytes_name_their_line_and_column() {
+        let e = text_from_bytes(b"a: 1\nb: \xc3\xa9\xff\n").err().map(|d| (d.line, d.column, d.code));
+        assert_eq!(e, Some((Some(2), Some(5), Some("invalid-utf8".to_owned()))));
+        assert_eq!(text_from_bytes(b"ok").ok(), Some("ok"));
     }
 
     #[test]

@@ -110,8 +110,11 @@ pub fn with_error<R>(f: impl FnOnce(Option<&[u8]>) -> R) -> R {
 }
 
 fn as_text(bytes: &[u8]) -> Result<&str, Failure> {
-    std::str::from_utf8(bytes).map_err(|e| {
-        Failure::plain(Status::InvalidUtf8, &format!("the request is not valid UTF-8: {e}"))
+    // The detail names the line and column of the first bad byte, as every front end does.
+    restartkit::source::text_from_bytes(bytes).map_err(|mut d| {
+        d.code = Some(Status::InvalidUtf8.name().to_owned());
+        d.message = format!("the request is not valid UTF-8: {}", d.message);
+        Failure::new(Status::InvalidUtf8, None, d)
     })
 }
 

@@ -102,9 +102,34 @@ def _is_kubernetes_model(obj: Any) -> bool:
     return hasattr(t, "openapi_types") and hasattr(t, "attribute_map")
 
 
+def _decode_text(b: bytes) -> str:
+    """UTF-8 text from bytes, or a RestartkitError (code ``invalid-utf8``) naming the line and
+    column of the first byte that is not UTF-8, as every front end reports it."""
+    try:
+        return b.decode("utf-8")
+    except UnicodeDecodeError as e:
+        good = b[: e.start].decode("utf-8", errors="replace")
+        line = good.count("\n") + 1
+        column = len(good.rsplit("\n", 1)[-1]) + 1
+        raise RestartkitError(
+            [
+                Diagnostic(
+                    severity="error",
+                    field="",
+                    type=None,
+                    message=f"line {line} column {column}: not UTF-8 text (byte {e.start})",
+                    origin="restartkit",
+                    code="invalid-utf8",
+                    line=line,
+                    column=column,
+                )
+            ]
+        ) from None
+
+
 def _first_document(text: Union[str, bytes], what: str) -> Any:
     if isinstance(text, bytes):
-        text = text.decode("utf-8")
+        text = _decode_text(text)
     docs = json.loads(_native.parse_source(text))
     if not docs:
         raise RestartkitError(
@@ -231,7 +256,7 @@ def _validate_input(
 ) -> Dict[str, Any]:
     inp = _options(kubernetes_version, feature_gates)
     if isinstance(obj, bytes):
-        obj = obj.decode("utf-8")
+        obj = _decode_text(obj)
     if isinstance(obj, str):
         inp["source"] = obj
     elif isinstance(obj, Mapping):

@@ -19,12 +19,19 @@ class BackoffCompareInput(TypedDict):
     requestsPerRestart: NotRequired[int]
     #: Horizon of the curves in seconds (default 30 min).
     horizonSeconds: NotRequired[int]
+    #: Proposals whose curves to show beside these (KEP4603Alternatives, Rapid, …); with any, the result adds the load model and the KEP-4603 figures (docs/proposals.md).
+    proposals: NotRequired[List[Proposal]]
+    #: Curves per exit reason for the ExitReasonOverrides proposal (defaults: docs/proposals.md).
+    exitReasonOverrides: NotRequired[Optional[ExitReasonOverrides]]
 
 
 class BackoffCompareOutput(TypedDict):
     pods: int
     requestsPerRestart: int
     curves: List[CurveResult]
+    #: The proposals this result was made under (absent: upstream only).
+    proposals: NotRequired[List[Proposal]]
+    kepLoadFigures: NotRequired[Optional[KepLoadFigures]]
 
 
 #: `backoff` op input, chosen by `component`.
@@ -78,7 +85,7 @@ class BackoffInputKubelet(TypedDict):
     featureGates: NotRequired[Optional[Dict[str, bool]]]
     #: The node's KubeletConfiguration; its own featureGates apply on top of `featureGates`.
     kubeletConfig: NotRequired[Optional[KubeletConfiguration]]
-    #: Number of restarts of a container that crashes as soon as it starts.
+    #: Number of restarts of a container that crashes as soon as it starts (at most 1,000,000: `MAX_RESTARTS`).
     restarts: NotRequired[Optional[int]]
     #: Or: an explicit sequence of crashes and resets.
     timeline: NotRequired[Optional[List[TimelineEvent]]]
@@ -152,6 +159,12 @@ class ContainerRestartInput(TypedDict):
     exitCode: int
     kubernetesVersion: NotRequired[Optional[str]]
     featureGates: NotRequired[Optional[Dict[str, bool]]]
+    #: Proposals to decide under (docs/proposals.md); the result lists them.
+    proposals: NotRequired[List[Proposal]]
+    #: Proposal RestartRulesFuture only: the container's restartCount before this exit (for `restartTimes` conditions; default 0).
+    restartCount: NotRequired[Optional[int]]
+    #: Proposal RestartRulesFuture only: the terminated reason (`OOMKilled` matches `oomKill`).
+    reason: NotRequired[Optional[str]]
 
 
 class ContainerRestartOutput(TypedDict):
@@ -164,6 +177,10 @@ class ContainerRestartOutput(TypedDict):
     decidedBy: DecidedBy
     containerKind: ContainerKind
     reason: str
+    #: Proposal RestartRulesFuture: the matched rule's `Complete`, `TerminatePod` or `RestartPod`.
+    proposedAction: NotRequired[Optional[str]]
+    #: The proposals this result was made under (absent: upstream semantics only).
+    proposals: NotRequired[List[Proposal]]
 
 
 class ContainerRestartRule(TypedDict):
@@ -328,6 +345,10 @@ class CurveResult(TypedDict):
     steadyExcessPer5min: float
     #: Peak API request rate on the node (requests per 10 s) at the fastest point of the curve.
     peakRequestsPer10s: float
+    #: The proposal this curve models (absent: an upstream curve).
+    proposal: NotRequired[Optional[Proposal]]
+    #: Under a proposal: API requests and kubelet restarts over time, per 10 s bucket.
+    load: NotRequired[Optional[List[LoadPoint]]]
 
 
 #: Which setting decided a ContainerShouldRestart answer.
@@ -384,6 +405,17 @@ class DocumentSummary(TypedDict):
 
 #: The Go names of apimachinery's `field.ErrorType` constants.
 ErrorType: TypeAlias = Literal["FieldValueNotFound", "FieldValueRequired", "FieldValueDuplicate", "FieldValueInvalid", "FieldValueNotSupported", "FieldValueForbidden", "FieldValueTooLong", "FieldValueTooMany", "InternalError", "FieldValueTypeInvalid"]
+
+
+class ExitReasonOverrides(TypedDict):
+    #: Image download failures (default: the kubelet's image pull backoff, 10 s / 300 s).
+    imagePull: NotRequired[ReasonCurve]
+    #: Any non-zero exit of the workload itself (default: KEP-4603's adopted 1 s / 60 s).
+    workloadCrash: NotRequired[ReasonCurve]
+    #: Terminated by the system: exec probe failures, OOM kill, runtime errors (default: the Rapid curve, 250 ms / 60 s: the workload did not fail by itself).
+    infrastructure: NotRequired[ReasonCurve]
+    #: Exit code 0 (default: flat 10 s, the FastOnSuccess curve).
+    success: NotRequired[ReasonCurve]
 
 
 class Fault(TypedDict):
@@ -573,6 +605,24 @@ class JobsetFailurePolicyOutput(TypedDict):
     restartedJobset: bool
 
 
+class KepLoadFigures(TypedDict):
+    """KEP-4603's load figures ("Risks and Mitigations"), recomputed from the curves."""
+
+    #: Today's (10 s / 300 s) busiest 10 s: the KEP's "~550 requests/10s".
+    todayRequestsPer10s: float
+    #: The KEP's figure for the 1 s initial value, "a new restart for each pod every second": `pods × requestsPerRestart × 10 s / 1 s` (the KEP's "~5500 requests/10s").
+    kepRateBoundRequestsPer10s: float
+    #: The busiest 10 s of the 1 s / 60 s curve itself (the 2x decay never sustains 1/s).
+    recomputedPeakRequestsPer10s: float
+    #: Excess restarts per Pod in the first 5 minutes, 1 s / 60 s against 10 s / 300 s (KEP: 5).
+    excessRestartsFirst5min: int
+    #: Their API requests on the node (KEP: "2750 excess API requests").
+    excessRequestsFirst5min: int
+    #: Excess restarts per Pod per 5 minutes once both curves sit at their caps (300/60 − 1).
+    steadyExcessRestartsPer5min: float
+    steadyExcessRequestsPer5min: float
+
+
 class KubeletBackoffOutput(TypedDict):
     initialSeconds: float
     maxSeconds: float
@@ -597,6 +647,19 @@ class KubeletConfiguration(TypedDict):
     kind: NotRequired[Optional[str]]
     featureGates: NotRequired[Optional[Dict[str, bool]]]
     crashLoopBackOff: NotRequired[Optional[CrashLoopBackOffConfig]]
+
+
+class LoadPoint(TypedDict):
+    """One 10 s bucket of the load model: N crashing Pods restarting in lockstep."""
+
+    startSeconds: int
+    #: Restarts of one Pod's container in [start, start + 10 s).
+    restarts: int
+    #: API requests on the node in the bucket (`restarts × pods × requestsPerRestart`).
+    requests: int
+    requestsPerSecond: float
+    #: Container restarts the kubelet performs per second on the node.
+    kubeletRestartsPerSecond: float
 
 
 class MatchRestartRuleInput(TypedDict):
@@ -731,6 +794,18 @@ class PodTemplateSpec(TypedDict):
     spec: NotRequired[PodSpec]
 
 
+#: A proposal by name. An unknown name is a request error that lists the known ones.
+Proposal: TypeAlias = Union[Literal["KEP4603Alternatives"], Literal["Rapid"], Literal["FastOnSuccess"], Literal["FrontLoadedCatchUp"], Literal["ExitReasonOverrides"], Literal["InitialValueGrid"], Literal["RestartRulesFuture"], Literal["AlwaysPod"]]
+
+
+class ReasonCurve(TypedDict):
+    """Per-exit-reason curve parameters (KEP-4603 "Per exit code configuration" names the reasons,
+not the values: the defaults here are our assumption, documented in docs/proposals.md)."""
+
+    initialSeconds: float
+    maxSeconds: float
+
+
 class ReplicatedJob(TypedDict):
     name: NotRequired[str]
     groupName: NotRequired[Optional[str]]
@@ -807,6 +882,12 @@ class Scenario(TypedDict):
     seed: NotRequired[int]
     #: Keep at most this many timeline events (default 10,000; the summary counts everything).
     maxTimelineEvents: NotRequired[Optional[int]]
+    #: Proposals to simulate under (docs/proposals.md): `Rapid` runs the kubelet's CrashLoopBackOff at 250 ms / 60 s. The result lists them.
+    proposals: NotRequired[List[Proposal]]
+    #: Proposal AlwaysPod: how the kubelet restarts the whole Pod — `Recreate` the Pod sandbox (the KEP's work-in-progress approach; default) or `Reuse` it.
+    alwaysPodSandbox: NotRequired[Optional[str]]
+    #: Proposal AlwaysPod with `Recreate`: seconds to tear down and recreate the sandbox (network namespace, IP) before the init containers run again (default 0).
+    sandboxRecreateSeconds: NotRequired[float]
 
 
 class ScriptedExit(TypedDict):
@@ -845,6 +926,8 @@ class SimulateOutput(TypedDict):
     jobs: List[JobSummary]
     jobset: NotRequired[Optional[JobSetSummary]]
     timeline: List[SimulationEvent]
+    #: The proposals this run was made under (absent: upstream semantics only).
+    proposals: NotRequired[List[Proposal]]
     compare: NotRequired[Optional[SimulationRun]]
 
 
@@ -870,6 +953,8 @@ class SimulationRun(TypedDict):
     jobs: List[JobSummary]
     jobset: NotRequired[Optional[JobSetSummary]]
     timeline: List[SimulationEvent]
+    #: The proposals this run was made under (absent: upstream semantics only).
+    proposals: NotRequired[List[Proposal]]
 
 
 class StatusTransitionInput(TypedDict):
@@ -955,6 +1040,8 @@ more documents), with the target version and gate overrides."""
     kubernetesVersion: NotRequired[Optional[str]]
     featureGates: NotRequired[Optional[Dict[str, bool]]]
     skipDefaulting: NotRequired[bool]
+    #: Proposals to judge under (docs/proposals.md); the result lists them.
+    proposals: NotRequired[List[Proposal]]
 
 
 class ValidateOutput(TypedDict):
@@ -965,6 +1052,8 @@ class ValidateOutput(TypedDict):
     infos: NotRequired[List[Diagnostic]]
     kubernetesVersion: str
     documents: NotRequired[List[DocumentSummary]]
+    #: The proposals this result was made under (absent: upstream semantics only).
+    proposals: NotRequired[List[Proposal]]
 
 
 class VectorExpectInput(TypedDict):
@@ -991,6 +1080,8 @@ class WhatIfInput(TypedDict):
     podConditions: NotRequired[List[str]]
     kubernetesVersion: NotRequired[Optional[str]]
     featureGates: NotRequired[Optional[Dict[str, bool]]]
+    #: Proposals to answer under (docs/proposals.md); the result lists them.
+    proposals: NotRequired[List[Proposal]]
 
 
 class WhatIfOutput(TypedDict):
@@ -1006,6 +1097,8 @@ class WhatIfOutput(TypedDict):
     jobset: NotRequired[JsonValue]
     #: The same, in sentences.
     story: List[str]
+    #: The proposals this result was made under (absent: upstream semantics only).
+    proposals: NotRequired[List[Proposal]]
 
 
 class WindowCount(TypedDict):

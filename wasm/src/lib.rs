@@ -175,8 +175,15 @@ fn input(fields: Vec<(&str, Value)>, opts: Option<JsValue>) -> Result<Value, JsV
     Ok(Value::Object(m))
 }
 
-/// `validate`'s input: a string is YAML or JSON text (`source`), anything else an API object.
+/// `validate`'s input: a string is YAML or JSON text (`source`), a Uint8Array its UTF-8 bytes
+/// (bytes that are not UTF-8 are an `invalid-utf8` error naming the line, as in `@restartkit/node`),
+/// anything else an API object.
 fn validate_input(obj_or_text: JsValue, opts: Option<JsValue>) -> Result<Value, JsValue> {
+    if let Some(bytes) = obj_or_text.dyn_ref::<js_sys::Uint8Array>() {
+        let bytes = bytes.to_vec();
+        let text = restartkit::source::text_from_bytes(&bytes).map_err(|d| error(Some("validate"), &[d]))?;
+        return input(vec![("source", Value::String(text.to_owned()))], opts);
+    }
     match obj_or_text.as_string() {
         Some(text) => input(vec![("source", Value::String(text))], opts),
         None => input(vec![("object", from_js(obj_or_text, "object")?)], opts),
@@ -213,7 +220,7 @@ pub fn call(op: &str, #[wasm_bindgen(unchecked_param_type = "unknown")] input: J
 /// more documents; diagnostics then carry `line`/`column`). `valid: false` is returned, not thrown.
 #[wasm_bindgen(unchecked_return_type = "ValidateOutput")]
 pub fn validate(
-    #[wasm_bindgen(unchecked_param_type = "string | Record<string, unknown>", js_name = objOrText)] obj_or_text: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string | Uint8Array | Record<string, unknown>", js_name = objOrText)] obj_or_text: JsValue,
     opts: Option<ValidateOptions>,
 ) -> Result<JsValue, JsValue> {
     run("validate", validate_input(obj_or_text, opts.map(Into::into))?)

@@ -67,6 +67,11 @@ pub fn crash_loop_params(gates: &FeatureGates, cfg: &KubeletConfiguration) -> (D
     crash_loop_params_for(&effective, period)
 }
 
+/// Most restarts one `backoff` curve may hold: the curve is materialised step by step, and
+/// u32::MAX steps would exhaust memory (found by the bad-input corpus). `backoffCompare` asks
+/// for at most this many.
+pub const MAX_RESTARTS: u32 = 1_000_000;
+
 /// The wait before each of `restarts` restarts of a container that crashes as soon as it starts
 /// (no reset in between): 0, I, 2I, 4I, … capped at max.
 pub fn delays(initial: Duration, max: Duration, restarts: usize) -> Vec<Duration> {
@@ -174,7 +179,8 @@ pub struct KubeletBackoffInput {
     /// The node's KubeletConfiguration; its own featureGates apply on top of `featureGates`.
     #[serde(default)]
     pub kubelet_config: Option<Box<KubeletConfiguration>>,
-    /// Number of restarts of a container that crashes as soon as it starts.
+    /// Number of restarts of a container that crashes as soon as it starts (at most 1,000,000:
+    /// `MAX_RESTARTS`).
     #[serde(default)]
     pub restarts: Option<u32>,
     /// Or: an explicit sequence of crashes and resets.
@@ -217,7 +223,7 @@ pub fn run(i: KubeletBackoffInput) -> Result<KubeletBackoffOutput, Diagnostic> {
     let (gates, _) = FeatureGates::resolve(i.kubernetes_version.as_deref(), i.feature_gates.as_ref())?;
     let period_given = !i_period_was_default(&i.kubelet_config);
     let mut cfg = i.kubelet_config.map(|b| *b).unwrap_or_default();
-    let ctx = Ctx { gates: gates.clone(), skip_defaulting: false };
+    let ctx = Ctx { gates: gates.clone(), skip_defaulting: false, future_rules: false, always_pod: false };
     kubelet_config::default_kubelet_config(&mut cfg, &ctx);
     let mut findings = Findings::default();
     kubelet_config::validate_kubelet_config(&cfg, &ctx, &mut findings);
@@ -235,7 +241,15 @@ pub fn run(i: KubeletBackoffInput) -> Result<KubeletBackoffOutput, Diagnostic> {
         }
         (Some(tl), None) => simulate(initial, max, tl)?,
         (None, n) => {
-            let n = usize::try_from(n.unwrap_or(0)).unwrap_or(0);
+            let n = n.unwrap_or(0);
+            if n > MAX_RESTARTS {
+                return Err(Diagnostic::request(
+                    "invalid-input",
+                    "input.restarts",
+                    format!("input.restarts: {n} is more than the {MAX_RESTARTS} restarts one curve may hold"),
+                ));
+            }
+            let n = usize::try_from(n).unwrap_or(0);
             simulate(initial, max, &vec![TimelineEvent { event: "crash".to_owned(), ran_seconds: None }; n])?
         }
     };

@@ -76,6 +76,14 @@ pub fn translate(p: &str) -> Result<String, String> {
             if n == 'C' {
                 return Err("invalid escape sequence: `\\C`".into());
             }
+            if matches!(n, 'p' | 'P') && at(i + 2) == Some('{') {
+                // `\p{Greek}`: the braces belong to the class name, in and out of brackets.
+                let end = (i + 3..chars.len()).find(|&j| at(j) == Some('}'));
+                let Some(end) = end else { return Err("invalid character class range: missing `}`".into()) };
+                out.extend(chars.get(i..=end).into_iter().flatten());
+                i = end + 1;
+                continue;
+            }
             let repl = if in_class { inside_class(n) } else { outside_class(n) };
             match repl {
                 Some(r) => out.push_str(r),
@@ -211,6 +219,16 @@ mod tests {
         assert_eq!(matches(r"^\s$", "\u{b}"), Some(false), "Go's \\s has no \\v");
         assert_eq!(matches(r"\bbug\b", "a bug here"), Some(true));
         assert_eq!(matches(r"é\b", "éa"), Some(true), "ASCII word boundary: é is not a word char");
+    }
+
+    #[test]
+    fn unicode_classes_with_braces() {
+        // Go reads `\p{Greek}` as a class; the brace must not become a literal.
+        assert_eq!(matches(r"^\p{Greek}+$", "αβγ"), Some(true));
+        assert_eq!(matches(r"^\P{Greek}$", "a"), Some(true));
+        assert_eq!(matches(r"^[\p{Lu}0-9]+$", "AB12"), Some(true));
+        assert_eq!(matches(r"^\pL$", "é"), Some(true));
+        assert_eq!(matches(r"\p{Greek", "x"), None, "Go rejects an unclosed class name");
     }
 
     #[test]

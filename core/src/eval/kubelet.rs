@@ -369,6 +369,16 @@ pub struct ContainerRestartInput {
     pub kubernetes_version: Option<String>,
     #[serde(default)]
     pub feature_gates: Option<BTreeMap<String, bool>>,
+    /// Proposals to decide under (docs/proposals.md); the result lists them.
+    #[serde(default)]
+    pub proposals: Vec<crate::proposals::Proposal>,
+    /// Proposal RestartRulesFuture only: the container's restartCount before this exit (for
+    /// `restartTimes` conditions; default 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restart_count: Option<i64>,
+    /// Proposal RestartRulesFuture only: the terminated reason (`OOMKilled` matches `oomKill`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, JsonSchema)]
@@ -384,9 +394,77 @@ pub struct ContainerRestartOutput {
     pub decided_by: DecidedBy,
     pub container_kind: ContainerKind,
     pub reason: String,
+    /// Proposal RestartRulesFuture: the matched rule's `Complete`, `TerminatePod` or `RestartPod`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proposed_action: Option<String>,
+    /// The proposals this result was made under (absent: upstream semantics only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub proposals: Vec<crate::proposals::Proposal>,
 }
 
-pub fn container_restart(i: ContainerRestartInput) -> Result<ContainerRestartOutput, Diagnostic> {
+pub fn container_restart(mut i: ContainerRestartInput) -> Result<ContainerRestartOutput, Diagnostic> {
+    let proposals = crate::proposals::marker(&i.proposals);
+    // Proposal AlwaysPod: decide as Always would, then widen a restart to the whole Pod.
+    let always_pod = proposals.contains(&crate::proposals::Proposal::AlwaysPod) && i.pod.spec.restart_policy.as_deref() == Some("AlwaysPod");
+    if always_pod {
+        i.pod.spec.restart_policy = Some("Always".into());
+    }
+    let mut out = if proposals.contains(&crate::proposals::Proposal::RestartRulesFuture) {
+        container_restart_future(i)?
+    } else {
+        container_restart_upstream(i)?
+    };
+    if always_pod && out.action == "Restart" && out.container_kind != ContainerKind::EphemeralContainer && !out.restart_all_containers {
+        out.restart_all_containers = true;
+        out.proposed_action = Some("RestartPod".into());
+        out.reason.push_str("; Pod restartPolicy AlwaysPod (proposal AlwaysPod): the whole Pod restarts instead, init containers included");
+    }
+    out.proposals = proposals;
+    Ok(out)
+}
+
+/// Proposal RestartRulesFuture: a container with rules is decided by its rules in the KEP's
+/// future shapes; when none matches, by upstream's decision without the rules (its own
+/// restartPolicy, or the Pod's when it has none).
+fn container_restart_future(mut i: ContainerRestartInput) -> Result<ContainerRestartOutput, Diagnostic> {
+    use crate::proposals::rules;
+    let spec = stored_spec(&i.pod);
+    let (c, kind) = find_container(&spec, &i.container).ok_or_else(|| unknown_container(&spec, &i.container))?;
+    if kind == ContainerKind::EphemeralContainer || c.rules().is_empty() {
+        return container_restart_upstream(i);
+    }
+    let exit = rules::Exit { code: i.exit_code, restart_count: i.restart_count.unwrap_or(0), oom_killed: i.reason.as_deref() == Some("OOMKilled") };
+    let Some((k, action)) = rules::first_match(c, exit) else {
+        let name = c.name.clone();
+        for ct in i.pod.spec.init_containers.iter_mut().chain(i.pod.spec.containers.iter_mut()).filter(|ct| ct.name == name) {
+            ct.restart_policy_rules = None;
+        }
+        let mut out = container_restart_upstream(i)?;
+        out.reason = format!("no restartPolicyRules entry matched (proposal RestartRulesFuture); {}", out.reason);
+        return Ok(out);
+    };
+    let code = i.exit_code;
+    let (restart, restart_all, proposed, what) = match action {
+        rules::ACTION_RESTART => (true, false, None, "restart the container".to_owned()),
+        rules::ACTION_RESTART_POD | rules::ACTION_RESTART_ALL => {
+            (true, true, (action == rules::ACTION_RESTART_POD).then(|| action.to_owned()), "restart every container of the Pod in place, init containers first".to_owned())
+        }
+        rules::ACTION_COMPLETE => (false, false, Some(action.to_owned()), "the container counts as completed successfully and is not restarted".to_owned()),
+        _ => (false, false, Some(action.to_owned()), "every container is killed and the Pod fails".to_owned()),
+    };
+    Ok(ContainerRestartOutput {
+        action: decision_name(restart),
+        restart_all_containers: restart_all,
+        rule_index: Some(k),
+        decided_by: DecidedBy::Rule,
+        container_kind: kind,
+        reason: format!("restartPolicyRules[{k}] ({action}) matched exit code {code} (restartCount {}) → {what} (proposal RestartRulesFuture)", exit.restart_count),
+        proposed_action: proposed,
+        proposals: Vec::new(),
+    })
+}
+
+fn container_restart_upstream(i: ContainerRestartInput) -> Result<ContainerRestartOutput, Diagnostic> {
     let gates = resolve(i.kubernetes_version.as_deref(), i.feature_gates.as_ref())?;
     let spec = stored_spec(&i.pod);
     let (c, kind) = find_container(&spec, &i.container).ok_or_else(|| unknown_container(&spec, &i.container))?;
@@ -400,6 +478,8 @@ pub fn container_restart(i: ContainerRestartInput) -> Result<ContainerRestartOut
             decided_by: DecidedBy::Ephemeral,
             container_kind: kind,
             reason: format!("{:?} is an ephemeral container; the kubelet never restarts ephemeral containers", c.name),
+            proposed_action: None,
+            proposals: Vec::new(),
         });
     }
     if !gates.enabled(GATE_RULES) {
@@ -416,11 +496,20 @@ pub fn container_restart(i: ContainerRestartInput) -> Result<ContainerRestartOut
             decided_by: DecidedBy::Legacy,
             container_kind: kind,
             reason,
+            proposed_action: None,
+            proposals: Vec::new(),
         });
     }
-    let (restart, by, idx) = container_should_restart_explained(c, &spec, code);
+    let (mut restart, mut by, idx) = container_should_restart_explained(c, &spec, code);
     let matched_rule = idx.and_then(|k| c.rules().get(k).map(|r| (k, r)));
     let restart_all = gates.enabled(GATE_RESTART_ALL) && matched_rule.is_some_and(|(_, r)| r.action == ACTION_RESTART_ALL);
+    if restart_all {
+        // ContainerShouldRestart (k8s.io/kubernetes v1.36.3 pkg/api/v1/pod/util.go) returns true
+        // for a matched RestartAllContainers rule when RestartAllContainersOnContainerExits is
+        // on; only with the gate off does it fall through to the restart policies.
+        restart = true;
+        by = DecidedBy::Rule;
+    }
     let verdict = if restart { "restart" } else { "no restart" };
     let cpol = policy_words(c.restart_policy.as_deref());
     let mut reason = match (by, matched_rule) {
@@ -457,6 +546,8 @@ pub fn container_restart(i: ContainerRestartInput) -> Result<ContainerRestartOut
         decided_by: by,
         container_kind: kind,
         reason,
+        proposed_action: None,
+        proposals: Vec::new(),
     })
 }
 
@@ -801,6 +892,9 @@ mod tests {
             exit_code: code,
             kubernetes_version: None,
             feature_gates: Some(fg),
+            proposals: vec![],
+            restart_count: None,
+            reason: None,
         })
         .unwrap()
     }
@@ -809,11 +903,14 @@ mod tests {
     fn op_reports_rule_and_restart_all() {
         let c = ctr("c", Some("Never"), vec![rule("RestartAllContainers", "In", &[42])]);
         let p = pod(spec(Some("Never"), c));
+        // Upstream v1.36.3 ContainerShouldRestart: a matched RestartAllContainers rule restarts
+        // the container when the gate is on; with it off, restartPolicy Never decides.
         let on = run_restart(&p, "c", 42, (true, true));
-        assert_eq!(on.action, "DoNotRestart");
+        assert_eq!(on.action, "Restart");
         assert!(on.restart_all_containers);
         assert_eq!(on.rule_index, Some(0));
         let off = run_restart(&p, "c", 42, (true, false));
+        assert_eq!(off.action, "DoNotRestart");
         assert!(!off.restart_all_containers);
         assert!(off.reason.contains("has no effect"));
     }
@@ -845,6 +942,9 @@ mod tests {
             exit_code: 1,
             kubernetes_version: None,
             feature_gates: None,
+            proposals: vec![],
+            restart_count: None,
+            reason: None,
         })
         .unwrap_err();
         assert_eq!(err.field, "input.container");

@@ -31,6 +31,9 @@ pub struct WhatIfInput {
     pub kubernetes_version: Option<String>,
     #[serde(default)]
     pub feature_gates: Option<BTreeMap<String, bool>>,
+    /// Proposals to answer under (docs/proposals.md); the result lists them.
+    #[serde(default)]
+    pub proposals: Vec<crate::proposals::Proposal>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
@@ -51,6 +54,9 @@ pub struct WhatIfOutput {
     pub jobset: Option<Value>,
     /// The same, in sentences.
     pub story: Vec<String>,
+    /// The proposals this result was made under (absent: upstream semantics only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub proposals: Vec<crate::proposals::Proposal>,
 }
 
 fn gates_of(input: &WhatIfInput) -> Value {
@@ -81,6 +87,13 @@ fn str_of<'a>(v: &'a Value, k: &str) -> &'a str {
 }
 
 pub fn what_if(input: WhatIfInput) -> Result<WhatIfOutput, Diagnostic> {
+    let proposals = crate::proposals::marker(&input.proposals);
+    let mut out = what_if_upstream(input)?;
+    out.proposals = proposals;
+    Ok(out)
+}
+
+fn what_if_upstream(input: WhatIfInput) -> Result<WhatIfOutput, Diagnostic> {
     let kind = input.object.get("kind").and_then(Value::as_str).unwrap_or("").to_owned();
     let opts = gates_of(&input);
     let mut story = Vec::new();
@@ -168,13 +181,13 @@ pub fn what_if(input: WhatIfInput) -> Result<WhatIfOutput, Diagnostic> {
     }
     if action != "DoNotRestart" {
         story.push(format!("pod {ns}/{pod_meta_name} stays Running; the container restarts in place after its CrashLoopBackOff delay"));
-        return Ok(WhatIfOutput { container, exit_code: input.exit_code, kubelet, pod_phase: "Running".into(), job: None, jobset: None, story });
+        return Ok(WhatIfOutput { container, exit_code: input.exit_code, kubelet, pod_phase: "Running".into(), job: None, jobset: None, story, proposals: Vec::new() });
     }
     let failed = input.exit_code != 0;
     let pod_phase = if failed { "Failed" } else { "Succeeded" };
     story.push(format!("pod {ns}/{pod_meta_name} becomes {pod_phase} (assuming its other regular containers have finished)"));
     let Some(job) = job else {
-        return Ok(WhatIfOutput { container, exit_code: input.exit_code, kubelet, pod_phase: pod_phase.into(), job: None, jobset: None, story });
+        return Ok(WhatIfOutput { container, exit_code: input.exit_code, kubelet, pod_phase: pod_phase.into(), job: None, jobset: None, story, proposals: Vec::new() });
     };
     if !failed {
         story.push("job: the Pod succeeded and counts as a completion".to_owned());
@@ -186,6 +199,7 @@ pub fn what_if(input: WhatIfInput) -> Result<WhatIfOutput, Diagnostic> {
             job: Some(json!({"outcome": "PodSucceeded"})),
             jobset: None,
             story,
+            proposals: Vec::new(),
         });
     }
     let status_list = if is_init { "initContainerStatuses" } else { "containerStatuses" };
@@ -250,7 +264,7 @@ pub fn what_if(input: WhatIfInput) -> Result<WhatIfOutput, Diagnostic> {
         "failuresUntilFailed": failures_to_fail,
     });
     let (Some(js), Some(reason)) = (jobset, reason) else {
-        return Ok(WhatIfOutput { container, exit_code: input.exit_code, kubelet, pod_phase: pod_phase.into(), job: Some(job_result), jobset: None, story });
+        return Ok(WhatIfOutput { container, exit_code: input.exit_code, kubelet, pod_phase: pod_phase.into(), job: Some(job_result), jobset: None, story, proposals: Vec::new() });
     };
     let mut failed_job = to_value(&job)?;
     let job_status = json!({
@@ -267,5 +281,5 @@ pub fn what_if(input: WhatIfInput) -> Result<WhatIfOutput, Diagnostic> {
     for c in jsv.get("conditions").and_then(Value::as_array).into_iter().flatten() {
         story.push(format!("  condition {}={} reason {} message {:?}", str_of(c, "type"), str_of(c, "status"), str_of(c, "reason"), str_of(c, "message")));
     }
-    Ok(WhatIfOutput { container, exit_code: input.exit_code, kubelet, pod_phase: pod_phase.into(), job: Some(job_result), jobset: Some(jsv), story })
+    Ok(WhatIfOutput { container, exit_code: input.exit_code, kubelet, pod_phase: pod_phase.into(), job: Some(job_result), jobset: Some(jsv), story, proposals: Vec::new() })
 }

@@ -48,6 +48,15 @@ pub(super) struct Template {
     /// cannot hold: the JSON op then answers), and each container's index in it.
     pfp: Option<CompiledPodFailurePolicy>,
     pfp_index: Vec<usize>,
+    /// Proposal RestartRulesFuture: each container (in `names` order) whose rules the proposal
+    /// decides, with the Pod's restartPolicy for when none of its rules matches.
+    future: Vec<Option<(crate::api::Container, Option<String>)>>,
+}
+
+/// Proposal AlwaysPod's extra cost per whole-Pod restart, in ms (the sandbox's recreation).
+#[derive(Debug, Clone, Copy)]
+struct AlwaysPod {
+    sandbox_ms: u64,
 }
 
 impl Template {
@@ -83,6 +92,7 @@ impl Template {
         Template {
             pfp,
             pfp_index,
+            future: Vec::new(),
             on_failure: pod.pointer("/spec/restartPolicy").and_then(Value::as_str) == Some("OnFailure"),
             backoff_limit: int("backoffLimit").unwrap_or(default_limit),
             per_index,
@@ -187,6 +197,7 @@ pub(super) struct Engine<'a> {
     jobset: Option<Value>,
     decider: Decider,
     initial_ms: u64,
+    always_pod: Option<AlwaysPod>,
     max_ms: u64,
     startup_ms: u64,
     reschedule_ms: u64,
@@ -243,6 +254,16 @@ impl<'a> Engine<'a> {
             None => None,
         };
         let (initial_ms, max_ms) = decider.crash_loop(cfg.as_ref())?;
+        let mut templates = templates;
+        if sc.proposals.contains(&crate::proposals::Proposal::RestartRulesFuture) {
+            for t in templates.iter_mut() {
+                t.future = future_rules_of(&t.pod);
+            }
+        }
+        // KEP-4603's Rapid curve replaces the node's: the Pod opted in (restartPolicy: Rapid in
+        // the KEP; here the scenario's proposal, for every container of the workload).
+        let (initial_ms, max_ms) =
+            if sc.proposals.contains(&crate::proposals::Proposal::Rapid) { (250, 60_000) } else { (initial_ms, max_ms) };
         let scripts = templates
             .iter()
             .map(|t| {
@@ -269,6 +290,7 @@ impl<'a> Engine<'a> {
             jobset,
             decider,
             initial_ms,
+            always_pod: None,
             max_ms,
             startup_ms: ms(sc.startup_seconds)?,
             reschedule_ms: ms(sc.pod_reschedule_seconds)?,
@@ -655,6 +677,97 @@ impl<'a> Engine<'a> {
     }
 
     fn on_exit(&mut self, p: usize, c: usize, epoch: u32, code: i32, reason: u8) -> Result<(), Diagnostic> {
+        if let Some(action) = self.future_action(p, c, epoch, code, reason) {
+            return self.on_exit_future(p, c, epoch, code, reason, action);
+        }
+        self.on_exit_decided(p, c, epoch, code, reason, None, false)
+    }
+
+    pub(super) fn set_always_pod(&mut self, sandbox_ms: u64) {
+        self.always_pod = Some(AlwaysPod { sandbox_ms });
+    }
+
+    /// Proposal AlwaysPod: where Always would restart container `c`, the whole Pod restarts —
+    /// after the container's CrashLoopBackOff delay (the restart it replaces), plus the sandbox's
+    /// recreation when the sandbox is recreated; init containers run again.
+    fn restart_pod_always_pod(&mut self, p: usize, c: usize, tmpl: usize, ap: AlwaysPod) -> Result<(), Diagnostic> {
+        let now = self.now;
+        let delay = self.backoff_delay(p, c, now);
+        self.summary.whole_pod_restarts += 1;
+        let how = if ap.sandbox_ms > 0 { format!(", sandbox recreated ({}s)", ap.sandbox_ms as f64 / 1000.0) } else { ", sandbox reused".to_owned() };
+        self.record(Obj::Pod(p), Some((tmpl, c)), "RestartPod", "AlwaysPod", || {
+            Some(format!("restartPolicy AlwaysPod (proposal): the whole Pod restarts, init containers first{how}; back-off {}s", delay as f64 / 1000.0))
+        });
+        if let Some(pod) = self.pods.get_mut(p) {
+            pod.epoch += 1;
+            for ct in pod.containers.iter_mut() {
+                ct.restarting = ct.running || ct.last_exit.is_some();
+                ct.running = false;
+                ct.pending_start = false;
+            }
+        }
+        let start_at = now + delay + ap.sandbox_ms;
+        self.summary.time_lost_seconds += ((start_at + self.startup_ms).min(self.end_ms).saturating_sub(now)) as f64 / 1000.0;
+        self.start_pod_sequence(p, start_at);
+        Ok(())
+    }
+
+    /// Proposal RestartRulesFuture: the decision of the container's rules for this exit, when
+    /// the proposal decides this container.
+    fn future_action(&self, p: usize, c: usize, epoch: u32, code: i32, reason: u8) -> Option<KubeletDecisionOrFuture> {
+        let pod = self.pods.get(p)?;
+        let ct = pod.containers.get(c)?;
+        if !pod.alive || !ct.running || ct.epoch != epoch {
+            return None;
+        }
+        let (fc, pod_policy) = self.templates.get(pod.tmpl)?.future.get(c)?.as_ref()?;
+        let exit = crate::proposals::rules::Exit {
+            code,
+            restart_count: i64::from(ct.restart_count),
+            oom_killed: REASONS.get(reason as usize).copied() == Some("OOMKilled"),
+        };
+        Some(match crate::proposals::rules::first_match(fc, exit).map(|(_, a)| a) {
+            Some(crate::proposals::rules::ACTION_RESTART) => KubeletDecisionOrFuture::Decision(KubeletDecision::Restart),
+            Some(crate::proposals::rules::ACTION_RESTART_POD | crate::proposals::rules::ACTION_RESTART_ALL) => {
+                KubeletDecisionOrFuture::Decision(KubeletDecision::RestartAllContainers)
+            }
+            Some(crate::proposals::rules::ACTION_COMPLETE) => KubeletDecisionOrFuture::Complete,
+            Some(crate::proposals::rules::ACTION_TERMINATE_POD) => KubeletDecisionOrFuture::TerminatePod,
+            // No rule matched: the container's restartPolicy, or the Pod's when it has none.
+            _ => {
+                let policy = fc.restart_policy.as_deref().or(pod_policy.as_deref()).unwrap_or("Always");
+                let restart = policy == "Always" || (policy == "OnFailure" && code != 0);
+                KubeletDecisionOrFuture::Decision(if restart { KubeletDecision::Restart } else { KubeletDecision::DoNotRestart })
+            }
+        })
+    }
+
+    fn on_exit_future(&mut self, p: usize, c: usize, epoch: u32, code: i32, reason: u8, action: KubeletDecisionOrFuture) -> Result<(), Diagnostic> {
+        match action {
+            KubeletDecisionOrFuture::Decision(d) => self.on_exit_decided(p, c, epoch, code, reason, Some(d), false),
+            // Complete: the exit counts as a success (an init container lets the next one start).
+            KubeletDecisionOrFuture::Complete => self.on_exit_decided(p, c, epoch, code, reason, Some(KubeletDecision::DoNotRestart), true),
+            KubeletDecisionOrFuture::TerminatePod => {
+                let tmpl = self.pods.get(p).map(|x| x.tmpl).unwrap_or(0);
+                if let Some(ct) = self.pods.get_mut(p).and_then(|x| x.containers.get_mut(c)) {
+                    ct.running = false;
+                    ct.last_exit = Some(code);
+                }
+                self.summary.container_exits += 1;
+                let reason_s = REASONS.get(reason as usize).copied().unwrap_or("Error");
+                self.record(Obj::Pod(p), Some((tmpl, c)), "Terminated", reason_s, || Some(format!("exit code {code}")));
+                self.record(Obj::Pod(p), Some((tmpl, c)), "RuleAction", "TerminatePod", || {
+                    Some("a TerminatePod rule matched (proposal RestartRulesFuture): every container is killed and the Pod fails".into())
+                });
+                self.pod_terminal(p, "Failed", Some("TerminatePod".into()))
+            }
+        }
+    }
+
+    /// `completed`: a Complete rule (proposal RestartRulesFuture) matched, and the exit counts
+    /// as exit 0 from here on.
+    #[allow(clippy::too_many_arguments)]
+    fn on_exit_decided(&mut self, p: usize, c: usize, epoch: u32, code: i32, reason: u8, decided: Option<KubeletDecision>, completed: bool) -> Result<(), Diagnostic> {
         let now = self.now;
         let Some(pod) = self.pods.get_mut(p) else { return Ok(()) };
         if !pod.alive {
@@ -674,9 +787,33 @@ impl<'a> Engine<'a> {
         };
         let reason_s = REASONS.get(reason as usize).copied().unwrap_or("Error");
         self.record(Obj::Pod(p), Some((tmpl, c)), "Terminated", reason_s, || Some(format!("exit code {code}")));
-        let mut decision = self.templates.get(tmpl).and_then(|t| t.policies.get(c)).map(|pol| pol.decide(code)).unwrap_or(KubeletDecision::DoNotRestart);
+        let code = if completed {
+            self.record(Obj::Pod(p), Some((tmpl, c)), "RuleAction", "Complete", || {
+                Some("a Complete rule matched (proposal RestartRulesFuture): the container counts as succeeded".into())
+            });
+            if let Some(ct) = self.pods.get_mut(p).and_then(|x| x.containers.get_mut(c)) {
+                ct.last_exit = Some(0);
+            }
+            0
+        } else {
+            code
+        };
+        let decided_always_pod = self.always_pod;
+        let mut decision = match decided {
+            Some(d) => d,
+            None => self.templates.get(tmpl).and_then(|t| t.policies.get(c)).map(|pol| pol.decide(code)).unwrap_or(KubeletDecision::DoNotRestart),
+        };
+        // An init container that succeeded is done whatever the Pod's restartPolicy (the
+        // kubelet's computeInitContainerActions restarts only a failed one): without this, a
+        // Pod with restartPolicy Always re-ran its succeeded init container for ever.
+        if kind == Kind::Init && code == 0 && decision == KubeletDecision::Restart {
+            decision = KubeletDecision::DoNotRestart;
+        }
         if kind == Kind::Sidecar && decision == KubeletDecision::DoNotRestart {
             decision = KubeletDecision::Restart; // sidecars are always restarted
+        }
+        if let (Some(ap), KubeletDecision::Restart) = (decided_always_pod, decision) {
+            return self.restart_pod_always_pod(p, c, tmpl, ap);
         }
         match decision {
             KubeletDecision::Restart => {
@@ -1316,3 +1453,25 @@ impl<'a> Engine<'a> {
         (pods, jobs, jobset)
     }
 }
+
+/// A decision under proposal RestartRulesFuture: the kubelet's, or one of the new actions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum KubeletDecisionOrFuture {
+    Decision(KubeletDecision),
+    Complete,
+    TerminatePod,
+}
+
+/// The containers (init first, as `names`) whose rules RestartRulesFuture decides: those with
+/// any rule, paired with the Pod's restartPolicy.
+fn future_rules_of(pod: &Value) -> Vec<Option<(crate::api::Container, Option<String>)>> {
+    let Some(spec) = pod.get("spec").and_then(|s| serde_json::from_value::<crate::api::PodSpec>(s.clone()).ok()) else { return Vec::new() };
+    let pod_policy = spec.restart_policy.clone();
+    spec.init_containers
+        .iter()
+        .chain(spec.containers.iter())
+        .map(|c| (!c.rules().is_empty()).then(|| (c.clone(), pod_policy.clone())))
+        .collect()
+}
+
+

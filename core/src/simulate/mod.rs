@@ -124,6 +124,9 @@ pub struct SimulationRun {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub jobset: Option<JobSetSummary>,
     pub timeline: Vec<SimulationEvent>,
+    /// The proposals this run was made under (absent: upstream semantics only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub proposals: Vec<crate::proposals::Proposal>,
 }
 
 /// `simulate` op result: the scenario's run, and the counterfactual's under `compare`.
@@ -191,6 +194,7 @@ fn run_one(sc: &Scenario) -> Result<SimulationRun, Diagnostic> {
         object: Some(sc.workload.clone()),
         kubernetes_version: sc.kubernetes_version.clone(),
         feature_gates: sc.feature_gates.clone(),
+        proposals: sc.proposals.clone(),
         ..Default::default()
     })?;
     if let Some(first) = checked.errors.first() {
@@ -206,8 +210,40 @@ fn run_one(sc: &Scenario) -> Result<SimulationRun, Diagnostic> {
     if let Some(g) = &sc.feature_gates {
         options.insert("featureGates".into(), json!(g));
     }
+    // Proposal AlwaysPod: the kubelet runs the Pod as Always would; the engine widens each
+    // restart to the whole Pod.
+    let always_pod = sc.proposals.contains(&crate::proposals::Proposal::AlwaysPod)
+        && sc.workload.get("kind").and_then(Value::as_str) == Some("Pod")
+        && sc.workload.pointer("/spec/restartPolicy").and_then(Value::as_str) == Some("AlwaysPod");
+    let sandbox_ms = match sc.always_pod_sandbox.as_deref() {
+        None | Some("Recreate") => scenario::secs_to_ms(sc.sandbox_recreate_seconds).ok_or_else(|| {
+            Diagnostic::request("invalid-input", "scenario.sandboxRecreateSeconds", "scenario.sandboxRecreateSeconds: not a duration in seconds")
+        })?,
+        Some("Reuse") => 0,
+        Some(other) => {
+            return Err(Diagnostic::request(
+                "invalid-input",
+                "scenario.alwaysPodSandbox",
+                format!("scenario.alwaysPodSandbox: unknown value {other:?}; known: Recreate, Reuse"),
+            ))
+        }
+    };
+    let as_always;
+    let sc = if always_pod {
+        let mut copy = sc.clone();
+        if let Some(p) = copy.workload.pointer_mut("/spec/restartPolicy") {
+            *p = json!("Always");
+        }
+        as_always = copy;
+        &as_always
+    } else {
+        sc
+    };
     let (tmpls, jobset) = templates(sc, &gates)?;
     let mut engine = Engine::new(sc, tmpls, jobset, decide::Decider::new(options), end_ms)?;
+    if always_pod {
+        engine.set_always_pod(sandbox_ms);
+    }
     engine.run()?;
     let (pods, jobs, jobset) = engine.results();
     Ok(SimulationRun {
@@ -218,6 +254,7 @@ fn run_one(sc: &Scenario) -> Result<SimulationRun, Diagnostic> {
         jobs,
         jobset,
         timeline: std::mem::take(&mut engine.timeline),
+        proposals: crate::proposals::marker(&sc.proposals),
     })
 }
 

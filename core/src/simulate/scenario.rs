@@ -57,6 +57,18 @@ pub struct Scenario {
     /// Keep at most this many timeline events (default 10,000; the summary counts everything).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_timeline_events: Option<usize>,
+    /// Proposals to simulate under (docs/proposals.md): `Rapid` runs the kubelet's
+    /// CrashLoopBackOff at 250 ms / 60 s. The result lists them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub proposals: Vec<crate::proposals::Proposal>,
+    /// Proposal AlwaysPod: how the kubelet restarts the whole Pod — `Recreate` the Pod sandbox
+    /// (the KEP's work-in-progress approach; default) or `Reuse` it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub always_pod_sandbox: Option<String>,
+    /// Proposal AlwaysPod with `Recreate`: seconds to tear down and recreate the sandbox (network
+    /// namespace, IP) before the init containers run again (default 0).
+    #[serde(default)]
+    pub sandbox_recreate_seconds: f64,
 }
 
 /// Which containers an exit, fault or CRR applies to: every selector given must match

@@ -853,13 +853,13 @@ mod tests {
             "podFailurePolicy": {"rules": [{"action": "FailIndex", "onExitCodes": {"operator": "In", "values": [42]}}]}});
         let mut gates = FeatureGates::default();
         assert_eq!(
-            errors_with(s.clone(), &Ctx { gates: gates.clone(), skip_defaulting: false }),
+            errors_with(s.clone(), &Ctx { gates: gates.clone(), skip_defaulting: false, future_rules: false, always_pod: false }),
             vec![e("spec.podReplacementPolicy", FieldValueNotSupported)]
         );
         gates.set("JobBackoffLimitPerIndex", false);
         gates.set("JobPodReplacementPolicy", false);
         let mut out = Findings::default();
-        validate_job(&job(s), &Ctx { gates, skip_defaulting: false }, &mut out);
+        validate_job(&job(s), &Ctx { gates, skip_defaulting: false, future_rules: false, always_pod: false }, &mut out);
         assert!(out.errors.is_empty(), "{:?}", out.errors);
         assert!(out.warnings.iter().any(|w| w.code.as_deref() == Some("job-gate-dropped-fields")));
     }

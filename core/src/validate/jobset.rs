@@ -435,7 +435,7 @@ mod tests {
         for (n, on) in gates {
             g.set(n, *on);
         }
-        Ctx { gates: g, skip_defaulting: false }
+        Ctx { gates: g, skip_defaulting: false, future_rules: false, always_pod: false }
     }
     fn run(v: Value, gates: &[(&str, bool)]) -> Findings {
         let mut s = spec(v);
@@ -520,7 +520,7 @@ mod tests {
     fn empty_name_without_defaulting_fails_both_checks() {
         let s = spec(with_rules(json!([{"name": "", "action": "FailJobSet"}])));
         let mut out = Findings::default();
-        let ctx = Ctx { gates: FeatureGates::default(), skip_defaulting: true };
+        let ctx = Ctx { gates: FeatureGates::default(), skip_defaulting: true, future_rules: false, always_pod: false };
         validate_jobset_spec(&s, &FieldPath::new("spec"), &ctx, &mut out);
         // Undefaulted Job templates also lack terminationGracePeriodSeconds; only the webhook's
         // rule-name messages matter here.

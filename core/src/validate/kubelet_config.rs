@@ -425,7 +425,7 @@ mod tests {
         if let Some(m) = max {
             g.set(GATE_MAX, m);
         }
-        Ctx { gates: g, skip_defaulting: false }
+        Ctx { gates: g, skip_defaulting: false, future_rules: false, always_pod: false }
     }
 
     fn cfg(period: Option<&str>, gates: &[(&str, bool)]) -> KubeletConfiguration {

@@ -28,6 +28,10 @@ pub struct Ctx {
     pub gates: FeatureGates,
     /// Validate the object exactly as given (upstream's unit tests do); otherwise default first.
     pub skip_defaulting: bool,
+    /// Proposal RestartRulesFuture: KEP-5307's future rule shapes are accepted.
+    pub future_rules: bool,
+    /// Proposal AlwaysPod: Pod restartPolicy `AlwaysPod` is accepted.
+    pub always_pod: bool,
 }
 
 /// `validate` op input: either one `object` (API JSON) or `source` text (YAML or JSON, one or
@@ -48,6 +52,9 @@ pub struct ValidateInput {
     pub feature_gates: Option<BTreeMap<String, bool>>,
     #[serde(default)]
     pub skip_defaulting: bool,
+    /// Proposals to judge under (docs/proposals.md); the result lists them.
+    #[serde(default)]
+    pub proposals: Vec<crate::proposals::Proposal>,
 }
 
 /// One document of a validated stream.
@@ -77,14 +84,20 @@ pub struct ValidateOutput {
     pub kubernetes_version: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub documents: Vec<DocumentSummary>,
+    /// The proposals this result was made under (absent: upstream semantics only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub proposals: Vec<crate::proposals::Proposal>,
 }
 
 pub fn run(input: ValidateInput) -> Result<ValidateOutput, Diagnostic> {
     let (gates, gate_warnings) = FeatureGates::resolve(input.kubernetes_version.as_deref(), input.feature_gates.as_ref())?;
-    let ctx = Ctx { gates, skip_defaulting: input.skip_defaulting };
+    let future_rules = input.proposals.contains(&crate::proposals::Proposal::RestartRulesFuture);
+    let always_pod = input.proposals.contains(&crate::proposals::Proposal::AlwaysPod);
+    let ctx = Ctx { gates, skip_defaulting: input.skip_defaulting, future_rules, always_pod };
     let mut all = Findings::default();
     all.extend(gate_warnings);
     let mut documents = Vec::new();
+    let proposals = crate::proposals::marker(&input.proposals);
     match (input.object, input.source) {
         (Some(obj), None) => {
             let (f, _) = validate_value(&obj, &ctx);
@@ -125,6 +138,7 @@ pub fn run(input: ValidateInput) -> Result<ValidateOutput, Diagnostic> {
         infos: all.infos,
         kubernetes_version: ctx.gates.version.as_string(),
         documents,
+        proposals,
     })
 }
 
@@ -170,6 +184,23 @@ pub fn validate_value(obj: &Value, ctx: &Ctx) -> (Findings, bool) {
         out.push(Diagnostic::request("not-an-object", "", "a Kubernetes object must be a mapping with apiVersion and kind"));
         return (out, false);
     };
+    // apiVersion and kind are strings in TypeMeta; the API server's decoder refuses any other
+    // type, so a `kind: 42` is an error at that field rather than "a document without kind".
+    for key in ["apiVersion", "kind"] {
+        if let Some(v) = map.get(key).filter(|v| !v.is_string() && !v.is_null()) {
+            let what = match v {
+                Value::Bool(_) => "boolean",
+                Value::Number(_) => "number",
+                Value::Array(_) => "sequence",
+                _ => "map",
+            };
+            let mut d = Diagnostic::request("decode", key, format!("{key}: invalid type: {what}, expected a string"));
+            d.error_type = Some(crate::diag::ErrorType::FieldValueTypeInvalid);
+            d.origin = crate::diag::Origin::KubeApiserver;
+            out.push(d);
+            return (out, false);
+        }
+    }
     let kind = map.get("kind").and_then(Value::as_str).unwrap_or("");
     let api_version = map.get("apiVersion").and_then(Value::as_str).unwrap_or("");
     let group = api_version.rsplit_once('/').map(|(g, _)| g).unwrap_or("");

@@ -1,0 +1,39 @@
+# Differential oracle: restartkit against the upstream Go code (conformance/oracle/, docs/oracle.md).
+#   make oracle N=<cases per op> [SEED=1]   long run on the release CLI, with the speed comparison
+#   make test-oracle                        smoke run (ORACLE_SMOKE_N cases per op, debug CLI), part of make test
+#   make oracle-bump K8S=1.37.2             pin another Kubernetes release (go.mod is the one place
+#                                           the upstream versions are written), then re-run
+ORACLE_DIR := $(CURDIR)/conformance/oracle
+ORACLE_BIN := $(CARGO_TARGET_DIR)/oracle/oracle
+ORACLE_SMOKE_N ?= 2000
+N ?= 20000
+SEED ?= 1
+# matchPodFailurePolicy is unexported: the oracle pulls it with go:linkname, which the linker
+# refuses unless its check is off.
+ORACLE_GOFLAGS := -ldflags=-checklinkname=0
+
+FRONTEND_TESTS += test-oracle
+
+.PHONY: oracle test-oracle oracle-bin oracle-bump
+
+oracle-bin:
+	@command -v go >/dev/null || { echo "go is required for conformance/oracle (see docs/oracle.md)"; exit 1; }
+	cd $(ORACLE_DIR) && go vet $(ORACLE_GOFLAGS) . && go build $(ORACLE_GOFLAGS) -o $(ORACLE_BIN) .
+
+test-oracle: build oracle-bin
+	$(ORACLE_BIN) -n $(ORACLE_SMOKE_N) -seed $(SEED) -timing=false -restartkit $(RK)
+
+oracle: oracle-bin
+	$(CARGO) build --locked --release -p restartkit-cli
+	$(ORACLE_BIN) -n $(N) -seed $(SEED) -restartkit $(RK_RELEASE) -out $(CARGO_TARGET_DIR)/oracle/disagreements.jsonl
+
+# Moves k8s.io/kubernetes to v$(K8S) and every staging module it requires at v0.0.0 to the
+# matching v0.x.y, as its own go.mod replaces them with ./staging.
+oracle-bump:
+	@test -n "$(K8S)" || { echo "usage: make oracle-bump K8S=1.37.2"; exit 1; }
+	cd $(ORACLE_DIR) && go mod edit -require=k8s.io/kubernetes@v$(K8S) && \
+	  staging=$$(go mod download -json k8s.io/kubernetes@v$(K8S) | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p') && \
+	  for m in $$(awk '$$2 == "v0.0.0" && $$1 ~ /^k8s.io\// {print $$1}' $$staging); do \
+	    go mod edit -replace=$$m=$$m@v0.$$(echo $(K8S) | cut -d. -f2-); done && \
+	  GOFLAGS=-mod=mod go mod tidy
+	@echo "now: make oracle N=20000 (and update docs/oracle.md with the counts)"
