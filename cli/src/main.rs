@@ -471,8 +471,7 @@ fn conformance(files: &[PathBuf], run: &mut dyn FnMut(&Value) -> Result<Vec<Stri
 /// `conformance --via plugin`: the same runner, with each request answered by the policy module.
 #[cfg(feature = "plugin")]
 mod plugin {
-    use super::{ExitCode, PathBuf, Value};
-    use restartkit::contract::Response;
+    use super::{ExitCode, PathBuf};
 
     pub fn conformance(files: &[PathBuf], path: Option<&str>) -> ExitCode {
         let Some(path) = path.map(PathBuf::from).or_else(restartkit_host::default_plugin_path) else {
@@ -486,15 +485,9 @@ mod plugin {
                 return ExitCode::from(2);
             }
         };
-        super::conformance(files, &mut |v| {
-            // The known upstream divergences apply as in the native runner.
-            let (expect, notes) = restartkit::conformance::corrected_expect(v);
-            let op = v.get("op").and_then(Value::as_str).ok_or("vector has no op")?;
-            let request = serde_json::json!({"op": op, "input": v.get("input").cloned().unwrap_or(Value::Null)});
-            let body = host.handle_json(&request.to_string()).map_err(|e| format!("plugin error: {e}"))?;
-            let resp: Response = serde_json::from_str(&body).map_err(|e| format!("the plugin's response is not a contract response: {e}"))?;
-            restartkit::conformance::check_response(&expect, &resp).map(|()| notes)
-        })
+        // The host's runner mirrors restartkit::conformance::run_vector (divergence notes
+        // included), so the output is the native runner's.
+        super::conformance(files, &mut |v| restartkit_host::conformance::run_vector(&mut host, v))
     }
 }
 

@@ -241,6 +241,28 @@ fn conformance_via_plugin_rejects_a_module_that_is_not_one() {
     assert!(stderr(&o).contains("not-a-plugin.wasm"), "{}", stderr(&o));
 }
 
+/// `--via plugin` runs every vector through the policy module (plugin/ABI.md) in wasmtime with
+/// the native runner's exact output and exit code; `make test-plugin` runs this.
+#[cfg(feature = "plugin")]
+#[test]
+fn conformance_via_plugin_gives_every_vector_the_native_output() {
+    let mut files: Vec<String> = std::fs::read_dir(root().join("conformance/vectors"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .map(|p| p.display().to_string())
+        .collect();
+    files.sort();
+    let mut native = vec!["conformance"];
+    native.extend(files.iter().map(String::as_str));
+    let mut plugin = vec!["conformance", "--via", "plugin"];
+    plugin.extend(files.iter().map(String::as_str));
+    let (n, p) = (run(&native), run(&plugin));
+    assert!(stdout(&p).ends_with(" passed, 0 failed\n"), "{}{}", stdout(&p), stderr(&p));
+    assert_eq!(stdout(&p), stdout(&n));
+    assert_eq!(p.status.code(), n.status.code());
+}
+
 #[test]
 fn proposals_are_opt_in_marked_and_checked() {
     let example = "examples/proposals/kep-5307-four-containers.yaml";

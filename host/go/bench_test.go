@@ -84,8 +84,15 @@ func BenchmarkInstantiate(b *testing.B) {
 	}
 }
 
-// BenchmarkLoadFromCache: runtime + compile through the warm compilation cache + instantiate.
-func BenchmarkLoadFromCache(b *testing.B) {
+// BenchmarkLoadFromCache: runtime + compile through the warm compilation cache + instantiate,
+// in a process that has loaded the module before (the cache object keeps the compiled code).
+func BenchmarkLoadFromCache(b *testing.B) { benchLoad(b, false) }
+
+// BenchmarkLoadFromFileCache: the same as the first Load of a process: the compiled code is
+// read back from the cache directory and relinked.
+func BenchmarkLoadFromFileCache(b *testing.B) { benchLoad(b, true) }
+
+func benchLoad(b *testing.B, fresh bool) {
 	ctx := context.Background()
 	bin, err := os.ReadFile(pluginPath(b))
 	if err != nil {
@@ -99,6 +106,9 @@ func BenchmarkLoadFromCache(b *testing.B) {
 	warm.Close(ctx)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
+		if fresh {
+			caches.Delete(dir)
+		}
 		p, err := LoadBytes(ctx, bin, DefaultLimits(), dir)
 		if err != nil {
 			b.Fatal(err)

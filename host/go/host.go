@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tetratelabs/wazero"
@@ -89,10 +90,18 @@ func (e *StatusError) Error() string {
 }
 
 // AbiMismatchError: the module speaks another ABI major.
-type AbiMismatchError struct{ Found, Expected int32 }
+type AbiMismatchError struct {
+	Found, Expected int32
+	// Kind is "decider" for a custom decider; empty for the policy module.
+	Kind string
+}
 
 func (e *AbiMismatchError) Error() string {
-	return fmt.Sprintf("policy module ABI major version mismatch: the module speaks %d, this host speaks %d", e.Found, e.Expected)
+	kind := e.Kind
+	if kind == "" {
+		kind = "policy module"
+	}
+	return fmt.Sprintf("%s ABI major version mismatch: the module speaks %d, this host speaks %d", kind, e.Found, e.Expected)
 }
 
 // TrapError: the guest trapped (an internal error of the plugin); the instance was discarded.
@@ -116,6 +125,7 @@ type Plugin struct {
 	prepared map[int]*entry
 	nextID   int
 	stack    []uint64
+	deciders []*decider
 }
 
 type entry struct {
@@ -156,7 +166,7 @@ func LoadBytes(ctx context.Context, bin []byte, limits Limits, cacheDir string) 
 		WithCloseOnContextDone(true).
 		WithMemoryLimitPages(uint32(limits.MemoryBytes / 65536))
 	if cacheDir != "" {
-		cache, err := wazero.NewCompilationCacheWithDir(cacheDir)
+		cache, err := compilationCache(cacheDir)
 		if err != nil {
 			return nil, err
 		}
@@ -178,6 +188,23 @@ func LoadBytes(ctx context.Context, bin []byte, limits Limits, cacheDir string) 
 		return nil, err
 	}
 	return p, nil
+}
+
+// caches holds one wazero CompilationCache per directory for the whole process: a cache object
+// keeps the compiled code in memory, so a second Load of the same module in this process skips
+// reading and relinking the cached machine code (which is most of a load from the file cache).
+var caches sync.Map
+
+func compilationCache(dir string) (wazero.CompilationCache, error) {
+	if c, ok := caches.Load(dir); ok {
+		return c.(wazero.CompilationCache), nil
+	}
+	c, err := wazero.NewCompilationCacheWithDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	actual, _ := caches.LoadOrStore(dir, c)
+	return actual.(wazero.CompilationCache), nil
 }
 
 // Close frees the runtime.
@@ -258,12 +285,18 @@ func (p *Plugin) fail(ctx context.Context, err error) error {
 		p.mod = nil
 	}
 	p.gen++
+	return classify(err, mem, p.limits)
+}
+
+// classify turns an error from a wasm call into a typed one: a timeout, the memory cap (memory
+// within a page of it), or a trap.
+func classify(err error, mem uint64, limits Limits) error {
 	var exit *sys.ExitError
 	if errors.As(err, &exit) && (exit.ExitCode() == sys.ExitCodeDeadlineExceeded || exit.ExitCode() == sys.ExitCodeContextCanceled) {
-		return fmt.Errorf("%w (%v): %v", ErrTimeout, p.limits.Timeout, err)
+		return fmt.Errorf("%w (%v): %v", ErrTimeout, limits.Timeout, err)
 	}
-	if mem+65536 > p.limits.MemoryBytes {
-		return fmt.Errorf("%w of %d bytes: %v", ErrMemoryLimit, p.limits.MemoryBytes, err)
+	if mem+65536 > limits.MemoryBytes {
+		return fmt.Errorf("%w of %d bytes: %v", ErrMemoryLimit, limits.MemoryBytes, err)
 	}
 	return &TrapError{Err: err}
 }

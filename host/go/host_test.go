@@ -195,14 +195,19 @@ func TestPreparedFlatMemory(t *testing.T) {
 	}
 }
 
-// wat compiles a test module with the Rust host's wat2wasm (RESTARTKIT_HOST_BIN).
+// wat compiles testdata/<name>.wat with the Rust host's wat2wasm (RESTARTKIT_HOST_BIN).
 func wat(t *testing.T, name string) []byte {
+	return watFile(t, filepath.Join("testdata", name+".wat"))
+}
+
+func watFile(t *testing.T, path string) []byte {
 	bin := os.Getenv("RESTARTKIT_HOST_BIN")
 	if bin == "" {
 		t.Skip("RESTARTKIT_HOST_BIN (the restartkit-host binary, for wat2wasm) is not set")
 	}
+	name := strings.TrimSuffix(filepath.Base(path), ".wat")
 	out := filepath.Join(t.TempDir(), name+".wasm")
-	if b, err := exec.Command(bin, "wat2wasm", filepath.Join("testdata", name+".wat"), out).CombinedOutput(); err != nil {
+	if b, err := exec.Command(bin, "wat2wasm", path, out).CombinedOutput(); err != nil {
 		t.Fatalf("wat2wasm: %v: %s", err, b)
 	}
 	b, err := os.ReadFile(out)

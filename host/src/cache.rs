@@ -1,5 +1,11 @@
 //! Compile once: compiled modules are kept as wasmtime's serialized form in a cache directory,
 //! keyed by the SHA-256 of the module bytes and wasmtime's engine-compatibility hash.
+//!
+//! Loading from a file adds a second, cheaper key: the file's identity (canonical path, length,
+//! modification time and, on Unix, device and inode). A hit on it loads the compiled module
+//! (memory-mapped by `deserialize_file`) without reading or hashing the source module -- for the
+//! 4 MB policy module that read and hash were most of a cached load. A miss falls back to the
+//! content key, and links the identity key to that entry for next time.
 #![allow(unsafe_code)]
 
 use crate::HostError;
@@ -45,6 +51,49 @@ pub(crate) fn cache_file(dir: &Path, engine: &Engine, bytes: &[u8]) -> PathBuf {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     engine.precompile_compatibility_hash().hash(&mut h);
     dir.join(format!("{key}-{:016x}.cwasm", h.finish()))
+}
+
+/// The identity-keyed cache file for the module file `path` under `engine`'s configuration; `None`
+/// when the file cannot be inspected (then only the content key is used).
+pub(crate) fn identity_file(dir: &Path, engine: &Engine, path: &Path) -> Option<PathBuf> {
+    let path = std::fs::canonicalize(path).ok()?;
+    let meta = std::fs::metadata(&path).ok()?;
+    let mtime = meta.modified().ok()?.duration_since(std::time::UNIX_EPOCH).ok()?;
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    path.hash(&mut h);
+    meta.len().hash(&mut h);
+    mtime.as_nanos().hash(&mut h);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        (meta.dev(), meta.ino(), meta.ctime(), meta.ctime_nsec()).hash(&mut h);
+    }
+    let mut e = std::collections::hash_map::DefaultHasher::new();
+    engine.precompile_compatibility_hash().hash(&mut e);
+    Some(dir.join(format!("file-{:016x}-{:016x}.cwasm", h.finish(), e.finish())))
+}
+
+/// Loads the module file `path` from its identity-keyed cache entry, if there is one.
+pub(crate) fn load_by_identity(engine: &Engine, path: &Path, cache: &Cache) -> Option<(Module, PathBuf)> {
+    let file = identity_file(&cache.dir()?, engine, path)?;
+    // SAFETY: as in `compile`: a file this host wrote (hard link or copy of a Module::serialize
+    // output) in the trusted cache directory; wasmtime re-checks the engine compatibility.
+    let module = unsafe { Module::deserialize_file(engine, &file) }.ok()?;
+    Some((module, file))
+}
+
+/// Remembers that the module file `path` compiled to the content-keyed entry of `bytes`.
+pub(crate) fn link_identity(engine: &Engine, path: &Path, bytes: &[u8], cache: &Cache) {
+    let Some(dir) = cache.dir() else { return };
+    let (Some(link), content) = (identity_file(&dir, engine, path), cache_file(&dir, engine, bytes)) else { return };
+    if link.is_file() || !content.is_file() {
+        return;
+    }
+    // A cache that cannot be written only costs time: errors are ignored.
+    let tmp = link.with_extension(format!("tmp{}", std::process::id()));
+    if std::fs::hard_link(&content, &tmp).or_else(|_| std::fs::copy(&content, &tmp).map(|_| ())).is_ok() {
+        let _ = std::fs::rename(&tmp, &link);
+    }
 }
 
 /// Compiles `bytes` (binary or, with wasmtime's `wat` feature, text), through the cache.

@@ -350,15 +350,27 @@ impl Host {
         Host::load_with_cache(path, limits, Cache::Default)
     }
 
+    /// A cache hit on the file's identity (see [`Cache`]) neither reads nor hashes the module.
     pub fn load_with_cache(path: impl AsRef<Path>, limits: Limits, cache: Cache) -> Result<Host, HostError> {
-        let bytes = read_file(path.as_ref())?;
-        Host::from_bytes(&bytes, limits, cache)
+        let path = path.as_ref();
+        let engine = engine_for(&limits)?;
+        if let Some((module, _)) = cache::load_by_identity(&engine, path, &cache) {
+            return Host::from_module(engine, module, true, limits, cache);
+        }
+        let bytes = read_file(path)?;
+        let (module, from_cache) = cache::compile(&engine, &bytes, &cache)?;
+        cache::link_identity(&engine, path, &bytes, &cache);
+        Host::from_module(engine, module, from_cache, limits, cache)
     }
 
     /// Loads a policy module from bytes (binary, or WebAssembly text).
     pub fn from_bytes(bytes: &[u8], limits: Limits, cache: Cache) -> Result<Host, HostError> {
         let engine = engine_for(&limits)?;
         let (module, from_cache) = cache::compile(&engine, bytes, &cache)?;
+        Host::from_module(engine, module, from_cache, limits, cache)
+    }
+
+    fn from_module(engine: Engine, module: Module, from_cache: bool, limits: Limits, cache: Cache) -> Result<Host, HostError> {
         let sandbox = Sandbox::new(&engine, &module, &limits)?;
         let mut host = Host {
             id: HOST_IDS.fetch_add(1, Ordering::Relaxed),

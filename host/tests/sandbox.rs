@@ -129,6 +129,34 @@ fn module_cache_is_written_then_used() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Loading from a file: the second load hits the identity key (no read, no hash); a changed file
+/// misses it and gets its own module, never the stale one.
+#[test]
+fn module_cache_by_file_identity_follows_changes_to_the_file() {
+    let dir = std::env::temp_dir().join(format!("restartkit-host-idcache-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let module = dir.join("policy.wat");
+    std::fs::write(&module, well_behaved()).unwrap();
+    let cache = Cache::Dir(dir.join("cache"));
+    let a = Host::load_with_cache(&module, limits(), cache.clone()).unwrap();
+    assert!(!a.from_cache());
+    let entries = || std::fs::read_dir(dir.join("cache")).unwrap().count();
+    assert_eq!(entries(), 2, "content key and identity key");
+    let mut b = Host::load_with_cache(&module, limits(), cache.clone()).unwrap();
+    assert!(b.from_cache());
+    assert!(b.describe().unwrap().contains("fake"));
+    // Same length, different content: the identity key changes with the modification time.
+    let changed = well_behaved().replace("fake", "FAKE");
+    std::thread::sleep(Duration::from_millis(20));
+    std::fs::write(&module, &changed).unwrap();
+    let mut c = Host::load_with_cache(&module, limits(), cache.clone()).unwrap();
+    assert!(!c.from_cache());
+    assert!(c.describe().unwrap().contains("FAKE"));
+    drop((a, b, c));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 fn ev(container_index: u32, exit_code: i32, restart_count: u32) -> ExitEvent {
     ExitEvent { container_index, exit_code, restart_count }
 }
