@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import array
 import dataclasses
+import inspect
 import json
 import pickle
 import threading
-from typing import Any, Dict, List
+from typing import Any, Callable, Dict, List, Tuple
 
 import pytest
 
@@ -327,6 +328,75 @@ def test_compile_decide_and_decide_many() -> None:
     assert policy.decide_many("trainer", array.array("i", codes).tobytes()) == expected
     assert policy.decide_many("trainer", bytearray(array.array("i", codes).tobytes())) == expected
     assert policy.decide_many("trainer", []) == b""
+
+
+def test_decide_every_calling_form() -> None:
+    # On CPython >= 3.10 `decide` and `decide_code` take a vectorcall path that handles two
+    # positional arguments itself and hands every other form to the general method: each form
+    # must give the same answer (or the same error) as the plain call.
+    policy = restartkit.compile(job())
+    built = "".join(["trai", "ner"])  # equal to, but not the same object as, the literal
+
+    class Name(str):
+        pass
+
+    forms: List[Tuple[Callable[..., object], object]] = [
+        (policy.decide, "FailJob"),
+        (policy.decide_code, restartkit.ACTIONS.index("FailJob")),
+    ]
+    for decide, fail_job in forms:
+        assert decide("trainer", 42) == fail_job
+        assert decide(built, 42) == fail_job
+        assert decide(Name("trainer"), 42) == fail_job
+        assert decide(policy.containers[0], 42) == fail_job
+        assert decide(0, 42) == fail_job
+        assert decide(False, 42) == fail_job
+        assert decide(container="trainer", exit_code=42) == fail_job
+        assert decide("trainer", exit_code=42) == fail_job
+        assert decide("sidecar", 42) != fail_job
+        with pytest.raises(TypeError, match="exit_code"):
+            decide("trainer")
+        with pytest.raises(TypeError):
+            decide("trainer", 42, 1)
+        with pytest.raises(TypeError):
+            decide("trainer", 42, container="trainer")
+        with pytest.raises(TypeError):
+            decide("trainer", "42")
+        with pytest.raises(OverflowError):
+            decide(0, -(2**40))
+        with pytest.raises(RestartkitError, match="out of range"):
+            decide(2**40, 1)
+        with pytest.raises(RestartkitError, match="nope"):
+            decide(container="nope", exit_code=1)
+    assert restartkit.Policy.decide(policy, "trainer", 42) == "FailJob"
+    assert restartkit.Policy.decide_code(policy, "trainer", 42) == restartkit.ACTIONS.index("FailJob")
+    with pytest.raises(TypeError):
+        restartkit.Policy.decide(object(), "trainer", 42)  # type: ignore[arg-type]
+    # Interned action names: the same object whichever way the container is named.
+    assert policy.decide("trainer", 42) is policy.decide(built, 42) is policy.decide(0, 42)
+
+
+def test_decide_docs_and_signature() -> None:
+    for name, doc in (("decide", "The action name"), ("decide_code", "The action code")):
+        method = getattr(restartkit.Policy, name)
+        assert method.__name__ == name
+        assert list(inspect.signature(method).parameters) == ["self", "container", "exit_code"]
+        assert (method.__doc__ or "").startswith(doc)
+
+
+def test_native_module_imports_again() -> None:
+    # Importing the extension again runs its initialisation again (the type stays the same): the
+    # vectorcall methods must not be installed twice, and decisions must still work.
+    import importlib
+    import sys
+
+    saved = sys.modules.pop("restartkit._native")
+    try:
+        again = importlib.import_module("restartkit._native")
+        assert again.Policy is restartkit.Policy
+        assert restartkit.compile(job()).decide("trainer", 42) == "FailJob"
+    finally:
+        sys.modules["restartkit._native"] = saved
 
 
 def test_decide_many_huge_batch() -> None:
