@@ -10,13 +10,19 @@ use crate::diag::{Diagnostic, FieldPath, Findings};
 use serde_json::Value;
 
 fn fields_of(type_: &str) -> Option<&'static [(&'static str, &'static str)]> {
-    KNOWN_FIELDS.binary_search_by(|(t, _)| (*t).cmp(type_)).ok().and_then(|i| KNOWN_FIELDS.get(i)).map(|(_, f)| *f)
+    KNOWN_FIELDS
+        .binary_search_by(|(t, _)| (*t).cmp(type_))
+        .ok()
+        .and_then(|i| KNOWN_FIELDS.get(i))
+        .map(|(_, f)| *f)
 }
 
 /// Reports every field of `value` (an object of Kubernetes type `type_`, at `at`) that the type
 /// does not have, then looks into the fields whose types are checked.
 pub fn check(type_: &str, value: &Value, at: &FieldPath, out: &mut Findings) {
-    let (Some(fields), Some(map)) = (fields_of(type_), value.as_object()) else { return };
+    let (Some(fields), Some(map)) = (fields_of(type_), value.as_object()) else {
+        return;
+    };
     for (key, v) in map {
         match fields.binary_search_by(|(name, _)| (*name).cmp(key.as_str())) {
             Err(_) => {
