@@ -43,6 +43,16 @@ fn bench(c: &mut Criterion) {
             black_box(r.map(|o| o.valid).unwrap_or(false))
         })
     });
+    // The floor under the line above: the YAML parser's events alone, with nothing built.
+    c.bench_function("yaml events only (parser floor)", |b| {
+        b.iter(|| {
+            let mut n = 0usize;
+            for ev in saphyr_parser::Parser::new_from_str(black_box(JOB_YAML)) {
+                n += usize::from(ev.is_ok());
+            }
+            black_box(n)
+        })
+    });
     let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": {"restartPolicy": "Never",
         "containers": [{"name": "c", "image": "i", "restartPolicy": "Never",
           "restartPolicyRules": [{"action": "Restart", "exitCodes": {"operator": "In", "values": [42]}}]}]}});

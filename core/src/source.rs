@@ -320,7 +320,9 @@ fn parse_stream(
                     });
                 } else {
                     stack.push(Frame::Map {
-                        map: Map::new(),
+                        // Most manifest mappings hold a handful of keys: sized for them up front
+                        // rather than regrown (and rehashed) key by key.
+                        map: Map::with_capacity(4),
                         path,
                         key: None,
                         anchor,

@@ -120,6 +120,21 @@ pub fn prepare_for_create(spec: &mut JobSpec, gates: &FeatureGates) {
     }
 }
 
+/// Whether `prepare_for_create` would change `spec`: with the gates on (every default from
+/// 1.33) it changes nothing, and validation skips copying the whole spec and Pod template.
+fn prepare_changes(spec: &JobSpec, gates: &FeatureGates) -> bool {
+    (!gates.enabled(GATE_MANAGED_BY) && spec.managed_by.is_some())
+        || (!gates.enabled(GATE_SUCCESS_POLICY) && spec.success_policy.is_some())
+        || (!gates.enabled(GATE_BACKOFF_LIMIT_PER_INDEX)
+            && (spec.backoff_limit_per_index.is_some()
+                || spec.max_failed_indexes.is_some()
+                || spec
+                    .pod_failure_policy
+                    .as_ref()
+                    .is_some_and(|p| p.rules.iter().any(|r| r.action == "FailIndex"))))
+        || (!gates.enabled(GATE_POD_REPLACEMENT_POLICY) && spec.pod_replacement_policy.is_some())
+}
+
 fn nonnegative(v: i32, path: &FieldPath, out: &mut Findings) {
     if v < 0 {
         out.push(Diagnostic::invalid(
@@ -710,7 +725,7 @@ pub fn validate_job(job: &Job, ctx: &Ctx, out: &mut Findings) {
             ));
         }
     }
-    if ctx.skip_defaulting {
+    if ctx.skip_defaulting || !prepare_changes(&job.spec, &ctx.gates) {
         validate_job_spec(&job.spec, &path, ctx, out);
     } else {
         let mut spec = job.spec.clone();
@@ -792,6 +807,43 @@ mod tests {
     }
 
     use ErrorType::*;
+
+    #[test]
+    fn prepare_changes_agrees_with_prepare_for_create() {
+        let gates = [
+            GATE_MANAGED_BY,
+            GATE_SUCCESS_POLICY,
+            GATE_BACKOFF_LIMIT_PER_INDEX,
+            GATE_POD_REPLACEMENT_POLICY,
+        ];
+        let specs = [
+            json!({"template": tmpl("Never")}),
+            json!({"template": tmpl("Never"), "managedBy": "x/y"}),
+            json!({"template": tmpl("Never"), "successPolicy": {"rules": [{"succeededCount": 1}]}}),
+            json!({"template": tmpl("Never"), "backoffLimitPerIndex": 1}),
+            json!({"template": tmpl("Never"), "maxFailedIndexes": 1}),
+            json!({"template": tmpl("Never"), "podFailurePolicy": {"rules": [{"action": "FailIndex", "onExitCodes": {"operator": "In", "values": [1]}}]}}),
+            json!({"template": tmpl("Never"), "podFailurePolicy": {"rules": [{"action": "FailJob", "onExitCodes": {"operator": "In", "values": [1]}}]}}),
+            json!({"template": tmpl("Never"), "podReplacementPolicy": "Failed"}),
+        ];
+        for mask in 0..16u32 {
+            let mut fg =
+                FeatureGates::for_version(crate::features::KubeVersion::parse("1.33").unwrap());
+            for (i, g) in gates.iter().enumerate() {
+                fg.set(g, mask & (1 << i) != 0);
+            }
+            for spec in &specs {
+                let before = job(spec.clone()).spec;
+                let mut after = before.clone();
+                prepare_for_create(&mut after, &fg);
+                assert_eq!(
+                    prepare_changes(&before, &fg),
+                    before != after,
+                    "gates {mask:04b}, spec {spec}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn valid_policy_with_init_container_name() {
