@@ -27,6 +27,7 @@ import (
 
 type op struct {
 	name     string
+	label    string // how the run names the op's cases (default: name)
 	gen      func(gen) map[string]any
 	prepare  func([]byte) ([]byte, error) // optional: the input both sides see
 	upstream func([]byte) (map[string]any, error)
@@ -39,8 +40,11 @@ var ops = []op{
 	{name: "containerRestartable", gen: gen.containerRestartable, upstream: upstreamContainerRestartable},
 	{name: "matchRestartRule", gen: gen.matchRestartRule, upstream: upstreamMatchRestartRule},
 	{name: "statusTransition", gen: gen.statusTransition, upstream: upstreamStatusTransition},
-	{name: "validate", gen: gen.validatePod, prepare: prepareValidate, upstream: upstreamValidate, timed: timedValidate},
-	{name: "validate", gen: gen.validateJob, prepare: prepareValidate, upstream: upstreamValidate, timed: timedValidate},
+	{name: "validate", label: "validate(Pod)", gen: gen.validatePod, prepare: prepareValidate, upstream: upstreamValidate, timed: timedValidate},
+	{name: "validate", label: "validate(Job)", gen: gen.validateJob, prepare: prepareValidate, upstream: upstreamValidate, timed: timedValidate},
+	{name: "backoff", label: "backoff(job.getRemainingTime)", gen: gen.jobBackoffRemaining, upstream: upstreamJobBackoff},
+	{name: "backoff", label: "backoff(job.getRemainingTimePerIndex)", gen: gen.jobBackoffPerIndex, upstream: upstreamJobBackoff},
+	{name: "backoff", label: "backoff(job.getFinishedTime)", gen: gen.jobFinishedTime, upstream: upstreamJobBackoff},
 }
 
 var (
@@ -247,8 +251,8 @@ func main() {
 			continue
 		}
 		label := o.name
-		if o.name == "validate" {
-			label += map[bool]string{true: "(Pod)", false: "(Job)"}[oi == 5]
+		if o.label != "" {
+			label = o.label
 		}
 		g := gen{rand.New(rand.NewPCG(*flagSeed, uint64(oi)))}
 		var cases []vcase
