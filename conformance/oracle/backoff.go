@@ -15,7 +15,15 @@ import (
 
 	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	"k8s.io/client-go/util/flowcontrol"
 	"k8s.io/klog/v2"
+	kubeletconfigv1beta1 "k8s.io/kubelet/config/v1beta1"
+	_ "k8s.io/kubernetes/pkg/kubelet" // holds newCrashLoopBackOff
+	kubeletconfiginternal "k8s.io/kubernetes/pkg/kubelet/apis/config"
+	kubeletconfigscheme "k8s.io/kubernetes/pkg/kubelet/apis/config/scheme"
+	kubeletconfigvalidation "k8s.io/kubernetes/pkg/kubelet/apis/config/validation"
 	"k8s.io/utils/clock"
 	clocktesting "k8s.io/utils/clock/testing"
 )
@@ -72,7 +80,13 @@ func (g gen) failures() int {
 func (g gen) jobBackoffRemaining() map[string]any {
 	d, m := g.backoffDurations()
 	last := g.instant(3600)
-	now := last.Add(time.Duration(g.r.IntN(1300000)-10000) * time.Millisecond)
+	// Elapsed time: mostly within the first minute (inside the backoff), sometimes up to past
+	// the longest one, sometimes a clock behind the failure.
+	elapsedMs := g.r.IntN(60000)
+	if g.chance(0.4) {
+		elapsedMs = g.r.IntN(1300000) - 10000
+	}
+	now := last.Add(time.Duration(elapsedMs) * time.Millisecond)
 	return map[string]any{"component": "job-controller", "function": "getRemainingTime",
 		"defaultBackoffSeconds": d, "maxBackoffSeconds": m, "failuresAfterLastSuccess": g.failures(),
 		"lastFailureTime": rfc(last), "now": rfc(now)}
@@ -209,4 +223,118 @@ func upstreamJobBackoff(raw []byte) (map[string]any, error) {
 		return map[string]any{"finishedTime": rfc(getFinishedTime(in.Pod).UTC())}, nil
 	}
 	return nil, fmt.Errorf("unknown function %q", in.Function)
+}
+
+// The kubelet's CrashLoopBackOff set-up: newCrashLoopBackOff (pkg/kubelet/kubelet.go) on the
+// KubeletConfiguration as the kubelet loads it (v1beta1 defaulting, conversion, validation), with
+// the kubelet's gates (command line, then the configuration's featureGates), and the curve of a
+// container that crashes as soon as it starts: the kubelet's flowcontrol.Backoff driven as
+// kuberuntime's doBackOff drives it, on a fake clock.
+
+//go:linkname newCrashLoopBackOff k8s.io/kubernetes/pkg/kubelet.newCrashLoopBackOff
+func newCrashLoopBackOff(kubeCfg *kubeletconfiginternal.KubeletConfiguration) (time.Duration, time.Duration)
+
+var crashLoopGates = []string{"ReduceDefaultCrashLoopBackOffDecay", "KubeletCrashLoopBackOffMax"}
+
+func (g gen) someGates(names []string) map[string]any {
+	m := map[string]any{}
+	for _, n := range names {
+		if g.chance(0.5) {
+			m[n] = g.chance(0.5)
+		}
+	}
+	return m
+}
+
+func (g gen) kubeletBackoff() map[string]any {
+	cfg := map[string]any{"apiVersion": "kubelet.config.k8s.io/v1beta1", "kind": "KubeletConfiguration",
+		"cgroupDriver": "systemd", "containerRuntimeEndpoint": "unix:///run/containerd/containerd.sock"}
+	if fg := g.someGates(crashLoopGates); len(fg) > 0 {
+		cfg["featureGates"] = fg
+	}
+	if g.chance(0.6) {
+		cfg["crashLoopBackOff"] = map[string]any{"maxContainerRestartPeriod": g.pick("1s", "2s", "5s", "10s", "30s", "60s", "1m30s", "300s", "5m", "500ms", "301s", "0s").(string)}
+	}
+	in := map[string]any{"component": "kubelet", "restarts": g.r.IntN(20)}
+	if fg := g.someGates(crashLoopGates); len(fg) > 0 {
+		in["featureGates"] = fg
+	}
+	if g.chance(0.9) {
+		in["kubeletConfig"] = cfg
+	}
+	return in
+}
+
+type kubeletBackoffInput struct {
+	FeatureGates  map[string]bool `json:"featureGates"`
+	KubeletConfig json.RawMessage `json:"kubeletConfig"`
+	Restarts      int             `json:"restarts"`
+}
+
+var kubeletScheme = func() *runtime.Scheme {
+	s, _, err := kubeletconfigscheme.NewSchemeAndCodecs()
+	if err != nil {
+		panic(err)
+	}
+	return s
+}()
+
+func upstreamKubeletBackoff(raw []byte) (map[string]any, error) {
+	var in kubeletBackoffInput
+	if err := json.Unmarshal(raw, &in); err != nil {
+		return nil, err
+	}
+	// The kubelet sets its command-line gates first; defaulting reads them with the
+	// configuration's own featureGates on top, and so does everything after it.
+	if err := setGates(in.FeatureGates); err != nil {
+		return nil, err
+	}
+	ext := &kubeletconfigv1beta1.KubeletConfiguration{}
+	if len(in.KubeletConfig) > 0 {
+		if err := json.Unmarshal(in.KubeletConfig, ext); err != nil {
+			return nil, err
+		}
+	}
+	kubeletScheme.Default(ext)
+	cfg := &kubeletconfiginternal.KubeletConfiguration{}
+	if err := kubeletScheme.Convert(ext, cfg, nil); err != nil {
+		return nil, err
+	}
+	gates := map[string]bool{}
+	for k, v := range in.FeatureGates {
+		gates[k] = v
+	}
+	for k, v := range cfg.FeatureGates {
+		gates[k] = v
+	}
+	if err := setGates(gates); err != nil {
+		return nil, err
+	}
+	// Upstream's validation also checks the host's cgroup version; that is no backoff question
+	// (and this host's answer is not the user's), so the check is left out.
+	cfg.FailCgroupV1 = false
+	if err := kubeletconfigvalidation.ValidateKubeletConfiguration(cfg, utilfeature.DefaultFeatureGate); err != nil {
+		// A refused configuration is skipped: the vector format has no way to expect a refused
+		// request (restartkit's refusals are compared by the conformance vectors instead).
+		return nil, fmt.Errorf("the kubelet refuses the configuration: %v", err)
+	}
+	boMax, initial := newCrashLoopBackOff(cfg)
+	clk := clocktesting.NewFakeClock(backoffBase)
+	b := flowcontrol.NewFakeBackOff(initial, boMax, clk)
+	// The kubelet's own expiry (NewMainKubelet): a container that ran 600 s starts over.
+	b.HasExpiredFunc = func(eventTime, lastUpdate time.Time, _ time.Duration) bool {
+		return eventTime.Sub(lastUpdate) > 600*time.Second
+	}
+	delays := []any{}
+	for k := 0; k < in.Restarts; k++ {
+		finishedAt := clk.Now() // crashed as soon as it started
+		var delay time.Duration
+		if b.IsInBackOffSince("c", finishedAt) {
+			delay = b.Get("c")
+			clk.Step(delay)
+		}
+		b.Next("c", finishedAt)
+		delays = append(delays, seconds(delay))
+	}
+	return map[string]any{"initialSeconds": seconds(initial), "maxSeconds": seconds(boMax), "delaysSeconds": delays}, nil
 }
