@@ -1,13 +1,25 @@
 //! The `restartkit` command: a thin front end over the core's JSON contract.
 
+/// `println!` for the command's output. `println!` panics when stdout is a closed pipe
+/// (`restartkit request F | head`); a reader that stopped reading is not an error, so the
+/// command ends quietly there, and any other write error ends it with a message.
+macro_rules! outln {
+    () => {
+        $crate::write_out(format_args!(""))
+    };
+    ($($arg:tt)*) => {
+        $crate::write_out(format_args!($($arg)*))
+    };
+}
+
 mod chart;
 mod render;
 mod stages;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use restartkit::contract::{handle, Request, Response};
 use restartkit::Diagnostic;
-use serde_json::{json, Value};
+use restartkit::contract::{Request, Response, handle};
+use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::io::{BufRead, Read, Write};
 use std::path::PathBuf;
@@ -176,7 +188,9 @@ enum Command {
 fn parse_gates(s: &str) -> Result<BTreeMap<String, bool>, String> {
     let mut m = BTreeMap::new();
     for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        let (k, v) = part.split_once('=').ok_or_else(|| format!("{part:?}: expected NAME=true or NAME=false"))?;
+        let (k, v) = part
+            .split_once('=')
+            .ok_or_else(|| format!("{part:?}: expected NAME=true or NAME=false"))?;
         let on = match v.trim() {
             "true" | "True" | "TRUE" => true,
             "false" | "False" | "FALSE" => false,
@@ -190,13 +204,24 @@ fn parse_gates(s: &str) -> Result<BTreeMap<String, bool>, String> {
 fn read_input(path: &PathBuf) -> Result<String, String> {
     if path.as_os_str() == "-" {
         let mut s = String::new();
-        std::io::stdin().read_to_string(&mut s).map_err(|e| format!("standard input: {e}"))?;
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .map_err(|e| format!("standard input: {e}"))?;
         Ok(s)
     } else {
         let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
         restartkit::source::text_from_bytes(&bytes)
             .map(str::to_owned)
-            .map_err(|d| format!("{}:{}:{}: {} [{}]", path.display(), d.line.unwrap_or(0), d.column.unwrap_or(0), d.message, d.code.unwrap_or_default()))
+            .map_err(|d| {
+                format!(
+                    "{}:{}:{}: {} [{}]",
+                    path.display(),
+                    d.line.unwrap_or(0),
+                    d.column.unwrap_or(0),
+                    d.message,
+                    d.code.unwrap_or_default()
+                )
+            })
     }
 }
 
@@ -220,8 +245,13 @@ fn with_proposals(input: &mut serde_json::Map<String, Value>, proposals: &[Strin
 }
 
 fn call(op: &str, input: Value) -> Result<(Value, Vec<Diagnostic>), Vec<Diagnostic>> {
-    match handle(Request { op: op.to_owned(), input }) {
-        Response::Ok { result, warnings, .. } => Ok((result, warnings)),
+    match handle(Request {
+        op: op.to_owned(),
+        input,
+    }) {
+        Response::Ok {
+            result, warnings, ..
+        } => Ok((result, warnings)),
         Response::Error { errors, .. } => Err(errors),
     }
 }
@@ -235,29 +265,85 @@ fn report_errors(errs: &[Diagnostic]) -> ExitCode {
 }
 
 fn print_json(v: &impl serde::Serialize) {
-    println!("{}", serde_json::to_string_pretty(v).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}")));
+    outln!(
+        "{}",
+        serde_json::to_string_pretty(v).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+    );
+}
+
+pub(crate) fn write_out(line: std::fmt::Arguments) {
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = writeln!(out, "{line}") {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("error: writing output: {e}");
+        std::process::exit(2);
+    }
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Validate { files, output, skip_defaulting, target } => validate(&files, output, skip_defaulting, &target),
-        Command::Evaluate { file, container, exit_code, replicated_job, conditions, output, target } => {
-            render::evaluate(&file, container, exit_code, replicated_job, &conditions, output == Output::Human, &target)
-        }
-        Command::Backoff { restarts, kubelet_config, compare, pods, requests_per_restart, svg, output, target } => {
+        Command::Validate {
+            files,
+            output,
+            skip_defaulting,
+            target,
+        } => validate(&files, output, skip_defaulting, &target),
+        Command::Evaluate {
+            file,
+            container,
+            exit_code,
+            replicated_job,
+            conditions,
+            output,
+            target,
+        } => render::evaluate(
+            &file,
+            container,
+            exit_code,
+            replicated_job,
+            &conditions,
+            output == Output::Human,
+            &target,
+        ),
+        Command::Backoff {
+            restarts,
+            kubelet_config,
+            compare,
+            pods,
+            requests_per_restart,
+            svg,
+            output,
+            target,
+        } => {
             // A proposal's curves only exist beside upstream's: naming one implies --compare.
             if compare || !target.proposals.is_empty() {
-                backoff_compare(kubelet_config, pods, requests_per_restart, svg, output, &target)
+                backoff_compare(
+                    kubelet_config,
+                    pods,
+                    requests_per_restart,
+                    svg,
+                    output,
+                    &target,
+                )
             } else {
                 backoff(restarts, kubelet_config, output, &target)
             }
         }
         Command::Schema { kind } => schema(kind),
-        Command::Simulate { scenario, compare, output, proposals } => simulate(&scenario, compare.as_ref(), output, &proposals),
+        Command::Simulate {
+            scenario,
+            compare,
+            output,
+            proposals,
+        } => simulate(&scenario, compare.as_ref(), output, &proposals),
         Command::Conformance { files, via } => match via.as_str() {
             "native" => conformance(&files, &mut |v| restartkit::conformance::run_vector(v)),
-            v if v == "plugin" || v.starts_with("plugin=") => plugin::conformance(&files, v.strip_prefix("plugin=")),
+            v if v == "plugin" || v.starts_with("plugin=") => {
+                plugin::conformance(&files, v.strip_prefix("plugin="))
+            }
             other => {
                 eprintln!("error: --via {other:?}: expected native, plugin or plugin=PATH");
                 ExitCode::from(2)
@@ -266,8 +352,12 @@ fn main() -> ExitCode {
         Command::Request { file } => match read_input(&file) {
             Ok(text) => {
                 let out = restartkit::handle_json(&text);
-                println!("{out}");
-                if out.starts_with("{\"status\":\"ok\"") { ExitCode::SUCCESS } else { ExitCode::from(1) }
+                outln!("{out}");
+                if out.starts_with("{\"status\":\"ok\"") {
+                    ExitCode::SUCCESS
+                } else {
+                    ExitCode::from(1)
+                }
             }
             Err(e) => {
                 eprintln!("error: {e}");
@@ -297,20 +387,32 @@ fn validate(files: &[PathBuf], output: Output, skip_defaulting: bool, target: &T
         input.insert("fileName".into(), json!(name));
         with_proposals(&mut input, &target.proposals);
         if !target.proposals.is_empty() && output == Output::Human {
-            eprintln!("EXPERIMENTAL: {name} judged under proposal(s) {} — not upstream behaviour", target.proposals.join(", "));
+            eprintln!(
+                "EXPERIMENTAL: {name} judged under proposal(s) {} — not upstream behaviour",
+                target.proposals.join(", ")
+            );
         }
         if skip_defaulting {
             input.insert("skipDefaulting".into(), json!(true));
         }
         let (result, errors) = match call("validate", Value::Object(input)) {
             Ok((r, _)) => {
-                let errs: Vec<Diagnostic> = serde_json::from_value(r.get("errors").cloned().unwrap_or(json!([]))).unwrap_or_default();
+                let errs: Vec<Diagnostic> =
+                    serde_json::from_value(r.get("errors").cloned().unwrap_or(json!([])))
+                        .unwrap_or_default();
                 (r, errs)
             }
-            Err(errs) => (json!({"valid": false, "errors": errs, "warnings": []}), errs),
+            Err(errs) => (
+                json!({"valid": false, "errors": errs, "warnings": []}),
+                errs,
+            ),
         };
-        let warnings: Vec<Diagnostic> = serde_json::from_value(result.get("warnings").cloned().unwrap_or(json!([]))).unwrap_or_default();
-        let infos: Vec<Diagnostic> = serde_json::from_value(result.get("infos").cloned().unwrap_or(json!([]))).unwrap_or_default();
+        let warnings: Vec<Diagnostic> =
+            serde_json::from_value(result.get("warnings").cloned().unwrap_or(json!([])))
+                .unwrap_or_default();
+        let infos: Vec<Diagnostic> =
+            serde_json::from_value(result.get("infos").cloned().unwrap_or(json!([])))
+                .unwrap_or_default();
         any_error |= !errors.is_empty();
         if output == Output::Human {
             render::diagnostics(&name, &text, &errors, &warnings, &infos);
@@ -319,11 +421,16 @@ fn validate(files: &[PathBuf], output: Output, skip_defaulting: bool, target: &T
     }
     match output {
         Output::Human => {
-            let (e, w): (usize, usize) = reports.iter().fold((0, 0), |(e, w), r| (e + r.2.len(), w + r.3.len()));
+            let (e, w): (usize, usize) = reports
+                .iter()
+                .fold((0, 0), |(e, w), r| (e + r.2.len(), w + r.3.len()));
             eprintln!("{} file(s): {e} error(s), {w} warning(s)", reports.len());
         }
         Output::Json => {
-            let v: Vec<Value> = reports.iter().map(|(n, r, _, _)| json!({"file": n, "result": r})).collect();
+            let v: Vec<Value> = reports
+                .iter()
+                .map(|(n, r, _, _)| json!({"file": n, "result": r}))
+                .collect();
             print_json(&v);
         }
         Output::Sarif => print_json(&render::sarif(&reports)),
@@ -339,11 +446,22 @@ fn validate(files: &[PathBuf], output: Output, skip_defaulting: bool, target: &T
 
 fn first_document(p: &PathBuf) -> Result<Value, String> {
     let text = read_input(p)?;
-    let docs = restartkit::source::parse_documents(&text).map_err(|d| format!("{}: {}", p.display(), d.message))?;
-    docs.into_iter().next().map(|d| d.value).ok_or_else(|| format!("{}: no document", p.display()))
+    let docs = restartkit::source::parse_documents(&text)
+        .map_err(|d| format!("{}: {}", p.display(), d.message))?;
+    docs.into_iter()
+        .next()
+        .map(|d| d.value)
+        .ok_or_else(|| format!("{}: no document", p.display()))
 }
 
-fn backoff_compare(kubelet_config: Option<PathBuf>, pods: u32, requests: u32, svg: Option<PathBuf>, output: Output, target: &Target) -> ExitCode {
+fn backoff_compare(
+    kubelet_config: Option<PathBuf>,
+    pods: u32,
+    requests: u32,
+    svg: Option<PathBuf>,
+    output: Output,
+    target: &Target,
+) -> ExitCode {
     let gates = |reduce: bool, max: bool| json!({"ReduceDefaultCrashLoopBackOffDecay": reduce, "KubeletCrashLoopBackOffMax": max});
     let version = target.kubernetes_version.clone();
     let mut curves = vec![
@@ -352,13 +470,22 @@ fn backoff_compare(kubelet_config: Option<PathBuf>, pods: u32, requests: u32, sv
         json!({"label": "reduced + node max default (1s/300s)", "featureGates": gates(true, true)}),
     ];
     let mut default = options(target);
-    default.insert("label".into(), json!(format!("Kubernetes {} default", version.as_deref().unwrap_or("newest"))));
+    default.insert(
+        "label".into(),
+        json!(format!(
+            "Kubernetes {} default",
+            version.as_deref().unwrap_or("newest")
+        )),
+    );
     curves.push(Value::Object(default));
     if let Some(p) = &kubelet_config {
         match first_document(p) {
             Ok(cfg) => {
                 let mut c = options(target);
-                c.insert("label".into(), json!(format!("node config {}", p.display())));
+                c.insert(
+                    "label".into(),
+                    json!(format!("node config {}", p.display())),
+                );
                 c.insert("kubeletConfig".into(), cfg);
                 curves.push(Value::Object(c));
             }
@@ -391,7 +518,12 @@ fn backoff_compare(kubelet_config: Option<PathBuf>, pods: u32, requests: u32, sv
     ExitCode::SUCCESS
 }
 
-fn backoff(restarts: u32, kubelet_config: Option<PathBuf>, output: Output, target: &Target) -> ExitCode {
+fn backoff(
+    restarts: u32,
+    kubelet_config: Option<PathBuf>,
+    output: Output,
+    target: &Target,
+) -> ExitCode {
     let mut input = options(target);
     input.insert("component".into(), json!("kubelet"));
     input.insert("restarts".into(), json!(restarts));
@@ -427,7 +559,7 @@ fn schema(kind: Option<String>) -> ExitCode {
     match kind {
         None => {
             for k in all.keys() {
-                println!("{k}");
+                outln!("{k}");
             }
             ExitCode::SUCCESS
         }
@@ -437,7 +569,10 @@ fn schema(kind: Option<String>) -> ExitCode {
                 ExitCode::SUCCESS
             }
             None => {
-                eprintln!("error: no schema named {k:?}; known: {}", all.keys().copied().collect::<Vec<_>>().join(", "));
+                eprintln!(
+                    "error: no schema named {k:?}; known: {}",
+                    all.keys().copied().collect::<Vec<_>>().join(", ")
+                );
                 ExitCode::from(2)
             }
         },
@@ -445,10 +580,15 @@ fn schema(kind: Option<String>) -> ExitCode {
 }
 
 /// Runs vector files through `run` (a vector -> its notes, or the text of its FAIL line).
-fn conformance(files: &[PathBuf], run: &mut dyn FnMut(&Value) -> Result<Vec<String>, String>) -> ExitCode {
+fn conformance(
+    files: &[PathBuf],
+    run: &mut dyn FnMut(&Value) -> Result<Vec<String>, String>,
+) -> ExitCode {
     let (mut passed, mut failed) = (0usize, 0usize);
     for f in files {
-        let vectors = match read_input(f).and_then(|t| serde_json::from_str::<Vec<Value>>(&t).map_err(|e| format!("{}: {e}", f.display()))) {
+        let vectors = match read_input(f).and_then(|t| {
+            serde_json::from_str::<Vec<Value>>(&t).map_err(|e| format!("{}: {e}", f.display()))
+        }) {
             Ok(v) => v,
             Err(e) => {
                 eprintln!("error: {e}");
@@ -461,18 +601,22 @@ fn conformance(files: &[PathBuf], run: &mut dyn FnMut(&Value) -> Result<Vec<Stri
                 Ok(notes) => {
                     passed += 1;
                     for n in notes {
-                        println!("NOTE {id}: {n}");
+                        outln!("NOTE {id}: {n}");
                     }
                 }
                 Err(e) => {
                     failed += 1;
-                    println!("FAIL {id}: {e}");
+                    outln!("FAIL {id}: {e}");
                 }
             }
         }
     }
-    println!("{passed} passed, {failed} failed");
-    if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) }
+    outln!("{passed} passed, {failed} failed");
+    if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
 }
 
 /// `conformance --via plugin`: the same runner, with each request answered by the policy module.
@@ -481,11 +625,17 @@ mod plugin {
     use super::{ExitCode, PathBuf};
 
     pub fn conformance(files: &[PathBuf], path: Option<&str>) -> ExitCode {
-        let Some(path) = path.map(PathBuf::from).or_else(restartkit_host::default_plugin_path) else {
-            eprintln!("error: no plugin module: give --via plugin=PATH or set RESTARTKIT_PLUGIN (`make plugin` builds it)");
+        let Some(path) = path
+            .map(PathBuf::from)
+            .or_else(restartkit_host::default_plugin_path)
+        else {
+            eprintln!(
+                "error: no plugin module: give --via plugin=PATH or set RESTARTKIT_PLUGIN (`make plugin` builds it)"
+            );
             return ExitCode::from(2);
         };
-        let mut host = match restartkit_host::Host::load(&path, restartkit_host::Limits::default()) {
+        let mut host = match restartkit_host::Host::load(&path, restartkit_host::Limits::default())
+        {
             Ok(h) => h,
             Err(e) => {
                 eprintln!("error: {}: {e}", path.display());
@@ -494,7 +644,9 @@ mod plugin {
         };
         // The host's runner mirrors restartkit::conformance::run_vector (divergence notes
         // included), so the output is the native runner's.
-        super::conformance(files, &mut |v| restartkit_host::conformance::run_vector(&mut host, v))
+        super::conformance(files, &mut |v| {
+            restartkit_host::conformance::run_vector(&mut host, v)
+        })
     }
 }
 
@@ -534,7 +686,10 @@ fn batch(timing: bool, stages: bool) -> ExitCode {
             && let Ok(v) = serde_json::from_str::<Value>(&line)
             && let (Some(op), Some(input)) = (v.get("op").and_then(Value::as_str), v.get("input"))
         {
-            inputs.entry(op.to_owned()).or_default().push(input.to_string());
+            inputs
+                .entry(op.to_owned())
+                .or_default()
+                .push(input.to_string());
         }
         if writeln!(out, "{answer}").is_err() {
             return ExitCode::from(2);
@@ -563,14 +718,23 @@ fn load_scenario(path: &PathBuf) -> Result<Value, String> {
         .next()
         .ok_or_else(|| format!("{}: no document", path.display()))?
         .value;
-    if let Some(wf) = doc.get("workloadFile").and_then(Value::as_str).map(str::to_owned) {
+    if let Some(wf) = doc
+        .get("workloadFile")
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+    {
         let base = path.parent().map(|p| p.to_path_buf()).unwrap_or_default();
         let wp = base.join(&wf);
         let wtext = read_input(&wp)?;
         let w = restartkit::source::parse_documents(&wtext)
             .map_err(|d| format!("{}: {}", wp.display(), d.message))?
             .into_iter()
-            .find(|d| matches!(d.value.get("kind").and_then(Value::as_str), Some("Pod" | "Job" | "JobSet")))
+            .find(|d| {
+                matches!(
+                    d.value.get("kind").and_then(Value::as_str),
+                    Some("Pod" | "Job" | "JobSet")
+                )
+            })
             .ok_or_else(|| format!("{}: no Pod, Job or JobSet", wp.display()))?;
         if let Some(m) = doc.as_object_mut() {
             m.remove("workloadFile");
@@ -580,7 +744,12 @@ fn load_scenario(path: &PathBuf) -> Result<Value, String> {
     Ok(doc)
 }
 
-fn simulate(scenario: &PathBuf, compare: Option<&PathBuf>, output: SimOutput, proposals: &[String]) -> ExitCode {
+fn simulate(
+    scenario: &PathBuf,
+    compare: Option<&PathBuf>,
+    output: SimOutput,
+    proposals: &[String],
+) -> ExitCode {
     // `--proposal` applies to the scenario (not to the counterfactual under --compare, so that
     // one file can be compared with itself under and without a proposal).
     let load = |p: &PathBuf| load_scenario(p);
@@ -588,7 +757,11 @@ fn simulate(scenario: &PathBuf, compare: Option<&PathBuf>, output: SimOutput, pr
     match load(scenario) {
         Ok(mut v) => {
             if let (Some(m), false) = (v.as_object_mut(), proposals.is_empty()) {
-                let mut named: Vec<Value> = m.get("proposals").and_then(Value::as_array).cloned().unwrap_or_default();
+                let mut named: Vec<Value> = m
+                    .get("proposals")
+                    .and_then(Value::as_array)
+                    .cloned()
+                    .unwrap_or_default();
                 named.extend(proposals.iter().map(|p| json!(p)));
                 m.insert("proposals".into(), Value::Array(named));
             }
@@ -613,10 +786,18 @@ fn simulate(scenario: &PathBuf, compare: Option<&PathBuf>, output: SimOutput, pr
             match output {
                 SimOutput::Json => print_json(&r),
                 SimOutput::Jsonl => {
-                    for e in r.get("timeline").and_then(Value::as_array).into_iter().flatten() {
-                        println!("{e}");
+                    for e in r
+                        .get("timeline")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                    {
+                        outln!("{e}");
                     }
-                    println!("{}", json!({"summary": r.get("summary"), "pods": r.get("pods"), "jobs": r.get("jobs"), "jobset": r.get("jobset")}));
+                    outln!(
+                        "{}",
+                        json!({"summary": r.get("summary"), "pods": r.get("pods"), "jobs": r.get("jobs"), "jobset": r.get("jobset")})
+                    );
                 }
                 SimOutput::Table => render::simulation(&r),
             }

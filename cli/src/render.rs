@@ -1,9 +1,9 @@
 //! Human and machine renderings of contract results.
 
-use crate::{call, options, print_json, read_input, report_errors, Target};
+use crate::{Target, call, options, print_json, read_input, report_errors};
 use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
 use restartkit::{Diagnostic, Severity};
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -12,7 +12,10 @@ fn span_of(text: &str, line: u32, column: u32) -> Option<std::ops::Range<usize>>
     let mut offset = 0usize;
     for (i, l) in text.split_inclusive('\n').enumerate() {
         if i + 1 == line as usize {
-            let start = l.char_indices().nth(column.saturating_sub(1) as usize).map(|(b, _)| b)?;
+            let start = l
+                .char_indices()
+                .nth(column.saturating_sub(1) as usize)
+                .map(|(b, _)| b)?;
             let rest = l.get(start..)?;
             let len = rest
                 .char_indices()
@@ -28,8 +31,16 @@ fn span_of(text: &str, line: u32, column: u32) -> Option<std::ops::Range<usize>>
 }
 
 /// Prints diagnostics with the source line, a caret and the field path.
-pub fn diagnostics(name: &str, text: &str, errors: &[Diagnostic], warnings: &[Diagnostic], infos: &[Diagnostic]) {
-    let renderer = if std::env::var_os("NO_COLOR").is_none() && std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+pub fn diagnostics(
+    name: &str,
+    text: &str,
+    errors: &[Diagnostic],
+    warnings: &[Diagnostic],
+    infos: &[Diagnostic],
+) {
+    let renderer = if std::env::var_os("NO_COLOR").is_none()
+        && std::io::IsTerminal::is_terminal(&std::io::stderr())
+    {
         Renderer::styled()
     } else {
         Renderer::plain()
@@ -49,7 +60,11 @@ pub fn diagnostics(name: &str, text: &str, errors: &[Diagnostic], warnings: &[Di
             (None, None) => format!("{:?}", d.origin).to_lowercase(),
         };
         let title = d.message.clone();
-        let field_note = if d.field.is_empty() { String::new() } else { format!("field: {}", d.field) };
+        let field_note = if d.field.is_empty() {
+            String::new()
+        } else {
+            format!("field: {}", d.field)
+        };
         // Only the diagnostic's own line goes to the renderer: handing it the whole file for
         // every diagnostic would be quadratic in the size of the input.
         let excerpt = d.line.zip(d.column).and_then(|(l, c)| {
@@ -68,7 +83,9 @@ pub fn diagnostics(name: &str, text: &str, errors: &[Diagnostic], warnings: &[Di
                 renderer.render(report)
             }
             None => {
-                let report = &[level.primary_title(&title).element(Snippet::<annotate_snippets::Annotation>::source("").path(name))];
+                let report = &[level
+                    .primary_title(&title)
+                    .element(Snippet::<annotate_snippets::Annotation>::source("").path(name))];
                 renderer.render(report)
             }
         };
@@ -116,21 +133,41 @@ pub fn sarif(reports: &[(String, Value, Vec<Diagnostic>, Vec<Diagnostic>)]) -> V
 }
 
 fn num(v: Option<&Value>) -> String {
-    v.and_then(Value::as_f64).map(|f| format!("{f}")).unwrap_or_else(|| "-".to_owned())
+    v.and_then(Value::as_f64)
+        .map(|f| format!("{f}"))
+        .unwrap_or_else(|| "-".to_owned())
 }
 
 pub fn backoff_table(r: &Value) {
-    println!(
+    outln!(
         "CrashLoopBackOff: initial {}s, max {}s, reset after a run of more than {}s",
         num(r.get("initialSeconds")),
         num(r.get("maxSeconds")),
         num(r.get("resetAfterRunSeconds"))
     );
-    let delays = r.get("delaysSeconds").and_then(Value::as_array).cloned().unwrap_or_default();
-    let times = r.get("restartTimesSeconds").and_then(Value::as_array).cloned().unwrap_or_default();
-    println!("{:>8}  {:>10}  {:>14}", "restart", "delay (s)", "at time (s)");
+    let delays = r
+        .get("delaysSeconds")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let times = r
+        .get("restartTimesSeconds")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    outln!(
+        "{:>8}  {:>10}  {:>14}",
+        "restart",
+        "delay (s)",
+        "at time (s)"
+    );
     for (i, d) in delays.iter().enumerate() {
-        println!("{:>8}  {:>10}  {:>14}", i + 1, num(Some(d)), num(times.get(i)));
+        outln!(
+            "{:>8}  {:>10}  {:>14}",
+            i + 1,
+            num(Some(d)),
+            num(times.get(i))
+        );
     }
 }
 
@@ -151,7 +188,12 @@ pub fn evaluate(
         }
     };
     let doc = match restartkit::source::parse_documents(&text) {
-        Ok(docs) => docs.into_iter().find(|d| matches!(d.value.get("kind").and_then(Value::as_str), Some("Pod" | "Job" | "JobSet"))),
+        Ok(docs) => docs.into_iter().find(|d| {
+            matches!(
+                d.value.get("kind").and_then(Value::as_str),
+                Some("Pod" | "Job" | "JobSet")
+            )
+        }),
         Err(d) => {
             eprintln!("error: {}: {}", file.display(), d.message);
             return ExitCode::from(2);
@@ -179,8 +221,13 @@ pub fn evaluate(
     match call("whatIf", Value::Object(input)) {
         Ok((r, _)) => {
             if human {
-                for line in r.get("story").and_then(Value::as_array).into_iter().flatten() {
-                    println!("{}", line.as_str().unwrap_or(""));
+                for line in r
+                    .get("story")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                {
+                    outln!("{}", line.as_str().unwrap_or(""));
                 }
             } else {
                 print_json(&r);
@@ -193,19 +240,45 @@ pub fn evaluate(
 
 fn sim_block(r: &Value) {
     if let Some(n) = r.get("name").and_then(Value::as_str) {
-        println!("== {n} (Kubernetes {})", r.get("kubernetesVersion").and_then(Value::as_str).unwrap_or(""));
+        outln!(
+            "== {n} (Kubernetes {})",
+            r.get("kubernetesVersion")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+        );
     }
     if let Some(p) = r.get("proposals").and_then(Value::as_array) {
         let names: Vec<&str> = p.iter().filter_map(Value::as_str).collect();
-        println!("EXPERIMENTAL: simulated under proposal(s) {} — not upstream behaviour", names.join(", "));
+        outln!(
+            "EXPERIMENTAL: simulated under proposal(s) {} — not upstream behaviour",
+            names.join(", ")
+        );
     }
-    println!("{:>10}  {:<44} {:<14} {:<22} message", "time (s)", "object", "event", "reason");
-    for e in r.get("timeline").and_then(Value::as_array).into_iter().flatten() {
+    outln!(
+        "{:>10}  {:<44} {:<14} {:<22} message",
+        "time (s)",
+        "object",
+        "event",
+        "reason"
+    );
+    for e in r
+        .get("timeline")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
         let obj = match e.get("container").and_then(Value::as_str) {
-            Some(c) => format!("{} [{c}]", e.get("object").and_then(Value::as_str).unwrap_or("")),
-            None => e.get("object").and_then(Value::as_str).unwrap_or("").to_owned(),
+            Some(c) => format!(
+                "{} [{c}]",
+                e.get("object").and_then(Value::as_str).unwrap_or("")
+            ),
+            None => e
+                .get("object")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_owned(),
         };
-        println!(
+        outln!(
             "{:>10}  {:<44} {:<14} {:<22} {}",
             num(e.get("t")),
             obj,
@@ -215,7 +288,7 @@ fn sim_block(r: &Value) {
         );
     }
     let s = r.get("summary").cloned().unwrap_or(Value::Null);
-    println!(
+    outln!(
         "summary: {}s simulated, {} container exits, {} in-place restarts, {} whole-pod restarts, {} pods created ({} replacements), {} JobSet restarts, {}s lost",
         num(s.get("endSeconds")),
         num(s.get("containerExits")),
@@ -226,33 +299,60 @@ fn sim_block(r: &Value) {
         num(s.get("jobsetRestarts")),
         num(s.get("timeLostSeconds"))
     );
-    for p in r.get("pods").and_then(Value::as_array).into_iter().flatten() {
+    for p in r
+        .get("pods")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
         let cs: Vec<String> = p
             .get("containers")
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
-            .map(|c| format!("{}={}", c.get("name").and_then(Value::as_str).unwrap_or(""), num(c.get("restartCount"))))
+            .map(|c| {
+                format!(
+                    "{}={}",
+                    c.get("name").and_then(Value::as_str).unwrap_or(""),
+                    num(c.get("restartCount"))
+                )
+            })
             .collect();
-        println!("  pod {}: {} (restarts: {})", p.get("name").and_then(Value::as_str).unwrap_or(""), p.get("phase").and_then(Value::as_str).unwrap_or(""), cs.join(", "));
+        outln!(
+            "  pod {}: {} (restarts: {})",
+            p.get("name").and_then(Value::as_str).unwrap_or(""),
+            p.get("phase").and_then(Value::as_str).unwrap_or(""),
+            cs.join(", ")
+        );
     }
-    for j in r.get("jobs").and_then(Value::as_array).into_iter().flatten() {
-        println!(
+    for j in r
+        .get("jobs")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        outln!(
             "  job {}: {} {} {}",
             j.get("name").and_then(Value::as_str).unwrap_or(""),
             j.get("phase").and_then(Value::as_str).unwrap_or(""),
             j.get("reason").and_then(Value::as_str).unwrap_or(""),
-            j.get("message").and_then(Value::as_str).map(|m| format!("({m})")).unwrap_or_default()
+            j.get("message")
+                .and_then(Value::as_str)
+                .map(|m| format!("({m})"))
+                .unwrap_or_default()
         );
     }
     if let Some(js) = r.get("jobset").filter(|v| !v.is_null()) {
-        println!(
+        outln!(
             "  jobset {}: {} {} restarts={} {}",
             js.get("name").and_then(Value::as_str).unwrap_or(""),
             js.get("phase").and_then(Value::as_str).unwrap_or(""),
             js.get("reason").and_then(Value::as_str).unwrap_or(""),
             num(js.get("restarts")),
-            js.get("message").and_then(Value::as_str).map(|m| format!("({m})")).unwrap_or_default()
+            js.get("message")
+                .and_then(Value::as_str)
+                .map(|m| format!("({m})"))
+                .unwrap_or_default()
         );
     }
 }
@@ -260,33 +360,70 @@ fn sim_block(r: &Value) {
 pub fn simulation(r: &Value) {
     sim_block(r);
     if let Some(c) = r.get("compare").filter(|v| !v.is_null()) {
-        println!();
+        outln!();
         sim_block(c);
     }
 }
 
 pub fn backoff_comparison(r: &Value) {
-    println!(
+    outln!(
         "{} crashing pods on a node, {} API requests per restart",
         num(r.get("pods")),
         num(r.get("requestsPerRestart"))
     );
-    let marker = r.get("proposals").and_then(Value::as_array).map(|v| v.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(", "));
+    let marker = r.get("proposals").and_then(Value::as_array).map(|v| {
+        v.iter()
+            .filter_map(Value::as_str)
+            .collect::<Vec<_>>()
+            .join(", ")
+    });
     if let Some(m) = &marker {
-        println!("EXPERIMENTAL: curves marked * model proposals upstream has not adopted ({m})");
+        outln!("EXPERIMENTAL: curves marked * model proposals upstream has not adopted ({m})");
     }
-    println!("{:<40} {:>8} {:>8} | restarts within (excess over legacy): {:>9} {:>9} {:>9} {:>9} {:>9} | {:>12}", "curve", "initial", "max", "10s", "30s", "70s", "5min", "30min", "peak req/10s");
-    for c in r.get("curves").and_then(Value::as_array).into_iter().flatten() {
+    outln!(
+        "{:<40} {:>8} {:>8} | restarts within (excess over legacy): {:>9} {:>9} {:>9} {:>9} {:>9} | {:>12}",
+        "curve",
+        "initial",
+        "max",
+        "10s",
+        "30s",
+        "70s",
+        "5min",
+        "30min",
+        "peak req/10s"
+    );
+    for c in r
+        .get("curves")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
         let w: Vec<String> = c
             .get("windows")
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
-            .map(|x| format!("{} ({:+})", num(x.get("restarts")), x.get("excessOverLegacy").and_then(Value::as_i64).unwrap_or(0)))
+            .map(|x| {
+                format!(
+                    "{} ({:+})",
+                    num(x.get("restarts")),
+                    x.get("excessOverLegacy")
+                        .and_then(Value::as_i64)
+                        .unwrap_or(0)
+                )
+            })
             .collect();
-        println!(
+        outln!(
             "{:<40} {:>7}s {:>7}s | {:>49} {:>9} {:>9} {:>9} {:>9} | {:>12}",
-            format!("{}{}", if c.get("proposal").is_some() { "* " } else { "" }, c.get("label").and_then(Value::as_str).unwrap_or("")),
+            format!(
+                "{}{}",
+                if c.get("proposal").is_some() {
+                    "* "
+                } else {
+                    ""
+                },
+                c.get("label").and_then(Value::as_str).unwrap_or("")
+            ),
             num(c.get("initialSeconds")),
             num(c.get("maxSeconds")),
             w.first().cloned().unwrap_or_default(),
@@ -298,12 +435,31 @@ pub fn backoff_comparison(r: &Value) {
         );
     }
     if let Some(f) = r.get("kepLoadFigures") {
-        println!();
-        println!("KEP-4603 load figures, recomputed for the adopted 1s/60s curve (docs/proposals.md):");
-        println!("  today (10s/300s), busiest 10 s:               {:>8} requests/10s   (KEP: ~550)", num(f.get("todayRequestsPer10s")));
-        println!("  1 s initial at one restart per Pod per second: {:>8} requests/10s   (KEP: ~5500)", num(f.get("kepRateBoundRequestsPer10s")));
-        println!("  1s/60s curve itself, busiest 10 s:           {:>8} requests/10s", num(f.get("recomputedPeakRequestsPer10s")));
-        println!("  excess in the first 5 min:                   {:>8} restarts/Pod, {} requests/node   (KEP: 5, 2750)", num(f.get("excessRestartsFirst5min")), num(f.get("excessRequestsFirst5min")));
-        println!("  excess per 5 min at the caps:                {:>8} restarts/Pod, {} requests/node", num(f.get("steadyExcessRestartsPer5min")), num(f.get("steadyExcessRequestsPer5min")));
+        outln!();
+        outln!(
+            "KEP-4603 load figures, recomputed for the adopted 1s/60s curve (docs/proposals.md):"
+        );
+        outln!(
+            "  today (10s/300s), busiest 10 s:               {:>8} requests/10s   (KEP: ~550)",
+            num(f.get("todayRequestsPer10s"))
+        );
+        outln!(
+            "  1 s initial at one restart per Pod per second: {:>8} requests/10s   (KEP: ~5500)",
+            num(f.get("kepRateBoundRequestsPer10s"))
+        );
+        outln!(
+            "  1s/60s curve itself, busiest 10 s:           {:>8} requests/10s",
+            num(f.get("recomputedPeakRequestsPer10s"))
+        );
+        outln!(
+            "  excess in the first 5 min:                   {:>8} restarts/Pod, {} requests/node   (KEP: 5, 2750)",
+            num(f.get("excessRestartsFirst5min")),
+            num(f.get("excessRequestsFirst5min"))
+        );
+        outln!(
+            "  excess per 5 min at the caps:                {:>8} restarts/Pod, {} requests/node",
+            num(f.get("steadyExcessRestartsPer5min")),
+            num(f.get("steadyExcessRequestsPer5min"))
+        );
     }
 }

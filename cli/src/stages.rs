@@ -16,12 +16,12 @@
 //!
 //! Lines printed to standard error: `stage <name>: <n> inputs, <ns> ns/input`.
 
+use restartkit::FeatureGates;
 use restartkit::contract::decode;
 use restartkit::eval::job::{self, PodFailurePolicyInput};
 use restartkit::eval::job_compiled::CompiledPodFailurePolicy;
 use restartkit::eval::kubelet::{self, CompiledContainerPolicy, ContainerRestartInput};
 use restartkit::validate::{self, Ctx, ValidateInput};
-use restartkit::FeatureGates;
 use serde_json::Value;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -45,13 +45,21 @@ fn line(name: &str, n: usize, ns: f64) -> String {
     format!("stage {name}: {n} inputs, {ns:.1} ns/input")
 }
 
-fn gates(version: Option<&str>, overrides: Option<&std::collections::BTreeMap<String, bool>>) -> Option<FeatureGates> {
-    FeatureGates::resolve(version, overrides).ok().map(|(g, _)| g)
+fn gates(
+    version: Option<&str>,
+    overrides: Option<&std::collections::BTreeMap<String, bool>>,
+) -> Option<FeatureGates> {
+    FeatureGates::resolve(version, overrides)
+        .ok()
+        .map(|(g, _)| g)
 }
 
 /// The stage lines for the inputs (JSON texts) of one op; none for an op without stages.
 pub fn report(op: &str, texts: &[String]) -> Vec<String> {
-    let values: Vec<Value> = texts.iter().filter_map(|t| restartkit::source::parse_json_strict(t).ok()).collect();
+    let values: Vec<Value> = texts
+        .iter()
+        .filter_map(|t| restartkit::source::parse_json_strict(t).ok())
+        .collect();
     match op {
         "podFailurePolicy" => pod_failure_policy(texts, &values),
         "containerRestart" => container_restart(texts, &values),
@@ -78,8 +86,10 @@ fn pod_failure_policy(texts: &[String], values: &[Value]) -> Vec<String> {
             }
         }),
     )];
-    let compiled: Vec<(CompiledPodFailurePolicy, &PodFailurePolicyInput)> =
-        decoded.iter().filter_map(|(i, g)| Some((CompiledPodFailurePolicy::from_job(&i.job, g).ok()?, i))).collect();
+    let compiled: Vec<(CompiledPodFailurePolicy, &PodFailurePolicyInput)> = decoded
+        .iter()
+        .filter_map(|(i, g)| Some((CompiledPodFailurePolicy::from_job(&i.job, g).ok()?, i)))
+        .collect();
     out.push(line(
         "compiled",
         compiled.len(),
@@ -94,7 +104,9 @@ fn pod_failure_policy(texts: &[String], values: &[Value]) -> Vec<String> {
         texts.len(),
         per_input(texts.len(), || {
             for t in texts {
-                let r = restartkit::source::parse_json_strict(t).and_then(decode::<PodFailurePolicyInput>).and_then(job::pod_failure_policy);
+                let r = restartkit::source::parse_json_strict(t)
+                    .and_then(decode::<PodFailurePolicyInput>)
+                    .and_then(job::pod_failure_policy);
                 black_box(r.is_ok());
             }
         }),
@@ -114,7 +126,10 @@ fn container_restart(texts: &[String], values: &[Value]) -> Vec<String> {
     // The container looked up outside the loop, as the oracle does for upstream.
     let found: Vec<(&restartkit::api::Container, &restartkit::api::PodSpec, i32)> = decoded
         .iter()
-        .filter_map(|(i, _)| kubelet::find_container(&i.pod.spec, &i.container).map(|(c, _)| (c, &i.pod.spec, i.exit_code)))
+        .filter_map(|(i, _)| {
+            kubelet::find_container(&i.pod.spec, &i.container)
+                .map(|(c, _)| (c, &i.pod.spec, i.exit_code))
+        })
         .collect();
     let mut out = vec![line(
         "matcher",
@@ -150,7 +165,10 @@ fn container_restart(texts: &[String], values: &[Value]) -> Vec<String> {
         decoded.len(),
         per_input(decoded.len(), || {
             for (i, _) in &decoded {
-                black_box(gates(i.kubernetes_version.as_deref(), i.feature_gates.as_ref()));
+                black_box(gates(
+                    i.kubernetes_version.as_deref(),
+                    i.feature_gates.as_ref(),
+                ));
             }
         }),
     ));
@@ -177,7 +195,9 @@ fn container_restart(texts: &[String], values: &[Value]) -> Vec<String> {
         texts.len(),
         per_input(texts.len(), || {
             for t in texts {
-                let r = restartkit::source::parse_json_strict(t).and_then(decode::<ContainerRestartInput>).and_then(kubelet::container_restart);
+                let r = restartkit::source::parse_json_strict(t)
+                    .and_then(decode::<ContainerRestartInput>)
+                    .and_then(kubelet::container_restart);
                 black_box(r.is_ok());
             }
         }),
@@ -191,7 +211,15 @@ fn validate_stage(texts: &[String], values: &[Value]) -> Vec<String> {
         .filter_map(|v| {
             let i: ValidateInput = decode(v.clone()).ok()?;
             let g = gates(i.kubernetes_version.as_deref(), i.feature_gates.as_ref())?;
-            Some((i.object?, Ctx { gates: g, skip_defaulting: i.skip_defaulting, future_rules: false, always_pod: false }))
+            Some((
+                i.object?,
+                Ctx {
+                    gates: g,
+                    skip_defaulting: i.skip_defaulting,
+                    future_rules: false,
+                    always_pod: false,
+                },
+            ))
         })
         .collect();
     vec![
@@ -211,7 +239,11 @@ fn validate_stage(texts: &[String], values: &[Value]) -> Vec<String> {
                 for t in texts {
                     let r = restartkit::source::parse_json_strict(t)
                         .and_then(|v| {
-                            restartkit::contract::decode_moving(v, "object", |i: &mut ValidateInput, o| i.object = (!o.is_null()).then_some(o))
+                            restartkit::contract::decode_moving(
+                                v,
+                                "object",
+                                |i: &mut ValidateInput, o| i.object = (!o.is_null()).then_some(o),
+                            )
                         })
                         .and_then(validate::run);
                     black_box(r.is_ok());

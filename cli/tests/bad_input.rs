@@ -2,7 +2,12 @@
 //! binary: `validate --output json FILE` for manifests, `request FILE` for contract requests.
 //! Every case must end with exit 1 (or 2 for a file that is not text) and an error naming the
 //! expected line or field; a crash, a panic or a hang fails it.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
 
 #[path = "../../conformance/bad-input/corpus.rs"]
 mod corpus;
@@ -20,7 +25,10 @@ fn run_case(c: &corpus::Case, dir: &std::path::Path) -> Result<(), String> {
     };
     let out = corpus::output_within(cmd)?;
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    let code = out.status.code().ok_or_else(|| format!("killed by a signal: {stderr}"))?;
+    let code = out
+        .status
+        .code()
+        .ok_or_else(|| format!("killed by a signal: {stderr}"))?;
     if stderr.contains("panicked") || !(code == 1 || code == 2) {
         return Err(format!("exit {code}: {stderr}"));
     }
@@ -30,13 +38,33 @@ fn run_case(c: &corpus::Case, dir: &std::path::Path) -> Result<(), String> {
         let (line, col) = stderr
             .split(':')
             .filter_map(|s| s.trim().parse::<u64>().ok())
-            .fold((None, None), |(l, c), n| if l.is_none() { (Some(n), c) } else if c.is_none() { (l, Some(n)) } else { (l, c) });
-        let code = stderr.rsplit('[').next().and_then(|s| s.split(']').next()).unwrap_or("");
-        vec![json!({"message": tail.first().copied().unwrap_or(""), "line": line, "column": col, "code": code})]
+            .fold((None, None), |(l, c), n| {
+                if l.is_none() {
+                    (Some(n), c)
+                } else if c.is_none() {
+                    (l, Some(n))
+                } else {
+                    (l, c)
+                }
+            });
+        let code = stderr
+            .rsplit('[')
+            .next()
+            .and_then(|s| s.split(']').next())
+            .unwrap_or("");
+        vec![
+            json!({"message": tail.first().copied().unwrap_or(""), "line": line, "column": col, "code": code}),
+        ]
     } else {
-        let v: Value = serde_json::from_slice(&out.stdout).map_err(|e| format!("stdout is not JSON ({e}): {stderr}"))?;
+        let v: Value = serde_json::from_slice(&out.stdout)
+            .map_err(|e| format!("stdout is not JSON ({e}): {stderr}"))?;
         match c.input.as_str() {
-            "source" => v.as_array().into_iter().flatten().flat_map(corpus::response_errors_of_file).collect(),
+            "source" => v
+                .as_array()
+                .into_iter()
+                .flatten()
+                .flat_map(corpus::response_errors_of_file)
+                .collect(),
             _ => corpus::response_errors(&v),
         }
     };
@@ -49,8 +77,16 @@ fn every_bad_input_case_gives_a_clear_error_through_the_cli() {
     std::fs::create_dir_all(&dir).unwrap();
     let cases = corpus::cases("cli");
     assert!(cases.len() >= 30, "the corpus has {} cases", cases.len());
-    let failures: Vec<String> =
-        cases.iter().filter_map(|c| run_case(c, &dir).err().map(|e| format!("{}: {e}", c.name))).collect();
+    let failures: Vec<String> = cases
+        .iter()
+        .filter_map(|c| run_case(c, &dir).err().map(|e| format!("{}: {e}", c.name)))
+        .collect();
     let _ = std::fs::remove_dir_all(&dir);
-    assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases failed:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
 }

@@ -1,6 +1,11 @@
 //! The `restartkit` binary end to end: vectors, the real-world corpus, output formats, exit
 //! codes and bad input.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
 
 use serde_json::Value;
 use std::io::Write;
@@ -16,7 +21,11 @@ fn root() -> PathBuf {
 }
 
 fn run(args: &[&str]) -> Output {
-    bin().args(args).current_dir(root()).output().expect("run restartkit")
+    bin()
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("run restartkit")
 }
 
 fn stdout(o: &Output) -> String {
@@ -58,7 +67,10 @@ fn conformance_reports_failures_and_exits_non_zero() {
     let p = temp_file("wrong.json", v.as_bytes());
     let o = run(&["conformance", p.to_str().unwrap()]);
     let out = stdout(&o);
-    assert!(out.contains("FAIL deliberately-wrong: contractVersion"), "{out}");
+    assert!(
+        out.contains("FAIL deliberately-wrong: contractVersion"),
+        "{out}"
+    );
     assert!(out.trim_end().ends_with("0 passed, 1 failed"), "{out}");
     assert_eq!(o.status.code(), Some(1));
 }
@@ -66,7 +78,8 @@ fn conformance_reports_failures_and_exits_non_zero() {
 #[test]
 fn real_world_manifests_give_the_exit_code_upstream_implies() {
     let dir = root().join("conformance/realworld");
-    let index: Vec<Value> = serde_json::from_str(&std::fs::read_to_string(dir.join("INDEX.json")).unwrap()).unwrap();
+    let index: Vec<Value> =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("INDEX.json")).unwrap()).unwrap();
     for e in &index {
         let file = dir.join(e["file"].as_str().unwrap());
         let text = std::fs::read_to_string(&file).unwrap();
@@ -82,7 +95,13 @@ fn real_world_manifests_give_the_exit_code_upstream_implies() {
         }
         let o = cmd.output().unwrap();
         let want = if e["expect"] == "valid" { 0 } else { 1 };
-        assert_eq!(o.status.code(), Some(want), "{}: {}", file.display(), stderr(&o));
+        assert_eq!(
+            o.status.code(),
+            Some(want),
+            "{}: {}",
+            file.display(),
+            stderr(&o)
+        );
     }
 }
 
@@ -115,7 +134,10 @@ fn json_and_sarif_outputs_are_machine_readable() {
 
 #[test]
 fn unmodelled_kinds_are_passed_over_not_errors() {
-    let p = temp_file("svc.yaml", b"apiVersion: v1\nkind: Service\nmetadata:\n  name: s\nspec:\n  ports: [{port: 80}]\n");
+    let p = temp_file(
+        "svc.yaml",
+        b"apiVersion: v1\nkind: Service\nmetadata:\n  name: s\nspec:\n  ports: [{port: 80}]\n",
+    );
     let o = run(&["validate", "--output", "json", p.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
@@ -135,9 +157,15 @@ fn bad_input_gives_a_clear_error_never_a_crash() {
     assert_eq!(code, Some(1), "{err}");
     assert!(err.contains("line"), "{err}");
 
-    let (code, err) = validate_bytes("dup.yaml", b"apiVersion: v1\nkind: Pod\nspec:\n  containers: []\n  containers: []\n");
+    let (code, err) = validate_bytes(
+        "dup.yaml",
+        b"apiVersion: v1\nkind: Pod\nspec:\n  containers: []\n  containers: []\n",
+    );
     assert_eq!(code, Some(1));
-    assert!(err.contains("duplicate key") && err.contains("line 5"), "{err}");
+    assert!(
+        err.contains("duplicate key") && err.contains("line 5"),
+        "{err}"
+    );
 
     let (code, err) = validate_bytes("notutf8.yaml", b"kind: Pod\nmetadata: {name: \xff\xfe}\n");
     assert_eq!(code, Some(2));
@@ -146,30 +174,51 @@ fn bad_input_gives_a_clear_error_never_a_crash() {
     let deep = format!("a: {}{}\n", "[".repeat(10_000), "]".repeat(10_000));
     let (code, err) = validate_bytes("deep.yaml", deep.as_bytes());
     assert_eq!(code, Some(1));
-    assert!(err.contains("nesting deeper") || err.contains("recursion limit"), "{err}");
+    assert!(
+        err.contains("nesting deeper") || err.contains("recursion limit"),
+        "{err}"
+    );
 
     let big = format!(
         "apiVersion: v1\nkind: Pod\nmetadata: {{name: p}}\nspec:\n  containers:\n  - name: c\n    image: i\n    restartPolicy: Never\n    restartPolicyRules:\n    - action: Restart\n      exitCodes:\n        operator: In\n        values: [{}]\n",
-        (0..100_000).map(|i| i.to_string()).collect::<Vec<_>>().join(",")
+        (0..100_000)
+            .map(|i| i.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
     );
     let (code, err) = validate_bytes("huge.yaml", big.as_bytes());
     assert_eq!(code, Some(1), "{err}");
-    assert!(err.contains("restartPolicyRules[0].exitCodes.values"), "{err}");
+    assert!(
+        err.contains("restartPolicyRules[0].exitCodes.values"),
+        "{err}"
+    );
 
     let (code, err) = validate_bytes(
         "overflow.yaml",
         b"apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n    restartPolicy: Never\n    restartPolicyRules:\n    - action: Restart\n      exitCodes: {operator: In, values: [4294967296]}\n",
     );
     assert_eq!(code, Some(1), "{err}");
-    assert!(err.contains("spec.containers[0].restartPolicyRules[0].exitCodes.values[0]"), "{err}");
+    assert!(
+        err.contains("spec.containers[0].restartPolicyRules[0].exitCodes.values[0]"),
+        "{err}"
+    );
 
-    let (code, err) = validate_bytes("nan.yaml", b"apiVersion: batch/v1\nkind: Job\nspec:\n  backoffLimit: .nan\n");
+    let (code, err) = validate_bytes(
+        "nan.yaml",
+        b"apiVersion: batch/v1\nkind: Job\nspec:\n  backoffLimit: .nan\n",
+    );
     assert_eq!(code, Some(1));
     assert!(err.contains("spec.backoffLimit"), "{err}");
 
-    let (code, err) = validate_bytes("wrongtype.yaml", b"apiVersion: batch/v1\nkind: Job\nspec:\n  backoffLimit: lots\n");
+    let (code, err) = validate_bytes(
+        "wrongtype.yaml",
+        b"apiVersion: batch/v1\nkind: Job\nspec:\n  backoffLimit: lots\n",
+    );
     assert_eq!(code, Some(1));
-    assert!(err.contains("spec.backoffLimit") && err.contains(":4:"), "{err}");
+    assert!(
+        err.contains("spec.backoffLimit") && err.contains(":4:"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -190,7 +239,12 @@ fn schema_lists_and_prints_json_schemas() {
 
 #[test]
 fn batch_answers_one_line_per_request() {
-    let mut child = bin().arg("batch").stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    let mut child = bin()
+        .arg("batch")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
     child
         .stdin
         .take()
@@ -198,7 +252,10 @@ fn batch_answers_one_line_per_request() {
         .write_all(b"{\"op\":\"describe\",\"input\":{}}\nnot json\n{\"op\":\"nope\"}\n")
         .unwrap();
     let o = child.wait_with_output().unwrap();
-    let lines: Vec<Value> = stdout(&o).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines: Vec<Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(lines.len(), 3);
     assert_eq!(lines[0]["status"], "ok");
     assert_eq!(lines[1]["errors"][0]["code"], "invalid-json");
@@ -207,23 +264,48 @@ fn batch_answers_one_line_per_request() {
 
 #[test]
 fn batch_stages_time_each_stage_on_the_inputs_it_was_sent() {
-    let mut child =
-        bin().args(["batch", "--timing", "--stages"]).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut child = bin()
+        .args(["batch", "--timing", "--stages"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
     let req = serde_json::json!({"op": "containerRestart", "input": {"container": "main", "exitCode": 1,
         "pod": {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"},
                 "spec": {"restartPolicy": "OnFailure", "containers": [{"name": "main", "image": "i"}]}}}});
-    child.stdin.take().unwrap().write_all(format!("{req}\n{{\"op\":\"describe\",\"input\":{{}}}}\n").as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(format!("{req}\n{{\"op\":\"describe\",\"input\":{{}}}}\n").as_bytes())
+        .unwrap();
     let o = child.wait_with_output().unwrap();
     assert!(o.status.success());
-    let answers: Vec<Value> = stdout(&o).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-    assert_eq!(answers[0]["result"]["action"], "Restart", "the answers are unchanged: {answers:?}");
+    let answers: Vec<Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        answers[0]["result"]["action"], "Restart",
+        "the answers are unchanged: {answers:?}"
+    );
     let err = stderr(&o);
     assert!(err.contains("timing: 2 requests, "), "{err}");
     // containerRestart has stages; describe has none.
     for stage in ["matcher", "decide", "compiled", "decode+decide"] {
-        assert!(err.lines().any(|l| l.starts_with(&format!("stage {stage}: 1 inputs, ")) && l.ends_with(" ns/input")), "{stage}: {err}");
+        assert!(
+            err.lines()
+                .any(|l| l.starts_with(&format!("stage {stage}: 1 inputs, "))
+                    && l.ends_with(" ns/input")),
+            "{stage}: {err}"
+        );
     }
-    assert_eq!(err.lines().filter(|l| l.starts_with("stage ")).count(), 6, "{err}");
+    assert_eq!(
+        err.lines().filter(|l| l.starts_with("stage ")).count(),
+        6,
+        "{err}"
+    );
 }
 
 #[test]
@@ -232,22 +314,39 @@ fn request_reads_a_contract_request() {
     let o = run(&["request", p.to_str().unwrap()]);
     assert!(o.status.success());
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(v["result"]["kubernetesVersions"], serde_json::json!(["1.33", "1.34", "1.35", "1.36", "1.37"]));
+    assert_eq!(
+        v["result"]["kubernetesVersions"],
+        serde_json::json!(["1.33", "1.34", "1.35", "1.36", "1.37"])
+    );
     assert_eq!(v["result"]["defaultKubernetesVersion"], "1.37");
     let _ = Path::new(&p);
 }
 
 #[test]
 fn conformance_via_names_its_choices() {
-    let o = run(&["conformance", "--via", "wasm", "conformance/vectors/backoff.json"]);
+    let o = run(&[
+        "conformance",
+        "--via",
+        "wasm",
+        "conformance/vectors/backoff.json",
+    ]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("expected native, plugin or plugin=PATH"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("expected native, plugin or plugin=PATH"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[cfg(not(feature = "plugin"))]
 #[test]
 fn conformance_via_plugin_without_the_host_says_how_to_get_it() {
-    let o = run(&["conformance", "--via", "plugin", "conformance/vectors/backoff.json"]);
+    let o = run(&[
+        "conformance",
+        "--via",
+        "plugin",
+        "conformance/vectors/backoff.json",
+    ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--features plugin"), "{}", stderr(&o));
 }
@@ -257,7 +356,12 @@ fn conformance_via_plugin_without_the_host_says_how_to_get_it() {
 fn conformance_via_plugin_rejects_a_module_that_is_not_one() {
     let bad = temp_file("not-a-plugin.wasm", b"\0asm garbage");
     let arg = format!("plugin={}", bad.display());
-    let o = run(&["conformance", "--via", &arg, "conformance/vectors/backoff.json"]);
+    let o = run(&[
+        "conformance",
+        "--via",
+        &arg,
+        "conformance/vectors/backoff.json",
+    ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("not-a-plugin.wasm"), "{}", stderr(&o));
 }
@@ -279,7 +383,12 @@ fn conformance_via_plugin_gives_every_vector_the_native_output() {
     let mut plugin = vec!["conformance", "--via", "plugin"];
     plugin.extend(files.iter().map(String::as_str));
     let (n, p) = (run(&native), run(&plugin));
-    assert!(stdout(&p).ends_with(" passed, 0 failed\n"), "{}{}", stdout(&p), stderr(&p));
+    assert!(
+        stdout(&p).ends_with(" passed, 0 failed\n"),
+        "{}{}",
+        stdout(&p),
+        stderr(&p)
+    );
     assert_eq!(stdout(&p), stdout(&n));
     assert_eq!(p.status.code(), n.status.code());
 }
@@ -290,24 +399,72 @@ fn proposals_are_opt_in_marked_and_checked() {
     // Upstream rejects KEP-5307's future example; the proposal accepts it and says so.
     let o = run(&["validate", example]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    let o = run(&["validate", example, "--proposal", "RestartRulesFuture", "-o", "json"]);
+    let o = run(&[
+        "validate",
+        example,
+        "--proposal",
+        "RestartRulesFuture",
+        "-o",
+        "json",
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v[0]["result"]["proposals"][0], "RestartRulesFuture");
     // An unknown name is an error that lists the known ones.
     let o = run(&["validate", example, "--proposal", "Turbo"]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("unknown variant `Turbo`, expected one of `KEP4603Alternatives`"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("unknown variant `Turbo`, expected one of `KEP4603Alternatives`"),
+        "{}",
+        stderr(&o)
+    );
     // backoff --proposal implies --compare and shows the proposed curve beside upstream's.
     let o = run(&["backoff", "--proposal", "Rapid", "-o", "json"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
-    let labels: Vec<&str> = v["curves"].as_array().unwrap().iter().map(|c| c["label"].as_str().unwrap()).collect();
-    assert!(labels.contains(&"legacy 10s/300s") && labels.contains(&"Rapid (250ms/60s)"), "{labels:?}");
+    let labels: Vec<&str> = v["curves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["label"].as_str().unwrap())
+        .collect();
+    assert!(
+        labels.contains(&"legacy 10s/300s") && labels.contains(&"Rapid (250ms/60s)"),
+        "{labels:?}"
+    );
     assert_eq!(v["kepLoadFigures"]["excessRequestsFirst5min"], 2750);
     // simulate --proposal applies to the scenario.
-    let o = run(&["simulate", "examples/scenarios/crashlooping-sidecar.yaml", "--proposal", "Rapid", "-o", "json"]);
+    let o = run(&[
+        "simulate",
+        "examples/scenarios/crashlooping-sidecar.yaml",
+        "--proposal",
+        "Rapid",
+        "-o",
+        "json",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["proposals"][0], "Rapid");
+}
+
+/// `restartkit ... | head`: a reader that closes the pipe early must not make the command panic.
+#[test]
+fn closed_stdout_pipe_ends_quietly() {
+    use std::process::Stdio;
+    let mut child = bin()
+        .args(["schema", "Scenario"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Close our end of the pipe before the command writes: its first write meets EPIPE.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "stderr: {stderr}");
+    assert!(
+        out.status.success(),
+        "status {:?}, stderr: {stderr}",
+        out.status
+    );
 }

@@ -3,8 +3,8 @@
 //! contrast, with Pod failures the Job's podFailurePolicy ignores (a replacement Pod each time).
 //! Prints simulated container exits per second of wall time after criterion's figures.
 
-use criterion::{criterion_group, criterion_main, Criterion};
-use serde_json::{json, Value};
+use criterion::{Criterion, criterion_group, criterion_main};
+use serde_json::{Value, json};
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -45,22 +45,33 @@ fn simulate(input: &Value) -> Value {
 }
 
 fn exits(out: &Value) -> u64 {
-    out.pointer("/summary/containerExits").and_then(Value::as_u64).unwrap_or(0)
+    out.pointer("/summary/containerExits")
+        .and_then(Value::as_u64)
+        .unwrap_or(0)
 }
 
 fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("simulate");
     g.sample_size(10);
-    for (name, in_place) in [("jobset_1024_pods_30d_in_place", true), ("jobset_1024_pods_30d_reschedule", false)] {
+    for (name, in_place) in [
+        ("jobset_1024_pods_30d_in_place", true),
+        ("jobset_1024_pods_30d_reschedule", false),
+    ] {
         let input = scenario(in_place, "30d");
         let t = Instant::now();
         let out = simulate(&input);
         let secs = t.elapsed().as_secs_f64();
         let n = exits(&out);
         if n == 0 {
-            eprintln!("{name}: no exits simulated: {}", out.to_string().chars().take(400).collect::<String>());
+            eprintln!(
+                "{name}: no exits simulated: {}",
+                out.to_string().chars().take(400).collect::<String>()
+            );
         }
-        println!("{name}: {n} container exits in {secs:.3} s = {:.2} M exits/s", n as f64 / secs / 1e6);
+        println!(
+            "{name}: {n} container exits in {secs:.3} s = {:.2} M exits/s",
+            n as f64 / secs / 1e6
+        );
         g.bench_function(name, |b| b.iter(|| black_box(simulate(black_box(&input)))));
     }
     g.finish();

@@ -28,14 +28,17 @@ fn main() {
     if std::env::args().nth(2).as_deref() == Some("parse") {
         let mut n = 0;
         for _ in 0..200_000 {
-            n += restartkit::source::parse_documents(&text).map(|d| d.len()).unwrap_or(0);
+            n += restartkit::source::parse_documents(&text)
+                .map(|d| d.len())
+                .unwrap_or(0);
         }
         println!("{n}");
         return;
     }
     let mut valid = 0;
     for _ in 0..200_000 {
-        let r = restartkit::validate::run(serde_json::from_value(input.clone()).unwrap_or_default());
+        let r =
+            restartkit::validate::run(serde_json::from_value(input.clone()).unwrap_or_default());
         if r.map(|o| o.valid).unwrap_or(false) {
             valid += 1;
         }

@@ -1,7 +1,7 @@
 //! Conformance vectors (conformance/FORMAT.md): run one through [`crate::handle`] and compare the
 //! result with its `expect` the way the format says.
 
-use crate::contract::{handle, Request, Response};
+use crate::contract::{Request, Response, handle};
 use serde_json::Value;
 
 /// Compares a response's result with a vector's `expect`; `Err` says what differed.
@@ -9,7 +9,10 @@ pub fn compare(expect: &Value, result: &Value) -> Result<(), String> {
     let (Some(exp), Some(res)) = (expect.as_object(), result.as_object()) else {
         return Err("expect and result must be objects".to_owned());
     };
-    let complete = exp.get("errorsComplete").and_then(Value::as_bool).unwrap_or(true);
+    let complete = exp
+        .get("errorsComplete")
+        .and_then(Value::as_bool)
+        .unwrap_or(true);
     for (k, ev) in exp {
         match k.as_str() {
             "errorsComplete" => {}
@@ -19,7 +22,9 @@ pub fn compare(expect: &Value, result: &Value) -> Result<(), String> {
                 for m in ev.as_array().into_iter().flatten() {
                     let m = m.as_str().unwrap_or("");
                     if !msgs.iter().any(|x| x.contains(m)) {
-                        return Err(format!("no error message contains {m:?}; messages: {msgs:?}"));
+                        return Err(format!(
+                            "no error message contains {m:?}; messages: {msgs:?}"
+                        ));
                     }
                 }
             }
@@ -35,7 +40,12 @@ pub fn compare(expect: &Value, result: &Value) -> Result<(), String> {
 fn messages(errors: Option<&Value>) -> Vec<String> {
     errors
         .and_then(Value::as_array)
-        .map(|a| a.iter().filter_map(|e| e.get("message").and_then(Value::as_str)).map(str::to_owned).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|e| e.get("message").and_then(Value::as_str))
+                .map(str::to_owned)
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -44,7 +54,10 @@ fn compare_errors(expected: &Value, got: Option<&Value>, complete: bool) -> Resu
     let got = got.and_then(Value::as_array).cloned().unwrap_or_default();
     let key = |e: &Value| {
         (
-            e.get("field").and_then(Value::as_str).unwrap_or("").to_owned(),
+            e.get("field")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_owned(),
             e.get("type").and_then(Value::as_str).map(str::to_owned),
         )
     };
@@ -55,15 +68,23 @@ fn compare_errors(expected: &Value, got: Option<&Value>, complete: bool) -> Resu
         let (field, ty) = key(e);
         match ty {
             Some(t) => {
-                if !got_keys.iter().any(|(f, gt)| *f == field && gt.as_deref() == Some(t.as_str())) {
-                    return Err(format!("missing error {{{field}, {t}}}; got {}", render(&got_keys)));
+                if !got_keys
+                    .iter()
+                    .any(|(f, gt)| *f == field && gt.as_deref() == Some(t.as_str()))
+                {
+                    return Err(format!(
+                        "missing error {{{field}, {t}}}; got {}",
+                        render(&got_keys)
+                    ));
                 }
                 typed_exp.push((field, Some(t)));
             }
             None => {
                 let m = e.get("message").and_then(Value::as_str).unwrap_or("");
                 if !msgs.iter().any(|x| x.contains(m)) {
-                    return Err(format!("no error message contains {m:?}; messages: {msgs:?}"));
+                    return Err(format!(
+                        "no error message contains {m:?}; messages: {msgs:?}"
+                    ));
                 }
             }
         }
@@ -79,10 +100,14 @@ fn compare_errors(expected: &Value, got: Option<&Value>, complete: bool) -> Resu
             // An error is expected when it matches a typed expectation by {field, type}, or an
             // untyped one (whose field is not compared) by message.
             let m = g.get("message").and_then(Value::as_str).unwrap_or("");
-            let ok = t.is_some() && typed_exp.iter().any(|(ef, et)| ef == f && et == t) || untyped.iter().any(|u| m.contains(u));
+            let ok = t.is_some() && typed_exp.iter().any(|(ef, et)| ef == f && et == t)
+                || untyped.iter().any(|u| m.contains(u));
             if !ok {
                 let m = g.get("message").and_then(Value::as_str).unwrap_or("");
-                return Err(format!("unexpected error {{{f}, {}}}: {m}", t.as_deref().unwrap_or("null")));
+                return Err(format!(
+                    "unexpected error {{{f}, {}}}: {m}",
+                    t.as_deref().unwrap_or("null")
+                ));
             }
         }
     }
@@ -90,7 +115,10 @@ fn compare_errors(expected: &Value, got: Option<&Value>, complete: bool) -> Resu
 }
 
 fn render(keys: &[(String, Option<String>)]) -> String {
-    let parts: Vec<String> = keys.iter().map(|(f, t)| format!("{{{f}, {}}}", t.as_deref().unwrap_or("null"))).collect();
+    let parts: Vec<String> = keys
+        .iter()
+        .map(|(f, t)| format!("{{{f}, {}}}", t.as_deref().unwrap_or("null")))
+        .collect();
     format!("[{}]", parts.join(", "))
 }
 
@@ -110,7 +138,11 @@ pub fn partial_eq(exp: &Value, got: &Value) -> Result<(), String> {
         }
         (Value::Array(e), Value::Array(g)) => {
             if e.len() != g.len() {
-                return Err(format!(": expected {} items, got {} ({got})", e.len(), g.len()));
+                return Err(format!(
+                    ": expected {} items, got {} ({got})",
+                    e.len(),
+                    g.len()
+                ));
             }
             for (i, (ev, gv)) in e.iter().zip(g).enumerate() {
                 partial_eq(ev, gv).map_err(|m| format!("[{i}]{m}"))?;
@@ -118,7 +150,11 @@ pub fn partial_eq(exp: &Value, got: &Value) -> Result<(), String> {
             Ok(())
         }
         (Value::Number(a), Value::Number(b)) => {
-            if a.as_f64() == b.as_f64() { Ok(()) } else { Err(format!(": expected {a}, got {b}")) }
+            if a.as_f64() == b.as_f64() {
+                Ok(())
+            } else {
+                Err(format!(": expected {a}, got {b}"))
+            }
         }
         (e, g) if e == g => Ok(()),
         (e, g) => Err(format!(": expected {e}, got {g}")),
@@ -165,7 +201,12 @@ fn patch(v: &mut Value, path: &[&str], from: &Value, to: &Value) -> usize {
     match (v, *head) {
         (Value::Array(a), "*") => a.iter_mut().map(|x| patch(x, rest, from, to)).sum(),
         (Value::Object(o), "*") => o.values_mut().map(|x| patch(x, rest, from, to)).sum(),
-        (Value::Array(a), k) => k.parse::<usize>().ok().and_then(|i| a.get_mut(i)).map(|x| patch(x, rest, from, to)).unwrap_or(0),
+        (Value::Array(a), k) => k
+            .parse::<usize>()
+            .ok()
+            .and_then(|i| a.get_mut(i))
+            .map(|x| patch(x, rest, from, to))
+            .unwrap_or(0),
         (Value::Object(o), k) => o.get_mut(k).map(|x| patch(x, rest, from, to)).unwrap_or(0),
         _ => 0,
     }
@@ -177,17 +218,26 @@ pub fn corrected_expect(vector: &Value) -> (Value, Vec<String>) {
     let mut expect = vector.get("expect").cloned().unwrap_or(Value::Null);
     let mut notes = Vec::new();
     let id = vector.get("id").and_then(Value::as_str).unwrap_or("");
-    for d in divergences().iter().filter(|d| d.op == op && (d.ids.is_empty() || d.ids.iter().any(|i| i == id))) {
+    for d in divergences()
+        .iter()
+        .filter(|d| d.op == op && (d.ids.is_empty() || d.ids.iter().any(|i| i == id)))
+    {
         if let Some(extra) = &d.append {
             if let Some(list) = expect.pointer_mut(&d.path).and_then(Value::as_array_mut) {
                 list.push(extra.clone());
-                notes.push(format!("vector's {} leaves out {extra}, which upstream also returns ({})", d.path, d.source));
+                notes.push(format!(
+                    "vector's {} leaves out {extra}, which upstream also returns ({})",
+                    d.path, d.source
+                ));
             }
             continue;
         }
         let path: Vec<&str> = d.path.trim_start_matches('/').split('/').collect();
         if patch(&mut expect, &path, &d.vector, &d.upstream) > 0 {
-            notes.push(format!("vector expects {} at {}; upstream says {} ({})", d.vector, d.path, d.upstream, d.source));
+            notes.push(format!(
+                "vector expects {} at {}; upstream says {} ({})",
+                d.vector, d.path, d.upstream, d.source
+            ));
         }
     }
     (expect, notes)
@@ -203,12 +253,20 @@ pub fn check_result(vector: &Value, result: &Value) -> Result<Vec<String>, Strin
 /// Runs one vector through [`handle`]; `Ok` carries NOTE lines, `Err` the `FAIL` line's text
 /// after the id.
 pub fn run_vector(vector: &Value) -> Result<Vec<String>, String> {
-    let op = vector.get("op").and_then(Value::as_str).ok_or("vector has no op")?;
+    let op = vector
+        .get("op")
+        .and_then(Value::as_str)
+        .ok_or("vector has no op")?;
     let input = vector.get("input").cloned().unwrap_or(Value::Null);
-    let resp = handle(Request { op: op.to_owned(), input });
+    let resp = handle(Request {
+        op: op.to_owned(),
+        input,
+    });
     match &resp {
         Response::Ok { result, .. } => check_result(vector, result),
-        Response::Error { .. } => check_response(vector.get("expect").unwrap_or(&Value::Null), &resp).map(|()| Vec::new()),
+        Response::Error { .. } => {
+            check_response(vector.get("expect").unwrap_or(&Value::Null), &resp).map(|()| Vec::new())
+        }
     }
 }
 
@@ -258,7 +316,12 @@ pub fn vector_expect(i: VectorExpectInput) -> Result<VectorExpectOutput, crate::
 }
 
 pub fn check_vector(i: CheckVectorInput) -> Result<CheckVectorOutput, crate::diag::Diagnostic> {
-    let id = i.vector.get("id").and_then(Value::as_str).unwrap_or("?").to_owned();
+    let id = i
+        .vector
+        .get("id")
+        .and_then(Value::as_str)
+        .unwrap_or("?")
+        .to_owned();
     let outcome = if i.result.is_null() && !i.errors.is_empty() {
         let msgs: Vec<&str> = i.errors.iter().map(|e| e.message.as_str()).collect();
         Err(format!("request failed: {}", msgs.join("; ")))
@@ -266,8 +329,18 @@ pub fn check_vector(i: CheckVectorInput) -> Result<CheckVectorOutput, crate::dia
         check_result(&i.vector, &i.result)
     };
     Ok(match outcome {
-        Ok(notes) => CheckVectorOutput { id, passed: true, failure: None, notes },
-        Err(f) => CheckVectorOutput { id, passed: false, failure: Some(f), notes: Vec::new() },
+        Ok(notes) => CheckVectorOutput {
+            id,
+            passed: true,
+            failure: None,
+            notes,
+        },
+        Err(f) => CheckVectorOutput {
+            id,
+            passed: false,
+            failure: Some(f),
+            notes: Vec::new(),
+        },
     })
 }
 
@@ -289,9 +362,19 @@ pub fn check_response(expect: &Value, resp: &Response) -> Result<(), String> {
 /// more; and the JobSet controller's alpha gates are turned on for the manifests that use the
 /// fields behind them (the JobSet site publishes its RestartJob and InPlaceRestart examples for
 /// clusters with those gates on), see [`jobset_gates_used`].
-pub fn realworld_target(entry: &Value, text: &str) -> (Option<String>, serde_json::Map<String, Value>) {
-    let mut gates = entry.get("featureGates").and_then(Value::as_object).cloned().unwrap_or_default();
-    let kv = entry.get("k8s_version").and_then(Value::as_str).unwrap_or("");
+pub fn realworld_target(
+    entry: &Value,
+    text: &str,
+) -> (Option<String>, serde_json::Map<String, Value>) {
+    let mut gates = entry
+        .get("featureGates")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    let kv = entry
+        .get("k8s_version")
+        .and_then(Value::as_str)
+        .unwrap_or("");
     for g in crate::features::GATES {
         if kv.contains(g.name) {
             gates.entry(g.name.to_owned()).or_insert(Value::Bool(true));
@@ -321,7 +404,9 @@ pub fn jobset_gates_used(v: &Value) -> Vec<&'static str> {
         match x {
             Value::Object(m) => {
                 if let Some(fp) = m.get("failurePolicy").and_then(Value::as_object) {
-                    if fp.get("restartStrategy").and_then(Value::as_str) == Some("InPlaceRestart") && !out.contains(&"InPlaceRestart") {
+                    if fp.get("restartStrategy").and_then(Value::as_str) == Some("InPlaceRestart")
+                        && !out.contains(&"InPlaceRestart")
+                    {
                         out.push("InPlaceRestart");
                     }
                     let uses_restart_job = fp
@@ -353,7 +438,10 @@ mod tests {
     fn divergences_patch_only_the_named_value() {
         let v = json!({"op": "jobsetFailurePolicy", "expect": {"conditions": [{"type": "Restarting"}, {"type": "Failed"}]}});
         let (e, notes) = corrected_expect(&v);
-        assert_eq!(e, json!({"conditions": [{"type": "RestartingJobSet"}, {"type": "Failed"}]}));
+        assert_eq!(
+            e,
+            json!({"conditions": [{"type": "RestartingJobSet"}, {"type": "Failed"}]})
+        );
         assert_eq!(notes.len(), 1);
         let other = json!({"op": "validate", "expect": {"conditions": [{"type": "Restarting"}]}});
         assert_eq!(Some(&corrected_expect(&other).0), other.get("expect"));
@@ -370,10 +458,28 @@ mod tests {
     #[test]
     fn error_sets() {
         let got = json!({"valid": false, "errors": [{"field": "a", "type": "FieldValueRequired", "message": "a: Required value"}]});
-        assert!(compare(&json!({"valid": false, "errors": [{"field": "a", "type": "FieldValueRequired"}]}), &got).is_ok());
+        assert!(
+            compare(
+                &json!({"valid": false, "errors": [{"field": "a", "type": "FieldValueRequired"}]}),
+                &got
+            )
+            .is_ok()
+        );
         assert!(compare(&json!({"valid": false, "errors": []}), &got).is_err());
-        assert!(compare(&json!({"valid": false, "errors": [], "errorsComplete": false}), &got).is_ok());
-        assert!(compare(&json!({"errors": [{"field": "b", "type": null, "message": "Required"}]}), &got).is_ok());
+        assert!(
+            compare(
+                &json!({"valid": false, "errors": [], "errorsComplete": false}),
+                &got
+            )
+            .is_ok()
+        );
+        assert!(
+            compare(
+                &json!({"errors": [{"field": "b", "type": null, "message": "Required"}]}),
+                &got
+            )
+            .is_ok()
+        );
         assert!(compare(&json!({"errorMessages": ["nope"]}), &got).is_err());
     }
 }

@@ -50,7 +50,10 @@ pub struct Request {
 impl Request {
     /// A request for `op` with its input (the front ends that skip JSON text build it so).
     pub fn new(op: impl Into<String>, input: Value) -> Self {
-        Request { op: op.into(), input }
+        Request {
+            op: op.into(),
+            input,
+        }
     }
 }
 
@@ -73,7 +76,10 @@ pub enum Response {
 
 impl Response {
     pub fn error(op: Option<&str>, d: Diagnostic) -> Self {
-        Response::Error { op: op.map(str::to_owned), errors: vec![d] }
+        Response::Error {
+            op: op.map(str::to_owned),
+            errors: vec![d],
+        }
     }
     pub fn result(&self) -> Option<&Value> {
         match self {
@@ -111,7 +117,9 @@ pub struct GateDescription {
 }
 
 pub fn describe() -> Description {
-    use crate::features::{stage_at, FeatureGates, KubeVersion, Stage, GATES, NEWEST_MINOR, SUPPORTED_MINORS};
+    use crate::features::{
+        FeatureGates, GATES, KubeVersion, NEWEST_MINOR, SUPPORTED_MINORS, Stage, stage_at,
+    };
     Description {
         restartkit_version: crate::VERSION.to_owned(),
         contract_version: CONTRACT_VERSION.to_owned(),
@@ -126,7 +134,12 @@ pub fn describe() -> Description {
                 summary: g.summary.to_owned(),
                 defaults: SUPPORTED_MINORS
                     .iter()
-                    .map(|m| (format!("1.{m}"), FeatureGates::for_version(KubeVersion { minor: *m }).enabled(g.name)))
+                    .map(|m| {
+                        (
+                            format!("1.{m}"),
+                            FeatureGates::for_version(KubeVersion { minor: *m }).enabled(g.name),
+                        )
+                    })
                     .collect(),
                 stages: SUPPORTED_MINORS
                     .iter()
@@ -154,7 +167,11 @@ pub fn decode<T: DeserializeOwned>(input: Value) -> Result<T, Diagnostic> {
     }
     serde_path_to_error::deserialize(input).map_err(|e| {
         let path = e.path().to_string();
-        let field = if path == "." { "input".to_owned() } else { format!("input.{path}") };
+        let field = if path == "." {
+            "input".to_owned()
+        } else {
+            format!("input.{path}")
+        };
         Diagnostic::request("invalid-input", &field, format!("{field}: {}", e.inner()))
     })
 }
@@ -162,7 +179,11 @@ pub fn decode<T: DeserializeOwned>(input: Value) -> Result<T, Diagnostic> {
 /// [`decode`], but the (possibly large) free-form member `field` is moved into the result by
 /// `put` instead of copied: a borrowed decode clones every string of a manifest, which costs as
 /// much as validating it. Only for members typed as any JSON value, which cannot fail to decode.
-pub fn decode_moving<T: DeserializeOwned>(mut input: Value, field: &str, put: impl FnOnce(&mut T, Value)) -> Result<T, Diagnostic> {
+pub fn decode_moving<T: DeserializeOwned>(
+    mut input: Value,
+    field: &str,
+    put: impl FnOnce(&mut T, Value),
+) -> Result<T, Diagnostic> {
     let moved = input.as_object_mut().and_then(|m| m.remove(field));
     let mut t: T = decode(input)?;
     if let Some(v) = moved {
@@ -171,13 +192,23 @@ pub fn decode_moving<T: DeserializeOwned>(mut input: Value, field: &str, put: im
     Ok(t)
 }
 
-fn encode<T: Serialize>(op: &str, out: Result<T, Diagnostic>, mut warnings: Vec<Diagnostic>) -> Response {
+fn encode<T: Serialize>(
+    op: &str,
+    out: Result<T, Diagnostic>,
+    mut warnings: Vec<Diagnostic>,
+) -> Response {
     match out.and_then(|r| {
-        serde_json::to_value(r).map_err(|e| Diagnostic::request("internal", "", format!("cannot encode the result: {e}")))
+        serde_json::to_value(r).map_err(|e| {
+            Diagnostic::request("internal", "", format!("cannot encode the result: {e}"))
+        })
     }) {
         Ok(result) => {
             warnings.retain(|w| w.severity != Severity::Error);
-            Response::Ok { op: op.to_owned(), result, warnings }
+            Response::Ok {
+                op: op.to_owned(),
+                result,
+                warnings,
+            }
         }
         Err(d) => Response::error(Some(op), d),
     }
@@ -190,23 +221,61 @@ pub fn handle(req: Request) -> Response {
     match op {
         "validate" => encode(
             op,
-            decode_moving(input, "object", |i: &mut validate::ValidateInput, o| i.object = (!o.is_null()).then_some(o))
-                .and_then(validate::run),
+            decode_moving(input, "object", |i: &mut validate::ValidateInput, o| {
+                i.object = (!o.is_null()).then_some(o)
+            })
+            .and_then(validate::run),
             vec![],
         ),
         "crrValidate" => encode(op, decode(input).and_then(validate::crr::run), vec![]),
-        "containerRestart" => encode(op, decode(input).and_then(eval::kubelet::container_restart), vec![]),
-        "containerRestartable" => encode(op, decode(input).and_then(eval::kubelet::container_restartable), vec![]),
-        "matchRestartRule" => encode(op, decode(input).and_then(eval::kubelet::match_restart_rule), vec![]),
-        "statusTransition" => encode(op, decode(input).and_then(eval::kubelet::status_transition), vec![]),
-        "podFailurePolicy" => encode(op, decode(input).and_then(eval::job::pod_failure_policy), vec![]),
-        "jobsetFailurePolicy" => encode(op, decode(input).and_then(eval::jobset::jobset_failure_policy), vec![]),
+        "containerRestart" => encode(
+            op,
+            decode(input).and_then(eval::kubelet::container_restart),
+            vec![],
+        ),
+        "containerRestartable" => encode(
+            op,
+            decode(input).and_then(eval::kubelet::container_restartable),
+            vec![],
+        ),
+        "matchRestartRule" => encode(
+            op,
+            decode(input).and_then(eval::kubelet::match_restart_rule),
+            vec![],
+        ),
+        "statusTransition" => encode(
+            op,
+            decode(input).and_then(eval::kubelet::status_transition),
+            vec![],
+        ),
+        "podFailurePolicy" => encode(
+            op,
+            decode(input).and_then(eval::job::pod_failure_policy),
+            vec![],
+        ),
+        "jobsetFailurePolicy" => encode(
+            op,
+            decode(input).and_then(eval::jobset::jobset_failure_policy),
+            vec![],
+        ),
         "backoff" => encode(op, decode(input).and_then(backoff::run), vec![]),
         "whatIf" => encode(op, decode(input).and_then(eval::whatif::what_if), vec![]),
-        "backoffCompare" => encode(op, decode(input).and_then(backoff::compare::compare), vec![]),
+        "backoffCompare" => encode(
+            op,
+            decode(input).and_then(backoff::compare::compare),
+            vec![],
+        ),
         "simulate" => encode(op, decode(input).and_then(crate::simulate::run), vec![]),
-        "vectorExpect" => encode(op, decode(input).and_then(crate::conformance::vector_expect), vec![]),
-        "checkVector" => encode(op, decode(input).and_then(crate::conformance::check_vector), vec![]),
+        "vectorExpect" => encode(
+            op,
+            decode(input).and_then(crate::conformance::vector_expect),
+            vec![],
+        ),
+        "checkVector" => encode(
+            op,
+            decode(input).and_then(crate::conformance::check_vector),
+            vec![],
+        ),
         "describe" => encode(op, Ok(describe()), vec![]),
         other => Response::error(
             Some(other),
@@ -223,9 +292,14 @@ pub fn handle(req: Request) -> Response {
 /// the engine asks another (the simulator, the backoff comparison) without bypassing the
 /// contract every front end sees.
 pub fn call_op(op: &str, input: Value) -> Result<Value, Diagnostic> {
-    match handle(Request { op: op.to_owned(), input }) {
+    match handle(Request {
+        op: op.to_owned(),
+        input,
+    }) {
         Response::Ok { result, .. } => Ok(result),
-        Response::Error { mut errors, .. } => Err(errors.pop().unwrap_or_else(|| Diagnostic::request("internal", "", format!("{op} failed")))),
+        Response::Error { mut errors, .. } => Err(errors
+            .pop()
+            .unwrap_or_else(|| Diagnostic::request("internal", "", format!("{op} failed")))),
     }
 }
 
@@ -262,38 +336,107 @@ pub fn json_schemas() -> std::collections::BTreeMap<&'static str, Value> {
     put("Description", schema_for!(Description));
     put("ValidateInput", schema_for!(validate::ValidateInput));
     put("ValidateOutput", schema_for!(validate::ValidateOutput));
-    put("CrrValidateInput", schema_for!(validate::crr::CrrValidateInput));
-    put("CrrValidateOutput", schema_for!(validate::crr::CrrValidateOutput));
-    put("ContainerRestartInput", schema_for!(eval::kubelet::ContainerRestartInput));
-    put("ContainerRestartOutput", schema_for!(eval::kubelet::ContainerRestartOutput));
-    put("ContainerRestartableInput", schema_for!(eval::kubelet::ContainerRestartableInput));
-    put("ContainerRestartableOutput", schema_for!(eval::kubelet::ContainerRestartableOutput));
-    put("MatchRestartRuleInput", schema_for!(eval::kubelet::MatchRestartRuleInput));
-    put("MatchRestartRuleOutput", schema_for!(eval::kubelet::MatchRestartRuleOutput));
-    put("StatusTransitionInput", schema_for!(eval::kubelet::StatusTransitionInput));
-    put("StatusTransitionOutput", schema_for!(eval::kubelet::StatusTransitionOutput));
-    put("PodFailurePolicyInput", schema_for!(eval::job::PodFailurePolicyInput));
-    put("PodFailurePolicyOutput", schema_for!(eval::job::PodFailurePolicyOutput));
-    put("JobsetFailurePolicyInput", schema_for!(eval::jobset::JobSetFailurePolicyInput));
-    put("JobsetFailurePolicyOutput", schema_for!(eval::jobset::JobSetFailurePolicyOutput));
+    put(
+        "CrrValidateInput",
+        schema_for!(validate::crr::CrrValidateInput),
+    );
+    put(
+        "CrrValidateOutput",
+        schema_for!(validate::crr::CrrValidateOutput),
+    );
+    put(
+        "ContainerRestartInput",
+        schema_for!(eval::kubelet::ContainerRestartInput),
+    );
+    put(
+        "ContainerRestartOutput",
+        schema_for!(eval::kubelet::ContainerRestartOutput),
+    );
+    put(
+        "ContainerRestartableInput",
+        schema_for!(eval::kubelet::ContainerRestartableInput),
+    );
+    put(
+        "ContainerRestartableOutput",
+        schema_for!(eval::kubelet::ContainerRestartableOutput),
+    );
+    put(
+        "MatchRestartRuleInput",
+        schema_for!(eval::kubelet::MatchRestartRuleInput),
+    );
+    put(
+        "MatchRestartRuleOutput",
+        schema_for!(eval::kubelet::MatchRestartRuleOutput),
+    );
+    put(
+        "StatusTransitionInput",
+        schema_for!(eval::kubelet::StatusTransitionInput),
+    );
+    put(
+        "StatusTransitionOutput",
+        schema_for!(eval::kubelet::StatusTransitionOutput),
+    );
+    put(
+        "PodFailurePolicyInput",
+        schema_for!(eval::job::PodFailurePolicyInput),
+    );
+    put(
+        "PodFailurePolicyOutput",
+        schema_for!(eval::job::PodFailurePolicyOutput),
+    );
+    put(
+        "JobsetFailurePolicyInput",
+        schema_for!(eval::jobset::JobSetFailurePolicyInput),
+    );
+    put(
+        "JobsetFailurePolicyOutput",
+        schema_for!(eval::jobset::JobSetFailurePolicyOutput),
+    );
     put("BackoffInput", schema_for!(backoff::BackoffInput));
     put("BackoffOutput", schema_for!(backoff::BackoffOutput));
     put("WhatIfInput", schema_for!(eval::whatif::WhatIfInput));
     put("WhatIfOutput", schema_for!(eval::whatif::WhatIfOutput));
-    put("BackoffCompareInput", schema_for!(backoff::compare::CompareInput));
-    put("BackoffCompareOutput", schema_for!(backoff::compare::CompareOutput));
+    put(
+        "BackoffCompareInput",
+        schema_for!(backoff::compare::CompareInput),
+    );
+    put(
+        "BackoffCompareOutput",
+        schema_for!(backoff::compare::CompareOutput),
+    );
     put("SimulateInput", schema_for!(crate::simulate::SimulateInput));
-    put("SimulateOutput", schema_for!(crate::simulate::SimulateOutput));
+    put(
+        "SimulateOutput",
+        schema_for!(crate::simulate::SimulateOutput),
+    );
     put("Scenario", schema_for!(crate::simulate::Scenario));
-    put("CheckVectorInput", schema_for!(crate::conformance::CheckVectorInput));
-    put("CheckVectorOutput", schema_for!(crate::conformance::CheckVectorOutput));
-    put("VectorExpectInput", schema_for!(crate::conformance::VectorExpectInput));
-    put("VectorExpectOutput", schema_for!(crate::conformance::VectorExpectOutput));
+    put(
+        "CheckVectorInput",
+        schema_for!(crate::conformance::CheckVectorInput),
+    );
+    put(
+        "CheckVectorOutput",
+        schema_for!(crate::conformance::CheckVectorOutput),
+    );
+    put(
+        "VectorExpectInput",
+        schema_for!(crate::conformance::VectorExpectInput),
+    );
+    put(
+        "VectorExpectOutput",
+        schema_for!(crate::conformance::VectorExpectOutput),
+    );
     put("Pod", schema_for!(crate::api::Pod));
     put("Job", schema_for!(crate::api::Job));
     put("JobSet", schema_for!(crate::api::JobSet));
-    put("ContainerRecreateRequest", schema_for!(crate::api::ContainerRecreateRequest));
-    put("KubeletConfiguration", schema_for!(crate::api::KubeletConfiguration));
+    put(
+        "ContainerRecreateRequest",
+        schema_for!(crate::api::ContainerRecreateRequest),
+    );
+    put(
+        "KubeletConfiguration",
+        schema_for!(crate::api::KubeletConfiguration),
+    );
     m
 }
 
@@ -309,16 +452,31 @@ mod tests {
     #[test]
     fn moved_members_keep_the_decoding_rules() {
         // The moved `input` and `object` still reach the op; everything else is still checked.
-        let ok = call(r#"{"op":"validate","input":{"object":{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","image":"i"}]}}}}"#);
+        let ok = call(
+            r#"{"op":"validate","input":{"object":{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","image":"i"}]}}}}"#,
+        );
         assert_eq!(ok["status"], "ok");
         assert_eq!(ok["result"]["valid"], true);
         let null_object = call(r#"{"op":"validate","input":{"object":null}}"#);
-        assert_eq!(null_object["errors"][0]["message"], "`object` or `source` is required");
+        assert_eq!(
+            null_object["errors"][0]["message"],
+            "`object` or `source` is required"
+        );
         let unknown = call(r#"{"op":"validate","input":{"object":{},"sauce":"x"}}"#);
         assert_eq!(unknown["status"], "error");
-        assert!(unknown["errors"][0]["message"].as_str().unwrap().contains("sauce"));
+        assert!(
+            unknown["errors"][0]["message"]
+                .as_str()
+                .unwrap()
+                .contains("sauce")
+        );
         let top = call(r#"{"op":"describe","input":{},"extra":1}"#);
-        assert!(top["errors"][0]["message"].as_str().unwrap().contains("extra"));
+        assert!(
+            top["errors"][0]["message"]
+                .as_str()
+                .unwrap()
+                .contains("extra")
+        );
         let no_input = call(r#"{"op":"validate"}"#);
         assert_eq!(no_input["status"], "error");
     }
@@ -334,14 +492,21 @@ mod tests {
         assert_eq!(sidecars["stages"]["1.37"], "Removed");
         assert_eq!(sidecars["defaults"]["1.37"], true);
         let rules = gate("ContainerRestartRules");
-        assert!(rules["stages"].get("1.33").is_none(), "no stage before the gate exists");
+        assert!(
+            rules["stages"].get("1.33").is_none(),
+            "no stage before the gate exists"
+        );
         assert_eq!(rules["stages"]["1.37"], "Beta");
         // A removed gate's override is refused through the contract too, naming gate and version.
-        let r = call(r#"{"op":"containerRestart","input":{"featureGates":{"JobSuccessPolicy":true},"pod":{"spec":{"containers":[{"name":"c"}]}},"container":"c","exitCode":1}}"#);
+        let r = call(
+            r#"{"op":"containerRestart","input":{"featureGates":{"JobSuccessPolicy":true},"pod":{"spec":{"containers":[{"name":"c"}]}},"container":"c","exitCode":1}}"#,
+        );
         assert_eq!(r["status"], "error");
         assert_eq!(r["errors"][0]["code"], "removed-feature-gate");
         assert_eq!(r["errors"][0]["field"], "featureGates[JobSuccessPolicy]");
-        let ok = call(r#"{"op":"containerRestart","input":{"kubernetesVersion":"1.36","featureGates":{"JobSuccessPolicy":true},"pod":{"spec":{"containers":[{"name":"c"}]}},"container":"c","exitCode":1}}"#);
+        let ok = call(
+            r#"{"op":"containerRestart","input":{"kubernetesVersion":"1.36","featureGates":{"JobSuccessPolicy":true},"pod":{"spec":{"containers":[{"name":"c"}]}},"container":"c","exitCode":1}}"#,
+        );
         assert_eq!(ok["status"], "ok");
     }
 }

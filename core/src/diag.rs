@@ -42,7 +42,9 @@ impl ErrorType {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "camelCase")]
 pub enum Severity {
     /// Upstream rejects the object (or the request could not be read).
@@ -120,7 +122,9 @@ impl Diagnostic {
     ) -> Diagnostic {
         let mut message = format!("{}: {}", path.as_str(), t.phrase());
         match t {
-            ErrorType::FieldValueRequired | ErrorType::FieldValueForbidden | ErrorType::InternalError => {
+            ErrorType::FieldValueRequired
+            | ErrorType::FieldValueForbidden
+            | ErrorType::InternalError => {
                 if let Some(d) = &detail {
                     message.push_str(": ");
                     message.push_str(d);
@@ -164,11 +168,21 @@ impl Diagnostic {
 
     pub fn required(path: &FieldPath, detail: impl Into<String>) -> Self {
         let d: String = detail.into();
-        Self::field_error(path, ErrorType::FieldValueRequired, None, (!d.is_empty()).then_some(d))
+        Self::field_error(
+            path,
+            ErrorType::FieldValueRequired,
+            None,
+            (!d.is_empty()).then_some(d),
+        )
     }
     pub fn invalid(path: &FieldPath, value: impl Into<Value>, detail: impl Into<String>) -> Self {
         let d: String = detail.into();
-        Self::field_error(path, ErrorType::FieldValueInvalid, Some(value.into()), (!d.is_empty()).then_some(d))
+        Self::field_error(
+            path,
+            ErrorType::FieldValueInvalid,
+            Some(value.into()),
+            (!d.is_empty()).then_some(d),
+        )
     }
     /// `field.Invalid` with the value omitted (apimachinery's `field.OmitValueType`).
     pub fn invalid_omit_value(path: &FieldPath, detail: impl Into<String>) -> Self {
@@ -178,14 +192,35 @@ impl Diagnostic {
         e.detail = Some(d);
         e
     }
-    pub fn not_supported<S: AsRef<str>>(path: &FieldPath, value: impl Into<Value>, supported: &[S]) -> Self {
-        let list: Vec<String> = supported.iter().map(|s| format!("{:?}", s.as_ref())).collect();
-        let detail = if list.is_empty() { None } else { Some(format!("supported values: {}", list.join(", "))) };
-        Self::field_error(path, ErrorType::FieldValueNotSupported, Some(value.into()), detail)
+    pub fn not_supported<S: AsRef<str>>(
+        path: &FieldPath,
+        value: impl Into<Value>,
+        supported: &[S],
+    ) -> Self {
+        let list: Vec<String> = supported
+            .iter()
+            .map(|s| format!("{:?}", s.as_ref()))
+            .collect();
+        let detail = if list.is_empty() {
+            None
+        } else {
+            Some(format!("supported values: {}", list.join(", ")))
+        };
+        Self::field_error(
+            path,
+            ErrorType::FieldValueNotSupported,
+            Some(value.into()),
+            detail,
+        )
     }
     pub fn forbidden(path: &FieldPath, detail: impl Into<String>) -> Self {
         let d: String = detail.into();
-        Self::field_error(path, ErrorType::FieldValueForbidden, None, (!d.is_empty()).then_some(d))
+        Self::field_error(
+            path,
+            ErrorType::FieldValueForbidden,
+            None,
+            (!d.is_empty()).then_some(d),
+        )
     }
     pub fn too_many(path: &FieldPath, actual: usize, max: usize) -> Self {
         Self::field_error(
@@ -204,10 +239,20 @@ impl Diagnostic {
         )
     }
     pub fn duplicate(path: &FieldPath, value: impl Into<Value>) -> Self {
-        Self::field_error(path, ErrorType::FieldValueDuplicate, Some(value.into()), None)
+        Self::field_error(
+            path,
+            ErrorType::FieldValueDuplicate,
+            Some(value.into()),
+            None,
+        )
     }
     pub fn not_found(path: &FieldPath, value: impl Into<Value>) -> Self {
-        Self::field_error(path, ErrorType::FieldValueNotFound, Some(value.into()), None)
+        Self::field_error(
+            path,
+            ErrorType::FieldValueNotFound,
+            Some(value.into()),
+            None,
+        )
     }
 
     /// A plain-text error (no `field.ErrorType`), as the JobSet and Kruise webhooks and the kubelet
@@ -363,7 +408,10 @@ impl Findings {
         self.infos.extend(other.infos);
     }
     pub fn all_mut(&mut self) -> impl Iterator<Item = &mut Diagnostic> {
-        self.errors.iter_mut().chain(self.warnings.iter_mut()).chain(self.infos.iter_mut())
+        self.errors
+            .iter_mut()
+            .chain(self.warnings.iter_mut())
+            .chain(self.infos.iter_mut())
     }
 }
 
@@ -373,22 +421,39 @@ mod tests {
 
     #[test]
     fn messages_follow_apimachinery() {
-        let p = FieldPath::new("spec").child("containers").index(0).child("restartPolicy");
+        let p = FieldPath::new("spec")
+            .child("containers")
+            .index(0)
+            .child("restartPolicy");
         assert_eq!(
             Diagnostic::not_supported(&p, "Foo", &["Always", "Never", "OnFailure"]).message,
             "spec.containers[0].restartPolicy: Unsupported value: \"Foo\": supported values: \"Always\", \"Never\", \"OnFailure\""
         );
         assert_eq!(
-            Diagnostic::required(&p, "must specify restartPolicy when restart rules are used").message,
+            Diagnostic::required(&p, "must specify restartPolicy when restart rules are used")
+                .message,
             "spec.containers[0].restartPolicy: Required value: must specify restartPolicy when restart rules are used"
         );
-        let v = FieldPath::new("spec").child("podFailurePolicy").child("rules");
-        assert_eq!(Diagnostic::too_many(&v, 21, 20).message, "spec.podFailurePolicy.rules: Too many: 21: must have at most 20 items");
-        assert_eq!(Diagnostic::duplicate(&v.index(2), 13).message, "spec.podFailurePolicy.rules[2]: Duplicate value: 13");
+        let v = FieldPath::new("spec")
+            .child("podFailurePolicy")
+            .child("rules");
+        assert_eq!(
+            Diagnostic::too_many(&v, 21, 20).message,
+            "spec.podFailurePolicy.rules: Too many: 21: must have at most 20 items"
+        );
+        assert_eq!(
+            Diagnostic::duplicate(&v.index(2), 13).message,
+            "spec.podFailurePolicy.rules[2]: Duplicate value: 13"
+        );
     }
 
     #[test]
     fn error_type_serializes_as_go_name() {
-        assert_eq!(serde_json::to_string(&ErrorType::FieldValueTooMany).ok().as_deref(), Some("\"FieldValueTooMany\""));
+        assert_eq!(
+            serde_json::to_string(&ErrorType::FieldValueTooMany)
+                .ok()
+                .as_deref(),
+            Some("\"FieldValueTooMany\"")
+        );
     }
 }

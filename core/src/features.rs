@@ -21,7 +21,9 @@ pub struct KubeVersion {
 
 impl Default for KubeVersion {
     fn default() -> Self {
-        KubeVersion { minor: NEWEST_MINOR }
+        KubeVersion {
+            minor: NEWEST_MINOR,
+        }
     }
 }
 
@@ -39,7 +41,11 @@ impl KubeVersion {
                 "kubernetesVersion",
                 format!(
                     "Kubernetes 1.{m} is not modelled; supported versions: {}",
-                    SUPPORTED_MINORS.iter().map(|m| format!("1.{m}")).collect::<Vec<_>>().join(", ")
+                    SUPPORTED_MINORS
+                        .iter()
+                        .map(|m| format!("1.{m}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
             )),
             _ => Err(Diagnostic::request(
@@ -109,28 +115,47 @@ pub const GATES: &[GateSpec] = &[
         component: "kube-apiserver, kube-controller-manager",
         // Removed in 1.37 (kube_features.go v1.37.2 has no entry); pod_failure_policy.go and
         // indexed_job_utils.go no longer check it.
-        history: &[(28, Stage::Alpha, false), (29, Stage::Beta, true), (33, Stage::Ga, true), (37, Stage::Removed, true)],
+        history: &[
+            (28, Stage::Alpha, false),
+            (29, Stage::Beta, true),
+            (33, Stage::Ga, true),
+            (37, Stage::Removed, true),
+        ],
         summary: "KEP-3850: backoffLimitPerIndex, maxFailedIndexes and the FailIndex action",
     },
     GateSpec {
         name: "JobPodReplacementPolicy",
         component: "kube-apiserver, kube-controller-manager",
         // Removed in 1.37: batch/v1 defaults.go defaults podReplacementPolicy unconditionally.
-        history: &[(28, Stage::Alpha, false), (29, Stage::Beta, true), (34, Stage::Ga, true), (37, Stage::Removed, true)],
+        history: &[
+            (28, Stage::Alpha, false),
+            (29, Stage::Beta, true),
+            (34, Stage::Ga, true),
+            (37, Stage::Removed, true),
+        ],
         summary: "KEP-3939: podReplacementPolicy",
     },
     GateSpec {
         name: "JobManagedBy",
         component: "kube-apiserver, kube-controller-manager",
         // GA and locked to on since 1.35; still listed in v1.37.2 ("remove in 1.38").
-        history: &[(30, Stage::Alpha, false), (32, Stage::Beta, true), (35, Stage::Ga, true)],
+        history: &[
+            (30, Stage::Alpha, false),
+            (32, Stage::Beta, true),
+            (35, Stage::Ga, true),
+        ],
         summary: "KEP-4368: spec.managedBy on Jobs",
     },
     GateSpec {
         name: "JobSuccessPolicy",
         component: "kube-apiserver, kube-controller-manager",
         // Removed in 1.37: success_policy.go and the Job strategy no longer check it.
-        history: &[(30, Stage::Alpha, false), (31, Stage::Beta, true), (33, Stage::Ga, true), (37, Stage::Removed, true)],
+        history: &[
+            (30, Stage::Alpha, false),
+            (31, Stage::Beta, true),
+            (33, Stage::Ga, true),
+            (37, Stage::Removed, true),
+        ],
         summary: "KEP-3998: Job successPolicy",
     },
     GateSpec {
@@ -138,7 +163,12 @@ pub const GATES: &[GateSpec] = &[
         component: "kube-apiserver, kubelet",
         // Removed in 1.37: pkg/api/pod/util.go no longer drops init containers' restartPolicy and
         // the Job controller's backoff_utils.go always counts sidecars' finish times.
-        history: &[(28, Stage::Alpha, false), (29, Stage::Beta, true), (33, Stage::Ga, true), (37, Stage::Removed, true)],
+        history: &[
+            (28, Stage::Alpha, false),
+            (29, Stage::Beta, true),
+            (33, Stage::Ga, true),
+            (37, Stage::Removed, true),
+        ],
         summary: "KEP-753: init containers with restartPolicy Always",
     },
     GateSpec {
@@ -183,7 +213,11 @@ impl FeatureGates {
         for (k, g) in known.iter_mut().zip(GATES) {
             *k = default_at(g, version.minor);
         }
-        FeatureGates { version, known, extra: BTreeMap::new() }
+        FeatureGates {
+            version,
+            known,
+            extra: BTreeMap::new(),
+        }
     }
 
     /// Resolves a request's `kubernetesVersion` and `featureGates`. Unknown gate names are kept
@@ -229,7 +263,11 @@ impl FeatureGates {
     }
 
     pub fn set(&mut self, name: &str, on: bool) {
-        match GATES.iter().position(|g| g.name == name).and_then(|i| self.known.get_mut(i)) {
+        match GATES
+            .iter()
+            .position(|g| g.name == name)
+            .and_then(|i| self.known.get_mut(i))
+        {
             Some(k) => *k = on,
             None => {
                 self.extra.insert(name.to_owned(), on);
@@ -246,7 +284,11 @@ impl FeatureGates {
 
     /// Every gate with its value, by name.
     pub fn iter(&self) -> impl Iterator<Item = (&str, bool)> {
-        let mut all: Vec<(&str, bool)> = GATES.iter().map(|g| g.name).zip(self.known.iter().copied()).collect();
+        let mut all: Vec<(&str, bool)> = GATES
+            .iter()
+            .map(|g| g.name)
+            .zip(self.known.iter().copied())
+            .collect();
         all.extend(self.extra.iter().map(|(k, v)| (k.as_str(), *v)));
         all.sort_unstable_by(|a, b| a.0.cmp(b.0));
         all.into_iter()
@@ -254,7 +296,12 @@ impl FeatureGates {
 }
 
 fn default_at(g: &GateSpec, minor: u32) -> bool {
-    g.history.iter().rev().find(|(from, _, _)| *from <= minor).map(|(_, _, on)| *on).unwrap_or(false)
+    g.history
+        .iter()
+        .rev()
+        .find(|(from, _, _)| *from <= minor)
+        .map(|(_, _, on)| *on)
+        .unwrap_or(false)
 }
 
 /// The minor version a gate was removed in, when it is removed at `minor`.
@@ -270,7 +317,11 @@ pub fn removed_in(name: &str, minor: u32) -> Option<u32> {
 /// reports `Stage::Removed` with the value the code now behaves as.
 pub fn stage_at(name: &str, minor: u32) -> Option<(Stage, bool)> {
     let g = GATES.iter().find(|g| g.name == name)?;
-    g.history.iter().rev().find(|(from, _, _)| *from <= minor).map(|(_, s, on)| (*s, *on))
+    g.history
+        .iter()
+        .rev()
+        .find(|(from, _, _)| *from <= minor)
+        .map(|(_, s, on)| (*s, *on))
 }
 
 #[cfg(test)]
@@ -280,18 +331,34 @@ mod tests {
     #[test]
     fn version_parsing() {
         assert_eq!(KubeVersion::parse("1.35").map(|v| v.minor).ok(), Some(35));
-        assert_eq!(KubeVersion::parse("v1.34.2").map(|v| v.minor).ok(), Some(34));
+        assert_eq!(
+            KubeVersion::parse("v1.34.2").map(|v| v.minor).ok(),
+            Some(34)
+        );
         assert!(KubeVersion::parse("1.20").is_err());
         assert!(KubeVersion::parse("banana").is_err());
     }
 
     #[test]
     fn crash_loop_max_is_on_by_default_from_1_35() {
-        assert!(!FeatureGates::for_version(KubeVersion { minor: 34 }).enabled("KubeletCrashLoopBackOffMax"));
-        assert!(FeatureGates::for_version(KubeVersion { minor: 35 }).enabled("KubeletCrashLoopBackOffMax"));
-        assert!(!FeatureGates::for_version(KubeVersion { minor: 35 }).enabled("ReduceDefaultCrashLoopBackOffDecay"));
-        assert!(!FeatureGates::for_version(KubeVersion { minor: 33 }).enabled("ContainerRestartRules"));
-        assert!(FeatureGates::for_version(KubeVersion { minor: 35 }).enabled("ContainerRestartRules"));
+        assert!(
+            !FeatureGates::for_version(KubeVersion { minor: 34 })
+                .enabled("KubeletCrashLoopBackOffMax")
+        );
+        assert!(
+            FeatureGates::for_version(KubeVersion { minor: 35 })
+                .enabled("KubeletCrashLoopBackOffMax")
+        );
+        assert!(
+            !FeatureGates::for_version(KubeVersion { minor: 35 })
+                .enabled("ReduceDefaultCrashLoopBackOffDecay")
+        );
+        assert!(
+            !FeatureGates::for_version(KubeVersion { minor: 33 }).enabled("ContainerRestartRules")
+        );
+        assert!(
+            FeatureGates::for_version(KubeVersion { minor: 35 }).enabled("ContainerRestartRules")
+        );
     }
 
     #[test]
@@ -309,7 +376,10 @@ mod tests {
         assert_eq!(NEWEST_MINOR, 37);
         assert_eq!(SUPPORTED_MINORS.last().copied(), Some(NEWEST_MINOR));
         assert_eq!(KubeVersion::default().minor, 37);
-        assert_eq!(KubeVersion::parse("v1.37.2").map(|v| v.minor).ok(), Some(37));
+        assert_eq!(
+            KubeVersion::parse("v1.37.2").map(|v| v.minor).ok(),
+            Some(37)
+        );
         assert!(KubeVersion::parse("1.38").is_err());
     }
 
@@ -317,13 +387,34 @@ mod tests {
     #[test]
     fn gates_in_1_37() {
         let g = FeatureGates::for_version(KubeVersion { minor: 37 });
-        assert_eq!(stage_at("ContainerRestartRules", 37), Some((Stage::Beta, true)));
-        assert_eq!(stage_at("RestartAllContainersOnContainerExits", 37), Some((Stage::Beta, true)));
-        assert_eq!(stage_at("KubeletCrashLoopBackOffMax", 37), Some((Stage::Beta, true)));
-        assert_eq!(stage_at("ReduceDefaultCrashLoopBackOffDecay", 37), Some((Stage::Alpha, false)));
+        assert_eq!(
+            stage_at("ContainerRestartRules", 37),
+            Some((Stage::Beta, true))
+        );
+        assert_eq!(
+            stage_at("RestartAllContainersOnContainerExits", 37),
+            Some((Stage::Beta, true))
+        );
+        assert_eq!(
+            stage_at("KubeletCrashLoopBackOffMax", 37),
+            Some((Stage::Beta, true))
+        );
+        assert_eq!(
+            stage_at("ReduceDefaultCrashLoopBackOffDecay", 37),
+            Some((Stage::Alpha, false))
+        );
         assert_eq!(stage_at("JobManagedBy", 37), Some((Stage::Ga, true)));
-        for removed in ["JobBackoffLimitPerIndex", "JobPodReplacementPolicy", "JobSuccessPolicy", "SidecarContainers"] {
-            assert_eq!(stage_at(removed, 37), Some((Stage::Removed, true)), "{removed}");
+        for removed in [
+            "JobBackoffLimitPerIndex",
+            "JobPodReplacementPolicy",
+            "JobSuccessPolicy",
+            "SidecarContainers",
+        ] {
+            assert_eq!(
+                stage_at(removed, 37),
+                Some((Stage::Removed, true)),
+                "{removed}"
+            );
             assert_eq!(stage_at(removed, 36), Some((Stage::Ga, true)), "{removed}");
             assert_eq!(removed_in(removed, 37), Some(37));
             assert_eq!(removed_in(removed, 36), None);
@@ -336,12 +427,17 @@ mod tests {
     fn overriding_a_removed_gate_is_a_request_error_naming_gate_and_version() {
         let mut o = BTreeMap::new();
         o.insert("SidecarContainers".to_owned(), true);
-        let e = FeatureGates::resolve(None, Some(&o)).err().map(|d| (d.code.clone(), d.field.to_string(), d.message.clone()));
+        let e = FeatureGates::resolve(None, Some(&o))
+            .err()
+            .map(|d| (d.code.clone(), d.field.to_string(), d.message.clone()));
         let (code, field, message) = e.unwrap_or_default();
         assert_eq!(code.as_deref(), Some("removed-feature-gate"));
         assert_eq!(field, "featureGates[SidecarContainers]");
         assert!(message.contains("removed in Kubernetes 1.37"), "{message}");
-        assert!(message.contains("unrecognized feature gate: SidecarContainers"), "{message}");
+        assert!(
+            message.contains("unrecognized feature gate: SidecarContainers"),
+            "{message}"
+        );
         // The same override is still honoured where the gate exists.
         let mut off = BTreeMap::new();
         off.insert("SidecarContainers".to_owned(), false);

@@ -22,7 +22,7 @@ pub mod simulate;
 pub mod source;
 pub mod validate;
 
-pub use contract::{handle, handle_json, Request, Response};
+pub use contract::{Request, Response, handle, handle_json};
 pub use diag::{Diagnostic, ErrorType, FieldPath, Findings, Origin, Severity};
 pub use features::{FeatureGates, KubeVersion};
 

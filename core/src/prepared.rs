@@ -92,7 +92,10 @@ pub struct PreparedPolicy {
 impl PreparedPolicy {
     /// Compiles a Pod or Job object (API JSON), defaulted as the API server would.
     pub fn new(object: &Value, options: &PrepareOptions) -> Result<Self, Diagnostic> {
-        let (gates, _) = FeatureGates::resolve(options.kubernetes_version.as_deref(), options.feature_gates.as_ref())?;
+        let (gates, _) = FeatureGates::resolve(
+            options.kubernetes_version.as_deref(),
+            options.feature_gates.as_ref(),
+        )?;
         let root = crate::FieldPath::root();
         match object.get("kind").and_then(Value::as_str).unwrap_or("") {
             "Pod" => {
@@ -106,18 +109,35 @@ impl PreparedPolicy {
                 let pfp = CompiledPodFailurePolicy::from_job(&job, &gates)?;
                 Ok(Self::from_parts(&job.spec.template.spec, Some(pfp), &gates))
             }
-            other => Err(Diagnostic::request("unsupported-kind", "kind", format!("compile takes a Pod or a Job, not {other:?}"))),
+            other => Err(Diagnostic::request(
+                "unsupported-kind",
+                "kind",
+                format!("compile takes a Pod or a Job, not {other:?}"),
+            )),
         }
     }
 
-    fn from_parts(spec: &PodSpec, job: Option<CompiledPodFailurePolicy>, gates: &FeatureGates) -> Self {
+    fn from_parts(
+        spec: &PodSpec,
+        job: Option<CompiledPodFailurePolicy>,
+        gates: &FeatureGates,
+    ) -> Self {
         let compiled = crate::eval::kubelet::compile_pod(spec, gates);
         let containers: Vec<String> = compiled.iter().map(|(n, _)| n.clone()).collect();
         let job_index = containers
             .iter()
-            .map(|n| job.as_ref().and_then(|j| j.container_index(n)).unwrap_or(UNKNOWN_CONTAINER))
+            .map(|n| {
+                job.as_ref()
+                    .and_then(|j| j.container_index(n))
+                    .unwrap_or(UNKNOWN_CONTAINER)
+            })
             .collect();
-        PreparedPolicy { containers, kubelet: compiled.into_iter().map(|(_, p)| p).collect(), job, job_index }
+        PreparedPolicy {
+            containers,
+            kubelet: compiled.into_iter().map(|(_, p)| p).collect(),
+            job,
+            job_index,
+        }
     }
 
     /// Names of the containers, in the order `decide_exit` indexes them (containers, then init containers).
@@ -145,7 +165,13 @@ impl PreparedPolicy {
             KubeletDecision::RestartAllContainers => Action::RestartAllContainers,
             KubeletDecision::DoNotRestart => match &self.job {
                 Some(job) if exit_code != 0 => {
-                    let status = [(self.job_index.get(index).copied().unwrap_or(UNKNOWN_CONTAINER), Some(exit_code))];
+                    let status = [(
+                        self.job_index
+                            .get(index)
+                            .copied()
+                            .unwrap_or(UNKNOWN_CONTAINER),
+                        Some(exit_code),
+                    )];
                     match job.decide(&status, &[]).action {
                         Some(PolicyAction::FailJob) => Action::FailJob,
                         Some(PolicyAction::FailIndex) => Action::FailIndex,
@@ -177,7 +203,13 @@ mod tests {
     use serde_json::json;
 
     fn gates(rules: bool) -> PrepareOptions {
-        PrepareOptions { kubernetes_version: Some("1.35".into()), feature_gates: Some(BTreeMap::from([("ContainerRestartRules".to_owned(), rules)])) }
+        PrepareOptions {
+            kubernetes_version: Some("1.35".into()),
+            feature_gates: Some(BTreeMap::from([(
+                "ContainerRestartRules".to_owned(),
+                rules,
+            )])),
+        }
     }
 
     #[test]
@@ -190,7 +222,11 @@ mod tests {
         assert_eq!(p.container_names(), ["main", "side"]);
         assert_eq!(p.decide_exit(0, 42), Some(Action::Restart));
         assert_eq!(p.decide_exit(0, 1), Some(Action::DoNotRestart));
-        assert_eq!(p.decide_exit(1, 0), Some(Action::Restart), "sidecars always restart");
+        assert_eq!(
+            p.decide_exit(1, 0),
+            Some(Action::Restart),
+            "sidecars always restart"
+        );
         assert_eq!(p.decide_exit(2, 1), None);
     }
 
@@ -207,7 +243,11 @@ mod tests {
         assert_eq!(p.decide_exit(0, 2), Some(Action::FailJob));
         assert_eq!(p.decide_exit(0, 3), Some(Action::Ignore));
         assert_eq!(p.decide_exit(0, 5), Some(Action::Count));
-        assert_eq!(p.decide_exit(0, 4), Some(Action::Count), "no rule matched: the failure counts");
+        assert_eq!(
+            p.decide_exit(0, 4),
+            Some(Action::Count),
+            "no rule matched: the failure counts"
+        );
         assert_eq!(p.decide_exit(0, 0), Some(Action::DoNotRestart));
         let mut out = Vec::new();
         p.decide_many(0, &[2, 3, 0], &mut out).unwrap();
@@ -216,8 +256,16 @@ mod tests {
 
     #[test]
     fn unsupported_kinds_and_bad_objects_are_errors() {
-        assert!(PreparedPolicy::new(&json!({"kind": "Service"}), &PrepareOptions::default()).is_err());
-        assert!(PreparedPolicy::new(&json!({"kind": "Pod", "spec": {"containers": 3}}), &PrepareOptions::default()).is_err());
+        assert!(
+            PreparedPolicy::new(&json!({"kind": "Service"}), &PrepareOptions::default()).is_err()
+        );
+        assert!(
+            PreparedPolicy::new(
+                &json!({"kind": "Pod", "spec": {"containers": 3}}),
+                &PrepareOptions::default()
+            )
+            .is_err()
+        );
         assert_eq!(Action::from_code(6), Some(Action::Count));
         assert_eq!(Action::from_code(7), None);
     }

@@ -38,7 +38,11 @@ struct LazyPositions {
 impl LazyPositions {
     fn of(&self, index: usize) -> Option<&Positions> {
         self.per_document
-            .get_or_init(|| parse_stream(&self.text, true).map(|(_, positions)| positions).unwrap_or_default())
+            .get_or_init(|| {
+                parse_stream(&self.text, true)
+                    .map(|(_, positions)| positions)
+                    .unwrap_or_default()
+            })
             .get(index)
     }
 }
@@ -58,7 +62,9 @@ impl Document {
     /// The line and column (1-based) of a field path such as `spec.containers[0].name`, or of
     /// its nearest ancestor the source has.
     pub fn position_of(&self, field: &str) -> (u32, u32) {
-        let Some(positions) = self.positions.of(self.index) else { return (self.line, 1) };
+        let Some(positions) = self.positions.of(self.index) else {
+            return (self.line, 1);
+        };
         let mut f = field.to_owned();
         loop {
             if let Some(p) = positions.get(&f) {
@@ -66,17 +72,18 @@ impl Document {
             }
             // Map keys are written `labels[key]` by apimachinery and `labels.key` here.
             if f.ends_with(']')
-                && let Some(open) = f.rfind('[') {
-                    let inner = f.get(open + 1..f.len() - 1).unwrap_or("");
-                    if inner.parse::<usize>().is_err() {
-                        let alt = format!("{}.{}", f.get(..open).unwrap_or(""), inner);
-                        if let Some(p) = positions.get(&alt) {
-                            return *p;
-                        }
+                && let Some(open) = f.rfind('[')
+            {
+                let inner = f.get(open + 1..f.len() - 1).unwrap_or("");
+                if inner.parse::<usize>().is_err() {
+                    let alt = format!("{}.{}", f.get(..open).unwrap_or(""), inner);
+                    if let Some(p) = positions.get(&alt) {
+                        return *p;
                     }
-                    f.truncate(open);
-                    continue;
                 }
+                f.truncate(open);
+                continue;
+            }
             match f.rfind('.') {
                 Some(dot) => f.truncate(dot),
                 None if !f.is_empty() => f.clear(),
@@ -93,9 +100,19 @@ fn scan_error(e: &saphyr_parser::ScanError) -> Diagnostic {
     // The scanner has its own nesting limit for flow collections, below MAX_DEPTH; it is the
     // same problem as ours, so it gets the same code.
     if e.info().contains("recursion limit") {
-        return Diagnostic::request("too-deep", "", format!("line {line} column {col}: nesting too deep ({})", e.info())).at(line, col);
+        return Diagnostic::request(
+            "too-deep",
+            "",
+            format!("line {line} column {col}: nesting too deep ({})", e.info()),
+        )
+        .at(line, col);
     }
-    Diagnostic::request("syntax", "", format!("line {line} column {col}: {}", e.info())).at(line, col)
+    Diagnostic::request(
+        "syntax",
+        "",
+        format!("line {line} column {col}: {}", e.info()),
+    )
+    .at(line, col)
 }
 
 fn err_at(span: &Span, code: &str, path: &str, msg: String) -> Diagnostic {
@@ -105,8 +122,17 @@ fn err_at(span: &Span, code: &str, path: &str, msg: String) -> Diagnostic {
 }
 
 enum Frame {
-    Seq { items: Vec<Value>, path: String, anchor: usize },
-    Map { map: Map<String, Value>, path: String, key: Option<String>, anchor: usize },
+    Seq {
+        items: Vec<Value>,
+        path: String,
+        anchor: usize,
+    },
+    Map {
+        map: Map<String, Value>,
+        path: String,
+        key: Option<String>,
+        anchor: usize,
+    },
 }
 
 impl Frame {
@@ -123,8 +149,11 @@ fn resolve_plain(s: &str) -> Result<Value, String> {
         "" | "~" | "null" | "Null" | "NULL" => return Ok(Value::Null),
         "true" | "True" | "TRUE" => return Ok(Value::Bool(true)),
         "false" | "False" | "FALSE" => return Ok(Value::Bool(false)),
-        ".nan" | ".NaN" | ".NAN" | ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" | "-.inf" | "-.Inf" | "-.INF" => {
-            return Err(format!("{s} is not a finite number, which Kubernetes objects cannot hold"));
+        ".nan" | ".NaN" | ".NAN" | ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF"
+        | "-.inf" | "-.Inf" | "-.INF" => {
+            return Err(format!(
+                "{s} is not a finite number, which Kubernetes objects cannot hold"
+            ));
         }
         _ => {}
     }
@@ -135,13 +164,15 @@ fn resolve_plain(s: &str) -> Result<Value, String> {
     }
     let unsigned = s.strip_prefix('+').unwrap_or(s);
     if let Some(hex) = unsigned.strip_prefix("0x")
-        && let Ok(n) = i64::from_str_radix(hex, 16) {
-            return Ok(Value::from(n));
-        }
+        && let Ok(n) = i64::from_str_radix(hex, 16)
+    {
+        return Ok(Value::from(n));
+    }
     if let Some(oct) = unsigned.strip_prefix("0o")
-        && let Ok(n) = i64::from_str_radix(oct, 8) {
-            return Ok(Value::from(n));
-        }
+        && let Ok(n) = i64::from_str_radix(oct, 8)
+    {
+        return Ok(Value::from(n));
+    }
     let int_like = {
         let body = unsigned.strip_prefix('-').unwrap_or(unsigned);
         !body.is_empty() && body.bytes().all(|b| b.is_ascii_digit())
@@ -155,24 +186,30 @@ fn resolve_plain(s: &str) -> Result<Value, String> {
         }
         // Beyond 64 bits: keep it as a float so the typed decoder names the field it overflows.
         if let Ok(f) = unsigned.parse::<f64>()
-            && let Some(n) = Number::from_f64(f) {
-                return Ok(Value::Number(n));
-            }
-    }
-    let float_like = unsigned.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'-' | b'+'))
-        && unsigned.bytes().any(|b| b.is_ascii_digit());
-    if float_like
-        && let Ok(f) = unsigned.parse::<f64>() {
-            return match Number::from_f64(f) {
-                Some(n) => Ok(Value::Number(n)),
-                None => Err(format!("{s} is not a finite number")),
-            };
+            && let Some(n) = Number::from_f64(f)
+        {
+            return Ok(Value::Number(n));
         }
+    }
+    let float_like = unsigned
+        .bytes()
+        .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'-' | b'+'))
+        && unsigned.bytes().any(|b| b.is_ascii_digit());
+    if float_like && let Ok(f) = unsigned.parse::<f64>() {
+        return match Number::from_f64(f) {
+            Some(n) => Ok(Value::Number(n)),
+            None => Err(format!("{s} is not a finite number")),
+        };
+    }
     Ok(Value::String(s.to_owned()))
 }
 
 fn child_path(parent: &str, key: &str) -> String {
-    if parent.is_empty() { key.to_owned() } else { format!("{parent}.{key}") }
+    if parent.is_empty() {
+        key.to_owned()
+    } else {
+        format!("{parent}.{key}")
+    }
 }
 
 /// Parses YAML or JSON text with one or more documents. Empty documents are skipped.
@@ -183,18 +220,29 @@ pub fn parse_documents(text: &str) -> Result<Vec<Document>, Diagnostic> {
         Ok((values, _)) => values,
         Err(fast) => return Err(parse_stream(text, true).err().unwrap_or(fast)),
     };
-    let positions = Arc::new(LazyPositions { text: text.into(), per_document: OnceLock::new() });
+    let positions = Arc::new(LazyPositions {
+        text: text.into(),
+        per_document: OnceLock::new(),
+    });
     Ok(values
         .into_iter()
         .enumerate()
-        .map(|(index, (line, value))| Document { index, line, value, positions: Arc::clone(&positions) })
+        .map(|(index, (line, value))| Document {
+            index,
+            line,
+            value,
+            positions: Arc::clone(&positions),
+        })
         .collect())
 }
 
 /// Documents as (first line, value), and with `track` the positions of every field of each.
 /// Without `track` no path string is built, and errors carry no field path.
 #[allow(clippy::type_complexity)]
-fn parse_stream(text: &str, track: bool) -> Result<(Vec<(u32, Value)>, Vec<Positions>), Diagnostic> {
+fn parse_stream(
+    text: &str,
+    track: bool,
+) -> Result<(Vec<(u32, Value)>, Vec<Positions>), Diagnostic> {
     let mut parser = Parser::new_from_str(text);
     let mut docs = Vec::new();
     let mut all_positions = Vec::new();
@@ -214,7 +262,9 @@ fn parse_stream(text: &str, track: bool) -> Result<(Vec<(u32, Value)>, Vec<Posit
             _ if !track => Some(String::new()),
             None => Some(String::new()),
             Some(Frame::Seq { items, path, .. }) => Some(format!("{path}[{}]", items.len())),
-            Some(Frame::Map { key: Some(k), path, .. }) => Some(child_path(path, k)),
+            Some(Frame::Map {
+                key: Some(k), path, ..
+            }) => Some(child_path(path, k)),
         }
     }
 
@@ -231,18 +281,29 @@ fn parse_stream(text: &str, track: bool) -> Result<(Vec<(u32, Value)>, Vec<Posit
             }
             Event::DocumentEnd => {
                 if let Some(v) = root.take()
-                    && !v.is_null() {
-                        docs.push((doc_line, v));
-                        all_positions.push(std::mem::take(&mut positions));
-                    }
+                    && !v.is_null()
+                {
+                    docs.push((doc_line, v));
+                    all_positions.push(std::mem::take(&mut positions));
+                }
                 positions.clear();
             }
             Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) => {
                 if stack.len() >= MAX_DEPTH {
-                    return Err(err_at(&span, "too-deep", stack.last().map(Frame::path).unwrap_or(""), format!("nesting deeper than {MAX_DEPTH} levels")));
+                    return Err(err_at(
+                        &span,
+                        "too-deep",
+                        stack.last().map(Frame::path).unwrap_or(""),
+                        format!("nesting deeper than {MAX_DEPTH} levels"),
+                    ));
                 }
                 let Some(path) = slot_path(&stack, track) else {
-                    return Err(err_at(&span, "complex-key", stack.last().map(Frame::path).unwrap_or(""), "a mapping key must be a plain value, not a list or mapping".to_owned()));
+                    return Err(err_at(
+                        &span,
+                        "complex-key",
+                        stack.last().map(Frame::path).unwrap_or(""),
+                        "a mapping key must be a plain value, not a list or mapping".to_owned(),
+                    ));
                 };
                 if stack.is_empty() {
                     doc_line = line;
@@ -252,9 +313,20 @@ fn parse_stream(text: &str, track: bool) -> Result<(Vec<(u32, Value)>, Vec<Posit
                 }
                 nodes += 1;
                 if matches!(event, Event::SequenceStart(..)) {
-                    stack.push(Frame::Seq { items: Vec::new(), path, anchor });
+                    stack.push(Frame::Seq {
+                        items: Vec::new(),
+                        path,
+                        anchor,
+                    });
                 } else {
-                    stack.push(Frame::Map { map: Map::new(), path, key: None, anchor });
+                    stack.push(Frame::Map {
+                        // Most manifest mappings hold a handful of keys: sized for them up front
+                        // rather than regrown (and rehashed) key by key.
+                        map: Map::with_capacity(4),
+                        path,
+                        key: None,
+                        anchor,
+                    });
                 }
             }
             Event::SequenceEnd | Event::MappingEnd => {
@@ -271,7 +343,12 @@ fn parse_stream(text: &str, track: bool) -> Result<(Vec<(u32, Value)>, Vec<Posit
             Event::Scalar(text, style, anchor, tag) => {
                 nodes += 1;
                 if nodes > MAX_NODES {
-                    return Err(err_at(&span, "too-large", "", format!("more than {MAX_NODES} nodes")));
+                    return Err(err_at(
+                        &span,
+                        "too-large",
+                        "",
+                        format!("more than {MAX_NODES} nodes"),
+                    ));
                 }
                 let is_key = matches!(stack.last(), Some(Frame::Map { key: None, .. }));
                 if is_key {
@@ -281,8 +358,23 @@ fn parse_stream(text: &str, track: bool) -> Result<(Vec<(u32, Value)>, Vec<Posit
                         // tracking pass reports it here, with both lines.
                         if track && map.contains_key(&k) {
                             let p = child_path(path, &k);
-                            let first = positions.get(&p).map(|(l, _)| format!(" (first at line {l})")).unwrap_or_default();
-                            return Err(err_at(&span, "duplicate-key", &p, format!("duplicate key {k:?} in {}{first}", if path.is_empty() { "the document" } else { path.as_str() })));
+                            let first = positions
+                                .get(&p)
+                                .map(|(l, _)| format!(" (first at line {l})"))
+                                .unwrap_or_default();
+                            return Err(err_at(
+                                &span,
+                                "duplicate-key",
+                                &p,
+                                format!(
+                                    "duplicate key {k:?} in {}{first}",
+                                    if path.is_empty() {
+                                        "the document"
+                                    } else {
+                                        path.as_str()
+                                    }
+                                ),
+                            ));
                         }
                         if track {
                             positions.insert(child_path(path, &k), (line, col));
@@ -299,7 +391,9 @@ fn parse_stream(text: &str, track: bool) -> Result<(Vec<(u32, Value)>, Vec<Posit
                 let value = if style != ScalarStyle::Plain || forced_string {
                     Value::String(text.into_owned())
                 } else {
-                    resolve_plain(&text).map_err(|m| err_at(&span, "invalid-number", &path, format!("{path}: {m}")))?
+                    resolve_plain(&text).map_err(|m| {
+                        err_at(&span, "invalid-number", &path, format!("{path}: {m}"))
+                    })?
                 };
                 if anchor > 0 {
                     anchors.insert(anchor, value.clone());
@@ -308,7 +402,12 @@ fn parse_stream(text: &str, track: bool) -> Result<(Vec<(u32, Value)>, Vec<Posit
             }
             Event::Alias(id) => {
                 let Some(anchored) = anchors.get(&id) else {
-                    return Err(err_at(&span, "unknown-alias", "", "alias to an unknown anchor".to_owned()));
+                    return Err(err_at(
+                        &span,
+                        "unknown-alias",
+                        "",
+                        "alias to an unknown anchor".to_owned(),
+                    ));
                 };
                 // Counted before the copy: a billion-laughs document must fail before it has
                 // filled memory (it reached 700 MB natively, and the plugin's memory cap, when
@@ -317,7 +416,12 @@ fn parse_stream(text: &str, track: bool) -> Result<(Vec<(u32, Value)>, Vec<Posit
                 alias_nodes += expanded;
                 nodes += expanded;
                 if alias_nodes > MAX_ALIAS_NODES || nodes > MAX_NODES {
-                    return Err(err_at(&span, "too-large", "", format!("aliases expand to more than {MAX_ALIAS_NODES} nodes")));
+                    return Err(err_at(
+                        &span,
+                        "too-large",
+                        "",
+                        format!("aliases expand to more than {MAX_ALIAS_NODES} nodes"),
+                    ));
                 }
                 let v = anchored.clone();
                 if track && let Some(path) = slot_path(&stack, true) {
@@ -325,7 +429,12 @@ fn parse_stream(text: &str, track: bool) -> Result<(Vec<(u32, Value)>, Vec<Posit
                 }
                 if matches!(stack.last(), Some(Frame::Map { key: None, .. })) {
                     let Value::String(k) = v else {
-                        return Err(err_at(&span, "complex-key", "", "a mapping key must be a plain value".to_owned()));
+                        return Err(err_at(
+                            &span,
+                            "complex-key",
+                            "",
+                            "a mapping key must be a plain value".to_owned(),
+                        ));
                     };
                     if let Some(Frame::Map { key, .. }) = stack.last_mut() {
                         *key = Some(k);
@@ -356,7 +465,12 @@ fn count_nodes(v: &Value, cap: usize) -> usize {
     n
 }
 
-fn place(stack: &mut [Frame], root: &mut Option<Value>, value: Value, span: &Span) -> Result<(), Diagnostic> {
+fn place(
+    stack: &mut [Frame],
+    root: &mut Option<Value>,
+    value: Value,
+    span: &Span,
+) -> Result<(), Diagnostic> {
     match stack.last_mut() {
         None => {
             *root = Some(value);
@@ -370,9 +484,19 @@ fn place(stack: &mut [Frame], root: &mut Option<Value>, value: Value, span: &Spa
             Some(k) => match map.insert(k, value) {
                 None => Ok(()),
                 // Only the fast pass gets here; its caller re-reads with tracking for the message.
-                Some(_) => Err(err_at(span, "duplicate-key", path, "duplicate key".to_owned())),
+                Some(_) => Err(err_at(
+                    span,
+                    "duplicate-key",
+                    path,
+                    "duplicate key".to_owned(),
+                )),
             },
-            None => Err(err_at(span, "complex-key", path, "a mapping key must be a plain value".to_owned())),
+            None => Err(err_at(
+                span,
+                "complex-key",
+                path,
+                "a mapping key must be a plain value".to_owned(),
+            )),
         },
     }
 }
@@ -386,8 +510,16 @@ pub fn text_from_bytes(bytes: &[u8]) -> Result<&str, Diagnostic> {
         let good = String::from_utf8_lossy(bytes.get(..at).unwrap_or_default());
         let line = good.matches('\n').count() + 1;
         let col = good.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-        let (line, col) = (u32::try_from(line).unwrap_or(u32::MAX), u32::try_from(col).unwrap_or(u32::MAX));
-        Diagnostic::request("invalid-utf8", "", format!("line {line} column {col}: not UTF-8 text (byte {at})")).at(line, col)
+        let (line, col) = (
+            u32::try_from(line).unwrap_or(u32::MAX),
+            u32::try_from(col).unwrap_or(u32::MAX),
+        );
+        Diagnostic::request(
+            "invalid-utf8",
+            "",
+            format!("line {line} column {col}: not UTF-8 text (byte {at})"),
+        )
+        .at(line, col)
     })
 }
 
@@ -438,7 +570,9 @@ impl<'de> Visitor<'de> for StrictVisitor {
         Ok(Value::from(v))
     }
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
-        Number::from_f64(v).map(Value::Number).ok_or_else(|| E::custom("not a finite number"))
+        Number::from_f64(v)
+            .map(Value::Number)
+            .ok_or_else(|| E::custom("not a finite number"))
     }
     fn visit_str<E>(self, v: &str) -> Result<Value, E> {
         Ok(Value::String(v.to_owned()))
@@ -484,9 +618,14 @@ mod tests {
 
     #[test]
     fn positions_of_fields() {
-        let d = one("apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - name: a\n    restartPolicy: Never\n");
+        let d = one(
+            "apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - name: a\n    restartPolicy: Never\n",
+        );
         assert_eq!(d.position_of("spec.containers[0].restartPolicy"), (6, 5));
-        assert_eq!(d.position_of("spec.containers[0].restartPolicyRules[3].action"), (5, 5));
+        assert_eq!(
+            d.position_of("spec.containers[0].restartPolicyRules[3].action"),
+            (5, 5)
+        );
         assert_eq!(d.position_of("kind"), (2, 1));
     }
 
@@ -506,20 +645,28 @@ mod tests {
 
     #[test]
     fn positions_of_later_documents_come_from_the_shared_lazy_pass() {
-        let d = parse_documents("a: 1\n---\n# note\nb:\n  c: [1, 2]\n---\nd: x\n").unwrap_or_default();
+        let d =
+            parse_documents("a: 1\n---\n# note\nb:\n  c: [1, 2]\n---\nd: x\n").unwrap_or_default();
         assert_eq!(d.len(), 3);
         // Asked out of order: the stream is re-read once, and each document keeps its own map.
         assert_eq!(d.get(2).map(|x| x.position_of("d")), Some((7, 1)));
         assert_eq!(d.get(1).map(|x| x.position_of("b.c[1]")), Some((5, 10)));
         assert_eq!(d.first().map(|x| x.position_of("a")), Some((1, 1)));
-        assert_eq!(d.get(1).map(|x| x.position_of("a")), Some((4, 1)), "a field the document lacks falls back to its first line");
+        assert_eq!(
+            d.get(1).map(|x| x.position_of("a")),
+            Some((4, 1)),
+            "a field the document lacks falls back to its first line"
+        );
     }
 
     #[test]
     fn duplicate_keys_are_errors_with_a_line() {
         let e = parse_documents("a: 1\nb:\n  c: 1\n  c: 2\n").err();
         let e = e.map(|e| (e.line, e.field, e.code)).unwrap_or_default();
-        assert_eq!(e, (Some(4), "b.c".to_owned(), Some("duplicate-key".to_owned())));
+        assert_eq!(
+            e,
+            (Some(4), "b.c".to_owned(), Some("duplicate-key".to_owned()))
+        );
         assert!(parse_json_strict(r#"{"a":1,"a":2}"#).is_err());
     }
 
@@ -529,7 +676,11 @@ mod tests {
         assert!(parse_documents(&deep).is_err());
         let mut bomb = String::from("a: &a [x,x,x,x,x,x,x,x,x,x]\n");
         for i in 0..9 {
-            let prev = if i == 0 { "a".to_owned() } else { format!("a{}", i - 1) };
+            let prev = if i == 0 {
+                "a".to_owned()
+            } else {
+                format!("a{}", i - 1)
+            };
             bomb.push_str(&format!("a{i}: &a{i} [*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev}]\n"));
         }
         assert!(parse_documents(&bomb).is_err());
@@ -537,7 +688,9 @@ mod tests {
 
     #[test]
     fn non_utf8_bytes_name_their_line_and_column() {
-        let e = text_from_bytes(b"a: 1\nb: \xc3\xa9\xff\n").err().map(|d| (d.line, d.column, d.code));
+        let e = text_from_bytes(b"a: 1\nb: \xc3\xa9\xff\n")
+            .err()
+            .map(|d| (d.line, d.column, d.code));
         assert_eq!(e, Some((Some(2), Some(5), Some("invalid-utf8".to_owned()))));
         assert_eq!(text_from_bytes(b"ok").ok(), Some("ok"));
     }

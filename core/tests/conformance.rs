@@ -5,7 +5,12 @@ use std::path::PathBuf;
 fn vector_files() -> Vec<PathBuf> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../conformance/vectors");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "json")).collect())
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "json"))
+                .collect()
+        })
         .unwrap_or_default();
     files.sort();
     files
@@ -22,7 +27,11 @@ fn all_vectors_pass_through_the_rust_api() {
         let vectors: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap_or_default();
         assert!(!vectors.is_empty(), "{} holds no vectors", f.display());
         for v in vectors {
-            let id = v.get("id").and_then(|x| x.as_str()).unwrap_or("?").to_owned();
+            let id = v
+                .get("id")
+                .and_then(|x| x.as_str())
+                .unwrap_or("?")
+                .to_owned();
             if !filter.is_empty() && !id.contains(&filter) {
                 continue;
             }

@@ -2,7 +2,12 @@
 //! (fuzz/regressions/<target>/) through the same harness the libFuzzer targets use
 //! (fuzz/src/core_harness.rs), on the stable toolchain: `make test` guards them without nightly.
 //! The plugin_abi target is replayed by host/tests/bad_input.rs.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
 
 #[path = "../../fuzz/src/core_harness.rs"]
 mod core_harness;
@@ -25,11 +30,24 @@ fn replay(target: &str, run: Target) {
         .iter()
         .filter_map(|f| {
             let data = std::fs::read(f).unwrap();
-            let outcome = std::panic::catch_unwind(|| run(&data)).unwrap_or_else(|_| Err("panicked".to_owned()));
-            outcome.err().map(|e| format!("{}: {}", f.display(), e.chars().take(600).collect::<String>()))
+            let outcome = std::panic::catch_unwind(|| run(&data))
+                .unwrap_or_else(|_| Err("panicked".to_owned()));
+            outcome.err().map(|e| {
+                format!(
+                    "{}: {}",
+                    f.display(),
+                    e.chars().take(600).collect::<String>()
+                )
+            })
         })
         .collect();
-    assert!(failures.is_empty(), "{target}: {} of {} inputs fail:\n{}", failures.len(), files.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{target}: {} of {} inputs fail:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -52,7 +70,13 @@ fn eval_ops_corpus() {
 fn the_response_check_refuses_a_malformed_answer() {
     assert!(core_harness::check_response(r#"{"result": {}}"#, false).is_err());
     assert!(core_harness::check_response(r#"{"status": "error", "errors": []}"#, false).is_err());
-    assert!(core_harness::check_response(r#"{"status": "ok", "result": {"valid": false, "errors": []}}"#, false).is_err());
+    assert!(
+        core_harness::check_response(
+            r#"{"status": "ok", "result": {"valid": false, "errors": []}}"#,
+            false
+        )
+        .is_err()
+    );
     let no_line = r#"{"status": "error", "errors": [{"message": "m", "field": ""}]}"#;
     assert!(core_harness::check_response(no_line, false).is_ok());
     assert!(core_harness::check_response(no_line, true).is_err());

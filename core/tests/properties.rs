@@ -3,7 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
 
 use proptest::prelude::*;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
 /// Block-style YAML for a JSON value (strings double-quoted, which YAML reads as JSON does).
 fn to_yaml(v: &Value, indent: usize, out: &mut String) {
@@ -50,8 +50,18 @@ fn scalar(v: &Value) -> String {
 
 fn rule() -> impl Strategy<Value = Value> {
     (
-        prop_oneof![Just("Restart"), Just("RestartAllContainers"), Just(""), Just("Bogus")],
-        prop_oneof![Just(Some("In")), Just(Some("NotIn")), Just(Some("")), Just(None)],
+        prop_oneof![
+            Just("Restart"),
+            Just("RestartAllContainers"),
+            Just(""),
+            Just("Bogus")
+        ],
+        prop_oneof![
+            Just(Some("In")),
+            Just(Some("NotIn")),
+            Just(Some("")),
+            Just(None)
+        ],
         proptest::collection::vec(-3i64..300, 0..6),
     )
         .prop_map(|(action, op, values)| match op {
@@ -62,7 +72,13 @@ fn rule() -> impl Strategy<Value = Value> {
 
 fn container(name: String) -> impl Strategy<Value = Value> {
     (
-        prop_oneof![Just(None), Just(Some("Always")), Just(Some("OnFailure")), Just(Some("Never")), Just(Some("Sometimes"))],
+        prop_oneof![
+            Just(None),
+            Just(Some("Always")),
+            Just(Some("OnFailure")),
+            Just(Some("Never")),
+            Just(Some("Sometimes"))
+        ],
         proptest::collection::vec(rule(), 0..4),
     )
         .prop_map(move |(policy, rules)| {
@@ -94,7 +110,10 @@ fn pod() -> impl Strategy<Value = Value> {
 }
 
 fn answer(input: Value) -> Value {
-    let r = restartkit::handle(restartkit::Request { op: "validate".into(), input });
+    let r = restartkit::handle(restartkit::Request {
+        op: "validate".into(),
+        input,
+    });
     let res = r.result().cloned().unwrap_or(Value::Null);
     let keys = |k: &str| -> Vec<(String, String)> {
         let mut v: Vec<(String, String)> = res[k]
@@ -102,7 +121,12 @@ fn answer(input: Value) -> Value {
             .cloned()
             .unwrap_or_default()
             .iter()
-            .map(|d| (d["field"].as_str().unwrap_or("").to_owned(), d["message"].as_str().unwrap_or("").to_owned()))
+            .map(|d| {
+                (
+                    d["field"].as_str().unwrap_or("").to_owned(),
+                    d["message"].as_str().unwrap_or("").to_owned(),
+                )
+            })
             .collect();
         v.sort();
         v

@@ -1,10 +1,18 @@
 //! Simulated timelines against upstream's figures and semantics.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
 
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
 fn simulate(scenario: Value) -> Value {
-    let r = restartkit::handle(restartkit::Request { op: "simulate".into(), input: json!({"scenario": scenario}) });
+    let r = restartkit::handle(restartkit::Request {
+        op: "simulate".into(),
+        input: json!({"scenario": scenario}),
+    });
     match r {
         restartkit::Response::Ok { result, .. } => result,
         restartkit::Response::Error { errors, .. } => panic!("simulate failed: {errors:?}"),
@@ -34,7 +42,10 @@ fn crash_looping_container_follows_the_legacy_curve() {
         "exits": [{"container": "app", "afterSeconds": 0, "exitCode": 1}],
     }));
     // The first start, then restarts at 0, 10, 30, 70, 150, 310, 610 s (backoff vectors kl-*).
-    assert_eq!(starts(&out, "app"), vec![0.0, 0.0, 10.0, 30.0, 70.0, 150.0, 310.0, 610.0]);
+    assert_eq!(
+        starts(&out, "app"),
+        vec![0.0, 0.0, 10.0, 30.0, 70.0, 150.0, 310.0, 610.0]
+    );
     assert_eq!(out["pods"][0]["containers"][0]["restartCount"], 7);
 }
 
@@ -45,7 +56,10 @@ fn the_reduced_curve_with_the_node_max_restarts_faster() {
         "workload": pod("Always", json!({"name": "app", "image": "busybox"})),
         "exits": [{"afterSeconds": 0, "exitCode": 1}],
     }));
-    assert_eq!(starts(&out, "app"), vec![0.0, 0.0, 1.0, 3.0, 7.0, 15.0, 31.0, 63.0]);
+    assert_eq!(
+        starts(&out, "app"),
+        vec![0.0, 0.0, 1.0, 3.0, 7.0, 15.0, 31.0, 63.0]
+    );
 }
 
 #[test]
@@ -61,7 +75,10 @@ fn a_long_run_resets_the_backoff() {
     }));
     // 0 (start), 0, 10, 30 (three crashes), then a 700 s run ends at 730 and restarts at once
     // (ran more than 600 s), then 10 s later, then 20 s later.
-    assert_eq!(starts(&out, "app"), vec![0.0, 0.0, 10.0, 30.0, 730.0, 740.0, 760.0]);
+    assert_eq!(
+        starts(&out, "app"),
+        vec![0.0, 0.0, 10.0, 30.0, 730.0, 740.0, 760.0]
+    );
 }
 
 #[test]
@@ -101,7 +118,12 @@ fn a_fail_job_rule_fails_the_job_with_upstreams_message() {
     assert_eq!(j["phase"], "Failed");
     assert_eq!(j["reason"], "PodFailurePolicy");
     let pod = out["pods"][0]["name"].as_str().unwrap();
-    assert_eq!(j["message"], format!("Container main for pod ml/{pod} failed with exit code 42 matching FailJob rule at index 0"));
+    assert_eq!(
+        j["message"],
+        format!(
+            "Container main for pod ml/{pod} failed with exit code 42 matching FailJob rule at index 0"
+        )
+    );
     assert_eq!(out["summary"]["podsReplaced"], 0);
 }
 
@@ -117,7 +139,13 @@ fn counted_failures_use_the_backoff_limit_and_the_pod_failure_backoff() {
     assert_eq!(j["reason"], "BackoffLimitExceeded");
     assert_eq!(j["failed"], 3);
     // Pods at 0, then 10 s and 20 s after each failure (the Job's pod-failure backoff).
-    let created: Vec<f64> = out["timeline"].as_array().unwrap().iter().filter(|e| e["event"] == "Scheduled").map(|e| e["t"].as_f64().unwrap()).collect();
+    let created: Vec<f64> = out["timeline"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["event"] == "Scheduled")
+        .map(|e| e["t"].as_f64().unwrap())
+        .collect();
     assert_eq!(created, vec![0.0, 11.0, 32.0]);
 }
 
@@ -128,7 +156,11 @@ fn an_ignore_rule_on_disruption_does_not_consume_the_backoff_limit() {
         "workload": job(json!({"rules": [{"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget"}]}]}), 0),
         "faults": [{"kind": "nodeFailure", "ratePerHour": 20}],
     }));
-    assert!(out["summary"]["podsReplaced"].as_u64().unwrap() >= 2, "{}", out["summary"]);
+    assert!(
+        out["summary"]["podsReplaced"].as_u64().unwrap() >= 2,
+        "{}",
+        out["summary"]
+    );
     assert_eq!(out["jobs"][0]["phase"], "Running");
     assert_eq!(out["jobs"][0]["failed"], 0);
 }
@@ -148,7 +180,12 @@ fn a_jobset_restarts_until_max_restarts_then_fails() {
     assert_eq!(s["phase"], "Failed", "{s}");
     assert_eq!(s["reason"], "ReachedMaxRestarts");
     assert_eq!(s["restarts"], 2);
-    assert!(s["message"].as_str().unwrap().starts_with("jobset failed due to reaching max number of restarts (first failed job: "), "{s}");
+    assert!(
+        s["message"].as_str().unwrap().starts_with(
+            "jobset failed due to reaching max number of restarts (first failed job: "
+        ),
+        "{s}"
+    );
     assert_eq!(out["summary"]["jobsetRestarts"], 2);
 }
 
@@ -169,10 +206,19 @@ fn the_same_seed_gives_the_same_timeline() {
 
 #[test]
 fn a_workload_upstream_rejects_is_not_simulated() {
-    let bad = job(json!({"rules": [{"action": "FailJob", "onExitCodes": {"operator": "In", "values": [0]}}]}), 1);
-    let r = restartkit::handle(restartkit::Request { op: "simulate".into(), input: json!({"scenario": {"workload": bad}}) });
+    let bad = job(
+        json!({"rules": [{"action": "FailJob", "onExitCodes": {"operator": "In", "values": [0]}}]}),
+        1,
+    );
+    let r = restartkit::handle(restartkit::Request {
+        op: "simulate".into(),
+        input: json!({"scenario": {"workload": bad}}),
+    });
     match r {
-        restartkit::Response::Error { errors, .. } => assert!(errors[0].message.contains("rejected at admission"), "{errors:?}"),
+        restartkit::Response::Error { errors, .. } => assert!(
+            errors[0].message.contains("rejected at admission"),
+            "{errors:?}"
+        ),
         other => panic!("expected an error, got {other:?}"),
     }
 }
@@ -191,9 +237,19 @@ fn a_jobset_restart_counts_every_slot_until_its_new_pod_starts() {
     assert_eq!(out["summary"]["jobsetRestarts"], 2);
     // Two restarts, each: 2 Jobs x 1 Pod slot x (30 s to recreate the Jobs + 30 s to create
     // their Pods + 5 s start-up). Nothing else waits: backoffLimit 0 replaces no Pod.
-    assert_eq!(out["summary"]["timeLostSeconds"], 2.0 * 2.0 * 65.0, "{}", out["summary"]);
+    assert_eq!(
+        out["summary"]["timeLostSeconds"],
+        2.0 * 2.0 * 65.0,
+        "{}",
+        out["summary"]
+    );
     // Only the last attempt's Pods are listed, and no two Pods ever share a name.
-    let pods: Vec<&str> = out["pods"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
+    let pods: Vec<&str> = out["pods"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
     assert_eq!(pods, vec!["train-workers-0-0-2", "train-workers-1-0-2"]);
     let mut created: Vec<&str> = out["timeline"]
         .as_array()

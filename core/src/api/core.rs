@@ -146,7 +146,11 @@ pub struct ContainerStatus {
     pub ready: bool,
     #[serde(default)]
     pub restart_count: i32,
-    #[serde(default, rename = "containerID", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        rename = "containerID",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub container_id: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub image: Option<String>,
@@ -199,6 +203,10 @@ pub struct ContainerStateTerminated {
     pub started_at: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub finished_at: Option<String>,
-    #[serde(default, rename = "containerID", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        rename = "containerID",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub container_id: Option<String>,
 }

@@ -34,10 +34,16 @@ pub struct ObjectMeta {
 
 impl ObjectMeta {
     pub fn label(&self, key: &str) -> Option<&str> {
-        self.labels.as_ref().and_then(|l| l.get(key)).map(String::as_str)
+        self.labels
+            .as_ref()
+            .and_then(|l| l.get(key))
+            .map(String::as_str)
     }
     pub fn annotation(&self, key: &str) -> Option<&str> {
-        self.annotations.as_ref().and_then(|l| l.get(key)).map(String::as_str)
+        self.annotations
+            .as_ref()
+            .and_then(|l| l.get(key))
+            .map(String::as_str)
     }
     pub fn name_or_empty(&self) -> &str {
         self.name.as_deref().unwrap_or("")

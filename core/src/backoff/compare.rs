@@ -6,7 +6,7 @@ use crate::diag::Diagnostic;
 use crate::proposals::{self, Proposal};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use std::collections::BTreeMap;
 
 /// The windows KEP-4603 compares curves over, in seconds: 10 s, 30 s, 70 s, 5 min, 30 min.
@@ -153,10 +153,21 @@ fn curve(cfg: &CurveConfig, horizon: u64) -> Result<(f64, f64, Vec<f64>), Diagno
         }
     }
     let first = crate::contract::call_op("backoff", input.clone())?;
-    let initial = first.get("initialSeconds").and_then(Value::as_f64).unwrap_or(0.0);
-    let max = first.get("maxSeconds").and_then(Value::as_f64).unwrap_or(0.0);
+    let initial = first
+        .get("initialSeconds")
+        .and_then(Value::as_f64)
+        .unwrap_or(0.0);
+    let max = first
+        .get("maxSeconds")
+        .and_then(Value::as_f64)
+        .unwrap_or(0.0);
     // Enough restarts to pass the horizon at the fastest (capped) rate.
-    let n = if max > 0.0 { ((horizon as f64 / max).ceil() as u64 + 64).min(u64::from(crate::backoff::kubelet::MAX_RESTARTS)) } else { 64 };
+    let n = if max > 0.0 {
+        ((horizon as f64 / max).ceil() as u64 + 64)
+            .min(u64::from(crate::backoff::kubelet::MAX_RESTARTS))
+    } else {
+        64
+    };
     if let Some(m) = input.as_object_mut() {
         m.insert("restarts".into(), json!(n));
     }
@@ -186,7 +197,14 @@ fn peak_in_10s(times: &[f64]) -> u64 {
     peak
 }
 
-fn result(label: String, initial: f64, max: f64, times: Vec<f64>, legacy_times: &[f64], per_restart: u64) -> CurveResult {
+fn result(
+    label: String,
+    initial: f64,
+    max: f64,
+    times: Vec<f64>,
+    legacy_times: &[f64],
+    per_restart: u64,
+) -> CurveResult {
     let windows = WINDOWS
         .iter()
         .map(|w| {
@@ -225,7 +243,10 @@ fn load_series(times: &[f64], horizon: u64, pods: u64, per_restart: u64) -> Vec<
             let (lo, hi) = ((b * 10) as f64, (b * 10 + 10) as f64);
             // Buckets are [lo, hi); the last one also holds a restart at the horizon itself.
             let last = b + 1 == buckets;
-            let restarts = times.iter().filter(|t| **t >= lo && (**t < hi || (last && **t <= hi))).count() as u64;
+            let restarts = times
+                .iter()
+                .filter(|t| **t >= lo && (**t < hi || (last && **t <= hi)))
+                .count() as u64;
             let requests = restarts * per_restart;
             LoadPoint {
                 start_seconds: b * 10,
@@ -240,7 +261,11 @@ fn load_series(times: &[f64], horizon: u64, pods: u64, per_restart: u64) -> Vec<
 
 pub fn compare(input: CompareInput) -> Result<CompareOutput, Diagnostic> {
     if input.curves.is_empty() {
-        return Err(Diagnostic::request("invalid-input", "input.curves", "give at least one curve"));
+        return Err(Diagnostic::request(
+            "invalid-input",
+            "input.curves",
+            "give at least one curve",
+        ));
     }
     let horizon = input.horizon_seconds.max(*WINDOWS.last().unwrap_or(&1800));
     let gates = |reduce: bool| {
@@ -249,36 +274,77 @@ pub fn compare(input: CompareInput) -> Result<CompareOutput, Diagnostic> {
             ("ReduceDefaultCrashLoopBackOffDecay".to_owned(), reduce),
         ]))
     };
-    let legacy = CurveConfig { label: "legacy".into(), feature_gates: gates(false), ..Default::default() };
+    let legacy = CurveConfig {
+        label: "legacy".into(),
+        feature_gates: gates(false),
+        ..Default::default()
+    };
     let (_, _, legacy_times) = curve(&legacy, horizon)?;
     let per_restart = u64::from(input.pods) * u64::from(input.requests_per_restart);
     let mut out = Vec::new();
     for cfg in &input.curves {
         let (initial, max, times) = curve(cfg, horizon)?;
-        out.push(result(cfg.label.clone(), initial, max, times, &legacy_times, per_restart));
+        out.push(result(
+            cfg.label.clone(),
+            initial,
+            max,
+            times,
+            &legacy_times,
+            per_restart,
+        ));
     }
     let named = proposals::marker(&input.proposals);
     if named.is_empty() {
-        return Ok(CompareOutput { pods: input.pods, requests_per_restart: input.requests_per_restart, curves: out, proposals: named, kep_load_figures: None });
+        return Ok(CompareOutput {
+            pods: input.pods,
+            requests_per_restart: input.requests_per_restart,
+            curves: out,
+            proposals: named,
+            kep_load_figures: None,
+        });
     }
     let overrides = input.exit_reason_overrides.unwrap_or_default();
     for p in proposals::curves(&named, horizon as f64, &overrides) {
-        let mut r = result(p.label, p.initial_seconds, p.max_seconds, p.restart_times_seconds, &legacy_times, per_restart);
+        let mut r = result(
+            p.label,
+            p.initial_seconds,
+            p.max_seconds,
+            p.restart_times_seconds,
+            &legacy_times,
+            per_restart,
+        );
         r.proposal = Some(p.proposal);
         out.push(r);
     }
     for r in &mut out {
-        r.load = Some(load_series(&r.restart_times_seconds, horizon, u64::from(input.pods), per_restart));
+        r.load = Some(load_series(
+            &r.restart_times_seconds,
+            horizon,
+            u64::from(input.pods),
+            per_restart,
+        ));
     }
     // The KEP's figures are about its adopted curve, 1 s / 60 s (ReduceDefaultCrashLoopBackOffDecay).
-    let adopted = CurveConfig { label: "adopted".into(), feature_gates: gates(true), ..Default::default() };
+    let adopted = CurveConfig {
+        label: "adopted".into(),
+        feature_gates: gates(true),
+        ..Default::default()
+    };
     let (adopted_initial, adopted_max, adopted_times) = curve(&adopted, horizon)?;
     let in_5min = |t: &[f64]| count_within(t, 300.0) as i64;
     let excess_5min = in_5min(&adopted_times) - in_5min(&legacy_times);
-    let steady_excess = if adopted_max > 0.0 { 300.0 / adopted_max - 1.0 } else { 0.0 };
+    let steady_excess = if adopted_max > 0.0 {
+        300.0 / adopted_max - 1.0
+    } else {
+        0.0
+    };
     let figures = KepLoadFigures {
         today_requests_per_10s: (peak_in_10s(&legacy_times) * per_restart) as f64,
-        kep_rate_bound_requests_per_10s: if adopted_initial > 0.0 { per_restart as f64 * 10.0 / adopted_initial } else { 0.0 },
+        kep_rate_bound_requests_per_10s: if adopted_initial > 0.0 {
+            per_restart as f64 * 10.0 / adopted_initial
+        } else {
+            0.0
+        },
         recomputed_peak_requests_per_10s: (peak_in_10s(&adopted_times) * per_restart) as f64,
         excess_restarts_first_5min: excess_5min,
         excess_requests_first_5min: excess_5min * per_restart as i64,

@@ -24,7 +24,8 @@ pub const MAX_JOB_POD_FAILURE_BACKOFF_SECONDS: f64 = 600.0;
 /// Annotation counting the counted failures of an index so far.
 pub const INDEX_FAILURE_COUNT_ANNOTATION: &str = "batch.kubernetes.io/job-index-failure-count";
 /// Annotation counting the ignored failures of an index so far.
-pub const INDEX_IGNORED_FAILURE_COUNT_ANNOTATION: &str = "batch.kubernetes.io/job-index-ignored-failure-count";
+pub const INDEX_IGNORED_FAILURE_COUNT_ANNOTATION: &str =
+    "batch.kubernetes.io/job-index-ignored-failure-count";
 
 const NANOS_PER_SECOND: i64 = 1_000_000_000;
 const NANOS_PER_MILLI: i64 = 1_000_000;
@@ -156,7 +157,12 @@ fn time_at(s: Option<&str>, field: &str) -> Result<i64, Diagnostic> {
 /// `getRemainingTimeForFailuresCount`: the delay left, in nanoseconds, after `failures`
 /// consecutive failures, the last one `elapsed` nanoseconds ago. Arithmetic wraps as Go's
 /// `time.Duration` does.
-pub fn remaining_for_failures(default_backoff: i64, max_backoff: i64, failures: i32, elapsed: i64) -> i64 {
+pub fn remaining_for_failures(
+    default_backoff: i64,
+    max_backoff: i64,
+    failures: i32,
+    elapsed: i64,
+) -> i64 {
     if failures == 0 {
         return 0;
     }
@@ -168,32 +174,49 @@ pub fn remaining_for_failures(default_backoff: i64, max_backoff: i64, failures: 
             break;
         }
     }
-    if backoff < elapsed { 0 } else { backoff.wrapping_sub(elapsed) }
+    if backoff < elapsed {
+        0
+    } else {
+        backoff.wrapping_sub(elapsed)
+    }
 }
 
 fn parse_count(v: Option<&str>) -> i32 {
     // strconv.Atoi, then 0 when unparsable, negative or above MaxInt32.
-    v.and_then(|s| s.parse::<i64>().ok()).filter(|n| (0..=i64::from(i32::MAX)).contains(n)).map_or(0, |n| i32::try_from(n).unwrap_or(0))
+    v.and_then(|s| s.parse::<i64>().ok())
+        .filter(|n| (0..=i64::from(i32::MAX)).contains(n))
+        .map_or(0, |n| i32::try_from(n).unwrap_or(0))
 }
 
 /// `getIndexAbsoluteFailureCount`: the failure-count plus the ignored-failure-count annotations
 /// (each read as 0 when missing or bad), summed in int32 as upstream does.
 pub fn index_absolute_failure_count(pod: &Pod) -> i32 {
-    parse_count(pod.metadata.annotation(INDEX_FAILURE_COUNT_ANNOTATION))
-        .wrapping_add(parse_count(pod.metadata.annotation(INDEX_IGNORED_FAILURE_COUNT_ANNOTATION)))
+    parse_count(pod.metadata.annotation(INDEX_FAILURE_COUNT_ANNOTATION)).wrapping_add(parse_count(
+        pod.metadata
+            .annotation(INDEX_IGNORED_FAILURE_COUNT_ANNOTATION),
+    ))
 }
 
 /// Latest FinishedAt over `statuses` (those `check` keeps); None as soon as one kept status is
 /// not terminated or has no finish time — which also forgets `prev`, as upstream does.
-fn latest_finish(prev: Option<i64>, statuses: &[crate::api::ContainerStatus], check: impl Fn(&str) -> bool) -> Result<Option<i64>, Diagnostic> {
+fn latest_finish(
+    prev: Option<i64>,
+    statuses: &[crate::api::ContainerStatus],
+    check: impl Fn(&str) -> bool,
+) -> Result<Option<i64>, Diagnostic> {
     let mut finish = prev;
     for cs in statuses {
         if !check(&cs.name) {
             continue;
         }
-        let Some(t) = cs.state.as_ref().and_then(|s| s.terminated.as_ref()) else { return Ok(None) };
-        let Some(at) = t.finished_at.as_deref() else { return Ok(None) };
-        let at = parse_rfc3339(at).map_err(|e| bad("pod", format!("finishedAt of {:?}: {e}", cs.name)))?;
+        let Some(t) = cs.state.as_ref().and_then(|s| s.terminated.as_ref()) else {
+            return Ok(None);
+        };
+        let Some(at) = t.finished_at.as_deref() else {
+            return Ok(None);
+        };
+        let at = parse_rfc3339(at)
+            .map_err(|e| bad("pod", format!("finishedAt of {:?}: {e}", cs.name)))?;
         if at == ZERO_TIME_NANOS {
             return Ok(None);
         }
@@ -231,12 +254,14 @@ pub fn finished_time(pod: &Pod, gates: &FeatureGates) -> Result<i64, Diagnostic>
     }
     if let Some(c) = status.and_then(|s| s.conditions.iter().find(|c| c.type_ == "Ready"))
         && c.status == "False"
-            && let Some(t) = c.last_transition_time.as_deref() {
-                let t = parse_rfc3339(t).map_err(|e| bad("pod", format!("Ready lastTransitionTime: {e}")))?;
-                if t != ZERO_TIME_NANOS {
-                    return Ok(t);
-                }
-            }
+        && let Some(t) = c.last_transition_time.as_deref()
+    {
+        let t =
+            parse_rfc3339(t).map_err(|e| bad("pod", format!("Ready lastTransitionTime: {e}")))?;
+        if t != ZERO_TIME_NANOS {
+            return Ok(t);
+        }
+    }
     if let Some(d) = pod.metadata.deletion_timestamp.as_deref() {
         let d = parse_rfc3339(d).map_err(|e| bad("pod", format!("deletionTimestamp: {e}")))?;
         let grace = pod.metadata.deletion_grace_period_seconds.unwrap_or(0);
@@ -250,7 +275,11 @@ pub fn finished_time(pod: &Pod, gates: &FeatureGates) -> Result<i64, Diagnostic>
 
 /// `newBackoffRecord` on finish times (nanoseconds): the stored record (count, last failure)
 /// updated with the newly succeeded and failed Pods.
-pub fn new_backoff_record(stored: (i32, Option<i64>), succeeded: &[i64], failed: &[i64]) -> (i32, Option<i64>) {
+pub fn new_backoff_record(
+    stored: (i32, Option<i64>),
+    succeeded: &[i64],
+    failed: &[i64],
+) -> (i32, Option<i64>) {
     let mut s = succeeded.to_vec();
     let mut f = failed.to_vec();
     s.sort_unstable();
@@ -263,7 +292,12 @@ pub fn new_backoff_record(stored: (i32, Option<i64>), succeeded: &[i64], failed:
         }
         (Some(_), None) => (0, None),
         (Some(&last_success), Some(_)) => {
-            let after: Vec<i64> = f.iter().rev().copied().take_while(|t| *t > last_success).collect();
+            let after: Vec<i64> = f
+                .iter()
+                .rev()
+                .copied()
+                .take_while(|t| *t > last_success)
+                .collect();
             let n = i32::try_from(after.len()).unwrap_or(i32::MAX);
             (n, after.first().copied())
         }
@@ -272,30 +306,51 @@ pub fn new_backoff_record(stored: (i32, Option<i64>), succeeded: &[i64], failed:
 
 /// Runs one job-controller backoff function.
 pub fn run(i: JobBackoffInput) -> Result<JobBackoffOutput, Diagnostic> {
-    let (gates, _) = FeatureGates::resolve(i.kubernetes_version.as_deref(), i.feature_gates.as_ref())?;
-    let default_s = i.default_backoff_seconds.unwrap_or(DEFAULT_JOB_POD_FAILURE_BACKOFF_SECONDS);
-    let max_s = i.max_backoff_seconds.unwrap_or(MAX_JOB_POD_FAILURE_BACKOFF_SECONDS);
+    let (gates, _) =
+        FeatureGates::resolve(i.kubernetes_version.as_deref(), i.feature_gates.as_ref())?;
+    let default_s = i
+        .default_backoff_seconds
+        .unwrap_or(DEFAULT_JOB_POD_FAILURE_BACKOFF_SECONDS);
+    let max_s = i
+        .max_backoff_seconds
+        .unwrap_or(MAX_JOB_POD_FAILURE_BACKOFF_SECONDS);
     let d = seconds_to_nanos(default_s, "defaultBackoffSeconds")?;
     let m = seconds_to_nanos(max_s, "maxBackoffSeconds")?;
     let elapsed_since = |last: Option<&str>, field: &str| -> Result<i64, Diagnostic> {
         match (&i.now, i.seconds_since_last_failure) {
             (Some(now), _) => Ok(time_at(Some(now), "now")?.saturating_sub(time_at(last, field)?)),
             (None, Some(s)) => seconds_to_nanos(s, "secondsSinceLastFailure"),
-            (None, None) => Err(bad("now", "now (or secondsSinceLastFailure) is required when there are failures")),
+            (None, None) => Err(bad(
+                "now",
+                "now (or secondsSinceLastFailure) is required when there are failures",
+            )),
         }
     };
     let mut out = JobBackoffOutput::default();
     match i.function.as_str() {
         "getRemainingTime" => {
             if let Some(range) = &i.failures_after_last_success_range {
-                let elapsed = seconds_to_nanos(i.seconds_since_last_failure.unwrap_or(0.0), "secondsSinceLastFailure")?;
+                let elapsed = seconds_to_nanos(
+                    i.seconds_since_last_failure.unwrap_or(0.0),
+                    "secondsSinceLastFailure",
+                )?;
                 out.initial_seconds = Some(default_s);
                 out.max_seconds = Some(max_s);
-                out.delays_seconds = Some(range.iter().map(|f| nanos_to_seconds(remaining_for_failures(d, m, *f, elapsed))).collect());
+                out.delays_seconds = Some(
+                    range
+                        .iter()
+                        .map(|f| nanos_to_seconds(remaining_for_failures(d, m, *f, elapsed)))
+                        .collect(),
+                );
             } else {
                 let f = i.failures_after_last_success.unwrap_or(0);
-                let elapsed = if f == 0 { 0 } else { elapsed_since(i.last_failure_time.as_deref(), "lastFailureTime")? };
-                out.remaining_seconds = Some(nanos_to_seconds(remaining_for_failures(d, m, f, elapsed)));
+                let elapsed = if f == 0 {
+                    0
+                } else {
+                    elapsed_since(i.last_failure_time.as_deref(), "lastFailureTime")?
+                };
+                out.remaining_seconds =
+                    Some(nanos_to_seconds(remaining_for_failures(d, m, f, elapsed)));
             }
         }
         "getRemainingTimePerIndex" => match &i.last_failed_pod {
@@ -306,28 +361,48 @@ pub fn run(i: JobBackoffInput) -> Result<JobBackoffOutput, Diagnostic> {
                 let elapsed = match (&i.now, i.seconds_since_last_failure) {
                     (Some(now), _) => time_at(Some(now), "now")?.saturating_sub(last),
                     (None, Some(s)) => seconds_to_nanos(s, "secondsSinceLastFailure")?,
-                    (None, None) => return Err(bad("now", "now (or secondsSinceLastFailure) is required with lastFailedPod")),
+                    (None, None) => {
+                        return Err(bad(
+                            "now",
+                            "now (or secondsSinceLastFailure) is required with lastFailedPod",
+                        ));
+                    }
                 };
                 out.failures_count = Some(f);
-                out.remaining_seconds = Some(nanos_to_seconds(remaining_for_failures(d, m, f, elapsed)));
+                out.remaining_seconds =
+                    Some(nanos_to_seconds(remaining_for_failures(d, m, f, elapsed)));
             }
         },
         "newBackoffRecord" => {
-            let t0 = i.t0.as_deref().map(|t| time_at(Some(t), "T0")).transpose()?;
+            let t0 =
+                i.t0.as_deref()
+                    .map(|t| time_at(Some(t), "T0"))
+                    .transpose()?;
             let offsets = |v: &Option<Vec<i64>>, field: &str| -> Result<Vec<i64>, Diagnostic> {
                 let v = v.as_deref().unwrap_or(&[]);
                 if v.is_empty() {
                     return Ok(Vec::new());
                 }
                 let base = t0.ok_or_else(|| bad("T0", format!("T0 is required with {field}")))?;
-                Ok(v.iter().map(|ms| base.wrapping_add(ms.wrapping_mul(NANOS_PER_MILLI))).collect())
+                Ok(v.iter()
+                    .map(|ms| base.wrapping_add(ms.wrapping_mul(NANOS_PER_MILLI)))
+                    .collect())
             };
             let pods = |v: &Option<Vec<Pod>>| -> Result<Vec<i64>, Diagnostic> {
-                v.iter().flatten().map(|p| finished_time(p, &gates)).collect()
+                v.iter()
+                    .flatten()
+                    .map(|p| finished_time(p, &gates))
+                    .collect()
             };
-            let mut succeeded = offsets(&i.new_succeeded_pods_finished_at_ms_from_t0, "newSucceededPodsFinishedAtMsFromT0")?;
+            let mut succeeded = offsets(
+                &i.new_succeeded_pods_finished_at_ms_from_t0,
+                "newSucceededPodsFinishedAtMsFromT0",
+            )?;
             succeeded.extend(pods(&i.new_succeeded_pods)?);
-            let mut failed = offsets(&i.new_failed_pods_finished_at_ms_from_t0, "newFailedPodsFinishedAtMsFromT0")?;
+            let mut failed = offsets(
+                &i.new_failed_pods_finished_at_ms_from_t0,
+                "newFailedPodsFinishedAtMsFromT0",
+            )?;
             failed.extend(pods(&i.new_failed_pods)?);
             let stored = match &i.stored_record {
                 None => (0, None),
@@ -335,8 +410,13 @@ pub fn run(i: JobBackoffInput) -> Result<JobBackoffOutput, Diagnostic> {
                     let last = match (&r.last_failure_time, r.last_failure_time_ms_from_t0) {
                         (Some(t), _) => Some(time_at(Some(t), "storedRecord.lastFailureTime")?),
                         (None, Some(ms)) => Some(
-                            t0.ok_or_else(|| bad("T0", "T0 is required with storedRecord.lastFailureTimeMsFromT0"))?
-                                .wrapping_add(ms.wrapping_mul(NANOS_PER_MILLI)),
+                            t0.ok_or_else(|| {
+                                bad(
+                                    "T0",
+                                    "T0 is required with storedRecord.lastFailureTimeMsFromT0",
+                                )
+                            })?
+                            .wrapping_add(ms.wrapping_mul(NANOS_PER_MILLI)),
                         ),
                         (None, None) => None,
                     };
@@ -353,7 +433,10 @@ pub fn run(i: JobBackoffInput) -> Result<JobBackoffOutput, Diagnostic> {
             };
         }
         "getFinishedTime" => {
-            let pod = i.pod.as_ref().ok_or_else(|| bad("pod", "pod is required for getFinishedTime"))?;
+            let pod = i
+                .pod
+                .as_ref()
+                .ok_or_else(|| bad("pod", "pod is required for getFinishedTime"))?;
             out.finished_time = Some(format_rfc3339(finished_time(pod, &gates)?));
         }
         other => {
@@ -405,7 +488,9 @@ fn days_in_month(y: i64, m: i64) -> i64 {
 
 fn digits(s: &[u8], n: usize) -> Option<i64> {
     let part = s.get(..n)?;
-    part.iter().try_fold(0i64, |acc, c| c.is_ascii_digit().then(|| acc * 10 + i64::from(c - b'0')))
+    part.iter().try_fold(0i64, |acc, c| {
+        c.is_ascii_digit().then(|| acc * 10 + i64::from(c - b'0'))
+    })
 }
 
 /// Parses an RFC 3339 timestamp (`2009-11-10T23:00:00Z`, `…T23:00:00.5+01:00`) into nanoseconds
@@ -421,7 +506,13 @@ pub fn parse_rfc3339(s: &str) -> Result<i64, String> {
     }
     let field = |from: usize| b.get(from..).and_then(|r| digits(r, 2)).ok_or_else(err);
     let (month, day, hour, min, sec) = (field(5)?, field(8)?, field(11)?, field(14)?, field(17)?);
-    if !(1..=12).contains(&month) || day < 1 || day > days_in_month(year, month) || hour > 23 || min > 59 || sec > 59 {
+    if !(1..=12).contains(&month)
+        || day < 1
+        || day > days_in_month(year, month)
+        || hour > 23
+        || min > 59
+        || sec > 59
+    {
         return Err(err());
     }
     let mut pos = 19;
@@ -455,7 +546,9 @@ pub fn parse_rfc3339(s: &str) -> Result<i64, String> {
         return Ok(ZERO_TIME_NANOS);
     }
     let secs = days_from_civil(year, month, day) * 86_400 + hour * 3600 + min * 60 + sec - offset_s;
-    secs.checked_mul(NANOS_PER_SECOND).and_then(|n| n.checked_add(frac)).ok_or_else(|| format!("{s:?} is out of the supported range"))
+    secs.checked_mul(NANOS_PER_SECOND)
+        .and_then(|n| n.checked_add(frac))
+        .ok_or_else(|| format!("{s:?} is out of the supported range"))
 }
 
 /// Formats nanoseconds since the epoch as RFC 3339 in UTC, with as many fractional digits as
@@ -468,7 +561,12 @@ pub fn format_rfc3339(ns: i64) -> String {
     let frac = ns.rem_euclid(NANOS_PER_SECOND);
     let (y, m, d) = civil_from_days(secs.div_euclid(86_400));
     let rem = secs.rem_euclid(86_400);
-    let mut s = format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}", rem / 3600, rem % 3600 / 60, rem % 60);
+    let mut s = format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    );
     if frac != 0 {
         let f = format!("{frac:09}");
         s.push('.');
@@ -497,17 +595,38 @@ mod tests {
         assert_eq!(format_rfc3339(t), T);
         assert_eq!(parse_rfc3339("2009-11-11T00:00:00+01:00").unwrap(), t);
         assert_eq!(parse_rfc3339("2009-11-10T22:30:00-00:30").unwrap(), t);
-        assert_eq!(parse_rfc3339("2009-11-10T23:00:00.25Z").unwrap(), t + 250_000_000);
+        assert_eq!(
+            parse_rfc3339("2009-11-10T23:00:00.25Z").unwrap(),
+            t + 250_000_000
+        );
         assert_eq!(format_rfc3339(t + 250_000_000), "2009-11-10T23:00:00.25Z");
         assert_eq!(parse_rfc3339("1970-01-01T00:00:00Z").unwrap(), 0);
         assert_eq!(format_rfc3339(-1), "1969-12-31T23:59:59.999999999Z");
-        assert_eq!(parse_rfc3339("2024-02-29T12:00:00Z").map(format_rfc3339).unwrap(), "2024-02-29T12:00:00Z");
-        assert_eq!(parse_rfc3339("0001-01-01T00:00:00Z").unwrap(), ZERO_TIME_NANOS);
+        assert_eq!(
+            parse_rfc3339("2024-02-29T12:00:00Z")
+                .map(format_rfc3339)
+                .unwrap(),
+            "2024-02-29T12:00:00Z"
+        );
+        assert_eq!(
+            parse_rfc3339("0001-01-01T00:00:00Z").unwrap(),
+            ZERO_TIME_NANOS
+        );
     }
 
     #[test]
     fn rfc3339_rejects_garbage() {
-        for s in ["", "2009-11-10", "2009-11-10T23:00:00", "2009-13-10T23:00:00Z", "2023-02-29T00:00:00Z", "2009-11-10T24:00:00Z", "2009-11-10T23:00:00.Z", "2009-11-10T23:00:00+0100", "2009-11-10T23:00:00Zx"] {
+        for s in [
+            "",
+            "2009-11-10",
+            "2009-11-10T23:00:00",
+            "2009-13-10T23:00:00Z",
+            "2023-02-29T00:00:00Z",
+            "2009-11-10T24:00:00Z",
+            "2009-11-10T23:00:00.Z",
+            "2009-11-10T23:00:00+0100",
+            "2009-11-10T23:00:00Zx",
+        ] {
             assert!(parse_rfc3339(s).is_err(), "{s}");
         }
     }
@@ -516,20 +635,41 @@ mod tests {
     fn curve_doubles_then_caps() {
         let d = 10 * NANOS_PER_SECOND;
         let m = 600 * NANOS_PER_SECOND;
-        let got: Vec<i64> = (1..=8).map(|f| remaining_for_failures(d, m, f, 0) / NANOS_PER_SECOND).collect();
+        let got: Vec<i64> = (1..=8)
+            .map(|f| remaining_for_failures(d, m, f, 0) / NANOS_PER_SECOND)
+            .collect();
         assert_eq!(got, vec![10, 20, 40, 80, 160, 320, 600, 600]);
         assert_eq!(remaining_for_failures(d, m, 0, 0), 0);
-        assert_eq!(remaining_for_failures(d, m, 1, 4 * NANOS_PER_SECOND), 6 * NANOS_PER_SECOND);
-        assert_eq!(remaining_for_failures(d, m, 1, 10 * NANOS_PER_SECOND), 0, "backoff == elapsed gives 0");
+        assert_eq!(
+            remaining_for_failures(d, m, 1, 4 * NANOS_PER_SECOND),
+            6 * NANOS_PER_SECOND
+        );
+        assert_eq!(
+            remaining_for_failures(d, m, 1, 10 * NANOS_PER_SECOND),
+            0,
+            "backoff == elapsed gives 0"
+        );
         assert_eq!(remaining_for_failures(d, m, 1, 11 * NANOS_PER_SECOND), 0);
-        assert_eq!(remaining_for_failures(d, m, -3, 0), d, "a negative count skips the doubling");
+        assert_eq!(
+            remaining_for_failures(d, m, -3, 0),
+            d,
+            "a negative count skips the doubling"
+        );
     }
 
     #[test]
     fn remaining_time_needs_time_only_with_failures() {
-        let o = run(input(json!({"function": "getRemainingTime", "failuresAfterLastSuccess": 0}))).unwrap();
+        let o = run(input(
+            json!({"function": "getRemainingTime", "failuresAfterLastSuccess": 0}),
+        ))
+        .unwrap();
         assert_eq!(o.remaining_seconds, Some(0.0));
-        assert!(run(input(json!({"function": "getRemainingTime", "failuresAfterLastSuccess": 1}))).is_err());
+        assert!(
+            run(input(
+                json!({"function": "getRemainingTime", "failuresAfterLastSuccess": 1})
+            ))
+            .is_err()
+        );
         let o = run(input(json!({"function": "getRemainingTime", "defaultBackoffSeconds": 5, "maxBackoffSeconds": 700,
             "failuresAfterLastSuccess": 9, "lastFailureTime": T, "now": "2009-11-10T23:00:01Z"})))
         .unwrap();
@@ -541,32 +681,59 @@ mod tests {
         let o = run(input(json!({"function": "getRemainingTime", "failuresAfterLastSuccessRange": [1, 7], "secondsSinceLastFailure": 5})))
             .unwrap();
         assert_eq!(o.delays_seconds, Some(vec![5.0, 595.0]));
-        assert_eq!((o.initial_seconds, o.max_seconds), (Some(10.0), Some(600.0)));
+        assert_eq!(
+            (o.initial_seconds, o.max_seconds),
+            (Some(10.0), Some(600.0))
+        );
     }
 
     #[test]
     fn annotation_counts() {
-        let pod = |a: serde_json::Value| -> Pod { serde_json::from_value(json!({"metadata": {"annotations": a}})).unwrap() };
-        assert_eq!(index_absolute_failure_count(&pod(json!({INDEX_FAILURE_COUNT_ANNOTATION: "2"}))), 2);
+        let pod = |a: serde_json::Value| -> Pod {
+            serde_json::from_value(json!({"metadata": {"annotations": a}})).unwrap()
+        };
         assert_eq!(
-            index_absolute_failure_count(&pod(json!({INDEX_FAILURE_COUNT_ANNOTATION: "2", INDEX_IGNORED_FAILURE_COUNT_ANNOTATION: "3"}))),
+            index_absolute_failure_count(&pod(json!({INDEX_FAILURE_COUNT_ANNOTATION: "2"}))),
+            2
+        );
+        assert_eq!(
+            index_absolute_failure_count(&pod(
+                json!({INDEX_FAILURE_COUNT_ANNOTATION: "2", INDEX_IGNORED_FAILURE_COUNT_ANNOTATION: "3"})
+            )),
             5
         );
-        assert_eq!(index_absolute_failure_count(&pod(json!({INDEX_FAILURE_COUNT_ANNOTATION: "x"}))), 0);
-        assert_eq!(index_absolute_failure_count(&pod(json!({INDEX_FAILURE_COUNT_ANNOTATION: "-1"}))), 0);
-        assert_eq!(index_absolute_failure_count(&pod(json!({INDEX_FAILURE_COUNT_ANNOTATION: "2147483648"}))), 0);
+        assert_eq!(
+            index_absolute_failure_count(&pod(json!({INDEX_FAILURE_COUNT_ANNOTATION: "x"}))),
+            0
+        );
+        assert_eq!(
+            index_absolute_failure_count(&pod(json!({INDEX_FAILURE_COUNT_ANNOTATION: "-1"}))),
+            0
+        );
+        assert_eq!(
+            index_absolute_failure_count(&pod(
+                json!({INDEX_FAILURE_COUNT_ANNOTATION: "2147483648"})
+            )),
+            0
+        );
         assert_eq!(index_absolute_failure_count(&pod(json!({}))), 0);
     }
 
     #[test]
     fn per_index() {
-        let o = run(input(json!({"function": "getRemainingTimePerIndex", "lastFailedPod": null}))).unwrap();
+        let o = run(input(
+            json!({"function": "getRemainingTimePerIndex", "lastFailedPod": null}),
+        ))
+        .unwrap();
         assert_eq!(o.remaining_seconds, Some(0.0));
         let o = run(input(json!({"function": "getRemainingTimePerIndex", "defaultBackoffSeconds": 5, "maxBackoffSeconds": 700,
             "now": "2009-11-10T23:00:02Z",
             "lastFailedPod": {"metadata": {"annotations": {INDEX_FAILURE_COUNT_ANNOTATION: "2"}, "deletionTimestamp": T}}})))
         .unwrap();
-        assert_eq!((o.failures_count, o.remaining_seconds), (Some(3), Some(18.0)));
+        assert_eq!(
+            (o.failures_count, o.remaining_seconds),
+            (Some(3), Some(18.0))
+        );
     }
 
     fn pod(v: serde_json::Value) -> Pod {
@@ -587,39 +754,49 @@ mod tests {
 
     #[test]
     fn finished_time_with_sidecar_and_gate() {
-        let p = pod(json!({"spec": {"initContainers": [{"name": "side", "restartPolicy": "Always"}, {"name": "init"}]},
+        let p = pod(
+            json!({"spec": {"initContainers": [{"name": "side", "restartPolicy": "Always"}, {"name": "init"}]},
             "status": {
                 "containerStatuses": [{"name": "a", "state": {"terminated": {"finishedAt": "2009-11-10T22:59:59Z"}}}],
                 "initContainerStatuses": [
                     {"name": "init", "state": {"terminated": {"finishedAt": "2009-11-10T23:30:00Z"}}},
-                    {"name": "side", "state": {"terminated": {"finishedAt": T}}}]}}));
+                    {"name": "side", "state": {"terminated": {"finishedAt": T}}}]}}),
+        );
         assert_eq!(finish(&p), T);
         let mut g = FeatureGates::default();
         g.set("SidecarContainers", false);
-        assert_eq!(format_rfc3339(finished_time(&p, &g).unwrap()), "2009-11-10T22:59:59Z");
+        assert_eq!(
+            format_rfc3339(finished_time(&p, &g).unwrap()),
+            "2009-11-10T22:59:59Z"
+        );
     }
 
     #[test]
     fn running_sidecar_discards_container_finish() {
-        let p = pod(json!({"metadata": {"creationTimestamp": "2009-11-10T20:00:00Z"},
+        let p = pod(
+            json!({"metadata": {"creationTimestamp": "2009-11-10T20:00:00Z"},
             "spec": {"initContainers": [{"name": "side", "restartPolicy": "Always"}]},
             "status": {
                 "containerStatuses": [{"name": "a", "state": {"terminated": {"finishedAt": T}}}],
-                "initContainerStatuses": [{"name": "side", "state": {"running": {}}}]}}));
+                "initContainerStatuses": [{"name": "side", "state": {"running": {}}}]}}),
+        );
         assert_eq!(finish(&p), "2009-11-10T20:00:00Z");
     }
 
     #[test]
     fn finished_time_fallbacks() {
-        let ready_false = pod(json!({"metadata": {"deletionTimestamp": "2009-11-10T23:10:00Z"},
+        let ready_false = pod(
+            json!({"metadata": {"deletionTimestamp": "2009-11-10T23:10:00Z"},
             "status": {"containerStatuses": [{"name": "a", "state": {"terminated": {}}}],
-            "conditions": [{"type": "Ready", "status": "False", "lastTransitionTime": T}]}}));
+            "conditions": [{"type": "Ready", "status": "False", "lastTransitionTime": T}]}}),
+        );
         assert_eq!(finish(&ready_false), T);
         let ready_true = pod(json!({"metadata": {"deletionTimestamp": T},
             "status": {"containerStatuses": [{"name": "a", "state": {"running": {}}}],
             "conditions": [{"type": "Ready", "status": "True", "lastTransitionTime": "2009-11-10T22:00:00Z"}]}}));
         assert_eq!(finish(&ready_true), T);
-        let grace = pod(json!({"metadata": {"deletionTimestamp": T, "deletionGracePeriodSeconds": 30}}));
+        let grace =
+            pod(json!({"metadata": {"deletionTimestamp": T, "deletionGracePeriodSeconds": 30}}));
         assert_eq!(finish(&grace), "2009-11-10T22:59:30Z");
         let created = pod(json!({"metadata": {"creationTimestamp": T}}));
         assert_eq!(finish(&created), T);
@@ -632,11 +809,24 @@ mod tests {
     #[test]
     fn backoff_record_cases() {
         assert_eq!(new_backoff_record((0, None), &[], &ms(&[0])), (1, Some(0)));
-        assert_eq!(new_backoff_record((0, None), &[], &ms(&[0, -1])), (2, Some(0)));
-        assert_eq!(new_backoff_record((0, None), &ms(&[0]), &ms(&[-2, -1])), (0, None));
-        assert_eq!(new_backoff_record((0, None), &ms(&[-2]), &ms(&[0, -4, -3, -1])), (2, Some(0)));
+        assert_eq!(
+            new_backoff_record((0, None), &[], &ms(&[0, -1])),
+            (2, Some(0))
+        );
+        assert_eq!(
+            new_backoff_record((0, None), &ms(&[0]), &ms(&[-2, -1])),
+            (0, None)
+        );
+        assert_eq!(
+            new_backoff_record((0, None), &ms(&[-2]), &ms(&[0, -4, -3, -1])),
+            (2, Some(0))
+        );
         assert_eq!(new_backoff_record((2, None), &[], &ms(&[0])), (3, Some(0)));
-        assert_eq!(new_backoff_record((0, None), &ms(&[0]), &ms(&[0])), (0, None), "same instant does not count");
+        assert_eq!(
+            new_backoff_record((0, None), &ms(&[0]), &ms(&[0])),
+            (0, None),
+            "same instant does not count"
+        );
         assert_eq!(new_backoff_record((4, Some(7)), &[], &[]), (4, Some(7)));
         assert_eq!(new_backoff_record((4, Some(7)), &ms(&[0]), &[]), (0, None));
     }
@@ -649,19 +839,31 @@ mod tests {
         .unwrap();
         assert_eq!(o.failures_after_last_success, Some(2));
         assert_eq!(o.last_failure_time_ms_from_t0, Some(Some(-1000)));
-        let v = serde_json::to_value(run(input(json!({"function": "newBackoffRecord"}))).unwrap()).unwrap();
-        assert_eq!(v, json!({"failuresAfterLastSuccess": 0, "lastFailureTimeMsFromT0": null, "lastFailureTime": null}));
+        let v = serde_json::to_value(run(input(json!({"function": "newBackoffRecord"}))).unwrap())
+            .unwrap();
+        assert_eq!(
+            v,
+            json!({"failuresAfterLastSuccess": 0, "lastFailureTimeMsFromT0": null, "lastFailureTime": null})
+        );
     }
 
     #[test]
     fn unknown_function_and_field_are_errors() {
         assert!(run(input(json!({"function": "nope"}))).is_err());
-        assert!(serde_json::from_value::<JobBackoffInput>(json!({"function": "getRemainingTime", "bogus": 1})).is_err());
+        assert!(
+            serde_json::from_value::<JobBackoffInput>(
+                json!({"function": "getRemainingTime", "bogus": 1})
+            )
+            .is_err()
+        );
     }
 
     #[test]
     fn finished_time_op() {
-        let o = run(input(json!({"function": "getFinishedTime", "pod": {"metadata": {"creationTimestamp": T}}}))).unwrap();
+        let o = run(input(
+            json!({"function": "getFinishedTime", "pod": {"metadata": {"creationTimestamp": T}}}),
+        ))
+        .unwrap();
         assert_eq!(o.finished_time.as_deref(), Some(T));
     }
 }

@@ -18,8 +18,8 @@
 use crate::api::KubeletConfiguration;
 use crate::diag::{Diagnostic, Findings, Severity};
 use crate::features::FeatureGates;
-use crate::validate::kubelet_config::{self, GATE_MAX, GATE_REDUCED};
 use crate::validate::Ctx;
+use crate::validate::kubelet_config::{self, GATE_MAX, GATE_REDUCED};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -38,7 +38,10 @@ pub const RESET_AFTER_RUN: Duration = Duration::from_secs(600);
 
 /// newCrashLoopBackOff from the kubelet's effective gates and its (defaulted) node setting.
 /// `max_container_restart_period` None with the max gate on stands for the defaulted 300 s.
-pub fn crash_loop_params_for(gates: &FeatureGates, max_container_restart_period: Option<Duration>) -> (Duration, Duration) {
+pub fn crash_loop_params_for(
+    gates: &FeatureGates,
+    max_container_restart_period: Option<Duration>,
+) -> (Duration, Duration) {
     let (mut initial, mut max) = (INITIAL, MAX);
     if gates.enabled(GATE_REDUCED) {
         initial = REDUCED_INITIAL;
@@ -75,8 +78,16 @@ pub const MAX_RESTARTS: u32 = 1_000_000;
 /// The wait before each of `restarts` restarts of a container that crashes as soon as it starts
 /// (no reset in between): 0, I, 2I, 4I, … capped at max.
 pub fn delays(initial: Duration, max: Duration, restarts: usize) -> Vec<Duration> {
-    let events = vec![TimelineEvent { event: "crash".to_owned(), ran_seconds: None }; restarts];
-    simulate(initial, max, &events).map(|steps| steps.into_iter().map(|s| s.delay).collect()).unwrap_or_default()
+    let events = vec![
+        TimelineEvent {
+            event: "crash".to_owned(),
+            ran_seconds: None
+        };
+        restarts
+    ];
+    simulate(initial, max, &events)
+        .map(|steps| steps.into_iter().map(|s| s.delay).collect())
+        .unwrap_or_default()
 }
 
 /// One step of a simulated timeline.
@@ -121,7 +132,11 @@ pub struct TimelineEvent {
 
 /// Runs the kubelet's Backoff over a timeline; one step per crash. Starts at t = 0 with the
 /// container's first start.
-pub fn simulate(initial: Duration, max: Duration, events: &[TimelineEvent]) -> Result<Vec<Step>, Diagnostic> {
+pub fn simulate(
+    initial: Duration,
+    max: Duration,
+    events: &[TimelineEvent],
+) -> Result<Vec<Step>, Diagnostic> {
     let mut t = Duration::ZERO;
     // (backoff, lastUpdate)
     let mut entry: Option<(Duration, Duration)> = None;
@@ -140,11 +155,17 @@ pub fn simulate(initial: Duration, max: Duration, events: &[TimelineEvent]) -> R
                 let finished = t.saturating_add(ran);
                 let (delay, why, next) = match entry {
                     None => (Duration::ZERO, StepReason::NoEntry, initial),
-                    Some((_, last)) if finished.saturating_sub(last) > RESET_AFTER_RUN => (Duration::ZERO, StepReason::Expired, initial),
+                    Some((_, last)) if finished.saturating_sub(last) > RESET_AFTER_RUN => {
+                        (Duration::ZERO, StepReason::Expired, initial)
+                    }
                     Some((b, last)) => {
                         let gc_at = last.saturating_add(RESET_AFTER_RUN);
                         if finished.saturating_add(b) > gc_at {
-                            (gc_at.saturating_sub(finished), StepReason::GarbageCollected, initial)
+                            (
+                                gc_at.saturating_sub(finished),
+                                StepReason::GarbageCollected,
+                                initial,
+                            )
                         } else {
                             (b, StepReason::BackOff, b.saturating_mul(2).min(max))
                         }
@@ -153,14 +174,23 @@ pub fn simulate(initial: Duration, max: Duration, events: &[TimelineEvent]) -> R
                 let restart_at = finished.saturating_add(delay);
                 entry = Some((next, restart_at));
                 t = restart_at;
-                steps.push(Step { event: k, finished_at: finished, delay, restart_at, backoff_after: next, why });
+                steps.push(Step {
+                    event: k,
+                    finished_at: finished,
+                    delay,
+                    restart_at,
+                    backoff_after: next,
+                    why,
+                });
             }
             "kubeletRestart" | "specChange" => entry = None,
             other => {
                 return Err(Diagnostic::request(
                     "invalid-input",
                     &format!("input.timeline[{k}].event"),
-                    format!("input.timeline[{k}].event: unknown event {other:?}; known events: crash, kubeletRestart, specChange"),
+                    format!(
+                        "input.timeline[{k}].event: unknown event {other:?}; known events: crash, kubeletRestart, specChange"
+                    ),
                 ));
             }
         }
@@ -220,14 +250,24 @@ pub struct KubeletBackoffOutput {
 }
 
 pub fn run(i: KubeletBackoffInput) -> Result<KubeletBackoffOutput, Diagnostic> {
-    let (gates, _) = FeatureGates::resolve(i.kubernetes_version.as_deref(), i.feature_gates.as_ref())?;
+    let (gates, _) =
+        FeatureGates::resolve(i.kubernetes_version.as_deref(), i.feature_gates.as_ref())?;
     let period_given = !i_period_was_default(&i.kubelet_config);
     let mut cfg = i.kubelet_config.map(|b| *b).unwrap_or_default();
-    let ctx = Ctx { gates: gates.clone(), skip_defaulting: false, future_rules: false, always_pod: false };
+    let ctx = Ctx {
+        gates: gates.clone(),
+        skip_defaulting: false,
+        future_rules: false,
+        always_pod: false,
+    };
     kubelet_config::default_kubelet_config(&mut cfg, &ctx);
     let mut findings = Findings::default();
     kubelet_config::validate_kubelet_config(&cfg, &ctx, &mut findings);
-    if let Some(e) = findings.errors.into_iter().find(|d| d.severity == Severity::Error) {
+    if let Some(e) = findings
+        .errors
+        .into_iter()
+        .find(|d| d.severity == Severity::Error)
+    {
         let mut e = e;
         e.message = format!("the kubelet refuses this configuration: {}", e.message);
         e.field = format!("input.kubeletConfig.{}", e.field);
@@ -237,7 +277,11 @@ pub fn run(i: KubeletBackoffInput) -> Result<KubeletBackoffOutput, Diagnostic> {
     let (initial, max) = crash_loop_params(&gates, &cfg);
     let steps = match (&i.timeline, i.restarts) {
         (Some(_), Some(_)) => {
-            return Err(Diagnostic::request("invalid-input", "input", "give either `restarts` or `timeline`, not both"));
+            return Err(Diagnostic::request(
+                "invalid-input",
+                "input",
+                "give either `restarts` or `timeline`, not both",
+            ));
         }
         (Some(tl), None) => simulate(initial, max, tl)?,
         (None, n) => {
@@ -246,24 +290,49 @@ pub fn run(i: KubeletBackoffInput) -> Result<KubeletBackoffOutput, Diagnostic> {
                 return Err(Diagnostic::request(
                     "invalid-input",
                     "input.restarts",
-                    format!("input.restarts: {n} is more than the {MAX_RESTARTS} restarts one curve may hold"),
+                    format!(
+                        "input.restarts: {n} is more than the {MAX_RESTARTS} restarts one curve may hold"
+                    ),
                 ));
             }
             let n = usize::try_from(n).unwrap_or(0);
-            simulate(initial, max, &vec![TimelineEvent { event: "crash".to_owned(), ran_seconds: None }; n])?
+            simulate(
+                initial,
+                max,
+                &vec![
+                    TimelineEvent {
+                        event: "crash".to_owned(),
+                        ran_seconds: None
+                    };
+                    n
+                ],
+            )?
         }
     };
-    let period = kubelet_config::max_container_restart_period(&cfg).ok().flatten().map(kubelet_config::duration_seconds);
+    let period = kubelet_config::max_container_restart_period(&cfg)
+        .ok()
+        .flatten()
+        .map(kubelet_config::duration_seconds);
     let on = |g: &str| effective.enabled(g);
     let mut reason = match (on(GATE_REDUCED), on(GATE_MAX)) {
-        (false, false) => format!("default curve: {}s doubling to {}s", INITIAL.as_secs(), MAX.as_secs()),
+        (false, false) => format!(
+            "default curve: {}s doubling to {}s",
+            INITIAL.as_secs(),
+            MAX.as_secs()
+        ),
         (true, false) => "ReduceDefaultCrashLoopBackOffDecay: 1s doubling to 60s".to_owned(),
         (reduced, true) => format!(
             "KubeletCrashLoopBackOffMax: max = maxContainerRestartPeriod {}s{}; initial {}s{}",
             kubelet_config::go_float(max.as_secs_f64()),
             if period_given { "" } else { " (defaulted)" },
             kubelet_config::go_float(initial.as_secs_f64()),
-            if initial < if reduced { REDUCED_INITIAL } else { INITIAL } { " (lowered to the max)" } else if reduced { " (ReduceDefaultCrashLoopBackOffDecay)" } else { "" }
+            if initial < if reduced { REDUCED_INITIAL } else { INITIAL } {
+                " (lowered to the max)"
+            } else if reduced {
+                " (ReduceDefaultCrashLoopBackOffDecay)"
+            } else {
+                ""
+            }
         ),
     };
     reason.push_str("; the first restart after a crash is immediate, and the curve starts again after a run longer than 600s");
@@ -273,8 +342,15 @@ pub fn run(i: KubeletBackoffInput) -> Result<KubeletBackoffOutput, Diagnostic> {
         reset_after_run_seconds: RESET_AFTER_RUN.as_secs_f64(),
         delays_seconds: steps.iter().map(|s| s.delay.as_secs_f64()).collect(),
         restart_times_seconds: steps.iter().map(|s| s.restart_at.as_secs_f64()).collect(),
-        feature_gates: [GATE_MAX, GATE_REDUCED].iter().map(|g| ((*g).to_owned(), effective.enabled(g))).collect(),
-        max_container_restart_period_seconds: if effective.enabled(GATE_MAX) { period } else { None },
+        feature_gates: [GATE_MAX, GATE_REDUCED]
+            .iter()
+            .map(|g| ((*g).to_owned(), effective.enabled(g)))
+            .collect(),
+        max_container_restart_period_seconds: if effective.enabled(GATE_MAX) {
+            period
+        } else {
+            None
+        },
         timeline: if i.timeline.is_some() {
             steps
                 .iter()
@@ -295,7 +371,10 @@ pub fn run(i: KubeletBackoffInput) -> Result<KubeletBackoffOutput, Diagnostic> {
 }
 
 fn i_period_was_default(cfg: &Option<Box<KubeletConfiguration>>) -> bool {
-    cfg.as_ref().and_then(|c| c.crash_loop_back_off.as_ref()).and_then(|c| c.max_container_restart_period.as_ref()).is_none()
+    cfg.as_ref()
+        .and_then(|c| c.crash_loop_back_off.as_ref())
+        .and_then(|c| c.max_container_restart_period.as_ref())
+        .is_none()
 }
 
 #[cfg(test)]
@@ -318,15 +397,39 @@ mod tests {
     #[test]
     fn params_for_every_gate_combination() {
         let s = Duration::from_secs;
-        assert_eq!(crash_loop_params_for(&gates(false, false), None), (s(10), s(300)));
-        assert_eq!(crash_loop_params_for(&gates(true, false), None), (s(1), s(60)));
-        assert_eq!(crash_loop_params_for(&gates(false, true), None), (s(10), s(300)));
-        assert_eq!(crash_loop_params_for(&gates(false, true), Some(s(30))), (s(10), s(30)));
-        assert_eq!(crash_loop_params_for(&gates(false, true), Some(s(2))), (s(2), s(2)));
-        assert_eq!(crash_loop_params_for(&gates(true, true), None), (s(1), s(300)));
-        assert_eq!(crash_loop_params_for(&gates(true, true), Some(s(2))), (s(1), s(2)));
+        assert_eq!(
+            crash_loop_params_for(&gates(false, false), None),
+            (s(10), s(300))
+        );
+        assert_eq!(
+            crash_loop_params_for(&gates(true, false), None),
+            (s(1), s(60))
+        );
+        assert_eq!(
+            crash_loop_params_for(&gates(false, true), None),
+            (s(10), s(300))
+        );
+        assert_eq!(
+            crash_loop_params_for(&gates(false, true), Some(s(30))),
+            (s(10), s(30))
+        );
+        assert_eq!(
+            crash_loop_params_for(&gates(false, true), Some(s(2))),
+            (s(2), s(2))
+        );
+        assert_eq!(
+            crash_loop_params_for(&gates(true, true), None),
+            (s(1), s(300))
+        );
+        assert_eq!(
+            crash_loop_params_for(&gates(true, true), Some(s(2))),
+            (s(1), s(2))
+        );
         // The period is ignored without the max gate (validation rejects it there anyway).
-        assert_eq!(crash_loop_params_for(&gates(false, false), Some(s(2))), (s(10), s(300)));
+        assert_eq!(
+            crash_loop_params_for(&gates(false, false), Some(s(2))),
+            (s(10), s(300))
+        );
     }
 
     #[test]
@@ -336,23 +439,40 @@ mod tests {
             "crashLoopBackOff": {"maxContainerRestartPeriod": "1m30s"}
         }))
         .unwrap();
-        assert_eq!(crash_loop_params(&gates(false, false), &cfg), (Duration::from_secs(10), Duration::from_secs(90)));
+        assert_eq!(
+            crash_loop_params(&gates(false, false), &cfg),
+            (Duration::from_secs(10), Duration::from_secs(90))
+        );
     }
 
     #[test]
     fn default_curve() {
-        assert_eq!(secs(&delays(INITIAL, MAX, 10)), vec![0.0, 10.0, 20.0, 40.0, 80.0, 160.0, 300.0, 300.0, 300.0, 300.0]);
+        assert_eq!(
+            secs(&delays(INITIAL, MAX, 10)),
+            vec![
+                0.0, 10.0, 20.0, 40.0, 80.0, 160.0, 300.0, 300.0, 300.0, 300.0
+            ]
+        );
     }
 
     fn crash(r: f64) -> TimelineEvent {
-        TimelineEvent { event: "crash".into(), ran_seconds: Some(r) }
+        TimelineEvent {
+            event: "crash".into(),
+            ran_seconds: Some(r),
+        }
     }
 
     #[test]
     fn reset_after_long_run() {
         let tl = vec![crash(0.0), crash(0.0), crash(0.0), crash(601.0), crash(0.0)];
         let steps = simulate(INITIAL, MAX, &tl).unwrap();
-        assert_eq!(steps.iter().map(|s| s.delay.as_secs_f64()).collect::<Vec<_>>(), vec![0.0, 10.0, 20.0, 0.0, 10.0]);
+        assert_eq!(
+            steps
+                .iter()
+                .map(|s| s.delay.as_secs_f64())
+                .collect::<Vec<_>>(),
+            vec![0.0, 10.0, 20.0, 0.0, 10.0]
+        );
         assert_eq!(steps[3].why, StepReason::Expired);
         // Exactly 600 s does not expire (strictly greater).
         let steps = simulate(INITIAL, MAX, &[crash(0.0), crash(600.0)]).unwrap();
@@ -362,7 +482,14 @@ mod tests {
     #[test]
     fn gc_during_wait() {
         // Ran 500 s, then would wait 160 s: GC drops the entry at 600 s after the decision.
-        let tl = vec![crash(0.0), crash(0.0), crash(0.0), crash(0.0), crash(0.0), crash(500.0)];
+        let tl = vec![
+            crash(0.0),
+            crash(0.0),
+            crash(0.0),
+            crash(0.0),
+            crash(0.0),
+            crash(500.0),
+        ];
         let steps = simulate(INITIAL, MAX, &tl).unwrap();
         assert_eq!(steps[5].why, StepReason::GarbageCollected);
         assert_eq!(steps[5].delay, Duration::from_secs(100));
@@ -371,21 +498,48 @@ mod tests {
 
     #[test]
     fn forgetting_state() {
-        let tl = vec![crash(0.0), crash(0.0), TimelineEvent { event: "kubeletRestart".into(), ran_seconds: None }, crash(0.0)];
+        let tl = vec![
+            crash(0.0),
+            crash(0.0),
+            TimelineEvent {
+                event: "kubeletRestart".into(),
+                ran_seconds: None,
+            },
+            crash(0.0),
+        ];
         let steps = simulate(INITIAL, MAX, &tl).unwrap();
         assert_eq!(steps[2].why, StepReason::NoEntry);
         assert_eq!(steps[2].delay, Duration::ZERO);
-        assert!(simulate(INITIAL, MAX, &[TimelineEvent { event: "nap".into(), ran_seconds: None }]).is_err());
+        assert!(
+            simulate(
+                INITIAL,
+                MAX,
+                &[TimelineEvent {
+                    event: "nap".into(),
+                    ran_seconds: None
+                }]
+            )
+            .is_err()
+        );
         assert!(simulate(INITIAL, MAX, &[crash(-1.0)]).is_err());
     }
 
     #[test]
     fn op_rejects_invalid_config() {
-        let cfg: KubeletConfiguration = serde_json::from_value(serde_json::json!({"crashLoopBackOff": {"maxContainerRestartPeriod": "0s"}})).unwrap();
+        let cfg: KubeletConfiguration = serde_json::from_value(
+            serde_json::json!({"crashLoopBackOff": {"maxContainerRestartPeriod": "0s"}}),
+        )
+        .unwrap();
         let mut fg = BTreeMap::new();
         fg.insert(GATE_MAX.to_owned(), true);
-        let err = run(KubeletBackoffInput { kubernetes_version: None, feature_gates: Some(fg), kubelet_config: Some(Box::new(cfg)), restarts: Some(3), timeline: None })
-            .unwrap_err();
+        let err = run(KubeletBackoffInput {
+            kubernetes_version: None,
+            feature_gates: Some(fg),
+            kubelet_config: Some(Box::new(cfg)),
+            restarts: Some(3),
+            timeline: None,
+        })
+        .unwrap_err();
         assert!(err.message.contains("must be set between 1s and 300s"));
     }
 
@@ -397,8 +551,12 @@ mod tests {
         );
         let v: serde_json::Value = serde_json::from_str(&ok).unwrap();
         assert_eq!(v["status"], "ok", "{ok}");
-        assert_eq!(v["result"]["delaysSeconds"], serde_json::json!([0.0, 2.0, 2.0]));
-        let bad = crate::handle_json(r#"{"op":"backoff","input":{"component":"kubelet","restartz":3}}"#);
+        assert_eq!(
+            v["result"]["delaysSeconds"],
+            serde_json::json!([0.0, 2.0, 2.0])
+        );
+        let bad =
+            crate::handle_json(r#"{"op":"backoff","input":{"component":"kubelet","restartz":3}}"#);
         let v: serde_json::Value = serde_json::from_str(&bad).unwrap();
         assert_eq!(v["status"], "error", "{bad}");
     }

@@ -5,7 +5,9 @@
 // Diagnostic is the crate's one error type (as in contract.rs); boxing it here alone would not help.
 #![allow(clippy::result_large_err)]
 
-use crate::api::{Condition, ContainerStatus, Job, Pod, PodFailurePolicy, PodFailurePolicyOnExitCodesRequirement};
+use crate::api::{
+    Condition, ContainerStatus, Job, Pod, PodFailurePolicy, PodFailurePolicyOnExitCodesRequirement,
+};
 use crate::diag::Diagnostic;
 use crate::features::FeatureGates;
 use schemars::JsonSchema;
@@ -113,11 +115,15 @@ pub fn operator_matches(req: &PodFailurePolicyOnExitCodesRequirement, code: i32)
     }
 }
 
-fn first_matching_status<'a>(statuses: &'a [ContainerStatus], req: &PodFailurePolicyOnExitCodesRequirement) -> Option<(&'a ContainerStatus, i32)> {
+fn first_matching_status<'a>(
+    statuses: &'a [ContainerStatus],
+    req: &PodFailurePolicyOnExitCodesRequirement,
+) -> Option<(&'a ContainerStatus, i32)> {
     statuses.iter().find_map(|cs| {
         let t = cs.state.as_ref()?.terminated.as_ref()?;
         let name_ok = req.container_name.as_deref().is_none_or(|n| n == cs.name);
-        (name_ok && t.exit_code != 0 && operator_matches(req, t.exit_code)).then_some((cs, t.exit_code))
+        (name_ok && t.exit_code != 0 && operator_matches(req, t.exit_code))
+            .then_some((cs, t.exit_code))
     })
 }
 
@@ -128,7 +134,11 @@ fn defaulted(status: &str) -> &str {
 
 /// matchPodFailurePolicy: the first rule, in order, that the failed Pod matches and whose action
 /// the controller acts on. None: no rule matched and the failure counts.
-pub fn match_policy<'a>(policy: &PodFailurePolicy, pod: &'a Pod, fail_index_gate: bool) -> Option<PolicyMatch<'a>> {
+pub fn match_policy<'a>(
+    policy: &PodFailurePolicy,
+    pod: &'a Pod,
+    fail_index_gate: bool,
+) -> Option<PolicyMatch<'a>> {
     let status = pod.status.as_ref()?;
     for (i, rule) in policy.rules.iter().enumerate() {
         let evidence = if let Some(req) = &rule.on_exit_codes {
@@ -139,15 +149,26 @@ pub fn match_policy<'a>(policy: &PodFailurePolicy, pod: &'a Pod, fail_index_gate
             status
                 .conditions
                 .iter()
-                .find(|c| patterns.iter().any(|p| p.type_ == c.type_ && defaulted(&p.status) == c.status))
+                .find(|c| {
+                    patterns
+                        .iter()
+                        .any(|p| p.type_ == c.type_ && defaulted(&p.status) == c.status)
+                })
                 .map(Evidence::Condition)
         } else {
             None
         };
-        let (Some(evidence), Some(action)) = (evidence, PolicyAction::effective(&rule.action, fail_index_gate)) else {
+        let (Some(evidence), Some(action)) = (
+            evidence,
+            PolicyAction::effective(&rule.action, fail_index_gate),
+        ) else {
             continue;
         };
-        return Some(PolicyMatch { rule_index: i, action, evidence });
+        return Some(PolicyMatch {
+            rule_index: i,
+            action,
+            evidence,
+        });
     }
     None
 }
@@ -162,14 +183,22 @@ pub fn fail_job_message(pod: &Pod, m: &PolicyMatch<'_>) -> String {
             cs.name, m.rule_index
         ),
         Evidence::Condition(c) => {
-            format!("Pod {ns}/{name} has condition {} matching FailJob rule at index {}", c.type_, m.rule_index)
+            format!(
+                "Pod {ns}/{name} has condition {} matching FailJob rule at index {}",
+                c.type_, m.rule_index
+            )
         }
     }
 }
 
 /// The `podFailurePolicy` op.
-pub fn pod_failure_policy(input: PodFailurePolicyInput) -> Result<PodFailurePolicyOutput, Diagnostic> {
-    let (gates, _) = FeatureGates::resolve(input.kubernetes_version.as_deref(), input.feature_gates.as_ref())?;
+pub fn pod_failure_policy(
+    input: PodFailurePolicyInput,
+) -> Result<PodFailurePolicyOutput, Diagnostic> {
+    let (gates, _) = FeatureGates::resolve(
+        input.kubernetes_version.as_deref(),
+        input.feature_gates.as_ref(),
+    )?;
     Ok(evaluate(&input.job, &input.pod, &gates))
 }
 
@@ -177,7 +206,9 @@ pub fn pod_failure_policy(input: PodFailurePolicyInput) -> Result<PodFailurePoli
 pub fn evaluate(job: &Job, pod: &Pod, gates: &FeatureGates) -> PodFailurePolicyOutput {
     let not_failed_note = match pod.status.as_ref().and_then(|s| s.phase.as_deref()) {
         Some("Failed") => "",
-        _ => " (the Job controller applies its podFailurePolicy only once the Pod's phase is Failed)",
+        _ => {
+            " (the Job controller applies its podFailurePolicy only once the Pod's phase is Failed)"
+        }
     };
     let Some(policy) = &job.spec.pod_failure_policy else {
         return PodFailurePolicyOutput {
@@ -186,7 +217,9 @@ pub fn evaluate(job: &Job, pod: &Pod, gates: &FeatureGates) -> PodFailurePolicyO
             count_failed: true,
             message: None,
             rule_index: None,
-            reason: format!("the Job has no podFailurePolicy: the failure counts against backoffLimit{not_failed_note}"),
+            reason: format!(
+                "the Job has no podFailurePolicy: the failure counts against backoffLimit{not_failed_note}"
+            ),
             matched_container: None,
             exit_code: None,
             matched_condition: None,
@@ -200,24 +233,36 @@ pub fn evaluate(job: &Job, pod: &Pod, gates: &FeatureGates) -> PodFailurePolicyO
             count_failed: true,
             message: None,
             rule_index: None,
-            reason: format!("no podFailurePolicy rule matched: the failure counts against backoffLimit{not_failed_note}"),
+            reason: format!(
+                "no podFailurePolicy rule matched: the failure counts against backoffLimit{not_failed_note}"
+            ),
             matched_container: None,
             exit_code: None,
             matched_condition: None,
         };
     };
     let (what, matched_container, exit_code, matched_condition) = match m.evidence {
-        Evidence::Container(cs, code) => {
-            (format!("container {:?} exited with code {code}", cs.name), Some(cs.name.clone()), Some(code), None)
-        }
-        Evidence::Condition(c) => {
-            (format!("the Pod has condition {}={}", c.type_, c.status), None, None, Some(c.type_.clone()))
-        }
+        Evidence::Container(cs, code) => (
+            format!("container {:?} exited with code {code}", cs.name),
+            Some(cs.name.clone()),
+            Some(code),
+            None,
+        ),
+        Evidence::Condition(c) => (
+            format!("the Pod has condition {}={}", c.type_, c.status),
+            None,
+            None,
+            Some(c.type_.clone()),
+        ),
     };
     let effect = match m.action {
-        PolicyAction::FailJob => "the Job fails (FailureTarget, then Failed, with reason PodFailurePolicy)",
+        PolicyAction::FailJob => {
+            "the Job fails (FailureTarget, then Failed, with reason PodFailurePolicy)"
+        }
         PolicyAction::FailIndex => "the Pod's index fails at once, without further retries",
-        PolicyAction::Ignore => "the failure is not counted against backoffLimit and the Pod is replaced",
+        PolicyAction::Ignore => {
+            "the failure is not counted against backoffLimit and the Pod is replaced"
+        }
         PolicyAction::Count => "the failure counts against backoffLimit, as without a policy",
     };
     let message = (m.action == PolicyAction::FailJob).then(|| fail_job_message(pod, &m));
@@ -227,7 +272,11 @@ pub fn evaluate(job: &Job, pod: &Pod, gates: &FeatureGates) -> PodFailurePolicyO
         count_failed: m.action.counts(),
         message,
         rule_index: Some(m.rule_index),
-        reason: format!("{what}, matching rules[{}] ({}): {effect}{not_failed_note}", m.rule_index, m.action.name()),
+        reason: format!(
+            "{what}, matching rules[{}] ({}): {effect}{not_failed_note}",
+            m.rule_index,
+            m.action.name()
+        ),
         matched_container,
         exit_code,
         matched_condition,
@@ -250,11 +299,16 @@ mod tests {
     }
 
     fn pod(status: serde_json::Value) -> Pod {
-        serde_json::from_value(json!({"metadata": {"name": "p", "namespace": "ns"}, "status": status})).unwrap()
+        serde_json::from_value(
+            json!({"metadata": {"name": "p", "namespace": "ns"}, "status": status}),
+        )
+        .unwrap()
     }
 
     fn exited(code: i32) -> Pod {
-        pod(json!({"phase": "Failed", "containerStatuses": [{"name": "main", "state": {"terminated": {"exitCode": code}}}]}))
+        pod(
+            json!({"phase": "Failed", "containerStatuses": [{"name": "main", "state": {"terminated": {"exitCode": code}}}]}),
+        )
     }
 
     fn run(j: &Job, p: &Pod) -> PodFailurePolicyOutput {
@@ -271,58 +325,92 @@ mod tests {
 
     #[test]
     fn no_match_counts() {
-        let o = run(&job(json!([{"action": "Ignore", "onExitCodes": {"operator": "In", "values": [2]}}])), &exited(1));
+        let o = run(
+            &job(json!([{"action": "Ignore", "onExitCodes": {"operator": "In", "values": [2]}}])),
+            &exited(1),
+        );
         assert!(!o.matched && o.count_failed && o.rule_index.is_none());
     }
 
     #[test]
     fn ignore_does_not_count() {
-        let o = run(&job(json!([{"action": "Ignore", "onExitCodes": {"operator": "In", "values": [1]}}])), &exited(1));
-        assert_eq!((o.matched, o.action.as_deref(), o.count_failed, o.rule_index), (true, Some("Ignore"), false, Some(0)));
+        let o = run(
+            &job(json!([{"action": "Ignore", "onExitCodes": {"operator": "In", "values": [1]}}])),
+            &exited(1),
+        );
+        assert_eq!(
+            (o.matched, o.action.as_deref(), o.count_failed, o.rule_index),
+            (true, Some("Ignore"), false, Some(0))
+        );
     }
 
     #[test]
     fn count_counts() {
-        let o = run(&job(json!([{"action": "Count", "onExitCodes": {"operator": "NotIn", "values": [3]}}])), &exited(1));
+        let o = run(
+            &job(json!([{"action": "Count", "onExitCodes": {"operator": "NotIn", "values": [3]}}])),
+            &exited(1),
+        );
         assert_eq!((o.action.as_deref(), o.count_failed), (Some("Count"), true));
     }
 
     #[test]
     fn failjob_exit_message() {
         let o = run(
-            &job(json!([{"action": "Count", "onExitCodes": {"operator": "In", "values": [9]}},
-                         {"action": "FailJob", "onExitCodes": {"operator": "In", "values": [1]}}])),
+            &job(
+                json!([{"action": "Count", "onExitCodes": {"operator": "In", "values": [9]}},
+                         {"action": "FailJob", "onExitCodes": {"operator": "In", "values": [1]}}]),
+            ),
             &exited(1),
         );
-        assert_eq!(o.message.as_deref(), Some("Container main for pod ns/p failed with exit code 1 matching FailJob rule at index 1"));
+        assert_eq!(
+            o.message.as_deref(),
+            Some(
+                "Container main for pod ns/p failed with exit code 1 matching FailJob rule at index 1"
+            )
+        );
         assert!(o.count_failed);
     }
 
     #[test]
     fn failjob_condition_message_and_defaulted_status() {
         let j = job(json!([{"action": "FailJob", "onPodConditions": [{"type": "ConfigIssue"}]}]));
-        let p = pod(json!({"phase": "Failed", "conditions": [{"type": "Ready", "status": "False"}, {"type": "ConfigIssue", "status": "True"}]}));
+        let p = pod(
+            json!({"phase": "Failed", "conditions": [{"type": "Ready", "status": "False"}, {"type": "ConfigIssue", "status": "True"}]}),
+        );
         let o = run(&j, &p);
-        assert_eq!(o.message.as_deref(), Some("Pod ns/p has condition ConfigIssue matching FailJob rule at index 0"));
+        assert_eq!(
+            o.message.as_deref(),
+            Some("Pod ns/p has condition ConfigIssue matching FailJob rule at index 0")
+        );
         assert_eq!(o.matched_condition.as_deref(), Some("ConfigIssue"));
     }
 
     #[test]
     fn condition_status_must_match_exactly() {
-        let j = job(json!([{"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget", "status": "False"}]}]));
-        let p = pod(json!({"phase": "Failed", "conditions": [{"type": "DisruptionTarget", "status": "True"}]}));
+        let j = job(
+            json!([{"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget", "status": "False"}]}]),
+        );
+        let p = pod(
+            json!({"phase": "Failed", "conditions": [{"type": "DisruptionTarget", "status": "True"}]}),
+        );
         assert!(!run(&j, &p).matched);
     }
 
     #[test]
     fn exit_zero_never_matches_even_notin() {
-        let o = run(&job(json!([{"action": "Ignore", "onExitCodes": {"operator": "NotIn", "values": [1]}}])), &exited(0));
+        let o = run(
+            &job(
+                json!([{"action": "Ignore", "onExitCodes": {"operator": "NotIn", "values": [1]}}]),
+            ),
+            &exited(0),
+        );
         assert!(!o.matched);
     }
 
     #[test]
     fn non_terminated_and_last_state_are_skipped() {
-        let j = job(json!([{"action": "Ignore", "onExitCodes": {"operator": "In", "values": [1]}}]));
+        let j =
+            job(json!([{"action": "Ignore", "onExitCodes": {"operator": "In", "values": [1]}}]));
         let p = pod(json!({"phase": "Failed", "containerStatuses": [
             {"name": "main", "state": {"running": {}}, "lastState": {"terminated": {"exitCode": 1}}}]}));
         assert!(!run(&j, &p).matched);
@@ -330,15 +418,21 @@ mod tests {
 
     #[test]
     fn exit_rule_ignores_conditions_when_both_set() {
-        let j = job(json!([{"action": "Ignore", "onExitCodes": {"operator": "In", "values": [5]},
-                            "onPodConditions": [{"type": "DisruptionTarget", "status": "True"}]}]));
-        let p = pod(json!({"phase": "Failed", "conditions": [{"type": "DisruptionTarget", "status": "True"}]}));
+        let j = job(
+            json!([{"action": "Ignore", "onExitCodes": {"operator": "In", "values": [5]},
+                            "onPodConditions": [{"type": "DisruptionTarget", "status": "True"}]}]),
+        );
+        let p = pod(
+            json!({"phase": "Failed", "conditions": [{"type": "DisruptionTarget", "status": "True"}]}),
+        );
         assert!(!run(&j, &p).matched);
     }
 
     #[test]
     fn init_statuses_searched_after_containers() {
-        let j = job(json!([{"action": "FailJob", "onExitCodes": {"operator": "In", "values": [3, 5]}}]));
+        let j = job(
+            json!([{"action": "FailJob", "onExitCodes": {"operator": "In", "values": [3, 5]}}]),
+        );
         let p = pod(json!({"phase": "Failed",
             "initContainerStatuses": [{"name": "init", "state": {"terminated": {"exitCode": 5}}}],
             "containerStatuses": [{"name": "main", "state": {"terminated": {"exitCode": 3}}}]}));
@@ -350,21 +444,31 @@ mod tests {
 
     #[test]
     fn failindex_gate_off_falls_through() {
-        let j = job(json!([{"action": "FailIndex", "onExitCodes": {"operator": "In", "values": [1]}},
-                           {"action": "Ignore", "onExitCodes": {"operator": "In", "values": [1]}}]));
+        let j = job(
+            json!([{"action": "FailIndex", "onExitCodes": {"operator": "In", "values": [1]}},
+                           {"action": "Ignore", "onExitCodes": {"operator": "In", "values": [1]}}]),
+        );
         let mut g = FeatureGates::default();
         let o = evaluate(&j, &exited(1), &g);
-        assert_eq!((o.action.as_deref(), o.count_failed), (Some("FailIndex"), true));
+        assert_eq!(
+            (o.action.as_deref(), o.count_failed),
+            (Some("FailIndex"), true)
+        );
         g.set(FAIL_INDEX_GATE, false);
         let o = evaluate(&j, &exited(1), &g);
-        assert_eq!((o.action.as_deref(), o.rule_index), (Some("Ignore"), Some(1)));
+        assert_eq!(
+            (o.action.as_deref(), o.rule_index),
+            (Some("Ignore"), Some(1))
+        );
     }
 
     #[test]
     fn unknown_action_or_operator_falls_through() {
-        let j = job(json!([{"action": "Bogus", "onExitCodes": {"operator": "In", "values": [1]}},
+        let j = job(
+            json!([{"action": "Bogus", "onExitCodes": {"operator": "In", "values": [1]}},
                            {"action": "Ignore", "onExitCodes": {"operator": "Maybe", "values": [1]}},
-                           {"action": "Count", "onExitCodes": {"operator": "In", "values": [1]}}]));
+                           {"action": "Count", "onExitCodes": {"operator": "In", "values": [1]}}]),
+        );
         assert_eq!(run(&j, &exited(1)).rule_index, Some(2));
     }
 
@@ -372,14 +476,23 @@ mod tests {
     fn pending_phase_is_noted() {
         let j = job(json!([]));
         let p = pod(json!({"phase": "Running"}));
-        assert!(run(&j, &p).reason.contains("only once the Pod's phase is Failed"));
+        assert!(
+            run(&j, &p)
+                .reason
+                .contains("only once the Pod's phase is Failed")
+        );
     }
 
     #[test]
     fn op_decodes_and_rejects_unknown_fields() {
-        let ok = crate::handle_json(&json!({"op": "podFailurePolicy", "input": {"job": {}, "pod": {}}}).to_string());
+        let ok = crate::handle_json(
+            &json!({"op": "podFailurePolicy", "input": {"job": {}, "pod": {}}}).to_string(),
+        );
         assert!(ok.contains("\"status\":\"ok\""), "{ok}");
-        let bad = crate::handle_json(&json!({"op": "podFailurePolicy", "input": {"job": {}, "pod": {}, "nope": 1}}).to_string());
+        let bad = crate::handle_json(
+            &json!({"op": "podFailurePolicy", "input": {"job": {}, "pod": {}, "nope": 1}})
+                .to_string(),
+        );
         assert!(bad.contains("\"status\":\"error\""), "{bad}");
     }
 }

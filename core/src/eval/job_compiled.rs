@@ -46,8 +46,13 @@ pub struct Decision {
 }
 
 impl Decision {
-    const NO_MATCH: Decision =
-        Decision { rule_index: None, action: None, count_failed: true, status_position: None, condition_position: None };
+    const NO_MATCH: Decision = Decision {
+        rule_index: None,
+        action: None,
+        count_failed: true,
+        status_position: None,
+        condition_position: None,
+    };
 }
 
 /// A podFailurePolicy compiled for [`CompiledPodFailurePolicy::decide`].
@@ -98,14 +103,23 @@ impl CompiledPodFailurePolicy {
     /// Compiles the podFailurePolicy of a JobSpec (a Job, or a JobSet's replicatedJob template).
     pub fn from_spec(spec: &JobSpec, gates: &FeatureGates) -> Result<Self, Diagnostic> {
         let t = &spec.template.spec;
-        let mut containers: Vec<String> = t.containers.iter().chain(&t.init_containers).map(|c| c.name.clone()).collect();
+        let mut containers: Vec<String> = t
+            .containers
+            .iter()
+            .chain(&t.init_containers)
+            .map(|c| c.name.clone())
+            .collect();
         // A containerName the template lacks (invalid, but the matcher compares names) gets an
         // index too, so a status of that name still matches.
         for rule in spec.pod_failure_policy.iter().flat_map(|p| &p.rules) {
-            if let Some(n) = rule.on_exit_codes.as_ref().and_then(|e| e.container_name.as_ref())
-                && !containers.contains(n) {
-                    containers.push(n.clone());
-                }
+            if let Some(n) = rule
+                .on_exit_codes
+                .as_ref()
+                .and_then(|e| e.container_name.as_ref())
+                && !containers.contains(n)
+            {
+                containers.push(n.clone());
+            }
         }
         let mut c = CompiledPodFailurePolicy {
             container_masks: vec![0; containers.len()],
@@ -120,7 +134,9 @@ impl CompiledPodFailurePolicy {
             condition_masks: Vec::new(),
             has_policy: spec.pod_failure_policy.is_some(),
         };
-        let Some(policy) = &spec.pod_failure_policy else { return Ok(c) };
+        let Some(policy) = &spec.pod_failure_policy else {
+            return Ok(c);
+        };
         if policy.rules.len() > MAX_COMPILED_RULES {
             return Err(Diagnostic::request(
                 "too-many-rules",
@@ -157,7 +173,12 @@ impl CompiledPodFailurePolicy {
                 if req.operator == "NotIn" {
                     c.unlisted_code_mask |= bit;
                 }
-                other.extend(req.values.iter().copied().filter(|v| !(0..=255).contains(v)));
+                other.extend(
+                    req.values
+                        .iter()
+                        .copied()
+                        .filter(|v| !(0..=255).contains(v)),
+                );
                 match &req.container_name {
                     None => {
                         c.any_container_mask |= bit;
@@ -175,7 +196,11 @@ impl CompiledPodFailurePolicy {
                 }
             } else if let Some(patterns) = &rule.on_pod_conditions {
                 for p in patterns {
-                    let status = if p.status.is_empty() { "True" } else { p.status.as_str() };
+                    let status = if p.status.is_empty() {
+                        "True"
+                    } else {
+                        p.status.as_str()
+                    };
                     let k = interned(&mut c.conditions, &p.type_, status);
                     if c.condition_masks.len() <= k {
                         c.condition_masks.resize(k + 1, 0);
@@ -189,7 +214,9 @@ impl CompiledPodFailurePolicy {
         for x in other {
             let mut mask = 0u64;
             for (i, rule) in policy.rules.iter().enumerate() {
-                let Some(req) = &rule.on_exit_codes else { continue };
+                let Some(req) = &rule.on_exit_codes else {
+                    continue;
+                };
                 if c.exit_rules & (1u64 << i) != 0 && super::job::operator_matches(req, x) {
                     mask |= 1u64 << i;
                 }
@@ -217,7 +244,9 @@ impl CompiledPodFailurePolicy {
     /// The index of a Pod condition (type, status) for `decide`; None when no pattern names it
     /// (such a condition can never match and may be left out).
     pub fn condition_index(&self, type_: &str, status: &str) -> Option<usize> {
-        self.conditions.iter().position(|(t, s)| t == type_ && s == status)
+        self.conditions
+            .iter()
+            .position(|(t, s)| t == type_ && s == status)
     }
 
     #[inline]
@@ -225,19 +254,28 @@ impl CompiledPodFailurePolicy {
         if code == 0 {
             0
         } else if let Ok(i) = usize::try_from(code) {
-            self.code_table.get(i).copied().unwrap_or_else(|| self.other_code_mask(code))
+            self.code_table
+                .get(i)
+                .copied()
+                .unwrap_or_else(|| self.other_code_mask(code))
         } else {
             self.other_code_mask(code)
         }
     }
 
     fn other_code_mask(&self, code: i32) -> u64 {
-        self.other_codes.get(&code).copied().unwrap_or(self.unlisted_code_mask)
+        self.other_codes
+            .get(&code)
+            .copied()
+            .unwrap_or(self.unlisted_code_mask)
     }
 
     #[inline]
     fn container_mask(&self, index: usize) -> u64 {
-        self.container_masks.get(index).copied().unwrap_or(self.any_container_mask)
+        self.container_masks
+            .get(index)
+            .copied()
+            .unwrap_or(self.any_container_mask)
     }
 
     #[inline]
@@ -259,9 +297,13 @@ impl CompiledPodFailurePolicy {
         // a lower one), so keeping the strictly lowest bit seen and where it was seen gives both.
         // A rule matches on exit codes or on conditions, never both, so the two sides' lowest
         // bits differ unless neither matched.
-        let (status_rule, status_position) = Self::lowest(statuses.iter().map(|&s| self.status_mask(s)));
-        let (condition_rule, condition_position) =
-            Self::lowest(conditions.iter().map(|&k| self.condition_masks.get(k).copied().unwrap_or(0)));
+        let (status_rule, status_position) =
+            Self::lowest(statuses.iter().map(|&s| self.status_mask(s)));
+        let (condition_rule, condition_position) = Self::lowest(
+            conditions
+                .iter()
+                .map(|&k| self.condition_masks.get(k).copied().unwrap_or(0)),
+        );
         let (rule, status_position, condition_position) = if status_rule < condition_rule {
             (status_rule, Some(status_position), None)
         } else if condition_rule < status_rule {
@@ -270,8 +312,16 @@ impl CompiledPodFailurePolicy {
             return Decision::NO_MATCH;
         };
         let rule = rule as usize;
-        let Some(action) = self.actions.get(rule).copied().flatten() else { return Decision::NO_MATCH };
-        Decision { rule_index: Some(rule), action: Some(action), count_failed: action.counts(), status_position, condition_position }
+        let Some(action) = self.actions.get(rule).copied().flatten() else {
+            return Decision::NO_MATCH;
+        };
+        Decision {
+            rule_index: Some(rule),
+            action: Some(action),
+            count_failed: action.counts(),
+            status_position,
+            condition_position,
+        }
     }
 
     /// The lowest bit set in any of `masks` (64 when none) and the position of the first mask
@@ -292,18 +342,32 @@ impl CompiledPodFailurePolicy {
 
     /// Convenience: the decision for a Pod object (allocates; use `decide` on hot paths).
     pub fn decide_pod(&self, pod: &Pod) -> Decision {
-        let Some(status) = &pod.status else { return Decision::NO_MATCH };
+        let Some(status) = &pod.status else {
+            return Decision::NO_MATCH;
+        };
         let statuses: Vec<(usize, Option<i32>)> = status
             .container_statuses
             .iter()
             .chain(&status.init_container_statuses)
             .map(|cs| {
                 let idx = self.container_index(&cs.name).unwrap_or(UNKNOWN_CONTAINER);
-                (idx, cs.state.as_ref().and_then(|s| s.terminated.as_ref()).map(|t| t.exit_code))
+                (
+                    idx,
+                    cs.state
+                        .as_ref()
+                        .and_then(|s| s.terminated.as_ref())
+                        .map(|t| t.exit_code),
+                )
             })
             .collect();
-        let conditions: Vec<usize> =
-            status.conditions.iter().map(|c| self.condition_index(&c.type_, &c.status).unwrap_or(usize::MAX)).collect();
+        let conditions: Vec<usize> = status
+            .conditions
+            .iter()
+            .map(|c| {
+                self.condition_index(&c.type_, &c.status)
+                    .unwrap_or(usize::MAX)
+            })
+            .collect();
         self.decide(&statuses, &conditions)
     }
 }
@@ -337,15 +401,23 @@ mod tests {
             {"action": "FailJob", "onExitCodes": {"operator": "In", "values": [7, 9]}}
         ]));
         let d = c.decide(&[(0, Some(9)), (1, Some(7))], &[]);
-        assert_eq!((d.rule_index, d.action, d.count_failed, d.status_position), (Some(0), Some(PolicyAction::Ignore), false, Some(1)));
+        assert_eq!(
+            (d.rule_index, d.action, d.count_failed, d.status_position),
+            (Some(0), Some(PolicyAction::Ignore), false, Some(1))
+        );
         let d = c.decide(&[(0, Some(7)), (1, Some(3))], &[]);
         assert_eq!((d.rule_index, d.status_position), (Some(1), Some(0)));
     }
 
     #[test]
     fn zero_and_running_never_match() {
-        let c = compile(json!([{"action": "Ignore", "onExitCodes": {"operator": "NotIn", "values": [1]}}]));
-        assert_eq!(c.decide(&[(0, Some(0)), (1, None)], &[]), Decision::NO_MATCH);
+        let c = compile(
+            json!([{"action": "Ignore", "onExitCodes": {"operator": "NotIn", "values": [1]}}]),
+        );
+        assert_eq!(
+            c.decide(&[(0, Some(0)), (1, None)], &[]),
+            Decision::NO_MATCH
+        );
         assert_eq!(c.decide(&[(0, Some(2))], &[]).rule_index, Some(0));
     }
 
@@ -368,7 +440,10 @@ mod tests {
             {"action": "Ignore", "onExitCodes": {"containerName": "a", "operator": "In", "values": [1]}},
             {"action": "Count", "onExitCodes": {"operator": "In", "values": [1]}}
         ]));
-        assert_eq!(c.decide(&[(UNKNOWN_CONTAINER, Some(1))], &[]).rule_index, Some(1));
+        assert_eq!(
+            c.decide(&[(UNKNOWN_CONTAINER, Some(1))], &[]).rule_index,
+            Some(1)
+        );
     }
 
     #[test]
@@ -395,13 +470,21 @@ mod tests {
         g.set("JobBackoffLimitPerIndex", false);
         let c = CompiledPodFailurePolicy::from_spec(&spec(rules.clone()), &g).unwrap();
         assert_eq!(c.decide(&[(0, Some(1))], &[]).rule_index, Some(2));
-        assert_eq!(compile(rules).decide(&[(0, Some(1))], &[]).action, Some(PolicyAction::FailIndex));
+        assert_eq!(
+            compile(rules).decide(&[(0, Some(1))], &[]).action,
+            Some(PolicyAction::FailIndex)
+        );
     }
 
     #[test]
     fn too_many_rules_is_an_error() {
-        let rules: Vec<_> = (0..65).map(|_| json!({"action": "Count", "onExitCodes": {"operator": "In", "values": [1]}})).collect();
-        assert!(CompiledPodFailurePolicy::from_spec(&spec(json!(rules)), &FeatureGates::default()).is_err());
+        let rules: Vec<_> = (0..65)
+            .map(|_| json!({"action": "Count", "onExitCodes": {"operator": "In", "values": [1]}}))
+            .collect();
+        assert!(
+            CompiledPodFailurePolicy::from_spec(&spec(json!(rules)), &FeatureGates::default())
+                .is_err()
+        );
     }
 
     // ---- property tests against a naive reference --------------------------------------------
@@ -415,7 +498,12 @@ mod tests {
 
     /// The reference: walk the rules in order; the first one whose requirement holds and whose
     /// action is acted on wins; exit 0 and non-terminated containers never match.
-    fn reference(rules: &[RRule], statuses: &[(&str, Option<i32>)], conds: &[(&str, &str)], gate: bool) -> Option<(usize, &'static str)> {
+    fn reference(
+        rules: &[RRule],
+        statuses: &[(&str, Option<i32>)],
+        conds: &[(&str, &str)],
+        gate: bool,
+    ) -> Option<(usize, &'static str)> {
         for (i, r) in rules.iter().enumerate() {
             let hit = if let Some((name, op, values)) = &r.exit {
                 statuses.iter().any(|(n, code)| match code {
@@ -431,7 +519,8 @@ mod tests {
             } else {
                 false
             };
-            let acted = matches!(r.action, "FailJob" | "Ignore" | "Count") || (r.action == "FailIndex" && gate);
+            let acted = matches!(r.action, "FailJob" | "Ignore" | "Count")
+                || (r.action == "FailIndex" && gate);
             if hit && acted {
                 return Some((i, r.action));
             }
@@ -454,9 +543,18 @@ mod tests {
             prop::sample::select(vec!["In", "NotIn", "Weird"]),
             prop::collection::vec(code(), 0..5),
         );
-        let cond = (prop::sample::select(TYPES.to_vec()), prop::sample::select(STATUSES.to_vec()));
+        let cond = (
+            prop::sample::select(TYPES.to_vec()),
+            prop::sample::select(STATUSES.to_vec()),
+        );
         let conds = prop::collection::vec(cond, 0..3);
-        (action, prop::option::of(exit), prop::option::of(conds)).prop_map(|(action, exit, conds)| RRule { action, exit, conds })
+        (action, prop::option::of(exit), prop::option::of(conds)).prop_map(
+            |(action, exit, conds)| RRule {
+                action,
+                exit,
+                conds,
+            },
+        )
     }
 
     fn to_policy(rules: &[RRule]) -> PodFailurePolicy {
@@ -473,7 +571,14 @@ mod tests {
                     m.insert("onExitCodes".into(), e);
                 }
                 if let Some(cs) = &r.conds {
-                    m.insert("onPodConditions".into(), json!(cs.iter().map(|(t, s)| json!({"type": t, "status": s})).collect::<Vec<_>>()));
+                    m.insert(
+                        "onPodConditions".into(),
+                        json!(
+                            cs.iter()
+                                .map(|(t, s)| json!({"type": t, "status": s}))
+                                .collect::<Vec<_>>()
+                        ),
+                    );
                 }
                 serde_json::Value::Object(m)
             })

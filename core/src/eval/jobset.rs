@@ -5,7 +5,9 @@
 //! [`execute_failure_policy`] takes typed values and returns the new status, so a simulator can
 //! call it again and again; [`jobset_failure_policy`] is the contract op around it.
 
-use crate::api::{Condition, Job, JobSet, JobSetFailurePolicyRule, JobSetStatus, ReplicatedJobStatus};
+use crate::api::{
+    Condition, Job, JobSet, JobSetFailurePolicyRule, JobSetStatus, ReplicatedJobStatus,
+};
 use crate::diag::Diagnostic;
 use crate::features::FeatureGates;
 use schemars::JsonSchema;
@@ -37,11 +39,13 @@ const FAIL_JOBSET_MESSAGE: &str = "applying FailJobSet failure policy action";
 const RESTART_JOBSET_REASON: &str = "RestartJobSetFailurePolicyAction";
 const RESTART_JOBSET_MESSAGE: &str = "applying RestartJobSet failure policy action";
 const RESTART_JOBSET_IGNORE_REASON: &str = "RestartJobSetAndIgnoreMaxRestartsFailurePolicyAction";
-const RESTART_JOBSET_IGNORE_MESSAGE: &str = "applying RestartJobSetAndIgnoreMaxRestarts failure policy action";
+const RESTART_JOBSET_IGNORE_MESSAGE: &str =
+    "applying RestartJobSetAndIgnoreMaxRestarts failure policy action";
 const RESTART_JOB_REASON: &str = "RestartJobFailurePolicyAction";
 const RESTART_JOB_MESSAGE: &str = "applying RestartJob failure policy action";
 const RESTART_JOB_IGNORE_REASON: &str = "RestartJobAndIgnoreMaxRestartsFailurePolicyAction";
-const RESTART_JOB_IGNORE_MESSAGE: &str = "applying RestartJobAndIgnoreMaxRestarts failure policy action";
+const RESTART_JOB_IGNORE_MESSAGE: &str =
+    "applying RestartJobAndIgnoreMaxRestarts failure policy action";
 
 /// The action applied when no rule matches.
 pub const DEFAULT_ACTION: &str = "RestartJobSet";
@@ -139,10 +143,17 @@ pub struct JobSetFailurePolicyOutput {
     pub restarted_jobset: bool,
 }
 
-pub fn jobset_failure_policy(i: JobSetFailurePolicyInput) -> Result<JobSetFailurePolicyOutput, Diagnostic> {
-    let (gates, _) = FeatureGates::resolve(i.kubernetes_version.as_deref(), i.feature_gates.as_ref())?;
+pub fn jobset_failure_policy(
+    i: JobSetFailurePolicyInput,
+) -> Result<JobSetFailurePolicyOutput, Diagnostic> {
+    let (gates, _) =
+        FeatureGates::resolve(i.kubernetes_version.as_deref(), i.feature_gates.as_ref())?;
     if let Some(now) = i.now.as_deref().filter(|n| parse_time(n).is_none()) {
-        return Err(Diagnostic::request("invalid-input", "input.now", format!("input.now: {now:?} is not an RFC 3339 time")));
+        return Err(Diagnostic::request(
+            "invalid-input",
+            "input.now",
+            format!("input.now: {now:?} is not an RFC 3339 time"),
+        ));
     }
     let o = execute_failure_policy(&i.jobset, &i.failed_jobs, &gates, i.now.as_deref());
     Ok(JobSetFailurePolicyOutput {
@@ -179,10 +190,22 @@ pub fn parse_time(s: &str) -> Option<i128> {
         part.parse().ok()
     };
     let sep = |i: usize, c: u8| b.get(i) == Some(&c);
-    if !(sep(4, b'-') && sep(7, b'-') && (sep(10, b'T') || sep(10, b't') || sep(10, b' ')) && sep(13, b':') && sep(16, b':')) {
+    if !(sep(4, b'-')
+        && sep(7, b'-')
+        && (sep(10, b'T') || sep(10, b't') || sep(10, b' '))
+        && sep(13, b':')
+        && sep(16, b':'))
+    {
         return None;
     }
-    let (y, mo, d, h, mi, se) = (num(0..4)?, num(5..7)?, num(8..10)?, num(11..13)?, num(14..16)?, num(17..19)?);
+    let (y, mo, d, h, mi, se) = (
+        num(0..4)?,
+        num(5..7)?,
+        num(8..10)?,
+        num(11..13)?,
+        num(14..16)?,
+        num(17..19)?,
+    );
     if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || se > 60 {
         return None;
     }
@@ -210,7 +233,11 @@ pub fn parse_time(s: &str) -> Option<i128> {
         _ => return None,
     };
     // Days from civil (proleptic Gregorian).
-    let (yy, m) = if mo <= 2 { (y - 1, mo + 9) } else { (y, mo - 3) };
+    let (yy, m) = if mo <= 2 {
+        (y - 1, mo + 9)
+    } else {
+        (y, mo - 3)
+    };
     let era = yy.div_euclid(400);
     let yoe = yy - era * 400;
     let doy = (153 * m + 2) / 5 + d - 1;
@@ -224,7 +251,10 @@ pub fn parse_time(s: &str) -> Option<i128> {
 const ZERO_TIME: i128 = -62_135_596_800 * 1_000_000_000;
 
 fn condition_time(c: &Condition) -> i128 {
-    c.last_transition_time.as_deref().and_then(parse_time).unwrap_or(ZERO_TIME)
+    c.last_transition_time
+        .as_deref()
+        .and_then(parse_time)
+        .unwrap_or(ZERO_TIME)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -232,7 +262,11 @@ fn condition_time(c: &Condition) -> i128 {
 
 /// The Job's `Failed=True` condition (`findJobFailureCondition`).
 pub fn job_failure_condition(job: &Job) -> Option<&Condition> {
-    job.status.as_ref()?.conditions.iter().find(|c| c.type_ == "Failed" && c.status == "True")
+    job.status
+        .as_ref()?
+        .conditions
+        .iter()
+        .find(|c| c.type_ == "Failed" && c.status == "True")
 }
 
 /// Whether the Job has finished as Failed (`JobFinished`: the first Complete or Failed
@@ -240,39 +274,64 @@ pub fn job_failure_condition(job: &Job) -> Option<&Condition> {
 pub fn job_finished_failed(job: &Job) -> bool {
     job.status
         .as_ref()
-        .and_then(|s| s.conditions.iter().find(|c| (c.type_ == "Complete" || c.type_ == "Failed") && c.status == "True"))
+        .and_then(|s| {
+            s.conditions
+                .iter()
+                .find(|c| (c.type_ == "Complete" || c.type_ == "Failed") && c.status == "True")
+        })
         .is_some_and(|c| c.type_ == "Failed")
 }
 
 fn parent_replicated_job(job: &Job) -> Option<&str> {
-    job.metadata.label(REPLICATED_JOB_NAME_KEY).filter(|s| !s.is_empty())
+    job.metadata
+        .label(REPLICATED_JOB_NAME_KEY)
+        .filter(|s| !s.is_empty())
 }
 
 /// Unanchored RE2 search of any pattern; a pattern that does not compile is skipped (upstream
 /// logs it).
 pub fn any_pattern_matches(patterns: &[String], message: &str) -> bool {
-    patterns.iter().any(|p| super::jobset_re2::matches(p, message) == Some(true))
+    patterns
+        .iter()
+        .any(|p| super::jobset_re2::matches(p, message) == Some(true))
 }
 
 /// `ruleIsApplicable`.
-pub fn rule_is_applicable(rule: &JobSetFailurePolicyRule, job: &Job, reason: &str, message: &str) -> bool {
-    if !(rule.on_job_failure_reasons.is_empty() || rule.on_job_failure_reasons.iter().any(|r| r == reason)) {
+pub fn rule_is_applicable(
+    rule: &JobSetFailurePolicyRule,
+    job: &Job,
+    reason: &str,
+    message: &str,
+) -> bool {
+    if !(rule.on_job_failure_reasons.is_empty()
+        || rule.on_job_failure_reasons.iter().any(|r| r == reason))
+    {
         return false;
     }
-    if !(rule.on_job_failure_message_patterns.is_empty() || any_pattern_matches(&rule.on_job_failure_message_patterns, message)) {
+    if !(rule.on_job_failure_message_patterns.is_empty()
+        || any_pattern_matches(&rule.on_job_failure_message_patterns, message))
+    {
         return false;
     }
-    let Some(parent) = parent_replicated_job(job) else { return false };
-    rule.target_replicated_jobs.is_empty() || rule.target_replicated_jobs.iter().any(|t| t == parent)
+    let Some(parent) = parent_replicated_job(job) else {
+        return false;
+    };
+    rule.target_replicated_jobs.is_empty()
+        || rule.target_replicated_jobs.iter().any(|t| t == parent)
 }
 
 /// `findFirstFailedPolicyRuleAndJob`: the first rule that applies to any failed Job, with the
 /// earliest-failed Job it applies to (ties: the first in the list). Indices into the arguments.
-pub fn find_first_failed_policy_rule_and_job(rules: &[JobSetFailurePolicyRule], jobs: &[&Job]) -> Option<(usize, usize)> {
+pub fn find_first_failed_policy_rule_and_job(
+    rules: &[JobSetFailurePolicyRule],
+    jobs: &[&Job],
+) -> Option<(usize, usize)> {
     for (ri, rule) in rules.iter().enumerate() {
         let mut best: Option<(usize, i128)> = None;
         for (ji, job) in jobs.iter().enumerate() {
-            let Some(cond) = job_failure_condition(job) else { continue };
+            let Some(cond) = job_failure_condition(job) else {
+                continue;
+            };
             let t = condition_time(cond);
             let earlier = best.is_none_or(|(_, bt)| t < bt);
             let reason = cond.reason.as_deref().unwrap_or("");
@@ -292,7 +351,9 @@ pub fn find_first_failed_policy_rule_and_job(rules: &[JobSetFailurePolicyRule], 
 pub fn find_first_failed_job(jobs: &[&Job]) -> Option<usize> {
     let mut best: Option<(usize, i128)> = None;
     for (ji, job) in jobs.iter().enumerate() {
-        let Some(cond) = job_failure_condition(job) else { continue };
+        let Some(cond) = job_failure_condition(job) else {
+            continue;
+        };
         let t = condition_time(cond);
         if best.is_none_or(|(_, bt)| t < bt) {
             best = Some((ji, t));
@@ -318,7 +379,14 @@ struct Step<'a> {
 impl Step<'_> {
     /// `updateCondition` + `setCondition`: replaces a condition of the same type when its status
     /// changes (new time) or its reason/message change (time kept); adds it only when True.
-    fn set_condition(&mut self, type_: &str, status: &str, reason: &str, message: &str, event_type: &str) {
+    fn set_condition(
+        &mut self,
+        type_: &str,
+        status: &str,
+        reason: &str,
+        message: &str,
+        event_type: &str,
+    ) {
         let mut cond = Condition {
             type_: type_.to_owned(),
             status: status.to_owned(),
@@ -338,7 +406,9 @@ impl Step<'_> {
             if cur.status != status {
                 *cur = cond.clone();
                 update = true;
-            } else if cur.reason.as_deref() != Some(reason) || cur.message.as_deref() != Some(message) {
+            } else if cur.reason.as_deref() != Some(reason)
+                || cur.message.as_deref() != Some(message)
+            {
                 cond.last_transition_time = cur.last_transition_time.clone();
                 *cur = cond.clone();
                 update = true;
@@ -350,14 +420,24 @@ impl Step<'_> {
         }
         if update {
             self.changed = true;
-            self.events.push(JobSetEvent { type_: event_type.to_owned(), reason: reason.to_owned(), message: message.to_owned() });
+            self.events.push(JobSetEvent {
+                type_: event_type.to_owned(),
+                reason: reason.to_owned(),
+                message: message.to_owned(),
+            });
         }
     }
 
     /// `setJobSetFailedCondition`.
     fn fail(&mut self, reason: &str, message: &str) {
         self.set_condition(CONDITION_FAILED, "True", reason, message, "Warning");
-        self.set_condition(CONDITION_RESTARTING, "False", JOBSET_FAILED_RESTARTING_REASON, JOBSET_FAILED_RESTARTING_MESSAGE, "Normal");
+        self.set_condition(
+            CONDITION_RESTARTING,
+            "False",
+            JOBSET_FAILED_RESTARTING_REASON,
+            JOBSET_FAILED_RESTARTING_MESSAGE,
+            "Normal",
+        );
         self.status.terminal_state = Some("Failed".to_owned());
         self.changed = true;
         self.failed = true;
@@ -375,14 +455,25 @@ impl Step<'_> {
     }
 
     /// `failurePolicyRecreateAll`.
-    fn recreate_all(&mut self, count_towards_max: bool, reason: String, message: &str, event_reason: &str) {
+    fn recreate_all(
+        &mut self,
+        count_towards_max: bool,
+        reason: String,
+        message: &str,
+        event_reason: &str,
+    ) {
         self.status.restarts = self.status.restarts.saturating_add(1);
         if count_towards_max {
-            self.status.restarts_count_towards_max = self.status.restarts_count_towards_max.saturating_add(1);
+            self.status.restarts_count_towards_max =
+                self.status.restarts_count_towards_max.saturating_add(1);
         }
         self.changed = true;
         self.set_condition(CONDITION_RESTARTING, "True", &reason, message, "Warning");
-        self.events.push(JobSetEvent { type_: "Warning".to_owned(), reason: event_reason.to_owned(), message: message.to_owned() });
+        self.events.push(JobSetEvent {
+            type_: "Warning".to_owned(),
+            reason: event_reason.to_owned(),
+            message: message.to_owned(),
+        });
         self.restarted_jobset = true;
     }
 
@@ -399,33 +490,65 @@ impl Step<'_> {
 
     /// `failurePolicyRecreateJob`. Errors leave the status untouched (the reconcile returns
     /// before its status update).
-    fn recreate_job(&mut self, job: &Job, count_towards_max: bool, message: &str, event_reason: &str) -> Result<(), String> {
+    fn recreate_job(
+        &mut self,
+        job: &Job,
+        count_towards_max: bool,
+        message: &str,
+        event_reason: &str,
+    ) -> Result<(), String> {
         let name = job.metadata.name_or_empty();
         let rj = job
             .metadata
             .label(REPLICATED_JOB_NAME_KEY)
             .ok_or_else(|| format!("failed job {name} missing {REPLICATED_JOB_NAME_KEY} label"))?
             .to_owned();
-        let idx_str = job.metadata.label(JOB_INDEX_KEY).ok_or_else(|| format!("failed job {name} missing {JOB_INDEX_KEY} label"))?;
+        let idx_str = job
+            .metadata
+            .label(JOB_INDEX_KEY)
+            .ok_or_else(|| format!("failed job {name} missing {JOB_INDEX_KEY} label"))?;
         let index: i64 = go_atoi(idx_str).ok_or_else(|| {
             format!("failed job {name} has invalid {JOB_INDEX_KEY} label: {idx_str}: strconv.Atoi: parsing {idx_str:?}: invalid syntax")
         })?;
         let replicas = self.replicas_of(&rj);
         // The reconcile has already listed a status entry for every ReplicatedJob of the spec.
-        if !self.status.replicated_jobs_status.iter().any(|r| r.name == rj) && self.js.spec.replicated_jobs.iter().any(|r| r.name == rj) {
-            self.status.replicated_jobs_status.push(ReplicatedJobStatus { name: rj.clone(), ..ReplicatedJobStatus::default() });
+        if !self
+            .status
+            .replicated_jobs_status
+            .iter()
+            .any(|r| r.name == rj)
+            && self.js.spec.replicated_jobs.iter().any(|r| r.name == rj)
+        {
+            self.status
+                .replicated_jobs_status
+                .push(ReplicatedJobStatus {
+                    name: rj.clone(),
+                    ..ReplicatedJobStatus::default()
+                });
         }
         let current = |v: &Option<Vec<i32>>| match v {
             Some(a) if !a.is_empty() => a.clone(),
             _ => vec![0; replicas],
         };
-        let entry = self.status.replicated_jobs_status.iter().find(|r| r.name == rj);
+        let entry = self
+            .status
+            .replicated_jobs_status
+            .iter()
+            .find(|r| r.name == rj);
         let mut restarts = entry.map_or_else(|| vec![0; replicas], |e| current(&e.job_restarts));
-        let mut towards = entry.map_or_else(|| vec![0; replicas], |e| current(&e.job_restarts_count_towards_max));
+        let mut towards = entry.map_or_else(
+            || vec![0; replicas],
+            |e| current(&e.job_restarts_count_towards_max),
+        );
         let out_of_bounds = |len: usize| {
-            format!("failed job {name} has index {index} out of bounds for replicated job {rj} (replicas: {len})")
+            format!(
+                "failed job {name} has index {index} out of bounds for replicated job {rj} (replicas: {len})"
+            )
         };
-        let slot = usize::try_from(index).ok().filter(|i| *i < restarts.len()).ok_or_else(|| out_of_bounds(restarts.len()))?;
+        let slot = usize::try_from(index)
+            .ok()
+            .filter(|i| *i < restarts.len())
+            .ok_or_else(|| out_of_bounds(restarts.len()))?;
         if let Some(v) = restarts.get_mut(slot) {
             *v = v.saturating_add(1);
         }
@@ -434,15 +557,27 @@ impl Step<'_> {
             let v = towards.get_mut(slot).ok_or_else(|| out_of_bounds(n))?;
             *v = v.saturating_add(1);
         }
-        if let Some(e) = self.status.replicated_jobs_status.iter_mut().find(|r| r.name == rj) {
+        if let Some(e) = self
+            .status
+            .replicated_jobs_status
+            .iter_mut()
+            .find(|r| r.name == rj)
+        {
             e.job_restarts = Some(restarts);
             if count_towards_max {
                 e.job_restarts_count_towards_max = Some(towards);
             }
         }
         self.changed = true;
-        self.events.push(JobSetEvent { type_: "Warning".to_owned(), reason: event_reason.to_owned(), message: message.to_owned() });
-        self.restarted_job = Some(RestartedJob { replicated_job: rj, index: slot });
+        self.events.push(JobSetEvent {
+            type_: "Warning".to_owned(),
+            reason: event_reason.to_owned(),
+            message: message.to_owned(),
+        });
+        self.restarted_job = Some(RestartedJob {
+            replicated_job: rj,
+            index: slot,
+        });
         Ok(())
     }
 }
@@ -461,12 +596,19 @@ fn with_job(msg: &str, job: &str) -> String {
 }
 
 fn is_finished(status: &JobSetStatus) -> bool {
-    status.conditions.iter().any(|c| (c.type_ == CONDITION_COMPLETED || c.type_ == CONDITION_FAILED) && c.status == "True")
+    status.conditions.iter().any(|c| {
+        (c.type_ == CONDITION_COMPLETED || c.type_ == CONDITION_FAILED) && c.status == "True"
+    })
 }
 
 /// One reconcile's failure-policy step: given the JobSet (spec and status) and its child Jobs
 /// that failed in the current run, the action and the new status. `now` stamps changed conditions.
-pub fn execute_failure_policy(js: &JobSet, failed_jobs: &[Job], gates: &FeatureGates, now: Option<&str>) -> FailurePolicyOutcome {
+pub fn execute_failure_policy(
+    js: &JobSet,
+    failed_jobs: &[Job],
+    gates: &FeatureGates,
+    now: Option<&str>,
+) -> FailurePolicyOutcome {
     let status = js.status.clone().unwrap_or_default();
     let mut out = FailurePolicyOutcome {
         executed: false,
@@ -484,24 +626,46 @@ pub fn execute_failure_policy(js: &JobSet, failed_jobs: &[Job], gates: &FeatureG
         failed: false,
         restarted_jobset: false,
     };
-    if let Some(m) = js.spec.managed_by.as_deref().filter(|m| *m != JOBSET_CONTROLLER_NAME) {
-        out.skipped = Some(format!("the JobSet is managed by {m}; the JobSet controller skips it"));
+    if let Some(m) = js
+        .spec
+        .managed_by
+        .as_deref()
+        .filter(|m| *m != JOBSET_CONTROLLER_NAME)
+    {
+        out.skipped = Some(format!(
+            "the JobSet is managed by {m}; the JobSet controller skips it"
+        ));
         return out;
     }
     if is_finished(&status) {
         out.skipped = Some("the JobSet has already finished (Completed or Failed); the controller does not run the failure policy".to_owned());
         return out;
     }
-    let failed: Vec<&Job> = failed_jobs.iter().filter(|j| job_finished_failed(j)).collect();
+    let failed: Vec<&Job> = failed_jobs
+        .iter()
+        .filter(|j| job_finished_failed(j))
+        .collect();
     if failed.is_empty() {
         out.skipped = Some("no Job has finished with a Failed=True condition; the failure policy runs only when one has".to_owned());
         return out;
     }
     out.executed = true;
-    let mut step = Step { js, status, changed: false, events: vec![], now, failed: false, restarted_jobset: false, restarted_job: None };
+    let mut step = Step {
+        js,
+        status,
+        changed: false,
+        events: vec![],
+        now,
+        failed: false,
+        restarted_jobset: false,
+        restarted_job: None,
+    };
 
     let Some(fp) = &js.spec.failure_policy else {
-        let first = find_first_failed_job(&failed).and_then(|i| failed.get(i)).map(|j| j.metadata.name_or_empty()).unwrap_or("");
+        let first = find_first_failed_job(&failed)
+            .and_then(|i| failed.get(i))
+            .map(|j| j.metadata.name_or_empty())
+            .unwrap_or("");
         out.matched_job = Some(first.to_owned());
         step.fail(FAILED_JOBS_REASON, &with_job(FAILED_JOBS_MESSAGE, first));
         return finish(out, step);
@@ -513,7 +677,10 @@ pub fn execute_failure_policy(js: &JobSet, failed_jobs: &[Job], gates: &FeatureG
             out.rule_applicable = true;
             (fp.rules.get(ri), failed.get(ji).copied())
         }
-        None => (None, find_first_failed_job(&failed).and_then(|i| failed.get(i).copied())),
+        None => (
+            None,
+            find_first_failed_job(&failed).and_then(|i| failed.get(i).copied()),
+        ),
     };
     let Some(job) = job else {
         return finish(out, step);
@@ -523,7 +690,10 @@ pub fn execute_failure_policy(js: &JobSet, failed_jobs: &[Job], gates: &FeatureG
     out.matched_rule_name = rule.map(|r| r.name.clone());
     let job_name = job.metadata.name_or_empty();
     out.matched_job = Some(job_name.to_owned());
-    let restarting_reason = rule.map_or_else(|| DEFAULT_FAILURE_POLICY_REASON.to_owned(), |r| format!("FailurePolicy_{}", r.name));
+    let restarting_reason = rule.map_or_else(
+        || DEFAULT_FAILURE_POLICY_REASON.to_owned(),
+        |r| format!("FailurePolicy_{}", r.name),
+    );
     let max = i64::from(fp.max_restarts);
     let restart_job_gate = gates.enabled("RestartJob");
 
@@ -536,34 +706,62 @@ pub fn execute_failure_policy(js: &JobSet, failed_jobs: &[Job], gates: &FeatureG
             let reached = (restart_job_gate && step.total_restarts_count_towards_max() >= max)
                 || i64::from(step.status.restarts_count_towards_max) >= max;
             if reached {
-                step.fail(REACHED_MAX_RESTARTS_REASON, &with_job(REACHED_MAX_RESTARTS_MESSAGE, job_name));
+                step.fail(
+                    REACHED_MAX_RESTARTS_REASON,
+                    &with_job(REACHED_MAX_RESTARTS_MESSAGE, job_name),
+                );
             } else {
-                step.recreate_all(true, restarting_reason, &with_job(RESTART_JOBSET_MESSAGE, job_name), RESTART_JOBSET_REASON);
+                step.recreate_all(
+                    true,
+                    restarting_reason,
+                    &with_job(RESTART_JOBSET_MESSAGE, job_name),
+                    RESTART_JOBSET_REASON,
+                );
             }
             Ok(())
         }
         "RestartJobSetAndIgnoreMaxRestarts" => {
-            step.recreate_all(false, restarting_reason, &with_job(RESTART_JOBSET_IGNORE_MESSAGE, job_name), RESTART_JOBSET_IGNORE_REASON);
+            step.recreate_all(
+                false,
+                restarting_reason,
+                &with_job(RESTART_JOBSET_IGNORE_MESSAGE, job_name),
+                RESTART_JOBSET_IGNORE_REASON,
+            );
             Ok(())
         }
         "RestartJob" => {
             if !restart_job_gate {
                 Err("RestartJob failure policy action cannot be used when the feature gate RestartJob is disabled".to_owned())
             } else if step.total_restarts_count_towards_max() >= max {
-                step.fail(REACHED_MAX_RESTARTS_REASON, &with_job(REACHED_MAX_RESTARTS_MESSAGE, job_name));
+                step.fail(
+                    REACHED_MAX_RESTARTS_REASON,
+                    &with_job(REACHED_MAX_RESTARTS_MESSAGE, job_name),
+                );
                 Ok(())
             } else {
-                step.recreate_job(job, true, &with_job(RESTART_JOB_MESSAGE, job_name), RESTART_JOB_REASON)
+                step.recreate_job(
+                    job,
+                    true,
+                    &with_job(RESTART_JOB_MESSAGE, job_name),
+                    RESTART_JOB_REASON,
+                )
             }
         }
         "RestartJobAndIgnoreMaxRestarts" => {
             if restart_job_gate {
-                step.recreate_job(job, false, &with_job(RESTART_JOB_IGNORE_MESSAGE, job_name), RESTART_JOB_IGNORE_REASON)
+                step.recreate_job(
+                    job,
+                    false,
+                    &with_job(RESTART_JOB_IGNORE_MESSAGE, job_name),
+                    RESTART_JOB_IGNORE_REASON,
+                )
             } else {
                 Err("RestartJobAndIgnoreMaxRestarts failure policy action cannot be used when the feature gate RestartJob is disabled".to_owned())
             }
         }
-        other => Err(format!("failed to find a corresponding action for the FailurePolicyRuleAction {other}")),
+        other => Err(format!(
+            "failed to find a corresponding action for the FailurePolicyRuleAction {other}"
+        )),
     };
     if let Err(e) = result {
         out.error = Some(e);
@@ -623,7 +821,10 @@ mod tests {
         assert_eq!(parse_time("1970-01-01T00:00:00Z"), Some(0));
         assert_eq!(parse_time("1970-01-01T00:00:01.5Z"), Some(1_500_000_000));
         assert_eq!(parse_time("1970-01-01T02:00:00+02:00"), Some(0));
-        assert_eq!(parse_time("2025-01-01T12:00:00Z"), Some(1_735_732_800 * 1_000_000_000));
+        assert_eq!(
+            parse_time("2025-01-01T12:00:00Z"),
+            Some(1_735_732_800 * 1_000_000_000)
+        );
         assert!(parse_time("2025-01-01").is_none());
         assert!(parse_time("2025-13-01T00:00:00Z").is_none());
         assert!(parse_time("2025-01-01T00:00:00").is_none());
@@ -632,15 +833,29 @@ mod tests {
     #[test]
     fn no_failure_policy_fails_with_earliest_job() {
         let js = jobset(Value::Null, json!({}));
-        let o = execute_failure_policy(&js, &[job("late", "a", "0", T1, "BackoffLimitExceeded", ""), job("early", "a", "1", T0, "BackoffLimitExceeded", "")], &gates(false), None);
+        let o = execute_failure_policy(
+            &js,
+            &[
+                job("late", "a", "0", T1, "BackoffLimitExceeded", ""),
+                job("early", "a", "1", T0, "BackoffLimitExceeded", ""),
+            ],
+            &gates(false),
+            None,
+        );
         assert!(o.executed && o.failed);
         assert_eq!(o.action, None);
         assert_eq!(o.matched_job.as_deref(), Some("early"));
         assert_eq!(o.status.terminal_state.as_deref(), Some("Failed"));
         assert_eq!(o.status.conditions.len(), 1);
         let c = &o.status.conditions[0];
-        assert_eq!((c.type_.as_str(), c.reason.as_deref()), ("Failed", Some("FailedJobs")));
-        assert_eq!(c.message.as_deref(), Some("jobset failed due to one or more job failures (first failed job: early)"));
+        assert_eq!(
+            (c.type_.as_str(), c.reason.as_deref()),
+            ("Failed", Some("FailedJobs"))
+        );
+        assert_eq!(
+            c.message.as_deref(),
+            Some("jobset failed due to one or more job failures (first failed job: early)")
+        );
     }
 
     #[test]
@@ -648,23 +863,62 @@ mod tests {
         let rule: JobSetFailurePolicyRule = serde_json::from_value(json!({"name": "r", "action": "FailJobSet",
             "onJobFailureReasons": ["BackoffLimitExceeded"], "onJobFailureMessagePatterns": ["^oom", "(bad"], "targetReplicatedJobs": ["a"]})).unwrap();
         let j = job("j", "a", "0", T0, "BackoffLimitExceeded", "oom killed");
-        assert!(rule_is_applicable(&rule, &j, "BackoffLimitExceeded", "oom killed"));
-        assert!(!rule_is_applicable(&rule, &j, "DeadlineExceeded", "oom killed"), "reason");
-        assert!(!rule_is_applicable(&rule, &j, "BackoffLimitExceeded", "killed: oom"), "anchored pattern, bad one skipped");
-        assert!(!rule_is_applicable(&rule, &job("j", "b", "0", T0, "", ""), "BackoffLimitExceeded", "oom"), "target");
-        assert!(!rule_is_applicable(&rule, &job("j", "", "0", T0, "", ""), "BackoffLimitExceeded", "oom"), "no label");
-        let any: JobSetFailurePolicyRule = serde_json::from_value(json!({"name": "r", "action": "FailJobSet"})).unwrap();
-        assert!(!rule_is_applicable(&any, &job("j", "", "0", T0, "", ""), "x", "y"), "a Job without replicatedjob-name never matches");
-        assert!(rule_is_applicable(&any, &job("j", "zz", "0", T0, "", ""), "x", "y"));
+        assert!(rule_is_applicable(
+            &rule,
+            &j,
+            "BackoffLimitExceeded",
+            "oom killed"
+        ));
+        assert!(
+            !rule_is_applicable(&rule, &j, "DeadlineExceeded", "oom killed"),
+            "reason"
+        );
+        assert!(
+            !rule_is_applicable(&rule, &j, "BackoffLimitExceeded", "killed: oom"),
+            "anchored pattern, bad one skipped"
+        );
+        assert!(
+            !rule_is_applicable(
+                &rule,
+                &job("j", "b", "0", T0, "", ""),
+                "BackoffLimitExceeded",
+                "oom"
+            ),
+            "target"
+        );
+        assert!(
+            !rule_is_applicable(
+                &rule,
+                &job("j", "", "0", T0, "", ""),
+                "BackoffLimitExceeded",
+                "oom"
+            ),
+            "no label"
+        );
+        let any: JobSetFailurePolicyRule =
+            serde_json::from_value(json!({"name": "r", "action": "FailJobSet"})).unwrap();
+        assert!(
+            !rule_is_applicable(&any, &job("j", "", "0", T0, "", ""), "x", "y"),
+            "a Job without replicatedjob-name never matches"
+        );
+        assert!(rule_is_applicable(
+            &any,
+            &job("j", "zz", "0", T0, "", ""),
+            "x",
+            "y"
+        ));
     }
 
     #[test]
     fn first_rule_wins_and_earliest_job_within_it() {
-        let js = jobset(json!({"maxRestarts": 5, "rules": [
-            {"name": "none", "action": "FailJobSet", "targetReplicatedJobs": ["zzz"]},
-            {"name": "r1", "action": "RestartJobSet", "onJobFailureReasons": ["BackoffLimitExceeded"]},
-            {"name": "r2", "action": "FailJobSet"}
-        ]}), json!({}));
+        let js = jobset(
+            json!({"maxRestarts": 5, "rules": [
+                {"name": "none", "action": "FailJobSet", "targetReplicatedJobs": ["zzz"]},
+                {"name": "r1", "action": "RestartJobSet", "onJobFailureReasons": ["BackoffLimitExceeded"]},
+                {"name": "r2", "action": "FailJobSet"}
+            ]}),
+            json!({}),
+        );
         let jobs = [
             job("j1", "a", "0", T1, "BackoffLimitExceeded", ""),
             job("j2", "a", "1", T0, "DeadlineExceeded", ""),
@@ -676,52 +930,116 @@ mod tests {
         // j1 and j3 tie: the first in the list wins.
         assert_eq!(o.matched_job.as_deref(), Some("j1"));
         assert_eq!(o.action.as_deref(), Some("RestartJobSet"));
-        assert_eq!((o.status.restarts, o.status.restarts_count_towards_max), (1, 1));
+        assert_eq!(
+            (o.status.restarts, o.status.restarts_count_towards_max),
+            (1, 1)
+        );
         let c = &o.status.conditions[0];
         assert_eq!(c.type_, CONDITION_RESTARTING);
         assert_eq!(c.reason.as_deref(), Some("FailurePolicy_r1"));
-        assert_eq!(c.message.as_deref(), Some("applying RestartJobSet failure policy action (first failed job: j1)"));
+        assert_eq!(
+            c.message.as_deref(),
+            Some("applying RestartJobSet failure policy action (first failed job: j1)")
+        );
         assert_eq!(c.last_transition_time.as_deref(), Some(T1));
         let reasons: Vec<&str> = o.events.iter().map(|e| e.reason.as_str()).collect();
-        assert_eq!(reasons, ["FailurePolicy_r1", "RestartJobSetFailurePolicyAction"]);
+        assert_eq!(
+            reasons,
+            ["FailurePolicy_r1", "RestartJobSetFailurePolicyAction"]
+        );
         assert!(o.restarted_jobset && o.status_changed && !o.failed);
     }
 
     #[test]
     fn default_action_uses_earliest_failed_job() {
-        let js = jobset(json!({"maxRestarts": 1, "rules": [{"name": "r", "action": "FailJobSet", "onJobFailureReasons": ["PodFailurePolicy"]}]}), json!({}));
-        let o = execute_failure_policy(&js, &[job("j1", "a", "0", T1, "BackoffLimitExceeded", ""), job("j2", "a", "1", T0, "BackoffLimitExceeded", "")], &gates(false), None);
+        let js = jobset(
+            json!({"maxRestarts": 1, "rules": [{"name": "r", "action": "FailJobSet", "onJobFailureReasons": ["PodFailurePolicy"]}]}),
+            json!({}),
+        );
+        let o = execute_failure_policy(
+            &js,
+            &[
+                job("j1", "a", "0", T1, "BackoffLimitExceeded", ""),
+                job("j2", "a", "1", T0, "BackoffLimitExceeded", ""),
+            ],
+            &gates(false),
+            None,
+        );
         assert_eq!(o.matched_rule, None);
         assert!(!o.rule_applicable);
         assert_eq!(o.action.as_deref(), Some("RestartJobSet"));
         assert_eq!(o.matched_job.as_deref(), Some("j2"));
-        assert_eq!(o.status.conditions[0].reason.as_deref(), Some("DefaultFailurePolicy"));
+        assert_eq!(
+            o.status.conditions[0].reason.as_deref(),
+            Some("DefaultFailurePolicy")
+        );
     }
 
     #[test]
     fn fail_jobset_flips_restarting_condition() {
-        let js = jobset(json!({"rules": [{"name": "f", "action": "FailJobSet"}]}), json!({"restarts": 1, "restartsCountTowardsMax": 1,
-            "conditions": [{"type": "RestartingJobSet", "status": "True", "reason": "DefaultFailurePolicy", "message": "m", "lastTransitionTime": T0}]}));
-        let o = execute_failure_policy(&js, &[job("j", "a", "0", T0, "BackoffLimitExceeded", "")], &gates(false), Some(T1));
+        let js = jobset(
+            json!({"rules": [{"name": "f", "action": "FailJobSet"}]}),
+            json!({"restarts": 1, "restartsCountTowardsMax": 1,
+            "conditions": [{"type": "RestartingJobSet", "status": "True", "reason": "DefaultFailurePolicy", "message": "m", "lastTransitionTime": T0}]}),
+        );
+        let o = execute_failure_policy(
+            &js,
+            &[job("j", "a", "0", T0, "BackoffLimitExceeded", "")],
+            &gates(false),
+            Some(T1),
+        );
         assert_eq!(o.action.as_deref(), Some("FailJobSet"));
         assert_eq!(o.status.terminal_state.as_deref(), Some("Failed"));
-        let r = o.status.conditions.iter().find(|c| c.type_ == CONDITION_RESTARTING).unwrap();
-        assert_eq!((r.status.as_str(), r.reason.as_deref(), r.message.as_deref()), ("False", Some("JobSetFailed"), Some("jobset failed")));
+        let r = o
+            .status
+            .conditions
+            .iter()
+            .find(|c| c.type_ == CONDITION_RESTARTING)
+            .unwrap();
+        assert_eq!(
+            (r.status.as_str(), r.reason.as_deref(), r.message.as_deref()),
+            ("False", Some("JobSetFailed"), Some("jobset failed"))
+        );
         assert_eq!(r.last_transition_time.as_deref(), Some(T1));
-        let f = o.status.conditions.iter().find(|c| c.type_ == "Failed").unwrap();
+        let f = o
+            .status
+            .conditions
+            .iter()
+            .find(|c| c.type_ == "Failed")
+            .unwrap();
         assert_eq!(f.reason.as_deref(), Some("FailJobSetFailurePolicyAction"));
-        assert_eq!(f.message.as_deref(), Some("applying FailJobSet failure policy action (first failed job: j)"));
-        assert_eq!((o.status.restarts, o.status.restarts_count_towards_max), (1, 1));
+        assert_eq!(
+            f.message.as_deref(),
+            Some("applying FailJobSet failure policy action (first failed job: j)")
+        );
+        assert_eq!(
+            (o.status.restarts, o.status.restarts_count_towards_max),
+            (1, 1)
+        );
     }
 
     #[test]
     fn restarting_condition_updated_in_place_keeps_time() {
-        let js = jobset(json!({"maxRestarts": 5, "rules": [{"name": "x", "action": "RestartJobSet"}]}), json!({"restarts": 1, "restartsCountTowardsMax": 1,
-            "conditions": [{"type": "RestartingJobSet", "status": "True", "reason": "DefaultFailurePolicy", "message": "old", "lastTransitionTime": T0}]}));
-        let o = execute_failure_policy(&js, &[job("j", "a", "0", T1, "BackoffLimitExceeded", "")], &gates(false), Some(T1));
+        let js = jobset(
+            json!({"maxRestarts": 5, "rules": [{"name": "x", "action": "RestartJobSet"}]}),
+            json!({"restarts": 1, "restartsCountTowardsMax": 1,
+            "conditions": [{"type": "RestartingJobSet", "status": "True", "reason": "DefaultFailurePolicy", "message": "old", "lastTransitionTime": T0}]}),
+        );
+        let o = execute_failure_policy(
+            &js,
+            &[job("j", "a", "0", T1, "BackoffLimitExceeded", "")],
+            &gates(false),
+            Some(T1),
+        );
         assert_eq!(o.status.conditions.len(), 1);
-        assert_eq!(o.status.conditions[0].reason.as_deref(), Some("FailurePolicy_x"));
-        assert_eq!(o.status.conditions[0].last_transition_time.as_deref(), Some(T0));
+        assert_eq!(
+            o.status.conditions[0].reason.as_deref(),
+            Some("FailurePolicy_x")
+        );
+        assert_eq!(
+            o.status.conditions[0].last_transition_time.as_deref(),
+            Some(T0)
+        );
         assert_eq!(o.status.restarts, 2);
     }
 
@@ -733,101 +1051,223 @@ mod tests {
         // Gate off: only restartsCountTowardsMax (1 < 2) counts.
         let o = execute_failure_policy(&js, &jobs, &gates(false), None);
         assert!(o.restarted_jobset);
-        assert_eq!((o.status.restarts, o.status.restarts_count_towards_max), (4, 2));
+        assert_eq!(
+            (o.status.restarts, o.status.restarts_count_towards_max),
+            (4, 2)
+        );
         // Gate on: 1 + 1 >= 2.
         let o = execute_failure_policy(&js, &jobs, &gates(true), None);
         assert!(o.failed);
-        assert_eq!(o.status.conditions[0].reason.as_deref(), Some("ReachedMaxRestarts"));
-        assert_eq!(o.status.conditions[0].message.as_deref(), Some("jobset failed due to reaching max number of restarts (first failed job: j)"));
-        assert_eq!((o.status.restarts, o.status.restarts_count_towards_max), (3, 1));
+        assert_eq!(
+            o.status.conditions[0].reason.as_deref(),
+            Some("ReachedMaxRestarts")
+        );
+        assert_eq!(
+            o.status.conditions[0].message.as_deref(),
+            Some("jobset failed due to reaching max number of restarts (first failed job: j)")
+        );
+        assert_eq!(
+            (o.status.restarts, o.status.restarts_count_towards_max),
+            (3, 1)
+        );
     }
 
     #[test]
     fn restart_jobset_ignore_max_restarts() {
-        let js = jobset(json!({"maxRestarts": 0, "rules": [{"name": "i", "action": "RestartJobSetAndIgnoreMaxRestarts"}]}), json!({"restarts": 7}));
-        let o = execute_failure_policy(&js, &[job("j", "a", "0", T0, "BackoffLimitExceeded", "")], &gates(false), None);
-        assert_eq!((o.status.restarts, o.status.restarts_count_towards_max), (8, 0));
-        assert_eq!(o.status.conditions[0].message.as_deref(), Some("applying RestartJobSetAndIgnoreMaxRestarts failure policy action (first failed job: j)"));
-        assert_eq!(o.events.last().unwrap().reason, "RestartJobSetAndIgnoreMaxRestartsFailurePolicyAction");
+        let js = jobset(
+            json!({"maxRestarts": 0, "rules": [{"name": "i", "action": "RestartJobSetAndIgnoreMaxRestarts"}]}),
+            json!({"restarts": 7}),
+        );
+        let o = execute_failure_policy(
+            &js,
+            &[job("j", "a", "0", T0, "BackoffLimitExceeded", "")],
+            &gates(false),
+            None,
+        );
+        assert_eq!(
+            (o.status.restarts, o.status.restarts_count_towards_max),
+            (8, 0)
+        );
+        assert_eq!(
+            o.status.conditions[0].message.as_deref(),
+            Some(
+                "applying RestartJobSetAndIgnoreMaxRestarts failure policy action (first failed job: j)"
+            )
+        );
+        assert_eq!(
+            o.events.last().unwrap().reason,
+            "RestartJobSetAndIgnoreMaxRestartsFailurePolicyAction"
+        );
     }
 
     #[test]
     fn restart_job_gate_off_is_an_error() {
-        let js = jobset(json!({"maxRestarts": 3, "rules": [{"name": "r", "action": "RestartJob"}, {"name": "s", "action": "RestartJobAndIgnoreMaxRestarts"}]}), json!({}));
-        let o = execute_failure_policy(&js, &[job("j", "a", "0", T0, "BackoffLimitExceeded", "")], &gates(false), None);
-        assert_eq!(o.error.as_deref(), Some("RestartJob failure policy action cannot be used when the feature gate RestartJob is disabled"));
+        let js = jobset(
+            json!({"maxRestarts": 3, "rules": [{"name": "r", "action": "RestartJob"}, {"name": "s", "action": "RestartJobAndIgnoreMaxRestarts"}]}),
+            json!({}),
+        );
+        let o = execute_failure_policy(
+            &js,
+            &[job("j", "a", "0", T0, "BackoffLimitExceeded", "")],
+            &gates(false),
+            None,
+        );
+        assert_eq!(
+            o.error.as_deref(),
+            Some(
+                "RestartJob failure policy action cannot be used when the feature gate RestartJob is disabled"
+            )
+        );
         assert!(!o.status_changed);
         assert_eq!(o.status, JobSetStatus::default());
     }
 
     #[test]
     fn restart_job_increments_one_index() {
-        let js = jobset(json!({"maxRestarts": 3, "rules": [{"name": "r", "action": "RestartJob"}]}), json!({}));
-        let o = execute_failure_policy(&js, &[job("j", "a", "1", T0, "BackoffLimitExceeded", "")], &gates(true), None);
+        let js = jobset(
+            json!({"maxRestarts": 3, "rules": [{"name": "r", "action": "RestartJob"}]}),
+            json!({}),
+        );
+        let o = execute_failure_policy(
+            &js,
+            &[job("j", "a", "1", T0, "BackoffLimitExceeded", "")],
+            &gates(true),
+            None,
+        );
         assert!(o.error.is_none(), "{:?}", o.error);
-        let e = o.status.replicated_jobs_status.iter().find(|r| r.name == "a").unwrap();
+        let e = o
+            .status
+            .replicated_jobs_status
+            .iter()
+            .find(|r| r.name == "a")
+            .unwrap();
         assert_eq!(e.job_restarts, Some(vec![0, 1]));
         assert_eq!(e.job_restarts_count_towards_max, Some(vec![0, 1]));
-        assert_eq!(o.restarted_job, Some(RestartedJob { replicated_job: "a".into(), index: 1 }));
-        assert!(o.status.conditions.is_empty(), "RestartJob sets no condition");
+        assert_eq!(
+            o.restarted_job,
+            Some(RestartedJob {
+                replicated_job: "a".into(),
+                index: 1
+            })
+        );
+        assert!(
+            o.status.conditions.is_empty(),
+            "RestartJob sets no condition"
+        );
         assert_eq!(o.events[0].reason, "RestartJobFailurePolicyAction");
         assert_eq!(o.status.restarts, 0);
     }
 
     #[test]
     fn restart_job_limit_counts_both_parts() {
-        let js = jobset(json!({"maxRestarts": 2, "rules": [{"name": "r", "action": "RestartJob"}]}),
-            json!({"restartsCountTowardsMax": 1, "replicatedJobsStatus": [{"name": "b", "jobRestarts": [1], "jobRestartsCountTowardsMax": [1]}]}));
-        let o = execute_failure_policy(&js, &[job("j", "a", "0", T0, "BackoffLimitExceeded", "")], &gates(true), None);
+        let js = jobset(
+            json!({"maxRestarts": 2, "rules": [{"name": "r", "action": "RestartJob"}]}),
+            json!({"restartsCountTowardsMax": 1, "replicatedJobsStatus": [{"name": "b", "jobRestarts": [1], "jobRestartsCountTowardsMax": [1]}]}),
+        );
+        let o = execute_failure_policy(
+            &js,
+            &[job("j", "a", "0", T0, "BackoffLimitExceeded", "")],
+            &gates(true),
+            None,
+        );
         assert!(o.failed);
-        assert_eq!(o.status.conditions[0].reason.as_deref(), Some("ReachedMaxRestarts"));
+        assert_eq!(
+            o.status.conditions[0].reason.as_deref(),
+            Some("ReachedMaxRestarts")
+        );
     }
 
     #[test]
     fn restart_job_ignore_max_only_bumps_job_restarts() {
-        let js = jobset(json!({"maxRestarts": 0, "rules": [{"name": "r", "action": "RestartJobAndIgnoreMaxRestarts"}]}),
-            json!({"replicatedJobsStatus": [{"name": "a", "jobRestarts": [2, 0], "jobRestartsCountTowardsMax": [1, 0]}]}));
-        let o = execute_failure_policy(&js, &[job("j", "a", "0", T0, "BackoffLimitExceeded", "")], &gates(true), None);
+        let js = jobset(
+            json!({"maxRestarts": 0, "rules": [{"name": "r", "action": "RestartJobAndIgnoreMaxRestarts"}]}),
+            json!({"replicatedJobsStatus": [{"name": "a", "jobRestarts": [2, 0], "jobRestartsCountTowardsMax": [1, 0]}]}),
+        );
+        let o = execute_failure_policy(
+            &js,
+            &[job("j", "a", "0", T0, "BackoffLimitExceeded", "")],
+            &gates(true),
+            None,
+        );
         let e = &o.status.replicated_jobs_status[0];
         assert_eq!(e.job_restarts, Some(vec![3, 0]));
         assert_eq!(e.job_restarts_count_towards_max, Some(vec![1, 0]));
-        assert_eq!(o.events[0].reason, "RestartJobAndIgnoreMaxRestartsFailurePolicyAction");
+        assert_eq!(
+            o.events[0].reason,
+            "RestartJobAndIgnoreMaxRestartsFailurePolicyAction"
+        );
     }
 
     #[test]
     fn restart_job_label_errors() {
-        let js = jobset(json!({"maxRestarts": 3, "rules": [{"name": "r", "action": "RestartJob"}]}), json!({}));
+        let js = jobset(
+            json!({"maxRestarts": 3, "rules": [{"name": "r", "action": "RestartJob"}]}),
+            json!({}),
+        );
         let g = gates(true);
         let o = execute_failure_policy(&js, &[job("j", "a", "", T0, "", "")], &g, None);
-        assert_eq!(o.error.as_deref(), Some("failed job j missing jobset.sigs.k8s.io/job-index label"));
+        assert_eq!(
+            o.error.as_deref(),
+            Some("failed job j missing jobset.sigs.k8s.io/job-index label")
+        );
         let o = execute_failure_policy(&js, &[job("j", "a", "x", T0, "", "")], &g, None);
-        assert!(o.error.unwrap().starts_with("failed job j has invalid jobset.sigs.k8s.io/job-index label: x"));
+        assert!(
+            o.error
+                .unwrap()
+                .starts_with("failed job j has invalid jobset.sigs.k8s.io/job-index label: x")
+        );
         let o = execute_failure_policy(&js, &[job("j", "a", "2", T0, "", "")], &g, None);
-        assert_eq!(o.error.as_deref(), Some("failed job j has index 2 out of bounds for replicated job a (replicas: 2)"));
+        assert_eq!(
+            o.error.as_deref(),
+            Some("failed job j has index 2 out of bounds for replicated job a (replicas: 2)")
+        );
         let o = execute_failure_policy(&js, &[job("j", "zz", "0", T0, "", "")], &g, None);
-        assert_eq!(o.error.as_deref(), Some("failed job j has index 0 out of bounds for replicated job zz (replicas: 0)"));
+        assert_eq!(
+            o.error.as_deref(),
+            Some("failed job j has index 0 out of bounds for replicated job zz (replicas: 0)")
+        );
     }
 
     #[test]
     fn unknown_action_is_an_error() {
-        let js = jobset(json!({"rules": [{"name": "r", "action": "Explode"}]}), json!({}));
+        let js = jobset(
+            json!({"rules": [{"name": "r", "action": "Explode"}]}),
+            json!({}),
+        );
         let o = execute_failure_policy(&js, &[job("j", "a", "0", T0, "", "")], &gates(false), None);
-        assert_eq!(o.error.as_deref(), Some("failed to find a corresponding action for the FailurePolicyRuleAction Explode"));
+        assert_eq!(
+            o.error.as_deref(),
+            Some("failed to find a corresponding action for the FailurePolicyRuleAction Explode")
+        );
     }
 
     #[test]
     fn skipped_when_finished_managed_or_nothing_failed() {
-        let js = jobset(Value::Null, json!({"conditions": [{"type": "Completed", "status": "True"}]}));
+        let js = jobset(
+            Value::Null,
+            json!({"conditions": [{"type": "Completed", "status": "True"}]}),
+        );
         let o = execute_failure_policy(&js, &[job("j", "a", "0", T0, "", "")], &gates(false), None);
         assert!(!o.executed && o.skipped.is_some());
         let mut js = jobset(Value::Null, json!({}));
         js.spec.managed_by = Some("kueue.x-k8s.io/multikueue".into());
-        assert!(!execute_failure_policy(&js, &[job("j", "a", "0", T0, "", "")], &gates(false), None).executed);
+        assert!(
+            !execute_failure_policy(&js, &[job("j", "a", "0", T0, "", "")], &gates(false), None)
+                .executed
+        );
         js.spec.managed_by = Some(JOBSET_CONTROLLER_NAME.into());
-        assert!(execute_failure_policy(&js, &[job("j", "a", "0", T0, "", "")], &gates(false), None).executed);
+        assert!(
+            execute_failure_policy(&js, &[job("j", "a", "0", T0, "", "")], &gates(false), None)
+                .executed
+        );
         let mut not_failed = job("j", "a", "0", T0, "", "");
         not_failed.status.as_mut().unwrap().conditions[0].status = "False".into();
-        let o = execute_failure_policy(&jobset(Value::Null, json!({})), &[not_failed], &gates(false), None);
+        let o = execute_failure_policy(
+            &jobset(Value::Null, json!({})),
+            &[not_failed],
+            &gates(false),
+            None,
+        );
         assert!(!o.executed);
     }
 
@@ -841,7 +1281,10 @@ mod tests {
             actions.push((o.executed, o.failed));
             js.status = Some(o.status);
         }
-        assert_eq!(actions, [(true, false), (true, false), (true, true), (false, false)]);
+        assert_eq!(
+            actions,
+            [(true, false), (true, false), (true, true), (false, false)]
+        );
     }
 
     #[test]

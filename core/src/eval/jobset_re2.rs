@@ -12,7 +12,8 @@ const GO_MAX_REPEAT: u32 = 1000;
 /// Compiles a Go regexp; `Err` carries why Go (or the translation) rejects it.
 pub fn compile(pattern: &str) -> Result<Regex, String> {
     let translated = translate(pattern)?;
-    Regex::new(&translated).map_err(|e| e.to_string().lines().last().unwrap_or("").trim().to_owned())
+    Regex::new(&translated)
+        .map_err(|e| e.to_string().lines().last().unwrap_or("").trim().to_owned())
 }
 
 fn outside_class(c: char) -> Option<&'static str> {
@@ -59,7 +60,9 @@ pub fn translate(p: &str) -> Result<String, String> {
     let at = |i: usize| chars.get(i).copied();
     while let Some(c) = at(i) {
         if c == '\\' {
-            let Some(n) = at(i + 1) else { return Err("trailing backslash at end of expression".into()) };
+            let Some(n) = at(i + 1) else {
+                return Err("trailing backslash at end of expression".into());
+            };
             if !in_class && n == 'Q' {
                 // \Q…\E: everything up to \E (or the end) is literal.
                 i += 2;
@@ -79,12 +82,18 @@ pub fn translate(p: &str) -> Result<String, String> {
             if matches!(n, 'p' | 'P') && at(i + 2) == Some('{') {
                 // `\p{Greek}`: the braces belong to the class name, in and out of brackets.
                 let end = (i + 3..chars.len()).find(|&j| at(j) == Some('}'));
-                let Some(end) = end else { return Err("invalid character class range: missing `}`".into()) };
+                let Some(end) = end else {
+                    return Err("invalid character class range: missing `}`".into());
+                };
                 out.extend(chars.get(i..=end).into_iter().flatten());
                 i = end + 1;
                 continue;
             }
-            let repl = if in_class { inside_class(n) } else { outside_class(n) };
+            let repl = if in_class {
+                inside_class(n)
+            } else {
+                outside_class(n)
+            };
             match repl {
                 Some(r) => out.push_str(r),
                 None => {
@@ -174,7 +183,9 @@ pub fn translate(p: &str) -> Result<String, String> {
                     j += 1;
                 }
                 let closed = at(j) == Some('}');
-                let (lo, hi) = text.split_once(',').map_or((text.as_str(), None), |(a, b)| (a, Some(b)));
+                let (lo, hi) = text
+                    .split_once(',')
+                    .map_or((text.as_str(), None), |(a, b)| (a, Some(b)));
                 let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
                 let valid = closed && digits(lo) && hi.is_none_or(|h| h.is_empty() || digits(h));
                 if !valid {
@@ -182,7 +193,10 @@ pub fn translate(p: &str) -> Result<String, String> {
                     i += 1;
                     continue;
                 }
-                let too_big = |t: &str| t.parse::<u64>().map_or(true, |n| n > u64::from(GO_MAX_REPEAT));
+                let too_big = |t: &str| {
+                    t.parse::<u64>()
+                        .map_or(true, |n| n > u64::from(GO_MAX_REPEAT))
+                };
                 if too_big(lo) || hi.is_some_and(|h| !h.is_empty() && too_big(h)) {
                     return Err(format!("invalid repeat count: `{{{text}}}`"));
                 }
@@ -211,14 +225,26 @@ mod tests {
     #[test]
     fn perl_classes_are_ascii() {
         assert_eq!(matches(r"^\d+$", "123"), Some(true));
-        assert_eq!(matches(r"^\d+$", "١٢٣"), Some(false), "Arabic-Indic digits are not \\d in Go");
+        assert_eq!(
+            matches(r"^\d+$", "١٢٣"),
+            Some(false),
+            "Arabic-Indic digits are not \\d in Go"
+        );
         assert_eq!(matches(r"^\w+$", "héllo"), Some(false));
         assert_eq!(matches(r"^\W$", "é"), Some(true));
         assert_eq!(matches(r"^[\w-]+$", "a-b_c"), Some(true));
         assert_eq!(matches(r"^[\d]+$", "٣"), Some(false));
-        assert_eq!(matches(r"^\s$", "\u{b}"), Some(false), "Go's \\s has no \\v");
+        assert_eq!(
+            matches(r"^\s$", "\u{b}"),
+            Some(false),
+            "Go's \\s has no \\v"
+        );
         assert_eq!(matches(r"\bbug\b", "a bug here"), Some(true));
-        assert_eq!(matches(r"é\b", "éa"), Some(true), "ASCII word boundary: é is not a word char");
+        assert_eq!(
+            matches(r"é\b", "éa"),
+            Some(true),
+            "ASCII word boundary: é is not a word char"
+        );
     }
 
     #[test]
@@ -228,7 +254,11 @@ mod tests {
         assert_eq!(matches(r"^\P{Greek}$", "a"), Some(true));
         assert_eq!(matches(r"^[\p{Lu}0-9]+$", "AB12"), Some(true));
         assert_eq!(matches(r"^\pL$", "é"), Some(true));
-        assert_eq!(matches(r"\p{Greek", "x"), None, "Go rejects an unclosed class name");
+        assert_eq!(
+            matches(r"\p{Greek", "x"),
+            None,
+            "Go rejects an unclosed class name"
+        );
     }
 
     #[test]
@@ -256,7 +286,11 @@ mod tests {
         assert!(compile("a{1001}").is_err());
         assert!(compile("a{2,1001}").is_err());
         assert!(compile("a{1000}").is_ok());
-        assert_eq!(matches("a{", "a{"), Some(true), "a lone brace is a literal in Go");
+        assert_eq!(
+            matches("a{", "a{"),
+            Some(true),
+            "a lone brace is a literal in Go"
+        );
         assert_eq!(matches("x{foo}", "x{foo}"), Some(true));
         assert_eq!(matches("^a{2,}$", "aaa"), Some(true));
         assert!(compile(r"\C").is_err());

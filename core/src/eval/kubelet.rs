@@ -41,7 +41,10 @@ pub fn rule_matches(rule: &ContainerRestartRule, exit_code: i32) -> Option<bool>
 /// The first rule of `c` that matches `exit_code` (upstream's findMatchingContainerRestartRule),
 /// with its index.
 pub fn find_matching_rule(c: &Container, exit_code: i32) -> Option<(usize, &ContainerRestartRule)> {
-    c.rules().iter().enumerate().find(|(_, r)| rule_matches(r, exit_code) == Some(true))
+    c.rules()
+        .iter()
+        .enumerate()
+        .find(|(_, r)| rule_matches(r, exit_code) == Some(true))
 }
 
 /// Which setting decided a ContainerShouldRestart answer.
@@ -71,7 +74,11 @@ fn pod_policy_restarts(spec: &PodSpec, exit_code: i32) -> bool {
 }
 
 /// ContainerShouldRestart, with the setting that decided and the matched rule.
-pub fn container_should_restart_explained(c: &Container, spec: &PodSpec, exit_code: i32) -> (bool, DecidedBy, Option<usize>) {
+pub fn container_should_restart_explained(
+    c: &Container,
+    spec: &PodSpec,
+    exit_code: i32,
+) -> (bool, DecidedBy, Option<usize>) {
     if let Some(policy) = c.restart_policy.as_deref() {
         let matched = find_matching_rule(c, exit_code);
         if let Some((i, r)) = matched
@@ -84,10 +91,20 @@ pub fn container_should_restart_explained(c: &Container, spec: &PodSpec, exit_co
             "Always" => return (true, DecidedBy::ContainerRestartPolicy, idx),
             "OnFailure" => return (exit_code != 0, DecidedBy::ContainerRestartPolicy, idx),
             "Never" => return (false, DecidedBy::ContainerRestartPolicy, idx),
-            _ => return (pod_policy_restarts(spec, exit_code), DecidedBy::PodRestartPolicy, idx),
+            _ => {
+                return (
+                    pod_policy_restarts(spec, exit_code),
+                    DecidedBy::PodRestartPolicy,
+                    idx,
+                );
+            }
         }
     }
-    (pod_policy_restarts(spec, exit_code), DecidedBy::PodRestartPolicy, None)
+    (
+        pod_policy_restarts(spec, exit_code),
+        DecidedBy::PodRestartPolicy,
+        None,
+    )
 }
 
 /// ContainerShouldRestart (pkg/api/v1/pod/util.go).
@@ -110,12 +127,17 @@ pub fn is_sidecar(c: &Container) -> bool {
 
 /// AllContainersCouldRestart: some init or regular container has a RestartAllContainers rule.
 pub fn all_containers_could_restart(spec: &PodSpec) -> bool {
-    spec.init_containers.iter().chain(spec.containers.iter()).any(|c| c.rules().iter().any(|r| r.action == ACTION_RESTART_ALL))
+    spec.init_containers
+        .iter()
+        .chain(spec.containers.iter())
+        .any(|c| c.rules().iter().any(|r| r.action == ACTION_RESTART_ALL))
 }
 
 /// containerRestartRulesInUse (pkg/api/pod/util.go): the spec already uses KEP-5307 fields.
 pub fn container_restart_rules_in_use(spec: &PodSpec) -> bool {
-    spec.init_containers.iter().any(|c| (c.restart_policy.is_some() && !is_sidecar(c)) || !c.rules().is_empty())
+    spec.init_containers
+        .iter()
+        .any(|c| (c.restart_policy.is_some() && !is_sidecar(c)) || !c.rules().is_empty())
         || spec.containers.iter().any(|c| c.restart_policy.is_some())
 }
 
@@ -124,7 +146,10 @@ pub fn container_restart_rules_in_use(spec: &PodSpec) -> bool {
 pub fn restart_all_containers_in_use(spec: &PodSpec) -> bool {
     let has_all = |c: &Container| c.rules().iter().any(|r| r.action == ACTION_RESTART_ALL);
     spec.containers.iter().any(has_all)
-        || spec.init_containers.iter().any(|c| has_all(c) || (is_sidecar(c) && !c.rules().is_empty()))
+        || spec
+            .init_containers
+            .iter()
+            .any(|c| has_all(c) || (is_sidecar(c) && !c.rules().is_empty()))
 }
 
 /// Where a named container sits in the Pod.
@@ -143,10 +168,17 @@ pub fn find_container<'a>(spec: &'a PodSpec, name: &str) -> Option<(&'a Containe
         return Some((c, ContainerKind::Container));
     }
     if let Some(c) = spec.init_containers.iter().find(|c| c.name == name) {
-        let kind = if is_sidecar(c) { ContainerKind::Sidecar } else { ContainerKind::InitContainer };
+        let kind = if is_sidecar(c) {
+            ContainerKind::Sidecar
+        } else {
+            ContainerKind::InitContainer
+        };
         return Some((c, kind));
     }
-    spec.ephemeral_containers.iter().find(|c| c.name == name).map(|c| (c, ContainerKind::EphemeralContainer))
+    spec.ephemeral_containers
+        .iter()
+        .find(|c| c.name == name)
+        .map(|c| (c, ContainerKind::EphemeralContainer))
 }
 
 fn unknown_container(spec: &PodSpec, name: &str) -> Diagnostic {
@@ -157,12 +189,23 @@ fn unknown_container(spec: &PodSpec, name: &str) -> Diagnostic {
         .chain(spec.ephemeral_containers.iter())
         .map(|c| format!("{:?}", c.name))
         .collect();
-    let list = if known.is_empty() { "the Pod has no containers".to_owned() } else { format!("known containers: {}", known.join(", ")) };
-    Diagnostic::request("unknown-container", "input.container", format!("input.container: no container named {name:?} in the Pod; {list}"))
+    let list = if known.is_empty() {
+        "the Pod has no containers".to_owned()
+    } else {
+        format!("known containers: {}", known.join(", "))
+    };
+    Diagnostic::request(
+        "unknown-container",
+        "input.container",
+        format!("input.container: no container named {name:?} in the Pod; {list}"),
+    )
 }
 
 /// Gates for an eval request; the Pod's spec is treated as stored (defaulted).
-fn resolve(version: Option<&str>, gates: Option<&BTreeMap<String, bool>>) -> Result<FeatureGates, Diagnostic> {
+fn resolve(
+    version: Option<&str>,
+    gates: Option<&BTreeMap<String, bool>>,
+) -> Result<FeatureGates, Diagnostic> {
     FeatureGates::resolve(version, gates).map(|(g, _)| g)
 }
 
@@ -176,7 +219,12 @@ fn describe_rule(i: usize, r: &ContainerRestartRule) -> String {
     match &r.exit_codes {
         Some(ec) => {
             let vals: Vec<String> = ec.values.iter().map(|v| v.to_string()).collect();
-            format!("rule {i} ({}, {} [{}])", r.action, ec.operator, vals.join(", "))
+            format!(
+                "rule {i} ({}, {} [{}])",
+                r.action,
+                ec.operator,
+                vals.join(", ")
+            )
         }
         None => format!("rule {i} ({}, no exitCodes)", r.action),
     }
@@ -234,7 +282,10 @@ struct CompiledRule {
 impl CompiledRule {
     fn listed(&self, code: i32) -> bool {
         match u8::try_from(code) {
-            Ok(b) => self.small.get(usize::from(b >> 6)).is_some_and(|w| (w >> (b & 63)) & 1 == 1),
+            Ok(b) => self
+                .small
+                .get(usize::from(b >> 6))
+                .is_some_and(|w| (w >> (b & 63)) & 1 == 1),
             Err(_) => self.others.binary_search(&code).is_ok(),
         }
     }
@@ -251,7 +302,11 @@ pub struct CompiledContainerPolicy {
 }
 
 fn decision(b: bool) -> KubeletDecision {
-    if b { KubeletDecision::Restart } else { KubeletDecision::DoNotRestart }
+    if b {
+        KubeletDecision::Restart
+    } else {
+        KubeletDecision::DoNotRestart
+    }
 }
 
 impl CompiledContainerPolicy {
@@ -289,7 +344,12 @@ impl CompiledContainerPolicy {
                     ACTION_RESTART_ALL if all_on => RuleEffect::RestartAll,
                     _ => RuleEffect::FallThrough,
                 };
-                rules.push(CompiledRule { op_in, small, others, effect });
+                rules.push(CompiledRule {
+                    op_in,
+                    small,
+                    others,
+                    effect,
+                });
             }
         }
         if legacy_sidecar {
@@ -328,21 +388,32 @@ impl CompiledContainerPolicy {
                 }
             }
         }
-        if exit_code == 0 { self.fallback_zero } else { self.fallback_nonzero }
+        if exit_code == 0 {
+            self.fallback_zero
+        } else {
+            self.fallback_nonzero
+        }
     }
 
     /// The decision for an exit code.
     #[inline]
     pub fn decide(&self, exit_code: i32) -> KubeletDecision {
         match u8::try_from(exit_code) {
-            Ok(b) => self.table.get(usize::from(b)).copied().unwrap_or(self.fallback_nonzero),
+            Ok(b) => self
+                .table
+                .get(usize::from(b))
+                .copied()
+                .unwrap_or(self.fallback_nonzero),
             Err(_) => self.decide_slow(exit_code),
         }
     }
 }
 
 fn strip_rules(c: &Container) -> Container {
-    Container { restart_policy: c.restart_policy.clone(), ..Container::default() }
+    Container {
+        restart_policy: c.restart_policy.clone(),
+        ..Container::default()
+    }
 }
 
 /// Every regular container, then every init container of `spec`, compiled (the order
@@ -402,10 +473,13 @@ pub struct ContainerRestartOutput {
     pub proposals: Vec<crate::proposals::Proposal>,
 }
 
-pub fn container_restart(mut i: ContainerRestartInput) -> Result<ContainerRestartOutput, Diagnostic> {
+pub fn container_restart(
+    mut i: ContainerRestartInput,
+) -> Result<ContainerRestartOutput, Diagnostic> {
     let proposals = crate::proposals::marker(&i.proposals);
     // Proposal AlwaysPod: decide as Always would, then widen a restart to the whole Pod.
-    let always_pod = proposals.contains(&crate::proposals::Proposal::AlwaysPod) && i.pod.spec.restart_policy.as_deref() == Some("AlwaysPod");
+    let always_pod = proposals.contains(&crate::proposals::Proposal::AlwaysPod)
+        && i.pod.spec.restart_policy.as_deref() == Some("AlwaysPod");
     if always_pod {
         i.pod.spec.restart_policy = Some("Always".into());
     }
@@ -414,7 +488,11 @@ pub fn container_restart(mut i: ContainerRestartInput) -> Result<ContainerRestar
     } else {
         container_restart_upstream(i)?
     };
-    if always_pod && out.action == "Restart" && out.container_kind != ContainerKind::EphemeralContainer && !out.restart_all_containers {
+    if always_pod
+        && out.action == "Restart"
+        && out.container_kind != ContainerKind::EphemeralContainer
+        && !out.restart_all_containers
+    {
         out.restart_all_containers = true;
         out.proposed_action = Some("RestartPod".into());
         out.reason.push_str("; Pod restartPolicy AlwaysPod (proposal AlwaysPod): the whole Pod restarts instead, init containers included");
@@ -426,31 +504,61 @@ pub fn container_restart(mut i: ContainerRestartInput) -> Result<ContainerRestar
 /// Proposal RestartRulesFuture: a container with rules is decided by its rules in the KEP's
 /// future shapes; when none matches, by upstream's decision without the rules (its own
 /// restartPolicy, or the Pod's when it has none).
-fn container_restart_future(mut i: ContainerRestartInput) -> Result<ContainerRestartOutput, Diagnostic> {
+fn container_restart_future(
+    mut i: ContainerRestartInput,
+) -> Result<ContainerRestartOutput, Diagnostic> {
     use crate::proposals::rules;
     let spec = stored_spec(&i.pod);
-    let (c, kind) = find_container(&spec, &i.container).ok_or_else(|| unknown_container(&spec, &i.container))?;
+    let (c, kind) = find_container(&spec, &i.container)
+        .ok_or_else(|| unknown_container(&spec, &i.container))?;
     if kind == ContainerKind::EphemeralContainer || c.rules().is_empty() {
         return container_restart_upstream(i);
     }
-    let exit = rules::Exit { code: i.exit_code, restart_count: i.restart_count.unwrap_or(0), oom_killed: i.reason.as_deref() == Some("OOMKilled") };
+    let exit = rules::Exit {
+        code: i.exit_code,
+        restart_count: i.restart_count.unwrap_or(0),
+        oom_killed: i.reason.as_deref() == Some("OOMKilled"),
+    };
     let Some((k, action)) = rules::first_match(c, exit) else {
         let name = c.name.clone();
-        for ct in i.pod.spec.init_containers.iter_mut().chain(i.pod.spec.containers.iter_mut()).filter(|ct| ct.name == name) {
+        for ct in i
+            .pod
+            .spec
+            .init_containers
+            .iter_mut()
+            .chain(i.pod.spec.containers.iter_mut())
+            .filter(|ct| ct.name == name)
+        {
             ct.restart_policy_rules = None;
         }
         let mut out = container_restart_upstream(i)?;
-        out.reason = format!("no restartPolicyRules entry matched (proposal RestartRulesFuture); {}", out.reason);
+        out.reason = format!(
+            "no restartPolicyRules entry matched (proposal RestartRulesFuture); {}",
+            out.reason
+        );
         return Ok(out);
     };
     let code = i.exit_code;
     let (restart, restart_all, proposed, what) = match action {
         rules::ACTION_RESTART => (true, false, None, "restart the container".to_owned()),
-        rules::ACTION_RESTART_POD | rules::ACTION_RESTART_ALL => {
-            (true, true, (action == rules::ACTION_RESTART_POD).then(|| action.to_owned()), "restart every container of the Pod in place, init containers first".to_owned())
-        }
-        rules::ACTION_COMPLETE => (false, false, Some(action.to_owned()), "the container counts as completed successfully and is not restarted".to_owned()),
-        _ => (false, false, Some(action.to_owned()), "every container is killed and the Pod fails".to_owned()),
+        rules::ACTION_RESTART_POD | rules::ACTION_RESTART_ALL => (
+            true,
+            true,
+            (action == rules::ACTION_RESTART_POD).then(|| action.to_owned()),
+            "restart every container of the Pod in place, init containers first".to_owned(),
+        ),
+        rules::ACTION_COMPLETE => (
+            false,
+            false,
+            Some(action.to_owned()),
+            "the container counts as completed successfully and is not restarted".to_owned(),
+        ),
+        _ => (
+            false,
+            false,
+            Some(action.to_owned()),
+            "every container is killed and the Pod fails".to_owned(),
+        ),
     };
     Ok(ContainerRestartOutput {
         action: decision_name(restart),
@@ -458,19 +566,25 @@ fn container_restart_future(mut i: ContainerRestartInput) -> Result<ContainerRes
         rule_index: Some(k),
         decided_by: DecidedBy::Rule,
         container_kind: kind,
-        reason: format!("restartPolicyRules[{k}] ({action}) matched exit code {code} (restartCount {}) → {what} (proposal RestartRulesFuture)", exit.restart_count),
+        reason: format!(
+            "restartPolicyRules[{k}] ({action}) matched exit code {code} (restartCount {}) → {what} (proposal RestartRulesFuture)",
+            exit.restart_count
+        ),
         proposed_action: proposed,
         proposals: Vec::new(),
     })
 }
 
-fn container_restart_upstream(mut i: ContainerRestartInput) -> Result<ContainerRestartOutput, Diagnostic> {
+fn container_restart_upstream(
+    mut i: ContainerRestartInput,
+) -> Result<ContainerRestartOutput, Diagnostic> {
     let gates = resolve(i.kubernetes_version.as_deref(), i.feature_gates.as_ref())?;
     // The input is owned: default its spec in place rather than through stored_spec's copy
     // (the copy was half the op's time on the differential oracle's inputs).
     let mut spec = std::mem::take(&mut i.pod.spec);
     crate::validate::pod::default_pod_spec(&mut spec);
-    let (c, kind) = find_container(&spec, &i.container).ok_or_else(|| unknown_container(&spec, &i.container))?;
+    let (c, kind) = find_container(&spec, &i.container)
+        .ok_or_else(|| unknown_container(&spec, &i.container))?;
     let code = i.exit_code;
     let pod_policy = policy_words(spec.restart_policy.as_deref());
     if kind == ContainerKind::EphemeralContainer {
@@ -480,7 +594,10 @@ fn container_restart_upstream(mut i: ContainerRestartInput) -> Result<ContainerR
             rule_index: None,
             decided_by: DecidedBy::Ephemeral,
             container_kind: kind,
-            reason: format!("{:?} is an ephemeral container; the kubelet never restarts ephemeral containers", c.name),
+            reason: format!(
+                "{:?} is an ephemeral container; the kubelet never restarts ephemeral containers",
+                c.name
+            ),
             proposed_action: None,
             proposals: Vec::new(),
         });
@@ -490,7 +607,13 @@ fn container_restart_upstream(mut i: ContainerRestartInput) -> Result<ContainerR
             (true, "without the ContainerRestartRules gate, a sidecar (init container with restartPolicy Always) is always restarted".to_owned())
         } else {
             let r = pod_policy_restarts(&spec, code);
-            (r, format!("ContainerRestartRules is off: the kubelet uses the Pod's restartPolicy {pod_policy} only; exit code {code} → {}", if r { "restart" } else { "no restart" }))
+            (
+                r,
+                format!(
+                    "ContainerRestartRules is off: the kubelet uses the Pod's restartPolicy {pod_policy} only; exit code {code} → {}",
+                    if r { "restart" } else { "no restart" }
+                ),
+            )
         };
         return Ok(ContainerRestartOutput {
             action: decision_name(restart),
@@ -505,7 +628,8 @@ fn container_restart_upstream(mut i: ContainerRestartInput) -> Result<ContainerR
     }
     let (mut restart, mut by, idx) = container_should_restart_explained(c, &spec, code);
     let matched_rule = idx.and_then(|k| c.rules().get(k).map(|r| (k, r)));
-    let restart_all = gates.enabled(GATE_RESTART_ALL) && matched_rule.is_some_and(|(_, r)| r.action == ACTION_RESTART_ALL);
+    let restart_all = gates.enabled(GATE_RESTART_ALL)
+        && matched_rule.is_some_and(|(_, r)| r.action == ACTION_RESTART_ALL);
     if restart_all {
         // ContainerShouldRestart (k8s.io/kubernetes v1.36.3 pkg/api/v1/pod/util.go) returns true
         // for a matched RestartAllContainers rule when RestartAllContainersOnContainerExits is
@@ -516,20 +640,30 @@ fn container_restart_upstream(mut i: ContainerRestartInput) -> Result<ContainerR
     let verdict = if restart { "restart" } else { "no restart" };
     let cpol = policy_words(c.restart_policy.as_deref());
     let mut reason = match (by, matched_rule) {
-        (DecidedBy::Rule, Some((k, r))) => format!("{} matched exit code {code} → restart", describe_rule(k, r)),
+        (DecidedBy::Rule, Some((k, r))) => {
+            format!("{} matched exit code {code} → restart", describe_rule(k, r))
+        }
         (_, Some((k, r))) => format!(
             "{} matched exit code {code}; action {:?} does not restart the container itself, so container restartPolicy {cpol} decides → {verdict}",
             describe_rule(k, r),
             r.action
         ),
         (DecidedBy::ContainerRestartPolicy, None) if !c.rules().is_empty() => {
-            format!("no restartPolicyRules entry matched exit code {code}; container restartPolicy {cpol} decides → {verdict}")
+            format!(
+                "no restartPolicyRules entry matched exit code {code}; container restartPolicy {cpol} decides → {verdict}"
+            )
         }
-        (DecidedBy::ContainerRestartPolicy, None) => format!("container restartPolicy {cpol}, exit code {code} → {verdict}"),
+        (DecidedBy::ContainerRestartPolicy, None) => {
+            format!("container restartPolicy {cpol}, exit code {code} → {verdict}")
+        }
         (_, None) if c.restart_policy.is_some() => {
-            format!("container restartPolicy {cpol} is not a known value; Pod restartPolicy {pod_policy} decides, exit code {code} → {verdict}")
+            format!(
+                "container restartPolicy {cpol} is not a known value; Pod restartPolicy {pod_policy} decides, exit code {code} → {verdict}"
+            )
         }
-        _ => format!("container has no restartPolicy; Pod restartPolicy {pod_policy}, exit code {code} → {verdict}"),
+        _ => format!(
+            "container has no restartPolicy; Pod restartPolicy {pod_policy}, exit code {code} → {verdict}"
+        ),
     };
     if restart_all {
         reason.push_str("; the RestartAllContainers action restarts every container of the Pod in place (init containers run again)");
@@ -577,19 +711,31 @@ pub struct ContainerRestartableOutput {
     pub reason: String,
 }
 
-pub fn container_restartable(i: ContainerRestartableInput) -> Result<ContainerRestartableOutput, Diagnostic> {
+pub fn container_restartable(
+    i: ContainerRestartableInput,
+) -> Result<ContainerRestartableOutput, Diagnostic> {
     let gates = resolve(i.kubernetes_version.as_deref(), i.feature_gates.as_ref())?;
     let spec = stored_spec(&i.pod);
-    let (c, kind) = find_container(&spec, &i.container).ok_or_else(|| unknown_container(&spec, &i.container))?;
+    let (c, kind) = find_container(&spec, &i.container)
+        .ok_or_else(|| unknown_container(&spec, &i.container))?;
     let pod_policy = policy_words(spec.restart_policy.as_deref());
     let (restartable, reason) = if kind == ContainerKind::EphemeralContainer {
         (false, "ephemeral containers are never restarted".to_owned())
     } else if !gates.enabled(GATE_RULES) {
         if kind == ContainerKind::Sidecar {
-            (true, "a sidecar (init container with restartPolicy Always) is always restarted".to_owned())
+            (
+                true,
+                "a sidecar (init container with restartPolicy Always) is always restarted"
+                    .to_owned(),
+            )
         } else {
             let r = spec.restart_policy.as_deref() != Some("Never");
-            (r, format!("ContainerRestartRules is off: the Pod's restartPolicy {pod_policy} decides"))
+            (
+                r,
+                format!(
+                    "ContainerRestartRules is off: the Pod's restartPolicy {pod_policy} decides"
+                ),
+            )
         }
     } else {
         let r = is_container_restartable(&spec, c);
@@ -602,7 +748,11 @@ pub fn container_restartable(i: ContainerRestartableInput) -> Result<ContainerRe
         };
         (r, why)
     };
-    Ok(ContainerRestartableOutput { restartable, container_kind: kind, reason })
+    Ok(ContainerRestartableOutput {
+        restartable,
+        container_kind: kind,
+        reason,
+    })
 }
 
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
@@ -633,7 +783,8 @@ pub struct MatchRestartRuleOutput {
 pub fn match_restart_rule(i: MatchRestartRuleInput) -> Result<MatchRestartRuleOutput, Diagnostic> {
     resolve(i.kubernetes_version.as_deref(), i.feature_gates.as_ref())?;
     let spec = &i.pod.spec;
-    let (c, _) = find_container(spec, &i.container).ok_or_else(|| unknown_container(spec, &i.container))?;
+    let (c, _) =
+        find_container(spec, &i.container).ok_or_else(|| unknown_container(spec, &i.container))?;
     let code = i.exit_code;
     let mut skipped = Vec::new();
     let mut found = None;
@@ -648,9 +799,15 @@ pub fn match_restart_rule(i: MatchRestartRuleInput) -> Result<MatchRestartRuleOu
         }
     }
     let reason = match found {
-        Some((k, r)) => format!("{} matched exit code {code} (first match wins)", describe_rule(k, r)),
+        Some((k, r)) => format!(
+            "{} matched exit code {code} (first match wins)",
+            describe_rule(k, r)
+        ),
         None if c.rules().is_empty() => format!("container {:?} has no restartPolicyRules", c.name),
-        None => format!("none of the {} rules matched exit code {code}", c.rules().len()),
+        None => format!(
+            "none of the {} rules matched exit code {code}",
+            c.rules().len()
+        ),
     };
     Ok(MatchRestartRuleOutput {
         matched: found.is_some(),
@@ -691,11 +848,18 @@ fn is_terminated(s: &ContainerStatus) -> bool {
 }
 
 fn exit_code_of(s: &ContainerStatus) -> i32 {
-    s.state.as_ref().and_then(|st| st.terminated.as_ref()).map(|t| t.exit_code).unwrap_or(0)
+    s.state
+        .as_ref()
+        .and_then(|st| st.terminated.as_ref())
+        .map(|t| t.exit_code)
+        .unwrap_or(0)
 }
 
 fn forbidden_transition(path: &FieldPath, i: usize) -> Diagnostic {
-    Diagnostic::forbidden(&path.index(i).child("state"), "may not be transitioned to non-terminated state")
+    Diagnostic::forbidden(
+        &path.index(i).child("state"),
+        "may not be transitioned to non-terminated state",
+    )
 }
 
 /// ValidateContainerStateTransition (`init` false) or ValidateInitContainerStateTransition.
@@ -709,7 +873,11 @@ fn state_transition(
     init: bool,
 ) -> Vec<Diagnostic> {
     let mut errs = Vec::new();
-    let list = if init { &spec.init_containers } else { &spec.containers };
+    let list = if init {
+        &spec.init_containers
+    } else {
+        &spec.containers
+    };
     if allow_rules {
         if allow_all && all_containers_could_restart(spec) {
             return errs;
@@ -719,7 +887,10 @@ fn state_transition(
                 continue;
             }
             if let Some(_n) = new.iter().find(|n| n.name == o.name && !is_terminated(n)) {
-                let allowed = list.iter().find(|c| c.name == o.name).is_some_and(|c| container_should_restart(c, spec, exit_code_of(o)));
+                let allowed = list
+                    .iter()
+                    .find(|c| c.name == o.name)
+                    .is_some_and(|c| container_should_restart(c, spec, exit_code_of(o)));
                 if !allowed {
                     errs.push(forbidden_transition(path, i));
                 }
@@ -738,7 +909,13 @@ fn state_transition(
         if exit_code_of(o) != 0 && policy == "OnFailure" {
             continue;
         }
-        if init && spec.init_containers.iter().find(|c| c.name == o.name).is_some_and(is_sidecar) {
+        if init
+            && spec
+                .init_containers
+                .iter()
+                .find(|c| c.name == o.name)
+                .is_some_and(is_sidecar)
+        {
             continue;
         }
         for n in new {
@@ -782,27 +959,48 @@ pub fn status_transition(i: StatusTransitionInput) -> Result<StatusTransitionOut
         if allow_rules {
             "every terminated container that becomes non-terminated may restart (ContainerShouldRestart on its last exit code)".to_owned()
         } else {
-            format!("every transition is allowed by the Pod's restartPolicy {}", policy_words(spec.restart_policy.as_deref()))
+            format!(
+                "every transition is allowed by the Pod's restartPolicy {}",
+                policy_words(spec.restart_policy.as_deref())
+            )
         }
     } else if allow_rules {
-        format!("{} container(s) may not restart after their last exit code (ContainerShouldRestart is false) but are reported running", errors.len())
+        format!(
+            "{} container(s) may not restart after their last exit code (ContainerShouldRestart is false) but are reported running",
+            errors.len()
+        )
     } else {
-        format!("{} container(s) may not restart under the Pod's restartPolicy {} but are reported running", errors.len(), policy_words(spec.restart_policy.as_deref()))
+        format!(
+            "{} container(s) may not restart under the Pod's restartPolicy {} but are reported running",
+            errors.len(),
+            policy_words(spec.restart_policy.as_deref())
+        )
     };
-    Ok(StatusTransitionOutput { valid: errors.is_empty(), errors, reason })
+    Ok(StatusTransitionOutput {
+        valid: errors.is_empty(),
+        errors,
+        reason,
+    })
 }
 
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
     use super::*;
-    use crate::api::{ContainerRestartRuleOnExitCodes, ContainerState, ContainerStateRunning, ContainerStateTerminated};
+    use crate::api::{
+        ContainerRestartRuleOnExitCodes, ContainerState, ContainerStateRunning,
+        ContainerStateTerminated,
+    };
     use proptest::prelude::*;
 
     fn rule(action: &str, op: &str, values: &[i32]) -> ContainerRestartRule {
         ContainerRestartRule {
             action: action.to_owned(),
-            exit_codes: Some(ContainerRestartRuleOnExitCodes { operator: op.to_owned(), values: values.to_vec(), ..Default::default() }),
+            exit_codes: Some(ContainerRestartRuleOnExitCodes {
+                operator: op.to_owned(),
+                values: values.to_vec(),
+                ..Default::default()
+            }),
             ..Default::default()
         }
     }
@@ -817,7 +1015,11 @@ mod tests {
     }
 
     fn spec(policy: Option<&str>, c: Container) -> PodSpec {
-        PodSpec { restart_policy: policy.map(str::to_owned), containers: vec![c], ..Default::default() }
+        PodSpec {
+            restart_policy: policy.map(str::to_owned),
+            containers: vec![c],
+            ..Default::default()
+        }
     }
 
     fn gates(rules: bool, all: bool) -> FeatureGates {
@@ -830,25 +1032,69 @@ mod tests {
     #[test]
     fn pod_policy_branches() {
         let c = ctr("c", None, vec![]);
-        assert!(container_should_restart(&c, &spec(Some("Always"), c.clone()), 0));
+        assert!(container_should_restart(
+            &c,
+            &spec(Some("Always"), c.clone()),
+            0
+        ));
         assert!(container_should_restart(&c, &spec(None, c.clone()), 0));
-        assert!(container_should_restart(&c, &spec(Some("Bogus"), c.clone()), 0));
-        assert!(!container_should_restart(&c, &spec(Some("OnFailure"), c.clone()), 0));
-        assert!(container_should_restart(&c, &spec(Some("OnFailure"), c.clone()), 2));
-        assert!(!container_should_restart(&c, &spec(Some("Never"), c.clone()), 2));
+        assert!(container_should_restart(
+            &c,
+            &spec(Some("Bogus"), c.clone()),
+            0
+        ));
+        assert!(!container_should_restart(
+            &c,
+            &spec(Some("OnFailure"), c.clone()),
+            0
+        ));
+        assert!(container_should_restart(
+            &c,
+            &spec(Some("OnFailure"), c.clone()),
+            2
+        ));
+        assert!(!container_should_restart(
+            &c,
+            &spec(Some("Never"), c.clone()),
+            2
+        ));
     }
 
     #[test]
     fn container_policy_branches() {
         let s = spec(Some("Never"), ctr("x", None, vec![]));
-        assert!(container_should_restart(&ctr("c", Some("Always"), vec![]), &s, 0));
-        assert!(!container_should_restart(&ctr("c", Some("OnFailure"), vec![]), &s, 0));
-        assert!(container_should_restart(&ctr("c", Some("OnFailure"), vec![]), &s, 1));
+        assert!(container_should_restart(
+            &ctr("c", Some("Always"), vec![]),
+            &s,
+            0
+        ));
+        assert!(!container_should_restart(
+            &ctr("c", Some("OnFailure"), vec![]),
+            &s,
+            0
+        ));
+        assert!(container_should_restart(
+            &ctr("c", Some("OnFailure"), vec![]),
+            &s,
+            1
+        ));
         let s2 = spec(Some("Always"), ctr("x", None, vec![]));
-        assert!(!container_should_restart(&ctr("c", Some("Never"), vec![]), &s2, 1));
+        assert!(!container_should_restart(
+            &ctr("c", Some("Never"), vec![]),
+            &s2,
+            1
+        ));
         // Unknown container policy falls back to the pod's.
-        assert!(container_should_restart(&ctr("c", Some("Sometimes"), vec![]), &s2, 1));
-        assert!(!container_should_restart(&ctr("c", Some("Sometimes"), vec![]), &s, 1));
+        assert!(container_should_restart(
+            &ctr("c", Some("Sometimes"), vec![]),
+            &s2,
+            1
+        ));
+        assert!(!container_should_restart(
+            &ctr("c", Some("Sometimes"), vec![]),
+            &s,
+            1
+        ));
     }
 
     #[test]
@@ -861,12 +1107,27 @@ mod tests {
         let c2 = ctr("c", None, vec![rule("Restart", "In", &[42])]);
         assert!(!container_should_restart(&c2, &s, 42));
         // A matched RestartAllContainers falls through to the container policy.
-        let c3 = ctr("c", Some("Never"), vec![rule("RestartAllContainers", "In", &[42]), rule("Restart", "In", &[42])]);
+        let c3 = ctr(
+            "c",
+            Some("Never"),
+            vec![
+                rule("RestartAllContainers", "In", &[42]),
+                rule("Restart", "In", &[42]),
+            ],
+        );
         assert!(!container_should_restart(&c3, &s, 42));
         // Unknown operator and missing exitCodes are skipped.
         let mut no_codes = rule("Restart", "In", &[]);
         no_codes.exit_codes = None;
-        let c4 = ctr("c", Some("Never"), vec![no_codes, rule("Restart", "Maybe", &[7]), rule("Restart", "NotIn", &[0])]);
+        let c4 = ctr(
+            "c",
+            Some("Never"),
+            vec![
+                no_codes,
+                rule("Restart", "Maybe", &[7]),
+                rule("Restart", "NotIn", &[0]),
+            ],
+        );
         assert_eq!(find_matching_rule(&c4, 7).map(|(i, _)| i), Some(2));
         assert_eq!(find_matching_rule(&c4, 0).map(|(i, _)| i), None);
     }
@@ -874,15 +1135,34 @@ mod tests {
     #[test]
     fn restartable_branches() {
         let s = spec(Some("Never"), ctr("x", None, vec![]));
-        assert!(is_container_restartable(&s, &ctr("c", Some("Never"), vec![rule("Restart", "In", &[])])));
-        assert!(!is_container_restartable(&s, &ctr("c", Some("Never"), vec![rule("RestartAllContainers", "In", &[1])])));
-        assert!(is_container_restartable(&s, &ctr("c", Some("OnFailure"), vec![])));
+        assert!(is_container_restartable(
+            &s,
+            &ctr("c", Some("Never"), vec![rule("Restart", "In", &[])])
+        ));
+        assert!(!is_container_restartable(
+            &s,
+            &ctr(
+                "c",
+                Some("Never"),
+                vec![rule("RestartAllContainers", "In", &[1])]
+            )
+        ));
+        assert!(is_container_restartable(
+            &s,
+            &ctr("c", Some("OnFailure"), vec![])
+        ));
         assert!(!is_container_restartable(&s, &ctr("c", None, vec![])));
-        assert!(is_container_restartable(&spec(None, ctr("x", None, vec![])), &ctr("c", None, vec![])));
+        assert!(is_container_restartable(
+            &spec(None, ctr("x", None, vec![])),
+            &ctr("c", None, vec![])
+        ));
     }
 
     fn pod(spec: PodSpec) -> Pod {
-        Pod { spec, ..Default::default() }
+        Pod {
+            spec,
+            ..Default::default()
+        }
     }
 
     fn run_restart(p: &Pod, name: &str, code: i32, g: (bool, bool)) -> ContainerRestartOutput {
@@ -904,7 +1184,11 @@ mod tests {
 
     #[test]
     fn op_reports_rule_and_restart_all() {
-        let c = ctr("c", Some("Never"), vec![rule("RestartAllContainers", "In", &[42])]);
+        let c = ctr(
+            "c",
+            Some("Never"),
+            vec![rule("RestartAllContainers", "In", &[42])],
+        );
         let p = pod(spec(Some("Never"), c));
         // Upstream v1.36.3 ContainerShouldRestart: a matched RestartAllContainers rule restarts
         // the container when the gate is on; with it off, restartPolicy Never decides.
@@ -958,15 +1242,31 @@ mod tests {
     fn reason_names_the_rule() {
         let c = ctr("c", Some("Never"), vec![rule("Restart", "In", &[42])]);
         let out = run_restart(&pod(spec(Some("Never"), c)), "c", 42, (true, false));
-        assert_eq!(out.reason, "rule 0 (Restart, In [42]) matched exit code 42 → restart");
+        assert_eq!(
+            out.reason,
+            "rule 0 (Restart, In [42]) matched exit code 42 → restart"
+        );
     }
 
     fn status(name: &str, terminated: Option<i32>) -> ContainerStatus {
         let state = match terminated {
-            Some(code) => ContainerState { terminated: Some(ContainerStateTerminated { exit_code: code, ..Default::default() }), ..Default::default() },
-            None => ContainerState { running: Some(ContainerStateRunning::default()), ..Default::default() },
+            Some(code) => ContainerState {
+                terminated: Some(ContainerStateTerminated {
+                    exit_code: code,
+                    ..Default::default()
+                }),
+                ..Default::default()
+            },
+            None => ContainerState {
+                running: Some(ContainerStateRunning::default()),
+                ..Default::default()
+            },
         };
-        ContainerStatus { name: name.to_owned(), state: Some(state), ..Default::default() }
+        ContainerStatus {
+            name: name.to_owned(),
+            state: Some(state),
+            ..Default::default()
+        }
     }
 
     fn transition(s: PodSpec, code: i32, g: (bool, bool)) -> StatusTransitionOutput {
@@ -988,36 +1288,111 @@ mod tests {
     #[test]
     fn transition_branches() {
         // Legacy path: pod Always allows, OnFailure allows a failure, Never forbids.
-        assert!(transition(spec(Some("Always"), ctr("c", None, vec![])), 0, (false, false)).valid);
-        assert!(transition(spec(Some("OnFailure"), ctr("c", None, vec![])), 1, (false, false)).valid);
-        let bad = transition(spec(Some("Never"), ctr("c", None, vec![])), 1, (false, false));
+        assert!(
+            transition(
+                spec(Some("Always"), ctr("c", None, vec![])),
+                0,
+                (false, false)
+            )
+            .valid
+        );
+        assert!(
+            transition(
+                spec(Some("OnFailure"), ctr("c", None, vec![])),
+                1,
+                (false, false)
+            )
+            .valid
+        );
+        let bad = transition(
+            spec(Some("Never"), ctr("c", None, vec![])),
+            1,
+            (false, false),
+        );
         assert!(!bad.valid);
         assert_eq!(bad.errors[0].field, "status.containerStatuses[0].state");
         // Rules path: a Restart rule allows; RestartAllContainers anywhere allows everything.
-        assert!(transition(spec(Some("Never"), ctr("c", Some("Never"), vec![rule("Restart", "In", &[3])])), 3, (true, false)).valid);
-        assert!(!transition(spec(Some("Never"), ctr("c", Some("Never"), vec![rule("Restart", "In", &[3])])), 4, (true, false)).valid);
-        let all = spec(Some("Never"), ctr("c", Some("Never"), vec![rule("RestartAllContainers", "In", &[9])]));
+        assert!(
+            transition(
+                spec(
+                    Some("Never"),
+                    ctr("c", Some("Never"), vec![rule("Restart", "In", &[3])])
+                ),
+                3,
+                (true, false)
+            )
+            .valid
+        );
+        assert!(
+            !transition(
+                spec(
+                    Some("Never"),
+                    ctr("c", Some("Never"), vec![rule("Restart", "In", &[3])])
+                ),
+                4,
+                (true, false)
+            )
+            .valid
+        );
+        let all = spec(
+            Some("Never"),
+            ctr(
+                "c",
+                Some("Never"),
+                vec![rule("RestartAllContainers", "In", &[9])],
+            ),
+        );
         assert!(transition(all.clone(), 4, (true, true)).valid);
         // A spec that already uses RestartAllContainers enables the option even with the gate off.
         assert!(transition(all, 4, (true, false)).valid);
         // A spec using container restartPolicy takes the rules path even with the gate off.
-        assert!(!transition(spec(Some("Always"), ctr("c", Some("Never"), vec![])), 0, (false, false)).valid);
+        assert!(
+            !transition(
+                spec(Some("Always"), ctr("c", Some("Never"), vec![])),
+                0,
+                (false, false)
+            )
+            .valid
+        );
     }
 
     #[test]
     fn init_transition_skips_sidecars_in_legacy_path() {
         let mut s = spec(Some("Never"), ctr("main", None, vec![]));
         s.init_containers.push(ctr("side", Some("Always"), vec![]));
-        let errs = state_transition(&[status("side", None)], &[status("side", Some(0))], &FieldPath::new("status").child("initContainerStatuses"), &s, false, false, true);
+        let errs = state_transition(
+            &[status("side", None)],
+            &[status("side", Some(0))],
+            &FieldPath::new("status").child("initContainerStatuses"),
+            &s,
+            false,
+            false,
+            true,
+        );
         assert!(errs.is_empty());
         s.init_containers.push(ctr("init", None, vec![]));
-        let errs = state_transition(&[status("init", None)], &[status("init", Some(0))], &FieldPath::new("status").child("initContainerStatuses"), &s, false, false, true);
+        let errs = state_transition(
+            &[status("init", None)],
+            &[status("init", Some(0))],
+            &FieldPath::new("status").child("initContainerStatuses"),
+            &s,
+            false,
+            false,
+            true,
+        );
         assert_eq!(errs.len(), 1);
     }
 
     #[test]
     fn compiled_matches_reference_on_examples() {
-        let c = ctr("c", Some("OnFailure"), vec![rule("Restart", "In", &[0, 300, -5]), rule("RestartAllContainers", "NotIn", &[1, 2])]);
+        let c = ctr(
+            "c",
+            Some("OnFailure"),
+            vec![
+                rule("Restart", "In", &[0, 300, -5]),
+                rule("RestartAllContainers", "NotIn", &[1, 2]),
+            ],
+        );
         let s = spec(Some("Never"), c.clone());
         let p = CompiledContainerPolicy::new(&c, &s, &gates(true, true));
         assert_eq!(p.decide(0), KubeletDecision::Restart);

@@ -9,7 +9,7 @@ use crate::diag::Diagnostic;
 use crate::validate;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use std::collections::BTreeMap;
 
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
@@ -79,7 +79,8 @@ fn with(base: &Value, extra: Value) -> Value {
 }
 
 fn to_value<T: Serialize>(t: &T) -> Result<Value, Diagnostic> {
-    serde_json::to_value(t).map_err(|e| Diagnostic::request("internal", "", format!("cannot encode: {e}")))
+    serde_json::to_value(t)
+        .map_err(|e| Diagnostic::request("internal", "", format!("cannot encode: {e}")))
 }
 
 fn str_of<'a>(v: &'a Value, k: &str) -> &'a str {
@@ -94,42 +95,93 @@ pub fn what_if(input: WhatIfInput) -> Result<WhatIfOutput, Diagnostic> {
 }
 
 fn what_if_upstream(input: WhatIfInput) -> Result<WhatIfOutput, Diagnostic> {
-    let kind = input.object.get("kind").and_then(Value::as_str).unwrap_or("").to_owned();
+    let kind = input
+        .object
+        .get("kind")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_owned();
     let opts = gates_of(&input);
     let mut story = Vec::new();
     // The Job (if any) and the Pod template the failing Pod comes from.
-    let (jobset, job, pod_spec, pod_meta_name, ns): (Option<JobSet>, Option<Job>, PodSpec, String, String) = match kind.as_str() {
+    let (jobset, job, pod_spec, pod_meta_name, ns): (
+        Option<JobSet>,
+        Option<Job>,
+        PodSpec,
+        String,
+        String,
+    ) = match kind.as_str() {
         "Pod" => {
-            let mut pod: Pod = validate::decode_at(&input.object, &crate::FieldPath::new("object"))?;
+            let mut pod: Pod =
+                validate::decode_at(&input.object, &crate::FieldPath::new("object"))?;
             validate::pod::default_pod_spec(&mut pod.spec);
-            let ns = pod.metadata.namespace.clone().unwrap_or_else(|| "default".into());
-            (None, None, pod.spec, pod.metadata.name.unwrap_or_else(|| "pod".into()), ns)
+            let ns = pod
+                .metadata
+                .namespace
+                .clone()
+                .unwrap_or_else(|| "default".into());
+            (
+                None,
+                None,
+                pod.spec,
+                pod.metadata.name.unwrap_or_else(|| "pod".into()),
+                ns,
+            )
         }
         "Job" => {
-            let mut job: Job = validate::decode_at(&input.object, &crate::FieldPath::new("object"))?;
+            let mut job: Job =
+                validate::decode_at(&input.object, &crate::FieldPath::new("object"))?;
             validate::job::default_job_spec(&mut job.spec);
-            let ns = job.metadata.namespace.clone().unwrap_or_else(|| "default".into());
-            let name = format!("{}-0", job.metadata.name.clone().unwrap_or_else(|| "job".into()));
+            let ns = job
+                .metadata
+                .namespace
+                .clone()
+                .unwrap_or_else(|| "default".into());
+            let name = format!(
+                "{}-0",
+                job.metadata.name.clone().unwrap_or_else(|| "job".into())
+            );
             let spec = job.spec.template.spec.clone();
             (None, Some(job), spec, name, ns)
         }
         "JobSet" => {
-            let mut js: JobSet = validate::decode_at(&input.object, &crate::FieldPath::new("object"))?;
+            let mut js: JobSet =
+                validate::decode_at(&input.object, &crate::FieldPath::new("object"))?;
             validate::jobset::default_jobset_spec(&mut js.spec);
             let rj = match &input.replicated_job {
-                Some(n) => js.spec.replicated_jobs.iter().find(|r| &r.name == n).ok_or_else(|| {
-                    Diagnostic::request("not-found", "input.replicatedJob", format!("the JobSet has no replicatedJob named {n:?}"))
-                })?,
+                Some(n) => js
+                    .spec
+                    .replicated_jobs
+                    .iter()
+                    .find(|r| &r.name == n)
+                    .ok_or_else(|| {
+                        Diagnostic::request(
+                            "not-found",
+                            "input.replicatedJob",
+                            format!("the JobSet has no replicatedJob named {n:?}"),
+                        )
+                    })?,
                 None => js.spec.replicated_jobs.first().ok_or_else(|| {
-                    Diagnostic::request("not-found", "input.object.spec.replicatedJobs", "the JobSet has no replicatedJobs")
+                    Diagnostic::request(
+                        "not-found",
+                        "input.object.spec.replicatedJobs",
+                        "the JobSet has no replicatedJobs",
+                    )
                 })?,
             };
             let js_name = js.metadata.name.clone().unwrap_or_else(|| "jobset".into());
-            let ns = js.metadata.namespace.clone().unwrap_or_else(|| "default".into());
+            let ns = js
+                .metadata
+                .namespace
+                .clone()
+                .unwrap_or_else(|| "default".into());
             let job_name = format!("{js_name}-{}-0", rj.name);
             let mut labels = BTreeMap::new();
             labels.insert("jobset.sigs.k8s.io/jobset-name".to_owned(), js_name.clone());
-            labels.insert("jobset.sigs.k8s.io/replicatedjob-name".to_owned(), rj.name.clone());
+            labels.insert(
+                "jobset.sigs.k8s.io/replicatedjob-name".to_owned(),
+                rj.name.clone(),
+            );
             labels.insert("jobset.sigs.k8s.io/job-index".to_owned(), "0".to_owned());
             let mut job = Job {
                 api_version: Some("batch/v1".into()),
@@ -158,12 +210,22 @@ fn what_if_upstream(input: WhatIfInput) -> Result<WhatIfOutput, Diagnostic> {
             .containers
             .first()
             .map(|c| c.name.clone())
-            .ok_or_else(|| Diagnostic::request("not-found", "input.object", "the Pod template has no containers"))?,
+            .ok_or_else(|| {
+                Diagnostic::request(
+                    "not-found",
+                    "input.object",
+                    "the Pod template has no containers",
+                )
+            })?,
     };
     let pod = Pod {
         api_version: Some("v1".into()),
         kind: Some("Pod".into()),
-        metadata: crate::api::ObjectMeta { name: Some(pod_meta_name.clone()), namespace: Some(ns.clone()), ..Default::default() },
+        metadata: crate::api::ObjectMeta {
+            name: Some(pod_meta_name.clone()),
+            namespace: Some(ns.clone()),
+            ..Default::default()
+        },
         spec: pod_spec.clone(),
         status: None,
         other: Default::default(),
@@ -175,19 +237,40 @@ fn what_if_upstream(input: WhatIfInput) -> Result<WhatIfOutput, Diagnostic> {
     let kubelet = to_value(&kubelet_out)?;
     let action = str_of(&kubelet, "action").to_owned();
     let is_init = pod_spec.init_containers.iter().any(|c| c.name == container);
-    story.push(format!("kubelet: container {container:?} exited with code {}: {action}", input.exit_code));
+    story.push(format!(
+        "kubelet: container {container:?} exited with code {}: {action}",
+        input.exit_code
+    ));
     if let Some(r) = kubelet.get("reason").and_then(Value::as_str) {
         story.push(format!("  because {r}"));
     }
     if action != "DoNotRestart" {
         story.push(format!("pod {ns}/{pod_meta_name} stays Running; the container restarts in place after its CrashLoopBackOff delay"));
-        return Ok(WhatIfOutput { container, exit_code: input.exit_code, kubelet, pod_phase: "Running".into(), job: None, jobset: None, story, proposals: Vec::new() });
+        return Ok(WhatIfOutput {
+            container,
+            exit_code: input.exit_code,
+            kubelet,
+            pod_phase: "Running".into(),
+            job: None,
+            jobset: None,
+            story,
+            proposals: Vec::new(),
+        });
     }
     let failed = input.exit_code != 0;
     let pod_phase = if failed { "Failed" } else { "Succeeded" };
     story.push(format!("pod {ns}/{pod_meta_name} becomes {pod_phase} (assuming its other regular containers have finished)"));
     let Some(job) = job else {
-        return Ok(WhatIfOutput { container, exit_code: input.exit_code, kubelet, pod_phase: pod_phase.into(), job: None, jobset: None, story, proposals: Vec::new() });
+        return Ok(WhatIfOutput {
+            container,
+            exit_code: input.exit_code,
+            kubelet,
+            pod_phase: pod_phase.into(),
+            job: None,
+            jobset: None,
+            story,
+            proposals: Vec::new(),
+        });
     };
     if !failed {
         story.push("job: the Pod succeeded and counts as a completion".to_owned());
@@ -202,8 +285,16 @@ fn what_if_upstream(input: WhatIfInput) -> Result<WhatIfOutput, Diagnostic> {
             proposals: Vec::new(),
         });
     }
-    let status_list = if is_init { "initContainerStatuses" } else { "containerStatuses" };
-    let conditions: Vec<Value> = input.pod_conditions.iter().map(|t| json!({"type": t, "status": "True"})).collect();
+    let status_list = if is_init {
+        "initContainerStatuses"
+    } else {
+        "containerStatuses"
+    };
+    let conditions: Vec<Value> = input
+        .pod_conditions
+        .iter()
+        .map(|t| json!({"type": t, "status": "True"}))
+        .collect();
     let mut failed_pod = to_value(&pod)?;
     let pod_status = json!({
         "phase": "Failed",
@@ -213,19 +304,48 @@ fn what_if_upstream(input: WhatIfInput) -> Result<WhatIfOutput, Diagnostic> {
     if let Some(m) = failed_pod.as_object_mut() {
         m.insert("status".into(), pod_status);
     }
-    let pfp_out = crate::eval::job::pod_failure_policy(decode(with(&opts, json!({"job": to_value(&job)?, "pod": failed_pod})))?)?;
+    let pfp_out = crate::eval::job::pod_failure_policy(decode(with(
+        &opts,
+        json!({"job": to_value(&job)?, "pod": failed_pod}),
+    ))?)?;
     let pfp = to_value(&pfp_out)?;
-    let pfp_action = pfp.get("action").and_then(Value::as_str).unwrap_or("Count").to_owned();
+    let pfp_action = pfp
+        .get("action")
+        .and_then(Value::as_str)
+        .unwrap_or("Count")
+        .to_owned();
     let backoff_limit = job.spec.backoff_limit.unwrap_or(6);
     let per_index = job.spec.backoff_limit_per_index;
     let job_name = job.metadata.name.clone().unwrap_or_default();
     // What the Job does with this failure, and with the same failure repeated.
-    let (outcome, reason, message, failures_to_fail): (&str, Option<&str>, Option<String>, Option<i64>) = match pfp_action.as_str() {
-        "FailJob" => ("JobFailed", Some("PodFailurePolicy"), pfp.get("message").and_then(Value::as_str).map(str::to_owned), Some(1)),
+    let (outcome, reason, message, failures_to_fail): (
+        &str,
+        Option<&str>,
+        Option<String>,
+        Option<i64>,
+    ) = match pfp_action.as_str() {
+        "FailJob" => (
+            "JobFailed",
+            Some("PodFailurePolicy"),
+            pfp.get("message")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+            Some(1),
+        ),
         "Ignore" => ("PodReplaced", None, None, None),
-        "FailIndex" => ("IndexFailed", Some("FailedIndexes"), Some("Job has failed indexes".to_owned()), Some(1)),
+        "FailIndex" => (
+            "IndexFailed",
+            Some("FailedIndexes"),
+            Some("Job has failed indexes".to_owned()),
+            Some(1),
+        ),
         _ => match per_index {
-            Some(pi) => ("PodReplaced", Some("FailedIndexes"), Some("Job has failed indexes".to_owned()), Some(i64::from(pi) + 1)),
+            Some(pi) => (
+                "PodReplaced",
+                Some("FailedIndexes"),
+                Some("Job has failed indexes".to_owned()),
+                Some(i64::from(pi) + 1),
+            ),
             None if backoff_limit == 0 => (
                 "JobFailed",
                 Some("BackoffLimitExceeded"),
@@ -264,7 +384,16 @@ fn what_if_upstream(input: WhatIfInput) -> Result<WhatIfOutput, Diagnostic> {
         "failuresUntilFailed": failures_to_fail,
     });
     let (Some(js), Some(reason)) = (jobset, reason) else {
-        return Ok(WhatIfOutput { container, exit_code: input.exit_code, kubelet, pod_phase: pod_phase.into(), job: Some(job_result), jobset: None, story, proposals: Vec::new() });
+        return Ok(WhatIfOutput {
+            container,
+            exit_code: input.exit_code,
+            kubelet,
+            pod_phase: pod_phase.into(),
+            job: Some(job_result),
+            jobset: None,
+            story,
+            proposals: Vec::new(),
+        });
     };
     let mut failed_job = to_value(&job)?;
     let job_status = json!({
@@ -274,12 +403,42 @@ fn what_if_upstream(input: WhatIfInput) -> Result<WhatIfOutput, Diagnostic> {
     if let Some(m) = failed_job.as_object_mut() {
         m.insert("status".into(), job_status);
     }
-    let js_out = crate::eval::jobset::jobset_failure_policy(decode(with(&opts, json!({"jobset": to_value(&js)?, "failedJobs": [failed_job]})))?)?;
+    let js_out = crate::eval::jobset::jobset_failure_policy(decode(with(
+        &opts,
+        json!({"jobset": to_value(&js)?, "failedJobs": [failed_job]}),
+    ))?)?;
     let jsv = to_value(&js_out)?;
-    let when = if outcome == "JobFailed" { "at once" } else { "once the Job has failed" };
-    story.push(format!("jobset: {when}, the JobSet controller applies {}", str_of(&jsv, "action")));
-    for c in jsv.get("conditions").and_then(Value::as_array).into_iter().flatten() {
-        story.push(format!("  condition {}={} reason {} message {:?}", str_of(c, "type"), str_of(c, "status"), str_of(c, "reason"), str_of(c, "message")));
+    let when = if outcome == "JobFailed" {
+        "at once"
+    } else {
+        "once the Job has failed"
+    };
+    story.push(format!(
+        "jobset: {when}, the JobSet controller applies {}",
+        str_of(&jsv, "action")
+    ));
+    for c in jsv
+        .get("conditions")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        story.push(format!(
+            "  condition {}={} reason {} message {:?}",
+            str_of(c, "type"),
+            str_of(c, "status"),
+            str_of(c, "reason"),
+            str_of(c, "message")
+        ));
     }
-    Ok(WhatIfOutput { container, exit_code: input.exit_code, kubelet, pod_phase: pod_phase.into(), job: Some(job_result), jobset: Some(jsv), story, proposals: Vec::new() })
+    Ok(WhatIfOutput {
+        container,
+        exit_code: input.exit_code,
+        kubelet,
+        pod_phase: pod_phase.into(),
+        job: Some(job_result),
+        jobset: Some(jsv),
+        story,
+        proposals: Vec::new(),
+    })
 }

@@ -11,7 +11,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// A proposal by name. An unknown name is a request error that lists the known ones.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
 pub enum Proposal {
     /// KEP-4603 "Alternatives": every curve below at once.
     #[serde(rename = "KEP4603Alternatives")]
@@ -38,7 +40,16 @@ pub enum Proposal {
 }
 
 /// Names in the order the docs list them.
-pub const KNOWN: &[&str] = &["KEP4603Alternatives", "Rapid", "FastOnSuccess", "FrontLoadedCatchUp", "ExitReasonOverrides", "InitialValueGrid", "RestartRulesFuture", "AlwaysPod"];
+pub const KNOWN: &[&str] = &[
+    "KEP4603Alternatives",
+    "Rapid",
+    "FastOnSuccess",
+    "FrontLoadedCatchUp",
+    "ExitReasonOverrides",
+    "InitialValueGrid",
+    "RestartRulesFuture",
+    "AlwaysPod",
+];
 
 impl Proposal {
     pub fn name(self) -> &'static str {
@@ -65,7 +76,10 @@ pub fn marker(named: &[Proposal]) -> Vec<Proposal> {
 
 /// Whether `p` is active: named itself, or through the KEP-4603 umbrella name.
 pub fn active(named: &[Proposal], p: Proposal) -> bool {
-    let kep4603 = !matches!(p, Proposal::Kep4603Alternatives | Proposal::RestartRulesFuture | Proposal::AlwaysPod);
+    let kep4603 = !matches!(
+        p,
+        Proposal::Kep4603Alternatives | Proposal::RestartRulesFuture | Proposal::AlwaysPod
+    );
     named.contains(&p) || (kep4603 && named.contains(&Proposal::Kep4603Alternatives))
 }
 
@@ -134,7 +148,10 @@ pub fn front_loaded_catch_up(initial: f64, horizon: f64) -> Vec<f64> {
 /// The delay before the 6th retry of the front-loaded curve (the KEP's 569 s).
 pub fn catch_up_delay(initial: f64) -> f64 {
     let times = front_loaded_catch_up(initial, CATCH_UP_HORIZON_SECONDS);
-    match (times.len().checked_sub(2).and_then(|i| times.get(i)), times.last()) {
+    match (
+        times.len().checked_sub(2).and_then(|i| times.get(i)),
+        times.last(),
+    ) {
         (Some(a), Some(b)) => b - a,
         _ => 0.0,
     }
@@ -168,21 +185,38 @@ pub struct ExitReasonOverrides {
 }
 
 fn image_pull() -> ReasonCurve {
-    ReasonCurve { initial_seconds: 10.0, max_seconds: 300.0 }
+    ReasonCurve {
+        initial_seconds: 10.0,
+        max_seconds: 300.0,
+    }
 }
 fn workload_crash() -> ReasonCurve {
-    ReasonCurve { initial_seconds: 1.0, max_seconds: 60.0 }
+    ReasonCurve {
+        initial_seconds: 1.0,
+        max_seconds: 60.0,
+    }
 }
 fn infrastructure() -> ReasonCurve {
-    ReasonCurve { initial_seconds: 0.25, max_seconds: 60.0 }
+    ReasonCurve {
+        initial_seconds: 0.25,
+        max_seconds: 60.0,
+    }
 }
 fn success() -> ReasonCurve {
-    ReasonCurve { initial_seconds: FAST_ON_SUCCESS_SECONDS, max_seconds: FAST_ON_SUCCESS_SECONDS }
+    ReasonCurve {
+        initial_seconds: FAST_ON_SUCCESS_SECONDS,
+        max_seconds: FAST_ON_SUCCESS_SECONDS,
+    }
 }
 
 impl Default for ExitReasonOverrides {
     fn default() -> Self {
-        ExitReasonOverrides { image_pull: image_pull(), workload_crash: workload_crash(), infrastructure: infrastructure(), success: success() }
+        ExitReasonOverrides {
+            image_pull: image_pull(),
+            workload_crash: workload_crash(),
+            infrastructure: infrastructure(),
+            success: success(),
+        }
     }
 }
 
@@ -203,7 +237,11 @@ fn secs(s: f64) -> String {
 }
 
 /// Every curve the named proposals add, in a fixed order.
-pub fn curves(named: &[Proposal], horizon: f64, overrides: &ExitReasonOverrides) -> Vec<ProposedCurve> {
+pub fn curves(
+    named: &[Proposal],
+    horizon: f64,
+    overrides: &ExitReasonOverrides,
+) -> Vec<ProposedCurve> {
     let mut out = Vec::new();
     let exp = |p: Proposal, label: String, i: f64, m: f64| ProposedCurve {
         proposal: p,
@@ -235,8 +273,17 @@ pub fn curves(named: &[Proposal], horizon: f64, overrides: &ExitReasonOverrides)
     }
     if active(named, Proposal::ExitReasonOverrides) {
         let o = overrides;
-        for (name, c) in [("image pull", o.image_pull), ("workload crash", o.workload_crash), ("infrastructure", o.infrastructure), ("success", o.success)] {
-            let label = format!("exit reason {name} ({}/{})", secs(c.initial_seconds), secs(c.max_seconds));
+        for (name, c) in [
+            ("image pull", o.image_pull),
+            ("workload crash", o.workload_crash),
+            ("infrastructure", o.infrastructure),
+            ("success", o.success),
+        ] {
+            let label = format!(
+                "exit reason {name} ({}/{})",
+                secs(c.initial_seconds),
+                secs(c.max_seconds)
+            );
             if c.initial_seconds >= c.max_seconds {
                 out.push(ProposedCurve {
                     proposal: Proposal::ExitReasonOverrides,
@@ -246,14 +293,24 @@ pub fn curves(named: &[Proposal], horizon: f64, overrides: &ExitReasonOverrides)
                     restart_times_seconds: flat(c.max_seconds, horizon),
                 });
             } else {
-                out.push(exp(Proposal::ExitReasonOverrides, label, c.initial_seconds, c.max_seconds));
+                out.push(exp(
+                    Proposal::ExitReasonOverrides,
+                    label,
+                    c.initial_seconds,
+                    c.max_seconds,
+                ));
             }
         }
     }
     if active(named, Proposal::InitialValueGrid) {
         for m in GRID_CAPS {
             for i in GRID_INITIALS {
-                out.push(exp(Proposal::InitialValueGrid, format!("model {}/{}", secs(i), secs(m)), i, m));
+                out.push(exp(
+                    Proposal::InitialValueGrid,
+                    format!("model {}/{}", secs(i), secs(m)),
+                    i,
+                    m,
+                ));
             }
         }
     }
@@ -281,12 +338,22 @@ mod tests {
 
     #[test]
     fn curves_follow_their_formulas() {
-        assert_eq!(exponential(0.25, 60.0, 10.0), vec![0.0, 0.25, 0.75, 1.75, 3.75, 7.75]);
+        assert_eq!(
+            exponential(0.25, 60.0, 10.0),
+            vec![0.0, 0.25, 0.75, 1.75, 3.75, 7.75]
+        );
         assert_eq!(flat(10.0, 30.0), vec![0.0, 10.0, 20.0, 30.0]);
-        let all = curves(&[Proposal::Kep4603Alternatives], 1800.0, &ExitReasonOverrides::default());
+        let all = curves(
+            &[Proposal::Kep4603Alternatives],
+            1800.0,
+            &ExitReasonOverrides::default(),
+        );
         assert_eq!(all.len(), 1 + 1 + 1 + 4 + 12);
         assert_eq!(all[0].label, "Rapid (250ms/60s)");
         assert!(curves(&[], 1800.0, &ExitReasonOverrides::default()).is_empty());
-        assert_eq!(curves(&[Proposal::Rapid], 1800.0, &ExitReasonOverrides::default()).len(), 1);
+        assert_eq!(
+            curves(&[Proposal::Rapid], 1800.0, &ExitReasonOverrides::default()).len(),
+            1
+        );
     }
 }

@@ -6,7 +6,7 @@
 
 use crate::contract::call_op as call;
 use crate::diag::Diagnostic;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use std::collections::HashMap;
 
 /// The Job controller's answer for one failed Pod.
@@ -28,7 +28,10 @@ pub struct Decider {
 
 impl Decider {
     pub fn new(options: serde_json::Map<String, Value>) -> Self {
-        Decider { options, ..Default::default() }
+        Decider {
+            options,
+            ..Default::default()
+        }
     }
 
     fn input(&self, extra: Value) -> Value {
@@ -42,16 +45,28 @@ impl Decider {
     /// The Job controller's pod failure policy for a failed Pod; `key` identifies the failure's
     /// shape (which containers ended with which codes, which conditions) for caching — the
     /// message, which names the Pod, is asked for again when the rule is FailJob.
-    pub fn pod_failure(&mut self, job_template: usize, key: String, job: &Value, pod: &Value) -> Result<PodFailureOutcome, Diagnostic> {
+    pub fn pod_failure(
+        &mut self,
+        job_template: usize,
+        key: String,
+        job: &Value,
+        pod: &Value,
+    ) -> Result<PodFailureOutcome, Diagnostic> {
         if let Some(o) = self.pfp_cache.get(&(job_template, key.clone()))
             && o.action.as_deref() != Some("FailJob")
         {
             return Ok(o.clone());
         }
-        let r = call("podFailurePolicy", self.input(json!({"job": job, "pod": pod})))?;
+        let r = call(
+            "podFailurePolicy",
+            self.input(json!({"job": job, "pod": pod})),
+        )?;
         let o = PodFailureOutcome {
             action: r.get("action").and_then(Value::as_str).map(str::to_owned),
-            count_failed: r.get("countFailed").and_then(Value::as_bool).unwrap_or(true),
+            count_failed: r
+                .get("countFailed")
+                .and_then(Value::as_bool)
+                .unwrap_or(true),
             message: r.get("message").and_then(Value::as_str).map(str::to_owned),
         };
         self.pfp_cache.insert((job_template, key), o.clone());
@@ -60,7 +75,10 @@ impl Decider {
 
     /// The JobSet controller's answer to failed Jobs (full result of `jobsetFailurePolicy`).
     pub fn jobset(&mut self, jobset: &Value, failed_jobs: &[Value]) -> Result<Value, Diagnostic> {
-        call("jobsetFailurePolicy", self.input(json!({"jobset": jobset, "failedJobs": failed_jobs})))
+        call(
+            "jobsetFailurePolicy",
+            self.input(json!({"jobset": jobset, "failedJobs": failed_jobs})),
+        )
     }
 
     /// CrashLoopBackOff (initial, max) in milliseconds for this run's version, gates and kubelet config.
@@ -70,10 +88,18 @@ impl Decider {
             m.insert("kubeletConfig".into(), c.clone());
         }
         let r = call("backoff", self.input(q))?;
-        let ms = |k: &str| r.get(k).and_then(Value::as_f64).map(|s| (s * 1000.0).round() as u64);
+        let ms = |k: &str| {
+            r.get(k)
+                .and_then(Value::as_f64)
+                .map(|s| (s * 1000.0).round() as u64)
+        };
         match (ms("initialSeconds"), ms("maxSeconds")) {
             (Some(i), Some(m)) => Ok((i, m)),
-            _ => Err(Diagnostic::request("internal", "", "the backoff op gave no initialSeconds/maxSeconds")),
+            _ => Err(Diagnostic::request(
+                "internal",
+                "",
+                "the backoff op gave no initialSeconds/maxSeconds",
+            )),
         }
     }
 
@@ -92,7 +118,11 @@ impl Decider {
             json!({"component": "job-controller", "function": "getRemainingTime", "defaultBackoffSeconds": 10,
                    "maxBackoffSeconds": 600, "failuresAfterLastSuccess": failures, "lastFailureTime": t, "now": t}),
         )?;
-        let ms = r.get("remainingSeconds").and_then(Value::as_f64).map(|s| (s * 1000.0).round() as u64).unwrap_or(0);
+        let ms = r
+            .get("remainingSeconds")
+            .and_then(Value::as_f64)
+            .map(|s| (s * 1000.0).round() as u64)
+            .unwrap_or(0);
         self.job_backoff_cache.insert(failures, ms);
         Ok(ms)
     }

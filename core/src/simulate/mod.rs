@@ -13,7 +13,7 @@ use crate::validate;
 use engine::{Engine, Template};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
 /// `simulate` op input: a scenario, and optionally a second one to run side by side.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
@@ -144,24 +144,49 @@ fn encode<T: Serialize>(t: &T) -> Result<Value, Diagnostic> {
 }
 
 fn pod_of(spec: &crate::api::PodSpec, name: &str) -> Result<Value, Diagnostic> {
-    Ok(json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name}, "spec": encode(spec)?}))
+    Ok(
+        json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name}, "spec": encode(spec)?}),
+    )
 }
 
 /// Defaults the workload as the API server and webhooks would and splits it into Pod templates.
-fn templates(sc: &Scenario, gates: &crate::FeatureGates) -> Result<(Vec<Template>, Option<Value>), Diagnostic> {
+fn templates(
+    sc: &Scenario,
+    gates: &crate::FeatureGates,
+) -> Result<(Vec<Template>, Option<Value>), Diagnostic> {
     let w = &sc.workload;
     let at = crate::FieldPath::new("scenario").child("workload");
     match w.get("kind").and_then(Value::as_str).unwrap_or("") {
         "Pod" => {
             let mut pod: Pod = validate::decode_at(w, &at)?;
             validate::pod::default_pod_spec(&mut pod.spec);
-            Ok((vec![Template::new(encode(&pod)?, &pod.spec, gates, None, None, 1)], None))
+            Ok((
+                vec![Template::new(
+                    encode(&pod)?,
+                    &pod.spec,
+                    gates,
+                    None,
+                    None,
+                    1,
+                )],
+                None,
+            ))
         }
         "Job" => {
             let mut job: Job = validate::decode_at(w, &at)?;
             validate::job::default_job_spec(&mut job.spec);
             let pod = pod_of(&job.spec.template.spec, "pod")?;
-            Ok((vec![Template::new(pod, &job.spec.template.spec, gates, Some(encode(&job)?), None, 1)], None))
+            Ok((
+                vec![Template::new(
+                    pod,
+                    &job.spec.template.spec,
+                    gates,
+                    Some(encode(&job)?),
+                    None,
+                    1,
+                )],
+                None,
+            ))
         }
         "JobSet" => {
             let mut js: JobSet = validate::decode_at(w, &at)?;
@@ -172,7 +197,14 @@ fn templates(sc: &Scenario, gates: &crate::FeatureGates) -> Result<(Vec<Template
                 validate::job::default_job_spec(&mut spec);
                 let job = json!({"apiVersion": "batch/v1", "kind": "Job", "spec": encode(&spec)?});
                 let pod = pod_of(&spec.template.spec, "pod")?;
-                out.push(Template::new(pod, &spec.template.spec, gates, Some(job), Some(rj.name.clone()), rj.replicas.unwrap_or(1).max(0) as u32));
+                out.push(Template::new(
+                    pod,
+                    &spec.template.spec,
+                    gates,
+                    Some(job),
+                    Some(rj.name.clone()),
+                    rj.replicas.unwrap_or(1).max(0) as u32,
+                ));
             }
             Ok((out, Some(encode(&js)?)))
         }
@@ -186,9 +218,14 @@ fn templates(sc: &Scenario, gates: &crate::FeatureGates) -> Result<(Vec<Template
 
 fn run_one(sc: &Scenario) -> Result<SimulationRun, Diagnostic> {
     if sc.workload.is_null() {
-        return Err(Diagnostic::request("invalid-input", "scenario.workload", "the scenario has no workload"));
+        return Err(Diagnostic::request(
+            "invalid-input",
+            "scenario.workload",
+            "the scenario has no workload",
+        ));
     }
-    let (gates, _) = crate::FeatureGates::resolve(sc.kubernetes_version.as_deref(), sc.feature_gates.as_ref())?;
+    let (gates, _) =
+        crate::FeatureGates::resolve(sc.kubernetes_version.as_deref(), sc.feature_gates.as_ref())?;
     // A workload the API server would reject never runs: say why instead of simulating it.
     let checked = validate::run(validate::ValidateInput {
         object: Some(sc.workload.clone()),
@@ -199,7 +236,11 @@ fn run_one(sc: &Scenario) -> Result<SimulationRun, Diagnostic> {
     })?;
     if let Some(first) = checked.errors.first() {
         let mut d = first.clone();
-        d.message = format!("the workload would be rejected at admission ({} error(s)); first: {}", checked.errors.len(), d.message);
+        d.message = format!(
+            "the workload would be rejected at admission ({} error(s)); first: {}",
+            checked.errors.len(),
+            d.message
+        );
         return Err(d);
     }
     let end_ms = scenario::parse_duration_ms(sc.run_for.as_deref().unwrap_or("1h"))?;
@@ -212,20 +253,34 @@ fn run_one(sc: &Scenario) -> Result<SimulationRun, Diagnostic> {
     }
     // Proposal AlwaysPod: the kubelet runs the Pod as Always would; the engine widens each
     // restart to the whole Pod.
-    let always_pod = sc.proposals.contains(&crate::proposals::Proposal::AlwaysPod)
+    let always_pod = sc
+        .proposals
+        .contains(&crate::proposals::Proposal::AlwaysPod)
         && sc.workload.get("kind").and_then(Value::as_str) == Some("Pod")
-        && sc.workload.pointer("/spec/restartPolicy").and_then(Value::as_str) == Some("AlwaysPod");
+        && sc
+            .workload
+            .pointer("/spec/restartPolicy")
+            .and_then(Value::as_str)
+            == Some("AlwaysPod");
     let sandbox_ms = match sc.always_pod_sandbox.as_deref() {
-        None | Some("Recreate") => scenario::secs_to_ms(sc.sandbox_recreate_seconds).ok_or_else(|| {
-            Diagnostic::request("invalid-input", "scenario.sandboxRecreateSeconds", "scenario.sandboxRecreateSeconds: not a duration in seconds")
-        })?,
+        None | Some("Recreate") => {
+            scenario::secs_to_ms(sc.sandbox_recreate_seconds).ok_or_else(|| {
+                Diagnostic::request(
+                    "invalid-input",
+                    "scenario.sandboxRecreateSeconds",
+                    "scenario.sandboxRecreateSeconds: not a duration in seconds",
+                )
+            })?
+        }
         Some("Reuse") => 0,
         Some(other) => {
             return Err(Diagnostic::request(
                 "invalid-input",
                 "scenario.alwaysPodSandbox",
-                format!("scenario.alwaysPodSandbox: unknown value {other:?}; known: Recreate, Reuse"),
-            ))
+                format!(
+                    "scenario.alwaysPodSandbox: unknown value {other:?}; known: Recreate, Reuse"
+                ),
+            ));
         }
     };
     let as_always;

@@ -171,7 +171,11 @@ pub struct CrrAction {
 /// Parses `90s`, `1.5h`, `30m`, `2d`, `1h30m`, or a plain number of seconds, into milliseconds.
 pub fn parse_duration_ms(s: &str) -> Result<u64, Diagnostic> {
     let bad = || {
-        Diagnostic::request("invalid-duration", "runFor", format!("{s:?} is not a duration such as \"90s\", \"30m\", \"2h\" or \"30d\""))
+        Diagnostic::request(
+            "invalid-duration",
+            "runFor",
+            format!("{s:?} is not a duration such as \"90s\", \"30m\", \"2h\" or \"30d\""),
+        )
     };
     let t = s.trim();
     if let Ok(secs) = t.parse::<f64>() {
@@ -210,7 +214,11 @@ pub fn parse_duration_ms(s: &str) -> Result<u64, Diagnostic> {
 }
 
 pub fn secs_to_ms(secs: f64) -> Option<u64> {
-    if (0.0..1e13).contains(&secs) { Some((secs * 1000.0).round() as u64) } else { None }
+    if (0.0..1e13).contains(&secs) {
+        Some((secs * 1000.0).round() as u64)
+    } else {
+        None
+    }
 }
 
 #[cfg(test)]

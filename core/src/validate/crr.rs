@@ -100,14 +100,23 @@ impl Dec {
     fn err(&self, key: &str, v: &Value, go_type: &str) -> DecodeError {
         let field = format!("{}.{key}", self.path);
         DecodeError {
-            message: format!("json: cannot unmarshal {} into Go struct field {}.{field} of type {go_type}", json_kind(v), self.go_struct),
+            message: format!(
+                "json: cannot unmarshal {} into Go struct field {}.{field} of type {go_type}",
+                json_kind(v),
+                self.go_struct
+            ),
             field,
         }
     }
     fn get<'v>(&self, m: &'v Map<String, Value>, key: &str) -> Option<&'v Value> {
         m.get(key).filter(|v| !v.is_null())
     }
-    fn string(&self, m: &Map<String, Value>, key: &str, go_type: &str) -> Result<Option<String>, DecodeError> {
+    fn string(
+        &self,
+        m: &Map<String, Value>,
+        key: &str,
+        go_type: &str,
+    ) -> Result<Option<String>, DecodeError> {
         match self.get(m, key) {
             None => Ok(None),
             Some(Value::String(s)) => Ok(Some(s.clone())),
@@ -121,7 +130,12 @@ impl Dec {
             Some(v) => Err(self.err(key, v, "bool")),
         }
     }
-    fn int(&self, m: &Map<String, Value>, key: &str, bits32: bool) -> Result<Option<i64>, DecodeError> {
+    fn int(
+        &self,
+        m: &Map<String, Value>,
+        key: &str,
+        bits32: bool,
+    ) -> Result<Option<i64>, DecodeError> {
         let go_type = if bits32 { "int32" } else { "int64" };
         match self.get(m, key) {
             None => Ok(None),
@@ -135,7 +149,12 @@ impl Dec {
             Some(v) => Err(self.err(key, v, go_type)),
         }
     }
-    fn object<'v>(&self, m: &'v Map<String, Value>, key: &str, go_type: &str) -> Result<Option<&'v Map<String, Value>>, DecodeError> {
+    fn object<'v>(
+        &self,
+        m: &'v Map<String, Value>,
+        key: &str,
+        go_type: &str,
+    ) -> Result<Option<&'v Map<String, Value>>, DecodeError> {
         match self.get(m, key) {
             None => Ok(None),
             Some(Value::Object(o)) => Ok(Some(o)),
@@ -143,7 +162,10 @@ impl Dec {
         }
     }
     fn child(&self, go_struct: &'static str, key: &str) -> Dec {
-        Dec { go_struct, path: format!("{}.{key}", self.path) }
+        Dec {
+            go_struct,
+            path: format!("{}.{key}", self.path),
+        }
     }
 }
 
@@ -168,18 +190,30 @@ impl GoSpec {
                 });
             }
         };
-        let d = Dec { go_struct: "ContainerRecreateRequestSpec", path: "spec".into() };
+        let d = Dec {
+            go_struct: "ContainerRecreateRequestSpec",
+            path: "spec".into(),
+        };
         let pod_name = d.string(m, "podName", "string")?.unwrap_or_default();
         let containers = match d.get(m, "containers") {
             None => None,
             Some(Value::Array(items)) => {
                 let mut out = Vec::with_capacity(items.len());
                 for (i, item) in items.iter().enumerate() {
-                    let cd = Dec { go_struct: "ContainerRecreateRequestContainer", path: format!("spec.containers[{i}]") };
+                    let cd = Dec {
+                        go_struct: "ContainerRecreateRequestContainer",
+                        path: format!("spec.containers[{i}]"),
+                    };
                     let cm = match item {
                         Value::Null => &empty,
                         Value::Object(o) => o,
-                        v => return Err(d.err(&format!("containers[{i}]"), v, "ContainerRecreateRequestContainer")),
+                        v => {
+                            return Err(d.err(
+                                &format!("containers[{i}]"),
+                                v,
+                                "ContainerRecreateRequestContainer",
+                            ));
+                        }
                     };
                     out.push(decode_container(&cd, cm)?);
                 }
@@ -192,12 +226,24 @@ impl GoSpec {
             Some(sm) => {
                 let sd = d.child("ContainerRecreateRequestStrategy", "strategy");
                 Some(GoStrategy {
-                    failure_policy: sd.string(sm, "failurePolicy", "ContainerRecreateRequestFailurePolicyType")?.unwrap_or_default(),
+                    failure_policy: sd
+                        .string(
+                            sm,
+                            "failurePolicy",
+                            "ContainerRecreateRequestFailurePolicyType",
+                        )?
+                        .unwrap_or_default(),
                     ordered_recreate: sd.boolean(sm, "orderedRecreate")?,
                     force_recreate: sd.boolean(sm, "forceRecreate")?,
-                    termination_grace_period_seconds: sd.int(sm, "terminationGracePeriodSeconds", false)?,
+                    termination_grace_period_seconds: sd.int(
+                        sm,
+                        "terminationGracePeriodSeconds",
+                        false,
+                    )?,
                     unready_grace_period_seconds: sd.int(sm, "unreadyGracePeriodSeconds", false)?,
-                    min_started_seconds: i32_of(sd.int(sm, "minStartedSeconds", true)?.unwrap_or(0)),
+                    min_started_seconds: i32_of(
+                        sd.int(sm, "minStartedSeconds", true)?.unwrap_or(0),
+                    ),
                 })
             }
         };
@@ -224,7 +270,10 @@ impl GoSpec {
         if let Some(s) = &self.strategy {
             let mut sm = Map::new();
             if !s.failure_policy.is_empty() {
-                sm.insert("failurePolicy".into(), Value::from(s.failure_policy.clone()));
+                sm.insert(
+                    "failurePolicy".into(),
+                    Value::from(s.failure_policy.clone()),
+                );
             }
             if s.ordered_recreate {
                 sm.insert("orderedRecreate".into(), Value::Bool(true));
@@ -239,7 +288,10 @@ impl GoSpec {
                 sm.insert("unreadyGracePeriodSeconds".into(), Value::from(v));
             }
             if s.min_started_seconds != 0 {
-                sm.insert("minStartedSeconds".into(), Value::from(s.min_started_seconds));
+                sm.insert(
+                    "minStartedSeconds".into(),
+                    Value::from(s.min_started_seconds),
+                );
             }
             m.insert("strategy".into(), Value::Object(sm));
         }
@@ -259,8 +311,14 @@ fn decode_container(d: &Dec, m: &Map<String, Value>) -> Result<GoContainer, Deco
         None => None,
         Some(pm) => {
             let pd = d.child("ProbeHandler", "preStop");
-            let field = |k: &str, t: &str| -> Result<Option<Value>, DecodeError> { Ok(pd.object(pm, k, t)?.map(|o| Value::Object(o.clone()))) };
-            Some(GoProbe { exec: field("exec", "ExecAction")?, http_get: field("httpGet", "HTTPGetAction")?, tcp_socket: field("tcpSocket", "TCPSocketAction")? })
+            let field = |k: &str, t: &str| -> Result<Option<Value>, DecodeError> {
+                Ok(pd.object(pm, k, t)?.map(|o| Value::Object(o.clone())))
+            };
+            Some(GoProbe {
+                exec: field("exec", "ExecAction")?,
+                http_get: field("httpGet", "HTTPGetAction")?,
+                tcp_socket: field("tcpSocket", "TCPSocketAction")?,
+            })
         }
     };
     let ports = match d.get(m, "ports") {
@@ -268,14 +326,26 @@ fn decode_container(d: &Dec, m: &Map<String, Value>) -> Result<GoContainer, Deco
         Some(Value::Array(a)) => Some(a.clone()),
         Some(v) => return Err(d.err("ports", v, "[]v1.ContainerPort")),
     };
-    let status_context = match d.object(m, "statusContext", "ContainerRecreateRequestContainerContext")? {
+    let status_context = match d.object(
+        m,
+        "statusContext",
+        "ContainerRecreateRequestContainerContext",
+    )? {
         None => None,
         Some(sm) => {
             let sd = d.child("ContainerRecreateRequestContainerContext", "statusContext");
-            Some((sd.string(sm, "containerID", "string")?.unwrap_or_default(), i32_of(sd.int(sm, "restartCount", true)?.unwrap_or(0))))
+            Some((
+                sd.string(sm, "containerID", "string")?.unwrap_or_default(),
+                i32_of(sd.int(sm, "restartCount", true)?.unwrap_or(0)),
+            ))
         }
     };
-    Ok(GoContainer { name, pre_stop, ports, status_context })
+    Ok(GoContainer {
+        name,
+        pre_stop,
+        ports,
+        status_context,
+    })
 }
 
 impl GoContainer {
@@ -284,7 +354,11 @@ impl GoContainer {
         m.insert("name".into(), Value::from(self.name.clone()));
         if let Some(p) = &self.pre_stop {
             let mut pm = Map::new();
-            for (k, v) in [("exec", &p.exec), ("httpGet", &p.http_get), ("tcpSocket", &p.tcp_socket)] {
+            for (k, v) in [
+                ("exec", &p.exec),
+                ("httpGet", &p.http_get),
+                ("tcpSocket", &p.tcp_socket),
+            ] {
                 if let Some(v) = v {
                     pm.insert(k.into(), v.clone());
                 }
@@ -316,7 +390,11 @@ pub struct Rejection {
 }
 
 fn reject(code: u16, field: FieldPath, message: impl Into<String>) -> Rejection {
-    Rejection { code, field, message: message.into() }
+    Rejection {
+        code,
+        field,
+        message: message.into(),
+    }
 }
 
 fn spec_path() -> FieldPath {
@@ -331,22 +409,50 @@ pub fn create_checks_before_pod(spec: &mut GoSpec) -> Result<(), Rejection> {
     }
     let strategy = spec.strategy.get_or_insert_with(GoStrategy::default);
     if spec.containers.as_ref().is_none_or(Vec::is_empty) {
-        return Err(reject(400, sp.child("containers"), "containers list can not be null"));
+        return Err(reject(
+            400,
+            sp.child("containers"),
+            "containers list can not be null",
+        ));
     }
-    if spec.active_deadline_seconds.is_some_and(|d| d < MIN_DEADLINE_SECONDS) {
-        return Err(reject(400, sp.child("activeDeadlineSeconds"), format!("activeDeadlineSeconds can not be less than {MIN_DEADLINE_SECONDS}s")));
+    if spec
+        .active_deadline_seconds
+        .is_some_and(|d| d < MIN_DEADLINE_SECONDS)
+    {
+        return Err(reject(
+            400,
+            sp.child("activeDeadlineSeconds"),
+            format!("activeDeadlineSeconds can not be less than {MIN_DEADLINE_SECONDS}s"),
+        ));
     }
     let stp = sp.child("strategy");
-    if strategy.termination_grace_period_seconds.is_some_and(|v| v < 0) {
-        return Err(reject(400, stp.child("terminationGracePeriodSeconds"), "terminationGracePeriodSeconds must be non-negative integer"));
+    if strategy
+        .termination_grace_period_seconds
+        .is_some_and(|v| v < 0)
+    {
+        return Err(reject(
+            400,
+            stp.child("terminationGracePeriodSeconds"),
+            "terminationGracePeriodSeconds must be non-negative integer",
+        ));
     }
     if strategy.unready_grace_period_seconds.is_some_and(|v| v < 0) {
-        return Err(reject(400, stp.child("unreadyGracePeriodSeconds"), "unreadyGracePeriodSeconds must be non-negative integer"));
+        return Err(reject(
+            400,
+            stp.child("unreadyGracePeriodSeconds"),
+            "unreadyGracePeriodSeconds must be non-negative integer",
+        ));
     }
     match strategy.failure_policy.as_str() {
         "" => strategy.failure_policy = "Fail".to_owned(),
         "Fail" | "Ignore" => {}
-        other => return Err(reject(400, stp.child("failurePolicy"), format!("unknown failurePolicy {other}"))),
+        other => {
+            return Err(reject(
+                400,
+                stp.child("failurePolicy"),
+                format!("unknown failurePolicy {other}"),
+            ));
+        }
     }
     Ok(())
 }
@@ -356,7 +462,11 @@ pub fn create_checks_before_pod(spec: &mut GoSpec) -> Result<(), Rejection> {
 fn container_static_check(c: &GoContainer, i: usize, seen: &[&str]) -> Result<(), Rejection> {
     let cp = spec_path().child("containers").index(i);
     if seen.contains(&c.name.as_str()) {
-        return Err(reject(400, cp.child("name"), format!("can not recreate {} multi times", c.name)));
+        return Err(reject(
+            400,
+            cp.child("name"),
+            format!("can not recreate {} multi times", c.name),
+        ));
     }
     let set = if c.pre_stop.is_some() {
         Some("preStop")
@@ -368,67 +478,145 @@ fn container_static_check(c: &GoContainer, i: usize, seen: &[&str]) -> Result<()
         None
     };
     if let Some(f) = set {
-        return Err(reject(400, cp.child(f), "preStop, ports, statusContext in container are ready-only fields"));
+        return Err(reject(
+            400,
+            cp.child(f),
+            "preStop, ports, statusContext in container are ready-only fields",
+        ));
     }
     Ok(())
 }
 
 /// `kubecontroller.IsPodActive`.
 fn pod_active(pod: &Pod) -> bool {
-    let phase = pod.status.as_ref().and_then(|s| s.phase.as_deref()).unwrap_or("");
+    let phase = pod
+        .status
+        .as_ref()
+        .and_then(|s| s.phase.as_deref())
+        .unwrap_or("");
     phase != "Succeeded" && phase != "Failed" && pod.metadata.deletion_timestamp.is_none()
 }
 
 fn terminated_by_sidecar_terminator(pod: &Pod) -> bool {
-    pod.status.as_ref().is_some_and(|s| s.conditions.iter().any(|c| c.type_ == SIDECAR_TERMINATED))
+    pod.status
+        .as_ref()
+        .is_some_and(|s| s.conditions.iter().any(|c| c.type_ == SIDECAR_TERMINATED))
 }
 
 /// CREATE checks 8 to 19 and the injection: `pod`/`node` are what the webhook's client finds
 /// (None: not found). Returns the labels to add.
-pub fn create_checks_with_pod(spec: &mut GoSpec, pod: Option<&Pod>, node: Option<&Value>) -> Result<Vec<(String, String)>, Rejection> {
+pub fn create_checks_with_pod(
+    spec: &mut GoSpec,
+    pod: Option<&Pod>,
+    node: Option<&Value>,
+) -> Result<Vec<(String, String)>, Rejection> {
     let sp = spec_path();
     let Some(pod) = pod else {
-        return Err(reject(400, sp.child("podName"), format!("no found Pod named {}", spec.pod_name)));
+        return Err(reject(
+            400,
+            sp.child("podName"),
+            format!("no found Pod named {}", spec.pod_name),
+        ));
     };
     let node_name = pod.spec.node_name.clone().unwrap_or_default();
     if !pod_active(pod) && !terminated_by_sidecar_terminator(pod) {
-        return Err(reject(400, sp.child("podName"), "not allowed to recreate containers in an inactive Pod"));
+        return Err(reject(
+            400,
+            sp.child("podName"),
+            "not allowed to recreate containers in an inactive Pod",
+        ));
     } else if node_name.is_empty() {
-        return Err(reject(400, sp.child("podName"), "not allowed to recreate containers in a pending Pod"));
+        return Err(reject(
+            400,
+            sp.child("podName"),
+            "not allowed to recreate containers in a pending Pod",
+        ));
     }
     let Some(node) = node else {
-        return Err(reject(400, sp.child("podName"), format!("failed to get Node {node_name}: nodes \"{node_name}\" not found")));
+        return Err(reject(
+            400,
+            sp.child("podName"),
+            format!("failed to get Node {node_name}: nodes \"{node_name}\" not found"),
+        ));
     };
     let mut labels = vec![
         (LABEL_NODE_NAME.to_owned(), node_name),
-        (LABEL_POD_UID.to_owned(), pod.metadata.uid.clone().unwrap_or_default()),
+        (
+            LABEL_POD_UID.to_owned(),
+            pod.metadata.uid.clone().unwrap_or_default(),
+        ),
     ];
-    let node_label = node.get("metadata").and_then(|m| m.get("labels")).and_then(|l| l.get(VIRTUAL_KUBELET_LABEL_KEY)).and_then(Value::as_str);
+    let node_label = node
+        .get("metadata")
+        .and_then(|m| m.get("labels"))
+        .and_then(|l| l.get(VIRTUAL_KUBELET_LABEL_KEY))
+        .and_then(Value::as_str);
     if node_label == Some(VIRTUAL_KUBELET_LABEL_VALUE) {
-        labels.push((VIRTUAL_KUBELET_LABEL_KEY.to_owned(), VIRTUAL_KUBELET_LABEL_VALUE.to_owned()));
+        labels.push((
+            VIRTUAL_KUBELET_LABEL_KEY.to_owned(),
+            VIRTUAL_KUBELET_LABEL_VALUE.to_owned(),
+        ));
     }
-    if let Some(s) = spec.strategy.as_mut().filter(|s| s.termination_grace_period_seconds.is_none()) {
+    if let Some(s) = spec
+        .strategy
+        .as_mut()
+        .filter(|s| s.termination_grace_period_seconds.is_none())
+    {
         s.termination_grace_period_seconds = pod.spec.termination_grace_period_seconds;
     }
-    let statuses = pod.status.as_ref().map(|s| s.container_statuses.as_slice()).unwrap_or_default();
+    let statuses = pod
+        .status
+        .as_ref()
+        .map(|s| s.container_statuses.as_slice())
+        .unwrap_or_default();
     let mut seen: Vec<String> = Vec::new();
     for (i, c) in spec.containers.iter_mut().flatten().enumerate() {
         let cp = sp.child("containers").index(i);
         let seen_ref: Vec<&str> = seen.iter().map(String::as_str).collect();
         container_static_check(c, i, &seen_ref)?;
-        let Some(pc) = pod.spec.init_containers.iter().chain(&pod.spec.containers).find(|p| p.name == c.name) else {
-            return Err(reject(400, cp.child("name"), format!("container {} not found in Pod", c.name)));
+        let Some(pc) = pod
+            .spec
+            .init_containers
+            .iter()
+            .chain(&pod.spec.containers)
+            .find(|p| p.name == c.name)
+        else {
+            return Err(reject(
+                400,
+                cp.child("name"),
+                format!("container {} not found in Pod", c.name),
+            ));
         };
         let Some(st) = statuses.iter().find(|s| s.name == c.name) else {
-            return Err(reject(400, cp.child("name"), format!("not found {} containerStatus in Pod Status", c.name)));
+            return Err(reject(
+                400,
+                cp.child("name"),
+                format!("not found {} containerStatus in Pod Status", c.name),
+            ));
         };
         let cid = st.container_id.clone().unwrap_or_default();
         if cid.is_empty() {
-            return Err(reject(400, cp.child("name"), format!("no containerID in {} containerStatus, maybe the container has not been initialized", c.name)));
+            return Err(reject(
+                400,
+                cp.child("name"),
+                format!(
+                    "no containerID in {} containerStatus, maybe the container has not been initialized",
+                    c.name
+                ),
+            ));
         }
-        if let Some(ps) = pc.lifecycle.as_ref().and_then(|l| l.get("preStop")).filter(|p| !p.is_null()) {
+        if let Some(ps) = pc
+            .lifecycle
+            .as_ref()
+            .and_then(|l| l.get("preStop"))
+            .filter(|p| !p.is_null())
+        {
             let part = |k: &str| ps.get(k).filter(|v| !v.is_null()).cloned();
-            c.pre_stop = Some(GoProbe { exec: part("exec"), http_get: part("httpGet"), tcp_socket: part("tcpSocket") });
+            c.pre_stop = Some(GoProbe {
+                exec: part("exec"),
+                http_get: part("httpGet"),
+                tcp_socket: part("tcpSocket"),
+            });
         }
         if c.pre_stop.as_ref().is_some_and(|p| p.http_get.is_some()) {
             c.ports = pc.ports.as_ref().and_then(Value::as_array).cloned();
@@ -445,20 +633,47 @@ pub fn v1beta1_schema_errors(spec: &GoSpec) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let mut min0 = |p: FieldPath, v: Option<i64>| {
         if let Some(v) = v.filter(|v| *v < 0) {
-            let detail = format!("{} in body should be greater than or equal to 0", p.as_str());
+            let detail = format!(
+                "{} in body should be greater than or equal to 0",
+                p.as_str()
+            );
             out.push(Diagnostic::invalid(&p, v, detail));
         }
     };
-    min0(sp.child("activeDeadlineSeconds"), spec.active_deadline_seconds);
+    min0(
+        sp.child("activeDeadlineSeconds"),
+        spec.active_deadline_seconds,
+    );
     if let Some(s) = &spec.strategy {
         let stp = sp.child("strategy");
-        min0(stp.child("minStartedSeconds"), Some(i64::from(s.min_started_seconds)));
-        min0(stp.child("terminationGracePeriodSeconds"), s.termination_grace_period_seconds);
-        min0(stp.child("unreadyGracePeriodSeconds"), s.unready_grace_period_seconds);
+        min0(
+            stp.child("minStartedSeconds"),
+            Some(i64::from(s.min_started_seconds)),
+        );
+        min0(
+            stp.child("terminationGracePeriodSeconds"),
+            s.termination_grace_period_seconds,
+        );
+        min0(
+            stp.child("unreadyGracePeriodSeconds"),
+            s.unready_grace_period_seconds,
+        );
     }
-    min0(sp.child("ttlSecondsAfterFinished"), spec.ttl_seconds_after_finished.map(i64::from));
-    if let Some(fp) = spec.strategy.as_ref().map(|s| s.failure_policy.as_str()).filter(|f| !f.is_empty() && *f != "Fail" && *f != "Ignore") {
-        out.push(Diagnostic::not_supported(&sp.child("strategy").child("failurePolicy"), fp, &["Fail", "Ignore"]));
+    min0(
+        sp.child("ttlSecondsAfterFinished"),
+        spec.ttl_seconds_after_finished.map(i64::from),
+    );
+    if let Some(fp) = spec
+        .strategy
+        .as_ref()
+        .map(|s| s.failure_policy.as_str())
+        .filter(|f| !f.is_empty() && *f != "Fail" && *f != "Ignore")
+    {
+        out.push(Diagnostic::not_supported(
+            &sp.child("strategy").child("failurePolicy"),
+            fp,
+            &["Fail", "Ignore"],
+        ));
     }
     out
 }
@@ -511,18 +726,31 @@ fn labels_of(obj: &Value) -> BTreeMap<String, String> {
     obj.get("metadata")
         .and_then(|m| m.get("labels"))
         .and_then(Value::as_object)
-        .map(|m| m.iter().map(|(k, v)| (k.clone(), v.as_str().unwrap_or("").to_owned())).collect())
+        .map(|m| {
+            m.iter()
+                .map(|(k, v)| (k.clone(), v.as_str().unwrap_or("").to_owned()))
+                .collect()
+        })
         .unwrap_or_default()
 }
 
 fn annotation(obj: &Value, key: &str) -> String {
-    obj.get("metadata").and_then(|m| m.get("annotations")).and_then(|a| a.get(key)).and_then(Value::as_str).unwrap_or("").to_owned()
+    obj.get("metadata")
+        .and_then(|m| m.get("annotations"))
+        .and_then(|a| a.get(key))
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_owned()
 }
 
 fn rejected(r: Rejection, version: String) -> CrrValidateOutput {
     CrrValidateOutput {
         valid: false,
-        errors: vec![Diagnostic::plain(Origin::KruiseWebhook, &r.field, r.message)],
+        errors: vec![Diagnostic::plain(
+            Origin::KruiseWebhook,
+            &r.field,
+            r.message,
+        )],
         http_code: r.code,
         mutated_object: None,
         resource_version: version,
@@ -531,7 +759,11 @@ fn rejected(r: Rejection, version: String) -> CrrValidateOutput {
 
 fn decode_spec(obj: &Value) -> Result<GoSpec, Rejection> {
     if !obj.is_object() {
-        return Err(reject(400, FieldPath::root(), "json: cannot unmarshal non-object into Go value of type ContainerRecreateRequest"));
+        return Err(reject(
+            400,
+            FieldPath::root(),
+            "json: cannot unmarshal non-object into Go value of type ContainerRecreateRequest",
+        ));
     }
     GoSpec::decode(obj.get("spec")).map_err(|e| reject(400, FieldPath::new(&e.field), e.message))
 }
@@ -541,12 +773,20 @@ pub fn update_check(obj: &Value, old: &Value, version: &str) -> Result<(), Rejec
     let spec = decode_spec(obj)?;
     let old_spec = decode_spec(old)?;
     if spec != old_spec {
-        return Err(reject(403, spec_path(), "spec of ContainerRecreateRequest is immutable"));
+        return Err(reject(
+            403,
+            spec_path(),
+            "spec of ContainerRecreateRequest is immutable",
+        ));
     }
     let (nl, ol) = (labels_of(obj), labels_of(old));
     for key in [LABEL_POD_UID, LABEL_NODE_NAME] {
         if nl.get(key).map_or("", String::as_str) != ol.get(key).map_or("", String::as_str) {
-            return Err(reject(403, FieldPath::new("metadata").child("labels").key(key), format!("not allowed to update immutable label {key}")));
+            return Err(reject(
+                403,
+                FieldPath::new("metadata").child("labels").key(key),
+                format!("not allowed to update immutable label {key}"),
+            ));
         }
     }
     if version != "v1beta1" {
@@ -554,7 +794,9 @@ pub fn update_check(obj: &Value, old: &Value, version: &str) -> Result<(), Rejec
         if !old_a.is_empty() && annotation(obj, ANNOTATION_UNREADY_ACQUIRED) != old_a {
             return Err(reject(
                 403,
-                FieldPath::new("metadata").child("annotations").key(ANNOTATION_UNREADY_ACQUIRED),
+                FieldPath::new("metadata")
+                    .child("annotations")
+                    .key(ANNOTATION_UNREADY_ACQUIRED),
                 format!("not allowed to update immutable annotation {ANNOTATION_UNREADY_ACQUIRED}"),
             ));
         }
@@ -563,54 +805,106 @@ pub fn update_check(obj: &Value, old: &Value, version: &str) -> Result<(), Rejec
 }
 
 pub fn run(i: CrrValidateInput) -> Result<CrrValidateOutput, Diagnostic> {
-    let (gates, _) = FeatureGates::resolve(i.kubernetes_version.as_deref(), i.feature_gates.as_ref())?;
+    let (gates, _) =
+        FeatureGates::resolve(i.kubernetes_version.as_deref(), i.feature_gates.as_ref())?;
     let version = i.resource_version.clone().unwrap_or_else(|| {
-        i.object.get("apiVersion").and_then(Value::as_str).and_then(|a| a.rsplit_once('/')).map_or("v1alpha1", |(_, v)| v).to_owned()
+        i.object
+            .get("apiVersion")
+            .and_then(Value::as_str)
+            .and_then(|a| a.rsplit_once('/'))
+            .map_or("v1alpha1", |(_, v)| v)
+            .to_owned()
     });
     let operation = i.operation.clone().unwrap_or_else(|| "CREATE".to_owned());
     if !gates.enabled("KruiseDaemon") {
-        return Ok(rejected(reject(403, FieldPath::root(), "feature-gate KruiseDaemon is not enabled"), version));
+        return Ok(rejected(
+            reject(
+                403,
+                FieldPath::root(),
+                "feature-gate KruiseDaemon is not enabled",
+            ),
+            version,
+        ));
     }
     match operation.as_str() {
         "UPDATE" => {
             let Some(old) = &i.old_object else {
-                return Err(Diagnostic::request("invalid-input", "input.oldObject", "input.oldObject is required for UPDATE"));
+                return Err(Diagnostic::request(
+                    "invalid-input",
+                    "input.oldObject",
+                    "input.oldObject is required for UPDATE",
+                ));
             };
             Ok(match update_check(&i.object, old, &version) {
                 Err(r) => rejected(r, version),
-                Ok(()) => CrrValidateOutput { valid: true, errors: vec![], http_code: 200, mutated_object: Some(i.object.clone()), resource_version: version },
+                Ok(()) => CrrValidateOutput {
+                    valid: true,
+                    errors: vec![],
+                    http_code: 200,
+                    mutated_object: Some(i.object.clone()),
+                    resource_version: version,
+                },
             })
         }
         "CREATE" => {
             let pod = match &i.pod {
                 None => None,
-                Some(v) => Some(super::decode_at::<Pod>(v, &FieldPath::new("pod")).map_err(|mut d| {
-                    d.field = format!("input.{}", d.field);
-                    d.code = Some("invalid-input".to_owned());
-                    d
-                })?),
+                Some(v) => Some(super::decode_at::<Pod>(v, &FieldPath::new("pod")).map_err(
+                    |mut d| {
+                        d.field = format!("input.{}", d.field);
+                        d.code = Some("invalid-input".to_owned());
+                        d
+                    },
+                )?),
             };
             // The webhook's client reads the Pod by namespace and name.
             let pod = pod.filter(|p| {
-                let want = i.object.get("spec").and_then(|s| s.get("podName")).and_then(Value::as_str).unwrap_or("");
-                let ns = i.object.get("metadata").and_then(|m| m.get("namespace")).and_then(Value::as_str).unwrap_or("");
-                p.metadata.name_or_empty() == want && (ns.is_empty() || p.metadata.namespace_or_empty().is_empty() || p.metadata.namespace_or_empty() == ns)
+                let want = i
+                    .object
+                    .get("spec")
+                    .and_then(|s| s.get("podName"))
+                    .and_then(Value::as_str)
+                    .unwrap_or("");
+                let ns = i
+                    .object
+                    .get("metadata")
+                    .and_then(|m| m.get("namespace"))
+                    .and_then(Value::as_str)
+                    .unwrap_or("");
+                p.metadata.name_or_empty() == want
+                    && (ns.is_empty()
+                        || p.metadata.namespace_or_empty().is_empty()
+                        || p.metadata.namespace_or_empty() == ns)
             });
             let node = i.node.as_ref().filter(|n| {
-                let want = pod.as_ref().and_then(|p| p.spec.node_name.as_deref()).unwrap_or("");
-                n.get("metadata").and_then(|m| m.get("name")).and_then(Value::as_str).unwrap_or("") == want
+                let want = pod
+                    .as_ref()
+                    .and_then(|p| p.spec.node_name.as_deref())
+                    .unwrap_or("");
+                n.get("metadata")
+                    .and_then(|m| m.get("name"))
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    == want
             });
             Ok(create(&i.object, pod.as_ref(), node, version))
         }
         other => Err(Diagnostic::request(
             "invalid-input",
             "input.operation",
-            format!("input.operation {other:?}: the webhook is registered for CREATE and UPDATE only"),
+            format!(
+                "input.operation {other:?}: the webhook is registered for CREATE and UPDATE only"
+            ),
         )),
     }
 }
 
-fn create(obj: &Value, pod: Option<&Pod>, node: Option<&Value>, version: String) -> CrrValidateOutput {
+fn create(
+    obj: &Value,
+    pod: Option<&Pod>,
+    node: Option<&Value>,
+    version: String,
+) -> CrrValidateOutput {
     let mut spec = match decode_spec(obj) {
         Ok(s) => s,
         Err(r) => return rejected(r, version),
@@ -624,12 +918,16 @@ fn create(obj: &Value, pod: Option<&Pod>, node: Option<&Value>, version: String)
     };
     let mut mutated = obj.clone();
     if let Some(m) = mutated.as_object_mut() {
-        let meta = m.entry("metadata").or_insert_with(|| Value::Object(Map::new()));
+        let meta = m
+            .entry("metadata")
+            .or_insert_with(|| Value::Object(Map::new()));
         if !meta.is_object() {
             *meta = Value::Object(Map::new());
         }
         if let Some(meta) = meta.as_object_mut() {
-            let l = meta.entry("labels").or_insert_with(|| Value::Object(Map::new()));
+            let l = meta
+                .entry("labels")
+                .or_insert_with(|| Value::Object(Map::new()));
             if !l.is_object() {
                 *l = Value::Object(Map::new());
             }
@@ -642,11 +940,27 @@ fn create(obj: &Value, pod: Option<&Pod>, node: Option<&Value>, version: String)
         }
         m.insert("spec".to_owned(), spec.to_json());
     }
-    let schema = if version == "v1beta1" { v1beta1_schema_errors(&spec) } else { vec![] };
-    if schema.is_empty() {
-        CrrValidateOutput { valid: true, errors: vec![], http_code: 200, mutated_object: Some(mutated), resource_version: version }
+    let schema = if version == "v1beta1" {
+        v1beta1_schema_errors(&spec)
     } else {
-        CrrValidateOutput { valid: false, errors: schema, http_code: 422, mutated_object: None, resource_version: version }
+        vec![]
+    };
+    if schema.is_empty() {
+        CrrValidateOutput {
+            valid: true,
+            errors: vec![],
+            http_code: 200,
+            mutated_object: Some(mutated),
+            resource_version: version,
+        }
+    } else {
+        CrrValidateOutput {
+            valid: false,
+            errors: schema,
+            http_code: 422,
+            mutated_object: None,
+            resource_version: version,
+        }
     }
 }
 
@@ -657,7 +971,11 @@ fn create(obj: &Value, pod: Option<&Pod>, node: Option<&Value>, version: String)
 /// certain whatever the Pod are errors (the first one only, as the webhook stops there); the
 /// Pod-dependent checks become an info note.
 pub fn validate_crr_manifest(crr: &ContainerRecreateRequest, ctx: &Ctx, out: &mut Findings) {
-    let version = crr.api_version.as_deref().and_then(|a| a.rsplit_once('/')).map_or("", |(_, v)| v);
+    let version = crr
+        .api_version
+        .as_deref()
+        .and_then(|a| a.rsplit_once('/'))
+        .map_or("", |(_, v)| v);
     if version != "v1alpha1" && version != "v1beta1" {
         let p = FieldPath::new("apiVersion");
         out.push(Diagnostic::plain(
@@ -668,26 +986,42 @@ pub fn validate_crr_manifest(crr: &ContainerRecreateRequest, ctx: &Ctx, out: &mu
         return;
     }
     if !ctx.gates.enabled("KruiseDaemon") {
-        out.push(Diagnostic::plain(Origin::KruiseWebhook, &FieldPath::root(), "feature-gate KruiseDaemon is not enabled"));
+        out.push(Diagnostic::plain(
+            Origin::KruiseWebhook,
+            &FieldPath::root(),
+            "feature-gate KruiseDaemon is not enabled",
+        ));
         return;
     }
     manifest_lints(crr, version, out);
     let spec_value = match serde_json::to_value(&crr.spec) {
         Ok(v) => v,
         Err(e) => {
-            out.push(Diagnostic::request("internal", "spec", format!("cannot read the spec: {e}")));
+            out.push(Diagnostic::request(
+                "internal",
+                "spec",
+                format!("cannot read the spec: {e}"),
+            ));
             return;
         }
     };
     let mut spec = match GoSpec::decode(Some(&spec_value)) {
         Ok(s) => s,
         Err(e) => {
-            out.push(Diagnostic::plain(Origin::KruiseWebhook, &FieldPath::new(&e.field), e.message));
+            out.push(Diagnostic::plain(
+                Origin::KruiseWebhook,
+                &FieldPath::new(&e.field),
+                e.message,
+            ));
             return;
         }
     };
     if let Err(r) = create_checks_before_pod(&mut spec) {
-        out.push(Diagnostic::plain(Origin::KruiseWebhook, &r.field, r.message));
+        out.push(Diagnostic::plain(
+            Origin::KruiseWebhook,
+            &r.field,
+            r.message,
+        ));
         return;
     }
     // Whatever the Pod, a repeated name or a read-only field is rejected (if the Pod checks pass,
@@ -695,7 +1029,11 @@ pub fn validate_crr_manifest(crr: &ContainerRecreateRequest, ctx: &Ctx, out: &mu
     let mut seen: Vec<&str> = Vec::new();
     for (i, c) in spec.containers.iter().flatten().enumerate() {
         if let Err(r) = container_static_check(c, i, &seen) {
-            out.push(Diagnostic::plain(Origin::KruiseWebhook, &r.field, r.message));
+            out.push(Diagnostic::plain(
+                Origin::KruiseWebhook,
+                &r.field,
+                r.message,
+            ));
             return;
         }
         seen.push(c.name.as_str());
@@ -703,7 +1041,12 @@ pub fn validate_crr_manifest(crr: &ContainerRecreateRequest, ctx: &Ctx, out: &mu
     if version == "v1beta1" {
         out.extend(v1beta1_schema_errors(&spec));
     }
-    let names: Vec<&str> = spec.containers.iter().flatten().map(|c| c.name.as_str()).collect();
+    let names: Vec<&str> = spec
+        .containers
+        .iter()
+        .flatten()
+        .map(|c| c.name.as_str())
+        .collect();
     out.push(
         Diagnostic::lint(
             lint::NEEDS_POD,
@@ -729,11 +1072,20 @@ fn manifest_lints(crr: &ContainerRecreateRequest, version: &str, out: &mut Findi
         }
     }
     if crr.status.is_some() {
-        out.push(Diagnostic::lint(lint::STATUS_IGNORED, &FieldPath::new("status"), "status is ignored on create (status subresource)"));
+        out.push(Diagnostic::lint(
+            lint::STATUS_IGNORED,
+            &FieldPath::new("status"),
+            "status is ignored on create (status subresource)",
+        ));
     }
     if version == "v1alpha1" {
         let s = &crr.spec;
-        if let Some(v) = s.strategy.as_ref().and_then(|s| s.min_started_seconds).filter(|v| *v < 0) {
+        if let Some(v) = s
+            .strategy
+            .as_ref()
+            .and_then(|s| s.min_started_seconds)
+            .filter(|v| *v < 0)
+        {
             out.push(Diagnostic::lint(
                 lint::NEGATIVE_UNCHECKED,
                 &FieldPath::new("spec").child("strategy").child("minStartedSeconds"),
@@ -771,13 +1123,28 @@ mod tests {
         json!({"metadata": {"name": "node-1", "labels": labels}})
     }
     fn input(object: Value, pod: Option<Value>, node: Option<Value>) -> CrrValidateInput {
-        CrrValidateInput { object, operation: None, old_object: None, pod, node, resource_version: None, kubernetes_version: None, feature_gates: None }
+        CrrValidateInput {
+            object,
+            operation: None,
+            old_object: None,
+            pod,
+            node,
+            resource_version: None,
+            kubernetes_version: None,
+            feature_gates: None,
+        }
     }
     fn go(i: CrrValidateInput) -> CrrValidateOutput {
         run(i).unwrap()
     }
     fn msg(o: &CrrValidateOutput) -> (u16, String) {
-        (o.http_code, o.errors.first().map(|e| e.message.clone()).unwrap_or_default())
+        (
+            o.http_code,
+            o.errors
+                .first()
+                .map(|e| e.message.clone())
+                .unwrap_or_default(),
+        )
     }
     fn ok_spec() -> Value {
         json!({"podName": "pod-0", "containers": [{"name": "b"}]})
@@ -792,17 +1159,35 @@ mod tests {
         assert!(o.valid, "{:?}", o.errors);
         assert_eq!(o.http_code, 200);
         let m = o.mutated_object.unwrap();
-        assert_eq!(m["metadata"]["labels"], json!({LABEL_ACTIVE: "true", LABEL_NODE_NAME: "node-1", LABEL_POD_UID: "uid-0"}));
-        assert_eq!(m["spec"], json!({"podName": "pod-0", "containers": [{"name": "b", "statusContext": {"containerID": "containerd://b", "restartCount": 0}}], "strategy": {"failurePolicy": "Fail"}}));
+        assert_eq!(
+            m["metadata"]["labels"],
+            json!({LABEL_ACTIVE: "true", LABEL_NODE_NAME: "node-1", LABEL_POD_UID: "uid-0"})
+        );
+        assert_eq!(
+            m["spec"],
+            json!({"podName": "pod-0", "containers": [{"name": "b", "statusContext": {"containerID": "containerd://b", "restartCount": 0}}], "strategy": {"failurePolicy": "Fail"}})
+        );
     }
 
     #[test]
     fn prestop_and_ports_copied_from_pod() {
-        let o = go(input(crr(json!({"podName": "pod-0", "containers": [{"name": "app"}], "strategy": {"failurePolicy": "Ignore", "orderedRecreate": false, "minStartedSeconds": 0}})), Some(pod()), Some(node(json!({})))));
+        let o = go(input(
+            crr(
+                json!({"podName": "pod-0", "containers": [{"name": "app"}], "strategy": {"failurePolicy": "Ignore", "orderedRecreate": false, "minStartedSeconds": 0}}),
+            ),
+            Some(pod()),
+            Some(node(json!({}))),
+        ));
         let c = &o.mutated_object.unwrap()["spec"];
-        assert_eq!(c["containers"][0]["preStop"], json!({"httpGet": {"port": 80, "path": "/q"}}));
+        assert_eq!(
+            c["containers"][0]["preStop"],
+            json!({"httpGet": {"port": 80, "path": "/q"}})
+        );
         assert_eq!(c["containers"][0]["ports"], json!([{"containerPort": 80}]));
-        assert_eq!(c["containers"][0]["statusContext"]["restartCount"], json!(2));
+        assert_eq!(
+            c["containers"][0]["statusContext"]["restartCount"],
+            json!(2)
+        );
         // Go's omitempty drops false/0; the policy given is kept.
         assert_eq!(c["strategy"], json!({"failurePolicy": "Ignore"}));
     }
@@ -811,15 +1196,25 @@ mod tests {
     fn virtual_kubelet_and_grace_period() {
         let mut p = pod();
         p["spec"]["terminationGracePeriodSeconds"] = json!(45);
-        let o = go(input(crr(ok_spec()), Some(p.clone()), Some(node(json!({"type": "virtual-kubelet"})))));
+        let o = go(input(
+            crr(ok_spec()),
+            Some(p.clone()),
+            Some(node(json!({"type": "virtual-kubelet"}))),
+        ));
         let m = o.mutated_object.unwrap();
         assert_eq!(m["metadata"]["labels"]["type"], json!("virtual-kubelet"));
-        assert_eq!(m["spec"]["strategy"]["terminationGracePeriodSeconds"], json!(45));
+        assert_eq!(
+            m["spec"]["strategy"]["terminationGracePeriodSeconds"],
+            json!(45)
+        );
         let mut s = ok_spec();
         s["strategy"] = json!({"terminationGracePeriodSeconds": 5});
         let o = go(input(crr(s), Some(p), Some(node(json!({"type": "other"})))));
         let m = o.mutated_object.unwrap();
-        assert_eq!(m["spec"]["strategy"]["terminationGracePeriodSeconds"], json!(5));
+        assert_eq!(
+            m["spec"]["strategy"]["terminationGracePeriodSeconds"],
+            json!(5)
+        );
         assert!(m["metadata"]["labels"].get("type").is_none());
     }
 
@@ -827,33 +1222,79 @@ mod tests {
     fn gate_off_is_403() {
         let mut i = input(crr(ok_spec()), Some(pod()), Some(node(json!({}))));
         i.feature_gates = Some([("KruiseDaemon".to_owned(), false)].into_iter().collect());
-        assert_eq!(msg(&go(i)), (403, "feature-gate KruiseDaemon is not enabled".into()));
+        assert_eq!(
+            msg(&go(i)),
+            (403, "feature-gate KruiseDaemon is not enabled".into())
+        );
     }
 
     #[test]
     fn decode_errors_are_400() {
-        let (code, m) = create_with(json!({"podName": "pod-0", "containers": [{"name": "b"}], "activeDeadlineSeconds": "x"}));
+        let (code, m) = create_with(
+            json!({"podName": "pod-0", "containers": [{"name": "b"}], "activeDeadlineSeconds": "x"}),
+        );
         assert_eq!(code, 400);
-        assert_eq!(m, "json: cannot unmarshal string into Go struct field ContainerRecreateRequestSpec.spec.activeDeadlineSeconds of type int64");
-        let (code, m) = create_with(json!({"podName": "pod-0", "containers": [{"name": "b"}], "strategy": {"minStartedSeconds": 1.5}}));
+        assert_eq!(
+            m,
+            "json: cannot unmarshal string into Go struct field ContainerRecreateRequestSpec.spec.activeDeadlineSeconds of type int64"
+        );
+        let (code, m) = create_with(
+            json!({"podName": "pod-0", "containers": [{"name": "b"}], "strategy": {"minStartedSeconds": 1.5}}),
+        );
         assert_eq!(code, 400);
-        assert!(m.contains("number 1.5") && m.contains("of type int32"), "{m}");
+        assert!(
+            m.contains("number 1.5") && m.contains("of type int32"),
+            "{m}"
+        );
     }
 
     #[test]
     fn create_checks_in_order() {
         let cases = [
-            (json!({"containers": [{"name": "b"}]}), "podName can not be empty"),
-            (json!({"podName": "pod-0", "containers": []}), "containers list can not be null"),
-            (json!({"podName": "pod-0", "containers": [{"name": "b"}], "activeDeadlineSeconds": 2, "strategy": {"failurePolicy": "Bogus"}}), "activeDeadlineSeconds can not be less than 3s"),
-            (json!({"podName": "pod-0", "containers": [{"name": "b"}], "strategy": {"terminationGracePeriodSeconds": -1, "unreadyGracePeriodSeconds": -1}}), "terminationGracePeriodSeconds must be non-negative integer"),
-            (json!({"podName": "pod-0", "containers": [{"name": "b"}], "strategy": {"unreadyGracePeriodSeconds": -1}}), "unreadyGracePeriodSeconds must be non-negative integer"),
-            (json!({"podName": "pod-0", "containers": [{"name": "b"}], "strategy": {"failurePolicy": "Bogus"}}), "unknown failurePolicy Bogus"),
-            (json!({"podName": "pod-0", "containers": [{"name": "b"}, {"name": "b"}]}), "can not recreate b multi times"),
-            (json!({"podName": "pod-0", "containers": [{"name": "b", "preStop": {}}]}), "preStop, ports, statusContext in container are ready-only fields"),
-            (json!({"podName": "pod-0", "containers": [{"name": "b", "ports": []}]}), "preStop, ports, statusContext in container are ready-only fields"),
-            (json!({"podName": "pod-0", "containers": [{"name": "nope"}]}), "container nope not found in Pod"),
-            (json!({"podName": "pod-0", "containers": [{"name": "side"}]}), "not found side containerStatus in Pod Status"),
+            (
+                json!({"containers": [{"name": "b"}]}),
+                "podName can not be empty",
+            ),
+            (
+                json!({"podName": "pod-0", "containers": []}),
+                "containers list can not be null",
+            ),
+            (
+                json!({"podName": "pod-0", "containers": [{"name": "b"}], "activeDeadlineSeconds": 2, "strategy": {"failurePolicy": "Bogus"}}),
+                "activeDeadlineSeconds can not be less than 3s",
+            ),
+            (
+                json!({"podName": "pod-0", "containers": [{"name": "b"}], "strategy": {"terminationGracePeriodSeconds": -1, "unreadyGracePeriodSeconds": -1}}),
+                "terminationGracePeriodSeconds must be non-negative integer",
+            ),
+            (
+                json!({"podName": "pod-0", "containers": [{"name": "b"}], "strategy": {"unreadyGracePeriodSeconds": -1}}),
+                "unreadyGracePeriodSeconds must be non-negative integer",
+            ),
+            (
+                json!({"podName": "pod-0", "containers": [{"name": "b"}], "strategy": {"failurePolicy": "Bogus"}}),
+                "unknown failurePolicy Bogus",
+            ),
+            (
+                json!({"podName": "pod-0", "containers": [{"name": "b"}, {"name": "b"}]}),
+                "can not recreate b multi times",
+            ),
+            (
+                json!({"podName": "pod-0", "containers": [{"name": "b", "preStop": {}}]}),
+                "preStop, ports, statusContext in container are ready-only fields",
+            ),
+            (
+                json!({"podName": "pod-0", "containers": [{"name": "b", "ports": []}]}),
+                "preStop, ports, statusContext in container are ready-only fields",
+            ),
+            (
+                json!({"podName": "pod-0", "containers": [{"name": "nope"}]}),
+                "container nope not found in Pod",
+            ),
+            (
+                json!({"podName": "pod-0", "containers": [{"name": "side"}]}),
+                "not found side containerStatus in Pod Status",
+            ),
         ];
         for (spec, want) in cases {
             assert_eq!(create_with(spec.clone()), (400, want.to_owned()), "{spec}");
@@ -861,38 +1302,91 @@ mod tests {
         // A deadline of exactly 3 passes.
         assert!(go(input(crr(json!({"podName": "pod-0", "containers": [{"name": "b"}], "activeDeadlineSeconds": 3})), Some(pod()), Some(node(json!({}))))).valid);
         // null fields read as absent.
-        assert!(go(input(crr(json!({"podName": "pod-0", "containers": [{"name": "b", "ports": null}]})), Some(pod()), Some(node(json!({}))))).valid);
+        assert!(
+            go(input(
+                crr(json!({"podName": "pod-0", "containers": [{"name": "b", "ports": null}]})),
+                Some(pod()),
+                Some(node(json!({})))
+            ))
+            .valid
+        );
     }
 
     #[test]
     fn duplicate_detected_after_first_passes() {
         // The first occurrence of b passes checks 14-19; the second fails as a duplicate, but an
         // unknown container before it fails first.
-        assert_eq!(create_with(json!({"podName": "pod-0", "containers": [{"name": "x"}, {"name": "x"}]})), (400, "container x not found in Pod".into()));
+        assert_eq!(
+            create_with(json!({"podName": "pod-0", "containers": [{"name": "x"}, {"name": "x"}]})),
+            (400, "container x not found in Pod".into())
+        );
     }
 
     #[test]
     fn pod_and_node_checks() {
         let spec = ok_spec();
-        assert_eq!(msg(&go(input(crr(spec.clone()), None, None))), (400, "no found Pod named pod-0".into()));
+        assert_eq!(
+            msg(&go(input(crr(spec.clone()), None, None))),
+            (400, "no found Pod named pod-0".into())
+        );
         let mut other_ns = pod();
         other_ns["metadata"]["namespace"] = json!("kube-system");
-        assert_eq!(msg(&go(input(crr(spec.clone()), Some(other_ns), None))).1, "no found Pod named pod-0");
+        assert_eq!(
+            msg(&go(input(crr(spec.clone()), Some(other_ns), None))).1,
+            "no found Pod named pod-0"
+        );
         let mut done = pod();
         done["status"]["phase"] = json!("Succeeded");
-        assert_eq!(msg(&go(input(crr(spec.clone()), Some(done.clone()), Some(node(json!({})))))), (400, "not allowed to recreate containers in an inactive Pod".into()));
+        assert_eq!(
+            msg(&go(input(
+                crr(spec.clone()),
+                Some(done.clone()),
+                Some(node(json!({})))
+            ))),
+            (
+                400,
+                "not allowed to recreate containers in an inactive Pod".into()
+            )
+        );
         let mut deleting = pod();
         deleting["metadata"]["deletionTimestamp"] = json!("2026-01-01T00:00:00Z");
-        assert_eq!(msg(&go(input(crr(spec.clone()), Some(deleting), Some(node(json!({})))))).1, "not allowed to recreate containers in an inactive Pod");
+        assert_eq!(
+            msg(&go(input(
+                crr(spec.clone()),
+                Some(deleting),
+                Some(node(json!({})))
+            )))
+            .1,
+            "not allowed to recreate containers in an inactive Pod"
+        );
         // Terminated by the sidecar terminator: allowed past this check (any status).
         done["status"]["conditions"] = json!([{"type": "SidecarTerminated", "status": "False"}]);
         assert!(go(input(crr(spec.clone()), Some(done), Some(node(json!({}))))).valid);
         let mut pending = pod();
         pending["spec"]["nodeName"] = json!("");
-        assert_eq!(msg(&go(input(crr(spec.clone()), Some(pending), Some(node(json!({})))))), (400, "not allowed to recreate containers in a pending Pod".into()));
-        assert_eq!(msg(&go(input(crr(spec.clone()), Some(pod()), None))), (400, "failed to get Node node-1: nodes \"node-1\" not found".into()));
+        assert_eq!(
+            msg(&go(input(
+                crr(spec.clone()),
+                Some(pending),
+                Some(node(json!({})))
+            ))),
+            (
+                400,
+                "not allowed to recreate containers in a pending Pod".into()
+            )
+        );
+        assert_eq!(
+            msg(&go(input(crr(spec.clone()), Some(pod()), None))),
+            (
+                400,
+                "failed to get Node node-1: nodes \"node-1\" not found".into()
+            )
+        );
         let wrong_node = json!({"metadata": {"name": "node-2"}});
-        assert_eq!(msg(&go(input(crr(spec), Some(pod()), Some(wrong_node)))).0, 400);
+        assert_eq!(
+            msg(&go(input(crr(spec), Some(pod()), Some(wrong_node)))).0,
+            400
+        );
     }
 
     #[test]
@@ -900,7 +1394,14 @@ mod tests {
         let mut p = pod();
         p["status"]["containerStatuses"][1]["containerID"] = json!("");
         let o = go(input(crr(ok_spec()), Some(p), Some(node(json!({})))));
-        assert_eq!(msg(&o), (400, "no containerID in b containerStatus, maybe the container has not been initialized".into()));
+        assert_eq!(
+            msg(&o),
+            (
+                400,
+                "no containerID in b containerStatus, maybe the container has not been initialized"
+                    .into()
+            )
+        );
         assert_eq!(o.errors[0].field, "spec.containers[0].name");
         assert!(o.errors[0].error_type.is_none());
         assert_eq!(o.errors[0].origin, Origin::KruiseWebhook);
@@ -911,7 +1412,11 @@ mod tests {
         let s = json!({"podName": "pod-0", "containers": [{"name": "b"}], "ttlSecondsAfterFinished": -1, "strategy": {"minStartedSeconds": -2}});
         let o = go(input(crr(s.clone()), Some(pod()), Some(node(json!({})))));
         assert_eq!(o.http_code, 422);
-        let f: Vec<(&str, String)> = o.errors.iter().map(|e| (e.field.as_str(), e.message.clone())).collect();
+        let f: Vec<(&str, String)> = o
+            .errors
+            .iter()
+            .map(|e| (e.field.as_str(), e.message.clone()))
+            .collect();
         assert_eq!(f, [
             ("spec.strategy.minStartedSeconds", "spec.strategy.minStartedSeconds: Invalid value: -2: spec.strategy.minStartedSeconds in body should be greater than or equal to 0".to_owned()),
             ("spec.ttlSecondsAfterFinished", "spec.ttlSecondsAfterFinished: Invalid value: -1: spec.ttlSecondsAfterFinished in body should be greater than or equal to 0".to_owned()),
@@ -924,7 +1429,13 @@ mod tests {
 
     #[test]
     fn resource_version_routes_not_api_version() {
-        let mut i = input(crr(json!({"podName": "pod-0", "containers": [{"name": "b"}], "ttlSecondsAfterFinished": -1})), Some(pod()), Some(node(json!({}))));
+        let mut i = input(
+            crr(
+                json!({"podName": "pod-0", "containers": [{"name": "b"}], "ttlSecondsAfterFinished": -1}),
+            ),
+            Some(pod()),
+            Some(node(json!({}))),
+        );
         i.resource_version = Some("v1alpha1".into());
         let o = go(i);
         assert!(o.valid);
@@ -942,15 +1453,31 @@ mod tests {
     #[test]
     fn update_spec_immutable_go_equality() {
         let old = crr(json!({"podName": "p", "containers": [{"name": "a"}]}));
-        let same_go = crr(json!({"podName": "p", "containers": [{"name": "a", "unknown": 1}], "strategy": null}));
+        let same_go = crr(
+            json!({"podName": "p", "containers": [{"name": "a", "unknown": 1}], "strategy": null}),
+        );
         assert!(update(same_go, old.clone(), "v1beta1").valid);
-        let empty_strategy = crr(json!({"podName": "p", "containers": [{"name": "a"}], "strategy": {}}));
-        assert_eq!(msg(&update(empty_strategy, old.clone(), "v1beta1")), (403, "spec of ContainerRecreateRequest is immutable".into()));
-        let false_flag = crr(json!({"podName": "p", "containers": [{"name": "a"}], "strategy": {"orderedRecreate": false}}));
-        let old_strategy = crr(json!({"podName": "p", "containers": [{"name": "a"}], "strategy": {}}));
-        assert!(update(false_flag, old_strategy, "v1beta1").valid, "false equals the zero value");
+        let empty_strategy =
+            crr(json!({"podName": "p", "containers": [{"name": "a"}], "strategy": {}}));
+        assert_eq!(
+            msg(&update(empty_strategy, old.clone(), "v1beta1")),
+            (403, "spec of ContainerRecreateRequest is immutable".into())
+        );
+        let false_flag = crr(
+            json!({"podName": "p", "containers": [{"name": "a"}], "strategy": {"orderedRecreate": false}}),
+        );
+        let old_strategy =
+            crr(json!({"podName": "p", "containers": [{"name": "a"}], "strategy": {}}));
+        assert!(
+            update(false_flag, old_strategy, "v1beta1").valid,
+            "false equals the zero value"
+        );
         let ports = crr(json!({"podName": "p", "containers": [{"name": "a", "ports": []}]}));
-        assert_eq!(msg(&update(ports, old, "v1beta1")).0, 403, "empty slice is not a nil slice");
+        assert_eq!(
+            msg(&update(ports, old, "v1beta1")).0,
+            403,
+            "empty slice is not a nil slice"
+        );
     }
 
     #[test]
@@ -962,13 +1489,41 @@ mod tests {
             o
         };
         let old = with(json!({LABEL_POD_UID: "u", LABEL_NODE_NAME: "n", LABEL_ACTIVE: "true"}));
-        let o = update(with(json!({LABEL_POD_UID: "v", LABEL_NODE_NAME: "n"})), old.clone(), "v1beta1");
-        assert_eq!(msg(&o), (403, "not allowed to update immutable label crr.apps.kruise.io/pod-uid".into()));
-        assert_eq!(o.errors[0].field, "metadata.labels[crr.apps.kruise.io/pod-uid]");
-        assert_eq!(msg(&update(with(json!({LABEL_POD_UID: "u"})), old.clone(), "v1alpha1")).1, "not allowed to update immutable label crr.apps.kruise.io/node-name");
-        let o = update(with(json!({LABEL_POD_UID: "u", LABEL_NODE_NAME: "n", "x": "y"})), old, "v1beta1");
+        let o = update(
+            with(json!({LABEL_POD_UID: "v", LABEL_NODE_NAME: "n"})),
+            old.clone(),
+            "v1beta1",
+        );
+        assert_eq!(
+            msg(&o),
+            (
+                403,
+                "not allowed to update immutable label crr.apps.kruise.io/pod-uid".into()
+            )
+        );
+        assert_eq!(
+            o.errors[0].field,
+            "metadata.labels[crr.apps.kruise.io/pod-uid]"
+        );
+        assert_eq!(
+            msg(&update(
+                with(json!({LABEL_POD_UID: "u"})),
+                old.clone(),
+                "v1alpha1"
+            ))
+            .1,
+            "not allowed to update immutable label crr.apps.kruise.io/node-name"
+        );
+        let o = update(
+            with(json!({LABEL_POD_UID: "u", LABEL_NODE_NAME: "n", "x": "y"})),
+            old,
+            "v1beta1",
+        );
         assert!(o.valid);
-        assert_eq!(o.mutated_object.unwrap()["metadata"]["labels"]["x"], json!("y"));
+        assert_eq!(
+            o.mutated_object.unwrap()["metadata"]["labels"]["x"],
+            json!("y")
+        );
         // An empty label value equals a missing one.
         assert!(update(with(json!({LABEL_POD_UID: ""})), with(json!({})), "v1beta1").valid);
     }
@@ -983,7 +1538,14 @@ mod tests {
         };
         let old = with(json!({ANNOTATION_UNREADY_ACQUIRED: "t"}));
         let new = with(json!({ANNOTATION_UNREADY_ACQUIRED: "changed"}));
-        assert_eq!(msg(&update(new.clone(), old.clone(), "v1alpha1")), (403, "not allowed to update immutable annotation crr.apps.kruise.io/unready-acquired".into()));
+        assert_eq!(
+            msg(&update(new.clone(), old.clone(), "v1alpha1")),
+            (
+                403,
+                "not allowed to update immutable annotation crr.apps.kruise.io/unready-acquired"
+                    .into()
+            )
+        );
         assert!(update(new.clone(), old, "v1beta1").valid);
         // Setting it when the old object had none is allowed.
         assert!(update(new, with(json!({})), "v1alpha1").valid);
@@ -1011,14 +1573,25 @@ mod tests {
         let f = manifest(crr(ok_spec()));
         assert!(f.errors.is_empty() && f.warnings.is_empty());
         assert_eq!(f.infos[0].code.as_deref(), Some(lint::NEEDS_POD));
-        let f = manifest(crr(json!({"podName": "p", "containers": [{"name": "a"}], "activeDeadlineSeconds": 1})));
+        let f = manifest(crr(
+            json!({"podName": "p", "containers": [{"name": "a"}], "activeDeadlineSeconds": 1}),
+        ));
         assert_eq!(f.errors.len(), 1);
-        assert_eq!(f.errors[0].message, "activeDeadlineSeconds can not be less than 3s");
-        let f = manifest(crr(json!({"podName": "p", "containers": [{"name": "a"}, {"name": "a"}]})));
+        assert_eq!(
+            f.errors[0].message,
+            "activeDeadlineSeconds can not be less than 3s"
+        );
+        let f = manifest(crr(
+            json!({"podName": "p", "containers": [{"name": "a"}, {"name": "a"}]}),
+        ));
         assert_eq!(f.errors[0].message, "can not recreate a multi times");
-        let f = manifest(crr(json!({"podName": "p", "containers": [{"name": "a", "statusContext": {"containerID": "x", "restartCount": 0}}]})));
+        let f = manifest(crr(
+            json!({"podName": "p", "containers": [{"name": "a", "statusContext": {"containerID": "x", "restartCount": 0}}]}),
+        ));
         assert_eq!(f.errors[0].field, "spec.containers[0].statusContext");
-        let f = manifest(crr(json!({"podName": "p", "containers": [{"name": "a"}], "ttlSecondsAfterFinished": -5})));
+        let f = manifest(crr(
+            json!({"podName": "p", "containers": [{"name": "a"}], "ttlSecondsAfterFinished": -5}),
+        ));
         assert_eq!(f.errors[0].field, "spec.ttlSecondsAfterFinished");
         let mut v = crr(ok_spec());
         v["apiVersion"] = json!("apps.kruise.io/v2");
@@ -1027,19 +1600,36 @@ mod tests {
 
     #[test]
     fn manifest_lints_and_gate() {
-        let mut v = crr(json!({"podName": "p", "containers": [{"name": "a"}], "ttlSecondsAfterFinished": -5, "strategy": {"minStartedSeconds": -1}}));
+        let mut v = crr(
+            json!({"podName": "p", "containers": [{"name": "a"}], "ttlSecondsAfterFinished": -5, "strategy": {"minStartedSeconds": -1}}),
+        );
         v["apiVersion"] = json!("apps.kruise.io/v1alpha1");
         v["metadata"]["labels"] = json!({LABEL_NODE_NAME: "n"});
         v["status"] = json!({"phase": "Completed"});
         let f = manifest(v.clone());
         assert!(f.errors.is_empty(), "{:?}", f.errors);
-        let codes: Vec<&str> = f.warnings.iter().filter_map(|w| w.code.as_deref()).collect();
-        assert_eq!(codes, [lint::INJECTED_LABEL, lint::STATUS_IGNORED, lint::NEGATIVE_UNCHECKED, lint::NEGATIVE_UNCHECKED]);
+        let codes: Vec<&str> = f
+            .warnings
+            .iter()
+            .filter_map(|w| w.code.as_deref())
+            .collect();
+        assert_eq!(
+            codes,
+            [
+                lint::INJECTED_LABEL,
+                lint::STATUS_IGNORED,
+                lint::NEGATIVE_UNCHECKED,
+                lint::NEGATIVE_UNCHECKED
+            ]
+        );
         let c: ContainerRecreateRequest = serde_json::from_value(v).unwrap();
         let mut ctx = Ctx::default();
         ctx.gates.set("KruiseDaemon", false);
         let mut out = Findings::default();
         validate_crr_manifest(&c, &ctx, &mut out);
-        assert_eq!(out.errors[0].message, "feature-gate KruiseDaemon is not enabled");
+        assert_eq!(
+            out.errors[0].message,
+            "feature-gate KruiseDaemon is not enabled"
+        );
     }
 }

@@ -7,7 +7,10 @@
 //! PodSpec is handed to [`crate::validate::pod::validate_pod_spec`].
 
 use super::Ctx;
-use crate::api::{Job, JobSpec, PodFailurePolicyOnExitCodesRequirement, PodFailurePolicyOnPodConditionsPattern, PodFailurePolicyRule};
+use crate::api::{
+    Job, JobSpec, PodFailurePolicyOnExitCodesRequirement, PodFailurePolicyOnPodConditionsPattern,
+    PodFailurePolicyRule,
+};
 use crate::diag::{Diagnostic, FieldPath, Findings};
 use crate::features::FeatureGates;
 use std::collections::BTreeSet;
@@ -57,7 +60,11 @@ fn default_job_spec_with(spec: &mut JobSpec, pod_replacement_policy_gate: bool) 
         spec.parallelism = Some(1);
     }
     if spec.backoff_limit.is_none() {
-        spec.backoff_limit = Some(if spec.backoff_limit_per_index.is_some() { i32::MAX } else { 6 });
+        spec.backoff_limit = Some(if spec.backoff_limit_per_index.is_some() {
+            i32::MAX
+        } else {
+            6
+        });
     }
     if spec.completion_mode.is_none() {
         spec.completion_mode = Some("NonIndexed".to_owned());
@@ -67,7 +74,11 @@ fn default_job_spec_with(spec: &mut JobSpec, pod_replacement_policy_gate: bool) 
     }
     default_pod_failure_policy(spec);
     if pod_replacement_policy_gate && spec.pod_replacement_policy.is_none() {
-        let v = if spec.pod_failure_policy.is_some() { "Failed" } else { "TerminatingOrFailed" };
+        let v = if spec.pod_failure_policy.is_some() {
+            "Failed"
+        } else {
+            "TerminatingOrFailed"
+        };
         spec.pod_replacement_policy = Some(v.to_owned());
     }
     crate::validate::pod::default_pod_spec(&mut spec.template.spec);
@@ -109,9 +120,28 @@ pub fn prepare_for_create(spec: &mut JobSpec, gates: &FeatureGates) {
     }
 }
 
+/// Whether `prepare_for_create` would change `spec`: with the gates on (every default from
+/// 1.33) it changes nothing, and validation skips copying the whole spec and Pod template.
+fn prepare_changes(spec: &JobSpec, gates: &FeatureGates) -> bool {
+    (!gates.enabled(GATE_MANAGED_BY) && spec.managed_by.is_some())
+        || (!gates.enabled(GATE_SUCCESS_POLICY) && spec.success_policy.is_some())
+        || (!gates.enabled(GATE_BACKOFF_LIMIT_PER_INDEX)
+            && (spec.backoff_limit_per_index.is_some()
+                || spec.max_failed_indexes.is_some()
+                || spec
+                    .pod_failure_policy
+                    .as_ref()
+                    .is_some_and(|p| p.rules.iter().any(|r| r.action == "FailIndex"))))
+        || (!gates.enabled(GATE_POD_REPLACEMENT_POLICY) && spec.pod_replacement_policy.is_some())
+}
+
 fn nonnegative(v: i32, path: &FieldPath, out: &mut Findings) {
     if v < 0 {
-        out.push(Diagnostic::invalid(path, v, "must be greater than or equal to 0"));
+        out.push(Diagnostic::invalid(
+            path,
+            v,
+            "must be greater than or equal to 0",
+        ));
     }
 }
 
@@ -129,23 +159,39 @@ pub fn validate_job_spec(spec: &JobSpec, path: &FieldPath, ctx: &Ctx, out: &mut 
         nonnegative(c, &path.child("completions"), out);
     }
     if let Some(a) = spec.active_deadline_seconds
-        && a < 0 {
-            out.push(Diagnostic::invalid(&path.child("activeDeadlineSeconds"), a, "must be greater than or equal to 0"));
-        }
+        && a < 0
+    {
+        out.push(Diagnostic::invalid(
+            &path.child("activeDeadlineSeconds"),
+            a,
+            "must be greater than or equal to 0",
+        ));
+    }
     if let Some(b) = spec.backoff_limit {
         nonnegative(b, &path.child("backoffLimit"), out);
     }
-    if let Some(ttl) = spec.other.get("ttlSecondsAfterFinished").and_then(serde_json::Value::as_i64)
-        && ttl < 0 {
-            out.push(Diagnostic::invalid(&path.child("ttlSecondsAfterFinished"), ttl, "must be greater than or equal to 0"));
-        }
+    if let Some(ttl) = spec
+        .other
+        .get("ttlSecondsAfterFinished")
+        .and_then(serde_json::Value::as_i64)
+        && ttl < 0
+    {
+        out.push(Diagnostic::invalid(
+            &path.child("ttlSecondsAfterFinished"),
+            ttl,
+            "must be greater than or equal to 0",
+        ));
+    }
     if let Some(b) = spec.backoff_limit_per_index {
         nonnegative(b, &path.child("backoffLimitPerIndex"), out);
     }
     if let Some(m) = spec.max_failed_indexes {
         nonnegative(m, &path.child("maxFailedIndexes"), out);
         if spec.backoff_limit_per_index.is_none() {
-            out.push(Diagnostic::required(&path.child("backoffLimitPerIndex"), "when maxFailedIndexes is specified"));
+            out.push(Diagnostic::required(
+                &path.child("backoffLimitPerIndex"),
+                "when maxFailedIndexes is specified",
+            ));
         }
     }
     validate_completion_mode(spec, path, out);
@@ -169,14 +215,24 @@ pub fn validate_job_spec(spec: &JobSpec, path: &FieldPath, ctx: &Ctx, out: &mut 
 fn validate_completion_mode(spec: &JobSpec, path: &FieldPath, out: &mut Findings) {
     if let Some(mode) = spec.completion_mode.as_deref() {
         if mode != "NonIndexed" && mode != "Indexed" {
-            out.push(Diagnostic::not_supported(&path.child("completionMode"), mode, &["NonIndexed", "Indexed"]));
+            out.push(Diagnostic::not_supported(
+                &path.child("completionMode"),
+                mode,
+                &["NonIndexed", "Indexed"],
+            ));
         }
         if mode == "Indexed" {
             let mfi_path = path.child("maxFailedIndexes");
             if spec.completions.is_none() {
-                out.push(Diagnostic::required(&path.child("completions"), "when completion mode is Indexed"));
+                out.push(Diagnostic::required(
+                    &path.child("completions"),
+                    "when completion mode is Indexed",
+                ));
             }
-            if let Some(p) = spec.parallelism.filter(|p| *p > MAX_PARALLELISM_FOR_INDEXED_JOB) {
+            if let Some(p) = spec
+                .parallelism
+                .filter(|p| *p > MAX_PARALLELISM_FOR_INDEXED_JOB)
+            {
                 out.push(Diagnostic::invalid(
                     &path.child("parallelism"),
                     p,
@@ -184,10 +240,18 @@ fn validate_completion_mode(spec: &JobSpec, path: &FieldPath, out: &mut Findings
                 ));
             }
             if let (Some(c), Some(m)) = (spec.completions, spec.max_failed_indexes)
-                && m > c {
-                    out.push(Diagnostic::invalid(&mfi_path, m, "must be less than or equal to completions"));
-                }
-            if let Some(m) = spec.max_failed_indexes.filter(|m| *m > MAX_FAILED_INDEXES_FOR_INDEXED_JOB) {
+                && m > c
+            {
+                out.push(Diagnostic::invalid(
+                    &mfi_path,
+                    m,
+                    "must be less than or equal to completions",
+                ));
+            }
+            if let Some(m) = spec
+                .max_failed_indexes
+                .filter(|m| *m > MAX_FAILED_INDEXES_FOR_INDEXED_JOB)
+            {
                 out.push(Diagnostic::invalid(
                     &mfi_path,
                     m,
@@ -199,10 +263,15 @@ fn validate_completion_mode(spec: &JobSpec, path: &FieldPath, out: &mut Findings
                 if spec.max_failed_indexes.is_none() {
                     out.push(Diagnostic::required(
                         &mfi_path,
-                        format!("must be specified when completions is above {COMPLETIONS_SOFT_LIMIT}"),
+                        format!(
+                            "must be specified when completions is above {COMPLETIONS_SOFT_LIMIT}"
+                        ),
                     ));
                 }
-                if let Some(p) = spec.parallelism.filter(|p| *p > PARALLELISM_LIMIT_FOR_HIGH_COMPLETIONS) {
+                if let Some(p) = spec
+                    .parallelism
+                    .filter(|p| *p > PARALLELISM_LIMIT_FOR_HIGH_COMPLETIONS)
+                {
                     out.push(Diagnostic::invalid(
                         &path.child("parallelism"),
                         p,
@@ -211,7 +280,10 @@ fn validate_completion_mode(spec: &JobSpec, path: &FieldPath, out: &mut Findings
                         ),
                     ));
                 }
-                if let Some(m) = spec.max_failed_indexes.filter(|m| *m > MAX_FAILED_INDEXES_LIMIT_FOR_HIGH_COMPLETIONS) {
+                if let Some(m) = spec
+                    .max_failed_indexes
+                    .filter(|m| *m > MAX_FAILED_INDEXES_LIMIT_FOR_HIGH_COMPLETIONS)
+                {
                     out.push(Diagnostic::invalid(
                         &mfi_path,
                         m,
@@ -225,60 +297,106 @@ fn validate_completion_mode(spec: &JobSpec, path: &FieldPath, out: &mut Findings
     }
     if spec.completion_mode.is_none() || spec.completion_mode.as_deref() == Some("NonIndexed") {
         if let Some(b) = spec.backoff_limit_per_index {
-            out.push(Diagnostic::invalid(&path.child("backoffLimitPerIndex"), b, "requires indexed completion mode"));
+            out.push(Diagnostic::invalid(
+                &path.child("backoffLimitPerIndex"),
+                b,
+                "requires indexed completion mode",
+            ));
         }
         if let Some(m) = spec.max_failed_indexes {
-            out.push(Diagnostic::invalid(&path.child("maxFailedIndexes"), m, "requires indexed completion mode"));
+            out.push(Diagnostic::invalid(
+                &path.child("maxFailedIndexes"),
+                m,
+                "requires indexed completion mode",
+            ));
         }
     }
 }
 
 /// The parts of validateSuccessPolicy that need no index-interval parsing.
-fn validate_success_policy(spec: &JobSpec, sp: &serde_json::Value, path: &FieldPath, out: &mut Findings) {
+fn validate_success_policy(
+    spec: &JobSpec,
+    sp: &serde_json::Value,
+    path: &FieldPath,
+    out: &mut Findings,
+) {
     if !is_indexed(spec) {
-        out.push(Diagnostic::invalid(path, sp.clone(), "requires indexed completion mode"));
+        out.push(Diagnostic::invalid(
+            path,
+            sp.clone(),
+            "requires indexed completion mode",
+        ));
         return;
     }
     let rules_path = path.child("rules");
-    let rules = sp.get("rules").and_then(serde_json::Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
+    let rules = sp
+        .get("rules")
+        .and_then(serde_json::Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or(&[]);
     if rules.is_empty() {
-        out.push(Diagnostic::required(&rules_path, "at least one rules must be specified when the successPolicy is specified"));
+        out.push(Diagnostic::required(
+            &rules_path,
+            "at least one rules must be specified when the successPolicy is specified",
+        ));
     }
     if rules.len() > MAX_SUCCESS_POLICY_RULES {
-        out.push(Diagnostic::too_many(&rules_path, rules.len(), MAX_SUCCESS_POLICY_RULES));
+        out.push(Diagnostic::too_many(
+            &rules_path,
+            rules.len(),
+            MAX_SUCCESS_POLICY_RULES,
+        ));
     }
     for (i, rule) in rules.iter().enumerate() {
         let rp = rules_path.index(i);
-        let count = rule.get("succeededCount").and_then(serde_json::Value::as_i64);
-        let indexes = rule.get("succeededIndexes").and_then(serde_json::Value::as_str);
+        let count = rule
+            .get("succeededCount")
+            .and_then(serde_json::Value::as_i64);
+        let indexes = rule
+            .get("succeededIndexes")
+            .and_then(serde_json::Value::as_str);
         if count.is_none() && indexes.is_none() {
-            out.push(Diagnostic::required(&rp, "at least one of succeededCount or succeededIndexes must be specified"));
+            out.push(Diagnostic::required(
+                &rp,
+                "at least one of succeededCount or succeededIndexes must be specified",
+            ));
         }
         if let Some(c) = count {
             let cp = rp.child("succeededCount");
             if c < 0 {
-                out.push(Diagnostic::invalid(&cp, c, "must be greater than or equal to 0"));
+                out.push(Diagnostic::invalid(
+                    &cp,
+                    c,
+                    "must be greater than or equal to 0",
+                ));
             }
             if let Some(completions) = spec.completions
-                && c > i64::from(completions) {
-                    out.push(Diagnostic::invalid(
+                && c > i64::from(completions)
+            {
+                out.push(Diagnostic::invalid(
                         &cp,
                         c,
                         format!("must be less than or equal to {completions} (the number of specified completions)"),
                     ));
-                }
+            }
         }
     }
 }
 
 fn validate_pod_replacement_policy(spec: &JobSpec, path: &FieldPath, out: &mut Findings) {
-    let Some(prp) = spec.pod_replacement_policy.as_deref() else { return };
+    let Some(prp) = spec.pod_replacement_policy.as_deref() else {
+        return;
+    };
     if spec.pod_failure_policy.is_some() {
         if prp != "Failed" {
             out.push(Diagnostic::not_supported(path, prp, &["Failed"]));
         }
     } else if !POD_REPLACEMENT_POLICIES.contains(&prp) {
-        out.push(Diagnostic::not_supported(path, prp, &POD_REPLACEMENT_POLICIES));
+        out.push(Diagnostic::not_supported(
+            path,
+            prp,
+            &POD_REPLACEMENT_POLICIES,
+        ));
     }
 }
 
@@ -286,22 +404,40 @@ fn validate_pod_replacement_policy(spec: &JobSpec, path: &FieldPath, out: &mut F
 fn validate_template_restart_policy(spec: &JobSpec, path: &FieldPath, out: &mut Findings) {
     let rp = spec.template.spec.restart_policy.as_deref().unwrap_or("");
     if rp == "Always" || rp.is_empty() {
-        out.push(Diagnostic::required(path, "valid values: \"OnFailure\", \"Never\""));
+        out.push(Diagnostic::required(
+            path,
+            "valid values: \"OnFailure\", \"Never\"",
+        ));
     } else if rp != "OnFailure" && rp != "Never" {
         out.push(Diagnostic::not_supported(path, rp, &["OnFailure", "Never"]));
     } else if spec.pod_failure_policy.is_some() && rp != "Never" {
-        out.push(Diagnostic::invalid(path, rp, "only \"Never\" is supported when podFailurePolicy is specified"));
+        out.push(Diagnostic::invalid(
+            path,
+            rp,
+            "only \"Never\" is supported when podFailurePolicy is specified",
+        ));
     }
 }
 
 fn validate_pod_failure_policy(spec: &JobSpec, path: &FieldPath, out: &mut Findings) {
-    let Some(pfp) = &spec.pod_failure_policy else { return };
+    let Some(pfp) = &spec.pod_failure_policy else {
+        return;
+    };
     let rules_path = path.child("rules");
     if pfp.rules.len() > MAX_POD_FAILURE_POLICY_RULES {
-        out.push(Diagnostic::too_many(&rules_path, pfp.rules.len(), MAX_POD_FAILURE_POLICY_RULES));
+        out.push(Diagnostic::too_many(
+            &rules_path,
+            pfp.rules.len(),
+            MAX_POD_FAILURE_POLICY_RULES,
+        ));
     }
     let t = &spec.template.spec;
-    let names: BTreeSet<&str> = t.containers.iter().chain(&t.init_containers).map(|c| c.name.as_str()).collect();
+    let names: BTreeSet<&str> = t
+        .containers
+        .iter()
+        .chain(&t.init_containers)
+        .map(|c| c.name.as_str())
+        .collect();
     for (i, rule) in pfp.rules.iter().enumerate() {
         validate_rule(spec, rule, &rules_path.index(i), &names, out);
     }
@@ -312,16 +448,33 @@ fn quoted_list(items: &[&str]) -> String {
     format!("[{}]", q.join(" "))
 }
 
-fn validate_rule(spec: &JobSpec, rule: &PodFailurePolicyRule, path: &FieldPath, names: &BTreeSet<&str>, out: &mut Findings) {
+fn validate_rule(
+    spec: &JobSpec,
+    rule: &PodFailurePolicyRule,
+    path: &FieldPath,
+    names: &BTreeSet<&str>,
+    out: &mut Findings,
+) {
     let action_path = path.child("action");
     if rule.action.is_empty() {
-        out.push(Diagnostic::required(&action_path, format!("valid values: {}", quoted_list(&POD_FAILURE_POLICY_ACTIONS))));
+        out.push(Diagnostic::required(
+            &action_path,
+            format!("valid values: {}", quoted_list(&POD_FAILURE_POLICY_ACTIONS)),
+        ));
     } else if rule.action == "FailIndex" {
         if spec.backoff_limit_per_index.is_none() {
-            out.push(Diagnostic::invalid(&action_path, rule.action.as_str(), "requires the backoffLimitPerIndex to be set"));
+            out.push(Diagnostic::invalid(
+                &action_path,
+                rule.action.as_str(),
+                "requires the backoffLimitPerIndex to be set",
+            ));
         }
     } else if !POD_FAILURE_POLICY_ACTIONS.contains(&rule.action.as_str()) {
-        out.push(Diagnostic::not_supported(&action_path, rule.action.as_str(), &POD_FAILURE_POLICY_ACTIONS));
+        out.push(Diagnostic::not_supported(
+            &action_path,
+            rule.action.as_str(),
+            &POD_FAILURE_POLICY_ACTIONS,
+        ));
     }
     let patterns = rule.on_pod_conditions.as_deref().unwrap_or(&[]);
     if let Some(oec) = &rule.on_exit_codes {
@@ -331,10 +484,16 @@ fn validate_rule(spec: &JobSpec, rule: &PodFailurePolicyRule, path: &FieldPath, 
         validate_on_pod_conditions(patterns, &path.child("onPodConditions"), out);
     }
     if rule.on_exit_codes.is_some() && !patterns.is_empty() {
-        out.push(Diagnostic::invalid_omit_value(path, "specifying both OnExitCodes and OnPodConditions is not supported"));
+        out.push(Diagnostic::invalid_omit_value(
+            path,
+            "specifying both OnExitCodes and OnPodConditions is not supported",
+        ));
     }
     if rule.on_exit_codes.is_none() && patterns.is_empty() {
-        out.push(Diagnostic::invalid_omit_value(path, "specifying one of OnExitCodes and OnPodConditions is required"));
+        out.push(Diagnostic::invalid_omit_value(
+            path,
+            "specifying one of OnExitCodes and OnPodConditions is required",
+        ));
     }
 }
 
@@ -346,23 +505,39 @@ fn validate_on_exit_codes(
 ) {
     let op_path = path.child("operator");
     if req.operator.is_empty() {
-        out.push(Diagnostic::required(&op_path, format!("valid values: {}", quoted_list(&ON_EXIT_CODES_OPERATORS))));
+        out.push(Diagnostic::required(
+            &op_path,
+            format!("valid values: {}", quoted_list(&ON_EXIT_CODES_OPERATORS)),
+        ));
     } else if !ON_EXIT_CODES_OPERATORS.contains(&req.operator.as_str()) {
-        out.push(Diagnostic::not_supported(&op_path, req.operator.as_str(), &ON_EXIT_CODES_OPERATORS));
+        out.push(Diagnostic::not_supported(
+            &op_path,
+            req.operator.as_str(),
+            &ON_EXIT_CODES_OPERATORS,
+        ));
     }
     if let Some(name) = req.container_name.as_deref()
-        && !names.contains(name) {
-            out.push(Diagnostic::invalid(
-                &path.child("containerName"),
-                name,
-                "must be one of the container or initContainer names in the pod template",
-            ));
-        }
+        && !names.contains(name)
+    {
+        out.push(Diagnostic::invalid(
+            &path.child("containerName"),
+            name,
+            "must be one of the container or initContainer names in the pod template",
+        ));
+    }
     let values_path = path.child("values");
     if req.values.is_empty() {
-        out.push(Diagnostic::invalid(&values_path, serde_json::json!([]), "at least one value is required"));
+        out.push(Diagnostic::invalid(
+            &values_path,
+            serde_json::json!([]),
+            "at least one value is required",
+        ));
     } else if req.values.len() > MAX_ON_EXIT_CODES_VALUES {
-        out.push(Diagnostic::too_many(&values_path, req.values.len(), MAX_ON_EXIT_CODES_VALUES));
+        out.push(Diagnostic::too_many(
+            &values_path,
+            req.values.len(),
+            MAX_ON_EXIT_CODES_VALUES,
+        ));
     }
     let mut ordered = true;
     let mut seen = BTreeSet::new();
@@ -370,7 +545,11 @@ fn validate_on_exit_codes(
     for (j, &v) in req.values.iter().enumerate() {
         let vp = values_path.index(j);
         if req.operator == "In" && v == 0 {
-            out.push(Diagnostic::invalid(&vp, v, "must not be 0 for the In operator"));
+            out.push(Diagnostic::invalid(
+                &vp,
+                v,
+                "must not be 0 for the In operator",
+            ));
         }
         if !seen.insert(v) {
             out.push(Diagnostic::duplicate(&vp, v));
@@ -381,13 +560,25 @@ fn validate_on_exit_codes(
         prev = Some(v);
     }
     if !ordered {
-        out.push(Diagnostic::invalid(&values_path, serde_json::json!(req.values), "must be ordered"));
+        out.push(Diagnostic::invalid(
+            &values_path,
+            serde_json::json!(req.values),
+            "must be ordered",
+        ));
     }
 }
 
-fn validate_on_pod_conditions(patterns: &[PodFailurePolicyOnPodConditionsPattern], path: &FieldPath, out: &mut Findings) {
+fn validate_on_pod_conditions(
+    patterns: &[PodFailurePolicyOnPodConditionsPattern],
+    path: &FieldPath,
+    out: &mut Findings,
+) {
     if patterns.len() > MAX_ON_POD_CONDITIONS_PATTERNS {
-        out.push(Diagnostic::too_many(path, patterns.len(), MAX_ON_POD_CONDITIONS_PATTERNS));
+        out.push(Diagnostic::too_many(
+            path,
+            patterns.len(),
+            MAX_ON_POD_CONDITIONS_PATTERNS,
+        ));
     }
     for (j, p) in patterns.iter().enumerate() {
         let pp = path.index(j);
@@ -397,9 +588,16 @@ fn validate_on_pod_conditions(patterns: &[PodFailurePolicyOnPodConditionsPattern
         }
         let status_path = pp.child("status");
         if p.status.is_empty() {
-            out.push(Diagnostic::required(&status_path, format!("valid values: {}", quoted_list(&CONDITION_STATUSES))));
+            out.push(Diagnostic::required(
+                &status_path,
+                format!("valid values: {}", quoted_list(&CONDITION_STATUSES)),
+            ));
         } else if !CONDITION_STATUSES.contains(&p.status.as_str()) {
-            out.push(Diagnostic::not_supported(&status_path, p.status.as_str(), &CONDITION_STATUSES));
+            out.push(Diagnostic::not_supported(
+                &status_path,
+                p.status.as_str(),
+                &CONDITION_STATUSES,
+            ));
         }
     }
 }
@@ -407,7 +605,8 @@ fn validate_on_pod_conditions(patterns: &[PodFailurePolicyOnPodConditionsPattern
 const QUALIFIED_NAME_MSG: &str = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 const QUALIFIED_NAME_FMT: &str = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
 const DNS1123_SUBDOMAIN_MSG: &str = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
-const DNS1123_SUBDOMAIN_FMT: &str = "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
+const DNS1123_SUBDOMAIN_FMT: &str =
+    "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
 
 fn regex_error(msg: &str, fmt: &str, examples: &[&str]) -> String {
     let mut s = format!("{msg} (e.g. ");
@@ -427,7 +626,8 @@ fn is_qualified_name_part(s: &str) -> bool {
         (Some(f), Some(l)) => {
             f.is_ascii_alphanumeric()
                 && l.is_ascii_alphanumeric()
-                && b.iter().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
+                && b.iter()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
         }
         _ => false,
     }
@@ -467,7 +667,14 @@ pub fn qualified_name_errors(value: &str) -> Vec<String> {
                     errs.push("prefix part must be no more than 253 characters".to_owned());
                 }
                 if !is_dns1123_subdomain(prefix) {
-                    errs.push(format!("prefix part {}", regex_error(DNS1123_SUBDOMAIN_MSG, DNS1123_SUBDOMAIN_FMT, &["example.com"])));
+                    errs.push(format!(
+                        "prefix part {}",
+                        regex_error(
+                            DNS1123_SUBDOMAIN_MSG,
+                            DNS1123_SUBDOMAIN_FMT,
+                            &["example.com"]
+                        )
+                    ));
                 }
             }
             *name
@@ -486,7 +693,14 @@ pub fn qualified_name_errors(value: &str) -> Vec<String> {
         errs.push("name part must be no more than 63 characters".to_owned());
     }
     if !is_qualified_name_part(name) {
-        errs.push(format!("name part {}", regex_error(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, &["MyName", "my.name", "123-abc"])));
+        errs.push(format!(
+            "name part {}",
+            regex_error(
+                QUALIFIED_NAME_MSG,
+                QUALIFIED_NAME_FMT,
+                &["MyName", "my.name", "123-abc"]
+            )
+        ));
     }
     errs
 }
@@ -496,18 +710,22 @@ pub fn qualified_name_errors(value: &str) -> Vec<String> {
 /// [`validate_job_spec`].
 pub fn validate_job(job: &Job, ctx: &Ctx, out: &mut Findings) {
     let path = FieldPath::new("spec");
-    if let (Some("Indexed"), Some(c), Some(name)) = (job.spec.completion_mode.as_deref(), job.spec.completions, job.metadata.name.as_deref())
-        && c > 0 {
-            let host = format!("{name}-{}", c - 1);
-            if !is_dns1123_label(&host) {
-                out.push(Diagnostic::invalid(
-                    &FieldPath::new("metadata").child("name"),
-                    name,
-                    format!("will not able to create pod with invalid DNS label: {host}"),
-                ));
-            }
+    if let (Some("Indexed"), Some(c), Some(name)) = (
+        job.spec.completion_mode.as_deref(),
+        job.spec.completions,
+        job.metadata.name.as_deref(),
+    ) && c > 0
+    {
+        let host = format!("{name}-{}", c - 1);
+        if !is_dns1123_label(&host) {
+            out.push(Diagnostic::invalid(
+                &FieldPath::new("metadata").child("name"),
+                name,
+                format!("will not able to create pod with invalid DNS label: {host}"),
+            ));
         }
-    if ctx.skip_defaulting {
+    }
+    if ctx.skip_defaulting || !prepare_changes(&job.spec, &ctx.gates) {
         validate_job_spec(&job.spec, &path, ctx, out);
     } else {
         let mut spec = job.spec.clone();
@@ -519,9 +737,17 @@ pub fn validate_job(job: &Job, ctx: &Ctx, out: &mut Findings) {
 
 /// Warns when PrepareForCreate silently dropped something the user wrote.
 fn lint_dropped_fields(before: &JobSpec, after: &JobSpec, path: &FieldPath, out: &mut Findings) {
-    let rules_before = before.pod_failure_policy.as_ref().map_or(0, |p| p.rules.len());
-    let rules_after = after.pod_failure_policy.as_ref().map_or(0, |p| p.rules.len());
-    if before.backoff_limit_per_index.is_some() && after.backoff_limit_per_index.is_none() || rules_before != rules_after {
+    let rules_before = before
+        .pod_failure_policy
+        .as_ref()
+        .map_or(0, |p| p.rules.len());
+    let rules_after = after
+        .pod_failure_policy
+        .as_ref()
+        .map_or(0, |p| p.rules.len());
+    if before.backoff_limit_per_index.is_some() && after.backoff_limit_per_index.is_none()
+        || rules_before != rules_after
+    {
         out.push(Diagnostic::lint(
             "job-gate-dropped-fields",
             path,
@@ -536,7 +762,6 @@ fn lint_dropped_fields(before: &JobSpec, after: &JobSpec, path: &FieldPath, out:
         ));
     }
 }
-
 
 #[cfg(test)]
 mod tests {
@@ -556,12 +781,21 @@ mod tests {
     fn errors_with(spec: serde_json::Value, ctx: &Ctx) -> Vec<(String, ErrorType)> {
         let mut out = Findings::default();
         validate_job(&job(spec), ctx, &mut out);
-        out.errors.into_iter().map(|d| (d.field, d.error_type.unwrap())).collect()
+        out.errors
+            .into_iter()
+            .map(|d| (d.field, d.error_type.unwrap()))
+            .collect()
     }
 
     /// Validates the object exactly as given (no defaulting), as upstream's unit tests do.
     fn errors(spec: serde_json::Value) -> Vec<(String, ErrorType)> {
-        errors_with(spec, &Ctx { skip_defaulting: true, ..Ctx::default() })
+        errors_with(
+            spec,
+            &Ctx {
+                skip_defaulting: true,
+                ..Ctx::default()
+            },
+        )
     }
 
     fn e(f: &str, t: ErrorType) -> (String, ErrorType) {
@@ -573,6 +807,43 @@ mod tests {
     }
 
     use ErrorType::*;
+
+    #[test]
+    fn prepare_changes_agrees_with_prepare_for_create() {
+        let gates = [
+            GATE_MANAGED_BY,
+            GATE_SUCCESS_POLICY,
+            GATE_BACKOFF_LIMIT_PER_INDEX,
+            GATE_POD_REPLACEMENT_POLICY,
+        ];
+        let specs = [
+            json!({"template": tmpl("Never")}),
+            json!({"template": tmpl("Never"), "managedBy": "x/y"}),
+            json!({"template": tmpl("Never"), "successPolicy": {"rules": [{"succeededCount": 1}]}}),
+            json!({"template": tmpl("Never"), "backoffLimitPerIndex": 1}),
+            json!({"template": tmpl("Never"), "maxFailedIndexes": 1}),
+            json!({"template": tmpl("Never"), "podFailurePolicy": {"rules": [{"action": "FailIndex", "onExitCodes": {"operator": "In", "values": [1]}}]}}),
+            json!({"template": tmpl("Never"), "podFailurePolicy": {"rules": [{"action": "FailJob", "onExitCodes": {"operator": "In", "values": [1]}}]}}),
+            json!({"template": tmpl("Never"), "podReplacementPolicy": "Failed"}),
+        ];
+        for mask in 0..16u32 {
+            let mut fg =
+                FeatureGates::for_version(crate::features::KubeVersion::parse("1.33").unwrap());
+            for (i, g) in gates.iter().enumerate() {
+                fg.set(g, mask & (1 << i) != 0);
+            }
+            for spec in &specs {
+                let before = job(spec.clone()).spec;
+                let mut after = before.clone();
+                prepare_for_create(&mut after, &fg);
+                assert_eq!(
+                    prepare_changes(&before, &fg),
+                    before != after,
+                    "gates {mask:04b}, spec {spec}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn valid_policy_with_init_container_name() {
@@ -616,34 +887,67 @@ mod tests {
     #[test]
     fn backoff_limit_per_index_requires_indexed() {
         let s = json!({"completions": 2, "completionMode": "NonIndexed", "backoffLimitPerIndex": 1, "template": tmpl("Never")});
-        assert_eq!(errors(s), vec![e("spec.backoffLimitPerIndex", FieldValueInvalid)]);
+        assert_eq!(
+            errors(s),
+            vec![e("spec.backoffLimitPerIndex", FieldValueInvalid)]
+        );
     }
 
     #[test]
     fn indexed_limits() {
-        let s = json!({"completionMode": "Indexed", "parallelism": 100001, "template": tmpl("Never")});
-        assert_eq!(errors(s), vec![e("spec.completions", FieldValueRequired), e("spec.parallelism", FieldValueInvalid)]);
+        let s =
+            json!({"completionMode": "Indexed", "parallelism": 100001, "template": tmpl("Never")});
+        assert_eq!(
+            errors(s),
+            vec![
+                e("spec.completions", FieldValueRequired),
+                e("spec.parallelism", FieldValueInvalid)
+            ]
+        );
         let s = json!({"completionMode": "Indexed", "completions": 5, "backoffLimitPerIndex": 1, "maxFailedIndexes": 6, "template": tmpl("Never")});
-        assert_eq!(errors(s), vec![e("spec.maxFailedIndexes", FieldValueInvalid)]);
+        assert_eq!(
+            errors(s),
+            vec![e("spec.maxFailedIndexes", FieldValueInvalid)]
+        );
         let s = json!({"completionMode": "Indexed", "completions": 100001, "parallelism": 10001, "backoffLimitPerIndex": 1, "template": tmpl("Never")});
-        assert_eq!(errors(s), vec![e("spec.maxFailedIndexes", FieldValueRequired), e("spec.parallelism", FieldValueInvalid)]);
+        assert_eq!(
+            errors(s),
+            vec![
+                e("spec.maxFailedIndexes", FieldValueRequired),
+                e("spec.parallelism", FieldValueInvalid)
+            ]
+        );
         let s = json!({"completionMode": "Indexed", "completions": 100001, "maxFailedIndexes": 100001, "backoffLimitPerIndex": 1, "template": tmpl("Never")});
-        assert_eq!(errors(s), vec![e("spec.maxFailedIndexes", FieldValueInvalid), e("spec.maxFailedIndexes", FieldValueInvalid)]);
+        assert_eq!(
+            errors(s),
+            vec![
+                e("spec.maxFailedIndexes", FieldValueInvalid),
+                e("spec.maxFailedIndexes", FieldValueInvalid)
+            ]
+        );
     }
 
     #[test]
     fn unknown_completion_mode() {
         let s = json!({"completions": 1, "completionMode": "Sometimes", "template": tmpl("Never")});
-        assert_eq!(errors(s), vec![e("spec.completionMode", FieldValueNotSupported)]);
+        assert_eq!(
+            errors(s),
+            vec![e("spec.completionMode", FieldValueNotSupported)]
+        );
     }
 
     #[test]
     fn too_many_rules_still_checks_each() {
-        let mut rules: Vec<_> = (0..21).map(|_| json!({"action": "Count", "onExitCodes": {"operator": "In", "values": [1]}})).collect();
+        let mut rules: Vec<_> = (0..21)
+            .map(|_| json!({"action": "Count", "onExitCodes": {"operator": "In", "values": [1]}}))
+            .collect();
         rules[3] = json!({"action": "Count"});
         assert_eq!(
             errors(pfp(json!(rules))),
-            vec![e("spec.podFailurePolicy.rules", FieldValueTooMany), e("spec.podFailurePolicy.rules[3]", FieldValueInvalid)]
+            vec![
+                e("spec.podFailurePolicy.rules", FieldValueTooMany),
+                e("spec.podFailurePolicy.rules[3]", FieldValueInvalid)
+            ]
         );
     }
 
@@ -659,12 +963,21 @@ mod tests {
             got,
             vec![
                 e("spec.podFailurePolicy.rules[0].action", FieldValueRequired),
-                e("spec.podFailurePolicy.rules[1].action", FieldValueNotSupported),
+                e(
+                    "spec.podFailurePolicy.rules[1].action",
+                    FieldValueNotSupported
+                ),
                 e("spec.podFailurePolicy.rules[2].action", FieldValueInvalid),
             ]
         );
         let mut out = Findings::default();
-        validate_job(&job(pfp(json!([{"action": "", "onExitCodes": {"operator": "In", "values": [1]}}]))), &Ctx::default(), &mut out);
+        validate_job(
+            &job(pfp(
+                json!([{"action": "", "onExitCodes": {"operator": "In", "values": [1]}}]),
+            )),
+            &Ctx::default(),
+            &mut out,
+        );
         assert_eq!(
             out.errors[0].message,
             "spec.podFailurePolicy.rules[0].action: Required value: valid values: [\"Count\" \"FailIndex\" \"FailJob\" \"Ignore\"]"
@@ -685,7 +998,14 @@ mod tests {
             {"action": "Count", "onPodConditions": []}
         ]));
         let mut out = Findings::default();
-        validate_job(&job(s), &Ctx { skip_defaulting: true, ..Ctx::default() }, &mut out);
+        validate_job(
+            &job(s),
+            &Ctx {
+                skip_defaulting: true,
+                ..Ctx::default()
+            },
+            &mut out,
+        );
         let got: Vec<_> = out.errors.iter().map(|d| d.message.as_str()).collect();
         assert_eq!(
             got,
@@ -709,14 +1029,38 @@ mod tests {
         assert_eq!(
             errors(s),
             vec![
-                e("spec.podFailurePolicy.rules[0].onExitCodes.operator", FieldValueRequired),
-                e("spec.podFailurePolicy.rules[1].onExitCodes.operator", FieldValueNotSupported),
-                e("spec.podFailurePolicy.rules[2].onExitCodes.containerName", FieldValueInvalid),
-                e("spec.podFailurePolicy.rules[2].onExitCodes.values", FieldValueInvalid),
-                e("spec.podFailurePolicy.rules[3].onExitCodes.values[1]", FieldValueInvalid),
-                e("spec.podFailurePolicy.rules[3].onExitCodes.values", FieldValueInvalid),
-                e("spec.podFailurePolicy.rules[4].onExitCodes.values[2]", FieldValueDuplicate),
-                e("spec.podFailurePolicy.rules[4].onExitCodes.values[3]", FieldValueDuplicate),
+                e(
+                    "spec.podFailurePolicy.rules[0].onExitCodes.operator",
+                    FieldValueRequired
+                ),
+                e(
+                    "spec.podFailurePolicy.rules[1].onExitCodes.operator",
+                    FieldValueNotSupported
+                ),
+                e(
+                    "spec.podFailurePolicy.rules[2].onExitCodes.containerName",
+                    FieldValueInvalid
+                ),
+                e(
+                    "spec.podFailurePolicy.rules[2].onExitCodes.values",
+                    FieldValueInvalid
+                ),
+                e(
+                    "spec.podFailurePolicy.rules[3].onExitCodes.values[1]",
+                    FieldValueInvalid
+                ),
+                e(
+                    "spec.podFailurePolicy.rules[3].onExitCodes.values",
+                    FieldValueInvalid
+                ),
+                e(
+                    "spec.podFailurePolicy.rules[4].onExitCodes.values[2]",
+                    FieldValueDuplicate
+                ),
+                e(
+                    "spec.podFailurePolicy.rules[4].onExitCodes.values[3]",
+                    FieldValueDuplicate
+                ),
             ]
         );
     }
@@ -724,19 +1068,28 @@ mod tests {
     #[test]
     fn too_many_values_and_in_zero() {
         let values: Vec<i32> = (0..256).collect();
-        let s = pfp(json!([{"action": "Count", "onExitCodes": {"operator": "In", "values": values}}]));
+        let s =
+            pfp(json!([{"action": "Count", "onExitCodes": {"operator": "In", "values": values}}]));
         assert_eq!(
             errors(s),
             vec![
-                e("spec.podFailurePolicy.rules[0].onExitCodes.values", FieldValueTooMany),
-                e("spec.podFailurePolicy.rules[0].onExitCodes.values[0]", FieldValueInvalid),
+                e(
+                    "spec.podFailurePolicy.rules[0].onExitCodes.values",
+                    FieldValueTooMany
+                ),
+                e(
+                    "spec.podFailurePolicy.rules[0].onExitCodes.values[0]",
+                    FieldValueInvalid
+                ),
             ]
         );
     }
 
     #[test]
     fn pod_condition_checks() {
-        let many: Vec<_> = (0..21).map(|i| json!({"type": format!("T{i}"), "status": "True"})).collect();
+        let many: Vec<_> = (0..21)
+            .map(|i| json!({"type": format!("T{i}"), "status": "True"}))
+            .collect();
         let s = pfp(json!([
             {"action": "Count", "onPodConditions": many},
             {"action": "Count", "onPodConditions": [{"type": "", "status": "True"}, {"type": "ok", "status": ""}, {"type": "ok", "status": "Maybe"}]},
@@ -745,13 +1098,34 @@ mod tests {
         assert_eq!(
             errors(s),
             vec![
-                e("spec.podFailurePolicy.rules[0].onPodConditions", FieldValueTooMany),
-                e("spec.podFailurePolicy.rules[1].onPodConditions[0].type", FieldValueInvalid),
-                e("spec.podFailurePolicy.rules[1].onPodConditions[0].type", FieldValueInvalid),
-                e("spec.podFailurePolicy.rules[1].onPodConditions[1].status", FieldValueRequired),
-                e("spec.podFailurePolicy.rules[1].onPodConditions[2].status", FieldValueNotSupported),
-                e("spec.podFailurePolicy.rules[2].onPodConditions[1].type", FieldValueInvalid),
-                e("spec.podFailurePolicy.rules[2].onPodConditions[2].type", FieldValueInvalid),
+                e(
+                    "spec.podFailurePolicy.rules[0].onPodConditions",
+                    FieldValueTooMany
+                ),
+                e(
+                    "spec.podFailurePolicy.rules[1].onPodConditions[0].type",
+                    FieldValueInvalid
+                ),
+                e(
+                    "spec.podFailurePolicy.rules[1].onPodConditions[0].type",
+                    FieldValueInvalid
+                ),
+                e(
+                    "spec.podFailurePolicy.rules[1].onPodConditions[1].status",
+                    FieldValueRequired
+                ),
+                e(
+                    "spec.podFailurePolicy.rules[1].onPodConditions[2].status",
+                    FieldValueNotSupported
+                ),
+                e(
+                    "spec.podFailurePolicy.rules[2].onPodConditions[1].type",
+                    FieldValueInvalid
+                ),
+                e(
+                    "spec.podFailurePolicy.rules[2].onPodConditions[2].type",
+                    FieldValueInvalid
+                ),
             ]
         );
     }
@@ -769,8 +1143,15 @@ mod tests {
 
     #[test]
     fn defaulting_sets_condition_status_true() {
-        let s = pfp(json!([{"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget"}]}]));
-        assert_eq!(errors(s.clone()), vec![e("spec.podFailurePolicy.rules[0].onPodConditions[0].status", FieldValueRequired)]);
+        let s =
+            pfp(json!([{"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget"}]}]));
+        assert_eq!(
+            errors(s.clone()),
+            vec![e(
+                "spec.podFailurePolicy.rules[0].onPodConditions[0].status",
+                FieldValueRequired
+            )]
+        );
         let mut j = job(s);
         default_job_spec(&mut j.spec);
         let mut out = Findings::default();
@@ -782,12 +1163,24 @@ mod tests {
     fn defaults() {
         let mut s = JobSpec::default();
         default_job_spec(&mut s);
-        assert_eq!((s.completions, s.parallelism, s.backoff_limit), (Some(1), Some(1), Some(6)));
+        assert_eq!(
+            (s.completions, s.parallelism, s.backoff_limit),
+            (Some(1), Some(1), Some(6))
+        );
         assert_eq!(s.completion_mode.as_deref(), Some("NonIndexed"));
-        assert_eq!(s.pod_replacement_policy.as_deref(), Some("TerminatingOrFailed"));
-        let mut s = job(json!({"completions": 4, "backoffLimitPerIndex": 1, "podFailurePolicy": {"rules": []}})).spec;
+        assert_eq!(
+            s.pod_replacement_policy.as_deref(),
+            Some("TerminatingOrFailed")
+        );
+        let mut s = job(
+            json!({"completions": 4, "backoffLimitPerIndex": 1, "podFailurePolicy": {"rules": []}}),
+        )
+        .spec;
         default_job_spec(&mut s);
-        assert_eq!((s.completions, s.parallelism, s.backoff_limit), (Some(4), Some(1), Some(i32::MAX)));
+        assert_eq!(
+            (s.completions, s.parallelism, s.backoff_limit),
+            (Some(4), Some(1), Some(i32::MAX))
+        );
         assert_eq!(s.pod_replacement_policy.as_deref(), Some("Failed"));
         let mut s = JobSpec::default();
         let mut g = FeatureGates::default();
@@ -800,16 +1193,26 @@ mod tests {
     fn pod_replacement_policy() {
         let mut s = pfp(json!([]));
         s["podReplacementPolicy"] = json!("TerminatingOrFailed");
-        assert_eq!(errors(s.clone()), vec![e("spec.podReplacementPolicy", FieldValueNotSupported)]);
+        assert_eq!(
+            errors(s.clone()),
+            vec![e("spec.podReplacementPolicy", FieldValueNotSupported)]
+        );
         s["podReplacementPolicy"] = json!("Failed");
         assert_eq!(errors(s), vec![]);
         let s = json!({"completions": 1, "podReplacementPolicy": "Sometimes", "template": tmpl("Never")});
-        assert_eq!(errors(s), vec![e("spec.podReplacementPolicy", FieldValueNotSupported)]);
+        assert_eq!(
+            errors(s),
+            vec![e("spec.podReplacementPolicy", FieldValueNotSupported)]
+        );
     }
 
     #[test]
     fn restart_policy_else_if_chain() {
-        for (rp, t) in [("Always", FieldValueRequired), ("", FieldValueRequired), ("Sometimes", FieldValueNotSupported)] {
+        for (rp, t) in [
+            ("Always", FieldValueRequired),
+            ("", FieldValueRequired),
+            ("Sometimes", FieldValueNotSupported),
+        ] {
             let mut s = pfp(json!([]));
             s["template"] = tmpl(rp);
             // The Pod template's own validation reports "" and unknown values too (upstream
@@ -820,7 +1223,10 @@ mod tests {
         }
         let mut s = pfp(json!([]));
         s["template"] = tmpl("OnFailure");
-        assert_eq!(errors(s), vec![e("spec.template.spec.restartPolicy", FieldValueInvalid)]);
+        assert_eq!(
+            errors(s),
+            vec![e("spec.template.spec.restartPolicy", FieldValueInvalid)]
+        );
         let s = json!({"completions": 1, "template": tmpl("OnFailure")});
         assert_eq!(errors(s), vec![]);
     }
@@ -832,13 +1238,20 @@ mod tests {
         let s = json!({"completions": 3, "completionMode": "Indexed", "successPolicy": {"rules": [{"succeededCount": 4}, {}]}, "template": tmpl("Never")});
         assert_eq!(
             errors(s),
-            vec![e("spec.successPolicy.rules[0].succeededCount", FieldValueInvalid), e("spec.successPolicy.rules[1]", FieldValueRequired)]
+            vec![
+                e(
+                    "spec.successPolicy.rules[0].succeededCount",
+                    FieldValueInvalid
+                ),
+                e("spec.successPolicy.rules[1]", FieldValueRequired)
+            ]
         );
     }
 
     #[test]
     fn indexed_hostname_check() {
-        let mut j = job(json!({"completionMode": "Indexed", "completions": 2, "template": tmpl("Never")}));
+        let mut j =
+            job(json!({"completionMode": "Indexed", "completions": 2, "template": tmpl("Never")}));
         j.metadata.name = Some("Bad_Name".to_owned());
         let mut out = Findings::default();
         validate_job(&j, &Ctx::default(), &mut out);
@@ -853,24 +1266,52 @@ mod tests {
             "podFailurePolicy": {"rules": [{"action": "FailIndex", "onExitCodes": {"operator": "In", "values": [42]}}]}});
         let mut gates = FeatureGates::default();
         assert_eq!(
-            errors_with(s.clone(), &Ctx { gates: gates.clone(), skip_defaulting: false, future_rules: false, always_pod: false }),
+            errors_with(
+                s.clone(),
+                &Ctx {
+                    gates: gates.clone(),
+                    skip_defaulting: false,
+                    future_rules: false,
+                    always_pod: false
+                }
+            ),
             vec![e("spec.podReplacementPolicy", FieldValueNotSupported)]
         );
         gates.set("JobBackoffLimitPerIndex", false);
         gates.set("JobPodReplacementPolicy", false);
         let mut out = Findings::default();
-        validate_job(&job(s), &Ctx { gates, skip_defaulting: false, future_rules: false, always_pod: false }, &mut out);
+        validate_job(
+            &job(s),
+            &Ctx {
+                gates,
+                skip_defaulting: false,
+                future_rules: false,
+                always_pod: false,
+            },
+            &mut out,
+        );
         assert!(out.errors.is_empty(), "{:?}", out.errors);
-        assert!(out.warnings.iter().any(|w| w.code.as_deref() == Some("job-gate-dropped-fields")));
+        assert!(
+            out.warnings
+                .iter()
+                .any(|w| w.code.as_deref() == Some("job-gate-dropped-fields"))
+        );
     }
 
     #[test]
     fn nested_path_for_templates() {
         let spec: JobSpec = serde_json::from_value(json!({"template": tmpl("Always")})).unwrap();
         let mut out = Findings::default();
-        let p = FieldPath::new("spec").child("replicatedJobs").index(0).child("template").child("spec");
+        let p = FieldPath::new("spec")
+            .child("replicatedJobs")
+            .index(0)
+            .child("template")
+            .child("spec");
         validate_job_spec(&spec, &p, &Ctx::default(), &mut out);
-        assert_eq!(out.errors[0].field, "spec.replicatedJobs[0].template.spec.template.spec.restartPolicy");
+        assert_eq!(
+            out.errors[0].field,
+            "spec.replicatedJobs[0].template.spec.template.spec.restartPolicy"
+        );
     }
 
     #[test]
@@ -885,7 +1326,11 @@ mod tests {
             }
             seen += 1;
             let text = std::fs::read_to_string(&path).unwrap();
-            let out = crate::validate::run(crate::validate::ValidateInput { source: Some(text), ..Default::default() }).unwrap();
+            let out = crate::validate::run(crate::validate::ValidateInput {
+                source: Some(text),
+                ..Default::default()
+            })
+            .unwrap();
             assert!(out.valid, "{name}: {:?}", out.errors);
         }
         assert!(seen >= 9, "found only {seen} realworld Job files");

@@ -36,7 +36,18 @@ fn requirement(rule: &PodFailurePolicyRule) -> Requirement<'_> {
         Requirement::Exit(e)
     } else if let Some(p) = &rule.on_pod_conditions {
         Requirement::Conditions(
-            p.iter().map(|c| (c.type_.as_str(), if c.status.is_empty() { "True" } else { c.status.as_str() })).collect(),
+            p.iter()
+                .map(|c| {
+                    (
+                        c.type_.as_str(),
+                        if c.status.is_empty() {
+                            "True"
+                        } else {
+                            c.status.as_str()
+                        },
+                    )
+                })
+                .collect(),
         )
     } else {
         Requirement::Nothing
@@ -54,7 +65,10 @@ fn ends_search(rule: &PodFailurePolicyRule, gates: &FeatureGates) -> bool {
 }
 
 /// Whether every (container, non-zero exit code) that `later` matches is matched by `earlier`.
-fn exit_covers(earlier: &PodFailurePolicyOnExitCodesRequirement, later: &PodFailurePolicyOnExitCodesRequirement) -> bool {
+fn exit_covers(
+    earlier: &PodFailurePolicyOnExitCodesRequirement,
+    later: &PodFailurePolicyOnExitCodesRequirement,
+) -> bool {
     let containers_ok = match (&earlier.container_name, &later.container_name) {
         (None, _) => true,
         (Some(a), Some(b)) => a == b,
@@ -83,7 +97,11 @@ fn covers(earlier: &Requirement<'_>, later: &Requirement<'_>) -> bool {
 }
 
 fn is_sidecar(spec: &JobSpec, name: &str) -> bool {
-    spec.template.spec.init_containers.iter().any(|c| c.name == name && c.restart_policy.as_deref() == Some("Always"))
+    spec.template
+        .spec
+        .init_containers
+        .iter()
+        .any(|c| c.name == name && c.restart_policy.as_deref() == Some("Always"))
 }
 
 /// All lints for one JobSpec at `path`.
@@ -95,11 +113,12 @@ pub fn lint_job_spec(spec: &JobSpec, path: &FieldPath, gates: &FeatureGates) -> 
         // Shadowing compares every rule with every earlier one. Upstream admits at most 20 rules
         // (more is a TooMany error already), so a longer list is not linted: 100,000 rules
         // made this pairwise pass run for hours (found by the bad-input corpus).
-        let reqs: Vec<Requirement<'_>> = if pfp.rules.len() <= super::job::MAX_POD_FAILURE_POLICY_RULES {
-            pfp.rules.iter().map(requirement).collect()
-        } else {
-            Vec::new()
-        };
+        let reqs: Vec<Requirement<'_>> =
+            if pfp.rules.len() <= super::job::MAX_POD_FAILURE_POLICY_RULES {
+                pfp.rules.iter().map(requirement).collect()
+            } else {
+                Vec::new()
+            };
         for (j, later) in reqs.iter().enumerate() {
             let shadow = reqs
                 .iter()
@@ -125,9 +144,16 @@ pub fn lint_job_spec(spec: &JobSpec, path: &FieldPath, gates: &FeatureGates) -> 
                 "every rule is Count (or there is none): each failure counts against backoffLimit exactly as without a podFailurePolicy, but the policy still requires restartPolicy Never and podReplacementPolicy Failed",
             ));
         }
-        let has_sidecar = spec.template.spec.init_containers.iter().any(|c| c.restart_policy.as_deref() == Some("Always"));
+        let has_sidecar = spec
+            .template
+            .spec
+            .init_containers
+            .iter()
+            .any(|c| c.restart_policy.as_deref() == Some("Always"));
         for (j, rule) in pfp.rules.iter().enumerate() {
-            let Some(e) = &rule.on_exit_codes else { continue };
+            let Some(e) = &rule.on_exit_codes else {
+                continue;
+            };
             let p = rules_path.index(j).child("onExitCodes");
             match e.container_name.as_deref() {
                 Some(name) if is_sidecar(spec, name) => out.push(Diagnostic::lint(
@@ -191,7 +217,13 @@ mod tests {
             {"action": "FailJob", "onExitCodes": {"operator": "In", "values": [1, 2, 3]}},
             {"action": "Ignore", "onExitCodes": {"operator": "In", "values": [2, 3]}}
         ]));
-        assert_eq!(codes(&s), vec![("pfp-rule-shadowed".to_owned(), "spec.podFailurePolicy.rules[1]".to_owned())]);
+        assert_eq!(
+            codes(&s),
+            vec![(
+                "pfp-rule-shadowed".to_owned(),
+                "spec.podFailurePolicy.rules[1]".to_owned()
+            )]
+        );
     }
 
     #[test]
@@ -237,7 +269,10 @@ mod tests {
             {"action": "FailJob", "onExitCodes": {"containerName": "main", "operator": "In", "values": [1]}},
             {"action": "Ignore", "onExitCodes": {"operator": "In", "values": [1]}}
         ]));
-        assert!(codes(&s).is_empty(), "the later rule also matches container aux");
+        assert!(
+            codes(&s).is_empty(),
+            "the later rule also matches container aux"
+        );
         let s = base(json!([
             {"action": "FailJob", "onExitCodes": {"operator": "In", "values": [1]}},
             {"action": "Ignore", "onExitCodes": {"containerName": "main", "operator": "In", "values": [1]}}
@@ -251,7 +286,13 @@ mod tests {
             {"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget"}, {"type": "ConfigIssue"}]},
             {"action": "FailJob", "onPodConditions": [{"type": "ConfigIssue", "status": "True"}]}
         ]));
-        assert_eq!(codes(&s), vec![("pfp-rule-shadowed".to_owned(), "spec.podFailurePolicy.rules[1]".to_owned())]);
+        assert_eq!(
+            codes(&s),
+            vec![(
+                "pfp-rule-shadowed".to_owned(),
+                "spec.podFailurePolicy.rules[1]".to_owned()
+            )]
+        );
         let s = base(json!([
             {"action": "Ignore", "onPodConditions": [{"type": "ConfigIssue", "status": "False"}]},
             {"action": "FailJob", "onPodConditions": [{"type": "ConfigIssue", "status": "True"}]}
@@ -273,8 +314,15 @@ mod tests {
 
     #[test]
     fn all_count_has_no_effect() {
-        let s = base(json!([{"action": "Count", "onExitCodes": {"operator": "In", "values": [1]}}]));
-        assert_eq!(codes(&s), vec![("pfp-no-effect".to_owned(), "spec.podFailurePolicy".to_owned())]);
+        let s =
+            base(json!([{"action": "Count", "onExitCodes": {"operator": "In", "values": [1]}}]));
+        assert_eq!(
+            codes(&s),
+            vec![(
+                "pfp-no-effect".to_owned(),
+                "spec.podFailurePolicy".to_owned()
+            )]
+        );
         let s = base(json!([]));
         assert_eq!(codes(&s).len(), 1);
     }
@@ -292,18 +340,39 @@ mod tests {
             ]}
         }));
         let got = codes(&s);
-        assert!(got.contains(&("pfp-sidecar-exit-code".to_owned(), "spec.podFailurePolicy.rules[0].onExitCodes.containerName".to_owned())));
-        assert!(got.contains(&("pfp-sidecar-exit-code".to_owned(), "spec.podFailurePolicy.rules[2].onExitCodes".to_owned())));
-        assert_eq!(got.iter().filter(|(c, _)| c == "pfp-sidecar-exit-code").count(), 2);
+        assert!(got.contains(&(
+            "pfp-sidecar-exit-code".to_owned(),
+            "spec.podFailurePolicy.rules[0].onExitCodes.containerName".to_owned()
+        )));
+        assert!(got.contains(&(
+            "pfp-sidecar-exit-code".to_owned(),
+            "spec.podFailurePolicy.rules[2].onExitCodes".to_owned()
+        )));
+        assert_eq!(
+            got.iter()
+                .filter(|(c, _)| c == "pfp-sidecar-exit-code")
+                .count(),
+            2
+        );
     }
 
     #[test]
     fn bolpi_with_on_failure() {
-        let s = spec(json!({"completionMode": "Indexed", "completions": 3, "backoffLimitPerIndex": 1,
-            "template": {"spec": {"restartPolicy": "OnFailure", "containers": [{"name": "main"}]}}}));
-        assert_eq!(codes(&s), vec![("bolpi-restart-policy".to_owned(), "spec.template.spec.restartPolicy".to_owned())]);
-        let s = spec(json!({"completionMode": "Indexed", "completions": 3, "backoffLimitPerIndex": 1,
-            "template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "main"}]}}}));
+        let s = spec(
+            json!({"completionMode": "Indexed", "completions": 3, "backoffLimitPerIndex": 1,
+            "template": {"spec": {"restartPolicy": "OnFailure", "containers": [{"name": "main"}]}}}),
+        );
+        assert_eq!(
+            codes(&s),
+            vec![(
+                "bolpi-restart-policy".to_owned(),
+                "spec.template.spec.restartPolicy".to_owned()
+            )]
+        );
+        let s = spec(
+            json!({"completionMode": "Indexed", "completions": 3, "backoffLimitPerIndex": 1,
+            "template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "main"}]}}}),
+        );
         assert!(codes(&s).is_empty());
     }
 }

@@ -13,13 +13,23 @@ use crate::diag::{Diagnostic, FieldPath, Findings, Origin};
 use serde_json::{Value, json};
 
 /// `failurePolicy.rules[].action` values (CRD enum).
-pub const ACTIONS: [&str; 5] =
-    ["FailJobSet", "RestartJobSet", "RestartJobSetAndIgnoreMaxRestarts", "RestartJob", "RestartJobAndIgnoreMaxRestarts"];
+pub const ACTIONS: [&str; 5] = [
+    "FailJobSet",
+    "RestartJobSet",
+    "RestartJobSetAndIgnoreMaxRestarts",
+    "RestartJob",
+    "RestartJobAndIgnoreMaxRestarts",
+];
 /// `failurePolicy.restartStrategy` values (CRD enum).
 pub const RESTART_STRATEGIES: [&str; 3] = ["Recreate", "BlockingRecreate", "InPlaceRestart"];
 /// The Job failure reasons the webhook accepts in `onJobFailureReasons` (batch/v1 JobReason*).
-pub const JOB_FAILURE_REASONS: [&str; 5] =
-    ["BackoffLimitExceeded", "DeadlineExceeded", "FailedIndexes", "MaxFailedIndexesExceeded", "PodFailurePolicy"];
+pub const JOB_FAILURE_REASONS: [&str; 5] = [
+    "BackoffLimitExceeded",
+    "DeadlineExceeded",
+    "FailedIndexes",
+    "MaxFailedIndexesExceeded",
+    "PodFailurePolicy",
+];
 /// Replicas limit for RestartJob actions (the MaxItems of `jobRestarts`).
 pub const MAX_REPLICAS_RESTART_JOB: i32 = 1024;
 const MIN_RULE_NAME_LEN: usize = 1;
@@ -50,7 +60,11 @@ pub fn default_jobset_spec(spec: &mut JobSetSpec) {
             rj.group_name = Some("default".to_owned());
         }
     }
-    if let Some(fp) = spec.failure_policy.as_mut().filter(|f| f.restart_strategy.is_none()) {
+    if let Some(fp) = spec
+        .failure_policy
+        .as_mut()
+        .filter(|f| f.restart_strategy.is_none())
+    {
         fp.restart_strategy = Some("Recreate".to_owned());
     }
     // Webhook Default().
@@ -65,7 +79,14 @@ pub fn default_jobset_spec(spec: &mut JobSetSpec) {
         if js.completion_mode.is_none() {
             js.completion_mode = Some("Indexed".to_owned());
         }
-        if js.template.spec.restart_policy.as_deref().unwrap_or("").is_empty() {
+        if js
+            .template
+            .spec
+            .restart_policy
+            .as_deref()
+            .unwrap_or("")
+            .is_empty()
+        {
             js.template.spec.restart_policy = Some("OnFailure".to_owned());
         }
     }
@@ -93,13 +114,19 @@ fn plain(path: &FieldPath, msg: impl Into<String>) -> Diagnostic {
 /// `^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$`
 pub fn rule_name_matches(name: &str) -> bool {
     let b = name.as_bytes();
-    let Some((first, rest)) = b.split_first() else { return false };
+    let Some((first, rest)) = b.split_first() else {
+        return false;
+    };
     if !first.is_ascii_alphabetic() {
         return false;
     }
-    let Some((last, middle)) = rest.split_last() else { return true };
+    let Some((last, middle)) = rest.split_last() else {
+        return true;
+    };
     (last.is_ascii_alphanumeric() || *last == b'_')
-        && middle.iter().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b',' | b':'))
+        && middle
+            .iter()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b',' | b':'))
 }
 
 /// Validates a (defaulted, unless `ctx.skip_defaulting`) JobSet spec at `path`.
@@ -122,21 +149,36 @@ fn validate_schema(spec: &JobSetSpec, path: &FieldPath, out: &mut Findings) -> u
     for (i, rj) in spec.replicated_jobs.iter().enumerate() {
         if let Some(r) = rj.replicas.filter(|r| *r < 0) {
             let p = path.child("replicatedJobs").index(i).child("replicas");
-            let detail = format!("{} in body should be greater than or equal to 0", p.as_str());
+            let detail = format!(
+                "{} in body should be greater than or equal to 0",
+                p.as_str()
+            );
             out.push(Diagnostic::invalid(&p, r, detail));
         }
     }
     if let Some(fp) = &spec.failure_policy {
         let fpp = path.child("failurePolicy");
-        if let Some(s) = fp.restart_strategy.as_deref().filter(|s| !RESTART_STRATEGIES.contains(s)) {
-            out.push(Diagnostic::not_supported(&fpp.child("restartStrategy"), s, &RESTART_STRATEGIES));
+        if let Some(s) = fp
+            .restart_strategy
+            .as_deref()
+            .filter(|s| !RESTART_STRATEGIES.contains(s))
+        {
+            out.push(Diagnostic::not_supported(
+                &fpp.child("restartStrategy"),
+                s,
+                &RESTART_STRATEGIES,
+            ));
         }
         for (i, rule) in fp.rules.iter().enumerate() {
             let ap = fpp.child("rules").index(i).child("action");
             if rule.action.is_empty() {
                 out.push(Diagnostic::required(&ap, ""));
             } else if !ACTIONS.contains(&rule.action.as_str()) {
-                out.push(Diagnostic::not_supported(&ap, rule.action.as_str(), &ACTIONS));
+                out.push(Diagnostic::not_supported(
+                    &ap,
+                    rule.action.as_str(),
+                    &ACTIONS,
+                ));
             }
         }
     }
@@ -191,12 +233,18 @@ fn in_place_checks(rj: &ReplicatedJob, sp: &FieldPath, out: &mut Findings) {
         );
     }
     if js.pod_replacement_policy.as_deref() != Some("Failed") {
-        let v = js.pod_replacement_policy.clone().map_or(Value::Null, Value::from);
+        let v = js
+            .pod_replacement_policy
+            .clone()
+            .map_or(Value::Null, Value::from);
         out.push(
             Diagnostic::invalid(
                 &sp.child("podReplacementPolicy"),
                 v,
-                format!("replicatedJob {}: must be set to Failed when in-place restart is enabled", rj.name),
+                format!(
+                    "replicatedJob {}: must be set to Failed when in-place restart is enabled",
+                    rj.name
+                ),
             )
             .with_origin(Origin::JobsetWebhook),
         );
@@ -219,7 +267,9 @@ fn in_place_checks(rj: &ReplicatedJob, sp: &FieldPath, out: &mut Findings) {
 
 /// `validateFailurePolicy`.
 fn validate_failure_policy(spec: &JobSetSpec, path: &FieldPath, ctx: &Ctx, out: &mut Findings) {
-    let Some(fp) = &spec.failure_policy else { return };
+    let Some(fp) = &spec.failure_policy else {
+        return;
+    };
     let rules_path = path.child("failurePolicy").child("rules");
     if let Some(i) = fp.rules.iter().position(|r| is_restart_job(&r.action)) {
         if !ctx.gates.enabled("RestartJob") {
@@ -229,7 +279,11 @@ fn validate_failure_policy(spec: &JobSetSpec, path: &FieldPath, ctx: &Ctx, out: 
             ));
             return;
         }
-        if let Some(k) = spec.replicated_jobs.iter().position(|rj| rj.replicas.unwrap_or(0) > MAX_REPLICAS_RESTART_JOB) {
+        if let Some(k) = spec
+            .replicated_jobs
+            .iter()
+            .position(|rj| rj.replicas.unwrap_or(0) > MAX_REPLICAS_RESTART_JOB)
+        {
             out.push(plain(
                 &path.child("replicatedJobs").index(k).child("replicas"),
                 format!(
@@ -238,7 +292,11 @@ fn validate_failure_policy(spec: &JobSetSpec, path: &FieldPath, ctx: &Ctx, out: 
             ));
         }
     }
-    let rj_names: Vec<&str> = spec.replicated_jobs.iter().map(|rj| rj.name.as_str()).collect();
+    let rj_names: Vec<&str> = spec
+        .replicated_jobs
+        .iter()
+        .map(|rj| rj.name.as_str())
+        .collect();
     // Names in order of first appearance, with the indices that carry them.
     let mut by_name: Vec<(&str, Vec<usize>)> = Vec::new();
     for (i, rule) in fp.rules.iter().enumerate() {
@@ -299,7 +357,11 @@ fn validate_failure_policy(spec: &JobSetSpec, path: &FieldPath, ctx: &Ctx, out: 
 /// (SetDefaults_Job first, unless the request skips defaulting).
 fn validate_job_templates(spec: &JobSetSpec, path: &FieldPath, ctx: &Ctx, out: &mut Findings) {
     for (i, rj) in spec.replicated_jobs.iter().enumerate() {
-        let p = path.child("replicatedJobs").index(i).child("template").child("spec");
+        let p = path
+            .child("replicatedJobs")
+            .index(i)
+            .child("template")
+            .child("spec");
         if ctx.skip_defaulting {
             crate::validate::job::validate_job_spec(&rj.template.spec, &p, ctx, out);
         } else {
@@ -314,7 +376,9 @@ fn validate_job_templates(spec: &JobSetSpec, path: &FieldPath, ctx: &Ctx, out: &
 fn targeted<'a>(spec: &'a JobSetSpec, rule: &JobSetFailurePolicyRule) -> Vec<&'a ReplicatedJob> {
     spec.replicated_jobs
         .iter()
-        .filter(|rj| rule.target_replicated_jobs.is_empty() || rule.target_replicated_jobs.contains(&rj.name))
+        .filter(|rj| {
+            rule.target_replicated_jobs.is_empty() || rule.target_replicated_jobs.contains(&rj.name)
+        })
         .collect()
 }
 
@@ -322,10 +386,14 @@ fn targeted<'a>(spec: &'a JobSetSpec, rule: &JobSetFailurePolicyRule) -> Vec<&'a
 fn reason_possible(js: &JobSpec, reason: &str) -> Option<bool> {
     match reason {
         "PodFailurePolicy" => Some(
-            js.pod_failure_policy.as_ref().is_some_and(|p| p.rules.iter().any(|r| r.action == "FailJob")),
+            js.pod_failure_policy
+                .as_ref()
+                .is_some_and(|p| p.rules.iter().any(|r| r.action == "FailJob")),
         ),
         "FailedIndexes" => Some(js.backoff_limit_per_index.is_some()),
-        "MaxFailedIndexesExceeded" => Some(js.backoff_limit_per_index.is_some() && js.max_failed_indexes.is_some()),
+        "MaxFailedIndexesExceeded" => {
+            Some(js.backoff_limit_per_index.is_some() && js.max_failed_indexes.is_some())
+        }
         "DeadlineExceeded" => Some(js.active_deadline_seconds.is_some()),
         _ => None,
     }
@@ -342,19 +410,36 @@ fn what_enables(reason: &str) -> &'static str {
 
 /// Whether every Job failure `later` matches is also matched by `earlier`.
 fn covers(earlier: &JobSetFailurePolicyRule, later: &JobSetFailurePolicyRule) -> bool {
-    let subset = |a: &[String], b: &[String]| a.is_empty() || (!b.is_empty() && b.iter().all(|x| a.contains(x)));
-    subset(&earlier.on_job_failure_reasons, &later.on_job_failure_reasons)
-        && subset(&earlier.on_job_failure_message_patterns, &later.on_job_failure_message_patterns)
-        && subset(&earlier.target_replicated_jobs, &later.target_replicated_jobs)
+    let subset = |a: &[String], b: &[String]| {
+        a.is_empty() || (!b.is_empty() && b.iter().all(|x| a.contains(x)))
+    };
+    subset(
+        &earlier.on_job_failure_reasons,
+        &later.on_job_failure_reasons,
+    ) && subset(
+        &earlier.on_job_failure_message_patterns,
+        &later.on_job_failure_message_patterns,
+    ) && subset(
+        &earlier.target_replicated_jobs,
+        &later.target_replicated_jobs,
+    )
 }
 
 /// restartkit's warnings: upstream accepts these, but they rarely do what was meant.
 fn lints(spec: &JobSetSpec, path: &FieldPath, out: &mut Findings) {
-    let Some(fp) = &spec.failure_policy else { return };
+    let Some(fp) = &spec.failure_policy else {
+        return;
+    };
     let rules_path = path.child("failurePolicy").child("rules");
     for (j, rule) in fp.rules.iter().enumerate() {
         let rp = rules_path.index(j);
-        if let Some((i, earlier)) = fp.rules.iter().enumerate().take(j).find(|(_, e)| covers(e, rule)) {
+        if let Some((i, earlier)) = fp
+            .rules
+            .iter()
+            .enumerate()
+            .take(j)
+            .find(|(_, e)| covers(e, rule))
+        {
             out.push(Diagnostic::lint(
                 lint::RULE_SHADOWED,
                 &rp,
@@ -366,7 +451,10 @@ fn lints(spec: &JobSetSpec, path: &FieldPath, out: &mut Findings) {
         }
         let targets = targeted(spec, rule);
         for (k, reason) in rule.on_job_failure_reasons.iter().enumerate() {
-            let possible: Vec<Option<bool>> = targets.iter().map(|rj| reason_possible(&rj.template.spec, reason)).collect();
+            let possible: Vec<Option<bool>> = targets
+                .iter()
+                .map(|rj| reason_possible(&rj.template.spec, reason))
+                .collect();
             if !targets.is_empty() && possible.iter().all(|p| *p == Some(false)) {
                 out.push(Diagnostic::lint(
                     lint::REASON_UNREACHABLE,
@@ -435,7 +523,12 @@ mod tests {
         for (n, on) in gates {
             g.set(n, *on);
         }
-        Ctx { gates: g, skip_defaulting: false, future_rules: false, always_pod: false }
+        Ctx {
+            gates: g,
+            skip_defaulting: false,
+            future_rules: false,
+            always_pod: false,
+        }
     }
     fn run(v: Value, gates: &[(&str, bool)]) -> Findings {
         let mut s = spec(v);
@@ -456,41 +549,74 @@ mod tests {
 
     #[test]
     fn defaulting_sets_upstream_defaults() {
-        let mut s = spec(json!({"replicatedJobs": [{"name": "a", "template": {"spec": {"template": {"spec": {"containers": []}}}}}],
-            "failurePolicy": {"rules": [{"action": "FailJobSet"}, {"name": "x", "action": "FailJobSet"}, {"action": "FailJobSet"}]}}));
+        let mut s = spec(
+            json!({"replicatedJobs": [{"name": "a", "template": {"spec": {"template": {"spec": {"containers": []}}}}}],
+            "failurePolicy": {"rules": [{"action": "FailJobSet"}, {"name": "x", "action": "FailJobSet"}, {"action": "FailJobSet"}]}}),
+        );
         default_jobset_spec(&mut s);
         let r = &s.replicated_jobs[0];
         assert_eq!(r.replicas, Some(1));
         assert_eq!(r.group_name.as_deref(), Some("default"));
         assert_eq!(r.template.spec.completion_mode.as_deref(), Some("Indexed"));
-        assert_eq!(r.template.spec.template.spec.restart_policy.as_deref(), Some("OnFailure"));
+        assert_eq!(
+            r.template.spec.template.spec.restart_policy.as_deref(),
+            Some("OnFailure")
+        );
         let fp = s.failure_policy.as_ref().unwrap();
         assert_eq!(fp.restart_strategy.as_deref(), Some("Recreate"));
         let names: Vec<&str> = fp.rules.iter().map(|r| r.name.as_str()).collect();
         assert_eq!(names, ["failurePolicyRule0", "x", "failurePolicyRule2"]);
         assert_eq!(s.success_policy, Some(json!({"operator": "All"})));
-        assert_eq!(s.startup_policy, Some(json!({"startupPolicyOrder": "AnyOrder"})));
-        assert_eq!(s.network, Some(json!({"enableDNSHostnames": true, "publishNotReadyAddresses": true})));
+        assert_eq!(
+            s.startup_policy,
+            Some(json!({"startupPolicyOrder": "AnyOrder"}))
+        );
+        assert_eq!(
+            s.network,
+            Some(json!({"enableDNSHostnames": true, "publishNotReadyAddresses": true}))
+        );
     }
 
     #[test]
     fn defaulting_keeps_set_values() {
-        let mut s = spec(json!({"replicatedJobs": [{"name": "a", "replicas": 0, "groupName": "g", "template": {"spec": {
+        let mut s = spec(
+            json!({"replicatedJobs": [{"name": "a", "replicas": 0, "groupName": "g", "template": {"spec": {
             "completionMode": "NonIndexed", "template": {"spec": {"restartPolicy": "Never"}}}}}],
-            "network": {"enableDNSHostnames": false}, "failurePolicy": {"restartStrategy": "BlockingRecreate"}}));
+            "network": {"enableDNSHostnames": false}, "failurePolicy": {"restartStrategy": "BlockingRecreate"}}),
+        );
         default_jobset_spec(&mut s);
         let r = &s.replicated_jobs[0];
         assert_eq!(r.replicas, Some(0));
         assert_eq!(r.group_name.as_deref(), Some("g"));
-        assert_eq!(r.template.spec.completion_mode.as_deref(), Some("NonIndexed"));
-        assert_eq!(r.template.spec.template.spec.restart_policy.as_deref(), Some("Never"));
-        assert_eq!(s.network, Some(json!({"enableDNSHostnames": false, "publishNotReadyAddresses": true})));
-        assert_eq!(s.failure_policy.unwrap().restart_strategy.as_deref(), Some("BlockingRecreate"));
+        assert_eq!(
+            r.template.spec.completion_mode.as_deref(),
+            Some("NonIndexed")
+        );
+        assert_eq!(
+            r.template.spec.template.spec.restart_policy.as_deref(),
+            Some("Never")
+        );
+        assert_eq!(
+            s.network,
+            Some(json!({"enableDNSHostnames": false, "publishNotReadyAddresses": true}))
+        );
+        assert_eq!(
+            s.failure_policy.unwrap().restart_strategy.as_deref(),
+            Some("BlockingRecreate")
+        );
     }
 
     #[test]
     fn rule_name_pattern() {
-        for ok in ["a", "ab", "a_", "a,b", "a:b_", "superAwesomeFailurePolicyRule", "Z9"] {
+        for ok in [
+            "a",
+            "ab",
+            "a_",
+            "a,b",
+            "a:b_",
+            "superAwesomeFailurePolicyRule",
+            "Z9",
+        ] {
             assert!(rule_name_matches(ok), "{ok}");
         }
         for bad in ["", "1a", "_a", "a,", "a:", "a-b", "ä", "a b"] {
@@ -500,31 +626,61 @@ mod tests {
 
     #[test]
     fn valid_policy_has_no_errors() {
-        let f = run(with_rules(json!([{"name": "r1", "action": "RestartJobSet", "onJobFailureReasons": ["BackoffLimitExceeded"]}])), &[]);
+        let f = run(
+            with_rules(
+                json!([{"name": "r1", "action": "RestartJobSet", "onJobFailureReasons": ["BackoffLimitExceeded"]}]),
+            ),
+            &[],
+        );
         assert!(f.errors.is_empty(), "{:?}", f.errors);
     }
 
     #[test]
     fn rule_name_length_and_format() {
         let long = "a".repeat(129);
-        let f = run(with_rules(json!([{"name": long, "action": "FailJobSet"}])), &[]);
-        assert_eq!(msgs(&f), ["invalid failure policy rule name of length 129, the rule name must be at least 1 characters long and at most 128 characters long"]);
+        let f = run(
+            with_rules(json!([{"name": long, "action": "FailJobSet"}])),
+            &[],
+        );
+        assert_eq!(
+            msgs(&f),
+            [
+                "invalid failure policy rule name of length 129, the rule name must be at least 1 characters long and at most 128 characters long"
+            ]
+        );
         assert_eq!(f.errors[0].field, "spec.failurePolicy.rules[0].name");
         assert_eq!(f.errors[0].origin, Origin::JobsetWebhook);
         assert!(f.errors[0].error_type.is_none());
-        let f = run(with_rules(json!([{"name": "r,", "action": "FailJobSet"}])), &[]);
-        assert_eq!(msgs(&f), ["invalid failure policy rule name 'r,', a failure policy rule name must start with an alphabetic character, optionally followed by a string of alphanumeric characters or '_,:', and must end with an alphanumeric character or '_'"]);
+        let f = run(
+            with_rules(json!([{"name": "r,", "action": "FailJobSet"}])),
+            &[],
+        );
+        assert_eq!(
+            msgs(&f),
+            [
+                "invalid failure policy rule name 'r,', a failure policy rule name must start with an alphabetic character, optionally followed by a string of alphanumeric characters or '_,:', and must end with an alphanumeric character or '_'"
+            ]
+        );
     }
 
     #[test]
     fn empty_name_without_defaulting_fails_both_checks() {
         let s = spec(with_rules(json!([{"name": "", "action": "FailJobSet"}])));
         let mut out = Findings::default();
-        let ctx = Ctx { gates: FeatureGates::default(), skip_defaulting: true, future_rules: false, always_pod: false };
+        let ctx = Ctx {
+            gates: FeatureGates::default(),
+            skip_defaulting: true,
+            future_rules: false,
+            always_pod: false,
+        };
         validate_jobset_spec(&s, &FieldPath::new("spec"), &ctx, &mut out);
         // Undefaulted Job templates also lack terminationGracePeriodSeconds; only the webhook's
         // rule-name messages matter here.
-        let m: Vec<String> = msgs(&out).into_iter().filter(|x| x.starts_with("invalid failure policy")).map(|x| x.to_string()).collect();
+        let m: Vec<String> = msgs(&out)
+            .into_iter()
+            .filter(|x| x.starts_with("invalid failure policy"))
+            .map(|x| x.to_string())
+            .collect();
         assert_eq!(m.len(), 2, "{m:?}");
         assert!(m[0].starts_with("invalid failure policy rule name of length 0"));
         assert!(m[1].starts_with("invalid failure policy rule name '',"));
@@ -532,29 +688,61 @@ mod tests {
 
     #[test]
     fn unknown_target_and_reason() {
-        let f = run(with_rules(json!([{"name": "r", "action": "FailJobSet", "targetReplicatedJobs": ["a", "zz"], "onJobFailureReasons": ["Evicted"]}])), &[]);
-        assert_eq!(msgs(&f), [
-            "invalid replicatedJob name 'zz' in failure policy does not appear in .spec.ReplicatedJobs",
-            "invalid job failure reason 'Evicted' in failure policy is not a recognized job failure reason",
-        ]);
-        assert_eq!(f.errors[0].field, "spec.failurePolicy.rules[0].targetReplicatedJobs[1]");
-        assert_eq!(f.errors[1].field, "spec.failurePolicy.rules[0].onJobFailureReasons[0]");
+        let f = run(
+            with_rules(
+                json!([{"name": "r", "action": "FailJobSet", "targetReplicatedJobs": ["a", "zz"], "onJobFailureReasons": ["Evicted"]}]),
+            ),
+            &[],
+        );
+        assert_eq!(
+            msgs(&f),
+            [
+                "invalid replicatedJob name 'zz' in failure policy does not appear in .spec.ReplicatedJobs",
+                "invalid job failure reason 'Evicted' in failure policy is not a recognized job failure reason",
+            ]
+        );
+        assert_eq!(
+            f.errors[0].field,
+            "spec.failurePolicy.rules[0].targetReplicatedJobs[1]"
+        );
+        assert_eq!(
+            f.errors[1].field,
+            "spec.failurePolicy.rules[0].onJobFailureReasons[0]"
+        );
     }
 
     #[test]
     fn duplicate_names_after_per_rule_errors() {
-        let f = run(with_rules(json!([{"name": "x", "action": "FailJobSet"}, {"name": "y", "action": "FailJobSet", "targetReplicatedJobs": ["q"]}, {"name": "x", "action": "RestartJobSet"}, {"name": "x", "action": "RestartJobSet"}])), &[]);
-        assert_eq!(msgs(&f), [
-            "invalid replicatedJob name 'q' in failure policy does not appear in .spec.ReplicatedJobs",
-            "rule names are not unique, rules with indices [0 2 3] all have the same name 'x'",
-        ]);
+        let f = run(
+            with_rules(
+                json!([{"name": "x", "action": "FailJobSet"}, {"name": "y", "action": "FailJobSet", "targetReplicatedJobs": ["q"]}, {"name": "x", "action": "RestartJobSet"}, {"name": "x", "action": "RestartJobSet"}]),
+            ),
+            &[],
+        );
+        assert_eq!(
+            msgs(&f),
+            [
+                "invalid replicatedJob name 'q' in failure policy does not appear in .spec.ReplicatedJobs",
+                "rule names are not unique, rules with indices [0 2 3] all have the same name 'x'",
+            ]
+        );
         assert_eq!(f.errors[1].field, "spec.failurePolicy.rules[2].name");
     }
 
     #[test]
     fn restart_job_gate_off_stops_failure_policy_checks() {
-        let f = run(with_rules(json!([{"name": "bad,", "action": "FailJobSet"}, {"name": "r", "action": "RestartJobAndIgnoreMaxRestarts"}])), &[("RestartJob", false)]);
-        assert_eq!(msgs(&f), ["RestartJob and RestartJobAndIgnoreMaxRestarts failure policy actions are not allowed when RestartJob feature gate is disabled"]);
+        let f = run(
+            with_rules(
+                json!([{"name": "bad,", "action": "FailJobSet"}, {"name": "r", "action": "RestartJobAndIgnoreMaxRestarts"}]),
+            ),
+            &[("RestartJob", false)],
+        );
+        assert_eq!(
+            msgs(&f),
+            [
+                "RestartJob and RestartJobAndIgnoreMaxRestarts failure policy actions are not allowed when RestartJob feature gate is disabled"
+            ]
+        );
         assert_eq!(f.errors[0].field, "spec.failurePolicy.rules[1].action");
     }
 
@@ -564,7 +752,12 @@ mod tests {
         v["replicatedJobs"][1]["replicas"] = json!(1025);
         v["replicatedJobs"][0]["replicas"] = json!(2000);
         let f = run(v.clone(), &[("RestartJob", true)]);
-        assert_eq!(msgs(&f), ["JobSet cannot have a failure policy rule with RestartJob or RestartJobAndIgnoreMaxRestarts action and a replicated job with replicas > 1024"]);
+        assert_eq!(
+            msgs(&f),
+            [
+                "JobSet cannot have a failure policy rule with RestartJob or RestartJobAndIgnoreMaxRestarts action and a replicated job with replicas > 1024"
+            ]
+        );
         v["replicatedJobs"][0]["replicas"] = json!(1024);
         v["replicatedJobs"][1]["replicas"] = json!(1024);
         assert!(run(v.clone(), &[("RestartJob", true)]).errors.is_empty());
@@ -580,7 +773,12 @@ mod tests {
         v["replicatedJobs"][0]["replicas"] = json!(65536);
         v["replicatedJobs"][0]["template"]["spec"]["parallelism"] = json!(32768);
         let f = run(v.clone(), &[]);
-        assert_eq!(msgs(&f), ["the product of replicas and parallelism must not exceed 2147483647 for replicatedJob 'a'"]);
+        assert_eq!(
+            msgs(&f),
+            [
+                "the product of replicas and parallelism must not exceed 2147483647 for replicatedJob 'a'"
+            ]
+        );
         v["replicatedJobs"][0]["template"]["spec"]["parallelism"] = json!(32767);
         assert!(run(v, &[]).errors.is_empty());
     }
@@ -589,7 +787,12 @@ mod tests {
     fn in_place_restart_gate_off() {
         let v = json!({"replicatedJobs": [rj("a")], "failurePolicy": {"restartStrategy": "InPlaceRestart"}});
         let f = run(v, &[("InPlaceRestart", false)]);
-        assert_eq!(msgs(&f), ["InPlaceRestart restart strategy cannot be set when InPlaceRestart feature gate is disabled"]);
+        assert_eq!(
+            msgs(&f),
+            [
+                "InPlaceRestart restart strategy cannot be set when InPlaceRestart feature gate is disabled"
+            ]
+        );
         assert_eq!(f.errors[0].field, "spec.failurePolicy.restartStrategy");
     }
 
@@ -598,59 +801,103 @@ mod tests {
         let v = json!({"replicatedJobs": [rj("a")], "failurePolicy": {"restartStrategy": "InPlaceRestart"}});
         let f = run(v.clone(), &[("InPlaceRestart", true)]);
         let fields: Vec<&str> = f.errors.iter().map(|e| e.field.as_str()).collect();
-        assert_eq!(fields, [
-            "spec.replicatedJobs[0].template.spec.backoffLimit",
-            "spec.replicatedJobs[0].template.spec.podReplacementPolicy",
-        ]);
-        assert_eq!(f.errors[0].message, "spec.replicatedJobs[0].template.spec.backoffLimit: Invalid value: null: replicatedJob a: must be set to 2147483647 (MaxInt32) when in-place restart is enabled");
-        assert_eq!(f.errors[1].message, "spec.replicatedJobs[0].template.spec.podReplacementPolicy: Invalid value: null: replicatedJob a: must be set to Failed when in-place restart is enabled");
+        assert_eq!(
+            fields,
+            [
+                "spec.replicatedJobs[0].template.spec.backoffLimit",
+                "spec.replicatedJobs[0].template.spec.podReplacementPolicy",
+            ]
+        );
+        assert_eq!(
+            f.errors[0].message,
+            "spec.replicatedJobs[0].template.spec.backoffLimit: Invalid value: null: replicatedJob a: must be set to 2147483647 (MaxInt32) when in-place restart is enabled"
+        );
+        assert_eq!(
+            f.errors[1].message,
+            "spec.replicatedJobs[0].template.spec.podReplacementPolicy: Invalid value: null: replicatedJob a: must be set to Failed when in-place restart is enabled"
+        );
         let mut ok = v.clone();
         ok["replicatedJobs"][0]["template"]["spec"]["backoffLimit"] = json!(2147483647);
         ok["replicatedJobs"][0]["template"]["spec"]["podReplacementPolicy"] = json!("Failed");
-        assert!(run(ok.clone(), &[("InPlaceRestart", true)]).errors.is_empty());
+        assert!(
+            run(ok.clone(), &[("InPlaceRestart", true)])
+                .errors
+                .is_empty()
+        );
         ok["replicatedJobs"][0]["template"]["spec"]["completions"] = json!(2);
         let f = run(ok, &[("InPlaceRestart", true)]);
         assert_eq!(f.errors.len(), 1);
-        assert_eq!(f.errors[0].message, "spec.replicatedJobs[0].template.spec.completions: Invalid value: 2: replicatedJob a: completions and parallelism must be set and equal to each other when in-place restart is enabled");
+        assert_eq!(
+            f.errors[0].message,
+            "spec.replicatedJobs[0].template.spec.completions: Invalid value: 2: replicatedJob a: completions and parallelism must be set and equal to each other when in-place restart is enabled"
+        );
         assert_eq!(f.errors[0].origin, Origin::JobsetWebhook);
     }
 
     #[test]
     fn schema_errors_stop_the_webhook() {
-        let f = run(with_rules(json!([{"name": "r,", "action": "Explode"}])), &[]);
+        let f = run(
+            with_rules(json!([{"name": "r,", "action": "Explode"}])),
+            &[],
+        );
         assert_eq!(f.errors.len(), 1, "{:?}", msgs(&f));
-        assert_eq!(f.errors[0].message, "spec.failurePolicy.rules[0].action: Unsupported value: \"Explode\": supported values: \"FailJobSet\", \"RestartJobSet\", \"RestartJobSetAndIgnoreMaxRestarts\", \"RestartJob\", \"RestartJobAndIgnoreMaxRestarts\"");
+        assert_eq!(
+            f.errors[0].message,
+            "spec.failurePolicy.rules[0].action: Unsupported value: \"Explode\": supported values: \"FailJobSet\", \"RestartJobSet\", \"RestartJobSetAndIgnoreMaxRestarts\", \"RestartJob\", \"RestartJobAndIgnoreMaxRestarts\""
+        );
         let f = run(with_rules(json!([{"name": "r"}])), &[]);
-        assert_eq!(f.errors[0].message, "spec.failurePolicy.rules[0].action: Required value");
-        let mut v = json!({"replicatedJobs": [rj("a")], "failurePolicy": {"restartStrategy": "Whatever"}});
+        assert_eq!(
+            f.errors[0].message,
+            "spec.failurePolicy.rules[0].action: Required value"
+        );
+        let mut v =
+            json!({"replicatedJobs": [rj("a")], "failurePolicy": {"restartStrategy": "Whatever"}});
         let f = run(v.clone(), &[]);
         assert_eq!(f.errors[0].field, "spec.failurePolicy.restartStrategy");
         assert_eq!(f.errors.len(), 1);
         v["failurePolicy"]["restartStrategy"] = json!("Recreate");
         v["replicatedJobs"][0]["replicas"] = json!(-1);
         let f = run(v, &[]);
-        assert_eq!(f.errors[0].message, "spec.replicatedJobs[0].replicas: Invalid value: -1: spec.replicatedJobs[0].replicas in body should be greater than or equal to 0");
+        assert_eq!(
+            f.errors[0].message,
+            "spec.replicatedJobs[0].replicas: Invalid value: -1: spec.replicatedJobs[0].replicas in body should be greater than or equal to 0"
+        );
     }
 
     #[test]
     fn lint_shadowed_rule() {
-        let f = run(with_rules(json!([
-            {"name": "broad", "action": "FailJobSet", "onJobFailureReasons": ["BackoffLimitExceeded", "DeadlineExceeded"]},
-            {"name": "narrow", "action": "RestartJobSet", "onJobFailureReasons": ["BackoffLimitExceeded"], "targetReplicatedJobs": ["a"]},
-            {"name": "other", "action": "RestartJobSet", "onJobFailureReasons": ["PodFailurePolicy"]}
-        ])), &[]);
-        let w: Vec<_> = f.warnings.iter().filter(|w| w.code.as_deref() == Some(lint::RULE_SHADOWED)).collect();
+        let f = run(
+            with_rules(json!([
+                {"name": "broad", "action": "FailJobSet", "onJobFailureReasons": ["BackoffLimitExceeded", "DeadlineExceeded"]},
+                {"name": "narrow", "action": "RestartJobSet", "onJobFailureReasons": ["BackoffLimitExceeded"], "targetReplicatedJobs": ["a"]},
+                {"name": "other", "action": "RestartJobSet", "onJobFailureReasons": ["PodFailurePolicy"]}
+            ])),
+            &[],
+        );
+        let w: Vec<_> = f
+            .warnings
+            .iter()
+            .filter(|w| w.code.as_deref() == Some(lint::RULE_SHADOWED))
+            .collect();
         assert_eq!(w.len(), 1);
         assert_eq!(w[0].field, "spec.failurePolicy.rules[1]");
         assert_eq!(w[0].severity, Severity::Warning);
         // A narrower earlier rule does not shadow a broader later one.
-        let f = run(with_rules(json!([
-            {"name": "narrow", "action": "RestartJobSet", "onJobFailureMessagePatterns": ["oom"]},
-            {"name": "broad", "action": "FailJobSet"}
-        ])), &[]);
+        let f = run(
+            with_rules(json!([
+                {"name": "narrow", "action": "RestartJobSet", "onJobFailureMessagePatterns": ["oom"]},
+                {"name": "broad", "action": "FailJobSet"}
+            ])),
+            &[],
+        );
         assert!(!codes(&f).contains(&lint::RULE_SHADOWED.to_owned()));
         // A catch-all shadows everything after it.
-        let f = run(with_rules(json!([{"name": "all", "action": "FailJobSet"}, {"name": "p", "action": "RestartJobSet", "onJobFailureMessagePatterns": ["x"]}])), &[]);
+        let f = run(
+            with_rules(
+                json!([{"name": "all", "action": "FailJobSet"}, {"name": "p", "action": "RestartJobSet", "onJobFailureMessagePatterns": ["x"]}]),
+            ),
+            &[],
+        );
         assert!(codes(&f).contains(&lint::RULE_SHADOWED.to_owned()));
     }
 
@@ -659,7 +906,10 @@ mod tests {
         let rules = json!([{"name": "r", "action": "RestartJobSetAndIgnoreMaxRestarts", "onJobFailureReasons": ["PodFailurePolicy"], "targetReplicatedJobs": ["a"]}]);
         let f = run(with_rules(rules.clone()), &[]);
         assert_eq!(codes(&f), [lint::REASON_UNREACHABLE]);
-        assert_eq!(f.warnings[0].field, "spec.failurePolicy.rules[0].onJobFailureReasons[0]");
+        assert_eq!(
+            f.warnings[0].field,
+            "spec.failurePolicy.rules[0].onJobFailureReasons[0]"
+        );
         let mut v = with_rules(rules);
         v["replicatedJobs"][0]["template"]["spec"]["podFailurePolicy"] = json!({"rules": [{"action": "FailJob", "onPodConditions": [{"type": "DisruptionTarget"}]}]});
         assert!(run(v, &[]).warnings.is_empty());
@@ -667,9 +917,23 @@ mod tests {
 
     #[test]
     fn lint_other_unreachable_reasons() {
-        let f = run(with_rules(json!([{"name": "r", "action": "FailJobSet", "onJobFailureReasons": ["DeadlineExceeded", "FailedIndexes", "MaxFailedIndexesExceeded", "BackoffLimitExceeded"]}])), &[]);
-        assert_eq!(codes(&f), [lint::REASON_UNREACHABLE, lint::REASON_UNREACHABLE, lint::REASON_UNREACHABLE]);
-        let mut v = with_rules(json!([{"name": "r", "action": "FailJobSet", "onJobFailureReasons": ["DeadlineExceeded", "FailedIndexes", "MaxFailedIndexesExceeded"]}]));
+        let f = run(
+            with_rules(
+                json!([{"name": "r", "action": "FailJobSet", "onJobFailureReasons": ["DeadlineExceeded", "FailedIndexes", "MaxFailedIndexesExceeded", "BackoffLimitExceeded"]}]),
+            ),
+            &[],
+        );
+        assert_eq!(
+            codes(&f),
+            [
+                lint::REASON_UNREACHABLE,
+                lint::REASON_UNREACHABLE,
+                lint::REASON_UNREACHABLE
+            ]
+        );
+        let mut v = with_rules(
+            json!([{"name": "r", "action": "FailJobSet", "onJobFailureReasons": ["DeadlineExceeded", "FailedIndexes", "MaxFailedIndexesExceeded"]}]),
+        );
         let t = &mut v["replicatedJobs"][1]["template"]["spec"];
         t["activeDeadlineSeconds"] = json!(60);
         t["backoffLimitPerIndex"] = json!(1);
@@ -679,7 +943,9 @@ mod tests {
 
     #[test]
     fn lint_max_restarts_zero() {
-        let mut v = with_rules(json!([{"name": "i", "action": "RestartJobSetAndIgnoreMaxRestarts", "onJobFailureReasons": ["BackoffLimitExceeded"]}, {"name": "r", "action": "RestartJobSet"}]));
+        let mut v = with_rules(
+            json!([{"name": "i", "action": "RestartJobSetAndIgnoreMaxRestarts", "onJobFailureReasons": ["BackoffLimitExceeded"]}, {"name": "r", "action": "RestartJobSet"}]),
+        );
         v["failurePolicy"]["maxRestarts"] = json!(0);
         let f = run(v.clone(), &[]);
         assert_eq!(codes(&f), [lint::MAX_RESTARTS_ZERO]);
@@ -690,17 +956,33 @@ mod tests {
 
     #[test]
     fn lint_invalid_pattern() {
-        let f = run(with_rules(json!([{"name": "r", "action": "FailJobSet", "onJobFailureMessagePatterns": ["ok.*", "(unclosed"]}])), &[]);
+        let f = run(
+            with_rules(
+                json!([{"name": "r", "action": "FailJobSet", "onJobFailureMessagePatterns": ["ok.*", "(unclosed"]}]),
+            ),
+            &[],
+        );
         assert_eq!(codes(&f), [lint::INVALID_PATTERN]);
-        assert_eq!(f.warnings[0].field, "spec.failurePolicy.rules[0].onJobFailureMessagePatterns[1]");
+        assert_eq!(
+            f.warnings[0].field,
+            "spec.failurePolicy.rules[0].onJobFailureMessagePatterns[1]"
+        );
         assert!(f.errors.is_empty());
     }
 
     #[test]
     fn lint_unbounded_restarts() {
-        let f = run(with_rules(json!([{"name": "r", "action": "RestartJobSetAndIgnoreMaxRestarts"}])), &[]);
+        let f = run(
+            with_rules(json!([{"name": "r", "action": "RestartJobSetAndIgnoreMaxRestarts"}])),
+            &[],
+        );
         assert_eq!(codes(&f), [lint::UNBOUNDED_RESTARTS]);
-        let f = run(with_rules(json!([{"name": "r", "action": "RestartJobSetAndIgnoreMaxRestarts", "targetReplicatedJobs": ["a"]}])), &[]);
+        let f = run(
+            with_rules(
+                json!([{"name": "r", "action": "RestartJobSetAndIgnoreMaxRestarts", "targetReplicatedJobs": ["a"]}]),
+            ),
+            &[],
+        );
         assert!(f.warnings.is_empty());
     }
 }

@@ -44,16 +44,23 @@ fn period_path() -> FieldPath {
 pub fn default_kubelet_config(cfg: &mut KubeletConfiguration, ctx: &Ctx) {
     let gates = kubelet_gates(&ctx.gates, cfg);
     if gates.enabled(GATE_MAX) {
-        let clb = cfg.crash_loop_back_off.get_or_insert_with(CrashLoopBackOffConfig::default);
+        let clb = cfg
+            .crash_loop_back_off
+            .get_or_insert_with(CrashLoopBackOffConfig::default);
         if clb.max_container_restart_period.is_none() {
-            clb.max_container_restart_period = Some(format_go_duration(MAX_CONTAINER_BACKOFF_NANOS));
+            clb.max_container_restart_period =
+                Some(format_go_duration(MAX_CONTAINER_BACKOFF_NANOS));
         }
     }
 }
 
 /// The configured period, parsed; Err is the decoder's message for an unreadable value.
 pub fn max_container_restart_period(cfg: &KubeletConfiguration) -> Result<Option<i64>, String> {
-    match cfg.crash_loop_back_off.as_ref().and_then(|c| c.max_container_restart_period.as_deref()) {
+    match cfg
+        .crash_loop_back_off
+        .as_ref()
+        .and_then(|c| c.max_container_restart_period.as_deref())
+    {
         None => Ok(None),
         Some(s) => parse_go_duration(s).map(Some),
     }
@@ -121,7 +128,10 @@ pub fn validate_kubelet_config(cfg: &KubeletConfiguration, ctx: &Ctx, out: &mut 
 
 fn lint_kubelet_config(gates: &FeatureGates, period: Option<i64>, out: &mut Findings) {
     let path = period_path();
-    if gates.enabled(GATE_REDUCED) && gates.enabled(GATE_MAX) && period.is_none_or(|d| d == MAX_CONTAINER_BACKOFF_NANOS) {
+    if gates.enabled(GATE_REDUCED)
+        && gates.enabled(GATE_MAX)
+        && period.is_none_or(|d| d == MAX_CONTAINER_BACKOFF_NANOS)
+    {
         out.push(Diagnostic::lint(
             "reduced-decay-max-300s",
             &path,
@@ -249,14 +259,23 @@ pub fn parse_go_duration(orig: &str) -> Result<i64, String> {
             return Err(invalid());
         }
         // Unit.
-        let i = s.iter().position(|c| *c == b'.' || c.is_ascii_digit()).unwrap_or(s.len());
+        let i = s
+            .iter()
+            .position(|c| *c == b'.' || c.is_ascii_digit())
+            .unwrap_or(s.len());
         if i == 0 {
             return Err(format!("time: missing unit in duration {}", go_quote(orig)));
         }
         let (u, rest) = s.split_at(i);
         s = rest;
         let u = String::from_utf8_lossy(u);
-        let unit = unit_nanos(&u).ok_or_else(|| format!("time: unknown unit {} in duration {}", go_quote(&u), go_quote(orig)))?;
+        let unit = unit_nanos(&u).ok_or_else(|| {
+            format!(
+                "time: unknown unit {} in duration {}",
+                go_quote(&u),
+                go_quote(orig)
+            )
+        })?;
         if v > LIMIT / unit {
             return Err(invalid());
         }
@@ -348,20 +367,30 @@ pub fn go_float(v: f64) -> String {
     let nd = i32::try_from(digits.len()).unwrap_or(i32::MAX);
     if !(-4..6).contains(&exp) {
         let (first, rest) = digits.split_at(1.min(digits.len()));
-        let m = if rest.is_empty() { first.to_owned() } else { format!("{first}.{rest}") };
+        let m = if rest.is_empty() {
+            first.to_owned()
+        } else {
+            format!("{first}.{rest}")
+        };
         let es = if exp < 0 { '-' } else { '+' };
         return format!("{sign}{m}e{es}{:02}", exp.unsigned_abs());
     }
     let body = if exp >= 0 {
         let int_len = usize::try_from(exp + 1).unwrap_or(0);
         if nd <= exp + 1 {
-            format!("{digits}{}", "0".repeat(int_len.saturating_sub(digits.len())))
+            format!(
+                "{digits}{}",
+                "0".repeat(int_len.saturating_sub(digits.len()))
+            )
         } else {
             let (a, b) = digits.split_at(int_len);
             format!("{a}.{b}")
         }
     } else {
-        format!("0.{}{digits}", "0".repeat(usize::try_from(-exp - 1).unwrap_or(0)))
+        format!(
+            "0.{}{digits}",
+            "0".repeat(usize::try_from(-exp - 1).unwrap_or(0))
+        )
     };
     format!("{sign}{body}")
 }
@@ -384,12 +413,30 @@ mod tests {
         assert_eq!(parse_go_duration("0"), Ok(0));
         assert_eq!(parse_go_duration(".5s"), Ok(500_000_000));
         assert_eq!(parse_go_duration("1.s"), Ok(NANOS_PER_SECOND));
-        assert_eq!(parse_go_duration("1h2m3s4ms"), Ok(3723 * NANOS_PER_SECOND + 4_000_000));
-        assert_eq!(parse_go_duration(""), Err("time: invalid duration \"\"".to_owned()));
-        assert_eq!(parse_go_duration("30"), Err("time: missing unit in duration \"30\"".to_owned()));
-        assert_eq!(parse_go_duration("3d"), Err("time: unknown unit \"d\" in duration \"3d\"".to_owned()));
-        assert_eq!(parse_go_duration("."), Err("time: invalid duration \".\"".to_owned()));
-        assert_eq!(parse_go_duration("s"), Err("time: invalid duration \"s\"".to_owned()));
+        assert_eq!(
+            parse_go_duration("1h2m3s4ms"),
+            Ok(3723 * NANOS_PER_SECOND + 4_000_000)
+        );
+        assert_eq!(
+            parse_go_duration(""),
+            Err("time: invalid duration \"\"".to_owned())
+        );
+        assert_eq!(
+            parse_go_duration("30"),
+            Err("time: missing unit in duration \"30\"".to_owned())
+        );
+        assert_eq!(
+            parse_go_duration("3d"),
+            Err("time: unknown unit \"d\" in duration \"3d\"".to_owned())
+        );
+        assert_eq!(
+            parse_go_duration("."),
+            Err("time: invalid duration \".\"".to_owned())
+        );
+        assert_eq!(
+            parse_go_duration("s"),
+            Err("time: invalid duration \"s\"".to_owned())
+        );
         assert!(parse_go_duration("9999999999h").is_err());
         assert_eq!(parse_go_duration("-9223372036854775808ns"), Ok(i64::MIN));
         assert!(parse_go_duration("9223372036854775808ns").is_err());
@@ -425,13 +472,30 @@ mod tests {
         if let Some(m) = max {
             g.set(GATE_MAX, m);
         }
-        Ctx { gates: g, skip_defaulting: false, future_rules: false, always_pod: false }
+        Ctx {
+            gates: g,
+            skip_defaulting: false,
+            future_rules: false,
+            always_pod: false,
+        }
     }
 
     fn cfg(period: Option<&str>, gates: &[(&str, bool)]) -> KubeletConfiguration {
         KubeletConfiguration {
-            crash_loop_back_off: period.map(|p| CrashLoopBackOffConfig { max_container_restart_period: Some(p.to_owned()), ..Default::default() }),
-            feature_gates: if gates.is_empty() { None } else { Some(gates.iter().map(|(k, v)| ((*k).to_owned(), *v)).collect::<BTreeMap<_, _>>()) },
+            crash_loop_back_off: period.map(|p| CrashLoopBackOffConfig {
+                max_container_restart_period: Some(p.to_owned()),
+                ..Default::default()
+            }),
+            feature_gates: if gates.is_empty() {
+                None
+            } else {
+                Some(
+                    gates
+                        .iter()
+                        .map(|(k, v)| ((*k).to_owned(), *v))
+                        .collect::<BTreeMap<_, _>>(),
+                )
+            },
             ..Default::default()
         }
     }
@@ -450,11 +514,15 @@ mod tests {
         assert!(messages(&cfg(Some("1000500us"), &[]), &on).is_empty());
         assert_eq!(
             messages(&cfg(Some("999999us"), &[]), &on),
-            vec!["invalid configuration: CrashLoopBackOff.MaxContainerRestartPeriod (got: 0.999999 seconds) must be set between 1s and 300s"]
+            vec![
+                "invalid configuration: CrashLoopBackOff.MaxContainerRestartPeriod (got: 0.999999 seconds) must be set between 1s and 300s"
+            ]
         );
         assert_eq!(
             messages(&cfg(Some("1h"), &[]), &on),
-            vec!["invalid configuration: CrashLoopBackOff.MaxContainerRestartPeriod (got: 3600 seconds) must be set between 1s and 300s"]
+            vec![
+                "invalid configuration: CrashLoopBackOff.MaxContainerRestartPeriod (got: 3600 seconds) must be set between 1s and 300s"
+            ]
         );
     }
 
@@ -462,14 +530,21 @@ mod tests {
     fn gate_off_and_missing() {
         assert_eq!(
             messages(&cfg(Some("30s"), &[]), &ctx_with(Some(false))),
-            vec!["invalid configuration: FeatureGate KubeletCrashLoopBackOffMax not enabled, CrashLoopBackOff.MaxContainerRestartPeriod must not be set"]
+            vec![
+                "invalid configuration: FeatureGate KubeletCrashLoopBackOffMax not enabled, CrashLoopBackOff.MaxContainerRestartPeriod must not be set"
+            ]
         );
         assert_eq!(
             messages(&cfg(None, &[]), &ctx_with(Some(true))),
-            vec!["invalid configuration: FeatureGate KubeletCrashLoopBackOffMax is enabled, CrashLoopBackOff.MaxContainerRestartPeriod must be set"]
+            vec![
+                "invalid configuration: FeatureGate KubeletCrashLoopBackOffMax is enabled, CrashLoopBackOff.MaxContainerRestartPeriod must be set"
+            ]
         );
         assert!(messages(&cfg(None, &[]), &ctx_with(Some(false))).is_empty());
-        assert_eq!(messages(&cfg(Some("soon"), &[]), &ctx_with(Some(true))), vec!["time: invalid duration \"soon\""]);
+        assert_eq!(
+            messages(&cfg(Some("soon"), &[]), &ctx_with(Some(true))),
+            vec!["time: invalid duration \"soon\""]
+        );
     }
 
     #[test]
@@ -485,35 +560,72 @@ mod tests {
     fn defaulting_follows_effective_gate() {
         let mut c = cfg(None, &[(GATE_MAX, true)]);
         default_kubelet_config(&mut c, &ctx_with(Some(false)));
-        assert_eq!(c.crash_loop_back_off.and_then(|x| x.max_container_restart_period).as_deref(), Some("5m0s"));
+        assert_eq!(
+            c.crash_loop_back_off
+                .and_then(|x| x.max_container_restart_period)
+                .as_deref(),
+            Some("5m0s")
+        );
         let mut c = cfg(None, &[]);
         default_kubelet_config(&mut c, &ctx_with(Some(false)));
         assert!(c.crash_loop_back_off.is_none());
         let mut c = cfg(Some("30s"), &[]);
         default_kubelet_config(&mut c, &ctx_with(Some(true)));
-        assert_eq!(c.crash_loop_back_off.and_then(|x| x.max_container_restart_period).as_deref(), Some("30s"));
+        assert_eq!(
+            c.crash_loop_back_off
+                .and_then(|x| x.max_container_restart_period)
+                .as_deref(),
+            Some("30s")
+        );
     }
 
     #[test]
     fn lints() {
         let mut out = Findings::default();
-        validate_kubelet_config(&cfg(Some("300s"), &[(GATE_REDUCED, true)]), &ctx_with(Some(true)), &mut out);
-        assert_eq!(out.warnings.iter().filter_map(|d| d.code.clone()).collect::<Vec<_>>(), vec!["reduced-decay-max-300s"]);
+        validate_kubelet_config(
+            &cfg(Some("300s"), &[(GATE_REDUCED, true)]),
+            &ctx_with(Some(true)),
+            &mut out,
+        );
+        assert_eq!(
+            out.warnings
+                .iter()
+                .filter_map(|d| d.code.clone())
+                .collect::<Vec<_>>(),
+            vec!["reduced-decay-max-300s"]
+        );
         let mut out = Findings::default();
         validate_kubelet_config(&cfg(Some("2s"), &[]), &ctx_with(Some(true)), &mut out);
-        assert_eq!(out.warnings.iter().filter_map(|d| d.code.clone()).collect::<Vec<_>>(), vec!["flat-crashloop-backoff"]);
+        assert_eq!(
+            out.warnings
+                .iter()
+                .filter_map(|d| d.code.clone())
+                .collect::<Vec<_>>(),
+            vec!["flat-crashloop-backoff"]
+        );
     }
 
     #[test]
     fn a_gate_removed_in_the_version_stops_validation() {
         let mut ctx = ctx_with(Some(true));
         ctx.gates = FeatureGates::for_version(crate::features::KubeVersion { minor: 37 });
-        let c = cfg(Some("30s"), &[("SidecarContainers", true), ("KubeletCrashLoopBackOffMax", false)]);
-        assert_eq!(messages(&c, &ctx), vec!["unrecognized feature gate: SidecarContainers"]);
+        let c = cfg(
+            Some("30s"),
+            &[
+                ("SidecarContainers", true),
+                ("KubeletCrashLoopBackOffMax", false),
+            ],
+        );
+        assert_eq!(
+            messages(&c, &ctx),
+            vec!["unrecognized feature gate: SidecarContainers"]
+        );
         ctx.gates = FeatureGates::for_version(crate::features::KubeVersion { minor: 36 });
         assert_eq!(
             messages(&c, &ctx),
-            vec!["invalid configuration: FeatureGate KubeletCrashLoopBackOffMax not enabled, CrashLoopBackOff.MaxContainerRestartPeriod must not be set"]
+            vec![
+                "invalid configuration: FeatureGate KubeletCrashLoopBackOffMax not enabled, CrashLoopBackOff.MaxContainerRestartPeriod must not be set"
+            ]
         );
     }
 }

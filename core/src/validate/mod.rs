@@ -90,10 +90,22 @@ pub struct ValidateOutput {
 }
 
 pub fn run(input: ValidateInput) -> Result<ValidateOutput, Diagnostic> {
-    let (gates, gate_warnings) = FeatureGates::resolve(input.kubernetes_version.as_deref(), input.feature_gates.as_ref())?;
-    let future_rules = input.proposals.contains(&crate::proposals::Proposal::RestartRulesFuture);
-    let always_pod = input.proposals.contains(&crate::proposals::Proposal::AlwaysPod);
-    let ctx = Ctx { gates, skip_defaulting: input.skip_defaulting, future_rules, always_pod };
+    let (gates, gate_warnings) = FeatureGates::resolve(
+        input.kubernetes_version.as_deref(),
+        input.feature_gates.as_ref(),
+    )?;
+    let future_rules = input
+        .proposals
+        .contains(&crate::proposals::Proposal::RestartRulesFuture);
+    let always_pod = input
+        .proposals
+        .contains(&crate::proposals::Proposal::AlwaysPod);
+    let ctx = Ctx {
+        gates,
+        skip_defaulting: input.skip_defaulting,
+        future_rules,
+        always_pod,
+    };
     let mut all = Findings::default();
     all.extend(gate_warnings);
     let mut documents = Vec::new();
@@ -104,7 +116,8 @@ pub fn run(input: ValidateInput) -> Result<ValidateOutput, Diagnostic> {
             all.merge(f);
         }
         (None, Some(text)) => {
-            let docs = source::parse_documents(&text).map_err(|d| d.with_severity(Severity::Error))?;
+            let docs =
+                source::parse_documents(&text).map_err(|d| d.with_severity(Severity::Error))?;
             for doc in &docs {
                 let (mut f, modelled) = validate_value(&doc.value, &ctx);
                 for d in f.all_mut() {
@@ -114,9 +127,20 @@ pub fn run(input: ValidateInput) -> Result<ValidateOutput, Diagnostic> {
                 let meta = doc.value.get("metadata");
                 documents.push(DocumentSummary {
                     index: doc.index,
-                    api_version: doc.value.get("apiVersion").and_then(Value::as_str).map(str::to_owned),
-                    kind: doc.value.get("kind").and_then(Value::as_str).map(str::to_owned),
-                    name: meta.and_then(|m| m.get("name")).and_then(Value::as_str).map(str::to_owned),
+                    api_version: doc
+                        .value
+                        .get("apiVersion")
+                        .and_then(Value::as_str)
+                        .map(str::to_owned),
+                    kind: doc
+                        .value
+                        .get("kind")
+                        .and_then(Value::as_str)
+                        .map(str::to_owned),
+                    name: meta
+                        .and_then(|m| m.get("name"))
+                        .and_then(Value::as_str)
+                        .map(str::to_owned),
                     line: doc.line,
                     modelled,
                     valid: f.errors.is_empty(),
@@ -125,10 +149,18 @@ pub fn run(input: ValidateInput) -> Result<ValidateOutput, Diagnostic> {
             }
         }
         (Some(_), Some(_)) => {
-            return Err(Diagnostic::request("invalid-input", "input", "give either `object` or `source`, not both"));
+            return Err(Diagnostic::request(
+                "invalid-input",
+                "input",
+                "give either `object` or `source`, not both",
+            ));
         }
         (None, None) => {
-            return Err(Diagnostic::request("invalid-input", "input", "`object` or `source` is required"));
+            return Err(Diagnostic::request(
+                "invalid-input",
+                "input",
+                "`object` or `source` is required",
+            ));
         }
     }
     Ok(ValidateOutput {
@@ -181,7 +213,11 @@ pub fn decode_at<T: DeserializeOwned>(value: &Value, base: &FieldPath) -> Result
 pub fn validate_value(obj: &Value, ctx: &Ctx) -> (Findings, bool) {
     let mut out = Findings::default();
     let Some(map) = obj.as_object() else {
-        out.push(Diagnostic::request("not-an-object", "", "a Kubernetes object must be a mapping with apiVersion and kind"));
+        out.push(Diagnostic::request(
+            "not-an-object",
+            "",
+            "a Kubernetes object must be a mapping with apiVersion and kind",
+        ));
         return (out, false);
     };
     // apiVersion and kind are strings in TypeMeta; the API server's decoder refuses any other
@@ -194,7 +230,11 @@ pub fn validate_value(obj: &Value, ctx: &Ctx) -> (Findings, bool) {
                 Value::Array(_) => "sequence",
                 _ => "map",
             };
-            let mut d = Diagnostic::request("decode", key, format!("{key}: invalid type: {what}, expected a string"));
+            let mut d = Diagnostic::request(
+                "decode",
+                key,
+                format!("{key}: invalid type: {what}, expected a string"),
+            );
             d.error_type = Some(crate::diag::ErrorType::FieldValueTypeInvalid);
             d.origin = crate::diag::Origin::KubeApiserver;
             out.push(d);

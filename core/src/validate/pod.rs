@@ -11,7 +11,9 @@
 use super::Ctx;
 use crate::api::{Container, ContainerRestartRule, Pod, PodSpec};
 use crate::diag::{Diagnostic, FieldPath, Findings};
-use crate::eval::kubelet::{ACTION_RESTART, ACTION_RESTART_ALL, GATE_RESTART_ALL, GATE_RULES, OP_IN, OP_NOT_IN, is_sidecar};
+use crate::eval::kubelet::{
+    ACTION_RESTART, ACTION_RESTART_ALL, GATE_RESTART_ALL, GATE_RULES, OP_IN, OP_NOT_IN, is_sidecar,
+};
 use std::collections::{BTreeSet, HashSet};
 
 const POD_RESTART_POLICIES: [&str; 3] = ["Always", "OnFailure", "Never"];
@@ -44,18 +46,29 @@ struct Opts {
 fn drop_disabled(spec: &PodSpec, path: &FieldPath, out: &mut Findings) -> PodSpec {
     let mut s = spec.clone();
     let note = "dropped on create: the ContainerRestartRules feature gate is off, so the API server clears this field";
-    let lists: [(&str, &mut Vec<Container>); 3] =
-        [("initContainers", &mut s.init_containers), ("containers", &mut s.containers), ("ephemeralContainers", &mut s.ephemeral_containers)];
+    let lists: [(&str, &mut Vec<Container>); 3] = [
+        ("initContainers", &mut s.init_containers),
+        ("containers", &mut s.containers),
+        ("ephemeralContainers", &mut s.ephemeral_containers),
+    ];
     for (name, list) in lists {
         for (i, c) in list.iter_mut().enumerate() {
             let p = path.child(name).index(i);
             let keep_policy = name == "initContainers" && is_sidecar(c);
             if c.restart_policy.is_some() && !keep_policy {
-                out.push(Diagnostic::lint("field-dropped", &p.child("restartPolicy"), format!("{}: {note}", p.child("restartPolicy"))));
+                out.push(Diagnostic::lint(
+                    "field-dropped",
+                    &p.child("restartPolicy"),
+                    format!("{}: {note}", p.child("restartPolicy")),
+                ));
                 c.restart_policy = None;
             }
             if c.restart_policy_rules.is_some() {
-                out.push(Diagnostic::lint("field-dropped", &p.child("restartPolicyRules"), format!("{}: {note}", p.child("restartPolicyRules"))));
+                out.push(Diagnostic::lint(
+                    "field-dropped",
+                    &p.child("restartPolicyRules"),
+                    format!("{}: {note}", p.child("restartPolicyRules")),
+                ));
                 c.restart_policy_rules = None;
             }
         }
@@ -69,9 +82,16 @@ fn validate_container_restart_policy(c: &Container, p: &FieldPath, opts: Opts, o
     let policy_path = p.child("restartPolicy");
     match c.restart_policy.as_deref() {
         None if rules.is_empty() => return,
-        None => out.push(Diagnostic::required(&policy_path, "must specify restartPolicy when restart rules are used")),
+        None => out.push(Diagnostic::required(
+            &policy_path,
+            "must specify restartPolicy when restart rules are used",
+        )),
         Some(v) if !CONTAINER_RESTART_POLICIES.contains(&v) => {
-            out.push(Diagnostic::not_supported(&policy_path, v, &CONTAINER_RESTART_POLICIES));
+            out.push(Diagnostic::not_supported(
+                &policy_path,
+                v,
+                &CONTAINER_RESTART_POLICIES,
+            ));
         }
         Some(_) => {}
     }
@@ -79,23 +99,42 @@ fn validate_container_restart_policy(c: &Container, p: &FieldPath, opts: Opts, o
     if rules.len() > MAX_RULES {
         out.push(Diagnostic::too_many(&rules_path, rules.len(), MAX_RULES));
     }
-    let allowed: &[&str] = if opts.allow_all { &[ACTION_RESTART, ACTION_RESTART_ALL] } else { &[ACTION_RESTART] };
+    let allowed: &[&str] = if opts.allow_all {
+        &[ACTION_RESTART, ACTION_RESTART_ALL]
+    } else {
+        &[ACTION_RESTART]
+    };
     for (j, r) in rules.iter().enumerate() {
         let rp = rules_path.index(j);
         if !allowed.contains(&r.action.as_str()) {
-            out.push(Diagnostic::not_supported(&rp.child("action"), r.action.as_str(), allowed));
+            out.push(Diagnostic::not_supported(
+                &rp.child("action"),
+                r.action.as_str(),
+                allowed,
+            ));
         }
         match &r.exit_codes {
             Some(ec) => {
                 let ep = rp.child("exitCodes");
                 if !OPERATORS.contains(&ec.operator.as_str()) {
-                    out.push(Diagnostic::not_supported(&ep.child("operator"), ec.operator.as_str(), &OPERATORS));
+                    out.push(Diagnostic::not_supported(
+                        &ep.child("operator"),
+                        ec.operator.as_str(),
+                        &OPERATORS,
+                    ));
                 }
                 if ec.values.len() > MAX_VALUES {
-                    out.push(Diagnostic::too_many(&ep.child("values"), ec.values.len(), MAX_VALUES));
+                    out.push(Diagnostic::too_many(
+                        &ep.child("values"),
+                        ec.values.len(),
+                        MAX_VALUES,
+                    ));
                 }
             }
-            None => out.push(Diagnostic::required(&rp.child("exitCodes"), "must be specified")),
+            None => out.push(Diagnostic::required(
+                &rp.child("exitCodes"),
+                "must be specified",
+            )),
         }
     }
 }
@@ -104,7 +143,10 @@ fn validate_container_restart_policy(c: &Container, p: &FieldPath, opts: Opts, o
 fn validate_init_restart_policy(c: &Container, p: &FieldPath, opts: Opts, out: &mut Findings) {
     let Some(policy) = c.restart_policy.as_deref() else {
         if !c.rules().is_empty() {
-            out.push(Diagnostic::required(&p.child("restartPolicy"), "must specify restartPolicy when restart rules are used"));
+            out.push(Diagnostic::required(
+                &p.child("restartPolicy"),
+                "must specify restartPolicy when restart rules are used",
+            ));
         }
         return;
     };
@@ -122,7 +164,11 @@ fn validate_init_restart_policy(c: &Container, p: &FieldPath, opts: Opts, out: &
             validate_container_restart_policy(c, p, opts, out);
         }
     } else if policy != "Always" {
-        out.push(Diagnostic::not_supported(&p.child("restartPolicy"), policy, &["Always"]));
+        out.push(Diagnostic::not_supported(
+            &p.child("restartPolicy"),
+            policy,
+            &["Always"],
+        ));
     }
 }
 
@@ -133,7 +179,10 @@ fn other_set(c: &Container, key: &str) -> bool {
 /// ValidatePodSpec, restart and failure scope. `path` is the path of the PodSpec (`spec`, or
 /// `spec.template.spec` in a Job).
 pub fn validate_pod_spec(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, out: &mut Findings) {
-    let opts = Opts { allow_rules: ctx.gates.enabled(GATE_RULES), allow_all: ctx.gates.enabled(GATE_RESTART_ALL) };
+    let opts = Opts {
+        allow_rules: ctx.gates.enabled(GATE_RULES),
+        allow_all: ctx.gates.enabled(GATE_RESTART_ALL),
+    };
     let dropped;
     let spec = if !ctx.skip_defaulting && !opts.allow_rules {
         dropped = drop_disabled(spec, path, out);
@@ -143,7 +192,10 @@ pub fn validate_pod_spec(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, out: &mut 
     };
 
     if spec.termination_grace_period_seconds.is_none() {
-        out.push(Diagnostic::required(&path.child("terminationGracePeriodSeconds"), ""));
+        out.push(Diagnostic::required(
+            &path.child("terminationGracePeriodSeconds"),
+            "",
+        ));
     }
 
     // Regular containers.
@@ -165,7 +217,10 @@ pub fn validate_pod_spec(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, out: &mut 
         } else if opts.allow_rules {
             validate_container_restart_policy(c, &p, opts, out);
         } else if c.restart_policy.is_some() {
-            out.push(Diagnostic::forbidden(&p.child("restartPolicy"), "may not be set for non-init containers"));
+            out.push(Diagnostic::forbidden(
+                &p.child("restartPolicy"),
+                "may not be set for non-init containers",
+            ));
         }
     }
 
@@ -209,7 +264,10 @@ pub fn validate_pod_spec(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, out: &mut 
         }
         // Upstream compares with the zero value: an empty list that was sent is still "set".
         if c.restart_policy_rules.is_some() {
-            out.push(Diagnostic::forbidden(&p.child("restartPolicyRules"), detail));
+            out.push(Diagnostic::forbidden(
+                &p.child("restartPolicyRules"),
+                detail,
+            ));
         }
         if c.lifecycle.as_ref().is_some_and(|v| !v.is_null()) {
             out.push(Diagnostic::forbidden(&p.child("lifecycle"), detail));
@@ -226,7 +284,9 @@ pub fn validate_pod_spec(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, out: &mut 
     match spec.restart_policy.as_deref() {
         None | Some("") => out.push(Diagnostic::required(&rp, "")),
         Some("AlwaysPod") if ctx.always_pod => {}
-        Some(v) if !POD_RESTART_POLICIES.contains(&v) => out.push(Diagnostic::not_supported(&rp, v, &POD_RESTART_POLICIES)),
+        Some(v) if !POD_RESTART_POLICIES.contains(&v) => {
+            out.push(Diagnostic::not_supported(&rp, v, &POD_RESTART_POLICIES))
+        }
         Some(_) => {}
     }
 
@@ -238,7 +298,10 @@ pub fn validate_pod(pod: &Pod, ctx: &Ctx, out: &mut Findings) {
     let spec = FieldPath::new("spec");
     validate_pod_spec(&pod.spec, &spec, ctx, out);
     if !pod.spec.ephemeral_containers.is_empty() {
-        out.push(Diagnostic::forbidden(&spec.child("ephemeralContainers"), "cannot be set on create"));
+        out.push(Diagnostic::forbidden(
+            &spec.child("ephemeralContainers"),
+            "cannot be set on create",
+        ));
     }
 }
 
@@ -256,7 +319,11 @@ enum CodeSet {
 impl CodeSet {
     fn of(op_in: bool, values: &[i32]) -> Self {
         let s: BTreeSet<i32> = values.iter().copied().collect();
-        if op_in { CodeSet::Finite(s) } else { CodeSet::Cofinite(s) }
+        if op_in {
+            CodeSet::Finite(s)
+        } else {
+            CodeSet::Cofinite(s)
+        }
     }
     fn empty() -> Self {
         CodeSet::Finite(BTreeSet::new())
@@ -314,14 +381,32 @@ fn rule_set(r: &ContainerRestartRule) -> Option<CodeSet> {
 
 fn lint_pod_spec(spec: &PodSpec, path: &FieldPath, future_rules: bool, out: &mut Findings) {
     for (i, c) in spec.containers.iter().enumerate() {
-        lint_container(c, &path.child("containers").index(i), false, future_rules, out);
+        lint_container(
+            c,
+            &path.child("containers").index(i),
+            false,
+            future_rules,
+            out,
+        );
     }
     for (i, c) in spec.init_containers.iter().enumerate() {
-        lint_container(c, &path.child("initContainers").index(i), true, future_rules, out);
+        lint_container(
+            c,
+            &path.child("initContainers").index(i),
+            true,
+            future_rules,
+            out,
+        );
     }
 }
 
-fn lint_container(c: &Container, p: &FieldPath, init: bool, future_rules: bool, out: &mut Findings) {
+fn lint_container(
+    c: &Container,
+    p: &FieldPath,
+    init: bool,
+    future_rules: bool,
+    out: &mut Findings,
+) {
     let rules = c.rules();
     let rules_path = p.child("restartPolicyRules");
     let sidecar = init && is_sidecar(c);
@@ -330,30 +415,65 @@ fn lint_container(c: &Container, p: &FieldPath, init: bool, future_rules: bool, 
         let rp = rules_path.index(j);
         lint_unknown_fields(r, &rp, future_rules, out);
         let Some(set) = rule_set(r) else { continue };
-        let Some(ec) = r.exit_codes.as_ref() else { continue };
+        let Some(ec) = r.exit_codes.as_ref() else {
+            continue;
+        };
         let vp = rp.child("exitCodes").child("values");
         // Duplicate values, and exit codes a Linux container cannot report: one warning per
         // value for the first few, then one that counts the rest (a 100,000-value list must not
         // bury the errors under 100,000 warnings).
         const PER_LIST: usize = 5;
         let mut seen = HashSet::new();
-        let dups: Vec<(usize, i32)> = ec.values.iter().enumerate().filter(|(_, v)| !seen.insert(**v)).map(|(k, v)| (k, *v)).collect();
+        let dups: Vec<(usize, i32)> = ec
+            .values
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| !seen.insert(**v))
+            .map(|(k, v)| (k, *v))
+            .collect();
         for (k, v) in dups.iter().take(PER_LIST) {
-            out.push(Diagnostic::lint("duplicate-exit-code", &vp.index(*k), format!("{}: exit code {v} is listed more than once", vp.index(*k))));
+            out.push(Diagnostic::lint(
+                "duplicate-exit-code",
+                &vp.index(*k),
+                format!("{}: exit code {v} is listed more than once", vp.index(*k)),
+            ));
         }
         if dups.len() > PER_LIST {
-            out.push(Diagnostic::lint("duplicate-exit-code", &vp, format!("{vp}: {} more exit codes are listed more than once", dups.len() - PER_LIST)));
+            out.push(Diagnostic::lint(
+                "duplicate-exit-code",
+                &vp,
+                format!(
+                    "{vp}: {} more exit codes are listed more than once",
+                    dups.len() - PER_LIST
+                ),
+            ));
         }
-        let outside: Vec<(usize, i32)> = ec.values.iter().enumerate().filter(|(_, v)| !(0..=255).contains(*v)).map(|(k, v)| (k, *v)).collect();
+        let outside: Vec<(usize, i32)> = ec
+            .values
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| !(0..=255).contains(*v))
+            .map(|(k, v)| (k, *v))
+            .collect();
         for (k, v) in outside.iter().take(PER_LIST) {
             out.push(Diagnostic::lint(
                 "exit-code-out-of-range",
                 &vp.index(*k),
-                format!("{}: exit code {v} is outside 0-255; a Linux container never exits with it", vp.index(*k)),
+                format!(
+                    "{}: exit code {v} is outside 0-255; a Linux container never exits with it",
+                    vp.index(*k)
+                ),
             ));
         }
         if outside.len() > PER_LIST {
-            out.push(Diagnostic::lint("exit-code-out-of-range", &vp, format!("{vp}: {} more exit codes are outside 0-255", outside.len() - PER_LIST)));
+            out.push(Diagnostic::lint(
+                "exit-code-out-of-range",
+                &vp,
+                format!(
+                    "{vp}: {} more exit codes are outside 0-255",
+                    outside.len() - PER_LIST
+                ),
+            ));
         }
         if set == CodeSet::empty() {
             out.push(Diagnostic::lint(
@@ -394,7 +514,12 @@ fn lint_container(c: &Container, p: &FieldPath, init: bool, future_rules: bool, 
     }
 }
 
-fn lint_unknown_fields(r: &ContainerRestartRule, rp: &FieldPath, future_rules: bool, out: &mut Findings) {
+fn lint_unknown_fields(
+    r: &ContainerRestartRule,
+    rp: &FieldPath,
+    future_rules: bool,
+    out: &mut Findings,
+) {
     let unknown = |key: &str, at: &FieldPath, out: &mut Findings| {
         out.push(Diagnostic::lint(
             "unknown-field",
@@ -403,7 +528,11 @@ fn lint_unknown_fields(r: &ContainerRestartRule, rp: &FieldPath, future_rules: b
         ));
     };
     // Under RestartRulesFuture, `when` is the KEP's condition wrapper, not an unknown field.
-    for key in r.other.keys().filter(|k| !(future_rules && k.as_str() == "when")) {
+    for key in r
+        .other
+        .keys()
+        .filter(|k| !(future_rules && k.as_str() == "when"))
+    {
         unknown(key, rp, out);
     }
     if let Some(ec) = &r.exit_codes {
@@ -425,7 +554,12 @@ mod tests {
         let mut g = FeatureGates::default();
         g.set(GATE_RULES, rules);
         g.set(GATE_RESTART_ALL, all);
-        Ctx { gates: g, skip_defaulting: skip, future_rules: false, always_pod: false }
+        Ctx {
+            gates: g,
+            skip_defaulting: skip,
+            future_rules: false,
+            always_pod: false,
+        }
     }
 
     fn check(spec: serde_json::Value, c: &Ctx) -> Findings {
@@ -439,7 +573,10 @@ mod tests {
     }
 
     fn errs(f: &Findings) -> Vec<(String, String)> {
-        f.errors.iter().map(|d| (d.field.clone(), format!("{:?}", d.error_type.unwrap()))).collect()
+        f.errors
+            .iter()
+            .map(|d| (d.field.clone(), format!("{:?}", d.error_type.unwrap())))
+            .collect()
     }
 
     fn codes(f: &Findings) -> Vec<String> {
@@ -462,11 +599,18 @@ mod tests {
 
     #[test]
     fn defaults_restart_policy_and_grace() {
-        let mut s = PodSpec { restart_policy: Some(String::new()), ..Default::default() };
+        let mut s = PodSpec {
+            restart_policy: Some(String::new()),
+            ..Default::default()
+        };
         default_pod_spec(&mut s);
         assert_eq!(s.restart_policy.as_deref(), Some("Always"));
         assert_eq!(s.termination_grace_period_seconds, Some(30));
-        let mut s = PodSpec { restart_policy: Some("Never".into()), termination_grace_period_seconds: Some(5), ..Default::default() };
+        let mut s = PodSpec {
+            restart_policy: Some("Never".into()),
+            termination_grace_period_seconds: Some(5),
+            ..Default::default()
+        };
         default_pod_spec(&mut s);
         assert_eq!(s.restart_policy.as_deref(), Some("Never"));
         assert_eq!(s.termination_grace_period_seconds, Some(5));
@@ -474,36 +618,70 @@ mod tests {
 
     #[test]
     fn undefaulted_spec_needs_grace_and_policy() {
-        let f = check(json!({"containers": [{"name": "c"}]}), &ctx(true, false, true));
+        let f = check(
+            json!({"containers": [{"name": "c"}]}),
+            &ctx(true, false, true),
+        );
         let e = errs(&f);
-        assert!(e.contains(&("spec.terminationGracePeriodSeconds".into(), "FieldValueRequired".into())));
+        assert!(e.contains(&(
+            "spec.terminationGracePeriodSeconds".into(),
+            "FieldValueRequired".into()
+        )));
         assert!(e.contains(&("spec.restartPolicy".into(), "FieldValueRequired".into())));
     }
 
     #[test]
     fn pod_restart_policy_not_supported() {
-        let f = check(json!({"restartPolicy": "Sometimes", "containers": [{"name": "c"}]}), &ctx(true, false, false));
-        assert_eq!(errs(&f), one("spec.restartPolicy", "FieldValueNotSupported"));
-        assert!(f.errors[0].message.contains("supported values: \"Always\", \"OnFailure\", \"Never\""));
+        let f = check(
+            json!({"restartPolicy": "Sometimes", "containers": [{"name": "c"}]}),
+            &ctx(true, false, false),
+        );
+        assert_eq!(
+            errs(&f),
+            one("spec.restartPolicy", "FieldValueNotSupported")
+        );
+        assert!(
+            f.errors[0]
+                .message
+                .contains("supported values: \"Always\", \"OnFailure\", \"Never\"")
+        );
     }
 
     #[test]
     fn containers_required_and_names() {
         let f = check(json!({"containers": []}), &ctx(true, false, false));
         assert_eq!(errs(&f), one("spec.containers", "FieldValueRequired"));
-        let f = check(json!({"containers": [{"name": "a"}, {"name": "a"}], "initContainers": [{"name": "a"}, {"name": ""}]}), &ctx(true, false, false));
+        let f = check(
+            json!({"containers": [{"name": "a"}, {"name": "a"}], "initContainers": [{"name": "a"}, {"name": ""}]}),
+            &ctx(true, false, false),
+        );
         let e = errs(&f);
-        assert!(e.contains(&("spec.containers[1].name".into(), "FieldValueDuplicate".into())));
-        assert!(e.contains(&("spec.initContainers[0].name".into(), "FieldValueDuplicate".into())));
-        assert!(e.contains(&("spec.initContainers[1].name".into(), "FieldValueRequired".into())));
+        assert!(e.contains(&(
+            "spec.containers[1].name".into(),
+            "FieldValueDuplicate".into()
+        )));
+        assert!(e.contains(&(
+            "spec.initContainers[0].name".into(),
+            "FieldValueDuplicate".into()
+        )));
+        assert!(e.contains(&(
+            "spec.initContainers[1].name".into(),
+            "FieldValueRequired".into()
+        )));
     }
 
     #[test]
     fn regular_container_policy_forbidden_without_option() {
-        let f = check(json!({"restartPolicy": "Always", "terminationGracePeriodSeconds": 30, "containers": [{"name": "c", "restartPolicy": "Never"}]}), &ctx(false, false, true));
+        let f = check(
+            json!({"restartPolicy": "Always", "terminationGracePeriodSeconds": 30, "containers": [{"name": "c", "restartPolicy": "Never"}]}),
+            &ctx(false, false, true),
+        );
         let e = errs(&f);
         assert_eq!(e.len(), 1);
-        assert!(e.contains(&("spec.containers[0].restartPolicy".into(), "FieldValueForbidden".into())));
+        assert!(e.contains(&(
+            "spec.containers[0].restartPolicy".into(),
+            "FieldValueForbidden".into()
+        )));
     }
 
     #[test]
@@ -514,54 +692,150 @@ mod tests {
             &ctx(false, false, false),
         );
         assert!(f.errors.is_empty(), "{:?}", f.errors);
-        assert_eq!(codes(&f).iter().filter(|c| *c == "field-dropped").count(), 3);
+        assert_eq!(
+            codes(&f).iter().filter(|c| *c == "field-dropped").count(),
+            3
+        );
     }
 
     #[test]
     fn container_policy_rules() {
         let c = ctx(true, false, false);
-        assert_eq!(errs(&check(main_with(json!({"restartPolicy": "bogus"})), &c)), one("spec.containers[0].restartPolicy", "FieldValueNotSupported"));
         assert_eq!(
-            errs(&check(main_with(json!({"restartPolicyRules": [{"action": "Restart", "exitCodes": {"operator": "In", "values": [1]}}]})), &c)),
+            errs(&check(main_with(json!({"restartPolicy": "bogus"})), &c)),
+            one("spec.containers[0].restartPolicy", "FieldValueNotSupported")
+        );
+        assert_eq!(
+            errs(&check(
+                main_with(
+                    json!({"restartPolicyRules": [{"action": "Restart", "exitCodes": {"operator": "In", "values": [1]}}]})
+                ),
+                &c
+            )),
             one("spec.containers[0].restartPolicy", "FieldValueRequired")
         );
         let r = json!({"action": "Restart", "exitCodes": {"operator": "In", "values": [1]}});
         let many: Vec<_> = (0..21).map(|_| r.clone()).collect();
-        let f = check(main_with(json!({"restartPolicy": "Never", "restartPolicyRules": many})), &c);
-        assert_eq!(errs(&f), one("spec.containers[0].restartPolicyRules", "FieldValueTooMany"));
-        assert_eq!(f.errors[0].message, "spec.containers[0].restartPolicyRules: Too many: 21: must have at most 20 items");
+        let f = check(
+            main_with(json!({"restartPolicy": "Never", "restartPolicyRules": many})),
+            &c,
+        );
+        assert_eq!(
+            errs(&f),
+            one("spec.containers[0].restartPolicyRules", "FieldValueTooMany")
+        );
+        assert_eq!(
+            f.errors[0].message,
+            "spec.containers[0].restartPolicyRules: Too many: 21: must have at most 20 items"
+        );
         let vals: Vec<i32> = (0..256).collect();
-        let f = check(main_with(json!({"restartPolicy": "Never", "restartPolicyRules": [{"action": "Restart", "exitCodes": {"operator": "In", "values": vals}}]})), &c);
-        assert_eq!(errs(&f), one("spec.containers[0].restartPolicyRules[0].exitCodes.values", "FieldValueTooMany"));
-        let f = check(main_with(json!({"restartPolicy": "Never", "restartPolicyRules": [{"action": "", "exitCodes": {"operator": "", "values": [1]}}]})), &c);
+        let f = check(
+            main_with(
+                json!({"restartPolicy": "Never", "restartPolicyRules": [{"action": "Restart", "exitCodes": {"operator": "In", "values": vals}}]}),
+            ),
+            &c,
+        );
+        assert_eq!(
+            errs(&f),
+            one(
+                "spec.containers[0].restartPolicyRules[0].exitCodes.values",
+                "FieldValueTooMany"
+            )
+        );
+        let f = check(
+            main_with(
+                json!({"restartPolicy": "Never", "restartPolicyRules": [{"action": "", "exitCodes": {"operator": "", "values": [1]}}]}),
+            ),
+            &c,
+        );
         let e = errs(&f);
-        assert!(e.contains(&("spec.containers[0].restartPolicyRules[0].action".into(), "FieldValueNotSupported".into())));
-        assert!(e.contains(&("spec.containers[0].restartPolicyRules[0].exitCodes.operator".into(), "FieldValueNotSupported".into())));
-        let f = check(main_with(json!({"restartPolicy": "Never", "restartPolicyRules": [{"action": "Restart"}]})), &c);
-        assert_eq!(errs(&f), one("spec.containers[0].restartPolicyRules[0].exitCodes", "FieldValueRequired"));
+        assert!(e.contains(&(
+            "spec.containers[0].restartPolicyRules[0].action".into(),
+            "FieldValueNotSupported".into()
+        )));
+        assert!(e.contains(&(
+            "spec.containers[0].restartPolicyRules[0].exitCodes.operator".into(),
+            "FieldValueNotSupported".into()
+        )));
+        let f = check(
+            main_with(
+                json!({"restartPolicy": "Never", "restartPolicyRules": [{"action": "Restart"}]}),
+            ),
+            &c,
+        );
+        assert_eq!(
+            errs(&f),
+            one(
+                "spec.containers[0].restartPolicyRules[0].exitCodes",
+                "FieldValueRequired"
+            )
+        );
         // RestartAllContainers needs the second option.
         let ra = json!({"restartPolicy": "Never", "restartPolicyRules": [{"action": "RestartAllContainers", "exitCodes": {"operator": "In", "values": [1]}}]});
-        assert_eq!(errs(&check(main_with(ra.clone()), &c)), one("spec.containers[0].restartPolicyRules[0].action", "FieldValueNotSupported"));
-        assert!(check(main_with(ra), &ctx(true, true, false)).errors.is_empty());
+        assert_eq!(
+            errs(&check(main_with(ra.clone()), &c)),
+            one(
+                "spec.containers[0].restartPolicyRules[0].action",
+                "FieldValueNotSupported"
+            )
+        );
+        assert!(
+            check(main_with(ra), &ctx(true, true, false))
+                .errors
+                .is_empty()
+        );
     }
 
     #[test]
     fn init_container_policy() {
         let init = |c: serde_json::Value| json!({"restartPolicy": "Always", "terminationGracePeriodSeconds": 30, "containers": [{"name": "m"}], "initContainers": [c]});
         let side_rules = json!({"name": "s", "restartPolicy": "Always", "restartPolicyRules": [{"action": "Restart", "exitCodes": {"operator": "In", "values": [1]}}]});
-        assert_eq!(errs(&check(init(side_rules.clone()), &ctx(true, false, false))), one("spec.initContainers[0].restartPolicyRules", "FieldValueForbidden"));
-        assert!(check(init(side_rules), &ctx(true, true, false)).errors.is_empty());
         assert_eq!(
-            errs(&check(init(json!({"name": "i", "restartPolicy": "OnFailure"})), &ctx(false, false, true))),
-            one("spec.initContainers[0].restartPolicy", "FieldValueNotSupported")
+            errs(&check(init(side_rules.clone()), &ctx(true, false, false))),
+            one(
+                "spec.initContainers[0].restartPolicyRules",
+                "FieldValueForbidden"
+            )
         );
-        assert!(check(init(json!({"name": "i", "restartPolicy": "OnFailure"})), &ctx(true, false, false)).errors.is_empty());
+        assert!(
+            check(init(side_rules), &ctx(true, true, false))
+                .errors
+                .is_empty()
+        );
         assert_eq!(
-            errs(&check(init(json!({"name": "i", "restartPolicyRules": [{"action": "Restart", "exitCodes": {"operator": "In", "values": [1]}}]})), &ctx(false, false, true))),
+            errs(&check(
+                init(json!({"name": "i", "restartPolicy": "OnFailure"})),
+                &ctx(false, false, true)
+            )),
+            one(
+                "spec.initContainers[0].restartPolicy",
+                "FieldValueNotSupported"
+            )
+        );
+        assert!(
+            check(
+                init(json!({"name": "i", "restartPolicy": "OnFailure"})),
+                &ctx(true, false, false)
+            )
+            .errors
+            .is_empty()
+        );
+        assert_eq!(
+            errs(&check(
+                init(
+                    json!({"name": "i", "restartPolicyRules": [{"action": "Restart", "exitCodes": {"operator": "In", "values": [1]}}]})
+                ),
+                &ctx(false, false, true)
+            )),
             one("spec.initContainers[0].restartPolicy", "FieldValueRequired")
         );
         assert_eq!(
-            errs(&check(init(json!({"name": "i", "restartPolicy": "Never", "startupProbe": {"exec": {"command": ["x"]}}})), &ctx(true, false, false))),
+            errs(&check(
+                init(
+                    json!({"name": "i", "restartPolicy": "Never", "startupProbe": {"exec": {"command": ["x"]}}})
+                ),
+                &ctx(true, false, false)
+            )),
             one("spec.initContainers[0].startupProbe", "FieldValueForbidden")
         );
         assert!(check(init(json!({"name": "s", "restartPolicy": "Always", "startupProbe": {"exec": {"command": ["x"]}}})), &ctx(true, false, false)).errors.is_empty());
@@ -572,22 +846,49 @@ mod tests {
         let spec = json!({"containers": [{"name": "m"}], "ephemeralContainers": [{"name": "d", "restartPolicy": "Never", "restartPolicyRules": []}]});
         let f = check(spec.clone(), &ctx(true, false, false));
         let e = errs(&f);
-        assert!(e.contains(&("spec.ephemeralContainers[0].restartPolicy".into(), "FieldValueForbidden".into())));
-        assert!(e.contains(&("spec.ephemeralContainers[0].restartPolicyRules".into(), "FieldValueForbidden".into())));
-        let pod = Pod { spec: serde_json::from_value(spec).unwrap(), ..Default::default() };
+        assert!(e.contains(&(
+            "spec.ephemeralContainers[0].restartPolicy".into(),
+            "FieldValueForbidden".into()
+        )));
+        assert!(e.contains(&(
+            "spec.ephemeralContainers[0].restartPolicyRules".into(),
+            "FieldValueForbidden".into()
+        )));
+        let pod = Pod {
+            spec: serde_json::from_value(spec).unwrap(),
+            ..Default::default()
+        };
         let mut out = Findings::default();
         validate_pod(&pod, &ctx(true, false, true), &mut out);
-        assert!(errs(&out).contains(&("spec.ephemeralContainers".into(), "FieldValueForbidden".into())));
+        assert!(errs(&out).contains(&(
+            "spec.ephemeralContainers".into(),
+            "FieldValueForbidden".into()
+        )));
     }
 
     fn lint_of(rules: serde_json::Value, policy: &str) -> Vec<String> {
-        codes(&check(main_with(json!({"restartPolicy": policy, "restartPolicyRules": rules})), &ctx(true, true, false)))
+        codes(&check(
+            main_with(json!({"restartPolicy": policy, "restartPolicyRules": rules})),
+            &ctx(true, true, false),
+        ))
     }
 
     #[test]
     fn lint_rule_never_matches() {
-        assert_eq!(lint_of(json!([{"action": "Restart", "exitCodes": {"operator": "In"}}]), "Never"), vec!["rule-never-matches"]);
-        assert!(lint_of(json!([{"action": "Restart", "exitCodes": {"operator": "NotIn"}}]), "Never").is_empty());
+        assert_eq!(
+            lint_of(
+                json!([{"action": "Restart", "exitCodes": {"operator": "In"}}]),
+                "Never"
+            ),
+            vec!["rule-never-matches"]
+        );
+        assert!(
+            lint_of(
+                json!([{"action": "Restart", "exitCodes": {"operator": "NotIn"}}]),
+                "Never"
+            )
+            .is_empty()
+        );
     }
 
     #[test]
@@ -599,8 +900,16 @@ mod tests {
             {"action": "Restart", "exitCodes": {"operator": "In", "values": [4]}}
         ]);
         // Rule 1 matches everything but 2,3 → covered = all but 3; rule 2 (In [3]) is new; rule 3 (In [4]) is shadowed.
-        let f = check(main_with(json!({"restartPolicy": "Never", "restartPolicyRules": r})), &ctx(true, false, false));
-        let shadowed: Vec<&str> = f.warnings.iter().filter(|d| d.code.as_deref() == Some("rule-shadowed")).map(|d| d.field.as_str()).collect();
+        let f = check(
+            main_with(json!({"restartPolicy": "Never", "restartPolicyRules": r})),
+            &ctx(true, false, false),
+        );
+        let shadowed: Vec<&str> = f
+            .warnings
+            .iter()
+            .filter(|d| d.code.as_deref() == Some("rule-shadowed"))
+            .map(|d| d.field.as_str())
+            .collect();
         assert_eq!(shadowed, vec!["spec.containers[0].restartPolicyRules[3]"]);
         let r2 = json!([
             {"action": "Restart", "exitCodes": {"operator": "NotIn", "values": [0]}},
@@ -611,16 +920,40 @@ mod tests {
 
     #[test]
     fn lint_duplicates_and_range() {
-        let f = lint_of(json!([{"action": "Restart", "exitCodes": {"operator": "In", "values": [3, 3, 256, -1]}}]), "Never");
+        let f = lint_of(
+            json!([{"action": "Restart", "exitCodes": {"operator": "In", "values": [3, 3, 256, -1]}}]),
+            "Never",
+        );
         assert_eq!(f.iter().filter(|c| *c == "duplicate-exit-code").count(), 1);
-        assert_eq!(f.iter().filter(|c| *c == "exit-code-out-of-range").count(), 2);
+        assert_eq!(
+            f.iter().filter(|c| *c == "exit-code-out-of-range").count(),
+            2
+        );
     }
 
     #[test]
     fn lint_restart_rule_redundant() {
-        assert_eq!(lint_of(json!([{"action": "Restart", "exitCodes": {"operator": "In", "values": [1]}}]), "Always"), vec!["restart-rule-redundant"]);
-        assert_eq!(lint_of(json!([{"action": "Restart", "exitCodes": {"operator": "In", "values": [1]}}]), "OnFailure"), vec!["restart-rule-redundant"]);
-        assert!(lint_of(json!([{"action": "Restart", "exitCodes": {"operator": "In", "values": [0]}}]), "OnFailure").is_empty());
+        assert_eq!(
+            lint_of(
+                json!([{"action": "Restart", "exitCodes": {"operator": "In", "values": [1]}}]),
+                "Always"
+            ),
+            vec!["restart-rule-redundant"]
+        );
+        assert_eq!(
+            lint_of(
+                json!([{"action": "Restart", "exitCodes": {"operator": "In", "values": [1]}}]),
+                "OnFailure"
+            ),
+            vec!["restart-rule-redundant"]
+        );
+        assert!(
+            lint_of(
+                json!([{"action": "Restart", "exitCodes": {"operator": "In", "values": [0]}}]),
+                "OnFailure"
+            )
+            .is_empty()
+        );
         assert!(lint_of(json!([{"action": "RestartAllContainers", "exitCodes": {"operator": "In", "values": [1]}}]), "Always").is_empty());
     }
 
@@ -638,9 +971,18 @@ mod tests {
         let spec = json!({"containers": [{"name": "m"}], "initContainers": [{"name": "s", "restartPolicy": "Always",
             "restartPolicyRules": [{"action": "RestartAllContainers", "onExit": {"exitCodes": {"operator": "In", "values": [88]}}}]}]});
         let f = check(spec, &ctx(true, true, false));
-        assert_eq!(errs(&f), one("spec.initContainers[0].restartPolicyRules[0].exitCodes", "FieldValueRequired"));
+        assert_eq!(
+            errs(&f),
+            one(
+                "spec.initContainers[0].restartPolicyRules[0].exitCodes",
+                "FieldValueRequired"
+            )
+        );
         assert_eq!(codes(&f), vec!["unknown-field"]);
-        assert_eq!(f.warnings[0].field, "spec.initContainers[0].restartPolicyRules[0].onExit");
+        assert_eq!(
+            f.warnings[0].field,
+            "spec.initContainers[0].restartPolicyRules[0].onExit"
+        );
     }
 
     fn union(a: &CodeSet, b: &CodeSet) -> CodeSet {
@@ -656,9 +998,21 @@ mod tests {
         let all = CodeSet::Cofinite(BTreeSet::new());
         assert_eq!(union(&a, &not12), all);
         assert_eq!(union(&not12, &a), all);
-        assert_eq!(union(&a, &CodeSet::of(true, &[2, 3])), CodeSet::of(true, &[1, 2, 3]));
-        assert_eq!(union(&CodeSet::of(false, &[1, 2, 3]), &CodeSet::of(false, &[2, 3, 4])), CodeSet::of(false, &[2, 3]));
-        assert_eq!(union(&CodeSet::of(false, &[1, 2, 3]), &CodeSet::of(true, &[3])), CodeSet::of(false, &[1, 2]));
+        assert_eq!(
+            union(&a, &CodeSet::of(true, &[2, 3])),
+            CodeSet::of(true, &[1, 2, 3])
+        );
+        assert_eq!(
+            union(
+                &CodeSet::of(false, &[1, 2, 3]),
+                &CodeSet::of(false, &[2, 3, 4])
+            ),
+            CodeSet::of(false, &[2, 3])
+        );
+        assert_eq!(
+            union(&CodeSet::of(false, &[1, 2, 3]), &CodeSet::of(true, &[3])),
+            CodeSet::of(false, &[1, 2])
+        );
         assert!(!not12.is_subset(&a));
         assert!(CodeSet::of(false, &[1, 2, 3]).is_subset(&not12));
     }

@@ -10,17 +10,43 @@ use crate::diag::{Diagnostic, FieldPath, Findings};
 use serde_json::Value;
 
 fn fields_of(type_: &str) -> Option<&'static [(&'static str, &'static str)]> {
-    KNOWN_FIELDS.binary_search_by(|(t, _)| (*t).cmp(type_)).ok().and_then(|i| KNOWN_FIELDS.get(i)).map(|(_, f)| *f)
+    KNOWN_FIELDS
+        .binary_search_by(|(t, _)| (*t).cmp(type_))
+        .ok()
+        .and_then(|i| KNOWN_FIELDS.get(i))
+        .map(|(_, f)| *f)
+}
+
+/// One step below the path `check` started at: a field name or a list index.
+#[derive(Clone, Copy)]
+enum Step<'a> {
+    Field(&'a str),
+    Index(usize),
 }
 
 /// Reports every field of `value` (an object of Kubernetes type `type_`, at `at`) that the type
 /// does not have, then looks into the fields whose types are checked.
 pub fn check(type_: &str, value: &Value, at: &FieldPath, out: &mut Findings) {
-    let (Some(fields), Some(map)) = (fields_of(type_), value.as_object()) else { return };
+    // The walk keeps the steps below `at` on a stack and spells a path out only for an unknown
+    // field: almost every manifest has none, and this runs on every validation.
+    let mut steps: Vec<Step> = Vec::with_capacity(16);
+    walk(type_, value, at, &mut steps, out);
+}
+
+fn walk<'a>(
+    type_: &str,
+    value: &'a Value,
+    at: &FieldPath,
+    steps: &mut Vec<Step<'a>>,
+    out: &mut Findings,
+) {
+    let (Some(fields), Some(map)) = (fields_of(type_), value.as_object()) else {
+        return;
+    };
     for (key, v) in map {
         match fields.binary_search_by(|(name, _)| (*name).cmp(key.as_str())) {
             Err(_) => {
-                let p = at.child(key);
+                let p = path_of(at, steps).child(key);
                 out.push(Diagnostic::lint(
                     "unknown-field",
                     &p,
@@ -32,18 +58,28 @@ pub fn check(type_: &str, value: &Value, at: &FieldPath, out: &mut Findings) {
                 if child.is_empty() {
                     continue;
                 }
+                steps.push(Step::Field(key));
                 match v {
                     Value::Array(items) => {
-                        let p = at.child(key);
                         for (j, item) in items.iter().enumerate() {
-                            check(child, item, &p.index(j), out);
+                            steps.push(Step::Index(j));
+                            walk(child, item, at, steps, out);
+                            steps.pop();
                         }
                     }
-                    other => check(child, other, &at.child(key), out),
+                    other => walk(child, other, at, steps, out),
                 }
+                steps.pop();
             }
         }
     }
+}
+
+fn path_of(at: &FieldPath, steps: &[Step]) -> FieldPath {
+    steps.iter().fold(at.clone(), |p, s| match s {
+        Step::Field(name) => p.child(name),
+        Step::Index(i) => p.index(*i),
+    })
 }
 
 #[cfg(test)]

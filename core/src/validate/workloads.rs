@@ -1,8 +1,11 @@
 //! Which validator a document goes to, by apiVersion and kind; and the workloads that only embed
 //! a Pod, Job or JobSet template (Deployment, CronJob, Kubeflow runtimes, …).
 
-use super::{decode_at, Ctx};
-use crate::api::{ContainerRecreateRequest, Job, JobSet, JobSetSpec, JobSpec, KubeletConfiguration, Pod, PodTemplateSpec};
+use super::{Ctx, decode_at};
+use crate::api::{
+    ContainerRecreateRequest, Job, JobSet, JobSetSpec, JobSpec, KubeletConfiguration, Pod,
+    PodTemplateSpec,
+};
 use crate::diag::{Diagnostic, FieldPath, Findings, Severity};
 use serde_json::Value;
 
@@ -15,7 +18,14 @@ fn info(out: &mut Findings, code: &str, msg: String) {
 }
 
 /// Dispatches one document; returns whether restartkit models its kind.
-pub(super) fn validate_kind(group: &str, api_version: &str, kind: &str, obj: &Value, ctx: &Ctx, out: &mut Findings) -> bool {
+pub(super) fn validate_kind(
+    group: &str,
+    api_version: &str,
+    kind: &str,
+    obj: &Value,
+    ctx: &Ctx,
+    out: &mut Findings,
+) -> bool {
     match (group, kind) {
         ("", "Pod") if api_version == "v1" => {
             if let Some(mut pod) = decode(obj, &FieldPath::root(), out) {
@@ -55,12 +65,13 @@ pub(super) fn validate_kind(group: &str, api_version: &str, kind: &str, obj: &Va
             // the trainer creates the JobSet.
             let p = FieldPath::new("spec").child("template").child("spec");
             if let Some(v) = at(obj, &["spec", "template", "spec"])
-                && let Some(mut spec) = decode::<JobSetSpec>(v, &p, out) {
-                    if !ctx.skip_defaulting {
-                        super::jobset::default_jobset_spec(&mut spec);
-                    }
-                    super::jobset::validate_jobset_spec(&spec, &p, ctx, out);
+                && let Some(mut spec) = decode::<JobSetSpec>(v, &p, out)
+            {
+                if !ctx.skip_defaulting {
+                    super::jobset::default_jobset_spec(&mut spec);
                 }
+                super::jobset::validate_jobset_spec(&spec, &p, ctx, out);
+            }
             true
         }
         ("kubelet.config.k8s.io", "KubeletConfiguration") | ("", "KubeletConfiguration") => {
@@ -85,11 +96,15 @@ pub(super) fn validate_kind(group: &str, api_version: &str, kind: &str, obj: &Va
             }
             true
         }
-        ("apps", "Deployment" | "StatefulSet" | "DaemonSet" | "ReplicaSet") | ("", "ReplicationController" | "PodTemplate") => {
+        ("apps", "Deployment" | "StatefulSet" | "DaemonSet" | "ReplicaSet")
+        | ("", "ReplicationController" | "PodTemplate") => {
             let (path, p): (&[&str], FieldPath) = if kind == "PodTemplate" {
                 (&["template"], FieldPath::new("template"))
             } else {
-                (&["spec", "template"], FieldPath::new("spec").child("template"))
+                (
+                    &["spec", "template"],
+                    FieldPath::new("spec").child("template"),
+                )
             };
             pod_template_at(obj, path, &p, ctx, out);
             true
@@ -98,7 +113,9 @@ pub(super) fn validate_kind(group: &str, api_version: &str, kind: &str, obj: &Va
             // leaderWorkerTemplate.restartPolicy is LWS's own field (RecreateGroupOnPodRestart, …),
             // not a Pod restartPolicy.
             for t in ["leaderTemplate", "workerTemplate"] {
-                let p = FieldPath::new("spec").child("leaderWorkerTemplate").child(t);
+                let p = FieldPath::new("spec")
+                    .child("leaderWorkerTemplate")
+                    .child(t);
                 pod_template_at(obj, &["spec", "leaderWorkerTemplate", t], &p, ctx, out);
             }
             true
@@ -113,7 +130,10 @@ pub(super) fn validate_kind(group: &str, api_version: &str, kind: &str, obj: &Va
                     }
                     if let Some(roles) = specs.as_object() {
                         for role in roles.keys() {
-                            let p = FieldPath::new("spec").child(key).child(role).child("template");
+                            let p = FieldPath::new("spec")
+                                .child(key)
+                                .child(role)
+                                .child("template");
                             pod_template_at(obj, &["spec", key, role, "template"], &p, ctx, out);
                         }
                     }
@@ -122,8 +142,16 @@ pub(super) fn validate_kind(group: &str, api_version: &str, kind: &str, obj: &Va
             true
         }
         _ => {
-            let what = if kind.is_empty() { "a document without kind".to_owned() } else { format!("{api_version} {kind}") };
-            info(out, "kind-not-modelled", format!("{what}: no restart or failure fields restartkit models; passed over"));
+            let what = if kind.is_empty() {
+                "a document without kind".to_owned()
+            } else {
+                format!("{api_version} {kind}")
+            };
+            info(
+                out,
+                "kind-not-modelled",
+                format!("{what}: no restart or failure fields restartkit models; passed over"),
+            );
             false
         }
     }
@@ -133,14 +161,26 @@ pub(super) fn validate_kind(group: &str, api_version: &str, kind: &str, obj: &Va
 pub(super) fn check_unknown_fields(group: &str, kind: &str, obj: &Value, out: &mut Findings) {
     let root = FieldPath::root();
     match (group, kind) {
-        ("", "Pod") | ("batch", "Job" | "CronJob") | ("apps", "Deployment" | "StatefulSet" | "DaemonSet" | "ReplicaSet") => {
+        ("", "Pod")
+        | ("batch", "Job" | "CronJob")
+        | ("apps", "Deployment" | "StatefulSet" | "DaemonSet" | "ReplicaSet") => {
             super::unknown_fields::check(kind, obj, &root, out);
         }
         ("jobset.x-k8s.io", "JobSet") => {
             let p = FieldPath::new("spec").child("replicatedJobs");
-            for (i, rj) in at(obj, &["spec", "replicatedJobs"]).and_then(Value::as_array).into_iter().flatten().enumerate() {
+            for (i, rj) in at(obj, &["spec", "replicatedJobs"])
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .enumerate()
+            {
                 if let Some(t) = rj.get("template") {
-                    super::unknown_fields::check("JobTemplateSpec", t, &p.index(i).child("template"), out);
+                    super::unknown_fields::check(
+                        "JobTemplateSpec",
+                        t,
+                        &p.index(i).child("template"),
+                        out,
+                    );
                 }
             }
         }
@@ -148,7 +188,11 @@ pub(super) fn check_unknown_fields(group: &str, kind: &str, obj: &Value, out: &m
     }
 }
 
-fn decode<T: serde::de::DeserializeOwned>(v: &Value, base: &FieldPath, out: &mut Findings) -> Option<T> {
+fn decode<T: serde::de::DeserializeOwned>(
+    v: &Value,
+    base: &FieldPath,
+    out: &mut Findings,
+) -> Option<T> {
     match decode_at::<T>(v, base) {
         Ok(t) => Some(t),
         Err(d) => {
