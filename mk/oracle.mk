@@ -1,7 +1,7 @@
 # Differential oracle: restartkit against the upstream Go code (conformance/oracle/, docs/oracle.md).
-#   make oracle N=<cases per op> [SEED=1]   long run on the release CLI, with the speed comparison
+#   make oracle N=<cases per op> [SEED=1]   long run on the release CLI, with the speed comparison per stage
 #   make test-oracle                        smoke run (ORACLE_SMOKE_N cases per op, debug CLI), part of make test
-#   make oracle-bump K8S=1.37.2             pin another Kubernetes release (go.mod is the one place
+#   make oracle-bump K8S=1.37.3             pin another Kubernetes release (go.mod is the one place
 #                                           the upstream versions are written), then re-run
 ORACLE_DIR := $(CURDIR)/conformance/oracle
 ORACLE_BIN := $(CARGO_TARGET_DIR)/oracle/oracle

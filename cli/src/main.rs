@@ -14,6 +14,7 @@ macro_rules! outln {
 
 mod chart;
 mod render;
+mod stages;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use restartkit::Diagnostic;
@@ -175,6 +176,12 @@ enum Command {
         /// differential oracle's speed comparison.
         #[arg(long)]
         timing: bool,
+        /// After answering, time restartkit's stages (decide on decoded input, the compiled
+        /// form, decode+decide) on the inputs of the podFailurePolicy, containerRestart and
+        /// validate requests, and print `stage <name>: N inputs, T ns/input` to standard error
+        /// (docs/oracle.md).
+        #[arg(long)]
+        stages: bool,
     },
 }
 
@@ -357,7 +364,7 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
-        Command::Batch { timing } => batch(timing),
+        Command::Batch { timing, stages } => batch(timing, stages),
     }
 }
 
@@ -655,8 +662,10 @@ mod plugin {
     }
 }
 
-fn batch(timing: bool) -> ExitCode {
+fn batch(timing: bool, stages: bool) -> ExitCode {
     let mut answered = 0u64;
+    // --stages: each request's op and input text, kept for the stage timings at the end.
+    let mut inputs: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut spent = std::time::Duration::ZERO;
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
@@ -673,6 +682,15 @@ fn batch(timing: bool) -> ExitCode {
         let answer = restartkit::handle_json(&line);
         spent += start.elapsed();
         answered += 1;
+        if stages
+            && let Ok(v) = serde_json::from_str::<Value>(&line)
+            && let (Some(op), Some(input)) = (v.get("op").and_then(Value::as_str), v.get("input"))
+        {
+            inputs
+                .entry(op.to_owned())
+                .or_default()
+                .push(input.to_string());
+        }
         if writeln!(out, "{answer}").is_err() {
             return ExitCode::from(2);
         }
@@ -682,6 +700,11 @@ fn batch(timing: bool) -> ExitCode {
     }
     if timing {
         eprintln!("timing: {answered} requests, {} ns", spent.as_nanos());
+    }
+    for (op, texts) in &inputs {
+        for l in stages::report(op, texts) {
+            eprintln!("{l}");
+        }
     }
     ExitCode::SUCCESS
 }

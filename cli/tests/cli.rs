@@ -263,6 +263,52 @@ fn batch_answers_one_line_per_request() {
 }
 
 #[test]
+fn batch_stages_time_each_stage_on_the_inputs_it_was_sent() {
+    let mut child = bin()
+        .args(["batch", "--timing", "--stages"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let req = serde_json::json!({"op": "containerRestart", "input": {"container": "main", "exitCode": 1,
+        "pod": {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"},
+                "spec": {"restartPolicy": "OnFailure", "containers": [{"name": "main", "image": "i"}]}}}});
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(format!("{req}\n{{\"op\":\"describe\",\"input\":{{}}}}\n").as_bytes())
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success());
+    let answers: Vec<Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        answers[0]["result"]["action"], "Restart",
+        "the answers are unchanged: {answers:?}"
+    );
+    let err = stderr(&o);
+    assert!(err.contains("timing: 2 requests, "), "{err}");
+    // containerRestart has stages; describe has none.
+    for stage in ["matcher", "decide", "compiled", "decode+decide"] {
+        assert!(
+            err.lines()
+                .any(|l| l.starts_with(&format!("stage {stage}: 1 inputs, "))
+                    && l.ends_with(" ns/input")),
+            "{stage}: {err}"
+        );
+    }
+    assert_eq!(
+        err.lines().filter(|l| l.starts_with("stage ")).count(),
+        6,
+        "{err}"
+    );
+}
+
+#[test]
 fn request_reads_a_contract_request() {
     let p = temp_file("req.json", br#"{"op": "describe", "input": {}}"#);
     let o = run(&["request", p.to_str().unwrap()]);

@@ -27,10 +27,11 @@ import (
 
 type op struct {
 	name     string
+	label    string // how the run names the op's cases (default: name)
 	gen      func(gen) map[string]any
 	prepare  func([]byte) ([]byte, error) // optional: the input both sides see
 	upstream func([]byte) (map[string]any, error)
-	timed    func([][]byte) (func(), int, error) // optional: upstream's decision on pre-decoded inputs
+	timed    func([][]byte) (timedStages, error) // optional: upstream's stages, timed (timing.go)
 }
 
 var ops = []op{
@@ -39,8 +40,12 @@ var ops = []op{
 	{name: "containerRestartable", gen: gen.containerRestartable, upstream: upstreamContainerRestartable},
 	{name: "matchRestartRule", gen: gen.matchRestartRule, upstream: upstreamMatchRestartRule},
 	{name: "statusTransition", gen: gen.statusTransition, upstream: upstreamStatusTransition},
-	{name: "validate", gen: gen.validatePod, prepare: prepareValidate, upstream: upstreamValidate, timed: timedValidate},
-	{name: "validate", gen: gen.validateJob, prepare: prepareValidate, upstream: upstreamValidate, timed: timedValidate},
+	{name: "validate", label: "validate(Pod)", gen: gen.validatePod, prepare: prepareValidate, upstream: upstreamValidate, timed: timedValidate},
+	{name: "validate", label: "validate(Job)", gen: gen.validateJob, prepare: prepareValidate, upstream: upstreamValidate, timed: timedValidate},
+	{name: "backoff", label: "backoff(job.getRemainingTime)", gen: gen.jobBackoffRemaining, upstream: upstreamJobBackoff},
+	{name: "backoff", label: "backoff(job.getRemainingTimePerIndex)", gen: gen.jobBackoffPerIndex, upstream: upstreamJobBackoff},
+	{name: "backoff", label: "backoff(job.getFinishedTime)", gen: gen.jobFinishedTime, upstream: upstreamJobBackoff},
+	{name: "backoff", label: "backoff(kubelet)", gen: gen.kubeletBackoff, upstream: upstreamKubeletBackoff},
 }
 
 var (
@@ -85,7 +90,7 @@ type response struct {
 func runBatch(lines [][]byte, timing bool) ([]response, string, error) {
 	args := []string{"batch"}
 	if timing {
-		args = append(args, "--timing")
+		args = append(args, "--timing", "--stages")
 	}
 	cmd := exec.Command(*flagRK, args...)
 	var stderr bytes.Buffer
@@ -129,6 +134,9 @@ func runBatch(lines [][]byte, timing bool) ([]response, string, error) {
 	return out, stderr.String(), nil
 }
 
+// skipReasons counts why generated inputs were skipped (printed to standard error at the end).
+var skipReasons = map[string]int{}
+
 type vcase struct {
 	vector map[string]any
 	input  []byte // restartkit's input (upstream's plus kubernetesVersion)
@@ -147,6 +155,7 @@ func mustJSON(v any) []byte {
 func makeCase(o op, id string, input []byte, version string) (vcase, bool) {
 	exp, err := o.upstream(input)
 	if err != nil {
+		skipReasons[err.Error()]++
 		return vcase{}, false
 	}
 	var in map[string]any
@@ -238,7 +247,6 @@ func main() {
 		defer f.Close()
 		dump = f
 	}
-	skipReasons := map[string]int{}
 	fmt.Printf("oracle: upstream k8s.io/kubernetes %s (restartkit kubernetesVersion %s), %d cases per op, seed %d\n",
 		version, minorVersion(version), *flagN, *flagSeed)
 	total, disagreements := 0, 0
@@ -247,8 +255,8 @@ func main() {
 			continue
 		}
 		label := o.name
-		if o.name == "validate" {
-			label += map[bool]string{true: "(Pod)", false: "(Job)"}[oi == 5]
+		if o.label != "" {
+			label = o.label
 		}
 		g := gen{rand.New(rand.NewPCG(*flagSeed, uint64(oi)))}
 		var cases []vcase
@@ -316,33 +324,75 @@ func main() {
 	}
 }
 
-// report prints upstream's time per decision, restartkit's, and their ratio.
-func report(o op, label string, inputs [][]byte, tline string) {
-	// Decoding counts: restartkit's batch time includes parsing the JSON input, so upstream is
-	// also timed with decoding (json.Unmarshal, defaulting, conversion) — the set-up o.timed does.
-	decStart := time.Now()
-	run, n, err := o.timed(inputs)
-	decNs := float64(time.Since(decStart).Nanoseconds())
-	if err != nil || n == 0 {
-		return
-	}
+// perInput runs f (one pass over n inputs) for at least 300 ms and 3 passes: ns per input.
+// restartkit's stages are timed the same way (cli/src/stages.rs).
+func perInput(n int, f func()) float64 {
 	reps := 0
 	start := time.Now()
 	for time.Since(start) < 300*time.Millisecond || reps < 3 {
-		run()
+		f()
 		reps++
 	}
-	upNs := float64(time.Since(start).Nanoseconds()) / float64(reps*n)
-	upDecNs := decNs/float64(n) + upNs
-	var rkN int
-	var rkTotal float64
-	if _, err := fmt.Sscanf(strings.TrimSpace(lastLine(tline)), "timing: %d requests, %f ns", &rkN, &rkTotal); err != nil || rkN == 0 {
-		fmt.Printf("  speed %s: upstream %.0f ns/decision (%.0f ns with JSON decoding); restartkit gave no timing (%q)\n", label, upNs, upDecNs, tline)
+	return float64(time.Since(start).Nanoseconds()) / float64(reps*n)
+}
+
+func loadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	return strings.Join(strings.Fields(string(b))[:3], " ")
+}
+
+// report prints, per stage, upstream's and restartkit's time per input and their ratio
+// (upstream ÷ restartkit: above 1, restartkit is faster).
+func report(o op, label string, inputs [][]byte, tline string) {
+	st, err := o.timed(inputs)
+	if err != nil || st.n == 0 {
 		return
 	}
-	rkNs := rkTotal / float64(rkN)
-	fmt.Printf("  speed %s: upstream %.0f ns/decision (%.0f ns with JSON decoding, defaulting and conversion), restartkit batch %.0f ns/request (JSON in and out): %.1fx / %.1fx\n",
-		label, upNs, upDecNs, rkNs, upNs/rkNs, upDecNs/rkNs)
+	upDecide := perInput(st.n, st.decide)
+	upDecode := perInput(len(inputs), st.decodeDecide)
+	rk := map[string]float64{}
+	var rkN int
+	var rkTotal float64
+	for _, l := range strings.Split(tline, "\n") {
+		l = strings.TrimSpace(l)
+		if name, rest, ok := strings.Cut(strings.TrimPrefix(l, "stage "), ": "); ok && strings.HasPrefix(l, "stage ") {
+			var n int
+			var ns float64
+			if _, err := fmt.Sscanf(rest, "%d inputs, %f ns/input", &n, &ns); err == nil {
+				rk[name] = ns
+			}
+		}
+		fmt.Sscanf(l, "timing: %d requests, %f ns", &rkN, &rkTotal)
+	}
+	fmt.Printf("  speed %s (load %s; ns per input; ratio = upstream ÷ restartkit):\n", label, loadAvg())
+	row := func(stage, up, rkName string, upNs, rkNs float64) {
+		if rkNs <= 0 {
+			fmt.Printf("    %-34s upstream %-24s %9.1f   restartkit gave no figure\n", stage, up, upNs)
+			return
+		}
+		fmt.Printf("    %-34s upstream %-24s %9.1f   restartkit %-26s %9.1f   %6.2fx\n", stage, up, upNs, rkName, rkNs, upNs/rkNs)
+	}
+	switch o.name {
+	case "containerRestart":
+		row("decide, decoded input", st.decideName, "matcher (bool)", upDecide, rk["matcher"])
+		row("decide, decoded input", st.decideName, "op (explained, +clone)", upDecide, rk["decide"])
+		row("decide, decoded input", st.decideName, "compiled", upDecide, rk["compiled"])
+		if c := rk["input clone (inside decide)"]; c > 0 {
+			fmt.Printf("    (of restartkit's op: %.0f ns cloning the input it consumes, %.0f ns resolving kubernetesVersion and featureGates)\n", c, rk["gate resolution (inside decide)"])
+		}
+	case "validate":
+		row("decide, decoded input", st.decideName, "validate_value (JSON tree)", upDecide, rk["decide"])
+	default:
+		row("decide, decoded input", st.decideName, "op (explained)", upDecide, rk["decide"])
+		row("decide, decoded input", st.decideName, "compiled", upDecide, rk["compiled"])
+	}
+	row("decode+decide, JSON text in", "decode+"+st.decideName, "parse+decode+op", upDecode, rk["decode+decide"])
+	if rkN > 0 {
+		row("JSON text in, restartkit JSON out", "decode+"+st.decideName, "batch request", upDecode, rkTotal/float64(rkN))
+	}
 }
 
 func lastLine(s string) string {

@@ -17,26 +17,53 @@ import (
 
 var sink int
 
-func timedPFP(inputs [][]byte) (func(), int, error) {
+// timedStages: upstream's two timed stages over the same inputs. decide runs upstream's
+// decision on inputs decoded (and defaulted, converted, admitted) beforehand; decodeDecide does
+// the decoding too, from each input's JSON text. Feature gates are process-wide upstream, set
+// before the loops (as last set by the cases), not per input.
+type timedStages struct {
+	decideName   string // the upstream function decide times
+	decide       func()
+	decodeDecide func()
+	n            int
+}
+
+func timedPFP(inputs [][]byte) (timedStages, error) {
 	var ins []*pfpInput
 	for _, raw := range inputs {
 		in, err := decodePFP(raw)
 		if err != nil {
-			return nil, 0, err
+			return timedStages{}, err
 		}
 		ins = append(ins, in)
 	}
-	return func() {
-		for _, in := range ins {
-			_, c, _ := matchPodFailurePolicy(in.Job.Spec.PodFailurePolicy, &in.Pod)
-			if c {
-				sink++
+	return timedStages{
+		decideName: "matchPodFailurePolicy",
+		decide: func() {
+			for _, in := range ins {
+				_, c, _ := matchPodFailurePolicy(in.Job.Spec.PodFailurePolicy, &in.Pod)
+				if c {
+					sink++
+				}
 			}
-		}
-	}, len(ins), nil
+		},
+		decodeDecide: func() {
+			for _, raw := range inputs {
+				in, err := decodePFP(raw)
+				if err != nil {
+					continue
+				}
+				_, c, _ := matchPodFailurePolicy(in.Job.Spec.PodFailurePolicy, &in.Pod)
+				if c {
+					sink++
+				}
+			}
+		},
+		n: len(ins),
+	}, nil
 }
 
-func timedContainerRestart(inputs [][]byte) (func(), int, error) {
+func timedContainerRestart(inputs [][]byte) (timedStages, error) {
 	type tc struct {
 		c    corev1.Container
 		spec *corev1.PodSpec
@@ -46,55 +73,97 @@ func timedContainerRestart(inputs [][]byte) (func(), int, error) {
 	for _, raw := range inputs {
 		var in containerInput
 		if err := json.Unmarshal(raw, &in); err != nil {
-			return nil, 0, err
+			return timedStages{}, err
 		}
 		c, err := findContainer(&in.Pod.Spec, in.Container)
 		if err != nil {
-			return nil, 0, err
+			return timedStages{}, err
 		}
 		tcs = append(tcs, tc{*c, &in.Pod.Spec, in.ExitCode})
 	}
-	return func() {
-		for _, t := range tcs {
-			if podutil.ContainerShouldRestart(t.c, *t.spec, t.code) {
-				sink++
+	return timedStages{
+		decideName: "ContainerShouldRestart",
+		decide: func() {
+			for _, t := range tcs {
+				if podutil.ContainerShouldRestart(t.c, *t.spec, t.code) {
+					sink++
+				}
 			}
-		}
-	}, len(tcs), nil
+		},
+		decodeDecide: func() {
+			for _, raw := range inputs {
+				var in containerInput
+				if json.Unmarshal(raw, &in) != nil {
+					continue
+				}
+				c, err := findContainer(&in.Pod.Spec, in.Container)
+				if err != nil {
+					continue
+				}
+				if podutil.ContainerShouldRestart(*c, in.Pod.Spec, in.ExitCode) {
+					sink++
+				}
+			}
+		},
+		n: len(tcs),
+	}, nil
 }
 
-// timedValidate: the registry strategy's Validate on admitted objects (gates as last set).
-func timedValidate(inputs [][]byte) (func(), int, error) {
+// timedValidate: the registry strategy's Validate on admitted objects; with decoding, the
+// admission as upstream.go does it (decode with defaulting, conversion, PrepareForCreate).
+func timedValidate(inputs [][]byte) (timedStages, error) {
 	var pods []*api.Pod
 	var jobs []*batch.Job
+	var objs [][]byte
 	for _, raw := range inputs {
 		var in validateInput
 		if err := json.Unmarshal(raw, &in); err != nil {
-			return nil, 0, err
+			return timedStages{}, err
 		}
 		switch jobOrPod(in.Object) {
 		case "Pod":
 			if p, _, err := admitPod(in.Object); err == nil {
 				pods = append(pods, p)
+				objs = append(objs, raw)
 			}
 		case "Job":
 			if j, _, err := admitJob(in.Object); err == nil {
 				jobs = append(jobs, j)
+				objs = append(objs, raw)
 			}
 		}
 	}
 	ctx := ctxNS()
-	return func() {
-		var errs field.ErrorList
-		for _, p := range pods {
-			errs = podregistry.Strategy.Validate(ctx, p)
-			sink += len(errs)
-		}
-		for _, j := range jobs {
-			errs = jobregistry.Strategy.Validate(ctx, j)
-			sink += len(errs)
-		}
-	}, len(pods) + len(jobs), nil
+	return timedStages{
+		decideName: "Strategy.Validate",
+		decide: func() {
+			var errs field.ErrorList
+			for _, p := range pods {
+				errs = podregistry.Strategy.Validate(ctx, p)
+				sink += len(errs)
+			}
+			for _, j := range jobs {
+				errs = jobregistry.Strategy.Validate(ctx, j)
+				sink += len(errs)
+			}
+		},
+		decodeDecide: func() {
+			for _, raw := range objs {
+				var in validateInput
+				if json.Unmarshal(raw, &in) != nil {
+					continue
+				}
+				if len(pods) > 0 {
+					if p, _, err := admitPod(in.Object); err == nil {
+						sink += len(podregistry.Strategy.Validate(ctx, p))
+					}
+				} else if j, _, err := admitJob(in.Object); err == nil {
+					sink += len(jobregistry.Strategy.Validate(ctx, j))
+				}
+			}
+		},
+		n: len(pods) + len(jobs),
+	}, nil
 }
 
 func jobOrPod(obj []byte) string {
