@@ -162,10 +162,15 @@ pub fn describe() -> Description {
 /// Decodes an op's input, naming the field that did not fit.
 pub fn decode<T: DeserializeOwned>(input: Value) -> Result<T, Diagnostic> {
     // The fast, small path first; the path-tracking decoder only runs to explain a failure.
+    // Off in the wasm package (`fast-decode`): the second decoder is a copy of every type's
+    // Deserialize code; the path-tracking one alone gives the same values and errors.
+    #[cfg(feature = "fast-decode")]
     if let Ok(t) = T::deserialize(&input) {
         return Ok(t);
     }
-    serde_path_to_error::deserialize(input).map_err(|e| {
+    // Borrowed, like `validate::decode_at`: one decoder per type serves both (the owned one would
+    // be a second copy of every type's decoding code in the wasm module).
+    serde_path_to_error::deserialize(&input).map_err(|e| {
         let path = e.path().to_string();
         let field = if path == "." {
             "input".to_owned()

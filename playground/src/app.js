@@ -18,7 +18,7 @@ async function exampleText(id) {
   return exampleTexts.get(id);
 }
 
-let state = { ...DEFAULTS, g: {} };
+let state = { ...DEFAULTS, g: {}, p: [] };
 const editor = createEditor($('editor'), { onInput: (text) => { state.m = text; schedule(); } });
 
 // ---- version and gates --------------------------------------------------------------------
@@ -40,7 +40,53 @@ const removedGate = (name) => description.featureGates.find((x) => x.name === na
 const opts = () => ({
   kubernetesVersion: version(),
   featureGates: Object.fromEntries(Object.entries(state.g).filter(([name]) => !removedGate(name))),
+  ...withProposals(),
 });
+
+// ---- proposals (experimental; docs/proposals.md) -------------------------------------------
+// The list comes from the core: the contract's JSON Schema of `proposals` (the Proposal enum,
+// with its doc comments), served by the package from build-time JSON. Nothing is hard-coded here.
+const PROPOSALS = (() => {
+  const schemas = rk.schemas();
+  const def = schemas.ValidateInput?.$defs?.Proposal ?? schemas.BackoffCompareInput?.$defs?.Proposal;
+  return (def?.oneOf ?? (def?.enum ?? []).map((v) => ({ const: v })))
+    .filter((x) => typeof x.const === 'string')
+    .map((x) => ({ name: x.const, summary: x.description ?? '' }));
+})();
+const PROPOSAL_NAMES = new Set(PROPOSALS.map((p) => p.name));
+/** `{proposals: [...]}` when any is on, else nothing: a request without one is upstream's. */
+const withProposals = () => (state.p.length ? { proposals: [...state.p] } : {});
+
+function renderProposals() {
+  const box = $('proposals');
+  box.replaceChildren(h('legend', {}, 'Answer under'), ...PROPOSALS.map((p) => {
+    const id = `proposal-${p.name}`;
+    return h('div', { class: 'gate' },
+      h('input', {
+        type: 'checkbox', id, 'data-proposal': p.name, checked: state.p.includes(p.name),
+        'aria-describedby': `${id}-summary`,
+        onchange: (e) => {
+          const on = new Set(state.p);
+          if (e.target.checked) on.add(p.name); else on.delete(p.name);
+          state.p = PROPOSALS.map((x) => x.name).filter((n) => on.has(n));
+          simKey = null;
+          renderProposals();
+          schedule();
+        },
+      }),
+      h('label', { for: id }, p.name),
+      h('span', { id: `${id}-summary`, class: 'badge' }, p.summary.split('\n').join(' ')));
+  }));
+  $('proposals-count').textContent = state.p.length ? `${state.p.length} on` : 'off';
+  if (state.p.length) $('proposals-box').open = true;
+}
+
+/** The visible marker of a result made under proposals (the result's own `proposals` list). */
+function proposalMarker(list, testid) {
+  if (!list?.length) return null;
+  return h('p', { class: 'proposal-note', 'data-testid': testid, 'data-proposals': list.join(',') },
+    h('span', { class: 'proposal-marker' }, 'experimental'), ` made under proposal${list.length > 1 ? 's' : ''} ${list.join(', ')}, not upstream's behaviour`);
+}
 
 function renderGates() {
   const box = $('gates');
@@ -102,7 +148,7 @@ function updateWhatIf(w) {
   select.replaceChildren(...containers.map((c) => h('option', { value: c.name }, c.init ? `${c.name} (init)` : c.name)));
   if (w && !containers.some((c) => c.name === state.c)) state.c = containers[containers.length - 1]?.name ?? null;
   if (state.c && w) select.value = state.c;
-  renderWhatIf(rk, $('decision'), w, { container: w ? state.c : null, exitCode: state.x, ...opts() });
+  renderWhatIf(rk, $('decision'), w, { container: w ? state.c : null, exitCode: state.x, ...opts() }, proposalMarker);
 }
 
 // ---- backoff chart --------------------------------------------------------------------------
@@ -141,11 +187,28 @@ function renderBackoff(docs) {
     }, R) },
     { id: 'selected', label: `this configuration (Kubernetes ${version()}${kc ? ', the editor\'s KubeletConfiguration' : ''})`, color: '#dc2626', ...curve({ featureGates: selectedGates, ...(kc ? { kubeletConfig: kc } : {}) }, R) },
   ];
+  // Under proposals: the curves backoffCompare offers for them, beside upstream's (each carries
+  // `proposal`; upstream's own curve in that answer is left out, it is drawn above).
+  let proposalError = null;
+  if (state.p.length) {
+    try {
+      const out = rk.call('backoffCompare', { curves: [{ label: 'legacy', featureGates: off }], horizonSeconds: R, ...withProposals() });
+      const palette = ['#059669', '#7c3aed', '#db2777', '#0891b2', '#65a30d', '#9333ea', '#ea580c', '#0d9488', '#be123c', '#4f46e5', '#ca8a04', '#16a34a', '#c026d3'];
+      out.curves.filter((c) => c.proposal).forEach((c, i) => series.push({
+        id: `proposal-${i}`, proposal: c.proposal, label: `${c.label} [proposal ${c.proposal}]`,
+        color: palette[i % palette.length], dash: '1 2', times: c.restartTimesSeconds,
+      }));
+    } catch (e) {
+      proposalError = e.message;
+    }
+  }
   const chart = $('backoff-chart');
   chart.replaceChildren(renderChart(series, R));
-  $('legend').replaceChildren(...series.map((s) => h('li', { 'data-series': s.id },
+  $('legend').replaceChildren(...series.map((s) => h('li', { 'data-series': s.id, 'data-proposal': s.proposal ?? null },
     h('span', { class: 'swatch', style: `border-top: 3px ${s.dash ? 'dashed' : 'solid'} ${s.color}` }),
-    s.label, s.error ? h('span', { class: 'error-text' }, ` — ${s.error}`) : null)));
+    s.proposal ? h('span', { class: 'proposal-marker' }, 'experimental') : null, s.proposal ? ' ' : null,
+    s.label, s.error ? h('span', { class: 'error-text' }, ` — ${s.error}`) : null)),
+    ...(proposalError ? [h('li', { class: 'error-text', 'data-testid': 'proposal-error' }, `proposals: ${proposalError}`)] : []));
   $('backoff-table').replaceChildren(
     h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'restarts within'), ...WINDOWS.map((w) => h('th', { scope: 'col' }, w.label)))),
     h('tbody', {}, ...series.map((s) => h('tr', { 'data-series': s.id },
@@ -155,8 +218,9 @@ function renderBackoff(docs) {
 }
 
 // ---- diagnostics ----------------------------------------------------------------------------
-function renderDiagnostics(list) {
+function renderDiagnostics(list, proposals) {
   const ul = $('diagnostics');
+  $('diag-marker').replaceChildren(...[proposalMarker(proposals, 'validate-marker')].filter(Boolean));
   $('diag-count').textContent = list.length === 0 ? 'No problems.' : `${list.length} diagnostic${list.length === 1 ? '' : 's'}`;
   ul.replaceChildren(...list.map((d) => h('li', { class: `diag diag-${d.severity}`, 'data-field': d.field ?? '' },
     h('button', { type: 'button', class: 'goto', disabled: !d.line, onclick: () => d.line && editor.focusLine(d.line), title: d.line ? `go to line ${d.line}` : undefined },
@@ -200,7 +264,7 @@ let simSeq = 0;
 function updateSimulation(w) {
   $('scenario-select').value = state.s ?? '';
   $('compare-select').value = state.sc ?? '';
-  const key = JSON.stringify([state.sm, state.sc, state.sm !== null && !/^\s*workload(File)?:/m.test(state.sm) ? w?.obj : null]);
+  const key = JSON.stringify([state.sm, state.sc, state.p, state.sm !== null && !/^\s*workload(File)?:/m.test(state.sm) ? w?.obj : null]);
   if (key === simKey) return;
   simKey = key;
   const seq = ++simSeq;
@@ -214,7 +278,10 @@ function updateSimulation(w) {
         ? await scenarioInput(rk, (await scenarioText(state.sc)) ?? '', { loadFile: load(scenarioBase(state.sc)), fallbackWorkload: w?.obj })
         : null;
       if (seq !== simSeq) return;
-      renderSimulation(rk, out, scenario, compare);
+      // The toggles apply to the scenario, not to the compare run (as `restartkit simulate
+      // --proposal` does), so a scenario can be compared with itself without the proposal.
+      if (state.p.length) scenario.proposals = [...new Set([...(scenario.proposals ?? []), ...state.p])];
+      renderSimulation(rk, out, scenario, compare, proposalMarker);
     } catch (e) {
       if (seq !== simSeq) return;
       out.replaceChildren(h('p', { class: 'error-text', 'data-testid': 'sim-error' }, e.message));
@@ -236,6 +303,7 @@ function update() {
   const text = editor.value;
   let diags = [];
   let docs = [];
+  let validatedUnder = null;
   try {
     docs = rk.parseDocuments(text);
   } catch (e) {
@@ -245,12 +313,13 @@ function update() {
     try {
       const out = rk.validate(text, opts());
       diags = [...out.errors, ...out.warnings, ...(out.infos ?? [])];
+      validatedUnder = out.proposals ?? null;
     } catch (e) {
       diags = e.diagnostics ?? [{ severity: 'error', field: e.field ?? '', message: e.message, origin: 'restartkit' }];
     }
   }
   editor.setDiagnostics(diags);
-  renderDiagnostics(diags);
+  renderDiagnostics(diags, validatedUnder);
   const w = workloadOf(docs);
   updateWhatIf(w);
   updateSimulation(w);
@@ -263,7 +332,7 @@ function update() {
 
 async function loadFragment() {
   const s = parseFragment(location.hash);
-  state = { ...DEFAULTS, ...s, g: s.g };
+  state = { ...DEFAULTS, ...s, g: s.g, p: s.p.filter((n) => PROPOSAL_NAMES.has(n)) };
   if (state.v && !description.kubernetesVersions.includes(state.v)) state.v = null;
   let text = state.m;
   if (text === null) {
@@ -285,6 +354,7 @@ async function loadFragment() {
   $('scenario-input').value = state.sm;
   simKey = null;
   renderGates();
+  renderProposals();
   update();
 }
 

@@ -70,7 +70,7 @@ function timelineTable(run, id) {
 }
 
 /** Runs the op and renders into `out`; returns nothing, errors show in the panel. */
-export function renderSimulation(rk, out, scenario, compare) {
+export function renderSimulation(rk, out, scenario, compare, marker = () => null) {
   let r;
   try {
     r = rk.call('simulate', compare ? { scenario, compare } : { scenario });
@@ -85,6 +85,7 @@ export function renderSimulation(rk, out, scenario, compare) {
   out.replaceChildren(
     summaryTable(runs),
     h('div', { class: runs.length > 1 ? 'side-by-side' : '' }, ...runs.map((x) => h('section', { 'data-run': x.id },
+      marker(x.run.proposals, `sim-marker-${x.id}`),
       h('h3', {}, `${x.label} — Kubernetes ${x.run.kubernetesVersion}, ${x.run.timeline?.length ?? 0} events${x.run.summary?.timelineTruncated ? ' (truncated)' : ''}`),
       h('div', { class: 'timeline-box' }, timelineTable(x.run, x.id))))),
   );

@@ -10,7 +10,8 @@
 //   s=<id>            simulator scenario (examples/scenarios/<id>.yaml)
 //   sm=<base64url>    the scenario text, when it differs from scenario `s`
 //   sc=<id>           compare scenario (absent: none)
-export const DEFAULTS = Object.freeze({ v: null, g: {}, ex: null, m: null, c: null, x: 1, max: 30, r: 600, s: null, sm: null, sc: null });
+//   p=Name,Other      proposals answered under (docs/proposals.md; absent: none, upstream only)
+export const DEFAULTS = Object.freeze({ v: null, g: {}, ex: null, m: null, c: null, x: 1, max: 30, r: 600, s: null, sm: null, sc: null, p: [] });
 
 export function encodeText(text) {
   const bytes = new TextEncoder().encode(text);
@@ -51,6 +52,7 @@ export function parseFragment(hash) {
     s: p.get('s') || null,
     sm: text('sm'),
     sc: p.get('sc') || null,
+    p: [...new Set((p.get('p') ?? '').split(',').filter(Boolean))],
   };
 }
 
@@ -68,5 +70,6 @@ export function toFragment(s, exampleText, scenarioText) {
   if (s.s) p.set('s', s.s);
   if (s.sm !== null && s.sm !== scenarioText) p.set('sm', encodeText(s.sm));
   if (s.sc) p.set('sc', s.sc);
+  if (s.p?.length) p.set('p', s.p.join(','));
   return `#${p.toString()}`;
 }

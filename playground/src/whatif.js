@@ -39,9 +39,10 @@ const JOB_OUTCOME = {
 
 /**
  * Renders the panel into `out` for workload `w` (from workloadOf), asking `rk.call('whatIf')`.
- * `ask` is {container, exitCode, kubernetesVersion, featureGates}.
+ * `ask` is {container, exitCode, kubernetesVersion, featureGates, proposals?}; `marker(list, testid)`
+ * renders the notice of a result made under proposals.
  */
-export function renderWhatIf(rk, out, w, ask) {
+export function renderWhatIf(rk, out, w, ask, marker = () => null) {
   if (!w) {
     out.replaceChildren(h('p', { class: 'muted' }, 'Load a Pod, Job or JobSet to ask what happens when one of its containers exits.'));
     return;
@@ -58,6 +59,7 @@ export function renderWhatIf(rk, out, w, ask) {
       exitCode: ask.exitCode,
       kubernetesVersion: ask.kubernetesVersion,
       featureGates: ask.featureGates,
+      ...(ask.proposals ? { proposals: ask.proposals } : {}),
     });
   } catch (e) {
     out.replaceChildren(h('dl', {}, row('whatIf', 'error', e.message, e.field ? `at ${e.field}` : null, 'decision-error')));
@@ -90,6 +92,7 @@ export function renderWhatIf(rk, out, w, ask) {
     }
   }
   out.replaceChildren(
+    ...[marker(r.proposals, 'whatif-marker')].filter(Boolean),
     h('dl', {}, rows),
     h('details', { class: 'story' }, h('summary', {}, 'Step by step'), h('ol', { 'data-testid': 'decision-story' }, (r.story ?? []).map((s) => h('li', {}, s)))),
   );

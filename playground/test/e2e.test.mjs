@@ -287,6 +287,100 @@ describe('playground', () => {
     await again.page.close();
   });
 
+  test('proposals: one labelled toggle per proposal the core lists (from its JSON Schema)', async () => {
+    const { page, errors } = await open('#ex=restart-on-exit-42');
+    const listed = await page.evaluate(async () => {
+      const rk = await import('./pkg/index.browser.js');
+      return rk.schemas().ValidateInput.$defs.Proposal.oneOf.map((x) => x.const);
+    });
+    assert.ok(listed.includes('RestartRulesFuture') && listed.includes('Rapid'), listed.join(','));
+    const toggles = await page.locator('[data-proposal]').evaluateAll((els) => els.map((e) => e.dataset.proposal));
+    assert.deepEqual(toggles, listed);
+    for (const name of listed) assert.equal(await page.getByLabel(name, { exact: true }).count(), 1, `a label for ${name}`);
+    // Keyboard: focus the toggle and press Space.
+    await page.locator('#proposals-box > summary').click();
+    await page.getByLabel('Rapid', { exact: true }).focus();
+    await page.keyboard.press('Space');
+    await waitFor(page, () => /[#&]p=Rapid(&|$)/.test(location.hash), 'the fragment to name the proposal');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('proposals: the KEP-5307 four-container example is rejected upstream, valid and marked under RestartRulesFuture', async () => {
+    const { page, errors } = await open('#ex=kep-5307-four-containers');
+    await waitFor(page, () => document.querySelectorAll('[data-testid="diagnostics"] li.diag-error').length > 0, 'upstream errors');
+    const upstream = await diagnosticsText(page);
+    assert.match(upstream, /action|when|restartPolicy/, upstream);
+    assert.equal(await page.getByTestId('validate-marker').count(), 0, 'no marker without a proposal');
+    assert.equal(await page.getByTestId('whatif-marker').count(), 0);
+    await page.locator('#proposals-box > summary').click();
+    await page.getByLabel('RestartRulesFuture', { exact: true }).check();
+    await waitFor(page, () => document.querySelector('#diag-count')?.innerText === 'No problems.', 'the errors to clear')
+      .catch(async (e) => { await page.screenshot({ path: join(artifacts, 'proposal-failed.png'), fullPage: true }); throw e; });
+    const marker = page.getByTestId('validate-marker');
+    assert.equal(await marker.getAttribute('data-proposals'), 'RestartRulesFuture');
+    assert.ok(await marker.isVisible());
+    assert.match(await marker.innerText(), /RestartRulesFuture/);
+    await waitFor(page, () => document.querySelector('[data-testid="whatif-marker"]'), 'the what-if marker');
+    assert.equal(await page.getByTestId('whatif-marker').getAttribute('data-proposals'), 'RestartRulesFuture');
+    await waitFor(page, () => /[#&]p=RestartRulesFuture(&|$)/.test(location.hash), 'the fragment');
+    await page.screenshot({ path: join(artifacts, 'proposal-kep-5307.png'), fullPage: true });
+    // Off again: upstream's errors come back, the marker goes.
+    await page.getByLabel('RestartRulesFuture', { exact: true }).uncheck();
+    await waitFor(page, () => document.querySelectorAll('[data-testid="diagnostics"] li.diag-error').length > 0, 'upstream errors again');
+    assert.equal(await page.getByTestId('validate-marker').count(), 0);
+    assert.equal(await diagnosticsText(page), upstream);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('proposals: the chart gains the proposal curves beside upstream\'s, marked', async () => {
+    const { page } = await open('#ex=kubelet-crashloopbackoff&r=120');
+    await page.waitForSelector('[data-testid="backoff-chart"] [data-series="legacy"] path');
+    assert.equal(await page.locator('[data-testid="backoff-chart"] [data-series^="proposal-"]').count(), 0);
+    await page.locator('#proposals-box > summary').click();
+    await page.getByLabel('Rapid', { exact: true }).check();
+    await waitFor(page, () => document.querySelector('[data-testid="backoff-chart"] [data-series^="proposal-"] path'), 'a proposal curve');
+    const legend = page.locator('#legend li[data-proposal="Rapid"]');
+    assert.equal(await legend.count(), 1);
+    assert.match(await legend.innerText(), /experimental/i);
+    // Rapid (250 ms doubling to 60 s) restarts more often in 2 minutes than legacy 10 s / 300 s.
+    const restarts = (sel) => page.locator(`[data-testid="backoff-chart"] ${sel}`).getAttribute('data-restarts').then(Number);
+    const rapid = await restarts('[data-series^="proposal-"]');
+    const legacy = await restarts('[data-series="legacy"]');
+    assert.ok(rapid > legacy, `Rapid ${rapid} > legacy ${legacy}`);
+    // Upstream's curves are unchanged by the proposal.
+    assert.equal(await page.locator('[data-testid="backoff-chart"] [data-series="legacy"]').count(), 1);
+    await page.getByLabel('FrontLoadedCatchUp', { exact: true }).check();
+    await waitFor(page, () => document.querySelectorAll('[data-testid="backoff-chart"] [data-series^="proposal-"]').length >= 2, 'two proposal curves');
+    await page.close();
+  });
+
+  test('proposals: the fragment round-trips, and a scenario runs under the proposal, marked', async () => {
+    const { page } = await open('#ex=kep-5307-four-containers&p=RestartRulesFuture,Rapid');
+    await waitFor(page, () => document.querySelector('#diag-count')?.innerText === 'No problems.', 'valid under the proposal');
+    assert.equal(await page.getByLabel('RestartRulesFuture', { exact: true }).isChecked(), true);
+    assert.equal(await page.getByLabel('Rapid', { exact: true }).isChecked(), true);
+    assert.equal(await page.getByLabel('AlwaysPod', { exact: true }).isChecked(), false);
+    await waitFor(page, () => document.querySelector('[data-testid="simulation"]')?.dataset.ready === 'true', 'the simulation');
+    const simMarker = page.getByTestId('sim-marker-run');
+    assert.equal(await simMarker.count(), 1);
+    assert.match(await simMarker.getAttribute('data-proposals'), /Rapid/);
+    const url = page.url();
+    assert.match(url, /[#&]p=RestartRulesFuture%2CRapid(&|$)/);
+    await page.close();
+    const again = await open(url.slice(base.length));
+    assert.equal(await again.page.getByLabel('RestartRulesFuture', { exact: true }).isChecked(), true);
+    assert.equal(await again.page.getByLabel('Rapid', { exact: true }).isChecked(), true);
+    assert.equal(again.page.url(), url);
+    await again.page.close();
+    // An unknown name in a link is dropped, not sent to the core.
+    const bad = await open('#ex=restart-on-exit-42&p=Turbo');
+    assert.doesNotMatch(bad.page.url(), /[#&]p=/);
+    assert.deepEqual(bad.errors, []);
+    await bad.page.close();
+  });
+
   test('screenshot with a diagnostic and the chart', async () => {
     const { page } = await open('#ex=restart-on-exit-42&g=ContainerRestartRules:1&x=42');
     // A rule whose exit code is not a number: rejected by the API server's decoder.

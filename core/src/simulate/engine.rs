@@ -123,7 +123,11 @@ impl Template {
         };
         let pfp = job
             .as_ref()
-            .and_then(|j| serde_json::from_value::<crate::api::Job>(j.clone()).ok())
+            // Through the same decoder as validation: one copy of Job's decoding code in the module.
+            .and_then(|j| {
+                crate::validate::decode_at::<crate::api::Job>(j, &crate::diag::FieldPath::root())
+                    .ok()
+            })
             .and_then(|j| CompiledPodFailurePolicy::from_job(&j, gates).ok());
         let pfp_index = pfp
             .as_ref()
@@ -2040,10 +2044,9 @@ enum KubeletDecisionOrFuture {
 /// The containers (init first, as `names`) whose rules RestartRulesFuture decides: those with
 /// any rule, paired with the Pod's restartPolicy.
 fn future_rules_of(pod: &Value) -> Vec<Option<(crate::api::Container, Option<String>)>> {
-    let Some(spec) = pod
-        .get("spec")
-        .and_then(|s| serde_json::from_value::<crate::api::PodSpec>(s.clone()).ok())
-    else {
+    let Some(spec) = pod.get("spec").and_then(|s| {
+        crate::validate::decode_at::<crate::api::PodSpec>(s, &crate::diag::FieldPath::root()).ok()
+    }) else {
         return Vec::new();
     };
     let pod_policy = spec.restart_policy.clone();

@@ -188,6 +188,9 @@ pub fn attach_position(d: &mut Diagnostic, doc: &Document) {
 /// (a field path under `base`).
 pub fn decode_at<T: DeserializeOwned>(value: &Value, base: &FieldPath) -> Result<T, Diagnostic> {
     // The fast, small path first; the path-tracking decoder only runs to explain a failure.
+    // Off in the wasm package (`fast-decode`): the second decoder is a copy of every type's
+    // Deserialize code; the path-tracking one alone gives the same values and errors.
+    #[cfg(feature = "fast-decode")]
     if let Ok(t) = T::deserialize(value) {
         return Ok(t);
     }
