@@ -5,7 +5,8 @@
 //! modification time and, on Unix, device and inode). A hit on it loads the compiled module
 //! (memory-mapped by `deserialize_file`) without reading or hashing the source module -- for the
 //! 4 MB policy module that read and hash were most of a cached load. A miss falls back to the
-//! content key, and links the identity key to that entry for next time.
+//! content key, and links the identity key to that entry for next time -- only once the file's
+//! timestamps are a second old (see [`SETTLED`]).
 #![allow(unsafe_code)]
 
 use crate::HostError;
@@ -39,6 +40,41 @@ impl Cache {
                 .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/restartkit/modules"))),
         }
     }
+}
+
+/// Which cache key a module was found by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CacheHit {
+    /// The SHA-256 of the module's bytes (a module file, if any, was read and hashed).
+    Content,
+    /// The module file's identity, without reading or hashing it.
+    FileIdentity,
+}
+
+/// How old a module file's timestamps must be before its identity may stand in for its content.
+/// Linux stamps mtime/ctime from a clock that only advances every few milliseconds, so a file
+/// rewritten with the same length within one such tick of being linked would keep its identity
+/// and be served the old module (git's "racy clean" problem). Until its timestamps are this old,
+/// a file is read and hashed on every load.
+const SETTLED: std::time::Duration = std::time::Duration::from_secs(1);
+
+fn settled(meta: &std::fs::Metadata) -> bool {
+    let now = std::time::SystemTime::now();
+    let old = |t: std::io::Result<std::time::SystemTime>| {
+        t.ok().and_then(|t| now.duration_since(t).ok()).is_some_and(|age| age >= SETTLED)
+    };
+    #[cfg(unix)]
+    let ctime = {
+        use std::os::unix::fs::MetadataExt;
+        u64::try_from(meta.ctime())
+            .ok()
+            .zip(u32::try_from(meta.ctime_nsec()).ok())
+            .map(|(s, n)| std::time::UNIX_EPOCH + std::time::Duration::new(s, n))
+            .ok_or_else(|| std::io::Error::other("ctime before 1970"))
+    };
+    #[cfg(not(unix))]
+    let ctime = meta.modified();
+    old(meta.modified()) && old(ctime)
 }
 
 /// The cache file for `bytes` under `engine`'s configuration.
@@ -87,6 +123,9 @@ pub(crate) fn link_identity(engine: &Engine, path: &Path, bytes: &[u8], cache: &
     let Some(dir) = cache.dir() else { return };
     let (Some(link), content) = (identity_file(&dir, engine, path), cache_file(&dir, engine, bytes)) else { return };
     if link.is_file() || !content.is_file() {
+        return;
+    }
+    if !std::fs::metadata(path).is_ok_and(|m| settled(&m)) {
         return;
     }
     // A cache that cannot be written only costs time: errors are ignored.

@@ -18,7 +18,7 @@ pub mod conformance;
 mod error;
 mod runtime;
 
-pub use cache::Cache;
+pub use cache::{Cache, CacheHit};
 pub use error::{HostError, Status};
 pub use restartkit::prepared::Action;
 pub use runtime::{DecidedBy, Decision, Evaluation, ExitEvent, Host, Limits, Prepared};

@@ -1,10 +1,10 @@
 //! The wasmtime side: engines, sandboxes, the policy module and decider plugins.
 
-use crate::cache::{self, Cache};
+use crate::cache::{self, Cache, CacheHit};
 use crate::error::{HostError, Status};
 use crate::{ABI_MAJOR, Action, DECIDER_ABI_MAJOR, action_from_code};
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -48,9 +48,17 @@ impl Ticker {
         let thread = std::thread::Builder::new()
             .name("restartkit-epoch".to_owned())
             .spawn(move || {
+                // One epoch per TICK of wall-clock time, not per wake-up: on a loaded machine a
+                // 1 ms sleep can take several, and deadlines would stretch with it.
+                let start = std::time::Instant::now();
+                let mut ticks: u128 = 0;
                 while !flag.load(Ordering::Relaxed) {
                     std::thread::sleep(TICK);
-                    engine.increment_epoch();
+                    let due = start.elapsed().as_micros() / TICK.as_micros().max(1);
+                    while ticks < due {
+                        engine.increment_epoch();
+                        ticks += 1;
+                    }
                 }
             })
             .ok();
@@ -327,17 +335,38 @@ pub struct Host {
     prepared: Vec<Option<Entry>>,
     deciders: Vec<Decider>,
     abi_minor: i32,
-    from_cache: bool,
+    cache_hit: Option<CacheHit>,
     cache: Cache,
     // Last: dropped after everything that uses the engine.
+    _shared: Arc<SharedEngine>,
+}
+
+/// A wasmtime engine with its epoch ticker, shared by every live Host of the same engine
+/// configuration: making an engine and starting a thread is a good part of a load from the
+/// cache, and a second ticker on one engine would advance its epoch twice as fast.
+struct SharedEngine {
+    engine: Engine,
     _ticker: Ticker,
 }
 
-fn engine_for(limits: &Limits) -> Result<Engine, HostError> {
+/// Engines by "fuel metering on"; weak, so the last Host to go stops the ticker.
+static ENGINES: Mutex<Vec<(bool, Weak<SharedEngine>)>> = Mutex::new(Vec::new());
+
+fn engine_for(limits: &Limits) -> Result<Arc<SharedEngine>, HostError> {
+    let fuel = limits.fuel.is_some();
+    let mut engines = ENGINES.lock().unwrap_or_else(PoisonError::into_inner);
+    engines.retain(|(_, e)| e.strong_count() > 0);
+    if let Some(shared) = engines.iter().find(|(f, _)| *f == fuel).and_then(|(_, e)| e.upgrade()) {
+        return Ok(shared);
+    }
     let mut config = Config::new();
     config.epoch_interruption(true);
-    config.consume_fuel(limits.fuel.is_some());
-    Engine::new(&config).map_err(|e| HostError::Instantiate(format!("cannot set up wasmtime: {e:#}")))
+    config.consume_fuel(fuel);
+    let engine =
+        Engine::new(&config).map_err(|e| HostError::Instantiate(format!("cannot set up wasmtime: {e:#}")))?;
+    let shared = Arc::new(SharedEngine { _ticker: Ticker::start(engine.clone()), engine });
+    engines.push((fuel, Arc::downgrade(&shared)));
+    Ok(shared)
 }
 
 fn read_file(path: &Path) -> Result<Vec<u8>, HostError> {
@@ -353,25 +382,31 @@ impl Host {
     /// A cache hit on the file's identity (see [`Cache`]) neither reads nor hashes the module.
     pub fn load_with_cache(path: impl AsRef<Path>, limits: Limits, cache: Cache) -> Result<Host, HostError> {
         let path = path.as_ref();
-        let engine = engine_for(&limits)?;
-        if let Some((module, _)) = cache::load_by_identity(&engine, path, &cache) {
-            return Host::from_module(engine, module, true, limits, cache);
+        let shared = engine_for(&limits)?;
+        if let Some((module, _)) = cache::load_by_identity(&shared.engine, path, &cache) {
+            return Host::from_module(shared, module, Some(CacheHit::FileIdentity), limits, cache);
         }
         let bytes = read_file(path)?;
-        let (module, from_cache) = cache::compile(&engine, &bytes, &cache)?;
-        cache::link_identity(&engine, path, &bytes, &cache);
-        Host::from_module(engine, module, from_cache, limits, cache)
+        let (module, from_cache) = cache::compile(&shared.engine, &bytes, &cache)?;
+        cache::link_identity(&shared.engine, path, &bytes, &cache);
+        Host::from_module(shared, module, from_cache.then_some(CacheHit::Content), limits, cache)
     }
 
     /// Loads a policy module from bytes (binary, or WebAssembly text).
     pub fn from_bytes(bytes: &[u8], limits: Limits, cache: Cache) -> Result<Host, HostError> {
-        let engine = engine_for(&limits)?;
-        let (module, from_cache) = cache::compile(&engine, bytes, &cache)?;
-        Host::from_module(engine, module, from_cache, limits, cache)
+        let shared = engine_for(&limits)?;
+        let (module, from_cache) = cache::compile(&shared.engine, bytes, &cache)?;
+        Host::from_module(shared, module, from_cache.then_some(CacheHit::Content), limits, cache)
     }
 
-    fn from_module(engine: Engine, module: Module, from_cache: bool, limits: Limits, cache: Cache) -> Result<Host, HostError> {
-        let sandbox = Sandbox::new(&engine, &module, &limits)?;
+    fn from_module(
+        shared: Arc<SharedEngine>,
+        module: Module,
+        cache_hit: Option<CacheHit>,
+        limits: Limits,
+        cache: Cache,
+    ) -> Result<Host, HostError> {
+        let sandbox = Sandbox::new(&shared.engine, &module, &limits)?;
         let mut host = Host {
             id: HOST_IDS.fetch_add(1, Ordering::Relaxed),
             sandbox,
@@ -380,9 +415,9 @@ impl Host {
             prepared: Vec::new(),
             deciders: Vec::new(),
             abi_minor: 0,
-            from_cache,
+            cache_hit,
             cache,
-            _ticker: Ticker::start(engine),
+            _shared: shared,
         };
         host.live = Some(host.instantiate()?);
         Ok(host)
@@ -445,7 +480,12 @@ impl Host {
 
     /// Whether the compiled module came from the cache.
     pub fn from_cache(&self) -> bool {
-        self.from_cache
+        self.cache_hit.is_some()
+    }
+
+    /// Which cache key the compiled module was found by (`None`: compiled at load).
+    pub fn cache_hit(&self) -> Option<CacheHit> {
+        self.cache_hit
     }
 
     /// The cache this host was loaded with.
@@ -647,6 +687,10 @@ impl Host {
     pub fn decide(&mut self, p: &Prepared, ev: &ExitEvent) -> Result<Decision, HostError> {
         if p.host != self.id {
             return Err(HostError::UnknownPrepared);
+        }
+        // Deciders are promised an index into the container list they were configured with.
+        if !usize::try_from(ev.container_index).is_ok_and(|i| i < p.containers.len()) {
+            return Err(HostError::Status { status: Status::OutOfRange, detail: None });
         }
         for d in &mut self.deciders {
             match d.decide(p, ev)? {

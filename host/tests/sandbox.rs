@@ -4,7 +4,7 @@
 
 mod common;
 use common::*;
-use restartkit_host::{Action, Cache, DecidedBy, ExitEvent, Host, HostError, Limits};
+use restartkit_host::{Action, Cache, CacheHit, DecidedBy, ExitEvent, Host, HostError, Limits};
 use std::time::{Duration, Instant};
 
 fn limits() -> Limits {
@@ -30,6 +30,25 @@ fn runaway_guest_is_stopped_within_100ms_and_the_instance_rebuilt() {
         // The next call runs on a fresh instance.
         assert!(host.describe().unwrap().contains("\"fake\""));
     }
+}
+
+#[test]
+fn hosts_sharing_an_engine_keep_their_deadlines() {
+    // Hosts with the same engine configuration share one engine and one epoch ticker: with
+    // three alive the deadline must neither shrink (one ticker per host would advance the shared
+    // epoch three times as fast) nor stretch.
+    let others: Vec<Host> = (0..2).map(|_| load(&well_behaved(), limits()).unwrap()).collect();
+    let mut host = load(&fake_policy(1, SPIN, "(i32.const 0)"), limits()).unwrap();
+    let t = Instant::now();
+    let err = host.evaluate(b"{}").unwrap_err();
+    let took = t.elapsed();
+    assert!(matches!(err, HostError::Timeout { .. }), "{err}");
+    assert!((Duration::from_millis(45)..Duration::from_millis(100)).contains(&took), "stopped after {took:?}");
+    drop(others);
+    // The last host alive keeps the ticker running.
+    let t = Instant::now();
+    assert!(matches!(host.evaluate(b"{}"), Err(HostError::Timeout { .. })));
+    assert!(t.elapsed() < Duration::from_millis(100), "stopped after {:?}", t.elapsed());
 }
 
 #[test]
@@ -129,31 +148,56 @@ fn module_cache_is_written_then_used() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Loading from a file: the second load hits the identity key (no read, no hash); a changed file
-/// misses it and gets its own module, never the stale one.
+/// Loading from a file: once the file has settled, a load hits the identity key (no read, no
+/// hash); a changed file misses it and gets its own module, never the stale one.
 #[test]
 fn module_cache_by_file_identity_follows_changes_to_the_file() {
     let dir = std::env::temp_dir().join(format!("restartkit-host-idcache-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let module = dir.join("policy.wat");
-    std::fs::write(&module, well_behaved()).unwrap();
     let cache = Cache::Dir(dir.join("cache"));
-    let a = Host::load_with_cache(&module, limits(), cache.clone()).unwrap();
-    assert!(!a.from_cache());
+    let load = || Host::load_with_cache(&module, limits(), cache.clone()).unwrap();
     let entries = || std::fs::read_dir(dir.join("cache")).unwrap().count();
-    assert_eq!(entries(), 2, "content key and identity key");
-    let mut b = Host::load_with_cache(&module, limits(), cache.clone()).unwrap();
-    assert!(b.from_cache());
-    assert!(b.describe().unwrap().contains("fake"));
-    // Same length, different content: the identity key changes with the modification time.
-    let changed = well_behaved().replace("fake", "FAKE");
-    std::thread::sleep(Duration::from_millis(20));
-    std::fs::write(&module, &changed).unwrap();
-    let mut c = Host::load_with_cache(&module, limits(), cache.clone()).unwrap();
-    assert!(!c.from_cache());
-    assert!(c.describe().unwrap().contains("FAKE"));
-    drop((a, b, c));
+    let said = |h: &mut Host| h.describe().unwrap();
+
+    std::fs::write(&module, well_behaved()).unwrap();
+    let a = load();
+    assert_eq!(a.cache_hit(), None);
+    assert_eq!(entries(), 1, "a fresh file gets no identity key (its timestamps may not move yet)");
+    // Rewritten at once with the same length: hashed, so the new content is seen.
+    std::fs::write(&module, well_behaved().replace("fake", "FAKE")).unwrap();
+    let mut b = load();
+    assert_eq!(b.cache_hit(), None);
+    assert!(said(&mut b).contains("FAKE"));
+    std::fs::write(&module, well_behaved()).unwrap();
+    let mut c = load();
+    assert_eq!(c.cache_hit(), Some(CacheHit::Content));
+    assert!(said(&mut c).contains("fake"));
+
+    // Settled: the identity key is linked, then used.
+    std::thread::sleep(Duration::from_millis(1100));
+    assert_eq!(load().cache_hit(), Some(CacheHit::Content));
+    assert_eq!(entries(), 3, "two content keys and one identity key");
+    let mut d = load();
+    assert_eq!(d.cache_hit(), Some(CacheHit::FileIdentity));
+    assert!(said(&mut d).contains("fake"));
+
+    // Changed with the same length and its old mtime put back: ctime still moves.
+    let mtime = std::fs::metadata(&module).unwrap().modified().unwrap();
+    std::fs::write(&module, well_behaved().replace("fake", "FAKE")).unwrap();
+    std::fs::File::options().write(true).open(&module).unwrap().set_modified(mtime).unwrap();
+    let mut e = load();
+    assert_eq!(e.cache_hit(), Some(CacheHit::Content));
+    assert!(said(&mut e).contains("FAKE"));
+    // Replaced by rename: a new inode.
+    let tmp = dir.join("next.wat");
+    std::fs::write(&tmp, well_behaved()).unwrap();
+    std::fs::rename(&tmp, &module).unwrap();
+    let mut f = load();
+    assert_eq!(f.cache_hit(), Some(CacheHit::Content));
+    assert!(said(&mut f).contains("fake"));
+    drop((a, b, c, d, e, f));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -187,6 +231,9 @@ fn decider_chain_custom_first_builtin_when_it_abstains() {
     assert_eq!((d.action, &d.decided_by), (Action::DoNotRestart, &DecidedBy::BuiltIn));
     // decide_exit alone never asks the decider.
     assert_eq!(host.decide_exit(&p, 0, 137).unwrap(), Action::Count);
+    // An index outside the container list reaches no decider.
+    let err = host.decide(&p, &ev(2, 137, 0)).unwrap_err();
+    assert!(matches!(err, HostError::Status { status: restartkit_host::Status::OutOfRange, .. }), "{err}");
 }
 
 const CONFIGURABLE: &str = r#"(module
