@@ -530,3 +530,38 @@ fn always_pod_restarts_the_whole_pod_and_the_sandbox_option_costs_time() {
     };
     assert_eq!(errors[0].field, "scenario.alwaysPodSandbox");
 }
+
+/// whatIf's kubelet step is decided under the proposals it names, as containerRestart is:
+/// under RestartRulesFuture the KEP's `when:` rule restarts on 42, which upstream cannot read.
+#[test]
+fn what_if_applies_its_proposals_to_the_kubelet_step() {
+    let text =
+        std::fs::read_to_string(root().join("examples/proposals/kep-5307-four-containers.yaml"))
+            .unwrap();
+    let pod = restartkit::source::parse_documents(&text)
+        .unwrap()
+        .into_iter()
+        .next()
+        .unwrap()
+        .value;
+    for proposals in [json!([]), json!(["RestartRulesFuture"])] {
+        let direct = ok(
+            "containerRestart",
+            json!({"pod": pod, "container": "regular-container", "exitCode": 42, "proposals": proposals}),
+        );
+        let chained = ok(
+            "whatIf",
+            json!({"object": pod, "container": "regular-container", "exitCode": 42, "proposals": proposals}),
+        );
+        assert_eq!(
+            chained["kubelet"]["action"], direct["action"],
+            "proposals {proposals}"
+        );
+    }
+    let future = ok(
+        "whatIf",
+        json!({"object": pod, "container": "regular-container", "exitCode": 42, "proposals": ["RestartRulesFuture"]}),
+    );
+    assert_eq!(future["kubelet"]["action"], "Restart");
+    assert_eq!(future["podPhase"], "Running");
+}

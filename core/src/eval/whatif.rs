@@ -230,10 +230,14 @@ fn what_if_upstream(input: WhatIfInput) -> Result<WhatIfOutput, Diagnostic> {
         status: None,
         other: Default::default(),
     };
-    let kubelet_out = crate::eval::kubelet::container_restart(decode(with(
+    // The kubelet step is the one proposals change (RestartRulesFuture, AlwaysPod): it gets them,
+    // so a result marked as made under a proposal was decided under it.
+    let mut kubelet_in: crate::eval::kubelet::ContainerRestartInput = decode(with(
         &opts,
         json!({"pod": to_value(&pod)?, "container": container, "exitCode": input.exit_code}),
-    ))?)?;
+    ))?;
+    kubelet_in.proposals = input.proposals.clone();
+    let kubelet_out = crate::eval::kubelet::container_restart(kubelet_in)?;
     let kubelet = to_value(&kubelet_out)?;
     let action = str_of(&kubelet, "action").to_owned();
     let is_init = pod_spec.init_containers.iter().any(|c| c.name == container);
