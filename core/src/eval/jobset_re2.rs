@@ -51,6 +51,33 @@ fn push_literal(out: &mut String, c: char) {
     }
 }
 
+#[path = "jobset_re2_names.rs"]
+mod names;
+
+/// Go's canonical form of a Unicode class name: `_`, `-` and ` ` dropped, the first letter
+/// upper-case, the others lower-case (so `greek`, `GREEK` and `Gre_ek` all name `Greek`).
+fn go_canonical_name(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for c in name.chars().filter(|c| !matches!(c, '_' | '-' | ' ')) {
+        if out.is_empty() {
+            out.push(c.to_ascii_uppercase());
+        } else {
+            out.push(c.to_ascii_lowercase());
+        }
+    }
+    out
+}
+
+/// The Rust class body (`gc=Lu`, `sc=Greek`, `Any`...) for a name Go's `\p{..}` accepts.
+fn go_unicode_class(name: &str) -> Option<&'static str> {
+    let canonical = go_canonical_name(name);
+    names::GO_UNICODE_CLASSES
+        .binary_search_by(|(k, _)| (*k).cmp(canonical.as_str()))
+        .ok()
+        .and_then(|i| names::GO_UNICODE_CLASSES.get(i))
+        .map(|(_, class)| *class)
+}
+
 /// Rewrites a Go pattern into an equivalent Rust pattern.
 pub fn translate(p: &str) -> Result<String, String> {
     let chars: Vec<char> = p.chars().collect();
@@ -79,13 +106,33 @@ pub fn translate(p: &str) -> Result<String, String> {
             if n == 'C' {
                 return Err("invalid escape sequence: `\\C`".into());
             }
-            if matches!(n, 'p' | 'P') && at(i + 2) == Some('{') {
-                // `\p{Greek}`: the braces belong to the class name, in and out of brackets.
-                let end = (i + 3..chars.len()).find(|&j| at(j) == Some('}'));
-                let Some(end) = end else {
-                    return Err("invalid character class range: missing `}`".into());
+            if matches!(n, 'p' | 'P') {
+                // `\pL`, `\p{Greek}`: the braces belong to the class name, in and out of
+                // brackets. Go's names are fewer than Rust's, so the name is resolved here.
+                let (name, end) = if at(i + 2) == Some('{') {
+                    let Some(end) = (i + 3..chars.len()).find(|&j| at(j) == Some('}')) else {
+                        let rest: String = chars.get(i..).into_iter().flatten().collect();
+                        return Err(format!("invalid character class range: `{rest}`"));
+                    };
+                    let name: String = chars.get(i + 3..end).into_iter().flatten().collect();
+                    (name, end)
+                } else {
+                    let Some(letter) = at(i + 2) else {
+                        return Err(format!("invalid character class range: `\\{n}`"));
+                    };
+                    (letter.to_string(), i + 2)
                 };
-                out.extend(chars.get(i..=end).into_iter().flatten());
+                let seq: String = chars.get(i..=end).into_iter().flatten().collect();
+                let (negated, name) = match name.strip_prefix('^') {
+                    Some(rest) => (n == 'p', rest),
+                    None => (n == 'P', name.as_str()),
+                };
+                let Some(class) = go_unicode_class(name) else {
+                    return Err(format!("invalid character class range: `{seq}`"));
+                };
+                out.push_str(if negated { "\\P{" } else { "\\p{" });
+                out.push_str(class);
+                out.push('}');
                 i = end + 1;
                 continue;
             }
@@ -297,5 +344,135 @@ mod tests {
         assert!(compile("(unclosed").is_err());
         assert!(compile("a\\").is_err());
         assert!(compile("*a").is_err());
+    }
+
+    // Names and messages below were checked against Go 1.26.8's regexp.Compile.
+    #[test]
+    fn unicode_class_names_go_accepts() {
+        for p in [
+            r"\p{Greek}",
+            r"\p{greek}",
+            r"\p{GREEK}",
+            r"\p{ Greek }",
+            r"\p{Lu}",
+            r"\p{lu}",
+            r"\p{-l-u-}",
+            r"\pL",
+            r"\pl",
+            r"\PL",
+            r"\p{L}",
+            r"\p{^Greek}",
+            r"\P{^L}",
+            r"\p{Any}",
+            r"\p{ASCII}",
+            r"\p{ascii}",
+            r"\p{Assigned}",
+            r"\p{LC}",
+            r"\p{lC}",
+            r"\p{Cn}",
+            r"\p{Letter}",
+            r"\p{Cased_Letter}",
+            r"\p{casedletter}",
+            r"\p{Combining_Mark}",
+            r"\p{punct}",
+            r"\p{digit}",
+            r"\p{Nko}",
+            r"\p{NKo}",
+            r"\p{Common}",
+            r"\p{Inherited}",
+            r"[\p{greek}x]",
+            r"[^\P{Lu}]",
+            r"(?i)\p{Lu}",
+        ] {
+            assert!(compile(p).is_ok(), "Go accepts {p}: {:?}", compile(p).err());
+        }
+    }
+
+    #[test]
+    fn unicode_class_names_go_rejects() {
+        for p in [
+            r"\p{Alphabetic}",
+            r"\p{IsGreek}",
+            r"\p{White_Space}",
+            r"\p{sc=Greek}",
+            r"\p{Script=Greek}",
+            r"\p{Age=3.0}",
+            r"\p{WB=ALetter}",
+            r"\p{gc=Lu}",
+            r"\p{Zyyy}",
+            r"\p{Grek}",
+            r"\p{Emoji}",
+            r"\p{Lowercase}",
+            r"\p{Uppercase_Letter_x}",
+            r"\p{Old_Italic}",
+            r"\p{OldItalic}",
+            r"\p{Canadian_Aboriginal}",
+            r"\p{SignWriting}",
+            r"\p{Garay}",
+            r"\p{}",
+            r"\p{^}",
+            r"[\p{Alphabetic}]",
+            r"\pX",
+        ] {
+            assert_eq!(
+                compile(p).err(),
+                Some(
+                    format!("invalid character class range: `{p}`")
+                        .replace('[', "")
+                        .replace(']', "")
+                ),
+                "Go rejects {p}"
+            );
+        }
+        assert_eq!(
+            compile(r"\p").err().as_deref(),
+            Some(r"invalid character class range: `\p`")
+        );
+        assert_eq!(
+            compile(r"\p^L").err().as_deref(),
+            Some(r"invalid character class range: `\p^`")
+        );
+        assert_eq!(
+            compile(r"x\p{Greek").err().as_deref(),
+            Some(r"invalid character class range: `\p{Greek`")
+        );
+    }
+
+    #[test]
+    fn unicode_classes_match_like_go() {
+        assert_eq!(matches(r"^\p{greek}+$", "αβγ"), Some(true));
+        assert_eq!(matches(r"^\p{^Greek}$", "α"), Some(false));
+        assert_eq!(matches(r"^\P{^Greek}$", "α"), Some(true));
+        assert_eq!(matches(r"^\p{Any}$", "\u{10FFFF}"), Some(true));
+        assert_eq!(matches(r"^\p{ASCII}+$", "a~\u{7f}"), Some(true));
+        assert_eq!(matches(r"^\p{ASCII}$", "é"), Some(false));
+        assert_eq!(matches(r"^\p{Assigned}$", "a"), Some(true));
+        assert_eq!(
+            matches(r"^\p{Assigned}$", "\u{378}"),
+            Some(false),
+            "U+0378 is unassigned"
+        );
+        assert_eq!(
+            matches(r"^\p{digit}+$", "١٢"),
+            Some(true),
+            "digit is Go's alias of Nd"
+        );
+        assert_eq!(matches(r"^\p{Common}$", "1"), Some(true));
+        assert_eq!(
+            matches(r"^\p{Common}$", "a"),
+            Some(false),
+            "a script, not a category"
+        );
+        assert_eq!(matches(r"^\p{LC}$", "a"), Some(true));
+        assert_eq!(
+            matches(r"(?i)^\p{Lu}$", "a"),
+            Some(true),
+            "Go folds case in classes"
+        );
+        assert_eq!(
+            matches(r"(?i)^k$", "\u{212A}"),
+            Some(true),
+            "Kelvin sign folds to k"
+        );
     }
 }
