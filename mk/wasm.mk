@@ -9,7 +9,7 @@ export PATH := $(HOME)/.cargo/bin:$(PATH)
 
 # The CLI must equal the wasm-bindgen crate in Cargo.lock (wasm/Cargo.toml pins it with `=`).
 WASM_BINDGEN_VERSION = $(shell awk '/^name = "wasm-bindgen"$$/{getline; gsub(/"/,"",$$3); print $$3}' Cargo.lock)
-WASM_SOURCES := $(shell find core/src wasm/src -name '*.rs' 2>/dev/null) core/Cargo.toml wasm/Cargo.toml wasm/build.rs \
+WASM_SOURCES := $(shell find core/src wasm/src -name '*.rs' 2>/dev/null) Cargo.toml core/Cargo.toml wasm/Cargo.toml wasm/build.rs \
 	Cargo.lock wasm/scripts/build.mjs wasm/README.md
 
 .PHONY: wasm test-wasm wasm-tools wasm-chromium
