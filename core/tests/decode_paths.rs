@@ -94,7 +94,7 @@ fn mutations(v: &Value, out: &mut Vec<Value>) {
                 node = match seg {
                     Value::String(k) => node.get_mut(k.as_str()).unwrap(),
                     Value::Number(i) => node.get_mut(i.as_u64().unwrap() as usize).unwrap(),
-                    _ => unreachable!(),
+                    _ => panic!("a path holds keys and indexes"),
                 };
             }
             *node = r.clone();
