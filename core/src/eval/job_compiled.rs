@@ -292,18 +292,28 @@ impl CompiledPodFailurePolicy {
     /// conditions as [`condition_index`](Self::condition_index) values.
     #[inline]
     pub fn decide(&self, statuses: &[(usize, Option<i32>)], conditions: &[usize]) -> Decision {
+        self.decide_masks(
+            statuses.iter().map(|&s| self.status_mask(s)),
+            conditions
+                .iter()
+                .map(|&k| self.condition_masks.get(k).copied().unwrap_or(0)),
+        )
+    }
+
+    /// `decide` on the rule masks of each status and each condition, in order.
+    #[inline]
+    fn decide_masks(
+        &self,
+        status_masks: impl Iterator<Item = u64>,
+        condition_masks: impl Iterator<Item = u64>,
+    ) -> Decision {
         // One pass: the first matching rule is the lowest bit over all masks, and the first
         // status holding that bit is the first whose own lowest bit equals it (no status holds
         // a lower one), so keeping the strictly lowest bit seen and where it was seen gives both.
         // A rule matches on exit codes or on conditions, never both, so the two sides' lowest
         // bits differ unless neither matched.
-        let (status_rule, status_position) =
-            Self::lowest(statuses.iter().map(|&s| self.status_mask(s)));
-        let (condition_rule, condition_position) = Self::lowest(
-            conditions
-                .iter()
-                .map(|&k| self.condition_masks.get(k).copied().unwrap_or(0)),
-        );
+        let (status_rule, status_position) = Self::lowest(status_masks);
+        let (condition_rule, condition_position) = Self::lowest(condition_masks);
         let (rule, status_position, condition_position) = if status_rule < condition_rule {
             (status_rule, Some(status_position), None)
         } else if condition_rule < status_rule {
@@ -340,35 +350,48 @@ impl CompiledPodFailurePolicy {
         (best, at)
     }
 
-    /// Convenience: the decision for a Pod object (allocates; use `decide` on hot paths).
+    /// The decision for a Pod object: `decide` over its statuses (container statuses, then init
+    /// container statuses) and conditions, without collecting them. A status's container name
+    /// is only looked up when its exit code satisfies some rule (a running container, exit code
+    /// 0 or a code no rule accepts has an empty mask whatever its container), and a condition
+    /// is only looked up when the policy has condition rules, so the answer is that of `decide`
+    /// on the collected lists.
     pub fn decide_pod(&self, pod: &Pod) -> Decision {
         let Some(status) = &pod.status else {
             return Decision::NO_MATCH;
         };
-        let statuses: Vec<(usize, Option<i32>)> = status
+        let status_masks = status
             .container_statuses
             .iter()
             .chain(&status.init_container_statuses)
             .map(|cs| {
-                let idx = self.container_index(&cs.name).unwrap_or(UNKNOWN_CONTAINER);
-                (
-                    idx,
-                    cs.state
-                        .as_ref()
-                        .and_then(|s| s.terminated.as_ref())
-                        .map(|t| t.exit_code),
-                )
-            })
-            .collect();
-        let conditions: Vec<usize> = status
-            .conditions
-            .iter()
-            .map(|c| {
-                self.condition_index(&c.type_, &c.status)
-                    .unwrap_or(usize::MAX)
-            })
-            .collect();
-        self.decide(&statuses, &conditions)
+                let Some(code) = cs
+                    .state
+                    .as_ref()
+                    .and_then(|s| s.terminated.as_ref())
+                    .map(|t| t.exit_code)
+                else {
+                    return 0;
+                };
+                let codes = self.code_mask(code);
+                if codes == 0 {
+                    return 0;
+                }
+                codes
+                    & self.container_mask(
+                        self.container_index(&cs.name).unwrap_or(UNKNOWN_CONTAINER),
+                    )
+            });
+        let no_conditions = self.conditions.is_empty();
+        let condition_masks = status.conditions.iter().map(|c| {
+            if no_conditions {
+                return 0;
+            }
+            self.condition_index(&c.type_, &c.status)
+                .and_then(|k| self.condition_masks.get(k).copied())
+                .unwrap_or(0)
+        });
+        self.decide_masks(status_masks, condition_masks)
     }
 }
 
