@@ -1,7 +1,7 @@
-//! The YAML validation target again, under mimalloc: the allocator the `restartkit` CLI, the
-//! Python module and the Node addon are built with (parsing a manifest allocates a node, a key
-//! and a string per field, so the allocator is a fifth of the time). `engine` has the same
-//! bench under the system allocator.
+//! The YAML validation target again, under mimalloc, the allocator the `restartkit` CLI is built
+//! with (parsing a manifest allocates a node, a key and a string per field, so the allocator is a
+//! fifth of the time). `engine` has the same bench under the system allocator, which is what a
+//! crate user, the Python module and the Node addon get.
 use criterion::{Criterion, criterion_group, criterion_main};
 
 #[global_allocator]

@@ -15,11 +15,6 @@ use restartkit::Diagnostic;
 use serde_json::Value;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-// Reading a manifest allocates a node, a key and a string per field; mimalloc takes about a tenth
-// off a validation against glibc's malloc (core/benches/engine_mimalloc.rs).
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 /// Prefix of an error message that holds diagnostics as JSON.
 const MARK: &str = "RESTARTKIT_DIAGNOSTICS:";
 

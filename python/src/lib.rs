@@ -15,11 +15,6 @@ use restartkit::Diagnostic;
 use serde_json::Value;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-// Reading a manifest allocates a node, a key and a string per field; mimalloc takes about a tenth
-// off a validation against glibc's malloc (core/benches/engine_mimalloc.rs).
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 /// Runs `f`, turning a panic into a diagnostic.
 fn guarded<T>(f: impl FnOnce() -> Result<T, Diagnostic>) -> Result<T, Diagnostic> {
     match catch_unwind(AssertUnwindSafe(f)) {

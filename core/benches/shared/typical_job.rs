@@ -1,6 +1,5 @@
 //! The typical Job manifest the YAML validation target is stated for, and its benchmark, shared
-//! by `engine` (the system allocator) and `engine_mimalloc` (the allocator the CLI, the Python
-//! module and the Node addon ship with).
+//! by `engine` (the system allocator) and `engine_mimalloc` (the allocator the CLI ships with).
 use criterion::{BatchSize, Criterion};
 use serde_json::json;
 use std::hint::black_box;
