@@ -20,10 +20,10 @@
 //!
 //! Lines printed to standard error: `stage <name>: <n> inputs, <ns> ns/input`.
 
+use restartkit::FeatureGates;
 use restartkit::api::{Job, Pod};
 use restartkit::contract::decode;
 use restartkit::diag::{Diagnostic, Findings};
-use restartkit::FeatureGates;
 use restartkit::eval::job::{self, PodFailurePolicyInput};
 use restartkit::eval::job_compiled::CompiledPodFailurePolicy;
 use restartkit::eval::kubelet::{self, CompiledContainerPolicy, ContainerRestartInput};

@@ -121,8 +121,7 @@ pub fn container_should_restart(c: &Container, spec: &PodSpec, exit_code: i32) -
         "Never" => false,
         _ => pod_policy_restarts(spec, exit_code),
     };
-    by_policy
-        || find_matching_rule(c, exit_code).is_some_and(|(_, r)| r.action == ACTION_RESTART)
+    by_policy || find_matching_rule(c, exit_code).is_some_and(|(_, r)| r.action == ACTION_RESTART)
 }
 
 /// IsContainerRestartable (pkg/api/v1/pod/util.go): can this container ever be restarted.
@@ -1049,10 +1048,22 @@ mod tests {
         let rule_sets = [
             vec![],
             vec![rule("Restart", "In", &[0, 42])],
-            vec![rule("RestartAllContainers", "In", &[42]), rule("Restart", "In", &[42])],
-            vec![rule("Restart", "NotIn", &[1]), rule("Restart", "Bogus", &[0])],
+            vec![
+                rule("RestartAllContainers", "In", &[42]),
+                rule("Restart", "In", &[42]),
+            ],
+            vec![
+                rule("Restart", "NotIn", &[1]),
+                rule("Restart", "Bogus", &[0]),
+            ],
         ];
-        let policies = [None, Some("Always"), Some("OnFailure"), Some("Never"), Some("Bogus")];
+        let policies = [
+            None,
+            Some("Always"),
+            Some("OnFailure"),
+            Some("Never"),
+            Some("Bogus"),
+        ];
         let mut checked = 0;
         for rules in &rule_sets {
             for cp in policies {
