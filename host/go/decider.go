@@ -104,8 +104,8 @@ func (p *Plugin) Deciders() []string {
 }
 
 func (p *Plugin) instantiateDecider(ctx context.Context, d *decider) error {
-	ctx, cancel := p.withDeadline(ctx)
-	defer cancel()
+	ctx = p.enter(ctx)
+	defer p.leave()
 	mod, err := p.rt.InstantiateModule(ctx, d.compiled, wazero.NewModuleConfig().WithName("").WithStartFunctions())
 	if err != nil {
 		return fmt.Errorf("decider %s: cannot instantiate the module: %w", d.name, err)
@@ -150,8 +150,8 @@ func (p *Plugin) ask(ctx context.Context, d *decider, pr *Prepared, ev ExitEvent
 			return 0, err
 		}
 	}
-	ctx, cancel := p.withDeadline(ctx)
-	defer cancel()
+	ctx = p.enter(ctx)
+	defer p.leave()
 	drop := func(err error) error {
 		mem := uint64(0)
 		if m := d.mod.Memory(); m != nil {
