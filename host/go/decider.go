@@ -52,6 +52,8 @@ type decider struct {
 	alloc, configure api.Function
 	// configuredFor is the Prepared id whose containers the live instance was configured with.
 	configuredFor int
+	// stack holds restartkit_decide's three parameters, then its result.
+	stack [3]uint64
 }
 
 // AddDecider adds the decider module (binary WebAssembly) at path behind those already added; it
@@ -194,11 +196,12 @@ func (p *Plugin) ask(ctx context.Context, d *decider, pr *Prepared, ev ExitEvent
 	if restarts > 1<<31-1 {
 		restarts = 1<<31 - 1
 	}
-	r, err := d.decide.Call(ctx, uint64(uint32(ev.ContainerIndex)), uint64(uint32(ev.ExitCode)), uint64(restarts))
-	if err != nil {
+	// CallWithStack on the decider's own stack: Call would allocate its parameters and results.
+	d.stack[0], d.stack[1], d.stack[2] = uint64(uint32(ev.ContainerIndex)), uint64(uint32(ev.ExitCode)), uint64(restarts)
+	if err := d.decide.CallWithStack(ctx, d.stack[:]); err != nil {
 		return 0, drop(err)
 	}
-	return int32(uint32(r[0])), nil
+	return int32(uint32(d.stack[0])), nil
 }
 
 // Decide is the chained decision: each decider in turn (Restart / DoNotRestart / Abstain); when
