@@ -407,3 +407,71 @@ func TestComparator(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestProcessModuleTable: a later Load of an unchanged, settled file reuses its compiled module;
+// a file rewritten with another module (new mtime) and LoadBytes of other bytes never do.
+func TestProcessModuleTable(t *testing.T) {
+	ctx := context.Background()
+	spin, abi2 := wat(t, "spin"), wat(t, "abi2")
+	path := filepath.Join(t.TempDir(), "m.wasm")
+	limits := Limits{MemoryBytes: 4 << 20, Timeout: time.Second}
+	write := func(b []byte, age time.Duration) {
+		if err := os.WriteFile(path, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		old := time.Now().Add(-age)
+		if err := os.Chtimes(path, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(spin, time.Hour)
+	p, err := Load(ctx, path, limits, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Close(ctx)
+	s, err := sharedRuntimeFor(ctx, limits, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, ok := s.fromFile(path)
+	if !ok {
+		t.Fatal("a settled file is not found again by its identity")
+	}
+	p, err = Load(ctx, path, limits, "")
+	if err != nil || p.compiled != first {
+		t.Fatalf("second load: %v, same compiled module: %v", err, err == nil && p.compiled == first)
+	}
+	p.Close(ctx)
+	// Another module in the same file, with another mtime: the identity no longer matches.
+	write(abi2, 2*time.Hour)
+	if _, ok := s.fromFile(path); ok {
+		t.Fatal("a rewritten file matched its old identity")
+	}
+	var mm *AbiMismatchError
+	if _, err := Load(ctx, path, limits, ""); !errors.As(err, &mm) {
+		t.Fatalf("the rewritten file: %v", err)
+	}
+	// A file modified just now is loaded, but not remembered by identity (it may change again
+	// within the file system's timestamp granularity).
+	write(spin, 0)
+	if p, err = Load(ctx, path, limits, ""); err != nil {
+		t.Fatal(err)
+	}
+	p.Close(ctx)
+	if _, ok := s.fromFile(path); ok {
+		t.Fatal("an unsettled file was remembered by its identity")
+	}
+	// By content: the same bytes share a compiled module, other bytes do not.
+	a, err := LoadBytes(ctx, spin, limits, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close(ctx)
+	if a.compiled != first {
+		t.Fatal("the same bytes were compiled again")
+	}
+	if _, err := LoadBytes(ctx, abi2, limits, ""); !errors.As(err, &mm) {
+		t.Fatalf("other bytes: %v", err)
+	}
+}
