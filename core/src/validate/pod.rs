@@ -427,8 +427,7 @@ fn lint_container(
         // value for the first few, then one that counts the rest (a 100,000-value list must not
         // bury the errors under 100,000 warnings).
         const PER_LIST: usize = 5;
-        let mut seen =
-            FxHashSet::with_capacity_and_hasher(ec.values.len(), Default::default());
+        let mut seen = FxHashSet::with_capacity_and_hasher(ec.values.len(), Default::default());
         let dups: Vec<(usize, i32)> = ec
             .values
             .iter()
