@@ -5,20 +5,10 @@ use criterion::{Criterion, criterion_group, criterion_main};
 mod typical_job;
 use serde_json::json;
 use std::hint::black_box;
-use typical_job::JOB_YAML;
 
 fn bench(c: &mut Criterion) {
     typical_job::bench_validate_yaml(c, "validate typical Job from YAML");
-    // The floor under the line above: the YAML parser's events alone, with nothing built.
-    c.bench_function("yaml events only (parser floor)", |b| {
-        b.iter(|| {
-            let mut n = 0usize;
-            for ev in saphyr_parser::Parser::new_from_str(black_box(JOB_YAML)) {
-                n += usize::from(ev.is_ok());
-            }
-            black_box(n)
-        })
-    });
+    typical_job::bench_parser_floor(c, "yaml events only (parser floor)");
     let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": {"restartPolicy": "Never",
         "containers": [{"name": "c", "image": "i", "restartPolicy": "Never",
           "restartPolicyRules": [{"action": "Restart", "exitCodes": {"operator": "In", "values": [42]}}]}]}});

@@ -12,6 +12,7 @@ mod typical_job;
 
 fn bench(c: &mut Criterion) {
     typical_job::bench_validate_yaml(c, "validate typical Job from YAML (mimalloc)");
+    typical_job::bench_parser_floor(c, "yaml events only (parser floor, mimalloc)");
 }
 
 criterion_group!(benches, bench);

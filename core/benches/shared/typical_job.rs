@@ -49,3 +49,16 @@ pub fn bench_validate_yaml(c: &mut Criterion, name: &str) {
         )
     });
 }
+
+/// The floor under the validation: the YAML parser's events alone, with nothing built.
+pub fn bench_parser_floor(c: &mut Criterion, name: &str) {
+    c.bench_function(name, |b| {
+        b.iter(|| {
+            let mut n = 0usize;
+            for ev in saphyr_parser::Parser::new_from_str(black_box(JOB_YAML)) {
+                n += usize::from(ev.is_ok());
+            }
+            black_box(n)
+        })
+    });
+}
