@@ -7,6 +7,10 @@
 //!   already resolved (upstream's feature gates are process-wide, set before its loop). For
 //!   `validate` the decoded input is the parsed JSON tree: restartkit's validation reads its
 //!   typed object from it (upstream's is handed its internal Go object).
+//! - `typed`: `validate` only: the like-for-like counterpart of upstream's Strategy.Validate:
+//!   the Pod or Job decoded into restartkit's types and defaulted (as upstream's admission did)
+//!   outside the loop, then `validate_pod` / `validate_job` alone (no unknown-field walk, which
+//!   works on the JSON tree and upstream does while decoding).
 //! - `matcher`: `containerRestart` only: the bare yes/no function upstream's
 //!   `ContainerShouldRestart` corresponds to, without the op's explanation.
 //! - `compiled`: the prepared form (compiled once outside the loop, not timed), where restartkit
@@ -17,12 +21,16 @@
 //! Lines printed to standard error: `stage <name>: <n> inputs, <ns> ns/input`.
 
 use restartkit::FeatureGates;
+use restartkit::api::{Job, Pod};
 use restartkit::contract::decode;
+use restartkit::diag::{Diagnostic, Findings};
 use restartkit::eval::job::{self, PodFailurePolicyInput};
 use restartkit::eval::job_compiled::CompiledPodFailurePolicy;
 use restartkit::eval::kubelet::{self, CompiledContainerPolicy, ContainerRestartInput};
 use restartkit::validate::{self, Ctx, ValidateInput};
+use serde::de::DeserializeOwned;
 use serde_json::Value;
+use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -54,6 +62,44 @@ fn gates(
         .map(|(g, _)| g)
 }
 
+/// The inputs decoded into the op's input type with their gates resolved (outside every loop);
+/// inputs that do not decode or whose gates do not resolve are left out.
+fn decoded<I: DeserializeOwned>(
+    values: &[Value],
+    version_and_gates: impl Fn(&I) -> (Option<&str>, Option<&BTreeMap<String, bool>>),
+) -> Vec<(I, FeatureGates)> {
+    values
+        .iter()
+        .filter_map(|v| {
+            let i: I = decode(v.clone()).ok()?;
+            let (version, overrides) = version_and_gates(&i);
+            let g = gates(version, overrides)?;
+            Some((i, g))
+        })
+        .collect()
+}
+
+/// The `decode+decide` stage: per JSON text, parse, decode with `decode_input`, then run `op`
+/// (which resolves its gates itself); the result is not encoded.
+fn decode_decide<I, O>(
+    texts: &[String],
+    decode_input: impl Fn(Value) -> Result<I, Diagnostic>,
+    op: impl Fn(I) -> Result<O, Diagnostic>,
+) -> String {
+    line(
+        "decode+decide",
+        texts.len(),
+        per_input(texts.len(), || {
+            for t in texts {
+                let r = restartkit::source::parse_json_strict(t)
+                    .and_then(&decode_input)
+                    .and_then(&op);
+                black_box(r.is_ok());
+            }
+        }),
+    )
+}
+
 /// The stage lines for the inputs (JSON texts) of one op; none for an op without stages.
 pub fn report(op: &str, texts: &[String]) -> Vec<String> {
     let values: Vec<Value> = texts
@@ -69,14 +115,10 @@ pub fn report(op: &str, texts: &[String]) -> Vec<String> {
 }
 
 fn pod_failure_policy(texts: &[String], values: &[Value]) -> Vec<String> {
-    let decoded: Vec<(PodFailurePolicyInput, FeatureGates)> = values
-        .iter()
-        .filter_map(|v| {
-            let i: PodFailurePolicyInput = decode(v.clone()).ok()?;
-            let g = gates(i.kubernetes_version.as_deref(), i.feature_gates.as_ref())?;
-            Some((i, g))
-        })
-        .collect();
+    let decoded: Vec<(PodFailurePolicyInput, FeatureGates)> =
+        decoded(values, |i: &PodFailurePolicyInput| {
+            (i.kubernetes_version.as_deref(), i.feature_gates.as_ref())
+        });
     let mut out = vec![line(
         "decide",
         decoded.len(),
@@ -99,30 +141,19 @@ fn pod_failure_policy(texts: &[String], values: &[Value]) -> Vec<String> {
             }
         }),
     ));
-    out.push(line(
-        "decode+decide",
-        texts.len(),
-        per_input(texts.len(), || {
-            for t in texts {
-                let r = restartkit::source::parse_json_strict(t)
-                    .and_then(decode::<PodFailurePolicyInput>)
-                    .and_then(job::pod_failure_policy);
-                black_box(r.is_ok());
-            }
-        }),
+    out.push(decode_decide(
+        texts,
+        decode::<PodFailurePolicyInput>,
+        job::pod_failure_policy,
     ));
     out
 }
 
 fn container_restart(texts: &[String], values: &[Value]) -> Vec<String> {
-    let decoded: Vec<(ContainerRestartInput, FeatureGates)> = values
-        .iter()
-        .filter_map(|v| {
-            let i: ContainerRestartInput = decode(v.clone()).ok()?;
-            let g = gates(i.kubernetes_version.as_deref(), i.feature_gates.as_ref())?;
-            Some((i, g))
-        })
-        .collect();
+    let decoded: Vec<(ContainerRestartInput, FeatureGates)> =
+        decoded(values, |i: &ContainerRestartInput| {
+            (i.kubernetes_version.as_deref(), i.feature_gates.as_ref())
+        });
     // The container looked up outside the loop, as the oracle does for upstream.
     let found: Vec<(&restartkit::api::Container, &restartkit::api::PodSpec, i32)> = decoded
         .iter()
@@ -190,36 +221,61 @@ fn container_restart(texts: &[String], values: &[Value]) -> Vec<String> {
             }
         }),
     ));
-    out.push(line(
-        "decode+decide",
-        texts.len(),
-        per_input(texts.len(), || {
-            for t in texts {
-                let r = restartkit::source::parse_json_strict(t)
-                    .and_then(decode::<ContainerRestartInput>)
-                    .and_then(kubelet::container_restart);
-                black_box(r.is_ok());
-            }
-        }),
+    out.push(decode_decide(
+        texts,
+        decode::<ContainerRestartInput>,
+        kubelet::container_restart,
     ));
     out
 }
 
+/// An admitted object for the `typed` stage.
+enum Admitted {
+    Pod(Box<Pod>),
+    Job(Box<Job>),
+}
+
 fn validate_stage(texts: &[String], values: &[Value]) -> Vec<String> {
-    let decoded: Vec<(Value, Ctx)> = values
+    let decoded: Vec<(Value, Ctx)> = decoded(values, |i: &ValidateInput| {
+        (i.kubernetes_version.as_deref(), i.feature_gates.as_ref())
+    })
+    .into_iter()
+    .filter_map(|(i, g)| {
+        Some((
+            i.object?,
+            Ctx {
+                gates: g,
+                skip_defaulting: i.skip_defaulting,
+                future_rules: false,
+                always_pod: false,
+            },
+        ))
+    })
+    .collect();
+    // Decoded and defaulted outside the loop, as upstream's admission (decode, default,
+    // convert, PrepareForCreate) runs before its timed Strategy.Validate.
+    let admitted: Vec<(Admitted, &Ctx)> = decoded
         .iter()
-        .filter_map(|v| {
-            let i: ValidateInput = decode(v.clone()).ok()?;
-            let g = gates(i.kubernetes_version.as_deref(), i.feature_gates.as_ref())?;
-            Some((
-                i.object?,
-                Ctx {
-                    gates: g,
-                    skip_defaulting: i.skip_defaulting,
-                    future_rules: false,
-                    always_pod: false,
-                },
-            ))
+        .filter_map(|(obj, ctx)| {
+            let root = restartkit::FieldPath::root();
+            let a = match obj.get("kind").and_then(Value::as_str)? {
+                "Pod" => {
+                    let mut pod: Pod = validate::decode_at(obj, &root).ok()?;
+                    if !ctx.skip_defaulting {
+                        validate::pod::default_pod_spec(&mut pod.spec);
+                    }
+                    Admitted::Pod(Box::new(pod))
+                }
+                "Job" => {
+                    let mut job: Job = validate::decode_at(obj, &root).ok()?;
+                    if !ctx.skip_defaulting {
+                        validate::job::default_job_spec(&mut job.spec);
+                    }
+                    Admitted::Job(Box::new(job))
+                }
+                _ => return None,
+            };
+            Some((a, ctx))
         })
         .collect();
     vec![
@@ -233,22 +289,27 @@ fn validate_stage(texts: &[String], values: &[Value]) -> Vec<String> {
             }),
         ),
         line(
-            "decode+decide",
-            texts.len(),
-            per_input(texts.len(), || {
-                for t in texts {
-                    let r = restartkit::source::parse_json_strict(t)
-                        .and_then(|v| {
-                            restartkit::contract::decode_moving(
-                                v,
-                                "object",
-                                |i: &mut ValidateInput, o| i.object = (!o.is_null()).then_some(o),
-                            )
-                        })
-                        .and_then(validate::run);
-                    black_box(r.is_ok());
+            "typed",
+            admitted.len(),
+            per_input(admitted.len(), || {
+                for (a, ctx) in &admitted {
+                    let mut out = Findings::default();
+                    match a {
+                        Admitted::Pod(p) => validate::pod::validate_pod(p, ctx, &mut out),
+                        Admitted::Job(j) => validate::job::validate_job(j, ctx, &mut out),
+                    }
+                    black_box(out);
                 }
             }),
+        ),
+        decode_decide(
+            texts,
+            |v| {
+                restartkit::contract::decode_moving(v, "object", |i: &mut ValidateInput, o| {
+                    i.object = (!o.is_null()).then_some(o)
+                })
+            },
+            validate::run,
         ),
     ]
 }

@@ -468,3 +468,36 @@ fn closed_stdout_pipe_ends_quietly() {
         out.status
     );
 }
+
+#[test]
+fn batch_stages_time_validation_on_the_typed_object_too() {
+    let mut child = bin()
+        .args(["batch", "--stages"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pod = serde_json::json!({"op": "validate", "input": {"object": {"apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": "p"}, "spec": {"containers": [{"name": "main", "image": "i"}]}}}});
+    let job = serde_json::json!({"op": "validate", "input": {"object": {"apiVersion": "batch/v1", "kind": "Job",
+        "metadata": {"name": "j"}, "spec": {"template": {"spec": {"restartPolicy": "Never",
+        "containers": [{"name": "main", "image": "i"}]}}}}}});
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(format!("{pod}\n{job}\n").as_bytes())
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success());
+    let err = stderr(&o);
+    // Both objects decode and default, so each stage runs over both.
+    for stage in ["decide", "typed", "decode+decide"] {
+        assert!(
+            err.lines()
+                .any(|l| l.starts_with(&format!("stage {stage}: 2 inputs, "))),
+            "{stage}: {err}"
+        );
+    }
+}

@@ -385,6 +385,7 @@ func report(o op, label string, inputs [][]byte, tline string) {
 		}
 	case "validate":
 		row("decide, decoded input", st.decideName, "validate_value (JSON tree)", upDecide, rk["decide"])
+		row("decide, typed input", st.decideName, "validate_pod/job (typed)", upDecide, rk["typed"])
 	default:
 		row("decide, decoded input", st.decideName, "op (explained)", upDecide, rk["decide"])
 		row("decide, decoded input", st.decideName, "compiled", upDecide, rk["compiled"])

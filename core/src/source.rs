@@ -11,6 +11,7 @@ use crate::diag::Diagnostic;
 use saphyr_parser::{Event, Parser, ScalarStyle, Span};
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
@@ -143,12 +144,21 @@ impl Frame {
     }
 }
 
-/// Resolves a plain scalar the way YAML 1.2's core schema does.
-fn resolve_plain(s: &str) -> Result<Value, String> {
+/// Resolves a plain scalar the way YAML 1.2's core schema does. Takes the parser's text so that
+/// a string (most scalars of a manifest) keeps its buffer instead of being copied.
+fn resolve_plain(text: Cow<'_, str>) -> Result<Value, String> {
+    match resolve_plain_non_string(&text)? {
+        Some(v) => Ok(v),
+        None => Ok(Value::String(text.into_owned())),
+    }
+}
+
+/// The value of a plain scalar that is not a string (null, a boolean, a number), or None.
+fn resolve_plain_non_string(s: &str) -> Result<Option<Value>, String> {
     match s {
-        "" | "~" | "null" | "Null" | "NULL" => return Ok(Value::Null),
-        "true" | "True" | "TRUE" => return Ok(Value::Bool(true)),
-        "false" | "False" | "FALSE" => return Ok(Value::Bool(false)),
+        "" | "~" | "null" | "Null" | "NULL" => return Ok(Some(Value::Null)),
+        "true" | "True" | "TRUE" => return Ok(Some(Value::Bool(true))),
+        "false" | "False" | "FALSE" => return Ok(Some(Value::Bool(false))),
         ".nan" | ".NaN" | ".NAN" | ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF"
         | "-.inf" | "-.Inf" | "-.INF" => {
             return Err(format!(
@@ -160,18 +170,18 @@ fn resolve_plain(s: &str) -> Result<Value, String> {
     let bytes = s.as_bytes();
     let first = bytes.first().copied().unwrap_or(b' ');
     if !(first.is_ascii_digit() || first == b'-' || first == b'+' || first == b'.') {
-        return Ok(Value::String(s.to_owned()));
+        return Ok(None);
     }
     let unsigned = s.strip_prefix('+').unwrap_or(s);
     if let Some(hex) = unsigned.strip_prefix("0x")
         && let Ok(n) = i64::from_str_radix(hex, 16)
     {
-        return Ok(Value::from(n));
+        return Ok(Some(Value::from(n)));
     }
     if let Some(oct) = unsigned.strip_prefix("0o")
         && let Ok(n) = i64::from_str_radix(oct, 8)
     {
-        return Ok(Value::from(n));
+        return Ok(Some(Value::from(n)));
     }
     let int_like = {
         let body = unsigned.strip_prefix('-').unwrap_or(unsigned);
@@ -179,16 +189,16 @@ fn resolve_plain(s: &str) -> Result<Value, String> {
     };
     if int_like {
         if let Ok(n) = unsigned.parse::<i64>() {
-            return Ok(Value::from(n));
+            return Ok(Some(Value::from(n)));
         }
         if let Ok(n) = unsigned.parse::<u64>() {
-            return Ok(Value::from(n));
+            return Ok(Some(Value::from(n)));
         }
         // Beyond 64 bits: keep it as a float so the typed decoder names the field it overflows.
         if let Ok(f) = unsigned.parse::<f64>()
             && let Some(n) = Number::from_f64(f)
         {
-            return Ok(Value::Number(n));
+            return Ok(Some(Value::Number(n)));
         }
     }
     let float_like = unsigned
@@ -197,11 +207,11 @@ fn resolve_plain(s: &str) -> Result<Value, String> {
         && unsigned.bytes().any(|b| b.is_ascii_digit());
     if float_like && let Ok(f) = unsigned.parse::<f64>() {
         return match Number::from_f64(f) {
-            Some(n) => Ok(Value::Number(n)),
+            Some(n) => Ok(Some(Value::Number(n))),
             None => Err(format!("{s} is not a finite number")),
         };
     }
-    Ok(Value::String(s.to_owned()))
+    Ok(None)
 }
 
 fn child_path(parent: &str, key: &str) -> String {
@@ -391,7 +401,7 @@ fn parse_stream(
                 let value = if style != ScalarStyle::Plain || forced_string {
                     Value::String(text.into_owned())
                 } else {
-                    resolve_plain(&text).map_err(|m| {
+                    resolve_plain(text).map_err(|m| {
                         err_at(&span, "invalid-number", &path, format!("{path}: {m}"))
                     })?
                 };

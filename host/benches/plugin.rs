@@ -107,7 +107,7 @@ fn benches(c: &mut Criterion) {
         b.iter(|| black_box(Host::load_with_cache(&path, Limits::default(), Cache::Default).unwrap()))
     });
     // The same load keyed by content only (what every load did before the identity key): read the
-    // 4 MB module, SHA-256 it, then as above.
+    // module (3.3 MB), SHA-256 it, then as above.
     g.bench_function("host_load_from_cache_by_content", |b| {
         b.iter(|| {
             let bytes = std::fs::read(&path).unwrap();

@@ -52,6 +52,8 @@ type decider struct {
 	alloc, configure api.Function
 	// configuredFor is the Prepared id whose containers the live instance was configured with.
 	configuredFor int
+	// stack holds restartkit_decide's three parameters, then its result.
+	stack [3]uint64
 }
 
 // AddDecider adds the decider module (binary WebAssembly) at path behind those already added; it
@@ -104,8 +106,8 @@ func (p *Plugin) Deciders() []string {
 }
 
 func (p *Plugin) instantiateDecider(ctx context.Context, d *decider) error {
-	ctx, cancel := p.withDeadline(ctx)
-	defer cancel()
+	ctx = p.enter(ctx)
+	defer p.leave()
 	mod, err := p.rt.InstantiateModule(ctx, d.compiled, wazero.NewModuleConfig().WithName("").WithStartFunctions())
 	if err != nil {
 		return fmt.Errorf("decider %s: cannot instantiate the module: %w", d.name, err)
@@ -150,8 +152,8 @@ func (p *Plugin) ask(ctx context.Context, d *decider, pr *Prepared, ev ExitEvent
 			return 0, err
 		}
 	}
-	ctx, cancel := p.withDeadline(ctx)
-	defer cancel()
+	ctx = p.enter(ctx)
+	defer p.leave()
 	drop := func(err error) error {
 		mem := uint64(0)
 		if m := d.mod.Memory(); m != nil {
@@ -194,11 +196,12 @@ func (p *Plugin) ask(ctx context.Context, d *decider, pr *Prepared, ev ExitEvent
 	if restarts > 1<<31-1 {
 		restarts = 1<<31 - 1
 	}
-	r, err := d.decide.Call(ctx, uint64(uint32(ev.ContainerIndex)), uint64(uint32(ev.ExitCode)), uint64(restarts))
-	if err != nil {
+	// CallWithStack on the decider's own stack: Call would allocate its parameters and results.
+	d.stack[0], d.stack[1], d.stack[2] = uint64(uint32(ev.ContainerIndex)), uint64(uint32(ev.ExitCode)), uint64(restarts)
+	if err := d.decide.CallWithStack(ctx, d.stack[:]); err != nil {
 		return 0, drop(err)
 	}
-	return int32(uint32(r[0])), nil
+	return int32(uint32(d.stack[0])), nil
 }
 
 // Decide is the chained decision: each decider in turn (Restart / DoNotRestart / Abstain); when

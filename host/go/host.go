@@ -62,8 +62,17 @@ func (a Action) String() string {
 
 // Limits bound one instance and one call.
 type Limits struct {
-	MemoryBytes uint64        // cap on linear memory
-	Timeout     time.Duration // deadline of one Evaluate/Prepare call
+	MemoryBytes uint64 // cap on linear memory
+	// Timeout is the deadline of one call (Evaluate, Describe, Prepare, DecideExit, Decide,
+	// Release); a guest still running then is stopped and its instance discarded (ErrTimeout).
+	// 0: no deadline of the host's own, only the caller's context.
+	Timeout time.Duration
+	// Trusted compiles the module without wazero's termination checks, for a module you built or
+	// verified yourself (for instance the restartkit plugin of a known SHA-256). Calls get much
+	// cheaper (wazero's WithCloseOnContextDone runs a goroutine per call and leaves the machine
+	// code for Go at every loop back-edge), but then neither Timeout nor a context can stop a
+	// guest that does not return: a runaway guest blocks its goroutine for good.
+	Trusted bool
 }
 
 // DefaultLimits are the recommended limits of ABI.md: 64 MiB, 1 s.
@@ -126,6 +135,8 @@ type Plugin struct {
 	nextID   int
 	stack    []uint64
 	deciders []*decider
+	// wd enforces limits.Timeout on every call; nil when there is none (Timeout 0 or Trusted).
+	wd *watchdog
 }
 
 type entry struct {
@@ -152,39 +163,58 @@ func (p *Prepared) Index(name string) int {
 
 // Load compiles (through the compilation cache in cacheDir, if not empty) and instantiates the
 // module at path.
+//
+// The compiled module is kept for the rest of the process (see shared.go): loading the same,
+// unchanged file again costs a stat and an instance.
 func Load(ctx context.Context, path string, limits Limits, cacheDir string) (*Plugin, error) {
+	s, err := sharedRuntimeFor(ctx, limits, cacheDir)
+	if err != nil {
+		return nil, err
+	}
+	if compiled, ok := s.fromFile(path); ok {
+		return newPlugin(ctx, s.rt, compiled, limits)
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
 	bin, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return LoadBytes(ctx, bin, limits, cacheDir)
+	return loadCompiled(ctx, s, bin, limits, path, info)
 }
 
-// LoadBytes is Load from the module's bytes.
+// LoadBytes is Load from the module's bytes (kept for the rest of the process too, found again by
+// their content).
 func LoadBytes(ctx context.Context, bin []byte, limits Limits, cacheDir string) (*Plugin, error) {
-	cfg := wazero.NewRuntimeConfig().
-		WithCloseOnContextDone(true).
-		WithMemoryLimitPages(uint32(limits.MemoryBytes / 65536))
-	if cacheDir != "" {
-		cache, err := compilationCache(cacheDir)
-		if err != nil {
-			return nil, err
-		}
-		cfg = cfg.WithCompilationCache(cache)
-	}
-	rt := wazero.NewRuntimeWithConfig(ctx, cfg)
-	compiled, err := rt.CompileModule(ctx, bin)
+	s, err := sharedRuntimeFor(ctx, limits, cacheDir)
 	if err != nil {
-		rt.Close(ctx)
+		return nil, err
+	}
+	return loadCompiled(ctx, s, bin, limits, "", nil)
+}
+
+func loadCompiled(ctx context.Context, s *sharedRuntime, bin []byte, limits Limits, path string, info os.FileInfo) (*Plugin, error) {
+	compiled, err := s.compile(ctx, bin, path, info)
+	if err != nil {
 		return nil, fmt.Errorf("not a valid WebAssembly module: %w", err)
 	}
+	return newPlugin(ctx, s.rt, compiled, limits)
+}
+
+func newPlugin(ctx context.Context, rt wazero.Runtime, compiled wazero.CompiledModule, limits Limits) (*Plugin, error) {
 	if imps := compiled.ImportedFunctions(); len(imps) > 0 {
-		rt.Close(ctx)
 		return nil, fmt.Errorf("%w: plugin ABI v1 modules import nothing, this one imports %d functions", ErrNotAPlugin, len(imps))
 	}
 	p := &Plugin{rt: rt, compiled: compiled, limits: limits, prepared: map[int]*entry{}, stack: make([]uint64, 3)}
-	if err := p.instantiate(ctx); err != nil {
-		rt.Close(ctx)
+	if !limits.Trusted && limits.Timeout > 0 {
+		p.wd = newWatchdog(limits.Timeout)
+	}
+	err := p.instantiate(p.enter(ctx))
+	p.leave()
+	if err != nil {
+		p.Close(ctx)
 		return nil, err
 	}
 	return p, nil
@@ -207,8 +237,47 @@ func compilationCache(dir string) (wazero.CompilationCache, error) {
 	return actual.(wazero.CompilationCache), nil
 }
 
-// Close frees the runtime.
-func (p *Plugin) Close(ctx context.Context) error { return p.rt.Close(ctx) }
+// Close frees the Plugin's instances and deciders (the compiled policy module stays with the
+// process, see Load).
+func (p *Plugin) Close(ctx context.Context) error {
+	if p.wd != nil {
+		p.wd.close()
+	}
+	var first error
+	keep := func(err error) {
+		if first == nil {
+			first = err
+		}
+	}
+	if p.mod != nil {
+		keep(p.mod.Close(ctx))
+		p.mod = nil
+	}
+	for _, d := range p.deciders {
+		if d.mod != nil {
+			keep(d.mod.Close(ctx))
+			d.mod = nil
+		}
+		keep(d.compiled.Close(ctx))
+	}
+	p.deciders = nil
+	return first
+}
+
+// enter begins a call under limits.Timeout and returns the context the guest must run under;
+// every enter is paired with a leave.
+func (p *Plugin) enter(ctx context.Context) context.Context {
+	if p.wd == nil {
+		return ctx
+	}
+	return p.wd.enter(ctx)
+}
+
+func (p *Plugin) leave() {
+	if p.wd != nil {
+		p.wd.leave()
+	}
+}
 
 func (p *Plugin) instantiate(ctx context.Context) error {
 	mod, err := p.rt.InstantiateModule(ctx, p.compiled, wazero.NewModuleConfig().WithName("").WithStartFunctions())
@@ -370,18 +439,11 @@ func (p *Plugin) answer(ctx context.Context, r uint64) (Status, string, error) {
 	return StatusOK, string(b), nil
 }
 
-func (p *Plugin) withDeadline(ctx context.Context) (context.Context, context.CancelFunc) {
-	if p.limits.Timeout <= 0 {
-		return ctx, func() {}
-	}
-	return context.WithTimeout(ctx, p.limits.Timeout)
-}
-
 // Evaluate is the raw one-shot call: with StatusOK the body is the contract response, otherwise
 // the JSON error response that explains the status.
 func (p *Plugin) Evaluate(ctx context.Context, request []byte) (Status, string, error) {
-	ctx, cancel := p.withDeadline(ctx)
-	defer cancel()
+	ctx = p.enter(ctx)
+	defer p.leave()
 	if err := p.live(ctx); err != nil {
 		return 0, "", err
 	}
@@ -418,8 +480,8 @@ func (p *Plugin) HandleJSON(ctx context.Context, request string) (string, error)
 
 // Describe returns the module's capabilities (JSON).
 func (p *Plugin) Describe(ctx context.Context) (string, error) {
-	ctx, cancel := p.withDeadline(ctx)
-	defer cancel()
+	ctx = p.enter(ctx)
+	defer p.leave()
 	if err := p.live(ctx); err != nil {
 		return "", err
 	}
@@ -435,8 +497,8 @@ func (p *Plugin) Describe(ctx context.Context) (string, error) {
 }
 
 func (p *Plugin) guestPrepare(ctx context.Context, request []byte) (int32, error) {
-	ctx, cancel := p.withDeadline(ctx)
-	defer cancel()
+	ctx = p.enter(ctx)
+	defer p.leave()
 	if err := p.live(ctx); err != nil {
 		return 0, err
 	}
@@ -461,6 +523,8 @@ func (p *Plugin) guestPrepare(ctx context.Context, request []byte) (int32, error
 
 // Prepare compiles {"object": Pod|Job, "kubernetesVersion"?, "featureGates"?} for DecideExit.
 func (p *Plugin) Prepare(ctx context.Context, request string) (*Prepared, error) {
+	ctx = p.enter(ctx)
+	defer p.leave()
 	h, err := p.guestPrepare(ctx, []byte(request))
 	if err != nil {
 		return nil, err
@@ -487,10 +551,12 @@ func (p *Plugin) Prepare(ctx context.Context, request string) (*Prepared, error)
 
 var errUnknownPrepared = errors.New("this prepared policy is not (or no longer) held by this plugin")
 
-// DecideExit is the built-in decision for container index exiting with exitCode. It allocates
-// nothing; it runs under ctx as given (no per-call timer, which would cost more than the call):
-// pass a context with a deadline to bound it.
+// DecideExit is the built-in decision for container index exiting with exitCode. With a context
+// that cannot end (context.Background) it allocates nothing; limits.Timeout bounds it through
+// the Plugin's watchdog, not a timer per call.
 func (p *Plugin) DecideExit(ctx context.Context, pr *Prepared, index int, exitCode int32) (Action, error) {
+	ctx = p.enter(ctx)
+	defer p.leave()
 	e := p.prepared[pr.id]
 	if e == nil {
 		return 0, errUnknownPrepared
@@ -514,6 +580,8 @@ func (p *Plugin) DecideExit(ctx context.Context, pr *Prepared, index int, exitCo
 
 // RawDecideExit calls restartkit_decide_exit with a raw guest handle.
 func (p *Plugin) RawDecideExit(ctx context.Context, handle, index, exitCode int32) (int32, error) {
+	ctx = p.enter(ctx)
+	defer p.leave()
 	if err := p.live(ctx); err != nil {
 		return 0, err
 	}
@@ -534,6 +602,8 @@ func (p *Plugin) Release(ctx context.Context, pr *Prepared) error {
 	if e.gen != p.gen || p.mod == nil {
 		return nil
 	}
+	ctx = p.enter(ctx)
+	defer p.leave()
 	r, err := p.fn.release.Call(ctx, uint64(uint32(e.handle)))
 	if err != nil {
 		return p.fail(ctx, err)

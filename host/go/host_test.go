@@ -200,7 +200,7 @@ func wat(t *testing.T, name string) []byte {
 	return watFile(t, filepath.Join("testdata", name+".wat"))
 }
 
-func watFile(t *testing.T, path string) []byte {
+func watFile(t testing.TB, path string) []byte {
 	bin := os.Getenv("RESTARTKIT_HOST_BIN")
 	if bin == "" {
 		t.Skip("RESTARTKIT_HOST_BIN (the restartkit-host binary, for wat2wasm) is not set")
@@ -239,6 +239,84 @@ func TestRunawayStoppedWithin100ms(t *testing.T) {
 		}
 		if d, err := p.Describe(ctx); err != nil || !strings.Contains(d, "fake") {
 			t.Fatalf("%s %v", d, err)
+		}
+	}
+}
+
+// TestRunawayDecideExitStopped: the prepared path is bounded by Limits.Timeout too (the
+// watchdog, no timer per call), with a context that cannot end; calls that each finish in time
+// are never stopped, however long they run together; a context's own deadline still applies.
+func TestRunawayDecideExitStopped(t *testing.T) {
+	ctx := context.Background()
+	p, err := LoadBytes(ctx, wat(t, "spin"), Limits{MemoryBytes: 4 << 20, Timeout: 50 * time.Millisecond}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close(ctx)
+	pr, err := p.Prepare(ctx, "{}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for round := uint64(1); round <= 2; round++ {
+		start := time.Now()
+		_, err := p.DecideExit(ctx, pr, 0, 99)
+		took := time.Since(start)
+		if !errors.Is(err, ErrTimeout) {
+			t.Fatalf("want a timeout, got %v", err)
+		}
+		if took >= 100*time.Millisecond {
+			t.Fatalf("stopped after %v", took)
+		}
+		if p.Rebuilds() != round {
+			t.Fatalf("rebuilds %d", p.Rebuilds())
+		}
+		// The next calls run on a fresh instance (re-prepared) under a fresh deadline: 150 ms of
+		// short calls, three deadlines' worth, all answered.
+		for until := time.Now().Add(150 * time.Millisecond); time.Now().Before(until); {
+			if a, err := p.DecideExit(ctx, pr, 0, 1); err != nil || a != 6 {
+				t.Fatalf("after the timeout: %v %v", a, err)
+			}
+		}
+	}
+	short, cancel := context.WithTimeout(ctx, 10*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	if _, err := p.DecideExit(short, pr, 0, 99); !errors.Is(err, ErrTimeout) || time.Since(start) >= 50*time.Millisecond {
+		t.Fatalf("the caller's deadline: %v after %v", err, time.Since(start))
+	}
+	if a, err := p.DecideExit(ctx, pr, 0, 0); err != nil || a != 0 {
+		t.Fatalf("after the caller's deadline: %v %v", a, err)
+	}
+}
+
+// TestTrustedAnswersTheSame: a Trusted plugin (no termination checks) answers as a guarded one.
+func TestTrustedAnswersTheSame(t *testing.T) {
+	ctx := context.Background()
+	guarded := load(t)
+	limits := DefaultLimits()
+	limits.Trusted = true
+	trusted, err := Load(ctx, pluginPath(t), limits, cacheDir(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer trusted.Close(ctx)
+	for _, req := range []string{`{"op":"describe","input":{}}`, `{"op":"nope","input":{}}`, `{"op":"validate","input":` + pod + `}`} {
+		a, errA := guarded.HandleJSON(ctx, req)
+		b, errB := trusted.HandleJSON(ctx, req)
+		if a != b || (errA == nil) != (errB == nil) {
+			t.Fatalf("%s: %s %v / %s %v", req, a, errA, b, errB)
+		}
+	}
+	pa, errA := guarded.Prepare(ctx, pod)
+	pb, errB := trusted.Prepare(ctx, pod)
+	if errA != nil || errB != nil {
+		t.Fatalf("prepare: %v %v", errA, errB)
+	}
+	for code := int32(-1); code < 300; code++ {
+		a, errA := guarded.DecideExit(ctx, pa, 0, code)
+		b, errB := trusted.DecideExit(ctx, pb, 0, code)
+		if a != b || errA != nil || errB != nil {
+			t.Fatalf("exit %d: %v %v / %v %v", code, a, errA, b, errB)
 		}
 	}
 }
@@ -327,5 +405,73 @@ func TestComparator(t *testing.T) {
 	if err := CheckResponse(dec(`{"a":1}`), []byte(`{"status":"error","errors":[{"message":"not implemented yet"}]}`)); err == nil ||
 		err.Error() != "request failed: not implemented yet" {
 		t.Error(err)
+	}
+}
+
+// TestProcessModuleTable: a later Load of an unchanged, settled file reuses its compiled module;
+// a file rewritten with another module (new mtime) and LoadBytes of other bytes never do.
+func TestProcessModuleTable(t *testing.T) {
+	ctx := context.Background()
+	spin, abi2 := wat(t, "spin"), wat(t, "abi2")
+	path := filepath.Join(t.TempDir(), "m.wasm")
+	limits := Limits{MemoryBytes: 4 << 20, Timeout: time.Second}
+	write := func(b []byte, age time.Duration) {
+		if err := os.WriteFile(path, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		old := time.Now().Add(-age)
+		if err := os.Chtimes(path, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(spin, time.Hour)
+	p, err := Load(ctx, path, limits, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Close(ctx)
+	s, err := sharedRuntimeFor(ctx, limits, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, ok := s.fromFile(path)
+	if !ok {
+		t.Fatal("a settled file is not found again by its identity")
+	}
+	p, err = Load(ctx, path, limits, "")
+	if err != nil || p.compiled != first {
+		t.Fatalf("second load: %v, same compiled module: %v", err, err == nil && p.compiled == first)
+	}
+	p.Close(ctx)
+	// Another module in the same file, with another mtime: the identity no longer matches.
+	write(abi2, 2*time.Hour)
+	if _, ok := s.fromFile(path); ok {
+		t.Fatal("a rewritten file matched its old identity")
+	}
+	var mm *AbiMismatchError
+	if _, err := Load(ctx, path, limits, ""); !errors.As(err, &mm) {
+		t.Fatalf("the rewritten file: %v", err)
+	}
+	// A file modified just now is loaded, but not remembered by identity (it may change again
+	// within the file system's timestamp granularity).
+	write(spin, 0)
+	if p, err = Load(ctx, path, limits, ""); err != nil {
+		t.Fatal(err)
+	}
+	p.Close(ctx)
+	if _, ok := s.fromFile(path); ok {
+		t.Fatal("an unsettled file was remembered by its identity")
+	}
+	// By content: the same bytes share a compiled module, other bytes do not.
+	a, err := LoadBytes(ctx, spin, limits, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close(ctx)
+	if a.compiled != first {
+		t.Fatal("the same bytes were compiled again")
+	}
+	if _, err := LoadBytes(ctx, abi2, limits, ""); !errors.As(err, &mm) {
+		t.Fatalf("other bytes: %v", err)
 	}
 }

@@ -4,7 +4,7 @@
 //! Loading from a file adds a second, cheaper key: the file's identity (canonical path, length,
 //! modification time and, on Unix, device and inode). A hit on it loads the compiled module
 //! (memory-mapped by `deserialize_file`) without reading or hashing the source module -- for the
-//! 4 MB policy module that read and hash were most of a cached load. A miss falls back to the
+//! 3-4 MB policy module that read and hash were most of a cached load. A miss falls back to the
 //! content key, and links the identity key to that entry for next time -- only once the file's
 //! timestamps are a second old (see [`SETTLED`]).
 #![allow(unsafe_code)]

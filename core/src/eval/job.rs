@@ -13,6 +13,7 @@ use crate::features::FeatureGates;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 
 /// The feature gate that FailIndex depends on (the matcher drops a FailIndex match when it is off).
 /// Removed in 1.37, where pod_failure_policy.go takes FailIndex unconditionally; the gate then
@@ -141,6 +142,11 @@ pub fn match_policy<'a>(
 ) -> Option<PolicyMatch<'a>> {
     let status = pod.status.as_ref()?;
     for (i, rule) in policy.rules.iter().enumerate() {
+        // A rule whose action the matcher skips cannot match whatever the Pod holds, so its
+        // action is read first and the Pod is not searched for it.
+        let Some(action) = PolicyAction::effective(&rule.action, fail_index_gate) else {
+            continue;
+        };
         let evidence = if let Some(req) = &rule.on_exit_codes {
             first_matching_status(&status.container_statuses, req)
                 .or_else(|| first_matching_status(&status.init_container_statuses, req))
@@ -158,10 +164,7 @@ pub fn match_policy<'a>(
         } else {
             None
         };
-        let (Some(evidence), Some(action)) = (
-            evidence,
-            PolicyAction::effective(&rule.action, fail_index_gate),
-        ) else {
+        let Some(evidence) = evidence else {
             continue;
         };
         return Some(PolicyMatch {
@@ -217,9 +220,11 @@ pub fn evaluate(job: &Job, pod: &Pod, gates: &FeatureGates) -> PodFailurePolicyO
             count_failed: true,
             message: None,
             rule_index: None,
-            reason: format!(
-                "the Job has no podFailurePolicy: the failure counts against backoffLimit{not_failed_note}"
-            ),
+            reason: [
+                "the Job has no podFailurePolicy: the failure counts against backoffLimit",
+                not_failed_note,
+            ]
+            .concat(),
             matched_container: None,
             exit_code: None,
             matched_condition: None,
@@ -233,27 +238,27 @@ pub fn evaluate(job: &Job, pod: &Pod, gates: &FeatureGates) -> PodFailurePolicyO
             count_failed: true,
             message: None,
             rule_index: None,
-            reason: format!(
-                "no podFailurePolicy rule matched: the failure counts against backoffLimit{not_failed_note}"
-            ),
+            reason: [
+                "no podFailurePolicy rule matched: the failure counts against backoffLimit",
+                not_failed_note,
+            ]
+            .concat(),
             matched_container: None,
             exit_code: None,
             matched_condition: None,
         };
     };
-    let (what, matched_container, exit_code, matched_condition) = match m.evidence {
-        Evidence::Container(cs, code) => (
-            format!("container {:?} exited with code {code}", cs.name),
-            Some(cs.name.clone()),
-            Some(code),
-            None,
-        ),
-        Evidence::Condition(c) => (
-            format!("the Pod has condition {}={}", c.type_, c.status),
-            None,
-            None,
-            Some(c.type_.clone()),
-        ),
+    // The reason is written into one buffer (writing to a String cannot fail).
+    let mut reason = String::with_capacity(192);
+    let (matched_container, exit_code, matched_condition) = match m.evidence {
+        Evidence::Container(cs, code) => {
+            let _ = write!(reason, "container {:?} exited with code {code}", cs.name);
+            (Some(cs.name.clone()), Some(code), None)
+        }
+        Evidence::Condition(c) => {
+            let _ = write!(reason, "the Pod has condition {}={}", c.type_, c.status);
+            (None, None, Some(c.type_.clone()))
+        }
     };
     let effect = match m.action {
         PolicyAction::FailJob => {
@@ -272,11 +277,17 @@ pub fn evaluate(job: &Job, pod: &Pod, gates: &FeatureGates) -> PodFailurePolicyO
         count_failed: m.action.counts(),
         message,
         rule_index: Some(m.rule_index),
-        reason: format!(
-            "{what}, matching rules[{}] ({}): {effect}{not_failed_note}",
-            m.rule_index,
-            m.action.name()
-        ),
+        reason: {
+            let _ = write!(
+                reason,
+                ", matching rules[{}] ({}): ",
+                m.rule_index,
+                m.action.name()
+            );
+            reason.push_str(effect);
+            reason.push_str(not_failed_note);
+            reason
+        },
         matched_container,
         exit_code,
         matched_condition,

@@ -66,7 +66,13 @@ pub struct CompiledPodFailurePolicy {
     actions: Vec<Option<PolicyAction>>,
     /// Rules that match on exit codes (bit set) rather than conditions.
     exit_rules: u64,
-    code_table: Box<[u64; 256]>,
+    /// None when the policy lists at most FEW_CODES distinct codes (then `few_codes` holds them):
+    /// a 2 KiB table per policy is a cache miss per decision when many policies are asked in
+    /// turn (the oracle's inputs each have their own), while a handful of codes fit a line.
+    code_table: Option<Box<[u64; 256]>>,
+    few_len: usize,
+    few_codes: [i32; FEW_CODES],
+    few_masks: [u64; FEW_CODES],
     /// Codes outside 0..=255 listed by some rule, with the rules they satisfy.
     other_codes: FxHashMap<i32, u64>,
     /// The rules a non-zero code listed by no rule satisfies (the NotIn rules).
@@ -75,8 +81,13 @@ pub struct CompiledPodFailurePolicy {
     /// Exit-code rules with no containerName.
     any_container_mask: u64,
     condition_masks: Vec<u64>,
+    /// The rules that match on conditions (the OR of `condition_masks`).
+    condition_rules: u64,
     has_policy: bool,
 }
+
+/// Most distinct listed exit codes kept in the inline list instead of the 256-entry table.
+const FEW_CODES: usize = 16;
 
 fn interned(list: &mut Vec<(String, String)>, t: &str, s: &str) -> usize {
     match list.iter().position(|(a, b)| a == t && b == s) {
@@ -102,6 +113,17 @@ impl CompiledPodFailurePolicy {
 
     /// Compiles the podFailurePolicy of a JobSpec (a Job, or a JobSet's replicatedJob template).
     pub fn from_spec(spec: &JobSpec, gates: &FeatureGates) -> Result<Self, Diagnostic> {
+        Self::from_spec_keeping(spec, gates, FEW_CODES)
+    }
+
+    /// `from_spec`, keeping the listed codes inline when there are at most `few` of them (0:
+    /// always the table; the
+    /// tests compile both forms to check they agree).
+    fn from_spec_keeping(
+        spec: &JobSpec,
+        gates: &FeatureGates,
+        few: usize,
+    ) -> Result<Self, Diagnostic> {
         let t = &spec.template.spec;
         let mut containers: Vec<String> = t
             .containers
@@ -127,11 +149,15 @@ impl CompiledPodFailurePolicy {
             conditions: Vec::new(),
             actions: Vec::new(),
             exit_rules: 0,
-            code_table: Box::new([0; 256]),
+            code_table: Some(Box::new([0; 256])),
+            few_len: 0,
+            few_codes: [0; FEW_CODES],
+            few_masks: [0; FEW_CODES],
             other_codes: FxHashMap::default(),
             unlisted_code_mask: 0,
             any_container_mask: 0,
             condition_masks: Vec::new(),
+            condition_rules: 0,
             has_policy: spec.pod_failure_policy.is_some(),
         };
         let Some(policy) = &spec.pod_failure_policy else {
@@ -165,7 +191,7 @@ impl CompiledPodFailurePolicy {
                 };
                 let Some(matches) = matches else { continue };
                 c.exit_rules |= bit;
-                for (x, m) in (0i32..).zip(c.code_table.iter_mut()) {
+                for (x, m) in (0i32..).zip(c.code_table.iter_mut().flat_map(|t| t.iter_mut())) {
                     if x != 0 && matches(listed(x)) {
                         *m |= bit;
                     }
@@ -206,6 +232,7 @@ impl CompiledPodFailurePolicy {
                         c.condition_masks.resize(k + 1, 0);
                     }
                     set_bit(&mut c.condition_masks, k, bit);
+                    c.condition_rules |= bit;
                 }
             }
         }
@@ -222,6 +249,31 @@ impl CompiledPodFailurePolicy {
                 }
             }
             c.other_codes.insert(x, mask);
+        }
+        // Few distinct listed codes: keep each with its mask (read from the table or the map
+        // just built, so the masks are the same) and drop the table; any other non-zero code is
+        // listed by no rule and satisfies exactly the NotIn rules, as the table says for it.
+        let mut listed: Vec<i32> = policy
+            .rules
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| c.exit_rules & (1u64 << i) != 0)
+            .filter_map(|(_, r)| r.on_exit_codes.as_ref())
+            .flat_map(|req| req.values.iter().copied())
+            .filter(|&x| x != 0)
+            .collect();
+        listed.sort_unstable();
+        listed.dedup();
+        if few > 0 && listed.len() <= few.min(FEW_CODES) {
+            for (i, x) in listed.into_iter().enumerate() {
+                let mask = c.code_mask(x);
+                if let (Some(k), Some(m)) = (c.few_codes.get_mut(i), c.few_masks.get_mut(i)) {
+                    *k = x;
+                    *m = mask;
+                    c.few_len = i + 1;
+                }
+            }
+            c.code_table = None;
         }
         Ok(c)
     }
@@ -252,14 +304,21 @@ impl CompiledPodFailurePolicy {
     #[inline]
     fn code_mask(&self, code: i32) -> u64 {
         if code == 0 {
-            0
-        } else if let Ok(i) = usize::try_from(code) {
-            self.code_table
+            return 0;
+        }
+        let Some(table) = &self.code_table else {
+            let keys = self.few_codes.get(..self.few_len).unwrap_or(&[]);
+            return match keys.iter().position(|&k| k == code) {
+                Some(i) => self.few_masks.get(i).copied().unwrap_or(0),
+                None => self.unlisted_code_mask,
+            };
+        };
+        match usize::try_from(code) {
+            Ok(i) => table
                 .get(i)
                 .copied()
-                .unwrap_or_else(|| self.other_code_mask(code))
-        } else {
-            self.other_code_mask(code)
+                .unwrap_or_else(|| self.other_code_mask(code)),
+            Err(_) => self.other_code_mask(code),
         }
     }
 
@@ -292,18 +351,35 @@ impl CompiledPodFailurePolicy {
     /// conditions as [`condition_index`](Self::condition_index) values.
     #[inline]
     pub fn decide(&self, statuses: &[(usize, Option<i32>)], conditions: &[usize]) -> Decision {
+        self.decide_masks(
+            statuses.iter().map(|&s| self.status_mask(s)),
+            conditions
+                .iter()
+                .map(|&k| self.condition_masks.get(k).copied().unwrap_or(0)),
+        )
+    }
+
+    /// `decide` on the rule masks of each status and each condition, in order.
+    #[inline]
+    fn decide_masks(
+        &self,
+        status_masks: impl Iterator<Item = u64>,
+        condition_masks: impl Iterator<Item = u64>,
+    ) -> Decision {
         // One pass: the first matching rule is the lowest bit over all masks, and the first
         // status holding that bit is the first whose own lowest bit equals it (no status holds
         // a lower one), so keeping the strictly lowest bit seen and where it was seen gives both.
         // A rule matches on exit codes or on conditions, never both, so the two sides' lowest
         // bits differ unless neither matched.
-        let (status_rule, status_position) =
-            Self::lowest(statuses.iter().map(|&s| self.status_mask(s)));
-        let (condition_rule, condition_position) = Self::lowest(
-            conditions
-                .iter()
-                .map(|&k| self.condition_masks.get(k).copied().unwrap_or(0)),
-        );
+        let (status_rule, status_position) = Self::lowest(status_masks);
+        // The conditions can only win with a rule below the status side's: when the policy
+        // has none there, their lookups are skipped (the answer is the status side's).
+        let below = 1u64.checked_shl(status_rule).map_or(u64::MAX, |b| b - 1);
+        let (condition_rule, condition_position) = if self.condition_rules & below == 0 {
+            (u64::BITS, 0)
+        } else {
+            Self::lowest(condition_masks)
+        };
         let (rule, status_position, condition_position) = if status_rule < condition_rule {
             (status_rule, Some(status_position), None)
         } else if condition_rule < status_rule {
@@ -340,35 +416,47 @@ impl CompiledPodFailurePolicy {
         (best, at)
     }
 
-    /// Convenience: the decision for a Pod object (allocates; use `decide` on hot paths).
+    /// The decision for a Pod object: `decide` over its statuses (container statuses, then init
+    /// container statuses) and conditions, without collecting them. A status's container name
+    /// is only looked up when its exit code satisfies some rule (a running container, exit code
+    /// 0 or a code no rule accepts has an empty mask whatever its container), and a condition
+    /// is only looked up when the policy has condition rules, so the answer is that of `decide`
+    /// on the collected lists.
     pub fn decide_pod(&self, pod: &Pod) -> Decision {
         let Some(status) = &pod.status else {
             return Decision::NO_MATCH;
         };
-        let statuses: Vec<(usize, Option<i32>)> = status
+        let status_masks = status
             .container_statuses
             .iter()
             .chain(&status.init_container_statuses)
             .map(|cs| {
-                let idx = self.container_index(&cs.name).unwrap_or(UNKNOWN_CONTAINER);
-                (
-                    idx,
-                    cs.state
-                        .as_ref()
-                        .and_then(|s| s.terminated.as_ref())
-                        .map(|t| t.exit_code),
-                )
-            })
-            .collect();
-        let conditions: Vec<usize> = status
-            .conditions
-            .iter()
-            .map(|c| {
-                self.condition_index(&c.type_, &c.status)
-                    .unwrap_or(usize::MAX)
-            })
-            .collect();
-        self.decide(&statuses, &conditions)
+                let Some(code) = cs
+                    .state
+                    .as_ref()
+                    .and_then(|s| s.terminated.as_ref())
+                    .map(|t| t.exit_code)
+                else {
+                    return 0;
+                };
+                let codes = self.code_mask(code);
+                if codes == 0 {
+                    return 0;
+                }
+                codes
+                    & self
+                        .container_mask(self.container_index(&cs.name).unwrap_or(UNKNOWN_CONTAINER))
+            });
+        let no_conditions = self.conditions.is_empty();
+        let condition_masks = status.conditions.iter().map(|c| {
+            if no_conditions {
+                return 0;
+            }
+            self.condition_index(&c.type_, &c.status)
+                .and_then(|k| self.condition_masks.get(k).copied())
+                .unwrap_or(0)
+        });
+        self.decide_masks(status_masks, condition_masks)
     }
 }
 
@@ -613,10 +701,15 @@ mod tests {
             let slow = match_policy(sp.pod_failure_policy.as_ref().unwrap(), &pod, gate).map(|m| (m.rule_index, m.action.name()));
             prop_assert_eq!(slow, expected);
 
-            let compiled = CompiledPodFailurePolicy::from_spec(&sp, &gates).unwrap();
-            let d = compiled.decide_pod(&pod);
-            prop_assert_eq!(d.rule_index.zip(d.action.map(PolicyAction::name)), expected);
-            prop_assert_eq!(d.count_failed, expected.is_none_or(|(_, a)| a != "Ignore"));
+            // The inline list of listed codes (what these small policies get) and the 256-entry
+            // table (what policies listing many codes get) must answer alike.
+            for few in [FEW_CODES, 0] {
+                let compiled = CompiledPodFailurePolicy::from_spec_keeping(&sp, &gates, few).unwrap();
+                prop_assert_eq!(compiled.code_table.is_some(), few == 0);
+                let d = compiled.decide_pod(&pod);
+                prop_assert_eq!(d.rule_index.zip(d.action.map(PolicyAction::name)), expected);
+                prop_assert_eq!(d.count_failed, expected.is_none_or(|(_, a)| a != "Ignore"));
+            }
         }
 
         #[test]

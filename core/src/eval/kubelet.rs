@@ -107,9 +107,21 @@ pub fn container_should_restart_explained(
     )
 }
 
-/// ContainerShouldRestart (pkg/api/v1/pod/util.go).
+/// ContainerShouldRestart (pkg/api/v1/pod/util.go), the yes/no alone. The explained form answers
+/// "the first matching rule is a Restart rule, or else the policy restarts"; as a yes/no that is
+/// "policy restarts OR first matching rule is Restart", so the rule search (the costly part:
+/// each rule's operator, values and action) only runs when the policy alone says no.
 pub fn container_should_restart(c: &Container, spec: &PodSpec, exit_code: i32) -> bool {
-    container_should_restart_explained(c, spec, exit_code).0
+    let Some(policy) = c.restart_policy.as_deref() else {
+        return pod_policy_restarts(spec, exit_code);
+    };
+    let by_policy = match policy {
+        "Always" => true,
+        "OnFailure" => exit_code != 0,
+        "Never" => false,
+        _ => pod_policy_restarts(spec, exit_code),
+    };
+    by_policy || find_matching_rule(c, exit_code).is_some_and(|(_, r)| r.action == ACTION_RESTART)
 }
 
 /// IsContainerRestartable (pkg/api/v1/pod/util.go): can this container ever be restarted.
@@ -1027,6 +1039,49 @@ mod tests {
         g.set(GATE_RULES, rules);
         g.set(GATE_RESTART_ALL, all);
         g
+    }
+
+    /// The yes/no short cut (rules searched only when the policy says no) answers as the
+    /// explained form, over every policy pair, rule order and exit code that tells them apart.
+    #[test]
+    fn bool_matcher_agrees_with_the_explained_form() {
+        let rule_sets = [
+            vec![],
+            vec![rule("Restart", "In", &[0, 42])],
+            vec![
+                rule("RestartAllContainers", "In", &[42]),
+                rule("Restart", "In", &[42]),
+            ],
+            vec![
+                rule("Restart", "NotIn", &[1]),
+                rule("Restart", "Bogus", &[0]),
+            ],
+        ];
+        let policies = [
+            None,
+            Some("Always"),
+            Some("OnFailure"),
+            Some("Never"),
+            Some("Bogus"),
+        ];
+        let mut checked = 0;
+        for rules in &rule_sets {
+            for cp in policies {
+                for pp in policies {
+                    let c = ctr("c", cp, rules.clone());
+                    let s = spec(pp, c.clone());
+                    for code in [0, 1, 2, 42, -1] {
+                        assert_eq!(
+                            container_should_restart(&c, &s, code),
+                            container_should_restart_explained(&c, &s, code).0,
+                            "{cp:?} {pp:?} {rules:?} {code}"
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 4 * 5 * 5 * 5);
     }
 
     #[test]

@@ -1,5 +1,5 @@
 ;; A hand-written stand-in for the policy module (plugin ABI v1) used by the Go host tests.
-;; restartkit_evaluate never returns.
+;; restartkit_evaluate never returns; nor does restartkit_decide_exit for exit code 99.
 (module
   (memory (export "memory") 1)
   (global $bump (mut i32) (i32.const 4096))
@@ -17,5 +17,7 @@
   (func (export "restartkit_error_detail") (result i64) (i64.const 0))
   (func (export "restartkit_prepare") (param i32 i32) (result i32) (i32.const 1))
   (func (export "restartkit_prepared_containers") (param i32) (result i64) (i64.const 68719476753))
-  (func (export "restartkit_decide_exit") (param i32 i32 i32) (result i32) (select (i32.const 0) (i32.const 6) (i32.eqz (local.get 2))))
+  (func (export "restartkit_decide_exit") (param i32 i32 i32) (result i32)
+    (if (i32.eq (local.get 2) (i32.const 99)) (then (loop $l (br $l))))
+    (select (i32.const 0) (i32.const 6) (i32.eqz (local.get 2))))
   (func (export "restartkit_release") (param i32) (result i32) (i32.const 0)))
