@@ -174,6 +174,21 @@ enum Command {
     },
     /// Send one raw contract request (JSON from a file or `-`) and print the response.
     Request { file: PathBuf },
+    /// Print the JSON the API server decodes from each YAML document: scalars resolved as
+    /// kubectl and kube-apiserver resolve them (`sigs.k8s.io/yaml`: `yes` is true, `010` is 8,
+    /// `<<` merges, `6.0` is 6), one JSON document per line.
+    ///
+    /// Exit status: 0, or 1 when a document cannot be converted, 2 when a file cannot be read.
+    Convert {
+        /// Files to convert; `-` reads standard input.
+        #[arg(required_unless_present = "jsonl")]
+        files: Vec<PathBuf>,
+        /// Read JSON lines from standard input, each a JSON string holding one YAML text, and
+        /// answer each with a line `{"documents": [...]}` or `{"error": <diagnostic>}` (for the
+        /// differential oracle, docs/oracle.md).
+        #[arg(long, conflicts_with = "files")]
+        jsonl: bool,
+    },
     /// JSON lines in, JSON lines out: one contract request per line of standard input.
     Batch {
         /// At the end, print to standard error `timing: N requests, T ns` (T: the time spent
@@ -370,6 +385,13 @@ fn main() -> ExitCode {
             }
         },
         Command::Batch { timing, stages } => batch(timing, stages),
+        Command::Convert { files, jsonl } => {
+            if jsonl {
+                convert_lines()
+            } else {
+                convert(&files)
+            }
+        }
     }
 }
 
@@ -447,6 +469,68 @@ fn validate(files: &[PathBuf], output: Output, skip_defaulting: bool, target: &T
     } else {
         ExitCode::SUCCESS
     }
+}
+
+fn convert(files: &[PathBuf]) -> ExitCode {
+    let mut status = ExitCode::SUCCESS;
+    for f in files {
+        let text = match read_input(f) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        match restartkit::source::parse_documents(&text) {
+            Ok(docs) => {
+                for d in docs {
+                    if !print_line(&d.value) {
+                        return ExitCode::SUCCESS;
+                    }
+                }
+            }
+            Err(d) => {
+                eprintln!(
+                    "error: {}:{}:{}: {} [{}]",
+                    f.display(),
+                    d.line.unwrap_or(0),
+                    d.column.unwrap_or(0),
+                    d.message,
+                    d.code.as_deref().unwrap_or("")
+                );
+                status = ExitCode::from(1);
+            }
+        }
+    }
+    status
+}
+
+fn convert_lines() -> ExitCode {
+    for line in std::io::stdin().lock().lines() {
+        let Ok(line) = line else {
+            return ExitCode::from(2);
+        };
+        if line.trim().is_empty() {
+            continue;
+        }
+        let answer = match serde_json::from_str::<String>(&line) {
+            Err(e) => json!({"error": {"message": format!("each line must be a JSON string: {e}")}}),
+            Ok(text) => match restartkit::source::parse_documents(&text) {
+                Ok(docs) => json!({"documents": docs.into_iter().map(|d| d.value).collect::<Vec<_>>()}),
+                Err(d) => json!({"error": d}),
+            },
+        };
+        if !print_line(&answer) {
+            break;
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// One JSON value on its own line; false when standard output is gone (`| head`).
+fn print_line(v: &Value) -> bool {
+    let mut out = std::io::stdout().lock();
+    serde_json::to_writer(&mut out, v).is_ok() && writeln!(out).is_ok()
 }
 
 fn first_document(p: &PathBuf) -> Result<Value, String> {

@@ -501,3 +501,50 @@ fn batch_stages_time_validation_on_the_typed_object_too() {
         );
     }
 }
+
+/// `convert` prints what the API server decodes (YAML 1.1 scalars as sigs.k8s.io/yaml resolves
+/// them), and `validate` judges that, so an unquoted `yes` in a string field is the error
+/// kube-apiserver gives, and an octal exit code is the value it reads.
+#[test]
+fn convert_shows_what_the_api_server_reads_and_validate_judges_it() {
+    let f = temp_file(
+        "yaml11.yaml",
+        b"kind: Job\napiVersion: batch/v1\nmetadata:\n  name: j\n  labels: {enabled: yes}\nspec:\n  backoffLimit: 6.0\n  podFailurePolicy:\n    rules:\n    - action: FailJob\n      onExitCodes: {operator: In, values: [010, 0x1F, 1_2]}\n",
+    );
+    let path = f.to_str().unwrap_or_default();
+    let o = run(&["convert", path]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let doc: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap_or_default();
+    assert_eq!(doc["metadata"]["labels"]["enabled"], serde_json::json!(true));
+    assert_eq!(doc["spec"]["backoffLimit"], serde_json::json!(6));
+    assert_eq!(
+        doc["spec"]["podFailurePolicy"]["rules"][0]["onExitCodes"]["values"],
+        serde_json::json!([8, 31, 12])
+    );
+    let v = run(&["validate", "--output", "json", path]);
+    assert_eq!(v.status.code(), Some(1));
+    assert!(
+        stdout(&v).contains("metadata.labels.enabled"),
+        "{}",
+        stdout(&v)
+    );
+
+    let mut child = bin()
+        .args(["convert", "--jsonl"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    if let Some(mut stdin) = child.stdin.take() {
+        use std::io::Write as _;
+        let _ = stdin.write_all(b"\"a: 010\\n---\\nb: on\"\n\"<<: 5\"\n");
+    }
+    let out = child.wait_with_output().expect("wait");
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0], serde_json::json!({"documents": [{"a": 8}, {"b": true}]}));
+    assert_eq!(lines[1]["error"]["code"], serde_json::json!("invalid-merge"));
+}

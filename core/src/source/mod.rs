@@ -2,13 +2,22 @@
 //! and column of every field, so a diagnostic about `spec.containers[0].restartPolicy` can point
 //! at its line.
 //!
-//! The YAML is read with `saphyr-parser` (a maintained YAML 1.2 parser) event by event, so this
+//! The YAML is read with `saphyr-parser` (a maintained YAML parser) event by event, so this
 //! module decides what is safe: duplicate keys, nesting deeper than [`MAX_DEPTH`], alias
 //! expansion beyond [`MAX_ALIAS_NODES`] and non-finite numbers are errors with a line, never a hang or
-//! a crash. JSON is YAML 1.2, so the same reader serves both.
+//! a crash. JSON is YAML, so the same reader serves both.
+//!
+//! What each scalar means is decided as the API server decides it, not by YAML 1.2: kubectl and
+//! kube-apiserver convert YAML to JSON with `sigs.k8s.io/yaml`, i.e. go-yaml v2's YAML 1.1 rules
+//! (`yes` is true, `010` is 8, `<<` merges a mapping) and Go's JSON encoder (`6.0` arrives as
+//! `6`); see [`resolve`]. Duplicate keys, merged ones included, are errors, as in the strict field
+//! validation kubectl asks for by default.
+
+mod resolve;
 
 use crate::diag::Diagnostic;
-use saphyr_parser::{Event, Parser, ScalarStyle, Span};
+use resolve::{CoreTag, Resolved};
+use saphyr_parser::{Event, Parser, ScalarStyle, Span, Tag};
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 use std::borrow::Cow;
@@ -132,6 +141,8 @@ enum Frame {
         map: Map<String, Value>,
         path: String,
         key: Option<String>,
+        /// The pending key is a merge key (`<<`): its value's entries are merged in.
+        merging: bool,
         anchor: usize,
     },
 }
@@ -144,74 +155,56 @@ impl Frame {
     }
 }
 
-/// Resolves a plain scalar the way YAML 1.2's core schema does. Takes the parser's text so that
-/// a string (most scalars of a manifest) keeps its buffer instead of being copied.
-fn resolve_plain(text: Cow<'_, str>) -> Result<Value, String> {
-    match resolve_plain_non_string(&text)? {
-        Some(v) => Ok(v),
-        None => Ok(Value::String(text.into_owned())),
+/// The JSON value of a scalar: plain ones resolve as go-yaml v2 does, quoted and block ones are
+/// strings, and an explicit core tag (`!!int '010'`) resolves the text as that tag. Takes the
+/// parser's text so that a string (most scalars of a manifest) keeps its buffer.
+fn scalar_value(
+    text: Cow<'_, str>,
+    style: ScalarStyle,
+    tag: Option<&Tag>,
+) -> Result<Value, String> {
+    let resolved = match tag {
+        Some(t) if t.is_yaml_core_schema() => match CoreTag::from_suffix(&t.suffix) {
+            Some(core) => resolve::resolve_tagged(core, &text)?,
+            None => Resolved::Str,
+        },
+        // Local tags (`!foo`) are not resolvable: the text is kept.
+        Some(_) => Resolved::Str,
+        None if style == ScalarStyle::Plain => resolve::resolve(&text),
+        None => Resolved::Str,
+    };
+    match resolved {
+        Resolved::Str | Resolved::Merge => Ok(Value::String(text.into_owned())),
+        Resolved::NonFinite => Err(format!(
+            "{text} is not a finite number, which Kubernetes objects cannot hold"
+        )),
+        r => Ok(resolve::json_value(r, &text)),
     }
 }
 
-/// The value of a plain scalar that is not a string (null, a boolean, a number), or None.
-fn resolve_plain_non_string(s: &str) -> Result<Option<Value>, String> {
-    match s {
-        "" | "~" | "null" | "Null" | "NULL" => return Ok(Some(Value::Null)),
-        "true" | "True" | "TRUE" => return Ok(Some(Value::Bool(true))),
-        "false" | "False" | "FALSE" => return Ok(Some(Value::Bool(false))),
-        ".nan" | ".NaN" | ".NAN" | ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF"
-        | "-.inf" | "-.Inf" | "-.INF" => {
-            return Err(format!(
-                "{s} is not a finite number, which Kubernetes objects cannot hold"
-            ));
-        }
-        _ => {}
-    }
-    let bytes = s.as_bytes();
-    let first = bytes.first().copied().unwrap_or(b' ');
-    if !(first.is_ascii_digit() || first == b'-' || first == b'+' || first == b'.') {
-        return Ok(None);
-    }
-    let unsigned = s.strip_prefix('+').unwrap_or(s);
-    if let Some(hex) = unsigned.strip_prefix("0x")
-        && let Ok(n) = i64::from_str_radix(hex, 16)
-    {
-        return Ok(Some(Value::from(n)));
-    }
-    if let Some(oct) = unsigned.strip_prefix("0o")
-        && let Ok(n) = i64::from_str_radix(oct, 8)
-    {
-        return Ok(Some(Value::from(n)));
-    }
-    let int_like = {
-        let body = unsigned.strip_prefix('-').unwrap_or(unsigned);
-        !body.is_empty() && body.bytes().all(|b| b.is_ascii_digit())
+/// A mapping key as the JSON object names it, and whether it is the merge key. Err for a key
+/// `sigs.k8s.io/yaml` refuses (null).
+fn scalar_key(
+    text: Cow<'_, str>,
+    style: ScalarStyle,
+    tag: Option<&Tag>,
+) -> Result<(String, bool), String> {
+    let resolved = match tag {
+        Some(t) if t.is_yaml_core_schema() => match CoreTag::from_suffix(&t.suffix) {
+            Some(core) => resolve::resolve_tagged(core, &text)?,
+            None => Resolved::Str,
+        },
+        Some(_) => Resolved::Str,
+        None if style == ScalarStyle::Plain => resolve::resolve(&text),
+        None => Resolved::Str,
     };
-    if int_like {
-        if let Ok(n) = unsigned.parse::<i64>() {
-            return Ok(Some(Value::from(n)));
-        }
-        if let Ok(n) = unsigned.parse::<u64>() {
-            return Ok(Some(Value::from(n)));
-        }
-        // Beyond 64 bits: keep it as a float so the typed decoder names the field it overflows.
-        if let Ok(f) = unsigned.parse::<f64>()
-            && let Some(n) = Number::from_f64(f)
-        {
-            return Ok(Some(Value::Number(n)));
-        }
+    match resolved {
+        Resolved::Str => Ok((text.into_owned(), false)),
+        Resolved::Merge => Ok((text.into_owned(), true)),
+        r => resolve::key_string(r, &text)
+            .map(|k| (k, false))
+            .ok_or_else(|| format!("a mapping key cannot be null ({text:?})")),
     }
-    let float_like = unsigned
-        .bytes()
-        .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'-' | b'+'))
-        && unsigned.bytes().any(|b| b.is_ascii_digit());
-    if float_like && let Ok(f) = unsigned.parse::<f64>() {
-        return match Number::from_f64(f) {
-            Some(n) => Ok(Some(Value::Number(n))),
-            None => Err(format!("{s} is not a finite number")),
-        };
-    }
-    Ok(None)
 }
 
 fn child_path(parent: &str, key: &str) -> String {
@@ -335,6 +328,7 @@ fn parse_stream(
                         map: Map::with_capacity(4),
                         path,
                         key: None,
+                        merging: false,
                         anchor,
                     });
                 }
@@ -362,8 +356,21 @@ fn parse_stream(
                 }
                 let is_key = matches!(stack.last(), Some(Frame::Map { key: None, .. }));
                 if is_key {
-                    if let Some(Frame::Map { map, key, path, .. }) = stack.last_mut() {
-                        let k = text.into_owned();
+                    if let Some(Frame::Map {
+                        map,
+                        key,
+                        path,
+                        merging,
+                        ..
+                    }) = stack.last_mut()
+                    {
+                        let (k, merge) = scalar_key(text, style, tag.as_deref())
+                            .map_err(|m| err_at(&span, "invalid-key", path, m))?;
+                        if merge {
+                            *merging = true;
+                            *key = Some(k);
+                            continue;
+                        }
                         // The fast pass finds a duplicate when it inserts (see `place`) and the
                         // tracking pass reports it here, with both lines.
                         if track && map.contains_key(&k) {
@@ -397,14 +404,9 @@ fn parse_stream(
                 if track {
                     positions.entry(path.clone()).or_insert((line, col));
                 }
-                let forced_string = tag.as_ref().is_some_and(|t| t.suffix == "str");
-                let value = if style != ScalarStyle::Plain || forced_string {
-                    Value::String(text.into_owned())
-                } else {
-                    resolve_plain(text).map_err(|m| {
-                        err_at(&span, "invalid-number", &path, format!("{path}: {m}"))
-                    })?
-                };
+                let value = scalar_value(text, style, tag.as_deref()).map_err(|m| {
+                    err_at(&span, "invalid-number", &path, format!("{path}: {m}"))
+                })?;
                 if anchor > 0 {
                     anchors.insert(anchor, value.clone());
                 }
@@ -490,6 +492,17 @@ fn place(
             items.push(value);
             Ok(())
         }
+        Some(Frame::Map {
+            map,
+            key,
+            path,
+            merging,
+            ..
+        }) if *merging => {
+            *merging = false;
+            *key = None;
+            merge_into(map, value, path, span)
+        }
         Some(Frame::Map { map, key, path, .. }) => match key.take() {
             Some(k) => match map.insert(k, value) {
                 None => Ok(()),
@@ -509,6 +522,51 @@ fn place(
             )),
         },
     }
+}
+
+/// The value of a merge key (`<<: *defaults`, or a list of such mappings) merged into `map`, as
+/// go-yaml does. A key set twice, by the merge or around it, is an error, as strict decoding
+/// (kubectl's default) makes it.
+fn merge_into(
+    map: &mut Map<String, Value>,
+    value: Value,
+    path: &str,
+    span: &Span,
+) -> Result<(), Diagnostic> {
+    let not_mergeable = || {
+        err_at(
+            span,
+            "invalid-merge",
+            path,
+            "map merge requires map or sequence of maps as the value".to_owned(),
+        )
+    };
+    let sources = match value {
+        Value::Object(m) => vec![m],
+        Value::Array(items) => items
+            .into_iter()
+            .map(|item| match item {
+                Value::Object(m) => Ok(m),
+                _ => Err(not_mergeable()),
+            })
+            .collect::<Result<Vec<_>, _>>()?,
+        _ => return Err(not_mergeable()),
+    };
+    for source in sources {
+        for (k, v) in source {
+            if map.contains_key(&k) {
+                let at = child_path(path, &k);
+                return Err(err_at(
+                    span,
+                    "duplicate-key",
+                    &at,
+                    format!("key {k:?} already set in map (merged from `<<`)"),
+                ));
+            }
+            map.insert(k, v);
+        }
+    }
+    Ok(())
 }
 
 /// Text from bytes, or an `invalid-utf8` error naming the line and column (1-based, counted in
@@ -705,14 +763,49 @@ mod tests {
         assert_eq!(text_from_bytes(b"ok").ok(), Some("ok"));
     }
 
+    /// Documents as `sigs.k8s.io/yaml` v1.6.0 `YAMLToJSONStrict` converts them (each expected
+    /// value was read off it), the conversion kube-apiserver and kubectl make.
     #[test]
-    fn scalars_resolve_like_yaml_1_2() {
-        let d = one("a: 0x10\nb: '42'\nc: -7\nd: 99999999999999999999999\ne: yes\n");
-        assert_eq!(d.value.get("a"), Some(&Value::from(16)));
-        assert_eq!(d.value.get("b"), Some(&Value::from("42")));
-        assert_eq!(d.value.get("c"), Some(&Value::from(-7)));
-        assert!(d.value.get("d").is_some_and(Value::is_f64));
-        assert_eq!(d.value.get("e"), Some(&Value::from("yes")));
+    fn documents_convert_as_the_api_server_converts_them() {
+        let d = one("a: 0x10\nb: '42'\nc: -7\nd: 99999999999999999999\ne: yes\nf: 010\ng: 6.0\n");
+        assert_eq!(
+            d.value,
+            serde_json::json!({"a": 16, "b": "42", "c": -7, "d": 1e20, "e": true, "f": 8, "g": 6})
+        );
+        let keys = one("1: a\nyes: b\n010: c\n0x1F: d\n1.50: e\n-1: f\n1e3: g\n'y': h\n");
+        assert_eq!(
+            keys.value,
+            serde_json::json!({"1": "a", "true": "b", "8": "c", "31": "d", "1.5": "e", "-1": "f", "1000": "g", "y": "h"})
+        );
+        let tags = one("a: !!str 010\nb: !!int '010'\nc: !!float 1\nd: !!bool yes\ne: !foo bar\n");
+        assert_eq!(
+            tags.value,
+            serde_json::json!({"a": "010", "b": 8, "c": 1, "d": true, "e": "bar"})
+        );
+        let merged = one("x: &x {a: 1}\nm:\n  <<: [*x, {d: 1}]\n  b: 2\nz:\n  <<: {c: 3}\n");
+        assert_eq!(
+            merged.value,
+            serde_json::json!({"x": {"a": 1}, "m": {"a": 1, "d": 1, "b": 2}, "z": {"c": 3}})
+        );
+        // A quoted `<<` is an ordinary key.
+        assert_eq!(
+            one("'<<': {a: 1}\n").value,
+            serde_json::json!({"<<": {"a": 1}})
+        );
+        let code = |text: &str| parse_documents(text).err().and_then(|e| e.code);
+        assert_eq!(code("a: !!int abc\n").as_deref(), Some("invalid-number"));
+        assert_eq!(code("~: a\n").as_deref(), Some("invalid-key"));
+        assert_eq!(code("<<: 5\n").as_deref(), Some("invalid-merge"));
+        assert_eq!(code("<<: [1]\n").as_deref(), Some("invalid-merge"));
+        // Strict decoding refuses a key set twice, by a merge too.
+        assert_eq!(code("a: 1\n<<: {a: 2}\n").as_deref(), Some("duplicate-key"));
+        assert_eq!(code("<<: {a: 2}\na: 1\n").as_deref(), Some("duplicate-key"));
+        assert_eq!(code("<<: [{a: 1}, {a: 2}]\n").as_deref(), Some("duplicate-key"));
         assert!(parse_documents("a: .nan\n").is_err());
+        let merge_error = parse_documents("spec:\n  a: 1\n  <<: {a: 2}\n").err();
+        assert_eq!(
+            merge_error.map(|e| (e.field, e.line)),
+            Some(("spec.a".to_owned(), Some(3)))
+        );
     }
 }
