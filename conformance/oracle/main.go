@@ -315,6 +315,15 @@ func main() {
 		total += len(cases)
 		disagreements += n
 	}
+	if len(want) == 0 || want["yaml"] {
+		n, d, err := runYAML(*flagN, *flagSeed)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "oracle:", err)
+			os.Exit(2)
+		}
+		total += n
+		disagreements += d
+	}
 	for r, n := range skipReasons {
 		fmt.Fprintf(os.Stderr, "skipped %d: %s\n", n, r)
 	}
