@@ -55,6 +55,21 @@ impl CoreTag {
 
 /// The value of a plain scalar (go-yaml v2 `resolve` with no tag).
 pub(super) fn resolve(s: &str) -> Resolved {
+    // go-yaml's hint: only these first bytes can start anything but a string. Most keys and
+    // values of a manifest (`apiVersion`, `spec`, `restartPolicy`, `Never`) stop here.
+    if let Some(first) = s.as_bytes().first()
+        && !matches!(
+            first,
+            b'y' | b'Y' | b'n' | b'N' | b't' | b'T' | b'f' | b'F' | b'o' | b'O' | b'~' | b'.'
+                | b'+' | b'-' | b'0'..=b'9' | b'<'
+        )
+    {
+        return Resolved::Str;
+    }
+    // The words below are at most 6 bytes long.
+    if s.len() > 6 && !matches!(s.as_bytes().first(), Some(b'.' | b'+' | b'-' | b'0'..=b'9')) {
+        return Resolved::Str;
+    }
     match s {
         "y" | "Y" | "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON" => {
             return Resolved::Bool(true);
@@ -82,8 +97,21 @@ pub(super) fn resolve(s: &str) -> Resolved {
 /// go-yaml's "int, float, or timestamp" branch. Timestamps stay strings for an untyped target,
 /// and no timestamp reads as a number, so they need no case here.
 fn resolve_number(s: &str) -> Resolved {
+    // The common case first: a plain decimal that fits (no leading 0, which would be octal).
+    let b = s.as_bytes();
+    if b.len() <= 18
+        && b.iter().all(u8::is_ascii_digit)
+        && (b.len() == 1 || b.first() != Some(&b'0'))
+        && let Ok(n) = s.parse::<i64>()
+    {
+        return Resolved::Int(n);
+    }
     // Underscores are dropped before any number parse (YAML 1.1 allows `1_000`).
-    let plain: String = s.chars().filter(|&c| c != '_').collect();
+    let plain: std::borrow::Cow<'_, str> = if s.contains('_') {
+        s.chars().filter(|&c| c != '_').collect::<String>().into()
+    } else {
+        s.into()
+    };
     if let Ok(n) = go_parse_int(&plain) {
         return Resolved::Int(n);
     }
