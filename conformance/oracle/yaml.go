@@ -14,7 +14,8 @@ package main
 //   - a key `.nan` twice: NaN is not equal to itself, so upstream's strict check lets both in
 //     and keeps one at random; restartkit refuses the duplicate;
 //   - `-` alone inside a flow collection (`[a, -]`): go-yaml (libyaml) reads it as a string,
-//     saphyr-parser follows YAML 1.2, which forbids it (docs/oracle.md, "YAML").
+//     saphyr-parser follows YAML 1.2, which forbids it (docs/oracle.md, "YAML");
+//   - documents starting with `{`: kubectl reads those as JSON, not through YAMLToJSON.
 
 import (
 	"bufio"
@@ -176,9 +177,61 @@ func (g *yamlGen) mapping(b *strings.Builder, ind int, depth int, plainKeys int)
 	}
 }
 
-// document: sometimes with anchors and merge keys, else a free mapping.
+// Syntax fragments as values of a block mapping key at column 0 (continuation lines indented
+// by two): quoting and escapes, block scalars with their indicators, folded plain scalars,
+// comments, flow collections, explicit keys, odd but common layouts. They look for differences
+// between the two parsers (go-yaml's libyaml port, saphyr-parser), not between resolvers.
+var yamlFragments = []string{
+	`"a\tb"`, `"\x41\u00e9\U0001F600"`, `"\/"`, `"\N\_\L\P"`, `"\e\0\a\b\v\f"`, `"\ "`,
+	`"a\` + "\n  b\"", `"line one` + "\n\n  line two\"", `"q\"q"`, `"\'"`, `'it''s'`, `'a` + "\n  b'",
+	"|\n  a\n  b\n", "|-\n  a\n\n", "|+\n  a\n\n", ">\n  a\n  b\n\n  c\n", ">-\n  a\n   b\n  c\n",
+	"|2\n   a\n  b\n", ">+\n  a\n", "|\n  # not a comment\n", "|\n\n  a\n",
+	"a\n  b\n  c", "a # comment", "a#b", "http://x:8080/p", "-1", "- a", "a: b",
+	"[1, [2, [3]], {a: b}]", "{a: 1, b: [x, y]}", "[a, b, ]", "{a: 1, }", "[]", "{}",
+	"[\n  a,\n  b\n  ]", "{a: {b: {c: d}}}", "[a: b]", "[? a : b]", "{a}", "{? a}",
+	"&a 1", "&b [1, 2]", "!!str &c x", "\t1", "1\t", "a\tb", "~", "", " # only a comment",
+	"\n  - 1\n  - 2", "\n- 1\n- 2", "\n  - a: 1\n    b: 2\n  - c", "\n  ? x\n  : y",
+	"\n  a: 1\n  b:\n    - 2", "\n  'q k': 1\n  \"d k\": 2\n  a b: 3", "`x`", "@x", "%x",
+	"a: b: c", "\n  a: 1\n   b: 2", "[a, b", "{a: 1", "'unclosed", "\"\\q\"", "!!binary aGk=",
+	"!local x", "!<tag:yaml.org,2002:str> 5", "!!map {a: 1}", "!!seq [1]", "!!str [1]",
+}
+
+var yamlHeaders = []string{
+	"", "", "", "", "---\n", "--- # c\n", "%YAML 1.1\n---\n", "%YAML 1.2\n---\n",
+	"%TAG !e! tag:example.com,2000:\n---\n", "\ufeff", "# header\n",
+}
+
+func (g *yamlGen) syntaxDocument() string {
+	var b strings.Builder
+	b.WriteString(yamlHeaders[g.r.IntN(len(yamlHeaders))])
+	n := 1 + g.r.IntN(4)
+	for i := 0; i < n; i++ {
+		f := yamlFragments[g.r.IntN(len(yamlFragments))]
+		if strings.HasPrefix(f, "\n") || strings.HasPrefix(f, "|") || strings.HasPrefix(f, ">") {
+			fmt.Fprintf(&b, "k%d: %s", i, strings.TrimPrefix(f, " "))
+		} else {
+			fmt.Fprintf(&b, "k%d: %s", i, f)
+		}
+		if !strings.HasSuffix(f, "\n") {
+			b.WriteString("\n")
+		}
+	}
+	if g.r.Float64() < 0.1 {
+		b.WriteString("...\n")
+	}
+	out := b.String()
+	if g.r.Float64() < 0.1 {
+		out = strings.ReplaceAll(out, "\n", "\r\n")
+	}
+	return out
+}
+
+// document: sometimes syntax fragments, sometimes anchors and merge keys, else a free mapping.
 func (g *yamlGen) document() string {
 	var b strings.Builder
+	if g.r.Float64() < 0.3 {
+		return g.syntaxDocument()
+	}
 	if g.r.Float64() < 0.25 {
 		// Anchored plain-key mappings, then a mapping merging some of them.
 		n := 1 + g.r.IntN(3)

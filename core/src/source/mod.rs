@@ -29,6 +29,9 @@ use std::sync::{Arc, OnceLock};
 pub const MAX_DEPTH: usize = 256;
 /// Most nodes one stream may produce, aliases expanded (a billion-laughs guard).
 pub const MAX_NODES: usize = 5_000_000;
+/// Most double-quoted scalars with go-yaml's `\'` escape one stream may hold (each is one more
+/// parse of the text); beyond it the parser's error stands.
+const MAX_QUOTE_PATCHES: usize = 100;
 /// Most nodes aliases may add to one stream. Manifests use anchors for a few shared snippets;
 /// a larger expansion is an alias bomb, refused while it is still small in memory.
 pub const MAX_ALIAS_NODES: usize = 100_000;
@@ -155,6 +158,131 @@ impl Frame {
     }
 }
 
+/// Whether the text is read as JSON: kubectl (`YAMLOrJSONDecoder`) takes a stream whose first
+/// byte after white space is `{` for JSON, anything else for YAML.
+fn is_json(text: &str) -> bool {
+    text.trim_start_matches([' ', '\t', '\r', '\n'])
+        .starts_with('{')
+}
+
+/// go-yaml v2 reads YAML 1.1 only: a `%YAML` directive for any other version is refused
+/// ("found incompatible YAML document"), which a YAML 1.2 parser would accept.
+fn yaml_version_check(text: &str) -> Result<(), Diagnostic> {
+    if !(text.starts_with('%') || text.contains("\n%")) {
+        return Ok(());
+    }
+    for (i, line) in text.lines().enumerate() {
+        let Some(rest) = line.strip_prefix("%YAML") else {
+            continue;
+        };
+        let version = rest
+            .split('#')
+            .next()
+            .unwrap_or("")
+            .trim_matches([' ', '\t', '\r']);
+        if version != "1.1" {
+            let line_no = u32::try_from(i + 1).unwrap_or(u32::MAX);
+            return Err(Diagnostic::request(
+                "syntax",
+                "",
+                format!(
+                    "line {line_no} column 1: found incompatible YAML document (%YAML {version}: kubectl and the API server read YAML 1.1)"
+                ),
+            )
+            .at(line_no, 1));
+        }
+    }
+    Ok(())
+}
+
+/// go-yaml v2 (libyaml) accepts `\'` in a double-quoted scalar (an apostrophe), which YAML and
+/// saphyr-parser do not. When the parser stops on an unknown escape in a scalar whose unknown
+/// escapes are all `\'`, the text with each written as `'` (the same value) is what gets read;
+/// columns after them on their line are one less. None when the error is anything else.
+fn quote_escape_patch(text: &str, error: &Diagnostic) -> Option<String> {
+    if !error.message.ends_with("found unknown escape character") || is_json(text) {
+        return None;
+    }
+    let (line, column) = (error.line?, error.column?);
+    let line_start = if line <= 1 {
+        // The parser does not count a byte order mark as a column.
+        if text.starts_with('\u{feff}') {
+            '\u{feff}'.len_utf8()
+        } else {
+            0
+        }
+    } else {
+        text.match_indices('\n')
+            .nth(usize::try_from(line).ok()? - 2)
+            .map(|(i, _)| i + 1)?
+    };
+    let from = line_start
+        + text
+            .get(line_start..)?
+            .char_indices()
+            .nth(usize::try_from(column).ok()?.checked_sub(1)?)
+            .map(|(i, _)| i)?;
+    let mut chars = text.get(from..)?.char_indices();
+    if chars.next().map(|(_, c)| c) != Some('"') {
+        return None;
+    }
+    // Byte offsets of the backslashes to drop.
+    let mut cut = Vec::new();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '"' if cut.is_empty() => return None,
+            '"' => {
+                let mut out = String::with_capacity(text.len());
+                let mut last = 0;
+                for at in cut {
+                    out.push_str(text.get(last..at)?);
+                    last = at + 1;
+                }
+                out.push_str(text.get(last..)?);
+                return Some(out);
+            }
+            '\\' => match chars.next() {
+                Some((_, '\'')) => cut.push(from + i),
+                // Escapes both parsers know (go-yaml's list), and line continuations.
+                Some((_, e)) if "0abt\tnvfre \"/\\N_LPxuU\r\n".contains(e) => {}
+                // An escape neither knows: the parser's error stands.
+                _ => return None,
+            },
+            _ => {}
+        }
+    }
+    None
+}
+
+/// go-yaml v2 knows no `\/` escape (YAML 1.2 added it): a double-quoted YAML scalar holding one
+/// is refused. Called only for double-quoted scalars whose value has a `/`.
+fn escaped_slash_check(source: &str, span: &Span) -> Result<(), Diagnostic> {
+    let (start, end) = (span.start.index(), span.end.index());
+    // Marker indices count characters.
+    let raw: String = if source.is_ascii() {
+        source.get(start..end).unwrap_or("").to_owned()
+    } else {
+        source
+            .chars()
+            .skip(start)
+            .take(end.saturating_sub(start))
+            .collect()
+    };
+    let mut chars = raw.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' && chars.next() == Some('/') {
+            return Err(err_at(
+                span,
+                "syntax",
+                "",
+                "found unknown escape character (\\/ is YAML 1.2; kubectl and the API server read YAML 1.1)"
+                    .to_owned(),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The JSON value of a scalar: plain ones resolve as go-yaml v2 does, quoted and block ones are
 /// strings, and an explicit core tag (`!!int '010'`) resolves the text as that tag. Takes the
 /// parser's text so that a string (most scalars of a manifest) keeps its buffer.
@@ -164,6 +292,9 @@ fn scalar_value(
     tag: Option<&Tag>,
 ) -> Result<Value, String> {
     let resolved = match tag {
+        Some(t) if t.is_yaml_core_schema() && t.suffix == "binary" => {
+            return resolve::binary(&text).map(Value::String);
+        }
         Some(t) if t.is_yaml_core_schema() => match CoreTag::from_suffix(&t.suffix) {
             Some(core) => resolve::resolve_tagged(core, &text)?,
             None => Resolved::Str,
@@ -217,14 +348,32 @@ fn child_path(parent: &str, key: &str) -> String {
 
 /// Parses YAML or JSON text with one or more documents. Empty documents are skipped.
 pub fn parse_documents(text: &str) -> Result<Vec<Document>, Diagnostic> {
+    if !is_json(text) {
+        yaml_version_check(text)?;
+    }
     // The fast pass records no positions; an error (rare, and it needs its path and line)
     // comes from the tracking pass, so both passes report exactly the same errors.
-    let values = match parse_stream(text, false) {
-        Ok((values, _)) => values,
-        Err(fast) => return Err(parse_stream(text, true).err().unwrap_or(fast)),
+    let mut patched: Option<String> = None;
+    let mut patches = 0;
+    let values = loop {
+        let current = patched.as_deref().unwrap_or(text);
+        match parse_stream(current, false) {
+            Ok((values, _)) => break values,
+            Err(fast) => {
+                // Each patch costs a parse: bounded, so a text full of them cannot take long.
+                patches += 1;
+                if patches <= MAX_QUOTE_PATCHES
+                    && let Some(p) = quote_escape_patch(current, &fast)
+                {
+                    patched = Some(p);
+                    continue;
+                }
+                return Err(parse_stream(current, true).err().unwrap_or(fast));
+            }
+        }
     };
     let positions = Arc::new(LazyPositions {
-        text: text.into(),
+        text: patched.as_deref().unwrap_or(text).into(),
         per_document: OnceLock::new(),
     });
     Ok(values
@@ -246,6 +395,8 @@ fn parse_stream(
     text: &str,
     track: bool,
 ) -> Result<(Vec<(u32, Value)>, Vec<Positions>), Diagnostic> {
+    let json = is_json(text);
+    let source = text;
     let mut parser = Parser::new_from_str(text);
     let mut docs = Vec::new();
     let mut all_positions = Vec::new();
@@ -404,9 +555,11 @@ fn parse_stream(
                 if track {
                     positions.entry(path.clone()).or_insert((line, col));
                 }
-                let value = scalar_value(text, style, tag.as_deref()).map_err(|m| {
-                    err_at(&span, "invalid-number", &path, format!("{path}: {m}"))
-                })?;
+                if !json && style == ScalarStyle::DoubleQuoted && text.contains('/') {
+                    escaped_slash_check(source, &span)?;
+                }
+                let value = scalar_value(text, style, tag.as_deref())
+                    .map_err(|m| err_at(&span, "invalid-number", &path, format!("{path}: {m}")))?;
                 if anchor > 0 {
                     anchors.insert(anchor, value.clone());
                 }
@@ -763,6 +916,48 @@ mod tests {
         assert_eq!(text_from_bytes(b"ok").ok(), Some("ok"));
     }
 
+    /// Where go-yaml's YAML 1.1 syntax differs from YAML 1.2 (checked against sigs.k8s.io/yaml
+    /// v1.6.0): `\'` is an escape and `\/` is not, `%YAML 1.2` is refused, `!!binary` decodes.
+    #[test]
+    fn syntax_differences_follow_go_yaml() {
+        let code = |text: &str| parse_documents(text).err().and_then(|e| e.code);
+        assert_eq!(
+            one("a: \"it\\'s \\' \"\nb: 'x\\'\nc: \"\\\\'\"\n").value,
+            serde_json::json!({"a": "it's ' ", "b": "x\\", "c": "\\'"})
+        );
+        assert_eq!(code("a: \"\\'\\q\"\n").as_deref(), Some("syntax"));
+        assert_eq!(code("a: \"http:\\/\\/x\"\n").as_deref(), Some("syntax"));
+        // JSON (kubectl reads a stream starting with `{` as JSON) has `\/`.
+        assert_eq!(
+            one("{\"a\": \"http:\\/\\/x\"}").value,
+            serde_json::json!({"a": "http://x"})
+        );
+        assert_eq!(
+            one("a: 'x\\/'\nb: x\\/\n").value,
+            serde_json::json!({"a": "x\\/", "b": "x\\/"})
+        );
+        assert_eq!(code("%YAML 1.2\n---\na: 1\n").as_deref(), Some("syntax"));
+        assert_eq!(
+            one("%YAML 1.1\n---\na: 1\n").value,
+            serde_json::json!({"a": 1})
+        );
+        assert_eq!(
+            one("a: !!binary aGk=\nb: !!binary |\n  aG\n  k=\n").value,
+            serde_json::json!({"a": "hi", "b": "hi"})
+        );
+        assert_eq!(
+            code("a: !!binary '%%'\n").as_deref(),
+            Some("invalid-number")
+        );
+        // Bounded: each `\'` scalar costs a parse.
+        assert_eq!(
+            one("\u{feff}a: \"\\'\"\n").value,
+            serde_json::json!({"a": "'"})
+        );
+        let many = format!("a: [{}]\n", vec!["\"\\'\""; 150].join(", "));
+        assert_eq!(code(&many).as_deref(), Some("syntax"));
+    }
+
     /// Documents as `sigs.k8s.io/yaml` v1.6.0 `YAMLToJSONStrict` converts them (each expected
     /// value was read off it), the conversion kube-apiserver and kubectl make.
     #[test]
@@ -800,7 +995,10 @@ mod tests {
         // Strict decoding refuses a key set twice, by a merge too.
         assert_eq!(code("a: 1\n<<: {a: 2}\n").as_deref(), Some("duplicate-key"));
         assert_eq!(code("<<: {a: 2}\na: 1\n").as_deref(), Some("duplicate-key"));
-        assert_eq!(code("<<: [{a: 1}, {a: 2}]\n").as_deref(), Some("duplicate-key"));
+        assert_eq!(
+            code("<<: [{a: 1}, {a: 2}]\n").as_deref(),
+            Some("duplicate-key")
+        );
         assert!(parse_documents("a: .nan\n").is_err());
         let merge_error = parse_documents("spec:\n  a: 1\n  <<: {a: 2}\n").err();
         assert_eq!(

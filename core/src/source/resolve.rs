@@ -60,8 +60,20 @@ pub(super) fn resolve(s: &str) -> Resolved {
     if let Some(first) = s.as_bytes().first()
         && !matches!(
             first,
-            b'y' | b'Y' | b'n' | b'N' | b't' | b'T' | b'f' | b'F' | b'o' | b'O' | b'~' | b'.'
-                | b'+' | b'-' | b'0'..=b'9' | b'<'
+            b'y' | b'Y'
+                | b'n'
+                | b'N'
+                | b't'
+                | b'T'
+                | b'f'
+                | b'F'
+                | b'o'
+                | b'O'
+                | b'~'
+                | b'.'
+                | b'+'
+                | b'-'
+                | b'0'..=b'9' | b'<'
         )
     {
         return Resolved::Str;
@@ -212,7 +224,12 @@ fn signed(neg: bool, magnitude: u64) -> Result<i64, NumError> {
 fn yaml_style_float(s: &str) -> bool {
     let b = s.as_bytes();
     let mut i = usize::from(matches!(b.first(), Some(b'-' | b'+')));
-    let digits = |from: usize| b.iter().skip(from).take_while(|c| c.is_ascii_digit()).count();
+    let digits = |from: usize| {
+        b.iter()
+            .skip(from)
+            .take_while(|c| c.is_ascii_digit())
+            .count()
+    };
     if b.get(i) == Some(&b'.') {
         let n = digits(i + 1);
         if n == 0 {
@@ -397,7 +414,12 @@ pub(super) fn resolve_tagged(tag: CoreTag, text: &str) -> Result<Resolved, Strin
         Resolved::Int(_) | Resolved::Uint(_) | Resolved::BigInt(_) => CoreTag::Int,
         Resolved::Float(_) | Resolved::NonFinite => CoreTag::Float,
         // `<<` resolves to the merge tag, which no other tag accepts.
-        Resolved::Merge => return Err(format!("cannot decode !!merge `{text}` as a !!{}", name(tag))),
+        Resolved::Merge => {
+            return Err(format!(
+                "cannot decode !!merge `{text}` as a !!{}",
+                name(tag)
+            ));
+        }
         Resolved::Str => CoreTag::Str,
     };
     if got == tag || (tag == CoreTag::Timestamp && got == CoreTag::Str) {
@@ -415,6 +437,17 @@ pub(super) fn resolve_tagged(tag: CoreTag, text: &str) -> Result<Resolved, Strin
         name(got),
         name(tag)
     ))
+}
+
+/// A `!!binary` scalar as go-yaml decodes it (Go's standard base64, line breaks ignored) and
+/// Go's JSON encoder writes it (bytes that are not UTF-8 become U+FFFD).
+pub(super) fn binary(text: &str) -> Result<String, String> {
+    use base64::Engine as _;
+    let compact: String = text.chars().filter(|&c| c != '\n' && c != '\r').collect();
+    base64::engine::general_purpose::STANDARD
+        .decode(compact.as_bytes())
+        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+        .map_err(|_| "!!binary value contains invalid base64 data".to_owned())
 }
 
 fn name(t: CoreTag) -> &'static str {
@@ -500,9 +533,18 @@ mod tests {
             assert_eq!(v(text), want, "{text}");
         }
         // Beyond 64 bits in decimal: a float, as go-yaml gives it.
-        assert_eq!(v("-9223372036854775809"), json!(-9_223_372_036_854_776_000f64));
-        assert_eq!(v("18446744073709551616"), json!(18_446_744_073_709_552_000f64));
-        assert_eq!(v("9223372036854775807.0"), json!(9_223_372_036_854_776_000u64));
+        assert_eq!(
+            v("-9223372036854775809"),
+            json!(-9_223_372_036_854_776_000f64)
+        );
+        assert_eq!(
+            v("18446744073709551616"),
+            json!(18_446_744_073_709_552_000f64)
+        );
+        assert_eq!(
+            v("9223372036854775807.0"),
+            json!(9_223_372_036_854_776_000u64)
+        );
         assert_eq!(v("-0.0"), json!(0));
         assert_eq!(resolve(".nan"), Resolved::NonFinite);
         assert_eq!(resolve("-.Inf"), Resolved::NonFinite);
@@ -536,8 +578,14 @@ mod tests {
     fn tags_resolve_or_refuse_as_go_yaml_does() {
         assert_eq!(resolve_tagged(CoreTag::Str, "010"), Ok(Resolved::Str));
         assert_eq!(resolve_tagged(CoreTag::Int, "010"), Ok(Resolved::Int(8)));
-        assert_eq!(resolve_tagged(CoreTag::Float, "1"), Ok(Resolved::Float(1.0)));
-        assert_eq!(resolve_tagged(CoreTag::Bool, "yes"), Ok(Resolved::Bool(true)));
+        assert_eq!(
+            resolve_tagged(CoreTag::Float, "1"),
+            Ok(Resolved::Float(1.0))
+        );
+        assert_eq!(
+            resolve_tagged(CoreTag::Bool, "yes"),
+            Ok(Resolved::Bool(true))
+        );
         assert_eq!(
             resolve_tagged(CoreTag::Int, "abc"),
             Err("cannot decode !!str `abc` as a !!int".to_owned())
