@@ -13,8 +13,6 @@ package main
 //     big integer, restartkit the nearest float (both fail any integer field);
 //   - a key `.nan` twice: NaN is not equal to itself, so upstream's strict check lets both in
 //     and keeps one at random; restartkit refuses the duplicate;
-//   - `-` alone inside a flow collection (`[a, -]`): go-yaml (libyaml) reads it as a string,
-//     saphyr-parser follows YAML 1.2, which forbids it (docs/oracle.md, "YAML");
 //   - documents starting with `{`: kubectl reads those as JSON, not through YAMLToJSON.
 
 import (
@@ -59,7 +57,7 @@ var yamlScalars = []string{
 	"9223372036854775807", "9223372036854775808", "-9223372036854775808", "-9223372036854775809",
 	"18446744073709551615", "18446744073709551616", "99999999999999999999999",
 	"123456789.0", "2147483647", "2147483648", "-2147483649", "42", "137", "255", "256",
-	"2024-01-01", "2001-12-14T21:59:43.10-05:00", "12:30", "1:20:30", "+", ".", "0x",
+	"2024-01-01", "2001-12-14T21:59:43.10-05:00", "12:30", "1:20:30", "-", "+", ".", "0x",
 	"<<", "Never", "OnFailure", "Always", "FailJob",
 	"In", "NotIn", "main", "a b", "1 2", "0.0.1", "v1", "1-2",
 	"'010'", "\"yes\"", "'on'", "\"0x1F\"", "'~'", "\"\"",
@@ -187,7 +185,7 @@ var yamlFragments = []string{
 	"|\n  a\n  b\n", "|-\n  a\n\n", "|+\n  a\n\n", ">\n  a\n  b\n\n  c\n", ">-\n  a\n   b\n  c\n",
 	"|2\n   a\n  b\n", ">+\n  a\n", "|\n  # not a comment\n", "|\n\n  a\n",
 	"a\n  b\n  c", "a # comment", "a#b", "http://x:8080/p", "-1", "- a", "a: b",
-	"[1, [2, [3]], {a: b}]", "{a: 1, b: [x, y]}", "[a, b, ]", "{a: 1, }", "[]", "{}",
+	"[1, [2, [3]], {a: b}]", "[cat, -]", "{a: -}", "[-]", "[-x, '-', \"-\"]", "{a: 1, b: [x, y]}", "[a, b, ]", "{a: 1, }", "[]", "{}",
 	"[\n  a,\n  b\n  ]", "{a: {b: {c: d}}}", "[a: b]", "[? a : b]", "{a}", "{? a}",
 	"&a 1", "&b [1, 2]", "!!str &c x", "\t1", "1\t", "a\tb", "~", "", " # only a comment",
 	"\n  - 1\n  - 2", "\n- 1\n- 2", "\n  - a: 1\n    b: 2\n  - c", "\n  ? x\n  : y",

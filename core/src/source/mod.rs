@@ -29,8 +29,9 @@ use std::sync::{Arc, OnceLock};
 pub const MAX_DEPTH: usize = 256;
 /// Most nodes one stream may produce, aliases expanded (a billion-laughs guard).
 pub const MAX_NODES: usize = 5_000_000;
-/// Most double-quoted scalars with go-yaml's `\'` escape one stream may hold (each is one more
-/// parse of the text); beyond it the parser's error stands.
+/// Most places one stream may hold where go-yaml (libyaml) reads what saphyr-parser refuses (a
+/// `\'` escape, a lone `-` in a flow collection): each is one more parse of the text; beyond it
+/// the parser's error stands.
 const MAX_QUOTE_PATCHES: usize = 100;
 /// Most nodes aliases may add to one stream. Manifests use anchors for a few shared snippets;
 /// a larger expansion is an alias bomb, refused while it is still small in memory.
@@ -195,17 +196,28 @@ fn yaml_version_check(text: &str) -> Result<(), Diagnostic> {
     Ok(())
 }
 
-/// go-yaml v2 (libyaml) accepts `\'` in a double-quoted scalar (an apostrophe), which YAML and
-/// saphyr-parser do not. When the parser stops on an unknown escape in a scalar whose unknown
-/// escapes are all `\'`, the text with each written as `'` (the same value) is what gets read;
-/// columns after them on their line are one less. None when the error is anything else.
-fn quote_escape_patch(text: &str, error: &Diagnostic) -> Option<String> {
-    if !error.message.ends_with("found unknown escape character") || is_json(text) {
+/// libyaml (so go-yaml) reads a lone `-` inside a flow collection (`[cat, -]`, `{a: -}`) as the
+/// string "-"; YAML 1.2 and saphyr-parser refuse it. When the parser stops there, the text with
+/// that dash quoted (the same value) is what gets read; columns after it on its line are two
+/// more. None when the error is anything else.
+fn flow_dash_patch(text: &str, error: &Diagnostic) -> Option<String> {
+    if !error.message.ends_with("plain scalar cannot start with '-' followed by ,[]{}")
+        || is_json(text)
+    {
         return None;
     }
-    let (line, column) = (error.line?, error.column?);
+    let at = byte_offset(text, error.line?, error.column?)?;
+    let mut rest = text.get(at..)?.chars();
+    if rest.next() != Some('-') || !matches!(rest.next(), Some(',' | '[' | ']' | '{' | '}')) {
+        return None;
+    }
+    Some(format!("{}\"-\"{}", text.get(..at)?, text.get(at + 1..)?))
+}
+
+/// The byte offset of a 1-based line and column as the parser counts them (characters, a
+/// leading byte order mark not counted).
+fn byte_offset(text: &str, line: u32, column: u32) -> Option<usize> {
     let line_start = if line <= 1 {
-        // The parser does not count a byte order mark as a column.
         if text.starts_with('\u{feff}') {
             '\u{feff}'.len_utf8()
         } else {
@@ -216,12 +228,25 @@ fn quote_escape_patch(text: &str, error: &Diagnostic) -> Option<String> {
             .nth(usize::try_from(line).ok()? - 2)
             .map(|(i, _)| i + 1)?
     };
-    let from = line_start
-        + text
-            .get(line_start..)?
-            .char_indices()
-            .nth(usize::try_from(column).ok()?.checked_sub(1)?)
-            .map(|(i, _)| i)?;
+    Some(
+        line_start
+            + text
+                .get(line_start..)?
+                .char_indices()
+                .nth(usize::try_from(column).ok()?.checked_sub(1)?)
+                .map(|(i, _)| i)?,
+    )
+}
+
+/// go-yaml v2 (libyaml) accepts `\'` in a double-quoted scalar (an apostrophe), which YAML and
+/// saphyr-parser do not. When the parser stops on an unknown escape in a scalar whose unknown
+/// escapes are all `\'`, the text with each written as `'` (the same value) is what gets read;
+/// columns after them on their line are one less. None when the error is anything else.
+fn quote_escape_patch(text: &str, error: &Diagnostic) -> Option<String> {
+    if !error.message.ends_with("found unknown escape character") || is_json(text) {
+        return None;
+    }
+    let from = byte_offset(text, error.line?, error.column?)?;
     let mut chars = text.get(from..)?.char_indices();
     if chars.next().map(|(_, c)| c) != Some('"') {
         return None;
@@ -364,6 +389,7 @@ pub fn parse_documents(text: &str) -> Result<Vec<Document>, Diagnostic> {
                 patches += 1;
                 if patches <= MAX_QUOTE_PATCHES
                     && let Some(p) = quote_escape_patch(current, &fast)
+                        .or_else(|| flow_dash_patch(current, &fast))
                 {
                     patched = Some(p);
                     continue;
@@ -948,6 +974,10 @@ mod tests {
         assert_eq!(
             code("a: !!binary '%%'\n").as_deref(),
             Some("invalid-number")
+        );
+        assert_eq!(
+            one("a: [cat, -]\nb: {c: -, d: [-]}\ne: [-x, '-']\n").value,
+            serde_json::json!({"a": ["cat", "-"], "b": {"c": "-", "d": ["-"]}, "e": ["-x", "-"]})
         );
         // Bounded: each `\'` scalar costs a parse.
         assert_eq!(
