@@ -201,7 +201,9 @@ fn yaml_version_check(text: &str) -> Result<(), Diagnostic> {
 /// that dash quoted (the same value) is what gets read; columns after it on its line are two
 /// more. None when the error is anything else.
 fn flow_dash_patch(text: &str, error: &Diagnostic) -> Option<String> {
-    if !error.message.ends_with("plain scalar cannot start with '-' followed by ,[]{}")
+    if !error
+        .message
+        .ends_with("plain scalar cannot start with '-' followed by ,[]{}")
         || is_json(text)
     {
         return None;
