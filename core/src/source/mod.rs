@@ -317,13 +317,15 @@ fn scalar_value(
     text: Cow<'_, str>,
     style: ScalarStyle,
     tag: Option<&Tag>,
-) -> Result<Value, String> {
+) -> Result<Value, (&'static str, String)> {
     let resolved = match tag {
         Some(t) if t.is_yaml_core_schema() && t.suffix == "binary" => {
-            return resolve::binary(&text).map(Value::String);
+            return resolve::binary(&text)
+                .map(Value::String)
+                .map_err(|m| ("invalid-value", m));
         }
         Some(t) if t.is_yaml_core_schema() => match CoreTag::from_suffix(&t.suffix) {
-            Some(core) => resolve::resolve_tagged(core, &text)?,
+            Some(core) => resolve::resolve_tagged(core, &text).map_err(|m| ("invalid-value", m))?,
             None => Resolved::Str,
         },
         // Local tags (`!foo`) are not resolvable: the text is kept.
@@ -333,8 +335,9 @@ fn scalar_value(
     };
     match resolved {
         Resolved::Str | Resolved::Merge => Ok(Value::String(text.into_owned())),
-        Resolved::NonFinite => Err(format!(
-            "{text} is not a finite number, which Kubernetes objects cannot hold"
+        Resolved::NonFinite => Err((
+            "invalid-number",
+            format!("{text} is not a finite number, which Kubernetes objects cannot hold"),
         )),
         r => Ok(resolve::json_value(r, &text)),
     }
@@ -587,7 +590,7 @@ fn parse_stream(
                     escaped_slash_check(source, &span)?;
                 }
                 let value = scalar_value(text, style, tag.as_deref())
-                    .map_err(|m| err_at(&span, "invalid-number", &path, format!("{path}: {m}")))?;
+                    .map_err(|(code, m)| err_at(&span, code, &path, format!("{path}: {m}")))?;
                 if anchor > 0 {
                     anchors.insert(anchor, value.clone());
                 }
@@ -975,7 +978,7 @@ mod tests {
         );
         assert_eq!(
             code("a: !!binary '%%'\n").as_deref(),
-            Some("invalid-number")
+            Some("invalid-value")
         );
         assert_eq!(
             one("a: [cat, -]\nb: {c: -, d: [-]}\ne: [-x, '-']\n").value,
@@ -1020,7 +1023,7 @@ mod tests {
             serde_json::json!({"<<": {"a": 1}})
         );
         let code = |text: &str| parse_documents(text).err().and_then(|e| e.code);
-        assert_eq!(code("a: !!int abc\n").as_deref(), Some("invalid-number"));
+        assert_eq!(code("a: !!int abc\n").as_deref(), Some("invalid-value"));
         assert_eq!(code("~: a\n").as_deref(), Some("invalid-key"));
         assert_eq!(code("<<: 5\n").as_deref(), Some("invalid-merge"));
         assert_eq!(code("<<: [1]\n").as_deref(), Some("invalid-merge"));
