@@ -515,7 +515,10 @@ fn convert_shows_what_the_api_server_reads_and_validate_judges_it() {
     let o = run(&["convert", path]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let doc: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap_or_default();
-    assert_eq!(doc["metadata"]["labels"]["enabled"], serde_json::json!(true));
+    assert_eq!(
+        doc["metadata"]["labels"]["enabled"],
+        serde_json::json!(true)
+    );
     assert_eq!(doc["spec"]["backoffLimit"], serde_json::json!(6));
     assert_eq!(
         doc["spec"]["podFailurePolicy"]["rules"][0]["onExitCodes"]["values"],
@@ -523,10 +526,35 @@ fn convert_shows_what_the_api_server_reads_and_validate_judges_it() {
     );
     let v = run(&["validate", "--output", "json", path]);
     assert_eq!(v.status.code(), Some(1));
-    assert!(
-        stdout(&v).contains("metadata.labels.enabled"),
-        "{}",
-        stdout(&v)
+    let report: serde_json::Value = serde_json::from_str(&stdout(&v)).unwrap_or_default();
+    let result = &report[0]["result"];
+    assert_eq!(result["errors"][0]["field"], "metadata.labels.enabled");
+    // Each YAML 1.1 reading is a warning at its field and column.
+    let readings: Vec<(String, u64)> = result["warnings"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|w| w["code"] == "yaml-1.1-reading")
+        .map(|w| {
+            (
+                w["field"].as_str().unwrap_or("").to_owned(),
+                w["column"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect();
+    assert_eq!(
+        readings,
+        vec![
+            ("metadata.labels.enabled".to_owned(), 21),
+            (
+                "spec.podFailurePolicy.rules[0].onExitCodes.values[0]".to_owned(),
+                44
+            ),
+            (
+                "spec.podFailurePolicy.rules[0].onExitCodes.values[2]".to_owned(),
+                55
+            ),
+        ]
     );
 
     let mut child = bin()
@@ -545,6 +573,12 @@ fn convert_shows_what_the_api_server_reads_and_validate_judges_it() {
         .filter_map(|l| serde_json::from_str(l).ok())
         .collect();
     assert_eq!(lines.len(), 2);
-    assert_eq!(lines[0], serde_json::json!({"documents": [{"a": 8}, {"b": true}]}));
-    assert_eq!(lines[1]["error"]["code"], serde_json::json!("invalid-merge"));
+    assert_eq!(
+        lines[0],
+        serde_json::json!({"documents": [{"a": 8}, {"b": true}]})
+    );
+    assert_eq!(
+        lines[1]["error"]["code"],
+        serde_json::json!("invalid-merge")
+    );
 }

@@ -54,11 +54,26 @@ impl LazyPositions {
         self.per_document
             .get_or_init(|| {
                 parse_stream(&self.text, true)
-                    .map(|(_, positions)| positions)
+                    .map(|s| s.positions)
                     .unwrap_or_default()
             })
             .get(index)
     }
+}
+
+/// A plain scalar the API server reads differently from what YAML 1.2 says (`yes` is true,
+/// `010` is 8, `0b11` is 3, `1_000` is 1000; a key `on` is `"true"`), found while reading.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReadNote {
+    pub line: u32,
+    pub column: u32,
+    /// The field path of the value, or of the key's field.
+    pub field: String,
+    /// The scalar as written.
+    pub text: String,
+    /// What the API server reads (for a key: the key it becomes).
+    pub read_as: Value,
+    pub key: bool,
 }
 
 /// One document of a stream, with where each field sits.
@@ -69,6 +84,8 @@ pub struct Document {
     /// 1-based line of the document's first node.
     pub line: u32,
     pub value: Value,
+    /// Plain scalars read by YAML 1.1's rules where YAML 1.2 reads them otherwise.
+    pub notes: Vec<ReadNote>,
     positions: Arc<LazyPositions>,
 }
 
@@ -343,13 +360,17 @@ fn scalar_value(
     }
 }
 
-/// A mapping key as the JSON object names it, and whether it is the merge key. Err for a key
-/// `sigs.k8s.io/yaml` refuses (null).
-fn scalar_key(
-    text: Cow<'_, str>,
-    style: ScalarStyle,
-    tag: Option<&Tag>,
-) -> Result<(String, bool), String> {
+/// A mapping key as the JSON object names it.
+struct Key {
+    name: String,
+    /// It is the merge key `<<`.
+    merge: bool,
+    /// The text as written, when a plain untagged key is renamed by YAML 1.1 (`on` → `true`).
+    renamed_from: Option<String>,
+}
+
+/// A mapping key as the JSON object names it. Err for a key `sigs.k8s.io/yaml` refuses (null).
+fn scalar_key(text: Cow<'_, str>, style: ScalarStyle, tag: Option<&Tag>) -> Result<Key, String> {
     let resolved = match tag {
         Some(t) if t.is_yaml_core_schema() => match CoreTag::from_suffix(&t.suffix) {
             Some(core) => resolve::resolve_tagged(core, &text)?,
@@ -359,12 +380,28 @@ fn scalar_key(
         None if style == ScalarStyle::Plain => resolve::resolve(&text),
         None => Resolved::Str,
     };
+    let plain = style == ScalarStyle::Plain && tag.is_none();
     match resolved {
-        Resolved::Str => Ok((text.into_owned(), false)),
-        Resolved::Merge => Ok((text.into_owned(), true)),
-        r => resolve::key_string(r, &text)
-            .map(|k| (k, false))
-            .ok_or_else(|| format!("a mapping key cannot be null ({text:?})")),
+        Resolved::Str => Ok(Key {
+            name: text.into_owned(),
+            merge: false,
+            renamed_from: None,
+        }),
+        Resolved::Merge => Ok(Key {
+            name: text.into_owned(),
+            merge: true,
+            renamed_from: None,
+        }),
+        r => {
+            let name = resolve::key_string(r, &text)
+                .ok_or_else(|| format!("a mapping key cannot be null ({text:?})"))?;
+            let renamed_from = (plain && name != text).then(|| text.into_owned());
+            Ok(Key {
+                name,
+                merge: false,
+                renamed_from,
+            })
+        }
     }
 }
 
@@ -385,10 +422,10 @@ pub fn parse_documents(text: &str) -> Result<Vec<Document>, Diagnostic> {
     // comes from the tracking pass, so both passes report exactly the same errors.
     let mut patched: Option<String> = None;
     let mut patches = 0;
-    let values = loop {
+    let stream = loop {
         let current = patched.as_deref().unwrap_or(text);
         match parse_stream(current, false) {
-            Ok((values, _)) => break values,
+            Ok(stream) => break stream,
             Err(fast) => {
                 // Each patch costs a parse: bounded, so a text full of them cannot take long.
                 patches += 1;
@@ -403,29 +440,49 @@ pub fn parse_documents(text: &str) -> Result<Vec<Document>, Diagnostic> {
             }
         }
     };
+    let read = patched.as_deref().unwrap_or(text);
+    let per_document = OnceLock::new();
+    let mut notes = stream.notes;
+    if notes.iter().any(|n| !n.is_empty())
+        && let Ok(tracked) = parse_stream(read, true)
+    {
+        // Rare (most manifests have no such scalar): the tracking pass names their fields, and
+        // its positions are kept rather than found again later.
+        notes = tracked.notes;
+        let _ = per_document.set(tracked.positions);
+    }
     let positions = Arc::new(LazyPositions {
-        text: patched.as_deref().unwrap_or(text).into(),
-        per_document: OnceLock::new(),
+        text: read.into(),
+        per_document,
     });
-    Ok(values
+    let mut notes = notes.into_iter();
+    Ok(stream
+        .docs
         .into_iter()
         .enumerate()
         .map(|(index, (line, value))| Document {
             index,
             line,
             value,
+            notes: notes.next().unwrap_or_default(),
             positions: Arc::clone(&positions),
         })
         .collect())
 }
 
+/// What one reading of a stream gives, per document.
+struct Stream {
+    /// (first line, value)
+    docs: Vec<(u32, Value)>,
+    /// With `track`: where every field sits.
+    positions: Vec<Positions>,
+    /// The YAML 1.1 readings (fields named only with `track`).
+    notes: Vec<Vec<ReadNote>>,
+}
+
 /// Documents as (first line, value), and with `track` the positions of every field of each.
 /// Without `track` no path string is built, and errors carry no field path.
-#[allow(clippy::type_complexity)]
-fn parse_stream(
-    text: &str,
-    track: bool,
-) -> Result<(Vec<(u32, Value)>, Vec<Positions>), Diagnostic> {
+fn parse_stream(text: &str, track: bool) -> Result<Stream, Diagnostic> {
     let json = is_json(text);
     let source = text;
     let mut parser = Parser::new_from_str(text);
@@ -435,6 +492,8 @@ fn parse_stream(
     let mut stack: Vec<Frame> = Vec::with_capacity(32);
     let mut anchors: HashMap<usize, Value> = HashMap::new();
     let mut positions: Positions = HashMap::new();
+    let mut notes: Vec<ReadNote> = Vec::new();
+    let mut all_notes = Vec::new();
     let mut root: Option<Value> = None;
     let mut doc_line: u32 = 1;
     let mut nodes: usize = 0;
@@ -470,8 +529,10 @@ fn parse_stream(
                 {
                     docs.push((doc_line, v));
                     all_positions.push(std::mem::take(&mut positions));
+                    all_notes.push(std::mem::take(&mut notes));
                 }
                 positions.clear();
+                notes.clear();
             }
             Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) => {
                 if stack.len() >= MAX_DEPTH {
@@ -546,8 +607,26 @@ fn parse_stream(
                         ..
                     }) = stack.last_mut()
                     {
-                        let (k, merge) = scalar_key(text, style, tag.as_deref())
+                        let Key {
+                            name: k,
+                            merge,
+                            renamed_from,
+                        } = scalar_key(text, style, tag.as_deref())
                             .map_err(|m| err_at(&span, "invalid-key", path, m))?;
+                        if let Some(w) = renamed_from {
+                            notes.push(ReadNote {
+                                line,
+                                column: col,
+                                field: if track {
+                                    child_path(path, &k)
+                                } else {
+                                    String::new()
+                                },
+                                text: w,
+                                read_as: Value::String(k.clone()),
+                                key: true,
+                            });
+                        }
                         if merge {
                             *merging = true;
                             *key = Some(k);
@@ -589,8 +668,24 @@ fn parse_stream(
                 if !json && style == ScalarStyle::DoubleQuoted && text.contains('/') {
                     escaped_slash_check(source, &span)?;
                 }
+                let written = (style == ScalarStyle::Plain
+                    && tag.is_none()
+                    && resolve::may_differ_from_yaml_1_2(&text))
+                .then(|| text.to_string());
                 let value = scalar_value(text, style, tag.as_deref())
                     .map_err(|(code, m)| err_at(&span, code, &path, format!("{path}: {m}")))?;
+                if let Some(w) = written
+                    && resolve::differs_from_yaml_1_2(&w, &value)
+                {
+                    notes.push(ReadNote {
+                        line,
+                        column: col,
+                        field: path.clone(),
+                        text: w,
+                        read_as: value.clone(),
+                        key: false,
+                    });
+                }
                 if anchor > 0 {
                     anchors.insert(anchor, value.clone());
                 }
@@ -641,7 +736,11 @@ fn parse_stream(
             }
         }
     }
-    Ok((docs, all_positions))
+    Ok(Stream {
+        docs,
+        positions: all_positions,
+        notes: all_notes,
+    })
 }
 
 fn count_nodes(v: &Value, cap: usize) -> usize {
@@ -947,6 +1046,52 @@ mod tests {
         assert_eq!(text_from_bytes(b"ok").ok(), Some("ok"));
     }
 
+    /// Scalars that YAML 1.1 (the API server) and YAML 1.2 read differently are noted with their
+    /// field; those both read alike (`true`, `08`, `0x1F`, `6.0`, quoted ones) are not.
+    #[test]
+    fn yaml_1_1_readings_are_noted_with_their_field() {
+        let d = one(
+            "a: yes\nb: [010, 08, 0x1F, 6.0, '010', true]\non: 1\nc: {d: 1_000, e: 0b11, f: Off}\n",
+        );
+        let notes: Vec<(String, String, Value, bool)> = d
+            .notes
+            .iter()
+            .map(|n| (n.field.clone(), n.text.clone(), n.read_as.clone(), n.key))
+            .collect();
+        assert_eq!(
+            notes,
+            vec![
+                ("a".to_owned(), "yes".to_owned(), Value::Bool(true), false),
+                ("b[0]".to_owned(), "010".to_owned(), Value::from(8), false),
+                (
+                    "true".to_owned(),
+                    "on".to_owned(),
+                    Value::from("true"),
+                    true
+                ),
+                (
+                    "c.d".to_owned(),
+                    "1_000".to_owned(),
+                    Value::from(1000),
+                    false
+                ),
+                ("c.e".to_owned(), "0b11".to_owned(), Value::from(3), false),
+                (
+                    "c.f".to_owned(),
+                    "Off".to_owned(),
+                    Value::Bool(false),
+                    false
+                ),
+            ]
+        );
+        assert_eq!(d.notes.get(1).map(|n| (n.line, n.column)), Some((2, 5)));
+        assert!(
+            one("a: true\nb: [08, 0x1F, 6.0, '010', 12]\n")
+                .notes
+                .is_empty()
+        );
+    }
+
     /// Where go-yaml's YAML 1.1 syntax differs from YAML 1.2 (checked against sigs.k8s.io/yaml
     /// v1.6.0): `\'` is an escape and `\/` is not, `%YAML 1.2` is refused, `!!binary` decodes.
     #[test]
@@ -976,10 +1121,7 @@ mod tests {
             one("a: !!binary aGk=\nb: !!binary |\n  aG\n  k=\n").value,
             serde_json::json!({"a": "hi", "b": "hi"})
         );
-        assert_eq!(
-            code("a: !!binary '%%'\n").as_deref(),
-            Some("invalid-value")
-        );
+        assert_eq!(code("a: !!binary '%%'\n").as_deref(), Some("invalid-value"));
         assert_eq!(
             one("a: [cat, -]\nb: {c: -, d: [-]}\ne: [-x, '-']\n").value,
             serde_json::json!({"a": ["cat", "-"], "b": {"c": "-", "d": ["-"]}, "e": ["-x", "-"]})

@@ -439,6 +439,68 @@ pub(super) fn resolve_tagged(tag: CoreTag, text: &str) -> Result<Resolved, Strin
     ))
 }
 
+/// A cheap first look: whether a plain scalar could read differently under YAML 1.1 (go-yaml)
+/// and YAML 1.2, before [`differs_from_yaml_1_2`] decides. Plain decimals and words that are
+/// not booleans say no at once.
+pub(super) fn may_differ_from_yaml_1_2(s: &str) -> bool {
+    match s.as_bytes().first() {
+        Some(b'y' | b'Y' | b'n' | b'N' | b'o' | b'O') => s.len() <= 3,
+        Some(b'0') => s.len() > 1,
+        Some(b'+' | b'-' | b'1'..=b'9' | b'.') => {
+            s.contains(['_', 'b', 'x', 'o']) || s.starts_with(['+', '-'])
+        }
+        _ => false,
+    }
+}
+
+/// Whether the API server's reading of a plain scalar (`read`) differs from the YAML 1.2 core
+/// schema's: another type (`yes` is a string in YAML 1.2), or another number (`010` is 10 in
+/// YAML 1.2, 8 in YAML 1.1). Numbers are compared by value, so `6.0` read as 6 is no difference.
+pub(super) fn differs_from_yaml_1_2(text: &str, read: &Value) -> bool {
+    match (yaml_1_2(text), read) {
+        (Yaml12::Str, Value::String(_)) | (Yaml12::Null, Value::Null) => false,
+        (Yaml12::Bool(a), Value::Bool(b)) => a != *b,
+        (Yaml12::Number(a), Value::Number(n)) => n.as_f64() != Some(a),
+        _ => true,
+    }
+}
+
+enum Yaml12 {
+    Null,
+    Bool(bool),
+    Number(f64),
+    Str,
+}
+
+/// The YAML 1.2 core schema's reading (tag resolution of plain scalars, spec 10.3.2).
+#[allow(clippy::cast_precision_loss)]
+fn yaml_1_2(s: &str) -> Yaml12 {
+    match s {
+        "" | "~" | "null" | "Null" | "NULL" => return Yaml12::Null,
+        "true" | "True" | "TRUE" => return Yaml12::Bool(true),
+        "false" | "False" | "FALSE" => return Yaml12::Bool(false),
+        _ => {}
+    }
+    let radix = |prefix: &str, radix: u32| {
+        s.strip_prefix(prefix)
+            .filter(|d| !d.is_empty() && d.chars().all(|c| c.is_digit(radix)))
+            .and_then(|d| u64::from_str_radix(d, radix).ok())
+    };
+    if let Some(n) = radix("0o", 8).or_else(|| radix("0x", 16)) {
+        return Yaml12::Number(n as f64);
+    }
+    let body = s.strip_prefix(['-', '+']).unwrap_or(s);
+    if !body.is_empty() && body.bytes().all(|b| b.is_ascii_digit()) {
+        return s.parse::<f64>().map_or(Yaml12::Str, Yaml12::Number);
+    }
+    if yaml_style_float(s)
+        && let Ok(f) = s.parse::<f64>()
+    {
+        return Yaml12::Number(f);
+    }
+    Yaml12::Str
+}
+
 /// A `!!binary` scalar as go-yaml decodes it (Go's standard base64, line breaks ignored) and
 /// Go's JSON encoder writes it (bytes that are not UTF-8 become U+FFFD).
 pub(super) fn binary(text: &str) -> Result<String, String> {

@@ -120,6 +120,7 @@ pub fn run(input: ValidateInput) -> Result<ValidateOutput, Diagnostic> {
                 source::parse_documents(&text).map_err(|d| d.with_severity(Severity::Error))?;
             for doc in &docs {
                 let (mut f, modelled) = validate_value(&doc.value, &ctx);
+                f.extend(doc.notes.iter().map(yaml_reading_warning));
                 for d in f.all_mut() {
                     d.document = Some(doc.index);
                     attach_position(d, doc);
@@ -175,6 +176,29 @@ pub fn run(input: ValidateInput) -> Result<ValidateOutput, Diagnostic> {
 }
 
 /// Points a diagnostic at the nearest position the source knows for its field path.
+/// A warning for a plain scalar the API server reads by YAML 1.1's rules where an editor or tool
+/// following YAML 1.2 reads something else (`yes`, `on`, `010`, `0b11`, `1_000`, a key `on`).
+fn yaml_reading_warning(n: &source::ReadNote) -> Diagnostic {
+    let read = n.read_as.to_string();
+    let message = if n.key {
+        format!(
+            "the key `{}` is read as {read} by kubectl and the API server (YAML 1.1, as sigs.k8s.io/yaml reads it); quote it if you mean \"{}\"",
+            n.text, n.text
+        )
+    } else if n.read_as.is_number() {
+        format!(
+            "`{}` is read as {read} by kubectl and the API server (YAML 1.1, as sigs.k8s.io/yaml reads it); write {read}, or quote it if you mean the string",
+            n.text
+        )
+    } else {
+        format!(
+            "`{}` is read as {read} by kubectl and the API server (YAML 1.1, as sigs.k8s.io/yaml reads it); quote it if you mean the string \"{}\"",
+            n.text, n.text
+        )
+    };
+    Diagnostic::lint("yaml-1.1-reading", &FieldPath::new(&n.field), message).at(n.line, n.column)
+}
+
 pub fn attach_position(d: &mut Diagnostic, doc: &Document) {
     if d.line.is_some() {
         return;
