@@ -179,8 +179,36 @@ impl Frame {
 /// Whether the text is read as JSON: kubectl (`YAMLOrJSONDecoder`) takes a stream whose first
 /// byte after white space is `{` for JSON, anything else for YAML.
 fn is_json(text: &str) -> bool {
-    text.trim_start_matches([' ', '\t', '\r', '\n'])
+    // Go's unicode.IsSpace and Rust's char::is_whitespace are both Unicode's White_Space.
+    text.trim_start_matches(char::is_whitespace)
         .starts_with('{')
+}
+
+/// kubectl splits a YAML stream into documents itself (apimachinery's `YAMLReader`): a line
+/// starting with `---` separates documents and may be followed only by spaces or a comment;
+/// anything else there (`--- {a: 1}`, `---x`), which YAML allows, kubectl refuses.
+fn document_separator_check(text: &str) -> Result<(), Diagnostic> {
+    if !(text.starts_with("---") || text.contains("\n---")) {
+        return Ok(());
+    }
+    for (i, line) in text.lines().enumerate() {
+        let Some(rest) = line.strip_prefix("---") else {
+            continue;
+        };
+        let rest = rest.trim();
+        if !rest.is_empty() && !rest.starts_with('#') {
+            let line_no = u32::try_from(i + 1).unwrap_or(u32::MAX);
+            return Err(Diagnostic::request(
+                "syntax",
+                "",
+                format!(
+                    "line {line_no} column 1: invalid Yaml document separator: {rest} (kubectl allows only spaces or a comment after ---)"
+                ),
+            )
+            .at(line_no, 1));
+        }
+    }
+    Ok(())
 }
 
 /// go-yaml v2 reads YAML 1.1 only: a `%YAML` directive for any other version is refused
@@ -417,6 +445,7 @@ fn child_path(parent: &str, key: &str) -> String {
 pub fn parse_documents(text: &str) -> Result<Vec<Document>, Diagnostic> {
     if !is_json(text) {
         yaml_version_check(text)?;
+        document_separator_check(text)?;
     }
     // The fast pass records no positions; an error (rare, and it needs its path and line)
     // comes from the tracking pass, so both passes report exactly the same errors.
@@ -1113,6 +1142,15 @@ mod tests {
             serde_json::json!({"a": "x\\/", "b": "x\\/"})
         );
         assert_eq!(code("%YAML 1.2\n---\na: 1\n").as_deref(), Some("syntax"));
+        // kubectl's document splitter: only spaces or a comment after `---`.
+        assert_eq!(code("a: 1\n--- {b: 2}\n").as_deref(), Some("syntax"));
+        assert_eq!(code("a: 1\n----\nb: 2\n").as_deref(), Some("syntax"));
+        assert_eq!(
+            parse_documents("--- # first\na: 1\n---   \nb: 2\n")
+                .map(|d| d.len())
+                .ok(),
+            Some(2)
+        );
         assert_eq!(
             one("%YAML 1.1\n---\na: 1\n").value,
             serde_json::json!({"a": 1})
