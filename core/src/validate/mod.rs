@@ -268,6 +268,27 @@ pub fn validate_value(obj: &Value, ctx: &Ctx) -> (Findings, bool) {
             return (out, false);
         }
     }
+    // kubectl applies a list item by item: any object with an `items` sequence (`kind: List`,
+    // `PodList`, what `kubectl get -o yaml` prints) is a list to it (unstructured `IsList`,
+    // flattened by the resource builder). Each item is validated as its own object; fields are
+    // named from the document (`items[0].spec…`) so that they point at the item's lines.
+    if let Some(Value::Array(items)) = map.get("items") {
+        let mut modelled = false;
+        for (i, item) in items.iter().enumerate() {
+            let (mut f, m) = validate_value(item, ctx);
+            modelled |= m;
+            let prefix = format!("items[{i}]");
+            for d in f.all_mut() {
+                d.field = if d.field.is_empty() {
+                    prefix.clone()
+                } else {
+                    format!("{prefix}.{}", d.field)
+                };
+            }
+            out.merge(f);
+        }
+        return (out, modelled);
+    }
     let kind = map.get("kind").and_then(Value::as_str).unwrap_or("");
     let api_version = map.get("apiVersion").and_then(Value::as_str).unwrap_or("");
     let group = api_version.rsplit_once('/').map(|(g, _)| g).unwrap_or("");

@@ -1,0 +1,88 @@
+//! Lists (`kind: List`, `PodList`, what `kubectl get -o yaml` prints): kubectl applies them item
+//! by item, so each item is validated as its own object.
+
+use serde_json::{Value, json};
+
+const LIST: &str = "apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: Pod
+  metadata:
+    name: p
+  spec:
+    restartPolicy: Sometimes
+    containers:
+    - name: c
+      image: i
+- apiVersion: batch/v1
+  kind: Job
+  metadata:
+    name: j
+  spec:
+    template:
+      spec:
+        restartPolicy: Never
+        containers:
+        - name: c
+          image: i
+- apiVersion: v1
+  kind: ConfigMap
+  metadata:
+    name: cm
+";
+
+fn validate(input: Value) -> Value {
+    restartkit::handle(restartkit::Request {
+        op: "validate".into(),
+        input,
+    })
+    .result()
+    .cloned()
+    .unwrap_or(Value::Null)
+}
+
+fn errors(result: &Value) -> Vec<(String, Option<u64>)> {
+    result
+        .get("errors")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .map(|e| {
+            (
+                e.get("field")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_owned(),
+                e.get("line").and_then(Value::as_u64),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn each_item_of_a_list_is_validated_where_it_is_written() {
+    let from_yaml = validate(json!({"source": LIST}));
+    assert_eq!(
+        errors(&from_yaml),
+        vec![("items[0].spec.restartPolicy".to_owned(), Some(9))]
+    );
+    assert_eq!(
+        from_yaml.pointer("/documents/0/modelled"),
+        Some(&json!(true))
+    );
+    // The same list given as an object: the same error, without a line.
+    let docs = restartkit::source::parse_documents(LIST).unwrap_or_default();
+    let object = docs.first().map(|d| d.value.clone()).unwrap_or_default();
+    let from_object = validate(json!({"object": object}));
+    assert_eq!(
+        errors(&from_object),
+        vec![("items[0].spec.restartPolicy".to_owned(), None)]
+    );
+    // Without the bad item the list is valid.
+    let fixed = LIST.replace("Sometimes", "Always");
+    assert_eq!(
+        validate(json!({"source": fixed})).get("valid"),
+        Some(&json!(true))
+    );
+}
