@@ -86,3 +86,19 @@ fn each_item_of_a_list_is_validated_where_it_is_written() {
         Some(&json!(true))
     );
 }
+
+/// kubectl decodes each document as an unstructured object first, which refuses one without a
+/// kind; a kind restartkit does not model is only passed over.
+#[test]
+fn a_document_without_kind_is_an_error_an_unmodelled_kind_is_not() {
+    let no_kind = validate(json!({"source": "metadata:\n  name: x\nspec: {}\n"}));
+    assert_eq!(no_kind.get("valid"), Some(&json!(false)));
+    assert_eq!(errors(&no_kind), vec![("kind".to_owned(), Some(1))]);
+    let service =
+        validate(json!({"source": "apiVersion: v1\nkind: Service\nmetadata:\n  name: s\n"}));
+    assert_eq!(service.get("valid"), Some(&json!(true)));
+    assert_eq!(
+        service.pointer("/infos/0/code"),
+        Some(&json!("kind-not-modelled"))
+    );
+}

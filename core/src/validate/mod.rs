@@ -290,6 +290,16 @@ pub fn validate_value(obj: &Value, ctx: &Ctx) -> (Findings, bool) {
         return (out, modelled);
     }
     let kind = map.get("kind").and_then(Value::as_str).unwrap_or("");
+    if kind.is_empty() {
+        // kubectl decodes every document as an unstructured object first, which refuses one
+        // without a kind (apimachinery unstructured `Decode`: runtime.NewMissingKindErr).
+        out.push(Diagnostic::request(
+            "missing-kind",
+            "kind",
+            "Object 'Kind' is missing: kubectl cannot decode a document without kind",
+        ));
+        return (out, false);
+    }
     let api_version = map.get("apiVersion").and_then(Value::as_str).unwrap_or("");
     let group = api_version.rsplit_once('/').map(|(g, _)| g).unwrap_or("");
     let modelled = workloads::validate_kind(group, api_version, kind, obj, ctx, &mut out);

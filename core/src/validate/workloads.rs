@@ -142,15 +142,12 @@ pub(super) fn validate_kind(
             true
         }
         _ => {
-            let what = if kind.is_empty() {
-                "a document without kind".to_owned()
-            } else {
-                format!("{api_version} {kind}")
-            };
             info(
                 out,
                 "kind-not-modelled",
-                format!("{what}: no restart or failure fields restartkit models; passed over"),
+                format!(
+                    "{api_version} {kind}: no restart or failure fields restartkit models; passed over"
+                ),
             );
             false
         }
