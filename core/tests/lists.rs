@@ -88,12 +88,17 @@ fn each_item_of_a_list_is_validated_where_it_is_written() {
 }
 
 /// kubectl decodes each document as an unstructured object first, which refuses one without a
-/// kind; a kind restartkit does not model is only passed over.
+/// kind: a warning (such files are often not meant for kubectl); a kind restartkit does not
+/// model is only passed over.
 #[test]
-fn a_document_without_kind_is_an_error_an_unmodelled_kind_is_not() {
+fn a_document_without_kind_is_a_warning_an_unmodelled_kind_an_info() {
     let no_kind = validate(json!({"source": "metadata:\n  name: x\nspec: {}\n"}));
-    assert_eq!(no_kind.get("valid"), Some(&json!(false)));
-    assert_eq!(errors(&no_kind), vec![("kind".to_owned(), Some(1))]);
+    assert_eq!(no_kind.get("valid"), Some(&json!(true)));
+    assert_eq!(
+        no_kind.pointer("/warnings/0/code"),
+        Some(&json!("missing-kind"))
+    );
+    assert_eq!(no_kind.pointer("/warnings/0/line"), Some(&json!(1)));
     let service =
         validate(json!({"source": "apiVersion: v1\nkind: Service\nmetadata:\n  name: s\n"}));
     assert_eq!(service.get("valid"), Some(&json!(true)));

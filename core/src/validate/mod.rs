@@ -292,11 +292,14 @@ pub fn validate_value(obj: &Value, ctx: &Ctx) -> (Findings, bool) {
     let kind = map.get("kind").and_then(Value::as_str).unwrap_or("");
     if kind.is_empty() {
         // kubectl decodes every document as an unstructured object first, which refuses one
-        // without a kind (apimachinery unstructured `Decode`: runtime.NewMissingKindErr).
-        out.push(Diagnostic::request(
+        // without a kind (apimachinery unstructured `Decode`: runtime.NewMissingKindErr). A
+        // warning, not an error: such a file is as often not meant for kubectl at all (a Helm
+        // values.yaml, a CI workflow in the same directory), and an error there would fail
+        // every repository-wide run.
+        out.push(Diagnostic::lint(
             "missing-kind",
-            "kind",
-            "Object 'Kind' is missing: kubectl cannot decode a document without kind",
+            &FieldPath::new("kind"),
+            "no kind: not a Kubernetes object, passed over (kubectl refuses such a document: Object 'Kind' is missing)",
         ));
         return (out, false);
     }
