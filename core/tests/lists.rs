@@ -107,3 +107,16 @@ fn a_document_without_kind_is_a_warning_an_unmodelled_kind_an_info() {
         Some(&json!("kind-not-modelled"))
     );
 }
+
+/// A file without kind that happens to hold an `items` list (a Helm values.yaml) is not taken
+/// for a Kubernetes list: one warning, no errors about its items.
+#[test]
+fn items_without_kind_are_not_a_list() {
+    let values = validate(json!({"source": "items:\n- a\n- b: 1\n"}));
+    assert_eq!(values.get("valid"), Some(&json!(true)));
+    assert_eq!(errors(&values), vec![]);
+    assert_eq!(
+        values.pointer("/warnings/0/code"),
+        Some(&json!("missing-kind"))
+    );
+}

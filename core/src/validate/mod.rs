@@ -268,7 +268,21 @@ pub fn validate_value(obj: &Value, ctx: &Ctx) -> (Findings, bool) {
             return (out, false);
         }
     }
-    // kubectl applies a list item by item: any object with an `items` sequence (`kind: List`,
+    let kind = map.get("kind").and_then(Value::as_str).unwrap_or("");
+    if kind.is_empty() {
+        // kubectl decodes every document as an unstructured object first, which refuses one
+        // without a kind (apimachinery unstructured `Decode`: runtime.NewMissingKindErr). A
+        // warning, not an error: such a file is as often not meant for kubectl at all (a Helm
+        // values.yaml, a CI workflow in the same directory), and an error there would fail
+        // every repository-wide run.
+        out.push(Diagnostic::lint(
+            "missing-kind",
+            &FieldPath::new("kind"),
+            "no kind: not a Kubernetes object, passed over (kubectl refuses such a document: Object 'Kind' is missing)",
+        ));
+        return (out, false);
+    }
+    // kubectl applies a list item by item: any object with a kind and an `items` sequence (`kind: List`,
     // `PodList`, what `kubectl get -o yaml` prints) is a list to it (unstructured `IsList`,
     // flattened by the resource builder). Each item is validated as its own object; fields are
     // named from the document (`items[0].spec…`) so that they point at the item's lines.
@@ -288,20 +302,6 @@ pub fn validate_value(obj: &Value, ctx: &Ctx) -> (Findings, bool) {
             out.merge(f);
         }
         return (out, modelled);
-    }
-    let kind = map.get("kind").and_then(Value::as_str).unwrap_or("");
-    if kind.is_empty() {
-        // kubectl decodes every document as an unstructured object first, which refuses one
-        // without a kind (apimachinery unstructured `Decode`: runtime.NewMissingKindErr). A
-        // warning, not an error: such a file is as often not meant for kubectl at all (a Helm
-        // values.yaml, a CI workflow in the same directory), and an error there would fail
-        // every repository-wide run.
-        out.push(Diagnostic::lint(
-            "missing-kind",
-            &FieldPath::new("kind"),
-            "no kind: not a Kubernetes object, passed over (kubectl refuses such a document: Object 'Kind' is missing)",
-        ));
-        return (out, false);
     }
     let api_version = map.get("apiVersion").and_then(Value::as_str).unwrap_or("");
     let group = api_version.rsplit_once('/').map(|(g, _)| g).unwrap_or("");
