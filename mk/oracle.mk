@@ -3,6 +3,7 @@
 #   make test-oracle                        smoke run (ORACLE_SMOKE_N cases per op, debug CLI), part of make test
 #   make oracle-bump K8S=1.37.3             pin another Kubernetes release (go.mod is the one place
 #                                           the upstream versions are written), then re-run
+#   make oracle-bump-jobset JOBSET=0.13.0   pin another sigs.k8s.io/jobset release
 ORACLE_DIR := $(CURDIR)/conformance/oracle
 ORACLE_BIN := $(CARGO_TARGET_DIR)/oracle/oracle
 ORACLE_SMOKE_N ?= 2000
@@ -14,7 +15,7 @@ ORACLE_GOFLAGS := -ldflags=-checklinkname=0
 
 FRONTEND_TESTS += test-oracle
 
-.PHONY: oracle test-oracle oracle-bin oracle-bump
+.PHONY: oracle test-oracle oracle-bin oracle-bump oracle-bump-jobset
 
 oracle-bin:
 	@command -v go >/dev/null || { echo "go is required for conformance/oracle (see docs/oracle.md)"; exit 1; }
@@ -37,3 +38,9 @@ oracle-bump:
 	    go mod edit -replace=$$m=$$m@v0.$$(echo $(K8S) | cut -d. -f2-); done && \
 	  GOFLAGS=-mod=mod go mod tidy
 	@echo "now: make oracle N=20000 (and update docs/oracle.md with the counts)"
+
+# Moves sigs.k8s.io/jobset to v$(JOBSET) (the proxy serves tags, not commit hashes).
+oracle-bump-jobset:
+	@test -n "$(JOBSET)" || { echo "usage: make oracle-bump-jobset JOBSET=0.12.0"; exit 1; }
+	cd $(ORACLE_DIR) && GOFLAGS=-mod=mod go get sigs.k8s.io/jobset@v$(JOBSET) && GOFLAGS=-mod=mod go mod tidy
+	@echo "now: make oracle N=20000 (and update docs/oracle.md, JobSet)"

@@ -32,6 +32,7 @@ type op struct {
 	prepare  func([]byte) ([]byte, error) // optional: the input both sides see
 	upstream func([]byte) (map[string]any, error)
 	timed    func([][]byte) (timedStages, error) // optional: upstream's stages, timed (timing.go)
+	module   string                              // upstream module and version when not k8s.io/kubernetes
 }
 
 var ops = []op{
@@ -46,6 +47,7 @@ var ops = []op{
 	{name: "backoff", label: "backoff(job.getRemainingTimePerIndex)", gen: gen.jobBackoffPerIndex, upstream: upstreamJobBackoff},
 	{name: "backoff", label: "backoff(job.getFinishedTime)", gen: gen.jobFinishedTime, upstream: upstreamJobBackoff},
 	{name: "backoff", label: "backoff(kubelet)", gen: gen.kubeletBackoff, upstream: upstreamKubeletBackoff},
+	{name: "validate", label: "validate(JobSet webhook)", gen: gen.validateJobSet, upstream: upstreamJobSetValidate, module: "sigs.k8s.io/jobset " + jobsetModule()},
 }
 
 var (
@@ -163,10 +165,14 @@ func makeCase(o op, id string, input []byte, version string) (vcase, bool) {
 		return vcase{}, false
 	}
 	in["kubernetesVersion"] = minorVersion(version)
+	source := "differential vs upstream k8s.io/kubernetes " + version
+	if o.module != "" {
+		source = "differential vs upstream " + o.module
+	}
 	return vcase{
 		vector: map[string]any{
 			"id": id, "op": o.name, "input": in, "expect": exp,
-			"source": "differential vs upstream k8s.io/kubernetes " + version,
+			"source": source,
 		},
 		input: mustJSON(in),
 	}, true
@@ -247,8 +253,8 @@ func main() {
 		defer f.Close()
 		dump = f
 	}
-	fmt.Printf("oracle: upstream k8s.io/kubernetes %s (restartkit kubernetesVersion %s), %d cases per op, seed %d\n",
-		version, minorVersion(version), *flagN, *flagSeed)
+	fmt.Printf("oracle: upstream k8s.io/kubernetes %s, sigs.k8s.io/jobset %s (restartkit kubernetesVersion %s), %d cases per op, seed %d\n",
+		version, jobsetModule(), minorVersion(version), *flagN, *flagSeed)
 	total, disagreements := 0, 0
 	for oi, o := range ops {
 		if len(want) > 0 && !want[o.name] {

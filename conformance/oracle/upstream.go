@@ -37,7 +37,9 @@ func matchPodFailurePolicy(podFailurePolicy *batchv1.PodFailurePolicy, failedPod
 
 // variedGates are the gates the generators vary; a case that does not name one gets the
 // pinned release's default, so no setting leaks from one case into the next.
-var variedGates = []string{"ContainerRestartRules", "RestartAllContainersOnContainerExits", "ReduceDefaultCrashLoopBackOffDecay", "KubeletCrashLoopBackOffMax"}
+var variedGates = []string{"ContainerRestartRules", "RestartAllContainersOnContainerExits", "ReduceDefaultCrashLoopBackOffDecay", "KubeletCrashLoopBackOffMax",
+	// sigs.k8s.io/jobset's gates, registered in the same global gate by its features package.
+	"RestartJob", "InPlaceRestart"}
 
 var gateDefaults = func() map[string]bool {
 	m := map[string]bool{}
