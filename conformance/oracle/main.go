@@ -48,6 +48,7 @@ var ops = []op{
 	{name: "backoff", label: "backoff(job.getFinishedTime)", gen: gen.jobFinishedTime, upstream: upstreamJobBackoff},
 	{name: "backoff", label: "backoff(kubelet)", gen: gen.kubeletBackoff, upstream: upstreamKubeletBackoff},
 	{name: "validate", label: "validate(JobSet webhook)", gen: gen.validateJobSet, upstream: upstreamJobSetValidate, module: "sigs.k8s.io/jobset " + jobsetModule()},
+	{name: "jobsetFailurePolicy", gen: gen.jobsetFailurePolicy, upstream: upstreamJobSetFailurePolicy, module: "sigs.k8s.io/jobset " + jobsetModule()},
 }
 
 var (
