@@ -4,8 +4,11 @@
 #   make oracle-bump K8S=1.37.3             pin another Kubernetes release (go.mod is the one place
 #                                           the upstream versions are written), then re-run
 #   make oracle-bump-jobset JOBSET=0.13.0   pin another sigs.k8s.io/jobset release
+#   (OpenKruise: conformance/oracle/kruise/go.mod, its own module; see docs/oracle.md)
 ORACLE_DIR := $(CURDIR)/conformance/oracle
 ORACLE_BIN := $(CARGO_TARGET_DIR)/oracle/oracle
+# OpenKruise's answers come from a helper in its own Go module (its Kubernetes pins differ).
+KRUISE_BIN := $(CARGO_TARGET_DIR)/oracle/kruise-upstream
 ORACLE_SMOKE_N ?= 2000
 N ?= 20000
 SEED ?= 1
@@ -20,13 +23,14 @@ FRONTEND_TESTS += test-oracle
 oracle-bin:
 	@command -v go >/dev/null || { echo "go is required for conformance/oracle (see docs/oracle.md)"; exit 1; }
 	cd $(ORACLE_DIR) && go vet $(ORACLE_GOFLAGS) . && go build $(ORACLE_GOFLAGS) -o $(ORACLE_BIN) .
+	cd $(ORACLE_DIR)/kruise && go vet . && go build -o $(KRUISE_BIN) .
 
 test-oracle: build oracle-bin
-	$(ORACLE_BIN) -n $(ORACLE_SMOKE_N) -seed $(SEED) -timing=false -restartkit $(RK)
+	$(ORACLE_BIN) -n $(ORACLE_SMOKE_N) -seed $(SEED) -timing=false -restartkit $(RK) -kruise $(KRUISE_BIN)
 
 oracle: oracle-bin
 	$(CARGO) build --locked --release -p restartkit-cli
-	$(ORACLE_BIN) -n $(N) -seed $(SEED) -restartkit $(RK_RELEASE) -out $(CARGO_TARGET_DIR)/oracle/disagreements.jsonl
+	$(ORACLE_BIN) -n $(N) -seed $(SEED) -restartkit $(RK_RELEASE) -kruise $(KRUISE_BIN) -out $(CARGO_TARGET_DIR)/oracle/disagreements.jsonl
 
 # Moves k8s.io/kubernetes to v$(K8S) and every staging module it requires at v0.0.0 to the
 # matching v0.x.y, as its own go.mod replaces them with ./staging.

@@ -49,6 +49,7 @@ var ops = []op{
 	{name: "backoff", label: "backoff(kubelet)", gen: gen.kubeletBackoff, upstream: upstreamKubeletBackoff},
 	{name: "validate", label: "validate(JobSet webhook)", gen: gen.validateJobSet, upstream: upstreamJobSetValidate, module: "sigs.k8s.io/jobset " + jobsetModule()},
 	{name: "jobsetFailurePolicy", gen: gen.jobsetFailurePolicy, upstream: upstreamJobSetFailurePolicy, module: "sigs.k8s.io/jobset " + jobsetModule()},
+	{name: "crrValidate", gen: gen.crr, upstream: upstreamCRR, module: "kruise"},
 }
 
 var (
@@ -167,7 +168,9 @@ func makeCase(o op, id string, input []byte, version string) (vcase, bool) {
 	}
 	in["kubernetesVersion"] = minorVersion(version)
 	source := "differential vs upstream k8s.io/kubernetes " + version
-	if o.module != "" {
+	if o.module == "kruise" {
+		source = "differential vs upstream " + kruiseModule()
+	} else if o.module != "" {
 		source = "differential vs upstream " + o.module
 	}
 	return vcase{

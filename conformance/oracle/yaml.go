@@ -19,6 +19,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"math/big"
 	"math/rand/v2"
@@ -358,6 +359,7 @@ func runYAML(n int, seed uint64) (int, int, error) {
 	}
 	bad := 0
 	refused := 0
+	refusedBy := map[string]int{} // upstream's refusals by kind, for the long runs' record
 	for i, doc := range docs {
 		want, uerr := yaml.YAMLToJSONStrict([]byte(doc))
 		got := answers[i]
@@ -367,7 +369,7 @@ func runYAML(n int, seed uint64) (int, int, error) {
 			why = fmt.Sprintf("upstream refuses (%v), restartkit converts to %s", uerr, joinDocs(got.Documents))
 		case uerr != nil:
 			refused++
-			skipReasons["yaml, refused by both: "+yamlReason(uerr)]++
+			refusedBy[yamlReason(uerr)]++
 		case got.Error != nil:
 			why = fmt.Sprintf("restartkit refuses (%s), upstream converts to %s", got.Error, want)
 		case len(got.Documents) != 1 || !sameJSON(want, got.Documents[0]):
@@ -381,6 +383,11 @@ func runYAML(n int, seed uint64) (int, int, error) {
 		}
 	}
 	fmt.Printf("yaml(sigs.k8s.io/yaml YAMLToJSONStrict): %d cases (%d refused by both), %d disagreements\n", n, refused, bad)
+	if *flagYAMLRefusals {
+		for r, k := range refusedBy {
+			fmt.Printf("  refused by both %d: %s\n", k, r)
+		}
+	}
 	return n, bad, nil
 }
 
@@ -391,6 +398,8 @@ func joinDocs(ds []json.RawMessage) string {
 	}
 	return strings.Join(parts, " ")
 }
+
+var flagYAMLRefusals = flag.Bool("yaml-refusals", false, "list the kinds of YAML documents both sides refused")
 
 var (
 	reLine   = regexp.MustCompile(`line \d+`)
