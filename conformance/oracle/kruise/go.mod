@@ -5,7 +5,6 @@ go 1.26.0
 require (
 	github.com/evanphx/json-patch v5.6.0+incompatible
 	github.com/openkruise/kruise v1.8.0
-	gomodules.xyz/jsonpatch/v2 v2.4.0
 	k8s.io/api v0.30.10
 	k8s.io/apimachinery v0.30.10
 	k8s.io/client-go v0.30.10
@@ -85,6 +84,7 @@ require (
 	golang.org/x/term v0.27.0 // indirect
 	golang.org/x/text v0.21.0 // indirect
 	golang.org/x/time v0.3.0 // indirect
+	gomodules.xyz/jsonpatch/v2 v2.4.0 // indirect
 	google.golang.org/appengine v1.6.8 // indirect
 	google.golang.org/genproto v0.0.0-20240227224415-6ceb2ff114de // indirect
 	google.golang.org/genproto/googleapis/api v0.0.0-20240227224415-6ceb2ff114de // indirect

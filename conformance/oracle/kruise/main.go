@@ -17,7 +17,6 @@ import (
 	"os"
 	"runtime/debug"
 
-	jsonpatch "gomodules.xyz/jsonpatch/v2"
 	admissionv1 "k8s.io/api/admission/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -32,8 +31,6 @@ import (
 
 	evanjsonpatch "github.com/evanphx/json-patch"
 )
-
-var _ = jsonpatch.Operation{} // the patch type the handler answers with
 
 type input struct {
 	Object       json.RawMessage `json:"object"`
