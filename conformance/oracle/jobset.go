@@ -21,7 +21,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"runtime/debug"
 	"strings"
 	_ "unsafe" // go:linkname
 
@@ -44,16 +43,7 @@ func jobSetDefault(w *jobSetWebhookLayout, ctx context.Context, js *jobset.JobSe
 func jobSetValidateCreate(w *jobSetWebhookLayout, ctx context.Context, js *jobset.JobSet) (admission.Warnings, error)
 
 // jobsetModule is the pinned sigs.k8s.io/jobset version, read from the build.
-func jobsetModule() string {
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, d := range bi.Deps {
-			if d.Path == "sigs.k8s.io/jobset" {
-				return d.Version
-			}
-		}
-	}
-	return "unknown"
-}
+func jobsetModule() string { return moduleVersion("sigs.k8s.io/jobset") }
 
 func upstreamJobSetValidate(raw []byte) (map[string]any, error) {
 	var in struct {

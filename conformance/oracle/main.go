@@ -64,10 +64,13 @@ var (
 
 // k8sModule is the pinned k8s.io/kubernetes version, read from the build (go.mod is the one
 // place it is written).
-func k8sModule() string {
+func k8sModule() string { return moduleVersion("k8s.io/kubernetes") }
+
+// moduleVersion is the version of a dependency as the build recorded it.
+func moduleVersion(path string) string {
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		for _, d := range bi.Deps {
-			if d.Path == "k8s.io/kubernetes" {
+			if d.Path == path {
 				return d.Version
 			}
 		}

@@ -197,18 +197,21 @@ fn document_separator_check(text: &str) -> Result<(), Diagnostic> {
         };
         let rest = rest.trim();
         if !rest.is_empty() && !rest.starts_with('#') {
-            let line_no = u32::try_from(i + 1).unwrap_or(u32::MAX);
-            return Err(Diagnostic::request(
-                "syntax",
-                "",
-                format!(
-                    "line {line_no} column 1: invalid Yaml document separator: {rest} (kubectl allows only spaces or a comment after ---)"
+            return Err(line_syntax_error(
+                i,
+                &format!(
+                    "invalid Yaml document separator: {rest} (kubectl allows only spaces or a comment after ---)"
                 ),
-            )
-            .at(line_no, 1));
+            ));
         }
     }
     Ok(())
+}
+
+/// A `syntax` error about the whole line with 0-based index `i`.
+fn line_syntax_error(i: usize, detail: &str) -> Diagnostic {
+    let line = u32::try_from(i + 1).unwrap_or(u32::MAX);
+    Diagnostic::request("syntax", "", format!("line {line} column 1: {detail}")).at(line, 1)
 }
 
 /// go-yaml v2 reads YAML 1.1 only: a `%YAML` directive for any other version is refused
@@ -227,15 +230,12 @@ fn yaml_version_check(text: &str) -> Result<(), Diagnostic> {
             .unwrap_or("")
             .trim_matches([' ', '\t', '\r']);
         if version != "1.1" {
-            let line_no = u32::try_from(i + 1).unwrap_or(u32::MAX);
-            return Err(Diagnostic::request(
-                "syntax",
-                "",
-                format!(
-                    "line {line_no} column 1: found incompatible YAML document (%YAML {version}: kubectl and the API server read YAML 1.1)"
+            return Err(line_syntax_error(
+                i,
+                &format!(
+                    "found incompatible YAML document (%YAML {version}: kubectl and the API server read YAML 1.1)"
                 ),
-            )
-            .at(line_no, 1));
+            ));
         }
     }
     Ok(())
