@@ -22,7 +22,7 @@ use restartkit::contract::{Request, Response, handle};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::io::{BufRead, Read, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 // Reading a manifest allocates a node, a key and a string per field; mimalloc takes about a tenth
@@ -232,16 +232,7 @@ fn read_input(path: &PathBuf) -> Result<String, String> {
         let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
         restartkit::source::text_from_bytes(&bytes)
             .map(str::to_owned)
-            .map_err(|d| {
-                format!(
-                    "{}:{}:{}: {} [{}]",
-                    path.display(),
-                    d.line.unwrap_or(0),
-                    d.column.unwrap_or(0),
-                    d.message,
-                    d.code.unwrap_or_default()
-                )
-            })
+            .map_err(|d| located(path, &d))
     }
 }
 
@@ -471,6 +462,18 @@ fn validate(files: &[PathBuf], output: Output, skip_defaulting: bool, target: &T
     }
 }
 
+/// `file:line:column: message [code]`, the way compilers name a place in a file.
+fn located(path: &Path, d: &restartkit::Diagnostic) -> String {
+    format!(
+        "{}:{}:{}: {} [{}]",
+        path.display(),
+        d.line.unwrap_or(0),
+        d.column.unwrap_or(0),
+        d.message,
+        d.code.as_deref().unwrap_or("")
+    )
+}
+
 fn convert(files: &[PathBuf]) -> ExitCode {
     let mut status = ExitCode::SUCCESS;
     for f in files {
@@ -490,14 +493,7 @@ fn convert(files: &[PathBuf]) -> ExitCode {
                 }
             }
             Err(d) => {
-                eprintln!(
-                    "error: {}:{}:{}: {} [{}]",
-                    f.display(),
-                    d.line.unwrap_or(0),
-                    d.column.unwrap_or(0),
-                    d.message,
-                    d.code.as_deref().unwrap_or("")
-                );
+                eprintln!("error: {}", located(f, &d));
                 status = ExitCode::from(1);
             }
         }
@@ -514,9 +510,13 @@ fn convert_lines() -> ExitCode {
             continue;
         }
         let answer = match serde_json::from_str::<String>(&line) {
-            Err(e) => json!({"error": {"message": format!("each line must be a JSON string: {e}")}}),
+            Err(e) => {
+                json!({"error": {"message": format!("each line must be a JSON string: {e}")}})
+            }
             Ok(text) => match restartkit::source::parse_documents(&text) {
-                Ok(docs) => json!({"documents": docs.into_iter().map(|d| d.value).collect::<Vec<_>>()}),
+                Ok(docs) => {
+                    json!({"documents": docs.into_iter().map(|d| d.value).collect::<Vec<_>>()})
+                }
                 Err(d) => json!({"error": d}),
             },
         };
