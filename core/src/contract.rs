@@ -170,14 +170,13 @@ pub fn decode<T: DeserializeOwned>(input: Value) -> Result<T, Diagnostic> {
     }
     // Borrowed, like `validate::decode_at`: one decoder per type serves both (the owned one would
     // be a second copy of every type's decoding code in the wasm module).
-    serde_path_to_error::deserialize(&input).map_err(|e| {
-        let path = e.path().to_string();
+    crate::decode::from_value_ref(&input).map_err(|(path, e)| {
         let field = if path == "." {
             "input".to_owned()
         } else {
             format!("input.{path}")
         };
-        Diagnostic::request("invalid-input", &field, format!("{field}: {}", e.inner()))
+        Diagnostic::request("invalid-input", &field, format!("{field}: {e}"))
     })
 }
 

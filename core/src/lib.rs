@@ -13,6 +13,7 @@ pub mod api;
 pub mod backoff;
 pub mod conformance;
 pub mod contract;
+pub mod decode;
 pub mod diag;
 pub mod eval;
 pub mod features;

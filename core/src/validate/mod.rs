@@ -218,8 +218,7 @@ pub fn decode_at<T: DeserializeOwned>(value: &Value, base: &FieldPath) -> Result
     if let Ok(t) = T::deserialize(value) {
         return Ok(t);
     }
-    serde_path_to_error::deserialize::<_, T>(value).map_err(|e| {
-        let rel = e.path().to_string();
+    crate::decode::from_value_ref::<T>(value).map_err(|(rel, e)| {
         let field = if rel == "." {
             base.as_str().to_owned()
         } else if base.as_str().is_empty() {
@@ -228,7 +227,7 @@ pub fn decode_at<T: DeserializeOwned>(value: &Value, base: &FieldPath) -> Result
             format!("{}.{}", base.as_str(), rel)
         };
         let field = field.replace(".[", "[");
-        let msg = e.inner().to_string();
+        let msg = e.to_string();
         let mut d = Diagnostic::request("decode", &field, format!("{field}: {msg}"));
         d.error_type = Some(crate::diag::ErrorType::FieldValueTypeInvalid);
         d.origin = crate::diag::Origin::KubeApiserver;
