@@ -155,6 +155,7 @@ pub fn jobset_failure_policy(
             format!("input.now: {now:?} is not an RFC 3339 time"),
         ));
     }
+    unbuildable_pattern(&i.jobset)?;
     let o = execute_failure_policy(&i.jobset, &i.failed_jobs, &gates, i.now.as_deref());
     Ok(JobSetFailurePolicyOutput {
         action: o.action,
@@ -286,6 +287,35 @@ fn parent_replicated_job(job: &Job) -> Option<&str> {
     job.metadata
         .label(REPLICATED_JOB_NAME_KEY)
         .filter(|s| !s.is_empty())
+}
+
+/// A message pattern Go accepts but the `regex` crate cannot build (only past its size limit,
+/// e.g. thousands of copies of `\pL`) would be skipped as if Go had refused it: refused here
+/// instead, so that no answer differs from upstream silently.
+pub fn unbuildable_pattern(jobset: &JobSet) -> Result<(), Diagnostic> {
+    let rules = jobset
+        .spec
+        .failure_policy
+        .as_ref()
+        .map(|fp| fp.rules.as_slice())
+        .unwrap_or_default();
+    for (r, rule) in rules.iter().enumerate() {
+        for (k, p) in rule.on_job_failure_message_patterns.iter().enumerate() {
+            if super::jobset_re2::translate(p).is_ok()
+                && let Err(why) = super::jobset_re2::compile(p)
+            {
+                let field = format!(
+                    "input.jobset.spec.failurePolicy.rules[{r}].onJobFailureMessagePatterns[{k}]"
+                );
+                return Err(Diagnostic::request(
+                    "unsupported-pattern",
+                    &field,
+                    format!("{field}: {p:?} is valid RE2, but restartkit cannot build it ({why})"),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Unanchored RE2 search of any pattern; a pattern that does not compile is skipped (upstream

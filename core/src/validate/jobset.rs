@@ -41,6 +41,8 @@ pub mod lint {
     pub const REASON_UNREACHABLE: &str = "jobset-reason-unreachable";
     pub const MAX_RESTARTS_ZERO: &str = "jobset-restart-rule-max-restarts-zero";
     pub const INVALID_PATTERN: &str = "jobset-invalid-message-pattern";
+    /// A pattern Go accepts that the `regex` crate cannot build (past its size limit).
+    pub const PATTERN_TOO_LARGE: &str = "jobset-message-pattern-too-large";
     pub const UNBOUNDED_RESTARTS: &str = "jobset-unbounded-restarts";
 }
 
@@ -478,12 +480,21 @@ fn lints(spec: &JobSetSpec, path: &FieldPath, out: &mut Findings) {
             ));
         }
         for (k, pat) in rule.on_job_failure_message_patterns.iter().enumerate() {
-            if let Err(first) = crate::eval::jobset_re2::compile(pat) {
+            let field = rp.child("onJobFailureMessagePatterns").index(k);
+            if let Err(first) = crate::eval::jobset_re2::translate(pat) {
                 out.push(Diagnostic::lint(
                     lint::INVALID_PATTERN,
-                    &rp.child("onJobFailureMessagePatterns").index(k),
+                    &field,
                     format!(
                         "{pat:?} is not a valid RE2 regular expression ({first}); the webhook accepts it, and the controller logs an error and skips it, so it never matches"
+                    ),
+                ));
+            } else if let Err(why) = crate::eval::jobset_re2::compile(pat) {
+                out.push(Diagnostic::lint(
+                    lint::PATTERN_TOO_LARGE,
+                    &field,
+                    format!(
+                        "{pat:?} is valid RE2 and the controller uses it, but restartkit cannot build it ({why}), so evaluating or simulating this JobSet's failures is refused"
                     ),
                 ));
             }
