@@ -49,6 +49,7 @@ var ops = []op{
 	{name: "backoff", label: "backoff(kubelet)", gen: gen.kubeletBackoff, upstream: upstreamKubeletBackoff},
 	{name: "validate", label: "validate(JobSet webhook)", gen: gen.validateJobSet, upstream: upstreamJobSetValidate, module: "sigs.k8s.io/jobset " + jobsetModule()},
 	{name: "jobsetFailurePolicy", gen: gen.jobsetFailurePolicy, upstream: upstreamJobSetFailurePolicy, module: "sigs.k8s.io/jobset " + jobsetModule()},
+	{name: "jobsetFailurePolicy", label: "jobsetFailurePolicy(RE2 patterns)", gen: gen.jobsetPatterns, upstream: upstreamJobSetFailurePolicy, module: "sigs.k8s.io/jobset " + jobsetModule()},
 	{name: "crrValidate", gen: gen.crr, upstream: upstreamCRR, module: "kruise"},
 }
 
