@@ -1160,4 +1160,31 @@ mod tests {
             Some(true)
         );
     }
+
+    /// Pieces of Go syntax, valid and not, that random patterns are made of.
+    const PIECES: &[&str] = &[
+        "a", "K", "\u{212A}", "\u{17F}", "\u{3A3}", "\u{E9}", "\u{6F22}", ".", "^", "$", "|", "(", ")", "(?:", "(?i)",
+        "(?i:", "(?-i)", "(?s)", "(?m)", "(?U)", "(?P<n>", "(?<n>", "(?=", "(?", "[", "]", "[^", "-", "[:alpha:]",
+        "[:^digit:]", "[:foo:]", "\\", "\\d", "\\W", "\\b", "\\B", "\\A", "\\z", "\\Q", "\\E", "\\x41", "\\x{3A3}",
+        "\\x{D800}", "\\101", "\\0", "\\8", "\\pL", "\\p{Greek}", "\\P{^Lu}", "\\p{Foo}", "\\p{", "*", "+", "?",
+        "{2}", "{1,3}", "{2,}", "{,2}", "{3,1}", "{1001}", "{01}", "}", "&&", "--", "~~",
+    ];
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 2000, ..Default::default() })]
+
+        /// Whatever Go's syntax accepts comes out as a pattern the regex crate builds (so the
+        /// written syntax is always Rust's), and nothing panics on the way, accepted or not.
+        #[test]
+        fn accepted_patterns_always_build(parts in proptest::collection::vec(0..PIECES.len(), 0..12)) {
+            let pattern: String = parts.iter().filter_map(|&i| PIECES.get(i).copied()).collect();
+            if let Ok(rust) = translate(&pattern) {
+                let built = compile(&pattern);
+                proptest::prop_assert!(built.is_ok(), "{pattern:?} -> {rust:?}: {:?}", built.err());
+                if let Ok(re) = built {
+                    let _ = re.is_match("aK\u{212A}\u{3A3}\n\u{E9}x");
+                }
+            }
+        }
+    }
 }
