@@ -1162,6 +1162,7 @@ mod tests {
     }
 
     /// Pieces of Go syntax, valid and not, that random patterns are made of.
+    #[rustfmt::skip]
     const PIECES: &[&str] = &[
         "a", "K", "\u{212A}", "\u{17F}", "\u{3A3}", "\u{E9}", "\u{6F22}", ".", "^", "$", "|", "(", ")", "(?:", "(?i)",
         "(?i:", "(?-i)", "(?s)", "(?m)", "(?U)", "(?P<n>", "(?<n>", "(?=", "(?", "[", "]", "[^", "-", "[:alpha:]",
