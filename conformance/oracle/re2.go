@@ -2,7 +2,7 @@ package main
 
 // RE2 patterns: JobSet's onJobFailureMessagePatterns are Go regexps (regexp.MatchString in the
 // controller's failure-policy step; a pattern that does not compile is logged and skipped).
-// restartkit translates them for Rust's regex crate (core/src/eval/jobset_re2.rs). This leg
+// restartkit parses them as Go does and matches them with regex-lite (core/src/eval/jobset_re2.rs). This leg
 // drives the same controller code as jobsetFailurePolicy with one rule whose only selector is a
 // random pattern, and one failed Job whose message is a random text, so whether the rule
 // matched is Go's regexp against restartkit's translation, compile errors included.

@@ -289,7 +289,7 @@ fn parent_replicated_job(job: &Job) -> Option<&str> {
         .filter(|s| !s.is_empty())
 }
 
-/// A message pattern Go accepts but the `regex` crate cannot build (only past its size limit,
+/// A message pattern Go accepts but regex-lite cannot build (only past its size limit,
 /// e.g. thousands of copies of `\pL`) would be skipped as if Go had refused it: refused here
 /// instead, so that no answer differs from upstream silently.
 pub fn unbuildable_pattern(jobset: &JobSet) -> Result<(), Diagnostic> {

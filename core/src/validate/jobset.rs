@@ -41,7 +41,7 @@ pub mod lint {
     pub const REASON_UNREACHABLE: &str = "jobset-reason-unreachable";
     pub const MAX_RESTARTS_ZERO: &str = "jobset-restart-rule-max-restarts-zero";
     pub const INVALID_PATTERN: &str = "jobset-invalid-message-pattern";
-    /// A pattern Go accepts that the `regex` crate cannot build (past its size limit).
+    /// A pattern Go accepts that regex-lite cannot build (past its size limit).
     pub const PATTERN_TOO_LARGE: &str = "jobset-message-pattern-too-large";
     pub const UNBOUNDED_RESTARTS: &str = "jobset-unbounded-restarts";
 }
