@@ -118,16 +118,7 @@ func main() {
 	fmt.Println()
 	fmt.Printf("pub(super) const UNICODE_VERSION: &str = %q;\n\n", unicode.Version)
 	for i, b := range bodies {
-		fmt.Printf("static T%d: [u32; %d] = [", i, len(b))
-		for j, r := range b {
-			if j%16 == 0 {
-				fmt.Print("\n    ")
-			} else {
-				fmt.Print(" ")
-			}
-			fmt.Printf("0x%X,", r)
-		}
-		fmt.Println("\n];")
+		printArray(fmt.Sprintf("static T%d", i), b)
 	}
 	fmt.Println()
 	fmt.Println("/// Canonical name (as Go canonicalises it), class, class under `(?i)`. Sorted by name.")
@@ -145,8 +136,13 @@ func main() {
 			folds = append(folds, c, f)
 		}
 	}
-	fmt.Printf("pub(super) static SIMPLE_FOLD: [u32; %d] = [", len(folds))
-	for j, r := range folds {
+	printArray("pub(super) static SIMPLE_FOLD", folds)
+}
+
+// printArray writes `decl: [u32; N] = [...]`, sixteen code points a line.
+func printArray(decl string, rs []rune) {
+	fmt.Printf("%s: [u32; %d] = [", decl, len(rs))
+	for j, r := range rs {
 		if j%16 == 0 {
 			fmt.Print("\n    ")
 		} else {
