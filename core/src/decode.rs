@@ -374,10 +374,7 @@ impl<'de> de::MapAccess<'de> for MapDe<'de, '_> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        match self.iter.size_hint() {
-            (lo, Some(hi)) if lo == hi => Some(hi),
-            _ => None,
-        }
+        Some(self.iter.len())
     }
 }
 
@@ -410,9 +407,6 @@ impl<'de> de::SeqAccess<'de> for SeqDe<'de, '_> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        match self.iter.size_hint() {
-            (lo, Some(hi)) if lo == hi => Some(hi),
-            _ => None,
-        }
+        Some(self.iter.len())
     }
 }

@@ -2,7 +2,9 @@
 // regexp uses, read off Go's own regexp/syntax parser so that restartkit's JobSet message
 // patterns see exactly Go's classes (Go's Unicode version, its aliases, its case folding).
 //
-//	cd tools/gen_re2_unicode && go run . > ../../core/src/eval/jobset_re2_tables.rs && rustfmt --edition 2024 ../../core/src/eval/jobset_re2_tables.rs
+//	cd tools/gen_re2_unicode && go run . > ../../core/src/eval/jobset_re2_tables.rs
+//
+// The output is kept as written: the core declares the module `#[rustfmt::skip]`.
 package main
 
 import (
@@ -117,18 +119,21 @@ func main() {
 	fmt.Println("//! and with `(?i)`; and `unicode.SimpleFold` for every code point it moves.")
 	fmt.Println()
 	fmt.Printf("pub(super) const UNICODE_VERSION: &str = %q;\n\n", unicode.Version)
+	fmt.Println("/// Inclusive code point ranges, sorted.")
+	fmt.Println("pub(super) type Ranges = [(u32, u32)];")
+	fmt.Println()
 	for i, b := range bodies {
-		printArray(fmt.Sprintf("static T%d", i), b)
+		printPairs(fmt.Sprintf("static T%d", i), b)
 	}
 	fmt.Println()
 	fmt.Println("/// Canonical name (as Go canonicalises it), class, class under `(?i)`. Sorted by name.")
-	fmt.Println("pub(super) static CLASSES: &[(&str, &[u32], &[u32])] = &[")
+	fmt.Println("pub(super) static CLASSES: &[(&str, &Ranges, &Ranges)] = &[")
 	for _, e := range entries {
 		fmt.Printf("    (%q, &T%d, &T%d),\n", e.name, e.plain, e.fold)
 	}
 	fmt.Println("];")
 	fmt.Println()
-	fmt.Println("/// `(c, unicode.SimpleFold(c))` for every `c` the fold moves, sorted: following it from `c`")
+	fmt.Println("/// `(c, unicode.SimpleFold(c))` for every `c` the fold moves, sorted by `c`: following it from `c`")
 	fmt.Println("/// walks `c`'s case-folding orbit.")
 	var folds []rune
 	for c := rune(0); c <= unicode.MaxRune; c++ {
@@ -136,19 +141,19 @@ func main() {
 			folds = append(folds, c, f)
 		}
 	}
-	printArray("pub(super) static SIMPLE_FOLD", folds)
+	printPairs("pub(super) static SIMPLE_FOLD", folds)
 }
 
-// printArray writes `decl: [u32; N] = [...]`, sixteen code points a line.
-func printArray(decl string, rs []rune) {
-	fmt.Printf("%s: [u32; %d] = [", decl, len(rs))
-	for j, r := range rs {
+// printPairs writes `decl: [(u32, u32); N] = [...]` from a flat list, eight pairs a line.
+func printPairs(decl string, rs []rune) {
+	fmt.Printf("%s: [(u32, u32); %d] = [", decl, len(rs)/2)
+	for j := 0; j+1 < len(rs); j += 2 {
 		if j%16 == 0 {
 			fmt.Print("\n    ")
 		} else {
 			fmt.Print(" ")
 		}
-		fmt.Printf("0x%X,", r)
+		fmt.Printf("(0x%X, 0x%X),", rs[j], rs[j+1])
 	}
 	fmt.Println("\n];")
 }

@@ -39,6 +39,7 @@ pub fn compile(pattern: &str) -> Result<Regex, String> {
 }
 
 #[path = "jobset_re2_tables.rs"]
+#[rustfmt::skip]
 mod tables;
 
 /// The Unicode version of the Go tables the patterns are matched with (Go 1.26: 15.0.0).
@@ -66,12 +67,7 @@ fn go_unicode_class(name: &str, fold: bool) -> Option<Ranges> {
         .binary_search_by(|(k, _, _)| (*k).cmp(canonical.as_str()))
         .ok()?;
     let (_, plain, folded) = tables::CLASSES.get(i)?;
-    let flat = if fold { folded } else { plain };
-    Some(
-        flat.chunks_exact(2)
-            .filter_map(|p| Some((*p.first()?, *p.get(1)?)))
-            .collect(),
-    )
+    Some(if fold { folded } else { plain }.to_vec())
 }
 
 /// Inclusive code point ranges.
@@ -84,19 +80,20 @@ const MAX_FOLD: u32 = 0x1E943;
 
 /// `unicode.SimpleFold`: the next code point of `c`'s case-folding orbit (itself if none).
 fn simple_fold(c: u32) -> u32 {
-    let pairs = &tables::SIMPLE_FOLD;
-    let n = pairs.len() / 2;
-    let (mut lo, mut hi) = (0usize, n);
-    while lo < hi {
-        let mid = lo + (hi - lo) / 2;
-        match pairs.get(2 * mid).copied() {
-            Some(k) if k < c => lo = mid + 1,
-            Some(k) if k > c => hi = mid,
-            Some(_) => return pairs.get(2 * mid + 1).copied().unwrap_or(c),
-            None => return c,
-        }
+    tables::SIMPLE_FOLD
+        .binary_search_by_key(&c, |&(k, _)| k)
+        .ok()
+        .and_then(|i| tables::SIMPLE_FOLD.get(i))
+        .map_or(c, |&(_, next)| next)
+}
+
+/// A range of a class, and under `(?i)` everything case folding reaches from it.
+fn push_range(r: &mut Ranges, lo: u32, hi: u32, fold: bool) {
+    if fold {
+        push_folded_range(r, lo, hi);
+    } else {
+        r.push((lo, hi));
     }
-    c
 }
 
 /// Go's `appendFoldedRange`: the range and everything case folding reaches from it.
@@ -155,11 +152,7 @@ fn negate(r: &[(u32, u32)]) -> Ranges {
 fn push_group(r: &mut Ranges, class: &[(u32, u32)], negated: bool, fold: bool) {
     let mut tmp: Ranges = Vec::new();
     for &(lo, hi) in class {
-        if fold {
-            push_folded_range(&mut tmp, lo, hi);
-        } else {
-            tmp.push((lo, hi));
-        }
+        push_range(&mut tmp, lo, hi, fold);
     }
     let tmp = clean(tmp);
     if negated {
@@ -292,15 +285,10 @@ impl<'a> GoParser<'a> {
         self.current().push(node);
     }
 
+    /// A literal: under `(?i)`, its case-folding orbit.
     fn literal(&mut self, c: u32) {
-        let mut r = vec![(c, c)];
-        if self.flags.fold {
-            let mut f = simple_fold(c);
-            while f != c {
-                r.push((f, f));
-                f = simple_fold(f);
-            }
-        }
+        let mut r = Vec::new();
+        push_range(&mut r, c, c, self.flags.fold);
         self.push(Node::Class(clean(r)));
     }
 
@@ -336,17 +324,13 @@ impl<'a> GoParser<'a> {
         let Some(sub) = self.current().pop() else {
             return Err(go_error("missing argument to repetition operator", op));
         };
-        let counted =
-            !(min == 0 && max.is_none() || min == 1 && max.is_none() || min == 0 && max == Some(1));
         let height = sub.height() + 1;
         if height > GO_MAX_DEPTH {
             return Err(go_error("expression nests too deeply", self.whole));
         }
         let node = Node::Repeat(Box::new(sub), min, max, height);
-        if counted
-            && (min >= 2 || max.is_some_and(|m| m >= 2))
-            && !repeat_is_valid(&node, GO_MAX_REPEAT)
-        {
+        // As Go, only when a count reaches 2 (never for `*`, `+`, `?`).
+        if (min >= 2 || max.is_some_and(|m| m >= 2)) && !repeat_is_valid(&node, GO_MAX_REPEAT) {
             return Err(go_error("invalid repeat count", op));
         }
         self.push(node);
@@ -380,30 +364,22 @@ fn parse_count(s: &str) -> Option<(i64, &str)> {
 fn parse_repeat(s: &str) -> Option<(i64, i64, &str)> {
     let s = s.strip_prefix('{')?;
     let (min, s) = parse_count(s)?;
-    let (max, s) = if let Some(s) = s.strip_prefix(',') {
+    let (min, max, s) = if let Some(s) = s.strip_prefix(',') {
         if let Some(rest) = s.strip_prefix('}') {
             return Some((min, -1, rest));
         }
         let (max, s) = parse_count(s)?;
         // A maximum that is too big makes the minimum invalid, as in Go.
-        if max < 0 { (-2, s) } else { (max, s) }
+        (if max < 0 { -1 } else { min }, max, s)
     } else {
-        (min, s)
+        (min, min, s)
     };
-    let rest = s.strip_prefix('}')?;
-    if max == -2 {
-        return Some((-1, -1, rest));
-    }
-    Some((min, max, rest))
+    Some((min, max, s.strip_prefix('}')?))
 }
 
 fn next_char(s: &str) -> Option<(char, &str)> {
     let c = s.chars().next()?;
     Some((c, s.get(c.len_utf8()..).unwrap_or("")))
-}
-
-fn hex_value(c: char) -> Option<u32> {
-    c.to_digit(16)
 }
 
 /// Go's `parseEscape`: `s` starts at the backslash. A single code point (may be a surrogate).
@@ -449,7 +425,7 @@ fn parse_escape(s: &str) -> Result<(u32, &str), String> {
                     if c == '}' {
                         break;
                     }
-                    let Some(v) = hex_value(c) else {
+                    let Some(v) = c.to_digit(16) else {
                         return Err(invalid(t));
                     };
                     r = r * 16 + v;
@@ -466,7 +442,7 @@ fn parse_escape(s: &str) -> Result<(u32, &str), String> {
             let Some((d, rest2)) = next_char(rest) else {
                 return Err(invalid(rest));
             };
-            match (hex_value(c), hex_value(d)) {
+            match (c.to_digit(16), d.to_digit(16)) {
                 (Some(x), Some(y)) => Ok((x * 16 + y, rest2)),
                 _ => Err(invalid(rest2)),
             }
@@ -482,7 +458,8 @@ fn parse_escape(s: &str) -> Result<(u32, &str), String> {
     }
 }
 
-/// A code point in a Rust class body (surrogates, which Go keeps, are clamped by the caller).
+/// A code point in a regex-lite class body (surrogates, which Go keeps, are dropped by the
+/// caller).
 fn push_code(out: &mut String, c: u32) {
     out.push_str(&format!("\\x{{{c:X}}}"));
 }
@@ -524,7 +501,7 @@ fn parse_unicode_class(s: &str, fold: bool) -> Result<Option<(Ranges, &str)>, St
     Ok(Some((if negated { negate(&class) } else { class }, t)))
 }
 
-/// Go's `parseClass`: `s` starts at `[`. Returns the Rust class and the rest.
+/// Go's `parseClass`: `s` starts at `[`. Returns the class and the rest.
 fn parse_class<'a>(p: &GoParser<'_>, s: &'a str) -> Result<(Node, &'a str), String> {
     let whole = s;
     let mut t = s.get(1..).unwrap_or("");
@@ -581,11 +558,7 @@ fn parse_class<'a>(p: &GoParser<'_>, s: &'a str) -> Result<(Node, &'a str), Stri
                 return Err(go_error("invalid character class range", text));
             }
         }
-        if fold {
-            push_folded_range(&mut class, lo, hi);
-        } else {
-            class.push((lo, hi));
-        }
+        push_range(&mut class, lo, hi, fold);
     }
     let rest = t.get(1..).unwrap_or("");
     let class = clean(class);
