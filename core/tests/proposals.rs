@@ -78,7 +78,7 @@ fn an_empty_proposal_list_changes_no_realworld_answer() {
     for e in &index {
         let file = e["file"].as_str().unwrap();
         let text = std::fs::read_to_string(dir.join(file)).unwrap();
-        let (version, gates) = restartkit::conformance::realworld_target(e, &text);
+        let (version, gates) = restartkit::conformance::realworld_target(e);
         let mut input = json!({"source": text, "featureGates": gates});
         if let Some(v) = version {
             input["kubernetesVersion"] = json!(v);

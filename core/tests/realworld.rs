@@ -17,7 +17,7 @@ fn published_manifests_are_judged_as_upstream_judges_them() {
         let file = e.get("file").and_then(Value::as_str).unwrap_or("");
         let text = std::fs::read_to_string(dir.join(file)).unwrap_or_default();
         assert!(!text.is_empty(), "{file} is empty or missing");
-        let (version, gates) = target_of(e, &text);
+        let (version, gates) = target_of(e);
         let mut input = json!({"source": text, "featureGates": gates});
         if let (Some(v), Some(m)) = (version, input.as_object_mut()) {
             m.insert("kubernetesVersion".into(), json!(v));
