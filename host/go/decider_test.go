@@ -103,7 +103,7 @@ func TestDeciderConfiguredAndRebuiltAfterATimeout(t *testing.T) {
 	if !errors.Is(err, ErrTimeout) {
 		t.Fatalf("want a timeout, got %v", err)
 	}
-	if took := time.Since(start); took >= 100*time.Millisecond {
+	if took := time.Since(start); took >= stoppedWithin {
 		t.Fatalf("stopped after %v", took)
 	}
 	if d := decide(t, p, pr, 0, 1, 0); d != (Decision{Action: 1, DecidedBy: "configurable"}) {

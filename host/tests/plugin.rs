@@ -149,53 +149,48 @@ const POD: &str = r#"{"object":{"apiVersion":"v1","kind":"Pod","metadata":{"name
   "restartPolicy":"Never","restartPolicyRules":[{"action":"Restart","exitCodes":{"operator":"In","values":[42]}}]}]}},
   "featureGates":{"ContainerRestartRules":true}}"#;
 
-fn not_implemented(e: &HostError) -> bool {
-    matches!(e, HostError::Status { status: Status::Rejected, detail: Some(d) } if d.contains("not-implemented"))
-}
-
-/// One million prepared decisions with flat memory. While the core's PreparedPolicy is a
-/// placeholder (prepare answers not-implemented), the million calls go through the guest's
-/// decide_exit with an unknown handle, which must answer -8 (bad handle) every time.
+/// One million prepared decisions with flat memory: the core's PreparedPolicy is the only path,
+/// so a prepare that fails (a regression to a placeholder included) fails the test.
 #[test]
 fn a_million_prepared_calls_keep_memory_flat() {
     let mut host = host();
-    match host.prepare(POD) {
-        Ok(p) => {
-            assert_eq!(p.container_names(), ["app"]);
-            let first = host.decide_exit(&p, 0, 42).unwrap();
-            assert_eq!(first, Action::Restart);
-            let before = host.memory_size().unwrap();
-            for i in 0..1_000_000 {
-                let code = if i % 2 == 0 { 42 } else { 1 };
-                let a = host.decide_exit(&p, 0, code).unwrap();
-                assert_eq!(a == Action::Restart, code == 42);
-            }
-            assert_eq!(host.memory_size().unwrap(), before);
-            assert!(matches!(
-                host.decide_exit(&p, 5, 0),
-                Err(HostError::Status { status: Status::OutOfRange, .. })
-            ));
-            host.release(p).unwrap();
-        }
-        Err(e) if not_implemented(&e) => {
-            eprintln!("PreparedPolicy is not implemented in the core yet: exercising decide_exit with an unknown handle");
-            let before = host.memory_size().unwrap();
-            for i in 0..1_000_000 {
-                assert_eq!(host.raw_decide_exit(1 + (i % 3), 0, i).unwrap(), -8);
-            }
-            assert_eq!(host.memory_size().unwrap(), before);
-        }
-        Err(e) => panic!("prepare failed: {e}"),
+    let p = host.prepare(POD).unwrap_or_else(|e| panic!("prepare failed: {e}"));
+    assert_eq!(p.container_names(), ["app"]);
+    let first = host.decide_exit(&p, 0, 42).unwrap();
+    assert_eq!(first, Action::Restart);
+    let before = host.memory_size().unwrap();
+    for i in 0..1_000_000 {
+        let code = if i % 2 == 0 { 42 } else { 1 };
+        let a = host.decide_exit(&p, 0, code).unwrap();
+        assert_eq!(a == Action::Restart, code == 42);
     }
+    assert_eq!(host.memory_size().unwrap(), before);
+    assert!(matches!(
+        host.decide_exit(&p, 5, 0),
+        Err(HostError::Status { status: Status::OutOfRange, .. })
+    ));
+    host.release(p).unwrap();
+}
+
+/// Handles the guest never gave out (or already released) are refused with -8, never decided.
+#[test]
+fn unknown_handles_are_refused_with_flat_memory() {
+    let mut host = host();
+    let p = host.prepare(POD).unwrap();
+    host.release(p).unwrap();
+    let before = host.memory_size().unwrap();
+    for i in 0..100_000 {
+        assert_eq!(host.raw_decide_exit(1 + (i % 3), 0, i).unwrap(), -8);
+    }
+    assert_eq!(host.memory_size().unwrap(), before);
 }
 
 #[test]
 fn prepare_release_cycles_keep_memory_flat() {
     let mut host = host();
-    let cycle = |host: &mut Host| match host.prepare(POD) {
-        Ok(p) => host.release(p).unwrap(),
-        Err(e) if not_implemented(&e) => {}
-        Err(e) => panic!("prepare failed: {e}"),
+    let cycle = |host: &mut Host| {
+        let p = host.prepare(POD).unwrap_or_else(|e| panic!("prepare failed: {e}"));
+        host.release(p).unwrap();
     };
     for _ in 0..100 {
         cycle(&mut host);

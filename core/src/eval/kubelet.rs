@@ -643,7 +643,7 @@ fn container_restart_upstream(
     let restart_all = gates.enabled(GATE_RESTART_ALL)
         && matched_rule.is_some_and(|(_, r)| r.action == ACTION_RESTART_ALL);
     if restart_all {
-        // ContainerShouldRestart (k8s.io/kubernetes v1.36.3 pkg/api/v1/pod/util.go) returns true
+        // ContainerShouldRestart (k8s.io/kubernetes v1.37.2 pkg/api/v1/pod/util.go, the oracle's pin) returns true
         // for a matched RestartAllContainers rule when RestartAllContainersOnContainerExits is
         // on; only with the gate off does it fall through to the restart policies.
         restart = true;
@@ -1245,7 +1245,7 @@ mod tests {
             vec![rule("RestartAllContainers", "In", &[42])],
         );
         let p = pod(spec(Some("Never"), c));
-        // Upstream v1.36.3 ContainerShouldRestart: a matched RestartAllContainers rule restarts
+        // Upstream v1.37.2 ContainerShouldRestart: a matched RestartAllContainers rule restarts
         // the container when the gate is on; with it off, restartPolicy Never decides.
         let on = run_restart(&p, "c", 42, (true, true));
         assert_eq!(on.action, "Restart");
