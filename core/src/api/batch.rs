@@ -127,8 +127,9 @@ pub struct PodFailurePolicyOnPodConditionsPattern {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SuccessPolicy {
-    #[serde(default)]
-    pub rules: Vec<SuccessPolicyRule>,
+    /// Kept apart from an empty list: upstream prints the two differently (`null`, `[]`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<Vec<SuccessPolicyRule>>,
     #[serde(flatten)]
     #[schemars(skip)]
     pub other: Other,

@@ -330,20 +330,21 @@ fn validate_success_policy(spec: &JobSpec, sp: &SuccessPolicy, path: &FieldPath,
         return;
     }
     let rules_path = path.child("rules");
-    if sp.rules.is_empty() {
+    let rules = sp.rules.as_deref().unwrap_or(&[]);
+    if rules.is_empty() {
         out.push(Diagnostic::required(
             &rules_path,
             "at least one rules must be specified when the successPolicy is specified",
         ));
     }
-    if sp.rules.len() > MAX_SUCCESS_POLICY_RULES {
+    if rules.len() > MAX_SUCCESS_POLICY_RULES {
         out.push(Diagnostic::too_many(
             &rules_path,
-            sp.rules.len(),
+            rules.len(),
             MAX_SUCCESS_POLICY_RULES,
         ));
     }
-    for (i, rule) in sp.rules.iter().enumerate() {
+    for (i, rule) in rules.iter().enumerate() {
         let rp = rules_path.index(i);
         if rule.succeeded_count.is_none() && rule.succeeded_indexes.is_none() {
             out.push(Diagnostic::required(
@@ -404,17 +405,18 @@ fn validate_success_policy(spec: &JobSpec, sp: &SuccessPolicy, path: &FieldPath,
 /// The value upstream prints for a successPolicy refused as a whole: the internal Go type, which
 /// has no JSON tags, so Go field names and nulls for unset pointers.
 fn go_internal_success_policy(sp: &SuccessPolicy) -> serde_json::Value {
-    let rules: Vec<serde_json::Value> = sp
-        .rules
-        .iter()
-        .map(|r| {
-            serde_json::json!({
-                "SucceededIndexes": r.succeeded_indexes,
-                "SucceededCount": r.succeeded_count,
+    let rules = sp.rules.as_ref().map(|rules| {
+        rules
+            .iter()
+            .map(|r| {
+                serde_json::json!({
+                    "SucceededIndexes": r.succeeded_indexes,
+                    "SucceededCount": r.succeeded_count,
+                })
             })
-        })
-        .collect();
-    serde_json::json!({ "Rules": if rules.is_empty() { serde_json::Value::Null } else { rules.into() } })
+            .collect::<Vec<_>>()
+    });
+    serde_json::json!({ "Rules": rules })
 }
 
 /// validateIndexesFormat: `indexes` is a comma-separated list of indexes and `a-b` intervals
