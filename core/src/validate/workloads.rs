@@ -101,31 +101,34 @@ pub(super) fn validate_kind(
             true
         }
         ("leaderworkerset.x-k8s.io", "LeaderWorkerSet") => {
-            // leaderWorkerTemplate.restartPolicy is LWS's own field (RecreateGroupOnPodRestart, …),
-            // not a Pod restartPolicy.
-            for t in ["leaderTemplate", "workerTemplate"] {
-                let p = FieldPath::new("spec")
-                    .child("leaderWorkerTemplate")
-                    .child(t);
-                pod_template_at(obj, &["spec", "leaderWorkerTemplate", t], &p, ctx, out);
-            }
+            leader_worker_templates(obj, ctx, out);
             true
         }
         ("kubeflow.org", k) if k.ends_with("Job") => {
-            // Training-operator jobs: replicaSpecs.<role>.restartPolicy is the operator's field,
-            // which it copies to the Pod; the Pod templates themselves are validated.
+            // Training-operator jobs: the operator creates each replica's Pods itself, with
+            // replicaSpecs.<role>.restartPolicy copied over the template's (ExitCode becomes
+            // Never; pkg/controller.v1/common/pod.go setRestartPolicy); kube-apiserver then
+            // validates them as Pods.
             if let Some(spec) = obj.get("spec").and_then(Value::as_object) {
                 for (key, specs) in spec {
                     if !key.ends_with("ReplicaSpecs") {
                         continue;
                     }
                     if let Some(roles) = specs.as_object() {
-                        for role in roles.keys() {
+                        for (role, replica) in roles {
                             let p = FieldPath::new("spec")
                                 .child(key)
                                 .child(role)
                                 .child("template");
-                            pod_template_at(obj, &["spec", key, role, "template"], &p, ctx, out);
+                            let policy = replica
+                                .get("restartPolicy")
+                                .and_then(Value::as_str)
+                                .and_then(|r| match r {
+                                    "ExitCode" => Some("Never"),
+                                    "Always" | "OnFailure" | "Never" => Some(r),
+                                    _ => None,
+                                });
+                            pod_template_at(replica.get("template"), &p, policy, ctx, out);
                         }
                     }
                 }
@@ -190,16 +193,51 @@ fn decode<T: serde::de::DeserializeOwned>(
     }
 }
 
-/// A Pod template that only restartkit reads (LeaderWorkerSet, Kubeflow training jobs): the
-/// owning controller creates Pods from it, and kube-apiserver validates them then as Pods
-/// (ValidatePodCreate's PodSpec checks; no apps-style restartPolicy restriction).
-fn pod_template_at(obj: &Value, path: &[&str], p: &FieldPath, ctx: &Ctx, out: &mut Findings) {
-    let Some(v) = at(obj, path) else { return };
+/// A Kubeflow replica's Pod template: the operator creates Pods from it with `restart_policy`
+/// (the replica's, when it names one) in place of the template's, and kube-apiserver validates
+/// them as Pods (ValidatePodCreate's PodSpec checks).
+fn pod_template_at(
+    v: Option<&Value>,
+    p: &FieldPath,
+    restart_policy: Option<&str>,
+    ctx: &Ctx,
+    out: &mut Findings,
+) {
+    let Some(v) = v else { return };
     if let Some(mut t) = decode::<PodTemplateSpec>(v, p, out) {
+        if let Some(rp) = restart_policy {
+            t.spec.restart_policy = Some(rp.to_owned());
+        }
         if !ctx.skip_defaulting {
             super::pod::default_pod_spec(&mut t.spec);
         }
         super::pod::validate_pod_spec(&t.spec, &p.child("spec"), ctx, out);
+    }
+}
+
+/// LeaderWorkerSet: the LWS webhook does not look inside the templates, but the LWS controller
+/// puts them into StatefulSets (the leader StatefulSet gets `leaderTemplate`, or `workerTemplate`
+/// when there is none; each group's worker StatefulSet, made only when `size` > 1, gets
+/// `workerTemplate`), and kube-apiserver validates those as StatefulSet templates:
+/// restartPolicy `Always` only, no activeDeadlineSeconds. `leaderWorkerTemplate.restartPolicy`
+/// is LWS's own field (RecreateGroupOnPodRestart, …), not a Pod restartPolicy.
+fn leader_worker_templates(obj: &Value, ctx: &Ctx, out: &mut Findings) {
+    let lwt = at(obj, &["spec", "leaderWorkerTemplate"]);
+    let base = FieldPath::new("spec").child("leaderWorkerTemplate");
+    let leader = lwt.and_then(|t| t.get("leaderTemplate")).filter(|v| !v.is_null());
+    let worker = lwt.and_then(|t| t.get("workerTemplate")).filter(|v| !v.is_null());
+    // The LWS webhook defaults size to 1.
+    let size = lwt
+        .and_then(|t| t.get("size"))
+        .and_then(Value::as_i64)
+        .unwrap_or(1);
+    if let Some(v) = leader {
+        controller_template_value(v, &base.child("leaderTemplate"), Some("StatefulSet"), ctx, out);
+    }
+    if let Some(v) = worker
+        && (leader.is_none() || size > 1)
+    {
+        controller_template_value(v, &base.child("workerTemplate"), Some("StatefulSet"), ctx, out);
     }
 }
 
@@ -221,29 +259,43 @@ fn controller_template(kind: &str, obj: &Value, ctx: &Ctx, out: &mut Findings) {
     // Every kind but ReplicationController holds the template by value, so an absent one is
     // validated (and defaulted) as an empty template; an RC's is a pointer, and a missing one is
     // Required.
-    let template = match at(obj, json_path).filter(|v| !v.is_null()) {
-        Some(v) => match decode::<PodTemplateSpec>(v, &p, out) {
-            Some(t) => t,
-            None => return,
-        },
+    let empty = Value::Object(serde_json::Map::new());
+    let v = match at(obj, json_path).filter(|v| !v.is_null()) {
+        Some(v) => v,
         None if kind == "ReplicationController" => {
             out.push(Diagnostic::required(&p, ""));
             return;
         }
-        None => PodTemplateSpec::default(),
+        None => &empty,
+    };
+    // Deployment validates its template with ReplicaSet's function, whose message names
+    // ReplicaSet; PodTemplate has no restriction of its own.
+    let owner = match kind {
+        "Deployment" | "ReplicaSet" => Some("ReplicaSet"),
+        "PodTemplate" => None,
+        other => Some(other),
+    };
+    controller_template_value(v, &p, owner, ctx, out);
+}
+
+/// ValidatePodTemplateSpec on a template at `p`, then, when `always_only` names the validating
+/// kind, the controllers' own rules: restartPolicy `Always` only and no activeDeadlineSeconds.
+fn controller_template_value(
+    v: &Value,
+    p: &FieldPath,
+    always_only: Option<&str>,
+    ctx: &Ctx,
+    out: &mut Findings,
+) {
+    let Some(template) = decode::<PodTemplateSpec>(v, p, out) else {
+        return;
     };
     let mut spec = template.spec;
     if !ctx.skip_defaulting {
         super::pod::default_pod_spec(&mut spec);
     }
-    super::pod::validate_pod_template_spec(&spec, &p, ctx, out);
-    // Deployment validates its template with ReplicaSet's function, whose message names
-    // ReplicaSet.
-    let owner = match kind {
-        "Deployment" | "ReplicaSet" => "ReplicaSet",
-        "PodTemplate" => return,
-        other => other,
-    };
+    super::pod::validate_pod_template_spec(&spec, p, ctx, out);
+    let Some(owner) = always_only else { return };
     let sp = p.child("spec");
     // "RestartPolicy has already been first-order validated": an unknown value gets both errors.
     let rp = spec.restart_policy.as_deref().unwrap_or("");
@@ -454,6 +506,66 @@ mod tests {
                 "spec.jobTemplate.spec.template.spec.containers",
                 "spec.jobTemplate.spec.template.spec.restartPolicy"
             ]
+        );
+    }
+
+    fn lws(leader: Option<Value>, worker: Value, size: i64) -> Value {
+        let mut lwt = json!({"size": size, "restartPolicy": "RecreateGroupOnPodRestart", "workerTemplate": worker});
+        if let Some(l) = leader {
+            lwt["leaderTemplate"] = l;
+        }
+        json!({"apiVersion": "leaderworkerset.x-k8s.io/v1", "kind": "LeaderWorkerSet",
+               "metadata": {"name": "x"}, "spec": {"leaderWorkerTemplate": lwt}})
+    }
+
+    /// The LWS controller creates StatefulSets from the templates: StatefulSet's rules apply to
+    /// the templates it uses.
+    #[test]
+    fn leader_worker_set_templates_are_statefulset_templates() {
+        let never = json!({"spec": {"restartPolicy": "Never", "containers": [{"name": "c"}]}});
+        let ok = json!({"spec": {"containers": [{"name": "c"}]}});
+        let fields = |obj| -> Vec<String> { errs(obj).into_iter().map(|e| e.0).collect() };
+        assert_eq!(
+            fields(lws(None, never.clone(), 1)),
+            vec!["spec.leaderWorkerTemplate.workerTemplate.spec.restartPolicy"]
+        );
+        assert_eq!(
+            fields(lws(Some(never.clone()), ok.clone(), 4)),
+            vec!["spec.leaderWorkerTemplate.leaderTemplate.spec.restartPolicy"]
+        );
+        // size 1 with a leader template: no worker StatefulSet, the worker template is unused.
+        assert!(fields(lws(Some(ok.clone()), never.clone(), 1)).is_empty());
+        assert_eq!(
+            fields(lws(Some(ok), never, 2)),
+            vec!["spec.leaderWorkerTemplate.workerTemplate.spec.restartPolicy"]
+        );
+        let deadline = json!({"spec": {"activeDeadlineSeconds": 5, "containers": [{"name": "c"}]}});
+        let e = errs(lws(None, deadline, 3));
+        assert_eq!(
+            e[0].2,
+            "spec.leaderWorkerTemplate.workerTemplate.spec.activeDeadlineSeconds: Forbidden: activeDeadlineSeconds in StatefulSet is not Supported"
+        );
+    }
+
+    /// The training operator writes the replica's restartPolicy over the template's.
+    #[test]
+    fn kubeflow_replica_restart_policy_replaces_the_templates() {
+        let job = |replica_policy: Option<&str>, template_policy: &str| {
+            let mut r = json!({"replicas": 1, "template": {"spec": {"restartPolicy": template_policy,
+                "containers": [{"name": "pytorch", "restartPolicy": "Never",
+                    "restartPolicyRules": [{"action": "Restart", "exitCodes": {"operator": "In", "values": [1]}}]}]}}});
+            if let Some(p) = replica_policy {
+                r["restartPolicy"] = json!(p);
+            }
+            json!({"apiVersion": "kubeflow.org/v1", "kind": "PyTorchJob", "metadata": {"name": "x"},
+                   "spec": {"pytorchReplicaSpecs": {"Worker": r}}})
+        };
+        assert!(errs(job(Some("OnFailure"), "Bogus")).is_empty());
+        assert!(errs(job(Some("ExitCode"), "Bogus")).is_empty());
+        let e = errs(job(None, "Bogus"));
+        assert_eq!(
+            e[0].0,
+            "spec.pytorchReplicaSpecs.Worker.template.spec.restartPolicy"
         );
     }
 }
