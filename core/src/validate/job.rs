@@ -879,6 +879,13 @@ fn lint_dropped_fields(before: &JobSpec, after: &JobSpec, path: &FieldPath, out:
             "the JobBackoffLimitPerIndex feature gate is disabled: the API server drops backoffLimitPerIndex, maxFailedIndexes and every FailIndex rule before validation",
         ));
     }
+    if before.managed_by.is_some() && after.managed_by.is_none() {
+        out.push(Diagnostic::lint(
+            "job-gate-dropped-fields",
+            &path.child("managedBy"),
+            "the JobManagedBy feature gate is disabled: the API server drops managedBy",
+        ));
+    }
     if before.success_policy.is_some() && after.success_policy.is_none() {
         out.push(Diagnostic::lint(
             "job-gate-dropped-fields",
@@ -1524,6 +1531,15 @@ mod tests {
         let mut out = Findings::default();
         validate_job(&job(s), &ctx, &mut out);
         assert!(out.errors.is_empty(), "{:?}", out.errors);
+        let mut off = ctx.clone();
+        off.gates.set("JobManagedBy", false);
+        let mut out2 = Findings::default();
+        validate_job(
+            &job(json!({"managedBy": "x/y", "template": tmpl("Never")})),
+            &off,
+            &mut out2,
+        );
+        assert!(out2.warnings.iter().any(|w| w.field == "spec.managedBy"));
         assert!(
             out.warnings
                 .iter()
