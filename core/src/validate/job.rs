@@ -206,7 +206,12 @@ pub fn validate_job_spec(spec: &JobSpec, path: &FieldPath, ctx: &Ctx, out: &mut 
     validate_pod_replacement_policy(spec, &path.child("podReplacementPolicy"), out);
 
     let template_spec = path.child("template").child("spec");
-    crate::validate::pod::validate_pod_template_spec(&spec.template.spec, &path.child("template"), ctx, out);
+    crate::validate::pod::validate_pod_template_spec(
+        &spec.template.spec,
+        &path.child("template"),
+        ctx,
+        out,
+    );
     validate_template_restart_policy(spec, &template_spec.child("restartPolicy"), out);
 
     for lint in super::job_lint::lint_job_spec(spec, path, &ctx.gates) {
@@ -320,7 +325,12 @@ fn validate_completion_mode(spec: &JobSpec, path: &FieldPath, out: &mut Findings
 /// completions unset; or a CronJob's template, which is not defaulted) makes the API server
 /// panic, and the request fails with an internal error. That request is refused anyway
 /// (completions is Required when Indexed), so here the checks that need completions are skipped.
-fn validate_success_policy(spec: &JobSpec, sp: &SuccessPolicy, path: &FieldPath, out: &mut Findings) {
+fn validate_success_policy(
+    spec: &JobSpec,
+    sp: &SuccessPolicy,
+    path: &FieldPath,
+    out: &mut Findings,
+) {
     if !is_indexed(spec) {
         out.push(Diagnostic::invalid(
             path,
@@ -451,8 +461,12 @@ fn parse_index_interval(interval: &str, completions: i32) -> Result<(i64, i64), 
         ));
     }
     let index = |s: &str| -> Result<i64, String> {
-        let v = go_atoi(s)
-            .ok_or_else(|| format!("cannot convert string to integer for index: {}", go_quote(s)))?;
+        let v = go_atoi(s).ok_or_else(|| {
+            format!(
+                "cannot convert string to integer for index: {}",
+                go_quote(s)
+            )
+        })?;
         if v >= i64::from(completions) {
             return Err(format!("too large index: {}", go_quote(s)));
         }
@@ -1411,11 +1425,27 @@ mod tests {
             ("1-1", 5, "non-increasing order, previous: 1, current: 1"),
             ("0,0", 5, "non-increasing order, previous: 0, current: 0"),
             ("0-2,2", 5, "non-increasing order, previous: 2, current: 2"),
-            ("1,,2", 5, "cannot convert string to integer for index: \"\""),
-            (" 1", 5, "cannot convert string to integer for index: \" 1\""),
-            ("1-2-3", 5, "the fragment \"1-2-3\" violates the requirement that an index interval can have at most two parts separated by '-'"),
+            (
+                "1,,2",
+                5,
+                "cannot convert string to integer for index: \"\"",
+            ),
+            (
+                " 1",
+                5,
+                "cannot convert string to integer for index: \" 1\"",
+            ),
+            (
+                "1-2-3",
+                5,
+                "the fragment \"1-2-3\" violates the requirement that an index interval can have at most two parts separated by '-'",
+            ),
             ("5", 5, "too large index: \"5\""),
-            ("99999999999999999999", 5, "cannot convert string to integer for index: \"99999999999999999999\""),
+            (
+                "99999999999999999999",
+                5,
+                "cannot convert string to integer for index: \"99999999999999999999\"",
+            ),
             ("7-2", 5, "too large index: \"7\""),
         ];
         for (idx, c, msg) in cases {
@@ -1423,7 +1453,8 @@ mod tests {
             assert_eq!(e.len(), 1, "{idx}: {e:?}");
             assert_eq!(e[0].0, f, "{idx}");
             assert!(
-                e[0].1.ends_with(&format!("error parsing succeededIndexes: {msg}")),
+                e[0].1
+                    .ends_with(&format!("error parsing succeededIndexes: {msg}")),
                 "{idx}: {}",
                 e[0].1
             );
@@ -1443,7 +1474,10 @@ mod tests {
     #[test]
     fn succeeded_count_bounds() {
         let c = "spec.successPolicy.rules[0].succeededCount";
-        let e = sp_errors(5, json!([{"succeededIndexes": "0,2-3", "succeededCount": 4}]));
+        let e = sp_errors(
+            5,
+            json!([{"succeededIndexes": "0,2-3", "succeededCount": 4}]),
+        );
         assert_eq!(e.len(), 1);
         assert_eq!(e[0].0, c);
         assert_eq!(
@@ -1451,13 +1485,19 @@ mod tests {
             "spec.successPolicy.rules[0].succeededCount: Invalid value: 4: must be less than or equal to 3 (the number of indexes in the specified succeededIndexes field)"
         );
         assert_eq!(
-            sp_errors(5, json!([{"succeededIndexes": "0,2-3", "succeededCount": 3}])),
+            sp_errors(
+                5,
+                json!([{"succeededIndexes": "0,2-3", "succeededCount": 3}])
+            ),
             vec![]
         );
         // Beyond completions and beyond the listed indexes: two errors.
         let e = sp_errors(5, json!([{"succeededIndexes": "0", "succeededCount": 6}]));
         assert_eq!(e.len(), 2, "{e:?}");
-        assert!(e[0].1.ends_with("must be less than or equal to 5 (the number of specified completions)"));
+        assert!(
+            e[0].1
+                .ends_with("must be less than or equal to 5 (the number of specified completions)")
+        );
         assert!(e[1].1.ends_with("must be less than or equal to 1 (the number of indexes in the specified succeededIndexes field)"));
         // A list that does not parse counts as no index at all.
         let e = sp_errors(5, json!([{"succeededIndexes": "x", "succeededCount": 1}]));
@@ -1485,12 +1525,13 @@ mod tests {
                 "spec.successPolicy.rules: Too many: 21: must have at most 20 items".to_owned()
             )]
         );
-        assert!(
-            sp_errors(5, json!((0..20).map(|_| r.clone()).collect::<Vec<_>>())).is_empty()
-        );
+        assert!(sp_errors(5, json!((0..20).map(|_| r.clone()).collect::<Vec<_>>())).is_empty());
         let e = sp_errors(5, json!([]));
         assert_eq!(e[0].0, "spec.successPolicy.rules");
-        assert!(e[0].1.contains("Required value: at least one rules must be specified"));
+        assert!(
+            e[0].1
+                .contains("Required value: at least one rules must be specified")
+        );
         let long = "1,".repeat(32 * 1024 + 1);
         let e = sp_errors(5, json!([{"succeededIndexes": long}]));
         assert!(e.iter().any(|(f, m)| f.ends_with("succeededIndexes")
@@ -1520,14 +1561,19 @@ mod tests {
     fn success_policy_gate_off_is_dropped_with_a_warning() {
         let (gates, _) = FeatureGates::resolve(
             Some("1.36"),
-            Some(&[("JobSuccessPolicy".to_owned(), false)].into_iter().collect()),
+            Some(
+                &[("JobSuccessPolicy".to_owned(), false)]
+                    .into_iter()
+                    .collect(),
+            ),
         )
         .unwrap();
         let ctx = Ctx {
             gates,
             ..Default::default()
         };
-        let s = json!({"completions": 3, "successPolicy": {"rules": []}, "template": tmpl("Never")});
+        let s =
+            json!({"completions": 3, "successPolicy": {"rules": []}, "template": tmpl("Never")});
         let mut out = Findings::default();
         validate_job(&job(s), &ctx, &mut out);
         assert!(out.errors.is_empty(), "{:?}", out.errors);
@@ -1540,12 +1586,8 @@ mod tests {
             &mut out2,
         );
         assert!(out2.warnings.iter().any(|w| w.field == "spec.managedBy"));
-        assert!(
-            out.warnings
-                .iter()
-                .any(|w| w.field == "spec.successPolicy"
-                    && w.code.as_deref() == Some("job-gate-dropped-fields"))
-        );
+        assert!(out.warnings.iter().any(|w| w.field == "spec.successPolicy"
+            && w.code.as_deref() == Some("job-gate-dropped-fields")));
     }
 
     #[test]
@@ -1554,7 +1596,10 @@ mod tests {
             "ephemeralContainers": [{"name": "d"}]}}});
         assert_eq!(
             errors(s),
-            vec![e("spec.template.spec.ephemeralContainers", FieldValueForbidden)]
+            vec![e(
+                "spec.template.spec.ephemeralContainers",
+                FieldValueForbidden
+            )]
         );
     }
 

@@ -309,12 +309,7 @@ pub fn validate_pod_spec(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, out: &mut 
 
 /// ValidatePodTemplateSpec, restart scope: the template's PodSpec, and no ephemeral containers
 /// (they are added to running Pods only). `path` is the template's path (`spec.template`).
-pub fn validate_pod_template_spec(
-    spec: &PodSpec,
-    path: &FieldPath,
-    ctx: &Ctx,
-    out: &mut Findings,
-) {
+pub fn validate_pod_template_spec(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, out: &mut Findings) {
     let spec_path = path.child("spec");
     validate_pod_spec(spec, &spec_path, ctx, out);
     if !spec.ephemeral_containers.is_empty() {

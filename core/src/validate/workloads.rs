@@ -224,20 +224,36 @@ fn pod_template_at(
 fn leader_worker_templates(obj: &Value, ctx: &Ctx, out: &mut Findings) {
     let lwt = at(obj, &["spec", "leaderWorkerTemplate"]);
     let base = FieldPath::new("spec").child("leaderWorkerTemplate");
-    let leader = lwt.and_then(|t| t.get("leaderTemplate")).filter(|v| !v.is_null());
-    let worker = lwt.and_then(|t| t.get("workerTemplate")).filter(|v| !v.is_null());
+    let leader = lwt
+        .and_then(|t| t.get("leaderTemplate"))
+        .filter(|v| !v.is_null());
+    let worker = lwt
+        .and_then(|t| t.get("workerTemplate"))
+        .filter(|v| !v.is_null());
     // The LWS webhook defaults size to 1.
     let size = lwt
         .and_then(|t| t.get("size"))
         .and_then(Value::as_i64)
         .unwrap_or(1);
     if let Some(v) = leader {
-        controller_template_value(v, &base.child("leaderTemplate"), Some("StatefulSet"), ctx, out);
+        controller_template_value(
+            v,
+            &base.child("leaderTemplate"),
+            Some("StatefulSet"),
+            ctx,
+            out,
+        );
     }
     if let Some(v) = worker
         && (leader.is_none() || size > 1)
     {
-        controller_template_value(v, &base.child("workerTemplate"), Some("StatefulSet"), ctx, out);
+        controller_template_value(
+            v,
+            &base.child("workerTemplate"),
+            Some("StatefulSet"),
+            ctx,
+            out,
+        );
     }
 }
 
@@ -415,7 +431,10 @@ mod tests {
         );
         let e = errs(obj);
         assert_eq!(e.len(), 2);
-        assert!(e[0].2.ends_with("supported values: \"Always\", \"OnFailure\", \"Never\""));
+        assert!(
+            e[0].2
+                .ends_with("supported values: \"Always\", \"OnFailure\", \"Never\"")
+        );
         assert!(e[1].2.ends_with("supported values: \"Always\""));
     }
 
@@ -488,8 +507,10 @@ mod tests {
         assert_eq!(e.len(), 1);
         assert_eq!(e[0].0, "spec.jobTemplate.spec.completions");
         assert_eq!(
-            errs(cj(json!({"completionMode": "Indexed", "completions": 2, "template": tmpl,
-                "successPolicy": {"rules": [{"succeededIndexes": "1-"}]}})))[0]
+            errs(cj(
+                json!({"completionMode": "Indexed", "completions": 2, "template": tmpl,
+                "successPolicy": {"rules": [{"succeededIndexes": "1-"}]}})
+            ))[0]
                 .0,
             "spec.jobTemplate.spec.successPolicy.rules[0].succeededIndexes"
         );
@@ -498,7 +519,8 @@ mod tests {
             json!({"template": {"spec": {"containers": [{"name": "c"}]}}}),
         ));
         assert_eq!(e[0].0, "spec.jobTemplate.spec.template.spec.restartPolicy");
-        let e = errs(json!({"apiVersion": "batch/v1", "kind": "CronJob", "metadata": {"name": "x"}}));
+        let e =
+            errs(json!({"apiVersion": "batch/v1", "kind": "CronJob", "metadata": {"name": "x"}}));
         let fields: Vec<&str> = e.iter().map(|x| x.0.as_str()).collect();
         assert_eq!(
             fields,
