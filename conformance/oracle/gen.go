@@ -330,6 +330,10 @@ func (g gen) validateJob() map[string]any {
 	if g.chance(0.1) {
 		spec["backoffLimit"] = g.pick(0, 6, -1)
 	}
+	g.addSuccessPolicy(spec) // workloads.go
+	if g.chance(0.05) {
+		tmpl["activeDeadlineSeconds"] = g.activeDeadline()
+	}
 	gates := g.restartGates()
 	gates["ContainerRestartRules"] = g.chance(0.8)
 	if !gates["ContainerRestartRules"] {

@@ -15,6 +15,8 @@ var keep = map[string]bool{
 	"apiVersion": true, "kind": true, "metadata": true, "name": true, "namespace": true, "image": true,
 	"spec": true, "containers": true, "template": true, "container": true, "exitCode": true,
 	"job": true, "pod": true, "object": true, "kubernetesVersion": true, "status": true, "uid": true,
+	// workloads (workloads.go): without these a controller has errors outside the restart scope
+	"schedule": true, "jobTemplate": true, "selector": true, "matchLabels": true, "labels": true,
 }
 
 // deletions lists every tree that is `v` with one list item or one optional key removed.

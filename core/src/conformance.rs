@@ -391,6 +391,7 @@ pub fn realworld_target(entry: &Value) -> (Option<String>, serde_json::Map<Strin
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)]
     use super::*;
     use serde_json::json;
 

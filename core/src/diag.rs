@@ -122,8 +122,10 @@ impl Diagnostic {
     ) -> Diagnostic {
         let mut message = format!("{}: {}", path.as_str(), t.phrase());
         match t {
+            // field.Error.ErrorBody prints no value for these (TooLong's value is "<value omitted>").
             ErrorType::FieldValueRequired
             | ErrorType::FieldValueForbidden
+            | ErrorType::FieldValueTooLong
             | ErrorType::InternalError => {
                 if let Some(d) = &detail {
                     message.push_str(": ");
@@ -230,6 +232,7 @@ impl Diagnostic {
             Some(format!("must have at most {max} items")),
         )
     }
+    /// `field.TooLong`: the message leaves the value out, as upstream's does.
     pub fn too_long(path: &FieldPath, value: impl Into<Value>, max: usize) -> Self {
         Self::field_error(
             path,

@@ -537,7 +537,7 @@ class JobSpec(TypedDict):
     completions: NotRequired[Optional[int]]
     activeDeadlineSeconds: NotRequired[Optional[int]]
     podFailurePolicy: NotRequired[Optional[PodFailurePolicy]]
-    successPolicy: NotRequired[JsonValue]
+    successPolicy: NotRequired[Optional[SuccessPolicy]]
     backoffLimit: NotRequired[Optional[int]]
     backoffLimitPerIndex: NotRequired[Optional[int]]
     maxFailedIndexes: NotRequired[Optional[int]]
@@ -985,6 +985,21 @@ class StoredBackoffRecord(TypedDict):
     lastFailureTime: NotRequired[Optional[str]]
     #: Alternative to `lastFailureTime`: milliseconds from `T0`.
     lastFailureTimeMsFromT0: NotRequired[Optional[int]]
+
+
+class SuccessPolicy(TypedDict):
+    """KEP-3998 `successPolicy` of an Indexed Job."""
+
+    #: Kept apart from an empty list: upstream prints the two differently (`null`, `[]`).
+    rules: NotRequired[Optional[List[SuccessPolicyRule]]]
+
+
+class SuccessPolicyRule(TypedDict):
+    """One rule: the Job succeeds once `succeededIndexes` (an interval list such as `0,2-4`) have
+succeeded, or `succeededCount` of them (of all indexes when `succeededIndexes` is unset)."""
+
+    succeededIndexes: NotRequired[Optional[str]]
+    succeededCount: NotRequired[Optional[int]]
 
 
 class Summary(TypedDict):

@@ -46,7 +46,7 @@ pub struct JobSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pod_failure_policy: Option<PodFailurePolicy>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub success_policy: Option<serde_json::Value>,
+    pub success_policy: Option<SuccessPolicy>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub backoff_limit: Option<i32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -118,6 +118,32 @@ pub struct PodFailurePolicyOnPodConditionsPattern {
     /// `True` (the default the API server sets), `False` or `Unknown`.
     #[serde(default)]
     pub status: String,
+    #[serde(flatten)]
+    #[schemars(skip)]
+    pub other: Other,
+}
+
+/// KEP-3998 `successPolicy` of an Indexed Job.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SuccessPolicy {
+    /// Kept apart from an empty list: upstream prints the two differently (`null`, `[]`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<Vec<SuccessPolicyRule>>,
+    #[serde(flatten)]
+    #[schemars(skip)]
+    pub other: Other,
+}
+
+/// One rule: the Job succeeds once `succeededIndexes` (an interval list such as `0,2-4`) have
+/// succeeded, or `succeededCount` of them (of all indexes when `succeededIndexes` is unset).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SuccessPolicyRule {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub succeeded_indexes: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub succeeded_count: Option<i32>,
     #[serde(flatten)]
     #[schemars(skip)]
     pub other: Other,

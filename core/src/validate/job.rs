@@ -9,7 +9,7 @@
 use super::Ctx;
 use crate::api::{
     Job, JobSpec, PodFailurePolicyOnExitCodesRequirement, PodFailurePolicyOnPodConditionsPattern,
-    PodFailurePolicyRule,
+    PodFailurePolicyRule, SuccessPolicy,
 };
 use crate::diag::{Diagnostic, FieldPath, Findings};
 use crate::features::FeatureGates;
@@ -27,6 +27,8 @@ const COMPLETIONS_SOFT_LIMIT: i32 = 100_000;
 const PARALLELISM_LIMIT_FOR_HIGH_COMPLETIONS: i32 = 10_000;
 const MAX_FAILED_INDEXES_LIMIT_FOR_HIGH_COMPLETIONS: i32 = 10_000;
 const MAX_SUCCESS_POLICY_RULES: usize = 20;
+/// Longest succeededIndexes string, in bytes.
+const MAX_SUCCEEDED_INDEXES_LENGTH: usize = 64 * 1024;
 
 /// The actions upstream accepts, sorted as `sets.List` prints them.
 pub const POD_FAILURE_POLICY_ACTIONS: [&str; 4] = ["Count", "FailIndex", "FailJob", "Ignore"];
@@ -204,7 +206,12 @@ pub fn validate_job_spec(spec: &JobSpec, path: &FieldPath, ctx: &Ctx, out: &mut 
     validate_pod_replacement_policy(spec, &path.child("podReplacementPolicy"), out);
 
     let template_spec = path.child("template").child("spec");
-    crate::validate::pod::validate_pod_spec(&spec.template.spec, &template_spec, ctx, out);
+    crate::validate::pod::validate_pod_template_spec(
+        &spec.template.spec,
+        &path.child("template"),
+        ctx,
+        out,
+    );
     validate_template_restart_policy(spec, &template_spec.child("restartPolicy"), out);
 
     for lint in super::job_lint::lint_job_spec(spec, path, &ctx.gates) {
@@ -313,27 +320,27 @@ fn validate_completion_mode(spec: &JobSpec, path: &FieldPath, out: &mut Findings
     }
 }
 
-/// The parts of validateSuccessPolicy that need no index-interval parsing.
+/// validateSuccessPolicy and validateSuccessPolicyRule. Upstream dereferences `completions`
+/// for every rule; an Indexed Job without completions (parallelism set, so SetDefaults_Job leaves
+/// completions unset; or a CronJob's template, which is not defaulted) makes the API server
+/// panic, and the request fails with an internal error. That request is refused anyway
+/// (completions is Required when Indexed), so here the checks that need completions are skipped.
 fn validate_success_policy(
     spec: &JobSpec,
-    sp: &serde_json::Value,
+    sp: &SuccessPolicy,
     path: &FieldPath,
     out: &mut Findings,
 ) {
     if !is_indexed(spec) {
         out.push(Diagnostic::invalid(
             path,
-            sp.clone(),
+            go_internal_success_policy(sp),
             "requires indexed completion mode",
         ));
         return;
     }
     let rules_path = path.child("rules");
-    let rules = sp
-        .get("rules")
-        .and_then(serde_json::Value::as_array)
-        .map(Vec::as_slice)
-        .unwrap_or(&[]);
+    let rules = sp.rules.as_deref().unwrap_or(&[]);
     if rules.is_empty() {
         out.push(Diagnostic::required(
             &rules_path,
@@ -349,38 +356,170 @@ fn validate_success_policy(
     }
     for (i, rule) in rules.iter().enumerate() {
         let rp = rules_path.index(i);
-        let count = rule
-            .get("succeededCount")
-            .and_then(serde_json::Value::as_i64);
-        let indexes = rule
-            .get("succeededIndexes")
-            .and_then(serde_json::Value::as_str);
-        if count.is_none() && indexes.is_none() {
+        if rule.succeeded_count.is_none() && rule.succeeded_indexes.is_none() {
             out.push(Diagnostic::required(
                 &rp,
                 "at least one of succeededCount or succeededIndexes must be specified",
             ));
         }
-        if let Some(c) = count {
+        // The number of indexes listed; 0 when the list does not parse (as upstream).
+        let mut listed: Option<i64> = None;
+        if let Some(indexes) = rule.succeeded_indexes.as_deref() {
+            let ip = rp.child("succeededIndexes");
+            if indexes.len() > MAX_SUCCEEDED_INDEXES_LENGTH {
+                out.push(Diagnostic::too_long(
+                    &ip,
+                    "<value omitted>",
+                    MAX_SUCCEEDED_INDEXES_LENGTH,
+                ));
+            }
+            if let Some(completions) = spec.completions {
+                match count_indexes(indexes, completions) {
+                    Ok(n) => listed = Some(n),
+                    Err(e) => {
+                        listed = Some(0);
+                        out.push(Diagnostic::invalid(
+                            &ip,
+                            indexes,
+                            format!("error parsing succeededIndexes: {e}"),
+                        ));
+                    }
+                }
+            }
+        }
+        if let Some(c) = rule.succeeded_count {
             let cp = rp.child("succeededCount");
-            if c < 0 {
+            nonnegative(c, &cp, out);
+            if let Some(completions) = spec.completions
+                && c > completions
+            {
                 out.push(Diagnostic::invalid(
                     &cp,
                     c,
-                    "must be greater than or equal to 0",
+                    format!("must be less than or equal to {completions} (the number of specified completions)"),
                 ));
             }
-            if let Some(completions) = spec.completions
-                && c > i64::from(completions)
+            if let Some(n) = listed
+                && i64::from(c) > n
             {
                 out.push(Diagnostic::invalid(
-                        &cp,
-                        c,
-                        format!("must be less than or equal to {completions} (the number of specified completions)"),
-                    ));
+                    &cp,
+                    c,
+                    format!("must be less than or equal to {n} (the number of indexes in the specified succeededIndexes field)"),
+                ));
             }
         }
     }
+}
+
+/// The value upstream prints for a successPolicy refused as a whole: the internal Go type, which
+/// has no JSON tags, so Go field names and nulls for unset pointers.
+fn go_internal_success_policy(sp: &SuccessPolicy) -> serde_json::Value {
+    let rules = sp.rules.as_ref().map(|rules| {
+        rules
+            .iter()
+            .map(|r| {
+                serde_json::json!({
+                    "SucceededIndexes": r.succeeded_indexes,
+                    "SucceededCount": r.succeeded_count,
+                })
+            })
+            .collect::<Vec<_>>()
+    });
+    serde_json::json!({ "Rules": rules })
+}
+
+/// validateIndexesFormat: `indexes` is a comma-separated list of indexes and `a-b` intervals
+/// (a < b), strictly increasing, each index below `completions`. Returns how many indexes it
+/// lists, or upstream's error text. An empty string lists none.
+pub fn count_indexes(indexes: &str, completions: i32) -> Result<i64, String> {
+    if indexes.is_empty() {
+        return Ok(0);
+    }
+    let mut last: Option<i64> = None;
+    let mut total = 0i64;
+    for interval in indexes.split(',') {
+        let (x, y) = parse_index_interval(interval, completions)?;
+        if let Some(l) = last
+            && l >= x
+        {
+            return Err(format!("non-increasing order, previous: {l}, current: {x}"));
+        }
+        total += y - x + 1;
+        last = Some(y);
+    }
+    Ok(total)
+}
+
+/// parseIndexInterval: `a` or `a-b`.
+fn parse_index_interval(interval: &str, completions: i32) -> Result<(i64, i64), String> {
+    let limits: Vec<&str> = interval.split('-').collect();
+    if limits.len() > 2 {
+        return Err(format!(
+            "the fragment {} violates the requirement that an index interval can have at most two parts separated by '-'",
+            go_quote(interval)
+        ));
+    }
+    let index = |s: &str| -> Result<i64, String> {
+        let v = go_atoi(s).ok_or_else(|| {
+            format!(
+                "cannot convert string to integer for index: {}",
+                go_quote(s)
+            )
+        })?;
+        if v >= i64::from(completions) {
+            return Err(format!("too large index: {}", go_quote(s)));
+        }
+        Ok(v)
+    };
+    let first = limits.first().copied().unwrap_or("");
+    let x = index(first)?;
+    match limits.get(1) {
+        Some(second) => {
+            let y = index(second)?;
+            if x >= y {
+                return Err(format!("non-increasing order, previous: {x}, current: {y}"));
+            }
+            Ok((x, y))
+        }
+        None => Ok((x, x)),
+    }
+}
+
+/// strconv.Atoi on a 64-bit platform: an optional sign, then ASCII decimal digits only (no
+/// spaces, no underscores), within int64. Rust's `i64::from_str` accepts exactly that.
+fn go_atoi(s: &str) -> Option<i64> {
+    s.parse::<i64>().ok()
+}
+
+/// Go's `%q` (strconv.Quote) for the strings these messages quote.
+fn go_quote(s: &str) -> String {
+    let mut q = String::with_capacity(s.len() + 2);
+    q.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => q.push_str("\\\""),
+            '\\' => q.push_str("\\\\"),
+            '\u{7}' => q.push_str("\\a"),
+            '\u{8}' => q.push_str("\\b"),
+            '\u{c}' => q.push_str("\\f"),
+            '\n' => q.push_str("\\n"),
+            '\r' => q.push_str("\\r"),
+            '\t' => q.push_str("\\t"),
+            '\u{b}' => q.push_str("\\v"),
+            c if (c as u32) < 0x20 || c == '\u{7f}' => q.push_str(&format!("\\x{:02x}", c as u32)),
+            c if c.is_control() => {
+                if (c as u32) < 0x10000 {
+                    q.push_str(&format!("\\u{:04x}", c as u32));
+                } else {
+                    q.push_str(&format!("\\U{:08x}", c as u32));
+                }
+            }
+            c => q.push(c),
+        }
+    }
+    q.push('"');
+    q
 }
 
 fn validate_pod_replacement_policy(spec: &JobSpec, path: &FieldPath, out: &mut Findings) {
@@ -752,6 +891,20 @@ fn lint_dropped_fields(before: &JobSpec, after: &JobSpec, path: &FieldPath, out:
             "job-gate-dropped-fields",
             path,
             "the JobBackoffLimitPerIndex feature gate is disabled: the API server drops backoffLimitPerIndex, maxFailedIndexes and every FailIndex rule before validation",
+        ));
+    }
+    if before.managed_by.is_some() && after.managed_by.is_none() {
+        out.push(Diagnostic::lint(
+            "job-gate-dropped-fields",
+            &path.child("managedBy"),
+            "the JobManagedBy feature gate is disabled: the API server drops managedBy",
+        ));
+    }
+    if before.success_policy.is_some() && after.success_policy.is_none() {
+        out.push(Diagnostic::lint(
+            "job-gate-dropped-fields",
+            &path.child("successPolicy"),
+            "the JobSuccessPolicy feature gate is disabled: the API server drops successPolicy",
         ));
     }
     if before.pod_replacement_policy.is_some() && after.pod_replacement_policy.is_none() {
@@ -1245,6 +1398,208 @@ mod tests {
                 ),
                 e("spec.successPolicy.rules[1]", FieldValueRequired)
             ]
+        );
+    }
+
+    fn sp_errors(completions: i32, rules: serde_json::Value) -> Vec<(String, String)> {
+        let s = json!({"completions": completions, "parallelism": 1, "completionMode": "Indexed",
+            "successPolicy": {"rules": rules}, "template": tmpl("Never")});
+        let mut out = Findings::default();
+        validate_job(&job(s), &Ctx::default(), &mut out);
+        out.errors
+            .iter()
+            .map(|d| (d.field.clone(), d.message.clone()))
+            .collect()
+    }
+
+    /// Messages from pkg/apis/batch/validation/validation.go (parseIndexInterval,
+    /// validateIndexesFormat, validateSuccessPolicyRule) at v1.37.2.
+    #[test]
+    fn succeeded_indexes_parse_errors() {
+        let one = |idx: &str, c: i32| sp_errors(c, json!([{"succeededIndexes": idx}]));
+        let f = "spec.successPolicy.rules[0].succeededIndexes";
+        let cases: [(&str, i32, &str); 12] = [
+            ("1-", 5, "cannot convert string to integer for index: \"\""),
+            ("-1", 5, "cannot convert string to integer for index: \"\""),
+            ("3-1", 5, "non-increasing order, previous: 3, current: 1"),
+            ("1-1", 5, "non-increasing order, previous: 1, current: 1"),
+            ("0,0", 5, "non-increasing order, previous: 0, current: 0"),
+            ("0-2,2", 5, "non-increasing order, previous: 2, current: 2"),
+            (
+                "1,,2",
+                5,
+                "cannot convert string to integer for index: \"\"",
+            ),
+            (
+                " 1",
+                5,
+                "cannot convert string to integer for index: \" 1\"",
+            ),
+            (
+                "1-2-3",
+                5,
+                "the fragment \"1-2-3\" violates the requirement that an index interval can have at most two parts separated by '-'",
+            ),
+            ("5", 5, "too large index: \"5\""),
+            (
+                "99999999999999999999",
+                5,
+                "cannot convert string to integer for index: \"99999999999999999999\"",
+            ),
+            ("7-2", 5, "too large index: \"7\""),
+        ];
+        for (idx, c, msg) in cases {
+            let e = one(idx, c);
+            assert_eq!(e.len(), 1, "{idx}: {e:?}");
+            assert_eq!(e[0].0, f, "{idx}");
+            assert!(
+                e[0].1
+                    .ends_with(&format!("error parsing succeededIndexes: {msg}")),
+                "{idx}: {}",
+                e[0].1
+            );
+        }
+        // Accepted: Atoi takes a leading '+' and leading zeros; the empty list is valid.
+        for idx in ["+1", "0,2-4", "004", "", "0-4"] {
+            assert_eq!(one(idx, 5), vec![], "{idx}");
+        }
+        assert_eq!(count_indexes("0,2-4,6", 7), Ok(5));
+        assert_eq!(count_indexes("", 0), Ok(0));
+        assert_eq!(
+            count_indexes("0", 0),
+            Err("too large index: \"0\"".to_owned())
+        );
+    }
+
+    #[test]
+    fn succeeded_count_bounds() {
+        let c = "spec.successPolicy.rules[0].succeededCount";
+        let e = sp_errors(
+            5,
+            json!([{"succeededIndexes": "0,2-3", "succeededCount": 4}]),
+        );
+        assert_eq!(e.len(), 1);
+        assert_eq!(e[0].0, c);
+        assert_eq!(
+            e[0].1,
+            "spec.successPolicy.rules[0].succeededCount: Invalid value: 4: must be less than or equal to 3 (the number of indexes in the specified succeededIndexes field)"
+        );
+        assert_eq!(
+            sp_errors(
+                5,
+                json!([{"succeededIndexes": "0,2-3", "succeededCount": 3}])
+            ),
+            vec![]
+        );
+        // Beyond completions and beyond the listed indexes: two errors.
+        let e = sp_errors(5, json!([{"succeededIndexes": "0", "succeededCount": 6}]));
+        assert_eq!(e.len(), 2, "{e:?}");
+        assert!(
+            e[0].1
+                .ends_with("must be less than or equal to 5 (the number of specified completions)")
+        );
+        assert!(e[1].1.ends_with("must be less than or equal to 1 (the number of indexes in the specified succeededIndexes field)"));
+        // A list that does not parse counts as no index at all.
+        let e = sp_errors(5, json!([{"succeededIndexes": "x", "succeededCount": 1}]));
+        assert_eq!(e.len(), 2, "{e:?}");
+        assert!(e[1].1.ends_with("must be less than or equal to 0 (the number of indexes in the specified succeededIndexes field)"));
+        let e = sp_errors(5, json!([{"succeededCount": -1}]));
+        assert_eq!(
+            e,
+            vec![(
+                c.to_owned(),
+                format!("{c}: Invalid value: -1: must be greater than or equal to 0")
+            )]
+        );
+        assert_eq!(sp_errors(5, json!([{"succeededCount": 0}])), vec![]);
+    }
+
+    #[test]
+    fn success_policy_rules_count_length_and_shape() {
+        let r = json!({"succeededCount": 1});
+        let e = sp_errors(5, json!((0..21).map(|_| r.clone()).collect::<Vec<_>>()));
+        assert_eq!(
+            e,
+            vec![(
+                "spec.successPolicy.rules".to_owned(),
+                "spec.successPolicy.rules: Too many: 21: must have at most 20 items".to_owned()
+            )]
+        );
+        assert!(sp_errors(5, json!((0..20).map(|_| r.clone()).collect::<Vec<_>>())).is_empty());
+        let e = sp_errors(5, json!([]));
+        assert_eq!(e[0].0, "spec.successPolicy.rules");
+        assert!(
+            e[0].1
+                .contains("Required value: at least one rules must be specified")
+        );
+        let long = "1,".repeat(32 * 1024 + 1);
+        let e = sp_errors(5, json!([{"succeededIndexes": long}]));
+        assert!(e.iter().any(|(f, m)| f.ends_with("succeededIndexes")
+            && m.ends_with("succeededIndexes: Too long: may not be more than 65536 bytes")));
+    }
+
+    #[test]
+    fn success_policy_on_non_indexed_prints_the_internal_value() {
+        let s = json!({"completions": 3, "successPolicy": {"rules": [{"succeededIndexes": "0", "succeededCount": 1}]}, "template": tmpl("Never")});
+        let mut out = Findings::default();
+        validate_job(&job(s), &Ctx::default(), &mut out);
+        assert_eq!(
+            out.errors[0].message,
+            "spec.successPolicy: Invalid value: {\"Rules\":[{\"SucceededIndexes\":\"0\",\"SucceededCount\":1}]}: requires indexed completion mode"
+        );
+    }
+
+    /// Upstream panics (nil completions); the request is refused for completions alone here.
+    #[test]
+    fn success_policy_without_completions() {
+        let s = json!({"parallelism": 2, "completionMode": "Indexed",
+            "successPolicy": {"rules": [{"succeededIndexes": "0-9", "succeededCount": 3}]}, "template": tmpl("Never")});
+        assert_eq!(errors(s), vec![e("spec.completions", FieldValueRequired)]);
+    }
+
+    #[test]
+    fn success_policy_gate_off_is_dropped_with_a_warning() {
+        let (gates, _) = FeatureGates::resolve(
+            Some("1.36"),
+            Some(
+                &[("JobSuccessPolicy".to_owned(), false)]
+                    .into_iter()
+                    .collect(),
+            ),
+        )
+        .unwrap();
+        let ctx = Ctx {
+            gates,
+            ..Default::default()
+        };
+        let s =
+            json!({"completions": 3, "successPolicy": {"rules": []}, "template": tmpl("Never")});
+        let mut out = Findings::default();
+        validate_job(&job(s), &ctx, &mut out);
+        assert!(out.errors.is_empty(), "{:?}", out.errors);
+        let mut off = ctx.clone();
+        off.gates.set("JobManagedBy", false);
+        let mut out2 = Findings::default();
+        validate_job(
+            &job(json!({"managedBy": "x/y", "template": tmpl("Never")})),
+            &off,
+            &mut out2,
+        );
+        assert!(out2.warnings.iter().any(|w| w.field == "spec.managedBy"));
+        assert!(out.warnings.iter().any(|w| w.field == "spec.successPolicy"
+            && w.code.as_deref() == Some("job-gate-dropped-fields")));
+    }
+
+    #[test]
+    fn template_ephemeral_containers_forbidden() {
+        let s = json!({"template": {"spec": {"restartPolicy": "Never", "terminationGracePeriodSeconds": 30, "containers": [{"name": "c"}],
+            "ephemeralContainers": [{"name": "d"}]}}});
+        assert_eq!(
+            errors(s),
+            vec![e(
+                "spec.template.spec.ephemeralContainers",
+                FieldValueForbidden
+            )]
         );
     }
 

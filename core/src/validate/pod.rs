@@ -294,7 +294,30 @@ pub fn validate_pod_spec(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, out: &mut 
         Some(_) => {}
     }
 
+    if let Some(ads) = spec.active_deadline_seconds
+        && !(1..=i64::from(i32::MAX)).contains(&ads)
+    {
+        out.push(Diagnostic::invalid(
+            &path.child("activeDeadlineSeconds"),
+            ads,
+            format!("must be between 1 and {}, inclusive", i32::MAX),
+        ));
+    }
+
     lint_pod_spec(spec, path, ctx.future_rules, out);
+}
+
+/// ValidatePodTemplateSpec, restart scope: the template's PodSpec, and no ephemeral containers
+/// (they are added to running Pods only). `path` is the template's path (`spec.template`).
+pub fn validate_pod_template_spec(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, out: &mut Findings) {
+    let spec_path = path.child("spec");
+    validate_pod_spec(spec, &spec_path, ctx, out);
+    if !spec.ephemeral_containers.is_empty() {
+        out.push(Diagnostic::forbidden(
+            &spec_path.child("ephemeralContainers"),
+            "ephemeral containers not allowed in pod template",
+        ));
+    }
 }
 
 /// ValidatePodCreate, restart scope.

@@ -47,8 +47,7 @@ pub(super) fn validate_kind(
             true
         }
         ("batch", "CronJob") => {
-            let p = FieldPath::new("spec").child("jobTemplate").child("spec");
-            job_spec_at(obj, &["spec", "jobTemplate", "spec"], &p, ctx, out);
+            cronjob_job_spec(obj, ctx, out);
             true
         }
         ("jobset.x-k8s.io", "JobSet") => {
@@ -98,43 +97,38 @@ pub(super) fn validate_kind(
         }
         ("apps", "Deployment" | "StatefulSet" | "DaemonSet" | "ReplicaSet")
         | ("", "ReplicationController" | "PodTemplate") => {
-            let (path, p): (&[&str], FieldPath) = if kind == "PodTemplate" {
-                (&["template"], FieldPath::new("template"))
-            } else {
-                (
-                    &["spec", "template"],
-                    FieldPath::new("spec").child("template"),
-                )
-            };
-            pod_template_at(obj, path, &p, ctx, out);
+            controller_template(kind, obj, ctx, out);
             true
         }
         ("leaderworkerset.x-k8s.io", "LeaderWorkerSet") => {
-            // leaderWorkerTemplate.restartPolicy is LWS's own field (RecreateGroupOnPodRestart, …),
-            // not a Pod restartPolicy.
-            for t in ["leaderTemplate", "workerTemplate"] {
-                let p = FieldPath::new("spec")
-                    .child("leaderWorkerTemplate")
-                    .child(t);
-                pod_template_at(obj, &["spec", "leaderWorkerTemplate", t], &p, ctx, out);
-            }
+            leader_worker_templates(obj, ctx, out);
             true
         }
         ("kubeflow.org", k) if k.ends_with("Job") => {
-            // Training-operator jobs: replicaSpecs.<role>.restartPolicy is the operator's field,
-            // which it copies to the Pod; the Pod templates themselves are validated.
+            // Training-operator jobs: the operator creates each replica's Pods itself, with
+            // replicaSpecs.<role>.restartPolicy copied over the template's (ExitCode becomes
+            // Never; pkg/controller.v1/common/pod.go setRestartPolicy); kube-apiserver then
+            // validates them as Pods.
             if let Some(spec) = obj.get("spec").and_then(Value::as_object) {
                 for (key, specs) in spec {
                     if !key.ends_with("ReplicaSpecs") {
                         continue;
                     }
                     if let Some(roles) = specs.as_object() {
-                        for role in roles.keys() {
+                        for (role, replica) in roles {
                             let p = FieldPath::new("spec")
                                 .child(key)
                                 .child(role)
                                 .child("template");
-                            pod_template_at(obj, &["spec", key, role, "template"], &p, ctx, out);
+                            let policy = replica
+                                .get("restartPolicy")
+                                .and_then(Value::as_str)
+                                .and_then(|r| match r {
+                                    "ExitCode" => Some("Never"),
+                                    "Always" | "OnFailure" | "Never" => Some(r),
+                                    _ => None,
+                                });
+                            pod_template_at(replica.get("template"), &p, policy, ctx, out);
                         }
                     }
                 }
@@ -199,11 +193,21 @@ fn decode<T: serde::de::DeserializeOwned>(
     }
 }
 
-fn pod_template_at(obj: &Value, path: &[&str], p: &FieldPath, ctx: &Ctx, out: &mut Findings) {
-    let Some(v) = at(obj, path) else { return };
+/// A Kubeflow replica's Pod template: the operator creates Pods from it with `restart_policy`
+/// (the replica's, when it names one) in place of the template's, and kube-apiserver validates
+/// them as Pods (ValidatePodCreate's PodSpec checks).
+fn pod_template_at(
+    v: Option<&Value>,
+    p: &FieldPath,
+    restart_policy: Option<&str>,
+    ctx: &Ctx,
+    out: &mut Findings,
+) {
+    let Some(v) = v else { return };
     if let Some(mut t) = decode::<PodTemplateSpec>(v, p, out) {
-        // Workload templates: restartPolicy rules of the owning API apply (Deployment only allows
-        // Always, checked by apps validation); here the containers' restart fields.
+        if let Some(rp) = restart_policy {
+            t.spec.restart_policy = Some(rp.to_owned());
+        }
         if !ctx.skip_defaulting {
             super::pod::default_pod_spec(&mut t.spec);
         }
@@ -211,12 +215,379 @@ fn pod_template_at(obj: &Value, path: &[&str], p: &FieldPath, ctx: &Ctx, out: &m
     }
 }
 
-fn job_spec_at(obj: &Value, path: &[&str], p: &FieldPath, ctx: &Ctx, out: &mut Findings) {
-    let Some(v) = at(obj, path) else { return };
-    if let Some(mut spec) = decode::<JobSpec>(v, p, out) {
-        if !ctx.skip_defaulting {
-            super::job::default_job_spec(&mut spec);
+/// LeaderWorkerSet: the LWS webhook does not look inside the templates, but the LWS controller
+/// puts them into StatefulSets (the leader StatefulSet gets `leaderTemplate`, or `workerTemplate`
+/// when there is none; each group's worker StatefulSet, made only when `size` > 1, gets
+/// `workerTemplate`), and kube-apiserver validates those as StatefulSet templates:
+/// restartPolicy `Always` only, no activeDeadlineSeconds. `leaderWorkerTemplate.restartPolicy`
+/// is LWS's own field (RecreateGroupOnPodRestart, …), not a Pod restartPolicy.
+fn leader_worker_templates(obj: &Value, ctx: &Ctx, out: &mut Findings) {
+    let lwt = at(obj, &["spec", "leaderWorkerTemplate"]);
+    let base = FieldPath::new("spec").child("leaderWorkerTemplate");
+    let leader = lwt
+        .and_then(|t| t.get("leaderTemplate"))
+        .filter(|v| !v.is_null());
+    let worker = lwt
+        .and_then(|t| t.get("workerTemplate"))
+        .filter(|v| !v.is_null());
+    // The LWS webhook defaults size to 1.
+    let size = lwt
+        .and_then(|t| t.get("size"))
+        .and_then(Value::as_i64)
+        .unwrap_or(1);
+    if let Some(v) = leader {
+        controller_template_value(
+            v,
+            &base.child("leaderTemplate"),
+            Some("StatefulSet"),
+            ctx,
+            out,
+        );
+    }
+    if let Some(v) = worker
+        && (leader.is_none() || size > 1)
+    {
+        controller_template_value(
+            v,
+            &base.child("workerTemplate"),
+            Some("StatefulSet"),
+            ctx,
+            out,
+        );
+    }
+}
+
+/// The Pod template of a built-in controller, as its registry strategy validates it on create:
+/// ValidatePodTemplateSpec, then (all but PodTemplate) restartPolicy `Always` only and no
+/// activeDeadlineSeconds. Upstream: pkg/apis/apps/validation/validation.go
+/// (ValidatePodTemplateSpecForReplicaSet, used by Deployment and ReplicaSet;
+/// ValidateStatefulSetSpec; ValidateDaemonSetSpec) and pkg/apis/core/validation/validation.go
+/// (ValidatePodTemplateSpecForRC; ValidatePodTemplate).
+fn controller_template(kind: &str, obj: &Value, ctx: &Ctx, out: &mut Findings) {
+    let (json_path, p): (&[&str], FieldPath) = if kind == "PodTemplate" {
+        (&["template"], FieldPath::new("template"))
+    } else {
+        (
+            &["spec", "template"],
+            FieldPath::new("spec").child("template"),
+        )
+    };
+    // Every kind but ReplicationController holds the template by value, so an absent one is
+    // validated (and defaulted) as an empty template; an RC's is a pointer, and a missing one is
+    // Required.
+    let empty = Value::Object(serde_json::Map::new());
+    let v = match at(obj, json_path).filter(|v| !v.is_null()) {
+        Some(v) => v,
+        None if kind == "ReplicationController" => {
+            out.push(Diagnostic::required(&p, ""));
+            return;
         }
-        super::job::validate_job_spec(&spec, p, ctx, out);
+        None => &empty,
+    };
+    // Deployment validates its template with ReplicaSet's function, whose message names
+    // ReplicaSet; PodTemplate has no restriction of its own.
+    let owner = match kind {
+        "Deployment" | "ReplicaSet" => Some("ReplicaSet"),
+        "PodTemplate" => None,
+        other => Some(other),
+    };
+    controller_template_value(v, &p, owner, ctx, out);
+}
+
+/// ValidatePodTemplateSpec on a template at `p`, then, when `always_only` names the validating
+/// kind, the controllers' own rules: restartPolicy `Always` only and no activeDeadlineSeconds.
+fn controller_template_value(
+    v: &Value,
+    p: &FieldPath,
+    always_only: Option<&str>,
+    ctx: &Ctx,
+    out: &mut Findings,
+) {
+    let Some(template) = decode::<PodTemplateSpec>(v, p, out) else {
+        return;
+    };
+    let mut spec = template.spec;
+    if !ctx.skip_defaulting {
+        super::pod::default_pod_spec(&mut spec);
+    }
+    super::pod::validate_pod_template_spec(&spec, p, ctx, out);
+    let Some(owner) = always_only else { return };
+    let sp = p.child("spec");
+    // "RestartPolicy has already been first-order validated": an unknown value gets both errors.
+    let rp = spec.restart_policy.as_deref().unwrap_or("");
+    if rp != "Always" {
+        out.push(Diagnostic::not_supported(
+            &sp.child("restartPolicy"),
+            rp,
+            &["Always"],
+        ));
+    }
+    if spec.active_deadline_seconds.is_some() {
+        out.push(Diagnostic::forbidden(
+            &sp.child("activeDeadlineSeconds"),
+            format!("activeDeadlineSeconds in {owner} is not Supported"),
+        ));
+    }
+}
+
+/// A CronJob's `spec.jobTemplate.spec`, as ValidateCronJobCreate checks it (ValidateJobTemplateSpec
+/// → validateJobSpec). The CronJob defaulter does not run SetDefaults_Job on the template (that
+/// happens when the controller creates each Job): only the Pod spec and the podFailurePolicy
+/// patterns are defaulted, so e.g. an Indexed template without completions is refused. The
+/// CronJob strategy does not drop the Job's gated fields either (only the Pod template's).
+fn cronjob_job_spec(obj: &Value, ctx: &Ctx, out: &mut Findings) {
+    let p = FieldPath::new("spec").child("jobTemplate").child("spec");
+    let mut spec = match at(obj, &["spec", "jobTemplate", "spec"]).filter(|v| !v.is_null()) {
+        Some(v) => match decode::<JobSpec>(v, &p, out) {
+            Some(s) => s,
+            None => return,
+        },
+        None => JobSpec::default(),
+    };
+    if !ctx.skip_defaulting {
+        super::job::default_pod_failure_policy(&mut spec);
+        super::pod::default_pod_spec(&mut spec.template.spec);
+    }
+    super::job::validate_job_spec(&spec, &p, ctx, out);
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+    use super::*;
+    use serde_json::json;
+
+    fn errs(obj: Value) -> Vec<(String, String, String)> {
+        let (f, modelled) = super::super::validate_value(&obj, &Ctx::default());
+        assert!(modelled);
+        f.errors
+            .iter()
+            .map(|d| {
+                (
+                    d.field.clone(),
+                    d.error_type.map(|t| format!("{t:?}")).unwrap_or_default(),
+                    d.message.clone(),
+                )
+            })
+            .collect()
+    }
+
+    fn with_template(api_version: &str, kind: &str, spec: Value) -> Value {
+        let t = json!({"metadata": {"labels": {"app": "a"}}, "spec": spec});
+        if kind == "PodTemplate" {
+            json!({"apiVersion": api_version, "kind": kind, "metadata": {"name": "x"}, "template": t})
+        } else {
+            json!({"apiVersion": api_version, "kind": kind, "metadata": {"name": "x"},
+                   "spec": {"selector": {"matchLabels": {"app": "a"}}, "template": t}})
+        }
+    }
+
+    const CONTROLLERS: [(&str, &str, &str); 5] = [
+        ("apps/v1", "Deployment", "ReplicaSet"),
+        ("apps/v1", "ReplicaSet", "ReplicaSet"),
+        ("apps/v1", "StatefulSet", "StatefulSet"),
+        ("apps/v1", "DaemonSet", "DaemonSet"),
+        ("v1", "ReplicationController", "ReplicationController"),
+    ];
+
+    /// pkg/apis/apps/validation and ValidatePodTemplateSpecForRC: only `Always`, no
+    /// activeDeadlineSeconds, with upstream's field paths and messages.
+    #[test]
+    fn controllers_refuse_other_restart_policies_and_deadlines() {
+        for (av, kind, owner) in CONTROLLERS {
+            let obj = with_template(
+                av,
+                kind,
+                json!({"restartPolicy": "Never", "activeDeadlineSeconds": 30, "containers": [{"name": "c"}]}),
+            );
+            assert_eq!(
+                errs(obj),
+                vec![
+                    (
+                        "spec.template.spec.restartPolicy".to_owned(),
+                        "FieldValueNotSupported".to_owned(),
+                        "spec.template.spec.restartPolicy: Unsupported value: \"Never\": supported values: \"Always\"".to_owned()
+                    ),
+                    (
+                        "spec.template.spec.activeDeadlineSeconds".to_owned(),
+                        "FieldValueForbidden".to_owned(),
+                        format!("spec.template.spec.activeDeadlineSeconds: Forbidden: activeDeadlineSeconds in {owner} is not Supported")
+                    ),
+                ],
+                "{kind}"
+            );
+            // Unset restartPolicy defaults to Always.
+            let ok = with_template(av, kind, json!({"containers": [{"name": "c"}]}));
+            assert_eq!(errs(ok), vec![], "{kind}");
+        }
+    }
+
+    #[test]
+    fn unknown_policy_gets_both_errors() {
+        let obj = with_template(
+            "apps/v1",
+            "Deployment",
+            json!({"restartPolicy": "Sometimes", "containers": [{"name": "c"}]}),
+        );
+        let e = errs(obj);
+        assert_eq!(e.len(), 2);
+        assert!(
+            e[0].2
+                .ends_with("supported values: \"Always\", \"OnFailure\", \"Never\"")
+        );
+        assert!(e[1].2.ends_with("supported values: \"Always\""));
+    }
+
+    /// ValidatePodTemplate: no restartPolicy restriction, but the PodSpec checks.
+    #[test]
+    fn pod_template_allows_any_policy_but_checks_the_spec() {
+        let obj = with_template(
+            "v1",
+            "PodTemplate",
+            json!({"restartPolicy": "Never", "activeDeadlineSeconds": 30, "containers": [{"name": "c"}]}),
+        );
+        assert_eq!(errs(obj), vec![]);
+        let obj = with_template(
+            "v1",
+            "PodTemplate",
+            json!({"activeDeadlineSeconds": 0, "containers": [{"name": "c", "restartPolicy": "Sometimes"}],
+                   "ephemeralContainers": [{"name": "e"}]}),
+        );
+        let fields: Vec<String> = errs(obj).into_iter().map(|e| e.0).collect();
+        assert_eq!(
+            fields,
+            vec![
+                "template.spec.containers[0].restartPolicy",
+                "template.spec.activeDeadlineSeconds",
+                "template.spec.ephemeralContainers"
+            ]
+        );
+    }
+
+    #[test]
+    fn container_rules_in_templates() {
+        let rules = json!([{"action": "Bogus", "exitCodes": {"operator": "In", "values": [1]}}]);
+        let obj = with_template(
+            "apps/v1",
+            "StatefulSet",
+            json!({"containers": [{"name": "c", "restartPolicy": "Never", "restartPolicyRules": rules}]}),
+        );
+        assert_eq!(
+            errs(obj)[0].0,
+            "spec.template.spec.containers[0].restartPolicyRules[0].action"
+        );
+    }
+
+    #[test]
+    fn absent_templates() {
+        let rc = json!({"apiVersion": "v1", "kind": "ReplicationController", "metadata": {"name": "x"}, "spec": {"selector": {"a": "b"}}});
+        assert_eq!(
+            errs(rc),
+            vec![(
+                "spec.template".to_owned(),
+                "FieldValueRequired".to_owned(),
+                "spec.template: Required value".to_owned()
+            )]
+        );
+        let d = json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "x"}});
+        let e = errs(d);
+        assert_eq!(e.len(), 1);
+        assert_eq!(e[0].0, "spec.template.spec.containers");
+    }
+
+    /// SetDefaults_Job does not run on a CronJob's template: Indexed needs explicit completions.
+    #[test]
+    fn cronjob_template_is_not_job_defaulted() {
+        let cj = |spec: Value| {
+            json!({"apiVersion": "batch/v1", "kind": "CronJob", "metadata": {"name": "x"},
+                   "spec": {"schedule": "* * * * *", "jobTemplate": {"spec": spec}}})
+        };
+        let tmpl = json!({"spec": {"restartPolicy": "Never", "containers": [{"name": "c"}]}});
+        let e = errs(cj(json!({"completionMode": "Indexed", "template": tmpl})));
+        assert_eq!(e.len(), 1);
+        assert_eq!(e[0].0, "spec.jobTemplate.spec.completions");
+        assert_eq!(
+            errs(cj(
+                json!({"completionMode": "Indexed", "completions": 2, "template": tmpl,
+                "successPolicy": {"rules": [{"succeededIndexes": "1-"}]}})
+            ))[0]
+                .0,
+            "spec.jobTemplate.spec.successPolicy.rules[0].succeededIndexes"
+        );
+        // Always (the Pod default) is refused for a Job's Pods; a missing template likewise.
+        let e = errs(cj(
+            json!({"template": {"spec": {"containers": [{"name": "c"}]}}}),
+        ));
+        assert_eq!(e[0].0, "spec.jobTemplate.spec.template.spec.restartPolicy");
+        let e =
+            errs(json!({"apiVersion": "batch/v1", "kind": "CronJob", "metadata": {"name": "x"}}));
+        let fields: Vec<&str> = e.iter().map(|x| x.0.as_str()).collect();
+        assert_eq!(
+            fields,
+            vec![
+                "spec.jobTemplate.spec.template.spec.containers",
+                "spec.jobTemplate.spec.template.spec.restartPolicy"
+            ]
+        );
+    }
+
+    fn lws(leader: Option<Value>, worker: Value, size: i64) -> Value {
+        let mut lwt = json!({"size": size, "restartPolicy": "RecreateGroupOnPodRestart", "workerTemplate": worker});
+        if let Some(l) = leader {
+            lwt["leaderTemplate"] = l;
+        }
+        json!({"apiVersion": "leaderworkerset.x-k8s.io/v1", "kind": "LeaderWorkerSet",
+               "metadata": {"name": "x"}, "spec": {"leaderWorkerTemplate": lwt}})
+    }
+
+    /// The LWS controller creates StatefulSets from the templates: StatefulSet's rules apply to
+    /// the templates it uses.
+    #[test]
+    fn leader_worker_set_templates_are_statefulset_templates() {
+        let never = json!({"spec": {"restartPolicy": "Never", "containers": [{"name": "c"}]}});
+        let ok = json!({"spec": {"containers": [{"name": "c"}]}});
+        let fields = |obj| -> Vec<String> { errs(obj).into_iter().map(|e| e.0).collect() };
+        assert_eq!(
+            fields(lws(None, never.clone(), 1)),
+            vec!["spec.leaderWorkerTemplate.workerTemplate.spec.restartPolicy"]
+        );
+        assert_eq!(
+            fields(lws(Some(never.clone()), ok.clone(), 4)),
+            vec!["spec.leaderWorkerTemplate.leaderTemplate.spec.restartPolicy"]
+        );
+        // size 1 with a leader template: no worker StatefulSet, the worker template is unused.
+        assert!(fields(lws(Some(ok.clone()), never.clone(), 1)).is_empty());
+        assert_eq!(
+            fields(lws(Some(ok), never, 2)),
+            vec!["spec.leaderWorkerTemplate.workerTemplate.spec.restartPolicy"]
+        );
+        let deadline = json!({"spec": {"activeDeadlineSeconds": 5, "containers": [{"name": "c"}]}});
+        let e = errs(lws(None, deadline, 3));
+        assert_eq!(
+            e[0].2,
+            "spec.leaderWorkerTemplate.workerTemplate.spec.activeDeadlineSeconds: Forbidden: activeDeadlineSeconds in StatefulSet is not Supported"
+        );
+    }
+
+    /// The training operator writes the replica's restartPolicy over the template's.
+    #[test]
+    fn kubeflow_replica_restart_policy_replaces_the_templates() {
+        let job = |replica_policy: Option<&str>, template_policy: &str| {
+            let mut r = json!({"replicas": 1, "template": {"spec": {"restartPolicy": template_policy,
+                "containers": [{"name": "pytorch", "restartPolicy": "Never",
+                    "restartPolicyRules": [{"action": "Restart", "exitCodes": {"operator": "In", "values": [1]}}]}]}}});
+            if let Some(p) = replica_policy {
+                r["restartPolicy"] = json!(p);
+            }
+            json!({"apiVersion": "kubeflow.org/v1", "kind": "PyTorchJob", "metadata": {"name": "x"},
+                   "spec": {"pytorchReplicaSpecs": {"Worker": r}}})
+        };
+        assert!(errs(job(Some("OnFailure"), "Bogus")).is_empty());
+        assert!(errs(job(Some("ExitCode"), "Bogus")).is_empty());
+        let e = errs(job(None, "Bogus"));
+        assert_eq!(
+            e[0].0,
+            "spec.pytorchReplicaSpecs.Worker.template.spec.restartPolicy"
+        );
     }
 }
