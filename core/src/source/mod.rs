@@ -14,6 +14,9 @@
 //! validation kubectl asks for by default.
 
 mod resolve;
+mod stream;
+
+pub use stream::{BrokenDocument, read_stream};
 
 use crate::diag::Diagnostic;
 use resolve::{CoreTag, Resolved};
@@ -46,6 +49,9 @@ type Positions = HashMap<String, (u32, u32)>;
 #[derive(Debug)]
 struct LazyPositions {
     text: Box<str>,
+    mode: Mode,
+    /// Where `text` sits in the whole stream (see [`Offset`]).
+    offset: Offset,
     per_document: OnceLock<Vec<Positions>>,
 }
 
@@ -53,11 +59,90 @@ impl LazyPositions {
     fn of(&self, index: usize) -> Option<&Positions> {
         self.per_document
             .get_or_init(|| {
-                parse_stream(&self.text, true)
+                parse_stream(&self.text, self.mode.tracking())
                     .map(|s| s.positions)
                     .unwrap_or_default()
             })
             .get(index)
+    }
+}
+
+/// How a piece of text is read.
+#[derive(Debug, Clone, Copy, Default)]
+struct Mode {
+    /// Record where every field sits (slower; for error messages and positions).
+    track: bool,
+    /// The text is a JSON value from kubectl's JSON stream decoder, not YAML: `\/` is an escape
+    /// and go-yaml's quirks are not patched in.
+    json: bool,
+    /// Only the first YAML document of the text counts, as `yaml.Unmarshal` (go-yaml v2) reads
+    /// one chunk of kubectl's splitter.
+    first_only: bool,
+    /// A key set twice keeps the last value instead of failing: go-yaml v2's non-strict reading,
+    /// which kubectl's stream decoder uses. Only asked to learn whether a document with a
+    /// duplicate key has another error too.
+    lenient_keys: bool,
+}
+
+impl Mode {
+    fn tracking(self) -> Self {
+        Mode { track: true, ..self }
+    }
+}
+
+/// Where a piece of text starts in the whole stream: lines before it, and characters before it
+/// on its first line (a JSON object can start after another on the same line).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(crate) struct Offset {
+    pub lines: u32,
+    pub columns: u32,
+}
+
+impl Offset {
+    /// A 1-based (line, column) of the piece, as a position in the whole stream.
+    fn apply(self, (line, column): (u32, u32)) -> (u32, u32) {
+        let column = if line <= 1 {
+            column.saturating_add(self.columns)
+        } else {
+            column
+        };
+        (line.saturating_add(self.lines), column)
+    }
+
+    /// The diagnostic's line and column, and the `line L column C:` its message starts with,
+    /// moved from the piece to the whole stream.
+    fn shift(self, d: &mut Diagnostic) {
+        if self == Offset::default() {
+            return;
+        }
+        let Some(line) = d.line else { return };
+        let column = d.column.unwrap_or(1);
+        // A duplicate key's message names the line of the first one too.
+        if let Some((head, first)) = d.message.rsplit_once(" (first at line ")
+            && let Some(Ok(first)) = first.strip_suffix(')').map(str::parse::<u32>)
+        {
+            d.message = format!(
+                "{head} (first at line {})",
+                first.saturating_add(self.lines)
+            );
+        }
+        let (new_line, new_column) = self.apply((line, column));
+        move_diagnostic(d, new_line, new_column);
+    }
+}
+
+/// Puts a diagnostic at another line and column, the `line L column C:` its message starts
+/// with too.
+pub(crate) fn move_diagnostic(d: &mut Diagnostic, line: u32, column: u32) {
+    if let (Some(old_line), Some(old_column)) = (d.line, d.column) {
+        let old_prefix = format!("line {old_line} column {old_column}: ");
+        if let Some(rest) = d.message.strip_prefix(&old_prefix) {
+            d.message = format!("line {line} column {column}: {rest}");
+        }
+    }
+    d.line = Some(line);
+    if d.column.is_some() {
+        d.column = Some(column);
     }
 }
 
@@ -87,19 +172,36 @@ pub struct Document {
     /// Plain scalars read by YAML 1.1's rules where YAML 1.2 reads them otherwise.
     pub notes: Vec<ReadNote>,
     positions: Arc<LazyPositions>,
+    /// The document's index among those of the text its positions were read from.
+    chunk_index: usize,
+}
+
+/// Positions of one piece, answered in the whole stream's lines and columns.
+struct Located<'a> {
+    positions: &'a Positions,
+    offset: Offset,
+}
+
+impl Located<'_> {
+    fn get(&self, field: &str) -> Option<(u32, u32)> {
+        self.positions.get(field).map(|p| self.offset.apply(*p))
+    }
 }
 
 impl Document {
     /// The line and column (1-based) of a field path such as `spec.containers[0].name`, or of
     /// its nearest ancestor the source has.
     pub fn position_of(&self, field: &str) -> (u32, u32) {
-        let Some(positions) = self.positions.of(self.index) else {
+        let offset = self.positions.offset;
+        // A chunk of kubectl's splitter holds one document: its positions are the first set.
+        let Some(positions) = self.positions.of(self.chunk_index) else {
             return (self.line, 1);
         };
+        let positions = Located { positions, offset };
         let mut f = field.to_owned();
         loop {
             if let Some(p) = positions.get(&f) {
-                return *p;
+                return p;
             }
             // Map keys are written `labels[key]` by apimachinery and `labels.key` here.
             if f.ends_with(']')
@@ -109,7 +211,7 @@ impl Document {
                 if inner.parse::<usize>().is_err() {
                     let alt = format!("{}.{}", f.get(..open).unwrap_or(""), inner);
                     if let Some(p) = positions.get(&alt) {
-                        return *p;
+                        return p;
                     }
                 }
                 f.truncate(open);
@@ -176,38 +278,6 @@ impl Frame {
     }
 }
 
-/// Whether the text is read as JSON: kubectl (`YAMLOrJSONDecoder`) takes a stream whose first
-/// byte after white space is `{` for JSON, anything else for YAML.
-fn is_json(text: &str) -> bool {
-    // Go's unicode.IsSpace and Rust's char::is_whitespace are both Unicode's White_Space.
-    text.trim_start_matches(char::is_whitespace)
-        .starts_with('{')
-}
-
-/// kubectl splits a YAML stream into documents itself (apimachinery's `YAMLReader`): a line
-/// starting with `---` separates documents and may be followed only by spaces or a comment;
-/// anything else there (`--- {a: 1}`, `---x`), which YAML allows, kubectl refuses.
-fn document_separator_check(text: &str) -> Result<(), Diagnostic> {
-    if !(text.starts_with("---") || text.contains("\n---")) {
-        return Ok(());
-    }
-    for (i, line) in text.lines().enumerate() {
-        let Some(rest) = line.strip_prefix("---") else {
-            continue;
-        };
-        let rest = rest.trim();
-        if !rest.is_empty() && !rest.starts_with('#') {
-            return Err(line_syntax_error(
-                i,
-                &format!(
-                    "invalid Yaml document separator: {rest} (kubectl allows only spaces or a comment after ---)"
-                ),
-            ));
-        }
-    }
-    Ok(())
-}
-
 /// A `syntax` error about the whole line with 0-based index `i`.
 fn line_syntax_error(i: usize, detail: &str) -> Diagnostic {
     let line = u32::try_from(i + 1).unwrap_or(u32::MAX);
@@ -241,6 +311,28 @@ fn yaml_version_check(text: &str) -> Result<(), Diagnostic> {
     Ok(())
 }
 
+/// A YAML directive (`%YAML 1.1`, `%TAG …`) must be followed by a `---` line, and a piece of
+/// kubectl's splitter never holds one (each `---` line ends a piece): go-yaml refuses a piece
+/// that opens with directives ("did not find expected <document start>"), where a YAML parser
+/// given the whole stream would read on.
+fn directives_without_document_check(text: &str) -> Result<(), Diagnostic> {
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
+    match lines.next() {
+        Some((_, l)) if l.starts_with('%') => {}
+        _ => return Ok(()),
+    }
+    let after = lines
+        .find(|(_, l)| !l.starts_with('%'))
+        .map_or_else(|| text.lines().count(), |(i, _)| i);
+    Err(line_syntax_error(
+        after,
+        "did not find expected <document start> (a YAML directive must be followed by a --- line, and kubectl splits the stream at every --- line before go-yaml reads it)",
+    ))
+}
+
 /// libyaml (so go-yaml) reads a lone `-` inside a flow collection (`[cat, -]`, `{a: -}`) as the
 /// string "-"; YAML 1.2 and saphyr-parser refuse it. When the parser stops there, the text with
 /// that dash quoted (the same value) is what gets read; columns after it on its line are two
@@ -249,7 +341,6 @@ fn flow_dash_patch(text: &str, error: &Diagnostic) -> Option<String> {
     if !error
         .message
         .ends_with("plain scalar cannot start with '-' followed by ,[]{}")
-        || is_json(text)
     {
         return None;
     }
@@ -290,7 +381,7 @@ fn byte_offset(text: &str, line: u32, column: u32) -> Option<usize> {
 /// escapes are all `\'`, the text with each written as `'` (the same value) is what gets read;
 /// columns after them on their line are one less. None when the error is anything else.
 fn quote_escape_patch(text: &str, error: &Diagnostic) -> Option<String> {
-    if !error.message.ends_with("found unknown escape character") || is_json(text) {
+    if !error.message.ends_with("found unknown escape character") {
         return None;
     }
     let from = byte_offset(text, error.line?, error.column?)?;
@@ -441,11 +532,50 @@ fn child_path(parent: &str, key: &str) -> String {
     }
 }
 
-/// Parses YAML or JSON text with one or more documents. Empty documents are skipped.
+/// Parses YAML or JSON text with one or more documents, as kubectl reads a file (see
+/// [`read_stream`]). Empty documents are skipped. The first document that cannot be read is the
+/// error; [`read_stream`] gives every document and every error.
 pub fn parse_documents(text: &str) -> Result<Vec<Document>, Diagnostic> {
-    if !is_json(text) {
+    let mut docs = Vec::new();
+    for entry in read_stream(text) {
+        docs.push(entry.map_err(|b| b.error)?);
+    }
+    Ok(docs)
+}
+
+/// The whole text read as one YAML stream (JSON when it starts with `{`), without kubectl's
+/// splitting: what the API server reads of a request body (`sigs.k8s.io/yaml` on the whole
+/// body). The differential oracle's YAML leg compares this reading (docs/oracle.md).
+pub fn parse_whole(text: &str) -> Result<Vec<Document>, Diagnostic> {
+    let json = text
+        .trim_start_matches(char::is_whitespace)
+        .starts_with('{');
+    parse_text(
+        text,
+        Mode {
+            json,
+            ..Mode::default()
+        },
+        Offset::default(),
+    )
+}
+
+/// Reads one piece of text (a chunk of kubectl's YAML splitter, or one value of its JSON
+/// stream) that starts at `offset` in the whole stream; lines and columns of what it gives are
+/// the whole stream's.
+fn parse_text(text: &str, mode: Mode, offset: Offset) -> Result<Vec<Document>, Diagnostic> {
+    parse_text_at(text, mode, offset).map_err(|mut d| {
+        offset.shift(&mut d);
+        d
+    })
+}
+
+fn parse_text_at(text: &str, mode: Mode, offset: Offset) -> Result<Vec<Document>, Diagnostic> {
+    if !mode.json {
         yaml_version_check(text)?;
-        document_separator_check(text)?;
+        if mode.first_only {
+            directives_without_document_check(text)?;
+        }
     }
     // The fast pass records no positions; an error (rare, and it needs its path and line)
     // comes from the tracking pass, so both passes report exactly the same errors.
@@ -453,19 +583,20 @@ pub fn parse_documents(text: &str) -> Result<Vec<Document>, Diagnostic> {
     let mut patches = 0;
     let stream = loop {
         let current = patched.as_deref().unwrap_or(text);
-        match parse_stream(current, false) {
+        match parse_stream(current, mode) {
             Ok(stream) => break stream,
             Err(fast) => {
                 // Each patch costs a parse: bounded, so a text full of them cannot take long.
                 patches += 1;
                 if patches <= MAX_QUOTE_PATCHES
+                    && !mode.json
                     && let Some(p) = quote_escape_patch(current, &fast)
                         .or_else(|| flow_dash_patch(current, &fast))
                 {
                     patched = Some(p);
                     continue;
                 }
-                return Err(parse_stream(current, true).err().unwrap_or(fast));
+                return Err(parse_stream(current, mode.tracking()).err().unwrap_or(fast));
             }
         }
     };
@@ -473,7 +604,7 @@ pub fn parse_documents(text: &str) -> Result<Vec<Document>, Diagnostic> {
     let per_document = OnceLock::new();
     let mut notes = stream.notes;
     if notes.iter().any(|n| !n.is_empty())
-        && let Ok(tracked) = parse_stream(read, true)
+        && let Ok(tracked) = parse_stream(read, mode.tracking())
     {
         // Rare (most manifests have no such scalar): the tracking pass names their fields, and
         // its positions are kept rather than found again later.
@@ -482,6 +613,8 @@ pub fn parse_documents(text: &str) -> Result<Vec<Document>, Diagnostic> {
     }
     let positions = Arc::new(LazyPositions {
         text: read.into(),
+        mode,
+        offset,
         per_document,
     });
     let mut notes = notes.into_iter();
@@ -489,12 +622,19 @@ pub fn parse_documents(text: &str) -> Result<Vec<Document>, Diagnostic> {
         .docs
         .into_iter()
         .enumerate()
-        .map(|(index, (line, value))| Document {
-            index,
-            line,
-            value,
-            notes: notes.next().unwrap_or_default(),
-            positions: Arc::clone(&positions),
+        .map(|(index, (line, value))| {
+            let mut notes = notes.next().unwrap_or_default();
+            for n in &mut notes {
+                (n.line, n.column) = offset.apply((n.line, n.column));
+            }
+            Document {
+                index,
+                line: offset.apply((line, 1)).0,
+                value,
+                notes,
+                positions: Arc::clone(&positions),
+                chunk_index: index,
+            }
         })
         .collect())
 }
@@ -511,8 +651,13 @@ struct Stream {
 
 /// Documents as (first line, value), and with `track` the positions of every field of each.
 /// Without `track` no path string is built, and errors carry no field path.
-fn parse_stream(text: &str, track: bool) -> Result<Stream, Diagnostic> {
-    let json = is_json(text);
+fn parse_stream(text: &str, mode: Mode) -> Result<Stream, Diagnostic> {
+    let Mode {
+        track,
+        json,
+        first_only,
+        lenient_keys,
+    } = mode;
     let source = text;
     let mut parser = Parser::new_from_str(text);
     let mut docs = Vec::new();
@@ -562,6 +707,10 @@ fn parse_stream(text: &str, track: bool) -> Result<Stream, Diagnostic> {
                 }
                 positions.clear();
                 notes.clear();
+                if first_only {
+                    // go-yaml's Unmarshal reads one document and never looks past its end.
+                    break;
+                }
             }
             Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) => {
                 if stack.len() >= MAX_DEPTH {
@@ -614,7 +763,7 @@ fn parse_stream(text: &str, track: bool) -> Result<Stream, Diagnostic> {
                 if anchor > 0 {
                     anchors.insert(anchor, value.clone());
                 }
-                place(&mut stack, &mut root, value, &span)?;
+                place(&mut stack, &mut root, value, &span, lenient_keys)?;
             }
             Event::Scalar(text, style, anchor, tag) => {
                 nodes += 1;
@@ -663,7 +812,7 @@ fn parse_stream(text: &str, track: bool) -> Result<Stream, Diagnostic> {
                         }
                         // The fast pass finds a duplicate when it inserts (see `place`) and the
                         // tracking pass reports it here, with both lines.
-                        if track && map.contains_key(&k) {
+                        if track && !lenient_keys && map.contains_key(&k) {
                             let p = child_path(path, &k);
                             let first = positions
                                 .get(&p)
@@ -718,7 +867,7 @@ fn parse_stream(text: &str, track: bool) -> Result<Stream, Diagnostic> {
                 if anchor > 0 {
                     anchors.insert(anchor, value.clone());
                 }
-                place(&mut stack, &mut root, value, &span)?;
+                place(&mut stack, &mut root, value, &span, lenient_keys)?;
             }
             Event::Alias(id) => {
                 let Some(anchored) = anchors.get(&id) else {
@@ -761,7 +910,7 @@ fn parse_stream(text: &str, track: bool) -> Result<Stream, Diagnostic> {
                     }
                     continue;
                 }
-                place(&mut stack, &mut root, v, &span)?;
+                place(&mut stack, &mut root, v, &span, lenient_keys)?;
             }
         }
     }
@@ -794,6 +943,7 @@ fn place(
     root: &mut Option<Value>,
     value: Value,
     span: &Span,
+    lenient_keys: bool,
 ) -> Result<(), Diagnostic> {
     match stack.last_mut() {
         None => {
@@ -813,11 +963,12 @@ fn place(
         }) if *merging => {
             *merging = false;
             *key = None;
-            merge_into(map, value, path, span)
+            merge_into(map, value, path, span, lenient_keys)
         }
         Some(Frame::Map { map, key, path, .. }) => match key.take() {
             Some(k) => match map.insert(k, value) {
                 None => Ok(()),
+                Some(_) if lenient_keys => Ok(()),
                 // Only the fast pass gets here; its caller re-reads with tracking for the message.
                 Some(_) => Err(err_at(
                     span,
@@ -844,6 +995,7 @@ fn merge_into(
     value: Value,
     path: &str,
     span: &Span,
+    lenient_keys: bool,
 ) -> Result<(), Diagnostic> {
     let not_mergeable = || {
         err_at(
@@ -867,6 +1019,9 @@ fn merge_into(
     for source in sources {
         for (k, v) in source {
             if map.contains_key(&k) {
+                if lenient_keys {
+                    continue;
+                }
                 let at = child_path(path, &k);
                 return Err(err_at(
                     span,
@@ -1151,10 +1306,9 @@ mod tests {
                 .ok(),
             Some(2)
         );
-        assert_eq!(
-            one("%YAML 1.1\n---\na: 1\n").value,
-            serde_json::json!({"a": 1})
-        );
+        // kubectl cuts the stream at the `---` line first: the directive is a piece of its own,
+        // which go-yaml refuses.
+        assert_eq!(code("%YAML 1.1\n---\na: 1\n").as_deref(), Some("syntax"));
         assert_eq!(
             one("a: !!binary aGk=\nb: !!binary |\n  aG\n  k=\n").value,
             serde_json::json!({"a": "hi", "b": "hi"})
