@@ -234,10 +234,21 @@ impl Reader {
                         }),
                     );
                     chunk_start = None;
-                } else if let Some(start) = chunk_start.take() {
-                    if !self.chunk(text, start, at, &mut first) {
-                        return false;
+                    at += line_len;
+                    continue;
+                }
+                match chunk_start.take() {
+                    Some(start) => {
+                        // The line ends the piece above it and is read no further.
+                        if !self.chunk(text, start, at, &mut first) {
+                            return false;
+                        }
+                        at += line_len;
+                        continue;
                     }
+                    // With nothing above it, kubectl's splitter keeps the line: it opens the
+                    // next piece (go-yaml then reads it as a document start).
+                    None => chunk_start = Some(at),
                 }
                 at += line_len;
                 continue;
@@ -351,25 +362,23 @@ impl Reader {
     /// including the first newline is passed over and the rest read as YAML. False when its
     /// first document fails too (the JSON error stands); the entries it added are then removed.
     fn yaml_after_json(&mut self, text: &str, end: usize) -> bool {
-        let rest = text.get(end..).unwrap_or("");
+        // The decoder reads this white space 4 bytes at a time and gives up (the JSON error
+        // stands) when fewer than 4 are left, even before a character that is not white space.
         let mut from = end;
-        let mut found = false;
-        for (i, c) in rest.char_indices() {
+        loop {
+            if text.len().saturating_sub(from) < 4 {
+                return false;
+            }
+            let Some(c) = text.get(from..).and_then(|r| r.chars().next()) else {
+                return false;
+            };
             if !c.is_whitespace() {
-                from = end + i;
-                found = true;
                 break;
             }
+            from += c.len_utf8();
             if c == '\n' {
-                from = end + i + 1;
-                found = true;
                 break;
             }
-        }
-        if !found {
-            // Only white space was left: the decoder hits the end of the stream, and the JSON
-            // error stands.
-            return false;
         }
         let kept = self.entries.len();
         if self.yaml(text, from, true) {
@@ -403,7 +412,7 @@ fn first_line_of_content(piece: &str) -> Option<u32> {
         .lines()
         .position(|l| {
             let t = l.trim();
-            !t.is_empty() && !t.starts_with('#')
+            !t.is_empty() && !t.starts_with('#') && !l.starts_with("---")
         })
         .and_then(|i| u32::try_from(i + 1).ok())
 }
@@ -494,10 +503,16 @@ mod tests {
             read("{a: 1}\n---\n{b: 2}\n"),
             vec![Ok(json!({"a": 1})), Ok(json!({"b": 2}))]
         );
-        // Trailing text after one object is a YAML document of its own.
+        // Text on the next line after one object is a YAML document of its own.
+        assert_eq!(
+            read("{\"a\":1}\nxyz"),
+            vec![Ok(json!({"a": 1})), Ok(json!("xyz"))]
+        );
+        // The decoder reads the white space before it 4 bytes at a time and gives up when
+        // fewer are left: the JSON error stands (apimachinery's consumeWhitespace).
         assert_eq!(
             read("{\"a\":1} xyz"),
-            vec![Ok(json!({"a": 1})), Ok(json!("xyz"))]
+            vec![Ok(json!({"a": 1})), Err(("syntax".to_owned(), 1, true))]
         );
         // When the YAML reading fails too, the JSON error stands.
         let r = read("{\"a\":1}\n{\"b\": [}\n");
@@ -553,6 +568,38 @@ mod tests {
             Some(3),
             "the document kubectl never decodes starts at line 3"
         );
+    }
+
+    /// go-yaml reads one document of a piece and stops: what follows its root is read only as
+    /// far as libyaml's scanner looks for a key's `:` (the rest of a line).
+    #[test]
+    fn a_piece_is_read_as_far_as_go_yaml_reads_it() {
+        // `{..}{..}` that is not a JSON stream (a byte order mark first) is YAML: one document.
+        assert_eq!(read("\u{feff}{\"a\": 1}{\"b\": 2}\n{\"c\": 3}"), vec![Ok(json!({"a": 1}))]);
+        // A `}` closing nothing after the root ends the document.
+        assert_eq!(read("\u{feff}{\"a\": 1} }"), vec![Ok(json!({"a": 1}))]);
+        // An escape YAML 1.1 lacks on the line the scanner reads past the root is an error...
+        assert_eq!(
+            read("\u{feff}{\"a\": 1} {\"b\": \"x\\/y\"}\n"),
+            vec![Err(("syntax".to_owned(), 1, true))]
+        );
+        assert_eq!(
+            read("a: 1\n---\n{\"a\": 1}\n{\"b\": [\"x\\/y\"]}\n"),
+            vec![Ok(json!({"a": 1})), Err(("syntax".to_owned(), 4, true))]
+        );
+        // ...but not past a stray `}`, where libyaml stops looking, nor on later lines.
+        assert_eq!(read("\u{feff}{\"a\": 1}} {\"b\": \"x\\/y\"}"), vec![Ok(json!({"a": 1}))]);
+        assert_eq!(
+            read("\u{feff}{\"a\": 1}\n{\"b\": 1}\n{\"c\": \"x\\/y\"}"),
+            vec![Ok(json!({"a": 1}))]
+        );
+        // A document cannot open with `...` or with a directive kubectl's splitter left alone.
+        assert_eq!(read("# c\n...\n"), vec![Err(("syntax".to_owned(), 2, true))]);
+        assert_eq!(read("%YAML 1.1\na: 1\n"), vec![Err(("syntax".to_owned(), 2, true))]);
+        // A leading `---` stays in its piece: the directive after it is then never read.
+        assert_eq!(read("---\n%YAML 1.1\na: 1\n"), vec![]);
+        // Characters YAML 1.1 refuses.
+        assert_eq!(read("a: \u{7f}\n"), vec![Err(("syntax".to_owned(), 1, true))]);
     }
 
     #[test]
