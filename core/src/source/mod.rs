@@ -171,6 +171,10 @@ pub struct Document {
     pub value: Value,
     /// Plain scalars read by YAML 1.1's rules where YAML 1.2 reads them otherwise.
     pub notes: Vec<ReadNote>,
+    /// The 1-based line from which text of this document's piece is never read: go-yaml reads
+    /// one YAML document of each piece of kubectl's splitter (what follows a `...` line, or a
+    /// second flow mapping after the first, is passed over, by kubectl too).
+    pub unread_from: Option<u32>,
     positions: Arc<LazyPositions>,
     /// The document's index among those of the text its positions were read from.
     chunk_index: usize,
@@ -688,6 +692,10 @@ fn parse_text_at(text: &str, mode: Mode, offset: Offset) -> Result<Vec<Document>
         offset,
         per_document,
     });
+    let unread_from = stream
+        .read
+        .and_then(|r| unread_after(text, r.root_end_marker))
+        .map(|l| offset.apply((l, 1)).0);
     let mut notes = notes.into_iter();
     Ok(stream
         .docs
@@ -703,6 +711,7 @@ fn parse_text_at(text: &str, mode: Mode, offset: Offset) -> Result<Vec<Document>
                 line: offset.apply((line, 1)).0,
                 value,
                 notes,
+                unread_from,
                 positions: Arc::clone(&positions),
                 chunk_index: index,
             }
@@ -850,6 +859,30 @@ impl Lookahead {
             block_collection,
         }
     }
+}
+
+/// The line of the first text after the root (`end`) that go-yaml never reads: anything but
+/// white space, comments and a `...` line.
+fn unread_after(text: &str, end: saphyr_parser::Marker) -> Option<u32> {
+    let from = if text.is_ascii() {
+        end.index().min(text.len())
+    } else {
+        text.char_indices()
+            .nth(end.index())
+            .map_or(text.len(), |(b, _)| b)
+    };
+    let rest = text.get(from..)?;
+    for (i, l) in rest.split('\n').enumerate() {
+        let at_line_start = i > 0 || end.col() == 0;
+        let t = l.trim();
+        let end_marker = at_line_start
+            && l.starts_with("...")
+            && l.get(3..).is_some_and(|r| r.trim().is_empty() || r.trim().starts_with('#'));
+        if !t.is_empty() && !t.starts_with('#') && !end_marker {
+            return u32::try_from(end.line() + i).ok();
+        }
+    }
+    None
 }
 
 /// Where the root collection ends, from its end event, and whether it is a block collection.

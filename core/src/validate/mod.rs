@@ -137,6 +137,18 @@ pub fn run(input: ValidateInput) -> Result<ValidateOutput, Diagnostic> {
                 };
                 let (mut f, modelled) = validate_value(&doc.value, &ctx);
                 f.extend(doc.notes.iter().map(yaml_reading_warning));
+                if let Some(line) = doc.unread_from {
+                    f.push(
+                        Diagnostic::lint(
+                            "unread-text",
+                            &FieldPath::new(""),
+                            format!(
+                                "the text from line {line} up to the next --- line is never read: kubectl (go-yaml) reads one YAML document between two --- lines; start another document with a --- line"
+                            ),
+                        )
+                        .at(line, 1),
+                    );
+                }
                 for d in f.all_mut() {
                     d.document = Some(doc.index);
                     attach_position(d, &doc);
