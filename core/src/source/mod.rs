@@ -320,6 +320,27 @@ fn yaml_version_check(text: &str) -> Result<(), Diagnostic> {
 /// that opens with directives ("did not find expected <document start>"), where a YAML parser
 /// given the whole stream would read on.
 fn directives_without_document_check(text: &str) -> Result<(), Diagnostic> {
+    // libyaml skips a tab only where no key can start: before a piece's first token, a line
+    // whose indentation holds a tab (a blank line too) is refused.
+    for (i, l) in text.lines().enumerate() {
+        let indent = l.len() - l.trim_start_matches([' ', '\t']).len();
+        if let Some(tab) = l.get(..indent).and_then(|w| w.find('\t')) {
+            let (line, column) = (
+                u32::try_from(i + 1).unwrap_or(u32::MAX),
+                u32::try_from(tab + 1).unwrap_or(u32::MAX),
+            );
+            return Err(Diagnostic::request(
+                "syntax",
+                "",
+                format!("line {line} column {column}: found character that cannot start any token (a tab in the indentation)"),
+            )
+            .at(line, column));
+        }
+        let t = l.trim();
+        if !t.is_empty() && !t.starts_with('#') {
+            break;
+        }
+    }
     let mut lines = text
         .lines()
         .enumerate()

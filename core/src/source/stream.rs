@@ -58,9 +58,18 @@ pub fn read_stream(text: &str) -> Vec<Result<Document, BrokenDocument>> {
         out.yaml(text, 0, false);
     }
     let total = out.entries.len();
+    let mut first_stop = None;
     for (entry, stop) in out.entries.iter_mut().zip(out.stops) {
         if let (Err(b), Some(stop)) = (entry, stop) {
-            b.error.message.push_str(&stop.note(b.index, total));
+            match first_stop {
+                None => {
+                    b.error.message.push_str(&stop.note(b.index, total));
+                    first_stop = Some(b.index);
+                }
+                Some(first) => b.error.message.push_str(&format!(
+                    "; kubectl would stop reading here too, had it not stopped at document {first}"
+                )),
+            }
         }
     }
     out.entries
@@ -598,8 +607,9 @@ mod tests {
         assert_eq!(read("%YAML 1.1\na: 1\n"), vec![Err(("syntax".to_owned(), 2, true))]);
         // A leading `---` stays in its piece: the directive after it is then never read.
         assert_eq!(read("---\n%YAML 1.1\na: 1\n"), vec![]);
-        // Characters YAML 1.1 refuses.
+        // Characters YAML 1.1 refuses, and a tab where libyaml looks for a token.
         assert_eq!(read("a: \u{7f}\n"), vec![Err(("syntax".to_owned(), 1, true))]);
+        assert_eq!(read("\t\n  xyz"), vec![Err(("syntax".to_owned(), 1, true))]);
     }
 
     #[test]
