@@ -697,7 +697,9 @@ fn a_broken_yaml_document_does_not_hide_the_others() {
     assert_eq!(stdout(&d).lines().count(), 2, "{}", stdout(&d));
     let derr = stderr(&d);
     assert!(
-        derr.contains("-:5:") && derr.contains("document 1 (from line 3)") && !derr.contains("stops"),
+        derr.contains("-:5:")
+            && derr.contains("document 1 (from line 3)")
+            && !derr.contains("stops"),
         "{derr}"
     );
 }
@@ -750,7 +752,13 @@ fn convert_jsonl_stream_answers_per_document() {
         lines[0]["stream"],
         serde_json::json!([{"value": {"a": 1}}, {"value": {"b": 2}}])
     );
-    assert_eq!(lines[1]["stream"][1]["stopsKubectl"], serde_json::json!(true));
-    assert_eq!(lines[1]["stream"][2], serde_json::json!({"value": {"c": 3}}));
+    assert_eq!(
+        lines[1]["stream"][1]["stopsKubectl"],
+        serde_json::json!(true)
+    );
+    assert_eq!(
+        lines[1]["stream"][2],
+        serde_json::json!({"value": {"c": 3}})
+    );
     assert_eq!(lines[1]["error"]["document"], serde_json::json!(1));
 }

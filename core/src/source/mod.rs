@@ -86,7 +86,10 @@ struct Mode {
 
 impl Mode {
     fn tracking(self) -> Self {
-        Mode { track: true, ..self }
+        Mode {
+            track: true,
+            ..self
+        }
     }
 }
 
@@ -350,7 +353,10 @@ fn directives_without_document_check(text: &str) -> Result<(), Diagnostic> {
         // An implicit document cannot open with `...`: libyaml finds no node there.
         Some((i, l))
             if l.starts_with("...")
-                && l[3..].chars().next().is_none_or(|c| c.is_ascii_whitespace()) =>
+                && l[3..]
+                    .chars()
+                    .next()
+                    .is_none_or(|c| c.is_ascii_whitespace()) =>
         {
             return Err(line_syntax_error(
                 i,
@@ -399,7 +405,10 @@ fn unprintable(text: &str, before_line: Option<u32>) -> Option<Diagnostic> {
             || ('\u{e000}'..='\u{fffd}').contains(&c)
             || c >= '\u{10000}'
     };
-    if text.bytes().all(|b| (0x20..0x7f).contains(&b) || matches!(b, b'\t' | b'\n' | b'\r')) {
+    if text
+        .bytes()
+        .all(|b| (0x20..0x7f).contains(&b) || matches!(b, b'\t' | b'\n' | b'\r'))
+    {
         return None;
     }
     let (mut line, mut column) = (1u32, 1u32);
@@ -794,13 +803,23 @@ impl Lookahead {
                     .map_or(text.len(), |(b, _)| b)
             }
         };
-        let line_end = |from: usize| text.get(from..).and_then(|r| r.find('\n')).map_or(text.len(), |i| from + i);
+        let line_end = |from: usize| {
+            text.get(from..)
+                .and_then(|r| r.find('\n'))
+                .map_or(text.len(), |i| from + i)
+        };
         let start_byte = byte_of(root_start);
         let end_byte = byte_of(end.index());
         let mut until = (end_line, end_col);
         let mut until_byte = end_byte;
-        let flow_root = matches!(text.get(start_byte..).and_then(|r| r.chars().next()), Some('{' | '['));
-        let start_line = text.get(..start_byte).map_or(0, |t| t.matches('\n').count()) + 1;
+        let flow_root = matches!(
+            text.get(start_byte..).and_then(|r| r.chars().next()),
+            Some('{' | '[')
+        );
+        let start_line = text
+            .get(..start_byte)
+            .map_or(0, |t| t.matches('\n').count())
+            + 1;
         // Where the scanner's look past the root starts: the rest of the root's line, for a
         // flow collection on one line (its `{` could be a key until the line ends).
         let mut region_start = None;
@@ -824,7 +843,9 @@ impl Lookahead {
         let mut chars = rest.char_indices().peekable();
         let mut after_space = true;
         let next = loop {
-            let Some((i, c)) = chars.next() else { break None };
+            let Some((i, c)) = chars.next() else {
+                break None;
+            };
             match c {
                 '\n' => {
                     line += 1;
@@ -835,9 +856,7 @@ impl Lookahead {
                     col += 1;
                     after_space = true;
                 }
-                '#' if after_space => {
-                    while chars.next_if(|(_, c)| *c != '\n').is_some() {}
-                }
+                '#' if after_space => while chars.next_if(|(_, c)| *c != '\n').is_some() {},
                 _ => {
                     at = end_byte + i;
                     break Some(c);
@@ -847,16 +866,22 @@ impl Lookahead {
         if let Some(c) = next {
             let follow = text.get(at..).and_then(|r| r.chars().nth(1));
             let blank_after = follow.is_none_or(|f| matches!(f, ' ' | '\t' | '\r' | '\n'));
-            let starts = |m: &str| col == 0 && text.get(at..).is_some_and(|r| r.starts_with(m))
-                && text.get(at + 3..).and_then(|r| r.chars().next()).is_none_or(|f| matches!(f, ' ' | '\t' | '\r' | '\n'));
+            let starts = |m: &str| {
+                col == 0
+                    && text.get(at..).is_some_and(|r| r.starts_with(m))
+                    && text
+                        .get(at + 3..)
+                        .and_then(|r| r.chars().next())
+                        .is_none_or(|f| matches!(f, ' ' | '\t' | '\r' | '\n'))
+            };
             // After the root's last token a key may start only on a new line (libyaml's
             // `simple_key_allowed`).
             let key_candidate = line > end_line
                 && !(matches!(c, '}' | ']' | ',')
-                || (matches!(c, '-' | '?' | ':') && blank_after)
-                || (c == '%' && col == 0)
-                || starts("---")
-                || starts("..."));
+                    || (matches!(c, '-' | '?' | ':') && blank_after)
+                    || (c == '%' && col == 0)
+                    || starts("---")
+                    || starts("..."));
             let (token_end, token_end_byte) = if key_candidate {
                 let (byte, columns) = look_end(at);
                 ((line, col + columns), byte)
@@ -898,7 +923,8 @@ fn unread_after(text: &str, end: saphyr_parser::Marker) -> Option<u32> {
         let t = l.trim();
         let end_marker = at_line_start
             && l.starts_with("...")
-            && l.get(3..).is_some_and(|r| r.trim().is_empty() || r.trim().starts_with('#'));
+            && l.get(3..)
+                .is_some_and(|r| r.trim().is_empty() || r.trim().starts_with('#'));
         if !t.is_empty() && !t.starts_with('#') && !end_marker {
             return u32::try_from(end.line() + i).ok();
         }
@@ -949,7 +975,9 @@ fn error_past_the_root(
         // An error inside the document, before the one saphyr-parser met first while looking
         // ahead: libyaml meets it first.
         Err(e) if (e.line, e.column) < (error.line, error.column) => {
-            return Some(Err(parse_stream(prefix, mode.tracking()).err().unwrap_or(e)));
+            return Some(Err(parse_stream(prefix, mode.tracking())
+                .err()
+                .unwrap_or(e)));
         }
         Err(_) => return None,
     };
@@ -980,7 +1008,9 @@ fn lookahead_error(text: &str, read: &Lookahead) -> Option<Diagnostic> {
         let failure = loop {
             match parser.next_event() {
                 None => break None,
-                Some(Ok((Event::Scalar(v, ScalarStyle::DoubleQuoted, ..), span))) if v.contains('/') => {
+                Some(Ok((Event::Scalar(v, ScalarStyle::DoubleQuoted, ..), span)))
+                    if v.contains('/') =>
+                {
                     if let Err(e) = escaped_slash_check(&region, &span) {
                         break Some(Ok(e));
                     }
@@ -1033,7 +1063,11 @@ fn lookahead_error(text: &str, read: &Lookahead) -> Option<Diagnostic> {
 /// double-quoted scalar before it (YAML 1.2 has it, libyaml refuses it).
 fn key_look(region: &str) -> (usize, Option<usize>) {
     let bytes = region.as_bytes();
-    let blank_at = |i: usize| bytes.get(i).is_none_or(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'));
+    let blank_at = |i: usize| {
+        bytes
+            .get(i)
+            .is_none_or(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+    };
     let mut depth = 0usize;
     let mut slash = None;
     let mut i = 0;
@@ -1089,7 +1123,14 @@ fn key_look(region: &str) -> (usize, Option<usize>) {
                 // A plain scalar: in a flow collection it ends at a flow indicator; outside, only
                 // at `: `, ` #` or the end of the line.
                 while let Some(&p) = bytes.get(i) {
-                    if p == b':' && (blank_at(i + 1) || (depth > 0 && matches!(bytes.get(i + 1), Some(b',' | b'[' | b']' | b'{' | b'}')))) {
+                    if p == b':'
+                        && (blank_at(i + 1)
+                            || (depth > 0
+                                && matches!(
+                                    bytes.get(i + 1),
+                                    Some(b',' | b'[' | b']' | b'{' | b'}')
+                                )))
+                    {
                         break;
                     }
                     if depth > 0 && matches!(p, b',' | b'[' | b']' | b'{' | b'}') {

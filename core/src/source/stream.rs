@@ -505,7 +505,11 @@ mod tests {
     fn json_falls_back_to_yaml_before_two_values() {
         assert_eq!(
             read("{\"a\":1}\n---\nb: 2\n---\nc: 3\n"),
-            vec![Ok(json!({"a": 1})), Ok(json!({"b": 2})), Ok(json!({"c": 3}))]
+            vec![
+                Ok(json!({"a": 1})),
+                Ok(json!({"b": 2})),
+                Ok(json!({"c": 3}))
+            ]
         );
         // `{a: 1}` is not JSON but is YAML: read from the start as YAML.
         assert_eq!(
@@ -548,7 +552,10 @@ mod tests {
         assert_eq!(r.get(2), Some(&Ok(json!({"c": 3}))));
         // A duplicate and a syntax error in one document: the syntax error stops kubectl.
         let r = read("b: 1\nb: 2\nc: [\n---\nd: 1\n");
-        assert_eq!(r.first().map(|e| e.as_ref().err().map(|x| x.2)), Some(Some(true)));
+        assert_eq!(
+            r.first().map(|e| e.as_ref().err().map(|x| x.2)),
+            Some(Some(true))
+        );
         let first = read_stream("a: 1\n---\n# c\nb: 1\nb: 2\n").pop();
         let b = first.and_then(Result::err);
         assert_eq!(
@@ -584,7 +591,10 @@ mod tests {
     #[test]
     fn a_piece_is_read_as_far_as_go_yaml_reads_it() {
         // `{..}{..}` that is not a JSON stream (a byte order mark first) is YAML: one document.
-        assert_eq!(read("\u{feff}{\"a\": 1}{\"b\": 2}\n{\"c\": 3}"), vec![Ok(json!({"a": 1}))]);
+        assert_eq!(
+            read("\u{feff}{\"a\": 1}{\"b\": 2}\n{\"c\": 3}"),
+            vec![Ok(json!({"a": 1}))]
+        );
         // A `}` closing nothing after the root ends the document.
         assert_eq!(read("\u{feff}{\"a\": 1} }"), vec![Ok(json!({"a": 1}))]);
         // An escape YAML 1.1 lacks on the line the scanner reads past the root is an error...
@@ -597,18 +607,30 @@ mod tests {
             vec![Ok(json!({"a": 1})), Err(("syntax".to_owned(), 4, true))]
         );
         // ...but not past a stray `}`, where libyaml stops looking, nor on later lines.
-        assert_eq!(read("\u{feff}{\"a\": 1}} {\"b\": \"x\\/y\"}"), vec![Ok(json!({"a": 1}))]);
+        assert_eq!(
+            read("\u{feff}{\"a\": 1}} {\"b\": \"x\\/y\"}"),
+            vec![Ok(json!({"a": 1}))]
+        );
         assert_eq!(
             read("\u{feff}{\"a\": 1}\n{\"b\": 1}\n{\"c\": \"x\\/y\"}"),
             vec![Ok(json!({"a": 1}))]
         );
         // A document cannot open with `...` or with a directive kubectl's splitter left alone.
-        assert_eq!(read("# c\n...\n"), vec![Err(("syntax".to_owned(), 2, true))]);
-        assert_eq!(read("%YAML 1.1\na: 1\n"), vec![Err(("syntax".to_owned(), 2, true))]);
+        assert_eq!(
+            read("# c\n...\n"),
+            vec![Err(("syntax".to_owned(), 2, true))]
+        );
+        assert_eq!(
+            read("%YAML 1.1\na: 1\n"),
+            vec![Err(("syntax".to_owned(), 2, true))]
+        );
         // A leading `---` stays in its piece: the directive after it is then never read.
         assert_eq!(read("---\n%YAML 1.1\na: 1\n"), vec![]);
         // Characters YAML 1.1 refuses, and a tab where libyaml looks for a token.
-        assert_eq!(read("a: \u{7f}\n"), vec![Err(("syntax".to_owned(), 1, true))]);
+        assert_eq!(
+            read("a: \u{7f}\n"),
+            vec![Err(("syntax".to_owned(), 1, true))]
+        );
         assert_eq!(read("\t\n  xyz"), vec![Err(("syntax".to_owned(), 1, true))]);
     }
 
@@ -617,7 +639,10 @@ mod tests {
         assert!(looks_like_json(" \u{a0}\n{"));
         assert!(!looks_like_json("\u{feff}{"));
         assert!(!looks_like_json("[{}]"));
-        assert!(!looks_like_json(&format!("{}{{}}", " ".repeat(SNIFF_BYTES))));
+        assert!(!looks_like_json(&format!(
+            "{}{{}}",
+            " ".repeat(SNIFF_BYTES)
+        )));
         // A YAML document that is a flow mapping later in a YAML stream stays YAML.
         assert_eq!(
             read("a: 1\n---\n{\"b\": \"x\\/y\"}\n"),
