@@ -287,11 +287,12 @@ impl Reader {
         match parse_text(piece, mode, offset) {
             Ok(docs) => self.read(docs),
             Err(mut e) => {
-                // The end of the piece is where the parser found it missing; said at the end of
-                // the piece's last line rather than on the `---` line after it.
+                // The end of the piece is where the parser found it missing; when a `---` line
+                // follows, said at the end of the piece's last line rather than on that line (at
+                // the end of the text, the line after the last one, as YAML parsers say it).
                 let last_line = piece.trim_end_matches('\n');
                 let lines = u32::try_from(last_line.split('\n').count()).unwrap_or(u32::MAX);
-                if e.line.is_some_and(|l| l > offset.lines + lines) {
+                if end < text.len() && e.line.is_some_and(|l| l > offset.lines + lines) {
                     let tail = last_line.rsplit('\n').next().unwrap_or("");
                     let column = u32::try_from(tail.trim_end_matches('\r').chars().count())
                         .unwrap_or(u32::MAX);
