@@ -311,16 +311,31 @@ impl Reader {
 
     /// Kubectl's JSON stream decoder, with its fall back to YAML.
     fn json(&mut self, text: &str) {
+        // Where the current serde_json stream starts: it starts again after a value Go's
+        // decoder ends earlier than serde_json does (see `go_scalar_end`).
+        let mut base = 0usize;
         let mut values = serde_json::Deserializer::from_str(text).into_iter::<IgnoredAny>();
         let mut decoded = 0usize;
         let mut end = 0usize;
         loop {
             let start = end;
-            match values.next() {
+            let next = match values.next() {
                 None => return,
-                Some(Ok(IgnoredAny)) => {
+                Some(Ok(IgnoredAny)) => Ok(base + values.byte_offset()),
+                Some(Err(e)) => match go_scalar_end(text, start, base, &e) {
+                    Some(value_end) => {
+                        base = value_end;
+                        values = serde_json::Deserializer::from_str(text.get(base..).unwrap_or(""))
+                            .into_iter::<IgnoredAny>();
+                        Ok(value_end)
+                    }
+                    None => Err(e),
+                },
+            };
+            match next {
+                Ok(value_end) => {
                     decoded += 1;
-                    end = values.byte_offset();
+                    end = value_end;
                     let raw = text.get(start..end).unwrap_or("");
                     let skipped = raw.len() - raw.trim_start_matches([' ', '\t', '\r', '\n']).len();
                     let value_start = start + skipped;
@@ -341,18 +356,18 @@ impl Reader {
                         }
                     }
                 }
-                Some(Err(e)) => {
-                    let (line, column) = (
-                        u32::try_from(e.line()).unwrap_or(u32::MAX),
-                        u32::try_from(e.column()).unwrap_or(u32::MAX),
-                    );
+                Err(e) => {
+                    let (line, column) = absolute(text, base, &e);
                     if decoded <= 1 && self.yaml_after_json(text, end) {
                         return;
                     }
                     let error = Diagnostic::request(
                         "syntax",
                         "",
-                        format!("line {line} column {column}: invalid JSON: {e}"),
+                        format!(
+                            "line {line} column {column}: invalid JSON: {}",
+                            serde_message(&e)
+                        ),
                     )
                     .at(line, column);
                     let (doc_line, _) = self.cursor.seek(
@@ -399,6 +414,79 @@ impl Reader {
             false
         }
     }
+}
+
+/// The (line, column) of a serde_json error of the stream that starts at byte `base`.
+fn absolute(text: &str, base: usize, e: &serde_json::Error) -> (u32, u32) {
+    let (line, column) = (e.line(), e.column());
+    let before = text.get(..base).unwrap_or("");
+    let base_line = before.matches('\n').count();
+    let base_column = before.rsplit('\n').next().map_or(0, |l| l.chars().count());
+    let (line, column) = if line <= 1 {
+        (base_line + 1, base_column + column)
+    } else {
+        (base_line + line, column)
+    };
+    (
+        u32::try_from(line).unwrap_or(u32::MAX),
+        u32::try_from(column).unwrap_or(u32::MAX),
+    )
+}
+
+/// serde_json's message without the position it appends (the diagnostic says it).
+fn serde_message(e: &serde_json::Error) -> String {
+    let m = e.to_string();
+    match m.rsplit_once(" at line ") {
+        Some((head, _)) => head.to_owned(),
+        None => m,
+    }
+}
+
+/// Go's JSON decoder ends a number or a literal at the first byte that cannot continue it
+/// (`true42` is `true` then `42`, `01` is `0` then `1`), where serde_json wants white space or
+/// a delimiter after it. When serde_json fails at a byte that follows such a complete value
+/// (from `start`, after white space), the byte offset where Go's value ends.
+fn go_scalar_end(text: &str, start: usize, base: usize, e: &serde_json::Error) -> Option<usize> {
+    let (line, column) = (e.line(), e.column());
+    let slice = text.get(base..)?;
+    let line_start = if line <= 1 {
+        0
+    } else {
+        slice.match_indices('\n').nth(line - 2)?.0 + 1
+    };
+    // serde_json counts columns in bytes; the error is at the byte after the value.
+    let at = base + line_start + column.checked_sub(1)?;
+    let candidate = text
+        .get(start..at)?
+        .trim_start_matches([' ', '\t', '\r', '\n']);
+    let number = |s: &str| {
+        let s = s.strip_prefix('-').unwrap_or(s);
+        let (int, rest) = s.split_at(s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len()));
+        let int_ok = int == "0" || (!int.is_empty() && !int.starts_with('0'));
+        let rest = match rest.strip_prefix('.') {
+            Some(r) => {
+                let digits = r.len() - r.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+                if digits == 0 {
+                    return false;
+                }
+                r.get(digits..).unwrap_or("")
+            }
+            None => rest,
+        };
+        let rest = match rest.strip_prefix(['e', 'E']) {
+            Some(r) => {
+                let r = r.strip_prefix(['+', '-']).unwrap_or(r);
+                if r.is_empty() || !r.chars().all(|c| c.is_ascii_digit()) {
+                    return false;
+                }
+                ""
+            }
+            None => rest,
+        };
+        int_ok && rest.is_empty()
+    };
+    let complete = matches!(candidate, "true" | "false" | "null") || number(candidate);
+    (complete && at > start).then_some(at)
 }
 
 /// Whether an error of a YAML document stops kubectl: everything but a key written twice,
@@ -460,6 +548,18 @@ mod tests {
                 "{text:?}"
             );
         }
+        // Go's decoder ends a literal or a number where it cannot go on: `true42` is two values.
+        assert_eq!(
+            read("{\"a\":1}\n{\"b\":2}\ntrue42 01"),
+            vec![
+                Ok(json!({"a": 1})),
+                Ok(json!({"b": 2})),
+                Ok(json!(true)),
+                Ok(json!(42)),
+                Ok(json!(0)),
+                Ok(json!(1))
+            ]
+        );
         // null values are passed over; other values are documents (refused later as objects).
         assert_eq!(
             read("{\"a\":1} null [1] 42"),
