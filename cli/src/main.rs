@@ -185,9 +185,15 @@ enum Command {
         files: Vec<PathBuf>,
         /// Read JSON lines from standard input, each a JSON string holding one YAML text, and
         /// answer each with a line `{"documents": [...]}` or `{"error": <diagnostic>}` (for the
-        /// differential oracle, docs/oracle.md).
+        /// differential oracle, docs/oracle.md). Each text is read whole, as the API server reads
+        /// a YAML request body.
         #[arg(long, conflicts_with = "files")]
         jsonl: bool,
+        /// With --jsonl: read each text as kubectl reads a file (document by document, JSON
+        /// streams too), and add `"stream"`: per document `{"value": …}` or `{"error": …,
+        /// "stopsKubectl": true|false}`.
+        #[arg(long, requires = "jsonl")]
+        stream: bool,
     },
     /// JSON lines in, JSON lines out: one contract request per line of standard input.
     Batch {
@@ -376,9 +382,13 @@ fn main() -> ExitCode {
             }
         },
         Command::Batch { timing, stages } => batch(timing, stages),
-        Command::Convert { files, jsonl } => {
+        Command::Convert {
+            files,
+            jsonl,
+            stream,
+        } => {
             if jsonl {
-                convert_lines()
+                convert_lines(stream)
             } else {
                 convert(&files)
             }
@@ -442,7 +452,17 @@ fn validate(files: &[PathBuf], output: Output, skip_defaulting: bool, target: &T
             let (e, w): (usize, usize) = reports
                 .iter()
                 .fold((0, 0), |(e, w), r| (e + r.2.len(), w + r.3.len()));
-            eprintln!("{} file(s): {e} error(s), {w} warning(s)", reports.len());
+            // Every file named counts, read or not: the unreadable ones were reported above.
+            let unreadable = files.len() - reports.len();
+            let not_read = if unreadable > 0 {
+                format!(" ({unreadable} could not be read)")
+            } else {
+                String::new()
+            };
+            eprintln!(
+                "{} file(s){not_read}: {e} error(s), {w} warning(s)",
+                files.len()
+            );
         }
         Output::Json => {
             let v: Vec<Value> = reports
@@ -484,24 +504,26 @@ fn convert(files: &[PathBuf]) -> ExitCode {
                 return ExitCode::from(2);
             }
         };
-        match restartkit::source::parse_documents(&text) {
-            Ok(docs) => {
-                for d in docs {
+        // Document by document, as kubectl reads the file: a broken one is reported and the
+        // others are still converted.
+        for entry in restartkit::source::read_stream(&text) {
+            match entry {
+                Ok(d) => {
                     if !print_line(&d.value) {
                         return ExitCode::SUCCESS;
                     }
                 }
-            }
-            Err(d) => {
-                eprintln!("error: {}", located(f, &d));
-                status = ExitCode::from(1);
+                Err(b) => {
+                    eprintln!("error: {}", located(f, &b.error));
+                    status = ExitCode::from(1);
+                }
             }
         }
     }
     status
 }
 
-fn convert_lines() -> ExitCode {
+fn convert_lines(stream: bool) -> ExitCode {
     for line in std::io::stdin().lock().lines() {
         let Ok(line) = line else {
             return ExitCode::from(2);
@@ -513,7 +535,8 @@ fn convert_lines() -> ExitCode {
             Err(e) => {
                 json!({"error": {"message": format!("each line must be a JSON string: {e}")}})
             }
-            Ok(text) => match restartkit::source::parse_documents(&text) {
+            Ok(text) if stream => stream_answer(&text),
+            Ok(text) => match restartkit::source::parse_whole(&text) {
                 Ok(docs) => {
                     json!({"documents": docs.into_iter().map(|d| d.value).collect::<Vec<_>>()})
                 }
@@ -525,6 +548,31 @@ fn convert_lines() -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// `{"documents": [values read], "error": the first error (absent when none), "stream": per
+/// document {"value"} or {"error", "stopsKubectl"}}`.
+fn stream_answer(text: &str) -> Value {
+    let mut documents = Vec::new();
+    let mut first_error = None;
+    let mut stream = Vec::new();
+    for entry in restartkit::source::read_stream(text) {
+        match entry {
+            Ok(d) => {
+                stream.push(json!({"value": d.value}));
+                documents.push(d.value);
+            }
+            Err(b) => {
+                stream.push(json!({"error": b.error, "stopsKubectl": b.stops_kubectl}));
+                first_error.get_or_insert(b.error);
+            }
+        }
+    }
+    let mut answer = json!({"documents": documents, "stream": stream});
+    if let (Some(e), Some(m)) = (first_error, answer.as_object_mut()) {
+        m.insert("error".into(), json!(e));
+    }
+    answer
 }
 
 /// One JSON value on its own line; false when standard output is gone (`| head`).

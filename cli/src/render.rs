@@ -67,11 +67,10 @@ pub fn diagnostics(
         };
         // Only the diagnostic's own line goes to the renderer: handing it the whole file for
         // every diagnostic would be quadratic in the size of the input.
-        let excerpt = d.line.zip(d.column).and_then(|(l, c)| {
-            let src = *lines.get(l.saturating_sub(1) as usize)?;
-            let span = span_of(src, 1, c)?;
-            Some((l, src, span))
-        });
+        let excerpt = d
+            .line
+            .zip(d.column)
+            .and_then(|(l, c)| excerpt_of(&lines, l, c));
         let rendered = match excerpt {
             Some((line, src, span)) => {
                 let report = &[level.primary_title(&title).element(
@@ -94,6 +93,30 @@ pub fn diagnostics(
             eprintln!("  = {field_note} ({:?})\n", d.origin);
         }
     }
+}
+
+/// The source line a diagnostic points at, with the span to underline. A parser reports an
+/// unexpected end of the text on the line after the last one, or past the end of a line: the
+/// excerpt is then the text's last line (or the line itself), underlined at its end, rather
+/// than nothing.
+fn excerpt_of<'a>(
+    lines: &[&'a str],
+    line: u32,
+    column: u32,
+) -> Option<(u32, &'a str, std::ops::Range<usize>)> {
+    let index = line.saturating_sub(1) as usize;
+    let (line, src, at_end) = match lines.get(index) {
+        Some(src) => (line, *src, false),
+        None if index == lines.len() && index > 0 => (line - 1, *lines.get(index - 1)?, true),
+        None => return None,
+    };
+    let end = src.trim_end_matches(['\n', '\r']).len();
+    let span = if at_end {
+        end..end
+    } else {
+        span_of(src, 1, column).unwrap_or(end..end)
+    };
+    Some((line, src, span))
 }
 
 /// SARIF 2.1.0, one run, one result per diagnostic.

@@ -581,3 +581,184 @@ fn convert_shows_what_the_api_server_reads_and_validate_judges_it() {
         serde_json::json!("invalid-merge")
     );
 }
+
+fn run_stdin(args: &[&str], input: &[u8]) -> Output {
+    let mut child = bin()
+        .args(args)
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn restartkit");
+    if let Some(mut stdin) = child.stdin.take() {
+        stdin.write_all(input).expect("write stdin");
+    }
+    child.wait_with_output().expect("wait")
+}
+
+const POD: &str = r#"{"apiVersion":"v1","kind":"Pod","metadata":{"name":"NAME"},"spec":{"restartPolicy":"POLICY","containers":[{"name":"c","image":"i"}]}}"#;
+
+fn pod_json(name: &str, policy: &str) -> String {
+    POD.replace("NAME", name).replace("POLICY", policy)
+}
+
+/// A file of concatenated JSON objects (`kubectl get -o json` output run through tools) is read
+/// object by object, as kubectl reads it: each is validated, with its errors on its own line.
+#[test]
+fn concatenated_json_objects_are_validated_one_by_one() {
+    let text = format!(
+        "{}{}\n{}",
+        pod_json("a", "Never"),
+        pod_json("b", "Bad"),
+        pod_json("c", "Worse")
+    );
+    let f = temp_file("stream.json", text.as_bytes());
+    let o = run(&["validate", "--output", "json", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let report: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let result = &report[0]["result"];
+    let names: Vec<&str> = result["documents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["name"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(names, ["a", "b", "c"]);
+    let errors: Vec<(u64, u64, &str)> = result["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["document"].as_u64().unwrap(),
+                e["line"].as_u64().unwrap(),
+                e["field"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        errors,
+        [(1, 1, "spec.restartPolicy"), (2, 2, "spec.restartPolicy")]
+    );
+    // The second object starts on line 1 after the first: its column is counted from there.
+    assert!(
+        result["errors"][0]["column"].as_u64().unwrap() > POD.len() as u64,
+        "{result}"
+    );
+}
+
+/// JSON objects on standard input, one a line (a JSON Lines file), are read the same way.
+#[test]
+fn json_lines_on_stdin_are_validated_one_by_one() {
+    let text = format!("{}\n{}\n", pod_json("a", "Bad"), pod_json("b", "Never"));
+    let o = run_stdin(&["validate", "-"], text.as_bytes());
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("-:1:"), "{err}");
+    assert!(err.contains("1 file(s): 1 error(s)"), "{err}");
+    let c = run_stdin(&["convert", "-"], text.as_bytes());
+    assert_eq!(c.status.code(), Some(0), "{}", stderr(&c));
+    assert_eq!(stdout(&c).lines().count(), 2);
+}
+
+/// A YAML stream with a broken document in the middle: that document's error names it (its
+/// index and first line) and says kubectl stops there, and the documents around it are still
+/// validated, their own errors reported.
+#[test]
+fn a_broken_yaml_document_does_not_hide_the_others() {
+    let text = "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n  restartPolicy: Bad\n  containers: [{name: c, image: i}]\n---\nkind: Pod\nmetadata:\n  name: b\n  labels: {x: [\n---\napiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec:\n  backoffLimit: -1\n  template:\n    spec:\n      restartPolicy: Never\n      containers: [{name: c, image: i}]\n";
+    let f = temp_file("broken-middle.yaml", text.as_bytes());
+    let o = run(&["validate", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains("spec.restartPolicy"), "{err}");
+    assert!(
+        err.contains("document 1 (from line 8)") && err.contains("kubectl stops reading"),
+        "{err}"
+    );
+    assert!(err.contains("spec.backoffLimit"), "{err}");
+    assert!(err.contains("1 file(s): 3 error(s)"), "{err}");
+
+    let j = run(&["validate", "--output", "json", f.to_str().unwrap()]);
+    let report: Value = serde_json::from_str(&stdout(&j)).unwrap();
+    let docs: Vec<(u64, bool)> = report[0]["result"]["documents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["line"].as_u64().unwrap(), d["valid"].as_bool().unwrap()))
+        .collect();
+    assert_eq!(docs, [(1, false), (8, false), (13, false)]);
+
+    // A key written twice stops nothing: only that document is refused.
+    let dup = "a: 1\n---\nkind: ConfigMap\napiVersion: v1\nmetadata: {name: x, name: y}\n---\nkind: ConfigMap\napiVersion: v1\nmetadata: {name: z}\n";
+    let d = run_stdin(&["convert", "-"], dup.as_bytes());
+    assert_eq!(d.status.code(), Some(1));
+    assert_eq!(stdout(&d).lines().count(), 2, "{}", stdout(&d));
+    let derr = stderr(&d);
+    assert!(
+        derr.contains("-:5:")
+            && derr.contains("document 1 (from line 3)")
+            && !derr.contains("stops"),
+        "{derr}"
+    );
+}
+
+/// The human output shows the line of standard input a syntax error is on, even when the
+/// parser reports it past the end of the text.
+#[test]
+fn stdin_syntax_errors_show_their_line() {
+    let o = run_stdin(&["validate", "-"], b"apiVersion: v1\nkind: Pod\nspec: [\n");
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains("3 | spec: ["), "{err}");
+    let o = run_stdin(&["validate", "-"], b"kind: Pod\nspec: {a: b: c}\n");
+    assert!(stderr(&o).contains("2 | spec: {a: b: c}"), "{}", stderr(&o));
+}
+
+/// Every file named counts in the summary, those that could not be read too.
+#[test]
+fn summary_counts_every_file_named() {
+    let ok = temp_file(
+        "ok.yaml",
+        b"apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n  containers: [{name: c, image: i}]\n",
+    );
+    let o = run(&[
+        "validate",
+        ok.to_str().unwrap(),
+        "/nonexistent/restartkit-a.yaml",
+        ok.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("3 file(s) (1 could not be read): 0 error(s)"),
+        "{err}"
+    );
+}
+
+/// The oracle's stream answer: per document the value, or the error and whether kubectl stops.
+#[test]
+fn convert_jsonl_stream_answers_per_document() {
+    let o = run_stdin(
+        &["convert", "--jsonl", "--stream"],
+        b"\"{\\\"a\\\":1}{\\\"b\\\":2}\"\n\"a: 1\\n---\\nb: [\\n---\\nc: 3\\n\"\n",
+    );
+    let lines: Vec<Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        lines[0]["stream"],
+        serde_json::json!([{"value": {"a": 1}}, {"value": {"b": 2}}])
+    );
+    assert_eq!(
+        lines[1]["stream"][1]["stopsKubectl"],
+        serde_json::json!(true)
+    );
+    assert_eq!(
+        lines[1]["stream"][2],
+        serde_json::json!({"value": {"c": 3}})
+    );
+    assert_eq!(lines[1]["error"]["document"], serde_json::json!(1));
+}

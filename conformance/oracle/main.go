@@ -351,6 +351,15 @@ func main() {
 		total += n
 		disagreements += d
 	}
+	if len(want) == 0 || want["reading"] {
+		n, d, err := runReading(*flagN, *flagSeed)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "oracle:", err)
+			os.Exit(2)
+		}
+		total += n
+		disagreements += d
+	}
 	for r, n := range skipReasons {
 		fmt.Fprintf(os.Stderr, "skipped %d: %s\n", n, r)
 	}

@@ -13,7 +13,7 @@ pub mod pod;
 pub mod unknown_fields;
 mod workloads;
 
-use crate::diag::{Diagnostic, FieldPath, Findings, Severity};
+use crate::diag::{Diagnostic, FieldPath, Findings};
 use crate::features::FeatureGates;
 use crate::source::{self, Document};
 use schemars::JsonSchema;
@@ -116,14 +116,42 @@ pub fn run(input: ValidateInput) -> Result<ValidateOutput, Diagnostic> {
             all.merge(f);
         }
         (None, Some(text)) => {
-            let docs =
-                source::parse_documents(&text).map_err(|d| d.with_severity(Severity::Error))?;
-            for doc in &docs {
+            // Document by document, as kubectl decodes and applies them: one that cannot be
+            // read is an error of its own (naming it), and the others are still validated.
+            for entry in source::read_stream(&text) {
+                let doc = match entry {
+                    Ok(doc) => doc,
+                    Err(broken) => {
+                        documents.push(DocumentSummary {
+                            index: broken.index,
+                            api_version: None,
+                            kind: None,
+                            name: None,
+                            line: broken.line,
+                            modelled: false,
+                            valid: false,
+                        });
+                        all.push(broken.error);
+                        continue;
+                    }
+                };
                 let (mut f, modelled) = validate_value(&doc.value, &ctx);
                 f.extend(doc.notes.iter().map(yaml_reading_warning));
+                if let Some(line) = doc.unread_from {
+                    f.push(
+                        Diagnostic::lint(
+                            "unread-text",
+                            &FieldPath::new(""),
+                            format!(
+                                "the text from line {line} up to the next --- line is never read: kubectl (go-yaml) reads one YAML document between two --- lines; start another document with a --- line"
+                            ),
+                        )
+                        .at(line, 1),
+                    );
+                }
                 for d in f.all_mut() {
                     d.document = Some(doc.index);
-                    attach_position(d, doc);
+                    attach_position(d, &doc);
                 }
                 let meta = doc.value.get("metadata");
                 documents.push(DocumentSummary {
