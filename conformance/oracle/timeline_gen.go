@@ -15,6 +15,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 
 	batchv1 "k8s.io/api/batch/v1"
 	jobcontroller "k8s.io/kubernetes/pkg/controller/job"
@@ -23,6 +24,7 @@ import (
 var (
 	flagTimelineN    = flag.Int("timeline-n", 300, "generated scenarios for the timeline leg (0: leg off)")
 	flagTimelineOut  = flag.String("timeline-out", "", "write each disagreeing timeline scenario (JSON lines) to this file")
+	flagTimelineFile = flag.String("timeline-scenarios", "", "instead of generating, play these Job scenarios (JSON lines, restartkit's format)")
 	flagTimelineDump = flag.String("timeline-dump", "", "write every timeline scenario with both reduced timelines (JSON lines) to this file")
 )
 
@@ -317,7 +319,7 @@ func canonical(o tlOutcome) tlOutcome {
 // (upstream's carry a random suffix), and when several Pods fail at one instant the controller
 // names whichever its informer lists first (a map's order): the Pod's name is left out of the
 // comparison, the rest of the message is compared.
-var podNameInMessage = regexp.MustCompile(`(?i)pod (default/)?[a-z0-9-]+`)
+var podNameInMessage = regexp.MustCompile(`(?i)pod ([a-z0-9-]+/)?[a-z0-9-]+`)
 
 func (e tlEvent) String() string {
 	s := fmt.Sprintf("t=%g %s", e.T, e.Event)
@@ -376,8 +378,39 @@ func runTimeline(n int, seed uint64) (int, int, error) {
 	var scs []*tlScenario
 	var ups []tlOutcome
 	skipped, harnessErrors := 0, 0
+	var given []*tlScenario
+	if *flagTimelineFile != "" {
+		b, err := os.ReadFile(*flagTimelineFile)
+		if err != nil {
+			return 0, 0, err
+		}
+		for i, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			var sc tlScenario
+			if err := json.Unmarshal([]byte(line), &sc); err != nil {
+				return 0, 0, fmt.Errorf("%s:%d: %v", *flagTimelineFile, i+1, err)
+			}
+			secs, err := time.ParseDuration(sc.RunFor)
+			if err != nil {
+				return 0, 0, fmt.Errorf("%s:%d: runFor: %v", *flagTimelineFile, i+1, err)
+			}
+			sc.runForSeconds, sc.family = secs.Seconds(), "given"
+			if sc.KubernetesVersion == "" {
+				sc.KubernetesVersion = minorVersion(k8sModule())
+			}
+			if sc.Name == "" {
+				sc.Name = fmt.Sprintf("%s:%d", *flagTimelineFile, i+1)
+			}
+			given = append(given, &sc)
+		}
+		n = len(given)
+	}
 	for i := 0; i < n; i++ {
-		sc := g.timelineScenario(i)
+		var sc *tlScenario
+		if given != nil {
+			sc = given[i]
+		} else {
+			sc = g.timelineScenario(i)
+		}
 		job, err := upstreamJob(sc)
 		if err != nil {
 			skipReasons["timeline: "+err.Error()]++
