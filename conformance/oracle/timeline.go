@@ -180,33 +180,68 @@ type kubeletAction struct {
 }
 
 type tlHarness struct {
-	sc              *tlScenario
-	clock           *clocktesting.FakeClock
-	client          *fake.Clientset
-	ctrl            *jobcontroller.Controller
-	queue           *tlQueue
-	podInf          *capturedInformer
-	jobInf          *capturedInformer
-	mu              sync.Mutex
-	counter         int
-	rv              int
-	actions         []kubeletAction
-	aseq            int
-	cursors         map[string]*[2]int // per completion index: (exit entry, runs used)
-	out             tlOutcome
-	seenPod         map[string]*corev1.Pod
+	sc      *tlScenario
+	clock   *clocktesting.FakeClock
+	client  *fake.Clientset
+	ctrl    *jobcontroller.Controller
+	queue   *tlQueue
+	podInf  *capturedInformer
+	jobInf  *capturedInformer
+	mu      sync.Mutex
+	counter int
+	rv      int
+	actions []kubeletAction
+	aseq    int
+	cursors map[string]*[2]int // per completion index: (exit entry, runs used)
+	out     tlOutcome
+	seenPod map[string]*corev1.Pod
+	// NonIndexed Pods' slots (see index).
+	slotOf          map[string]int
+	doneSlot        map[int]bool
 	kubeletDeleting bool
 }
 
 func (h *tlHarness) now() float64 { return h.clock.Now().Sub(tlEpoch).Seconds() }
 
+// record may run on the controller's goroutines (it deletes Pods in parallel).
 func (h *tlHarness) record(e tlEvent) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
 	e.T = h.now()
 	h.out.Events = append(h.out.Events, e)
 }
 
-func podIndex(p *corev1.Pod) string {
-	return p.Annotations[batchv1.JobCompletionIndexAnnotation]
+// index is a Pod's identity for scripts and events: its completion index, or for a NonIndexed
+// Job the slot the harness gave it when it appeared (the lowest slot that has not succeeded and
+// holds no running Pod: restartkit's slots; NonIndexed Pods created at one instant are
+// interchangeable, so which of them gets which slot does not matter).
+func (h *tlHarness) index(p *corev1.Pod) string {
+	if ix, ok := p.Annotations[batchv1.JobCompletionIndexAnnotation]; ok {
+		return ix
+	}
+	if s, ok := h.slotOf[string(p.UID)]; ok {
+		return strconv.Itoa(s)
+	}
+	return ""
+}
+
+func (h *tlHarness) assignSlot(p *corev1.Pod) {
+	if _, ok := p.Annotations[batchv1.JobCompletionIndexAnnotation]; ok {
+		return
+	}
+	held := map[int]bool{}
+	for _, q := range h.seenPod {
+		s, ok := h.slotOf[string(q.UID)]
+		if ok && q.DeletionTimestamp == nil && q.Status.Phase != corev1.PodFailed && q.Status.Phase != corev1.PodSucceeded {
+			held[s] = true
+		}
+	}
+	for s := 0; ; s++ {
+		if !held[s] && !h.doneSlot[s] {
+			h.slotOf[string(p.UID)] = s
+			return
+		}
+	}
 }
 
 func podKey(p *corev1.Pod) string { return p.Namespace + "/" + p.Name }
@@ -247,7 +282,7 @@ func (h *tlHarness) installReactors() {
 			grace = 0
 		}
 		if !h.kubeletDeleting && pod.DeletionTimestamp == nil {
-			h.record(tlEvent{Event: "PodDeleted", Index: podIndex(pod)})
+			h.record(tlEvent{Event: "PodDeleted", Index: h.index(pod)})
 		}
 		if grace == 0 && len(pod.Finalizers) == 0 {
 			return true, nil, h.client.Tracker().Delete(d.GetResource(), d.GetNamespace(), d.GetName())
@@ -349,11 +384,12 @@ func (h *tlHarness) syncPods() (bool, error) {
 			if err := h.client.Tracker().Update(podsGVR, cur.DeepCopy(), cur.Namespace); err != nil {
 				return false, err
 			}
+			h.assignSlot(cur)
 			h.seenPod[k] = cur
 			if err := store.Add(cur); err != nil {
 				return false, err
 			}
-			h.record(tlEvent{Event: "PodCreated", Index: podIndex(cur)})
+			h.record(tlEvent{Event: "PodCreated", Index: h.index(cur)})
 			for _, hd := range h.podInf.handlers {
 				hd.OnAdd(cur, false)
 			}
@@ -519,7 +555,7 @@ func (h *tlHarness) act(a kubeletAction) error {
 				Name: c.Name, Ready: true, Started: ptrTo(true),
 				State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: now}}})
 		}
-		if e := h.nextScript(podIndex(pod)); e != nil {
+		if e := h.nextScript(h.index(pod)); e != nil {
 			at := h.clock.Now().Add(time.Duration(e.AfterSeconds * float64(time.Second)))
 			if e.NodeFailure {
 				h.schedule(at, a.pod, "node", 137, "")
@@ -556,11 +592,14 @@ func (h *tlHarness) act(a kubeletAction) error {
 				Message: "Taint manager: deleting due to NoExecute taint", LastTransitionTime: now})
 		}
 		if a.code == 0 {
+			if s, ok := h.slotOf[string(pod.UID)]; ok {
+				h.doneSlot[s] = true
+			}
 			pod.Status.Phase = corev1.PodSucceeded
-			h.record(tlEvent{Event: "PodSucceeded", Index: podIndex(pod)})
+			h.record(tlEvent{Event: "PodSucceeded", Index: h.index(pod)})
 		} else {
 			pod.Status.Phase = corev1.PodFailed
-			h.record(tlEvent{Event: "PodFailed", Index: podIndex(pod)})
+			h.record(tlEvent{Event: "PodFailed", Index: h.index(pod)})
 		}
 		if err := h.updatePod(pod); err != nil {
 			return err
@@ -593,7 +632,8 @@ func runUpstreamTimeline(sc *tlScenario, job *batchv1.Job) (tlOutcome, error) {
 	clk := clocktesting.NewFakeClock(tlEpoch)
 	client := fake.NewSimpleClientset() //nolint:staticcheck // the plain tracker: no managed fields on every write
 	factory := informers.NewSharedInformerFactory(client, 0)
-	h := &tlHarness{sc: sc, clock: clk, client: client, cursors: map[string]*[2]int{}, seenPod: map[string]*corev1.Pod{}}
+	h := &tlHarness{sc: sc, clock: clk, client: client, cursors: map[string]*[2]int{}, seenPod: map[string]*corev1.Pod{},
+		slotOf: map[string]int{}, doneSlot: map[int]bool{}}
 	h.podInf = &capturedInformer{SharedIndexInformer: factory.Core().V1().Pods().Informer()}
 	h.jobInf = &capturedInformer{SharedIndexInformer: factory.Batch().V1().Jobs().Informer()}
 	ctx, cancel := context.WithCancel(context.Background())

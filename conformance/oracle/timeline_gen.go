@@ -62,6 +62,11 @@ func (g gen) timelineScenario(i int) *tlScenario {
 	if indexed {
 		spec["completionMode"] = "Indexed"
 		fam = append(fam, "Indexed")
+	} else if g.chance(0.25) {
+		// A work queue: no completions; done when any Pod succeeded and none is active.
+		delete(spec, "completions")
+		spec["parallelism"] = 1 + g.r.IntN(3)
+		fam = append(fam, "NonIndexed(work queue)")
 	} else {
 		fam = append(fam, "NonIndexed")
 	}
@@ -147,20 +152,20 @@ func (g gen) timelineScenario(i int) *tlScenario {
 			exits = append(exits, e)
 		}
 	}
-	if indexed {
-		for ix := 0; ix < completions; ix++ {
+	// Per completion index, or per slot of a NonIndexed Job (the harness's index, see there);
+	// sometimes one script for every Pod.
+	slots := completions
+	if p, ok := spec["parallelism"].(int); ok && spec["completions"] == nil {
+		slots = p
+	}
+	if g.chance(0.2) {
+		script(nil)
+	} else {
+		for ix := 0; ix < slots; ix++ {
 			if g.chance(0.85) {
 				script(ptrTo(ix))
 			}
 		}
-	} else {
-		// NonIndexed Pods have no identity to script one by one: every Pod runs the same way.
-		e := tlExit{AfterSeconds: float64(5 + 5*g.r.IntN(24)), ExitCode: codes[g.r.IntN(len(codes))]}
-		if g.chance(0.15) {
-			e.NodeFailure, e.ExitCode = true, 137
-			fam = append(fam, "nodeFailure")
-		}
-		exits = append(exits, e)
 	}
 	job := map[string]any{"apiVersion": "batch/v1", "kind": "Job",
 		"metadata": map[string]any{"name": "job", "namespace": "default"}, "spec": spec}
@@ -239,11 +244,10 @@ func restartkitTimelines(scs []*tlScenario) ([]tlOutcome, []string, error) {
 		if err := json.Unmarshal(r.Result, &run); err != nil {
 			return nil, nil, err
 		}
-		indexed := scs[i].Workload["spec"].(map[string]any)["completionMode"] == "Indexed"
 		var o tlOutcome
 		for _, e := range run.Timeline {
 			ix := ""
-			if indexed && e.PodIndex != nil {
+			if e.PodIndex != nil {
 				ix = fmt.Sprint(*e.PodIndex)
 			}
 			msg := ""

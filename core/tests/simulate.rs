@@ -481,3 +481,32 @@ fn a_scripted_node_failure_gives_the_pod_disruption_target() {
     );
     assert_eq!(out["summary"]["endSeconds"], 50.0);
 }
+
+#[test]
+fn a_work_queue_job_completes_when_its_last_pod_has_ended_after_a_success() {
+    // No completions: two Pods run; the first succeeds at 30 s, and the Job waits for the other
+    // (no new Pod, no deletion) until it succeeds at 100 s (upstream syncJob: "complete when any
+    // pod exits with success ... and active == 0").
+    let out = simulate(json!({
+        "runFor": "10m",
+        "workload": {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "queue", "namespace": "default"},
+            "spec": {"parallelism": 2,
+              "template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "main", "image": "x"}]}}}},
+        "exits": [
+            {"podIndex": 0, "afterSeconds": 30, "exitCode": 0},
+            {"podIndex": 1, "afterSeconds": 100, "exitCode": 0},
+        ],
+    }));
+    assert_eq!(
+        job_events(&out),
+        vec![
+            ev(0.0, "pod[0]", "Scheduled", "Scheduled"),
+            ev(0.0, "pod[1]", "Scheduled", "Scheduled"),
+            ev(30.0, "pod[0]", "Succeeded", "Succeeded"),
+            ev(100.0, "pod[1]", "Succeeded", "Succeeded"),
+            ev(100.0, "job", "SuccessCriteriaMet", "CompletionsReached"),
+            ev(100.0, "job", "Complete", "CompletionsReached"),
+        ]
+    );
+    assert_eq!(out["jobs"][0]["succeeded"], 2);
+}

@@ -48,6 +48,8 @@ pub(super) struct Template {
     pub active_deadline_ms: Option<u64>,
     /// completionMode Indexed.
     pub indexed: bool,
+    /// A Job without completions (a work queue).
+    pub work_queue: bool,
     /// podReplacementPolicy Failed (explicit, or the default of a Job with a podFailurePolicy):
     /// a terminating Pod is neither replaced nor counted until it has failed.
     pub only_replace_failed: bool,
@@ -123,8 +125,14 @@ impl Template {
         }
         let js = job.as_ref().and_then(|j| j.get("spec"));
         let int = |k: &str| js.and_then(|s| s.get(k)).and_then(Value::as_i64);
-        let completions = int("completions").unwrap_or(1).clamp(1, 1_000_000) as u32;
         let parallelism = int("parallelism").unwrap_or(1).clamp(0, 1_000_000) as u32;
+        // No completions (after defaulting): a work queue of `parallelism` Pods, done once one
+        // has succeeded and none is active. Its slots are the parallel Pods.
+        let work_queue = job.is_some() && int("completions").is_none();
+        let completions = match int("completions") {
+            Some(c) => c.clamp(1, 1_000_000) as u32,
+            None => parallelism.max(1),
+        };
         let per_index = int("backoffLimitPerIndex");
         let default_limit = if per_index.is_some() {
             i64::from(i32::MAX)
@@ -202,6 +210,7 @@ impl Template {
                 .and_then(Value::as_str)
                 == Some("Indexed"),
             only_replace_failed,
+            work_queue,
             grace_ms,
             success_rules,
             completions: if job.is_some() { completions } else { 1 },

@@ -153,6 +153,7 @@ impl Engine<'_> {
         let Some(t) = self.templates.get(tmpl) else {
             return Ok(());
         };
+        let work_queue = t.work_queue;
         let (backoff_limit, per_index, max_failed, only_failed, indexed, completions, parallelism) = (
             t.backoff_limit,
             t.per_index,
@@ -349,8 +350,15 @@ impl Engine<'_> {
             .filter_map(|(i, ix)| ix.active.map(|p| (i as u32, p)))
             .collect();
         let terminating = self.terminating_pods(j);
-        let want = completions.saturating_sub(job.succeeded).min(parallelism);
         let n_active = active.len() as u32;
+        let want = if !work_queue {
+            completions.saturating_sub(job.succeeded).min(parallelism)
+        } else if job.succeeded > 0 {
+            // Once a Pod of a work queue succeeded, the others run out; none is added.
+            n_active
+        } else {
+            parallelism
+        };
         if n_active > want {
             // Upstream removes the newest first among equals (controller.ActivePods order).
             let mut rm: Vec<usize> = active.iter().map(|&(_, p)| p).collect();
@@ -425,7 +433,13 @@ impl Engine<'_> {
         };
         let completions = job.indexes.len() as u32;
         let active = job.indexes.iter().any(|i| i.active.is_some());
-        if job.succeeded >= completions && !active {
+        let work_queue = self.templates.get(job.tmpl).is_some_and(|t| t.work_queue);
+        let done = if work_queue {
+            job.succeeded > 0
+        } else {
+            job.succeeded >= completions
+        };
+        if done && !active {
             return self.succeed_job(j, "CompletionsReached", COMPLETIONS_REACHED.into());
         }
         Ok(())
