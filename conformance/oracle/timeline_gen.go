@@ -313,8 +313,19 @@ func canonical(o tlOutcome) tlOutcome {
 		}
 	}
 	o.Events = evs[:cut]
-	for i := range o.Events {
-		o.Events[i].Msg = podNameInMessage.ReplaceAllString(o.Events[i].Msg, "pod <pod>")
+	failedAt := map[float64]int{}
+	for _, e := range o.Events {
+		if e.Event == "PodFailed" {
+			failedAt[e.T]++
+		}
+	}
+	for i, e := range o.Events {
+		o.Events[i].Msg = podNameInMessage.ReplaceAllString(e.Msg, "pod <pod>")
+		// Several Pods failed at this instant: the controller's message is about whichever of
+		// them its informer lists first (a map's order), so any of theirs is upstream's.
+		if e.Event == "Condition" && e.Reason == "PodFailurePolicy" && failedAt[e.T] > 1 {
+			o.Events[i].Msg = "<the message of one of the Pods that failed at this instant>"
+		}
 	}
 	return o
 }

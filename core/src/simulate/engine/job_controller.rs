@@ -94,10 +94,8 @@ impl Engine<'_> {
             count_failed: d.count_failed,
             message: None,
         });
-        if !needs_object {
-            if let Some(c) = compiled {
-                return Ok(c);
-            }
+        if !needs_object && let Some(c) = compiled {
+            return Ok(c);
         }
         let Some((j, tmpl)) = self.pods.get(p).and_then(|x| x.job.map(|j| (j, x.tmpl))) else {
             return Ok(PodFailureOutcome {
@@ -167,8 +165,18 @@ impl Engine<'_> {
 
         // 1. The Pods that finished since the last sync (upstream: those still holding the
         // tracking finalizer), in creation order. A deleted Pod counts as failed at once unless
-        // podReplacementPolicy is Failed.
-        let job_pods: Vec<usize> = job.pods.clone();
+        // podReplacementPolicy is Failed. Pods counted and gone are dropped from the Job's list
+        // first, so a sync costs what the Job has running, not its whole history.
+        let keep: Vec<usize> = job
+            .pods
+            .iter()
+            .copied()
+            .filter(|&p| self.pods.get(p).is_some_and(|x| x.alive || !x.counted))
+            .collect();
+        if let Some(job) = self.jobs.get_mut(j) {
+            job.pods.clone_from(&keep);
+        }
+        let job_pods = keep;
         let mut new_succeeded: Vec<usize> = Vec::new();
         let mut new_failed: Vec<usize> = Vec::new();
         for &p in &job_pods {
@@ -322,10 +330,11 @@ impl Engine<'_> {
                     new_failure = Some(("FailedIndexes".into(), "Job has failed indexes".into()));
                 }
             }
-            if new_failure.is_none() && indexed {
-                if let Some(msg) = self.success_policy_met(j) {
-                    new_success = Some(("SuccessPolicy".into(), msg));
-                }
+            if new_failure.is_none()
+                && indexed
+                && let Some(msg) = self.success_policy_met(j)
+            {
+                new_success = Some(("SuccessPolicy".into(), msg));
             }
         }
         if let Some((reason, message)) = new_failure {
