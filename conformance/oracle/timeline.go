@@ -196,8 +196,10 @@ type tlHarness struct {
 	out     tlOutcome
 	seenPod map[string]*corev1.Pod
 	// NonIndexed Pods' slots (see index).
-	slotOf          map[string]int
-	doneSlot        map[int]bool
+	slotOf   map[string]int
+	doneSlot map[int]bool
+	// Indexes (or slots) that had a Pod: the next one is a replacement.
+	created         map[string]bool
 	kubeletDeleting bool
 }
 
@@ -486,7 +488,18 @@ func (h *tlHarness) schedule(at time.Time, pod, kind string, code int32, reason 
 func (h *tlHarness) kubeletSees(old, cur *corev1.Pod) {
 	terminal := cur.Status.Phase == corev1.PodFailed || cur.Status.Phase == corev1.PodSucceeded
 	if old == nil && cur.DeletionTimestamp == nil {
-		h.schedule(h.clock.Now(), podKey(cur), "start", 0, "")
+		// Bound to a node at once; its container runs startupSeconds later, and a replacement
+		// (a Pod for an index or slot that had one before) podRescheduleSeconds before that.
+		delay := h.sc.StartupSeconds
+		ix := h.index(cur)
+		if h.created[ix] {
+			delay += h.sc.PodRescheduleSeconds
+		}
+		h.created[ix] = true
+		if delay > 0 {
+			h.schedule(h.clock.Now(), podKey(cur), "bind", 0, "")
+		}
+		h.schedule(h.clock.Now().Add(time.Duration(delay*float64(time.Second))), podKey(cur), "start", 0, "")
 		return
 	}
 	if cur.DeletionTimestamp != nil && (old == nil || old.DeletionTimestamp == nil) && !terminal && cur.Spec.NodeName != "" {
@@ -545,7 +558,13 @@ func (h *tlHarness) act(a kubeletAction) error {
 	terminal := pod.Status.Phase == corev1.PodFailed || pod.Status.Phase == corev1.PodSucceeded
 	now := metav1.NewTime(h.clock.Now())
 	switch a.kind {
+	case "bind":
+		pod.Spec.NodeName = "node-0"
+		return h.updatePod(pod)
 	case "start":
+		if terminal || pod.DeletionTimestamp != nil {
+			return nil // the kubelet starts nothing in a Pod that is being deleted
+		}
 		pod.Spec.NodeName = "node-0"
 		pod.Status.Phase = corev1.PodRunning
 		pod.Status.StartTime = &now
@@ -633,7 +652,7 @@ func runUpstreamTimeline(sc *tlScenario, job *batchv1.Job) (tlOutcome, error) {
 	client := fake.NewSimpleClientset() //nolint:staticcheck // the plain tracker: no managed fields on every write
 	factory := informers.NewSharedInformerFactory(client, 0)
 	h := &tlHarness{sc: sc, clock: clk, client: client, cursors: map[string]*[2]int{}, seenPod: map[string]*corev1.Pod{},
-		slotOf: map[string]int{}, doneSlot: map[int]bool{}}
+		slotOf: map[string]int{}, doneSlot: map[int]bool{}, created: map[string]bool{}}
 	h.podInf = &capturedInformer{SharedIndexInformer: factory.Core().V1().Pods().Informer()}
 	h.jobInf = &capturedInformer{SharedIndexInformer: factory.Batch().V1().Jobs().Informer()}
 	ctx, cancel := context.WithCancel(context.Background())

@@ -38,14 +38,16 @@ type tlExit struct {
 }
 
 type tlScenario struct {
-	Kind              string         `json:"kind"`
-	Name              string         `json:"name"`
-	KubernetesVersion string         `json:"kubernetesVersion"`
-	RunFor            string         `json:"runFor"`
-	Exits             []tlExit       `json:"exits,omitempty"`
-	Workload          map[string]any `json:"workload"`
-	runForSeconds     float64
-	family            string
+	Kind                 string         `json:"kind"`
+	Name                 string         `json:"name"`
+	KubernetesVersion    string         `json:"kubernetesVersion"`
+	RunFor               string         `json:"runFor"`
+	StartupSeconds       float64        `json:"startupSeconds,omitempty"`
+	PodRescheduleSeconds float64        `json:"podRescheduleSeconds,omitempty"`
+	Exits                []tlExit       `json:"exits,omitempty"`
+	Workload             map[string]any `json:"workload"`
+	runForSeconds        float64
+	family               string
 }
 
 // timelineScenario generates one Job scenario; family names what it exercises (counted per
@@ -169,8 +171,18 @@ func (g gen) timelineScenario(i int) *tlScenario {
 	}
 	job := map[string]any{"apiVersion": "batch/v1", "kind": "Job",
 		"metadata": map[string]any{"name": "job", "namespace": "default"}, "spec": spec}
-	return &tlScenario{Kind: "Scenario", Name: fmt.Sprintf("timeline-%d", i), KubernetesVersion: minorVersion(k8sModule()),
-		RunFor: "1800s", runForSeconds: 1800, Exits: exits, Workload: job, family: strings.Join(dedupe(fam), ",")}
+	sc := &tlScenario{Kind: "Scenario", Name: fmt.Sprintf("timeline-%d", i), KubernetesVersion: minorVersion(k8sModule()),
+		RunFor: "1800s", runForSeconds: 1800, Exits: exits, Workload: job}
+	if g.chance(0.3) {
+		sc.StartupSeconds = float64(g.pick(5, 20).(int))
+		fam = append(fam, "startupSeconds")
+	}
+	if g.chance(0.3) {
+		sc.PodRescheduleSeconds = float64(g.pick(10, 90).(int))
+		fam = append(fam, "podRescheduleSeconds")
+	}
+	sc.family = strings.Join(dedupe(fam), ",")
+	return sc
 }
 
 func dedupe(xs []string) []string {

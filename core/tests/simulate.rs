@@ -510,3 +510,38 @@ fn a_work_queue_job_completes_when_its_last_pod_has_ended_after_a_success() {
     );
     assert_eq!(out["jobs"][0]["succeeded"], 2);
 }
+
+#[test]
+fn a_pod_deleted_before_its_container_started_never_starts() {
+    // Index 0's replacement is created at 20 s and would start at 30 s (podRescheduleSeconds);
+    // index 1 fails at 25 s, the Job (backoffLimit 1) fails and deletes it: the kubelet starts
+    // nothing in a Pod being deleted, which is killed when its grace period ends at 55 s.
+    let out = simulate(json!({
+        "runFor": "10m", "podRescheduleSeconds": 10,
+        "workload": indexed_job(json!({"completions": 2, "parallelism": 2, "backoffLimit": 1})),
+        "exits": [
+            {"podIndex": 0, "afterSeconds": 10, "exitCode": 1, "times": 1},
+            {"podIndex": 0, "afterSeconds": 1, "exitCode": 0},
+            {"podIndex": 1, "afterSeconds": 25, "exitCode": 1},
+        ],
+    }));
+    assert_eq!(
+        job_events(&out)[2..],
+        [
+            ev(10.0, "pod[0]", "Failed", "Failed"),
+            ev(20.0, "pod[0]", "Scheduled", "Scheduled"),
+            ev(25.0, "pod[1]", "Failed", "Failed"),
+            ev(25.0, "job", "FailureTarget", "BackoffLimitExceeded"),
+            ev(25.0, "pod[0]", "Deleted", "Terminating"),
+            ev(55.0, "pod[0]", "Failed", "Killed"),
+            ev(55.0, "job", "Failed", "BackoffLimitExceeded"),
+        ]
+    );
+    let started_after_20 = out["timeline"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["event"] == "Started" && e["t"].as_f64().unwrap() > 20.0)
+        .count();
+    assert_eq!(started_after_20, 0);
+}

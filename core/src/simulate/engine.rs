@@ -922,7 +922,8 @@ impl<'a> Engine<'a> {
         let Some(pod) = self.pods.get_mut(p) else {
             return;
         };
-        if !pod.alive || pod.epoch != epoch {
+        // The kubelet starts nothing in a Pod that is being deleted.
+        if !pod.alive || pod.epoch != epoch || pod.deleting {
             return;
         }
         pod.phase = "Running";
