@@ -199,7 +199,9 @@ type tlHarness struct {
 	slotOf   map[string]int
 	doneSlot map[int]bool
 	// Indexes (or slots) that had a Pod: the next one is a replacement.
-	created         map[string]bool
+	created map[string]bool
+	// CrashLoopBackOff entries per Pod (restartPolicy OnFailure).
+	crash           map[string]*crashEntry
 	kubeletDeleting bool
 }
 
@@ -503,7 +505,15 @@ func (h *tlHarness) kubeletSees(old, cur *corev1.Pod) {
 		return
 	}
 	if cur.DeletionTimestamp != nil && (old == nil || old.DeletionTimestamp == nil) && !terminal && cur.Spec.NodeName != "" {
-		h.schedule(cur.DeletionTimestamp.Time, podKey(cur), "kill", 137, "Error")
+		// Running containers get the grace period; a Pod with none running (not started yet,
+		// or waiting in CrashLoopBackOff) has nothing to stop and ends at once.
+		at := h.clock.Now()
+		for _, cs := range cur.Status.ContainerStatuses {
+			if cs.State.Running != nil {
+				at = cur.DeletionTimestamp.Time
+			}
+		}
+		h.schedule(at, podKey(cur), "kill", 137, "Error")
 	}
 }
 
@@ -574,25 +584,41 @@ func (h *tlHarness) act(a kubeletAction) error {
 				Name: c.Name, Ready: true, Started: ptrTo(true),
 				State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: now}}})
 		}
-		if e := h.nextScript(h.index(pod)); e != nil {
-			at := h.clock.Now().Add(time.Duration(e.AfterSeconds * float64(time.Second)))
-			if e.NodeFailure {
-				h.schedule(at, a.pod, "node", 137, "")
-			} else {
-				reason := e.Reason
-				if reason == "" {
-					reason = "Error"
-					if e.ExitCode == 0 {
-						reason = "Completed"
-					}
-				}
-				h.schedule(at, a.pod, "exit", e.ExitCode, reason)
-			}
+		h.scheduleScript(a.pod, pod)
+		return h.updatePod(pod)
+	case "restart":
+		if terminal || pod.DeletionTimestamp != nil {
+			return nil
 		}
+		for i := range pod.Status.ContainerStatuses {
+			cs := &pod.Status.ContainerStatuses[i]
+			cs.RestartCount++
+			cs.State = corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: now}}
+			cs.Ready, cs.Started = true, ptrTo(true)
+		}
+		h.scheduleScript(a.pod, pod)
 		return h.updatePod(pod)
 	case "exit", "node", "kill":
 		if terminal {
 			return nil
+		}
+		if a.kind == "exit" && a.code != 0 && pod.Spec.RestartPolicy == corev1.RestartPolicyOnFailure && pod.DeletionTimestamp == nil {
+			// OnFailure: the kubelet restarts the container in place after its CrashLoopBackOff
+			// (restartkit's curve, see crashLoopDelay); the Pod stays Running.
+			for i := range pod.Status.ContainerStatuses {
+				cs := &pod.Status.ContainerStatuses[i]
+				started := now
+				if cs.State.Running != nil {
+					started = cs.State.Running.StartedAt
+				}
+				cs.LastTerminationState = corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{
+					ExitCode: a.code, Reason: a.rsn, StartedAt: started, FinishedAt: now}}
+				cs.State = corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "CrashLoopBackOff"}}
+				cs.Ready, cs.Started = false, ptrTo(false)
+			}
+			delay := h.crashLoopDelay(a.pod)
+			h.schedule(h.clock.Now().Add(delay+time.Duration(h.sc.StartupSeconds*float64(time.Second))), a.pod, "restart", 0, "")
+			return h.updatePod(pod)
 		}
 		for i := range pod.Status.ContainerStatuses {
 			cs := &pod.Status.ContainerStatuses[i]
@@ -636,6 +662,53 @@ func (h *tlHarness) act(a kubeletAction) error {
 
 func ptrTo[T any](v T) *T { return &v }
 
+// scheduleScript schedules how the run that starts now ends, from the scenario's exits.
+func (h *tlHarness) scheduleScript(key string, pod *corev1.Pod) {
+	e := h.nextScript(h.index(pod))
+	if e == nil {
+		return
+	}
+	at := h.clock.Now().Add(time.Duration(e.AfterSeconds * float64(time.Second)))
+	if e.NodeFailure {
+		h.schedule(at, key, "node", 137, "")
+		return
+	}
+	reason := e.Reason
+	if reason == "" {
+		reason = "Error"
+		if e.ExitCode == 0 {
+			reason = "Completed"
+		}
+	}
+	h.schedule(at, key, "exit", e.ExitCode, reason)
+}
+
+// crashLoopDelay is the kubelet's CrashLoopBackOff before it restarts the Pod's container (a
+// kubelet decision: restartkit's figures, from its backoff op, checked by the kubelet legs): the
+// first restart at once, then initial, doubling to max; the curve starts again after a wait of
+// more than resetAfterRun since the last restart.
+func (h *tlHarness) crashLoopDelay(key string) time.Duration {
+	now := h.clock.Now()
+	c, ok := h.crash[key]
+	if ok && now.Sub(c.last) <= kubeletCurve.resetAfterRun {
+		d := c.backoff
+		c.last = now.Add(d)
+		c.backoff = min(2*c.backoff, kubeletCurve.max)
+		return d
+	}
+	h.crash[key] = &crashEntry{backoff: kubeletCurve.initial, last: now}
+	return 0
+}
+
+type crashEntry struct {
+	backoff time.Duration
+	last    time.Time
+}
+
+// kubeletCurve holds restartkit's CrashLoopBackOff figures for the scenarios' release (asked
+// once per run, runTimeline).
+var kubeletCurve struct{ initial, max, resetAfterRun time.Duration }
+
 func (h *tlHarness) nextAction() (int, bool) {
 	best := -1
 	for i, a := range h.actions {
@@ -652,7 +725,7 @@ func runUpstreamTimeline(sc *tlScenario, job *batchv1.Job) (tlOutcome, error) {
 	client := fake.NewSimpleClientset() //nolint:staticcheck // the plain tracker: no managed fields on every write
 	factory := informers.NewSharedInformerFactory(client, 0)
 	h := &tlHarness{sc: sc, clock: clk, client: client, cursors: map[string]*[2]int{}, seenPod: map[string]*corev1.Pod{},
-		slotOf: map[string]int{}, doneSlot: map[int]bool{}, created: map[string]bool{}}
+		slotOf: map[string]int{}, doneSlot: map[int]bool{}, created: map[string]bool{}, crash: map[string]*crashEntry{}}
 	h.podInf = &capturedInformer{SharedIndexInformer: factory.Core().V1().Pods().Informer()}
 	h.jobInf = &capturedInformer{SharedIndexInformer: factory.Batch().V1().Jobs().Informer()}
 	ctx, cancel := context.WithCancel(context.Background())

@@ -131,7 +131,12 @@ func (g gen) timelineScenario(i int) *tlScenario {
 		spec["successPolicy"] = map[string]any{"rules": []any{rule}}
 		fam = append(fam, "successPolicy")
 	}
-	podSpec := map[string]any{"restartPolicy": "Never",
+	restartPolicy := "Never"
+	if !hasPFP && g.chance(0.25) {
+		restartPolicy = "OnFailure"
+		fam = append(fam, "restartPolicy:OnFailure")
+	}
+	podSpec := map[string]any{"restartPolicy": restartPolicy,
 		"containers": []any{map[string]any{"name": "main", "image": "busybox"}}}
 	if g.chance(0.6) {
 		podSpec["terminationGracePeriodSeconds"] = g.pick(0, 5, 20, 45).(int)
@@ -218,6 +223,23 @@ func upstreamJob(sc *tlScenario) (*batchv1.Job, error) {
 		return nil, fmt.Errorf("invalid Job: %s", errs[0].Type)
 	}
 	return job, nil
+}
+
+// askKubeletCurve asks restartkit for the CrashLoopBackOff figures of the pinned release: the
+// harness's kubelet restarts OnFailure containers as restartkit's kubelet does.
+func askKubeletCurve() error {
+	resps, _, err := runBatch([][]byte{mustJSON(map[string]any{"op": "backoff", "input": map[string]any{
+		"component": "kubelet", "restarts": 2, "kubernetesVersion": minorVersion(k8sModule())}})}, false)
+	if err != nil {
+		return err
+	}
+	var r struct{ InitialSeconds, MaxSeconds, ResetAfterRunSeconds float64 }
+	if resps[0].Status != "ok" || json.Unmarshal(resps[0].Result, &r) != nil || r.InitialSeconds <= 0 {
+		return fmt.Errorf("restartkit's backoff op: %s %s", resps[0].Result, resps[0].Errors)
+	}
+	sec := func(f float64) time.Duration { return time.Duration(f * float64(time.Second)) }
+	kubeletCurve.initial, kubeletCurve.max, kubeletCurve.resetAfterRun = sec(r.InitialSeconds), sec(r.MaxSeconds), sec(r.ResetAfterRunSeconds)
+	return nil
 }
 
 // restartkitTimelines runs the scenarios through the simulate op and reduces each answer.
@@ -401,6 +423,9 @@ func runTimeline(n int, seed uint64) (int, int, error) {
 	// batches Pod events for SyncJobBatchPeriod (1 s) before it syncs. The harness sets the batch
 	// period to 0 so that every other timing is compared exactly (docs/oracle.md, docs/simulation.md).
 	jobcontroller.SyncJobBatchPeriod = 0
+	if err := askKubeletCurve(); err != nil {
+		return 0, 0, err
+	}
 	g := gen{rand.New(rand.NewPCG(seed, 0x74696d65))}
 	var scs []*tlScenario
 	var ups []tlOutcome

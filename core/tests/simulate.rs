@@ -515,7 +515,7 @@ fn a_work_queue_job_completes_when_its_last_pod_has_ended_after_a_success() {
 fn a_pod_deleted_before_its_container_started_never_starts() {
     // Index 0's replacement is created at 20 s and would start at 30 s (podRescheduleSeconds);
     // index 1 fails at 25 s, the Job (backoffLimit 1) fails and deletes it: the kubelet starts
-    // nothing in a Pod being deleted, which is killed when its grace period ends at 55 s.
+    // nothing in a Pod being deleted, and with no container running it ends at once.
     let out = simulate(json!({
         "runFor": "10m", "podRescheduleSeconds": 10,
         "workload": indexed_job(json!({"completions": 2, "parallelism": 2, "backoffLimit": 1})),
@@ -533,8 +533,8 @@ fn a_pod_deleted_before_its_container_started_never_starts() {
             ev(25.0, "pod[1]", "Failed", "Failed"),
             ev(25.0, "job", "FailureTarget", "BackoffLimitExceeded"),
             ev(25.0, "pod[0]", "Deleted", "Terminating"),
-            ev(55.0, "pod[0]", "Failed", "Killed"),
-            ev(55.0, "job", "Failed", "BackoffLimitExceeded"),
+            ev(25.0, "pod[0]", "Failed", "Killed"),
+            ev(25.0, "job", "Failed", "BackoffLimitExceeded"),
         ]
     );
     let started_after_20 = out["timeline"]
@@ -544,4 +544,54 @@ fn a_pod_deleted_before_its_container_started_never_starts() {
         .filter(|e| e["event"] == "Started" && e["t"].as_f64().unwrap() > 20.0)
         .count();
     assert_eq!(started_after_20, 0);
+}
+
+#[test]
+fn an_on_failure_job_counts_restarts_when_they_happen_and_a_deleted_pod_is_not_restarted() {
+    // backoffLimit 0, restartPolicy OnFailure: the container exits 1 at 25 s and restarts at
+    // once; its restartCount (1) exceeds the limit, so FailureTarget at 25 s. The restarted
+    // container exits again at 50 s: the kubelet restarts nothing in a Pod being deleted, so
+    // the Pod (and the Job) end then, before the 30 s grace period would have.
+    let out = simulate(json!({
+        "runFor": "10m",
+        "workload": {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "job", "namespace": "default"},
+            "spec": {"backoffLimit": 0,
+              "template": {"spec": {"restartPolicy": "OnFailure", "containers": [{"name": "main", "image": "x"}]}}}},
+        "exits": [{"afterSeconds": 25, "exitCode": 1}],
+    }));
+    assert_eq!(
+        job_events(&out),
+        vec![
+            ev(0.0, "pod[0]", "Scheduled", "Scheduled"),
+            ev(25.0, "job", "FailureTarget", "BackoffLimitExceeded"),
+            ev(25.0, "pod[0]", "Deleted", "Terminating"),
+            ev(50.0, "pod[0]", "Failed", "Failed"),
+            ev(50.0, "job", "Failed", "BackoffLimitExceeded"),
+        ]
+    );
+    assert_eq!(out["pods"][0]["containers"][0]["restartCount"], 1);
+}
+
+#[test]
+fn a_pod_deleted_while_its_container_waits_in_crash_loop_back_off_ends_at_once() {
+    // Exits at 25 s (restarted at once) and 50 s (back-off 10 s: waiting until 60 s); the
+    // deadline at 55 s deletes the Pod, which has no running container: it ends at 55 s, and
+    // the restart due at 60 s never happens.
+    let out = simulate(json!({
+        "runFor": "10m",
+        "workload": {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "job", "namespace": "default"},
+            "spec": {"backoffLimit": 6, "activeDeadlineSeconds": 55,
+              "template": {"spec": {"restartPolicy": "OnFailure", "containers": [{"name": "main", "image": "x"}]}}}},
+        "exits": [{"afterSeconds": 25, "exitCode": 1}],
+    }));
+    assert_eq!(
+        job_events(&out)[1..],
+        [
+            ev(55.0, "job", "FailureTarget", "DeadlineExceeded"),
+            ev(55.0, "pod[0]", "Deleted", "Terminating"),
+            ev(55.0, "pod[0]", "Failed", "Killed"),
+            ev(55.0, "job", "Failed", "DeadlineExceeded"),
+        ]
+    );
+    assert_eq!(out["pods"][0]["containers"][0]["restartCount"], 1);
 }

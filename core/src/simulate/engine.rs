@@ -1282,6 +1282,10 @@ impl<'a> Engine<'a> {
         if kind == Kind::Sidecar && decision == KubeletDecision::DoNotRestart {
             decision = KubeletDecision::Restart; // sidecars are always restarted
         }
+        // The kubelet restarts nothing in a Pod being deleted: it ends when its containers have.
+        if self.pods.get(p).is_some_and(|x| x.deleting) {
+            decision = KubeletDecision::DoNotRestart;
+        }
         if let (Some(ap), KubeletDecision::Restart) = (decided_always_pod, decision) {
             return self.restart_pod_always_pod(p, c, tmpl, ap);
         }

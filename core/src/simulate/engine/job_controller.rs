@@ -584,7 +584,14 @@ impl Engine<'_> {
             }
             return;
         }
-        self.schedule(now + grace, Ev::Kill { pod: p, pgen });
+        // Running containers get the grace period; a Pod with none running (not started yet, or
+        // waiting in CrashLoopBackOff) has nothing for the kubelet to stop and ends at once.
+        let running = self
+            .pods
+            .get(p)
+            .is_some_and(|x| x.containers.iter().any(|c| c.running));
+        let at = if running { now + grace } else { now };
+        self.schedule(at, Ev::Kill { pod: p, pgen });
     }
 
     /// The grace period of a deleted Pod is over: the kubelet kills its containers (137).
