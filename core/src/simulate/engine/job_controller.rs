@@ -69,12 +69,9 @@ impl Engine<'_> {
     pub(super) fn on_sync_event(&mut self, j: usize, jgen: u32) -> Result<(), Diagnostic> {
         let now = self.now;
         match self.jobs.get_mut(j) {
-            Some(job) if job.epoch == jgen => {
-                if job.sync_at.is_some_and(|at| at > now) {
-                    return Ok(()); // superseded by an earlier one that already ran
-                }
-                job.sync_at = None;
-            }
+            // Only the Job's one pending entry runs; an event it replaced, or one already run at
+            // this instant, is stale.
+            Some(job) if job.epoch == jgen && job.sync_at == Some(now) => job.sync_at = None,
             _ => return Ok(()),
         }
         self.sync_job(j)
@@ -420,10 +417,13 @@ impl Engine<'_> {
                         soonest = Some(soonest.map_or(r, |s: u64| s.min(r)));
                     }
                 }
+                // Upstream asks for the wake-up of an index still in its back-off only when no
+                // index is ready; creating the ready ones makes it sync again at once, and that
+                // sync asks for it: the same wake-up, without the extra sync.
+                if let Some(r) = soonest {
+                    self.enqueue_job_sync(j, now + r);
+                }
                 if ready.is_empty() {
-                    if let Some(r) = soonest {
-                        self.enqueue_job_sync(j, now + r);
-                    }
                     return self.check_complete(j);
                 }
                 pending = ready;
@@ -636,9 +636,6 @@ impl Engine<'_> {
             self.lose(1, since, start_at + self.startup_ms);
         }
         let p = self.new_pod(tmpl, Some(j), index, name, start_at);
-        // The controller observes its own creation (the informer's add event) and syncs again:
-        // an index still in its back-off then gets its wake-up.
-        self.enqueue_job_sync(j, now);
         if let Some(job) = self.jobs.get_mut(j) {
             job.pods.push(p);
             if let Some(ix) = job.indexes.get_mut(index as usize) {
