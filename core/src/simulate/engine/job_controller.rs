@@ -164,19 +164,19 @@ impl Engine<'_> {
         // tracking finalizer), in creation order. A deleted Pod counts as failed at once unless
         // podReplacementPolicy is Failed. Pods counted and gone are dropped from the Job's list
         // first, so a sync costs what the Job has running, not its whole history.
-        let keep: Vec<usize> = job
-            .pods
-            .iter()
-            .copied()
-            .filter(|&p| self.pods.get(p).is_some_and(|x| x.alive || !x.counted))
-            .collect();
+        // (Syncs run once per Pod event: this path allocates only for what changed.)
+        let pods = &self.pods;
         if let Some(job) = self.jobs.get_mut(j) {
-            job.pods.clone_from(&keep);
+            job.pods
+                .retain(|&p| pods.get(p).is_some_and(|x| x.alive || !x.counted));
         }
-        let job_pods = keep;
         let mut new_succeeded: Vec<usize> = Vec::new();
         let mut new_failed: Vec<usize> = Vec::new();
-        for &p in &job_pods {
+        let n_pods = self.jobs.get(j).map_or(0, |x| x.pods.len());
+        for k in 0..n_pods {
+            let Some(p) = self.jobs.get(j).and_then(|x| x.pods.get(k)).copied() else {
+                continue;
+            };
             let Some(pod) = self.pods.get(p) else {
                 continue;
             };
@@ -192,7 +192,7 @@ impl Engine<'_> {
         let mut fail_job_message = None;
         let mut outcomes = Vec::with_capacity(new_failed.len());
         for &p in &new_failed {
-            let o = match self.pods.get(p).and_then(|x| x.outcome.clone()) {
+            let o = match self.pods.get_mut(p).and_then(|x| x.outcome.take()) {
                 Some(o) => o,
                 None => self.pod_failure_outcome(p)?,
             };
@@ -206,26 +206,24 @@ impl Engine<'_> {
         // last success, and the last failure's finish time.
         let finish = |e: &Self, p: usize| e.pods.get(p).map_or(now, |x| x.finished_ms);
         let last_success = new_succeeded.iter().map(|&p| finish(self, p)).max();
-        let failed_finishes: Vec<u64> = new_failed.iter().map(|&p| finish(self, p)).collect();
+        // Failures that count for the record: all of them, or those after the last success.
+        let (mut n_failures, mut last_failure) = (0u32, None::<u64>);
+        for &p in &new_failed {
+            let f = finish(self, p);
+            if last_success.is_none_or(|ls| f > ls) {
+                n_failures += 1;
+                last_failure = Some(last_failure.map_or(f, |l| l.max(f)));
+            }
+        }
         let Some(job) = self.jobs.get_mut(j) else {
             return Ok(());
         };
-        match last_success {
-            None => {
-                if let Some(&last) = failed_finishes.iter().max() {
-                    job.backoff_failures += failed_finishes.len() as u32;
-                    job.last_failure_ms = Some(last);
-                }
-            }
-            Some(ls) => {
-                let after: Vec<u64> = failed_finishes
-                    .iter()
-                    .copied()
-                    .filter(|&f| f > ls)
-                    .collect();
-                job.backoff_failures = after.len() as u32;
-                job.last_failure_ms = after.iter().max().copied();
-            }
+        if last_success.is_some() {
+            job.backoff_failures = n_failures;
+            job.last_failure_ms = last_failure;
+        } else if let Some(last) = last_failure {
+            job.backoff_failures += n_failures;
+            job.last_failure_ms = Some(last);
         }
 
         // Count them: succeeded indexes (or slots), failures the policy counts, failed indexes.
@@ -257,10 +255,8 @@ impl Engine<'_> {
             if let Some(pod) = self.pods.get_mut(p) {
                 pod.counted = true;
             }
-            let action = o.action.clone().unwrap_or_else(|| "Count".into());
-            self.record(Obj::Job(j), None, "PodFailed", &action, || {
-                o.message.clone()
-            });
+            let action = o.action.as_deref().unwrap_or("Count");
+            self.record(Obj::Job(j), None, "PodFailed", action, || o.message.clone());
             let Some(job) = self.jobs.get_mut(j) else {
                 return Ok(());
             };
@@ -349,14 +345,8 @@ impl Engine<'_> {
         }
 
         // 3. manageJob: delete Pods beyond what is wanted, or create the missing ones.
-        let active: Vec<(u32, usize)> = job
-            .indexes
-            .iter()
-            .enumerate()
-            .filter_map(|(i, ix)| ix.active.map(|p| (i as u32, p)))
-            .collect();
+        let n_active = job.indexes.iter().filter(|ix| ix.active.is_some()).count() as u32;
         let terminating = self.terminating_pods(j);
-        let n_active = active.len() as u32;
         let want = if !work_queue {
             completions.saturating_sub(job.succeeded).min(parallelism)
         } else if job.succeeded > 0 {
@@ -367,7 +357,7 @@ impl Engine<'_> {
         };
         if n_active > want {
             // Upstream removes the newest first among equals (controller.ActivePods order).
-            let mut rm: Vec<usize> = active.iter().map(|&(_, p)| p).collect();
+            let mut rm: Vec<usize> = job.indexes.iter().filter_map(|ix| ix.active).collect();
             rm.sort_unstable_by(|a, b| b.cmp(a));
             rm.truncate((n_active - want) as usize);
             for p in rm {
