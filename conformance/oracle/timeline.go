@@ -174,7 +174,8 @@ type kubeletAction struct {
 	at   time.Time
 	seq  int
 	pod  string // pod key
-	kind string // exit, node, kill
+	kind string // bind, start, exit, restart, node, kill
+	ctr  string // the container of an exit or restart
 	code int32
 	rsn  string
 }
@@ -480,8 +481,12 @@ func hasJobCondition(j *batchv1.Job, t batchv1.JobConditionType) bool {
 // ---- the scripted kubelet ----
 
 func (h *tlHarness) schedule(at time.Time, pod, kind string, code int32, reason string) {
+	h.scheduleFor(at, pod, kind, "", code, reason)
+}
+
+func (h *tlHarness) scheduleFor(at time.Time, pod, kind, ctr string, code int32, reason string) {
 	h.aseq++
-	h.actions = append(h.actions, kubeletAction{at: at, seq: h.aseq, pod: pod, kind: kind, code: code, rsn: reason})
+	h.actions = append(h.actions, kubeletAction{at: at, seq: h.aseq, pod: pod, kind: kind, ctr: ctr, code: code, rsn: reason})
 }
 
 // kubeletSees reacts to a Pod change: a new Pod is bound and starts at once (the generated
@@ -533,15 +538,16 @@ func (h *tlHarness) updatePod(p *corev1.Pod) error {
 // nextScript consumes the next run of the scenario's exits for the Pod's completion index (the
 // same cursor semantics as restartkit's: entries in order, `times` runs each, omitted = every
 // run from there on).
-func (h *tlHarness) nextScript(index string) *tlExit {
-	cur := h.cursors[index]
+func (h *tlHarness) nextScript(index, ctr string) *tlExit {
+	key := index + "/" + ctr
+	cur := h.cursors[key]
 	if cur == nil {
 		cur = &[2]int{}
-		h.cursors[index] = cur
+		h.cursors[key] = cur
 	}
 	for cur[0] < len(h.sc.Exits) {
 		e := &h.sc.Exits[cur[0]]
-		if e.PodIndex != nil && strconv.Itoa(*e.PodIndex) != index {
+		if (e.PodIndex != nil && strconv.Itoa(*e.PodIndex) != index) || (e.Container != "" && e.Container != ctr) {
 			cur[0]++
 			cur[1] = 0
 			continue
@@ -584,59 +590,79 @@ func (h *tlHarness) act(a kubeletAction) error {
 				Name: c.Name, Ready: true, Started: ptrTo(true),
 				State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: now}}})
 		}
-		h.scheduleScript(a.pod, pod)
+		for _, c := range pod.Spec.Containers {
+			h.scheduleScript(a.pod, pod, c.Name)
+		}
 		return h.updatePod(pod)
 	case "restart":
 		if terminal || pod.DeletionTimestamp != nil {
 			return nil
 		}
-		for i := range pod.Status.ContainerStatuses {
-			cs := &pod.Status.ContainerStatuses[i]
-			cs.RestartCount++
-			cs.State = corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: now}}
-			cs.Ready, cs.Started = true, ptrTo(true)
+		cs := containerStatus(pod, a.ctr)
+		if cs == nil {
+			return nil
 		}
-		h.scheduleScript(a.pod, pod)
+		cs.RestartCount++
+		cs.State = corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: now}}
+		cs.Ready, cs.Started = true, ptrTo(true)
+		h.scheduleScript(a.pod, pod, a.ctr)
 		return h.updatePod(pod)
 	case "exit", "node", "kill":
 		if terminal {
 			return nil
 		}
-		if a.kind == "exit" && a.code != 0 && pod.Spec.RestartPolicy == corev1.RestartPolicyOnFailure && pod.DeletionTimestamp == nil {
-			// OnFailure: the kubelet restarts the container in place after its CrashLoopBackOff
-			// (restartkit's curve, see crashLoopDelay); the Pod stays Running.
-			for i := range pod.Status.ContainerStatuses {
-				cs := &pod.Status.ContainerStatuses[i]
-				started := now
-				if cs.State.Running != nil {
-					started = cs.State.Running.StartedAt
-				}
-				cs.LastTerminationState = corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{
-					ExitCode: a.code, Reason: a.rsn, StartedAt: started, FinishedAt: now}}
-				cs.State = corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "CrashLoopBackOff"}}
-				cs.Ready, cs.Started = false, ptrTo(false)
-			}
-			delay := h.crashLoopDelay(a.pod)
-			h.schedule(h.clock.Now().Add(delay+time.Duration(h.sc.StartupSeconds*float64(time.Second))), a.pod, "restart", 0, "")
-			return h.updatePod(pod)
-		}
-		for i := range pod.Status.ContainerStatuses {
-			cs := &pod.Status.ContainerStatuses[i]
+		terminate := func(cs *corev1.ContainerStatus, code int32, reason string) {
 			started := now
 			if cs.State.Running != nil {
 				started = cs.State.Running.StartedAt
 			}
 			cs.State = corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{
-				ExitCode: a.code, Reason: a.rsn, StartedAt: started, FinishedAt: now}}
-			cs.Ready = false
-			cs.Started = ptrTo(false)
+				ExitCode: code, Reason: reason, StartedAt: started, FinishedAt: now}}
+			cs.Ready, cs.Started = false, ptrTo(false)
+		}
+		if a.kind == "exit" {
+			cs := containerStatus(pod, a.ctr)
+			if cs == nil || cs.State.Running == nil {
+				return nil
+			}
+			if a.code != 0 && pod.Spec.RestartPolicy == corev1.RestartPolicyOnFailure && pod.DeletionTimestamp == nil {
+				// OnFailure: the kubelet restarts the container in place after its
+				// CrashLoopBackOff (restartkit's curve, see crashLoopDelay); the Pod stays Running.
+				terminate(cs, a.code, a.rsn)
+				cs.LastTerminationState, cs.State = cs.State, corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "CrashLoopBackOff"}}
+				delay := h.crashLoopDelay(a.pod + "/" + a.ctr)
+				h.scheduleFor(h.clock.Now().Add(delay+time.Duration(h.sc.StartupSeconds*float64(time.Second))), a.pod, "restart", a.ctr, 0, "")
+				return h.updatePod(pod)
+			}
+			terminate(cs, a.code, a.rsn)
+		} else {
+			// A node failure or the end of the grace period: what still runs, waits to restart
+			// or never started ends with 137.
+			for _, c := range pod.Spec.Containers {
+				if containerStatus(pod, c.Name) == nil {
+					pod.Status.ContainerStatuses = append(pod.Status.ContainerStatuses, corev1.ContainerStatus{Name: c.Name})
+				}
+			}
+			for i := range pod.Status.ContainerStatuses {
+				if cs := &pod.Status.ContainerStatuses[i]; cs.State.Terminated == nil {
+					terminate(cs, 137, "Error")
+				}
+			}
 		}
 		if a.kind == "node" {
 			pod.Status.Conditions = append(pod.Status.Conditions, corev1.PodCondition{
 				Type: corev1.DisruptionTarget, Status: corev1.ConditionTrue, Reason: "DeletionByTaintManager",
 				Message: "Taint manager: deleting due to NoExecute taint", LastTransitionTime: now})
 		}
-		if a.code == 0 {
+		// The Pod ends when every container has: Succeeded if all exited 0.
+		allZero := true
+		for _, cs := range pod.Status.ContainerStatuses {
+			if cs.State.Terminated == nil {
+				return h.updatePod(pod)
+			}
+			allZero = allZero && cs.State.Terminated.ExitCode == 0
+		}
+		if allZero {
 			if s, ok := h.slotOf[string(pod.UID)]; ok {
 				h.doneSlot[s] = true
 			}
@@ -660,11 +686,21 @@ func (h *tlHarness) act(a kubeletAction) error {
 	return nil
 }
 
+func containerStatus(pod *corev1.Pod, name string) *corev1.ContainerStatus {
+	for i := range pod.Status.ContainerStatuses {
+		if pod.Status.ContainerStatuses[i].Name == name {
+			return &pod.Status.ContainerStatuses[i]
+		}
+	}
+	return nil
+}
+
 func ptrTo[T any](v T) *T { return &v }
 
-// scheduleScript schedules how the run that starts now ends, from the scenario's exits.
-func (h *tlHarness) scheduleScript(key string, pod *corev1.Pod) {
-	e := h.nextScript(h.index(pod))
+// scheduleScript schedules how the container's run that starts now ends, from the scenario's
+// exits (restartkit's cursor per index or slot and container).
+func (h *tlHarness) scheduleScript(key string, pod *corev1.Pod, ctr string) {
+	e := h.nextScript(h.index(pod), ctr)
 	if e == nil {
 		return
 	}
@@ -680,7 +716,7 @@ func (h *tlHarness) scheduleScript(key string, pod *corev1.Pod) {
 			reason = "Completed"
 		}
 	}
-	h.schedule(at, key, "exit", e.ExitCode, reason)
+	h.scheduleFor(at, key, "exit", ctr, e.ExitCode, reason)
 }
 
 // crashLoopDelay is the kubelet's CrashLoopBackOff before it restarts the Pod's container (a

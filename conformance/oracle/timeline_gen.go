@@ -30,6 +30,7 @@ var (
 )
 
 type tlExit struct {
+	Container    string  `json:"container,omitempty"`
 	PodIndex     *int    `json:"podIndex,omitempty"`
 	AfterSeconds float64 `json:"afterSeconds"`
 	ExitCode     int32   `json:"exitCode"`
@@ -137,8 +138,14 @@ func (g gen) timelineScenario(i int) *tlScenario {
 		restartPolicy = "OnFailure"
 		fam = append(fam, "restartPolicy:OnFailure")
 	}
+	containers := []string{"main"}
 	podSpec := map[string]any{"restartPolicy": restartPolicy,
 		"containers": []any{map[string]any{"name": "main", "image": "busybox"}}}
+	if g.chance(0.25) {
+		containers = append(containers, "side")
+		podSpec["containers"] = []any{map[string]any{"name": "main", "image": "busybox"}, map[string]any{"name": "side", "image": "busybox"}}
+		fam = append(fam, "twoContainers")
+	}
 	if g.chance(0.6) {
 		podSpec["terminationGracePeriodSeconds"] = g.pick(0, 5, 20, 45).(int)
 		fam = append(fam, "gracePeriod")
@@ -146,10 +153,10 @@ func (g gen) timelineScenario(i int) *tlScenario {
 	spec["template"] = map[string]any{"spec": podSpec}
 	codes := []int32{0, 0, 1, 1, 42, 3, 137}
 	var exits []tlExit
-	script := func(idx *int) {
+	script1 := func(idx *int, ctr string) {
 		steps := 1 + g.r.IntN(3)
 		for s := 0; s < steps; s++ {
-			e := tlExit{PodIndex: idx, AfterSeconds: float64(5 + 5*g.r.IntN(24)), ExitCode: codes[g.r.IntN(len(codes))]}
+			e := tlExit{Container: ctr, PodIndex: idx, AfterSeconds: float64(5 + 5*g.r.IntN(24)), ExitCode: codes[g.r.IntN(len(codes))]}
 			if g.chance(0.15) {
 				e.NodeFailure, e.ExitCode = true, 137
 				fam = append(fam, "nodeFailure")
@@ -158,6 +165,16 @@ func (g gen) timelineScenario(i int) *tlScenario {
 				e.Times = ptrTo(1 + g.r.IntN(2))
 			}
 			exits = append(exits, e)
+		}
+	}
+	// With two containers, a script each or (without a container) one both run.
+	script := func(idx *int) {
+		if len(containers) == 1 || g.chance(0.3) {
+			script1(idx, "")
+			return
+		}
+		for _, c := range containers {
+			script1(idx, c)
 		}
 	}
 	// Per completion index, or per slot of a NonIndexed Job (the harness's index, see there);
