@@ -41,6 +41,7 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/kubernetes/pkg/apis/batch"
 	jobcontroller "k8s.io/kubernetes/pkg/controller/job"
@@ -147,6 +148,12 @@ func (q *tlQueue) next() (string, time.Time, bool) {
 func setUnexported(obj any, field string, value any) {
 	f := reflect.ValueOf(obj).Elem().FieldByName(field)
 	reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Set(reflect.ValueOf(value))
+}
+
+// unexported reads an unexported field of the controller.
+func unexported[T any](obj any, field string) T {
+	f := reflect.ValueOf(obj).Elem().FieldByName(field)
+	return reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Interface().(T)
 }
 
 // ---- scenario events ----
@@ -773,6 +780,9 @@ func runUpstreamTimeline(sc *tlScenario, job *batchv1.Job) (tlOutcome, error) {
 		return tlOutcome{}, err
 	}
 	h.ctrl = ctrl
+	// The controller's event broadcaster runs a goroutine until it is shut down (Run would);
+	// without this every scenario would leave one behind, holding its controller.
+	defer unexported[record.EventBroadcaster](ctrl, "broadcaster").Shutdown()
 	h.queue = newTLQueue(clk)
 	setUnexported(ctrl, "queue", workqueue.TypedRateLimitingInterface[string](h.queue))
 	h.installReactors()
