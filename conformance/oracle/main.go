@@ -360,6 +360,15 @@ func main() {
 		total += n
 		disagreements += d
 	}
+	if *flagTimelineN > 0 && (len(want) == 0 || want["timeline"]) {
+		n, d, err := runTimeline(*flagTimelineN, *flagSeed)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "oracle:", err)
+			os.Exit(2)
+		}
+		total += n
+		disagreements += d
+	}
 	for r, n := range skipReasons {
 		fmt.Fprintf(os.Stderr, "skipped %d: %s\n", n, r)
 	}

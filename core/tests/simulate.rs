@@ -263,3 +263,335 @@ fn a_jobset_restart_counts_every_slot_until_its_new_pod_starts() {
     created.dedup();
     assert_eq!((n, created.len()), (6, 6), "{created:?}");
 }
+
+// ---- The Job controller's timeline (each checked against the real controller by the oracle's
+// timeline leg; the figures below are upstream's, from that leg's runs) ----
+
+/// (t, object kind, event, reason) of every Job-level event: Pods created and deleted, Pods
+/// ending, the Job's conditions.
+fn job_events(out: &Value) -> Vec<(f64, String, String, String)> {
+    out["timeline"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| {
+            let o = e["object"].as_str().unwrap();
+            (o.starts_with("pod/")
+                && ["Scheduled", "Deleted", "Failed", "Succeeded"]
+                    .contains(&e["event"].as_str().unwrap()))
+                || (o.starts_with("job/")
+                    && ["FailureTarget", "Failed", "SuccessCriteriaMet", "Complete"]
+                        .contains(&e["event"].as_str().unwrap()))
+        })
+        .map(|e| {
+            let kind = e["object"].as_str().unwrap().split('/').next().unwrap();
+            let who = match e["podIndex"].as_u64() {
+                Some(i) => format!("{kind}[{i}]"),
+                None => kind.to_owned(),
+            };
+            (
+                e["t"].as_f64().unwrap(),
+                who,
+                e["event"].as_str().unwrap().to_owned(),
+                e["reason"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+fn indexed_job(spec: Value) -> Value {
+    let mut s = json!({"completionMode": "Indexed",
+        "template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "main", "image": "trainer"}]}}});
+    for (k, v) in spec.as_object().unwrap() {
+        if k == "terminationGracePeriodSeconds" {
+            s["template"]["spec"][k] = v.clone();
+        } else {
+            s[k] = v.clone();
+        }
+    }
+    json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "job", "namespace": "default"}, "spec": s})
+}
+
+fn ev(t: f64, who: &str, event: &str, reason: &str) -> (f64, String, String, String) {
+    (t, who.into(), event.into(), reason.into())
+}
+
+#[test]
+fn a_failing_job_gets_failure_target_at_once_and_failed_when_its_pods_have_terminated() {
+    // backoffLimit 0: index 0 fails at 35 s. Upstream adds FailureTarget, deletes index 1's Pod
+    // (counted as failed), and adds Failed only when that Pod has terminated: 30 s later, its
+    // default grace period.
+    let out = simulate(json!({
+        "runFor": "10m",
+        "workload": indexed_job(json!({"completions": 2, "parallelism": 2, "backoffLimit": 0})),
+        "exits": [{"podIndex": 0, "afterSeconds": 35, "exitCode": 1}],
+    }));
+    assert_eq!(
+        job_events(&out),
+        vec![
+            ev(0.0, "pod[0]", "Scheduled", "Scheduled"),
+            ev(0.0, "pod[1]", "Scheduled", "Scheduled"),
+            ev(35.0, "pod[0]", "Failed", "Failed"),
+            ev(35.0, "job", "FailureTarget", "BackoffLimitExceeded"),
+            ev(35.0, "pod[1]", "Deleted", "Terminating"),
+            ev(65.0, "pod[1]", "Failed", "Killed"),
+            ev(65.0, "job", "Failed", "BackoffLimitExceeded"),
+        ]
+    );
+    assert_eq!(out["jobs"][0]["failed"], 2);
+    assert_eq!(out["summary"]["endSeconds"], 65.0);
+}
+
+#[test]
+fn a_pod_deleted_without_grace_period_goes_at_once_and_the_job_fails_in_the_same_instant() {
+    let out = simulate(json!({
+        "runFor": "10m",
+        "workload": indexed_job(json!({"completions": 2, "parallelism": 2, "backoffLimit": 0,
+            "terminationGracePeriodSeconds": 0})),
+        "exits": [{"podIndex": 0, "afterSeconds": 35, "exitCode": 1}],
+    }));
+    assert_eq!(
+        job_events(&out)[2..],
+        [
+            ev(35.0, "pod[0]", "Failed", "Failed"),
+            ev(35.0, "job", "FailureTarget", "BackoffLimitExceeded"),
+            ev(35.0, "pod[1]", "Deleted", "Terminating"),
+            ev(35.0, "job", "Failed", "BackoffLimitExceeded"),
+        ]
+    );
+    // The API server removed it before the kubelet reported a phase.
+    assert_eq!(out["pods"][1]["phase"], "Deleted");
+}
+
+#[test]
+fn replacements_wait_for_the_back_off_of_every_failure_since_the_last_success() {
+    // Two Pods fail at 10 s and 15 s: the controller's one back-off record then holds 2
+    // failures (20 s) from the last one, so neither is replaced before 35 s (not 20 s for the
+    // first, as a per-Pod back-off would).
+    let out = simulate(json!({
+        "runFor": "10m",
+        "workload": indexed_job(json!({"completions": 2, "parallelism": 2, "backoffLimit": 6})),
+        "exits": [
+            {"podIndex": 0, "afterSeconds": 10, "exitCode": 1, "times": 1},
+            {"podIndex": 1, "afterSeconds": 15, "exitCode": 1, "times": 1},
+            {"afterSeconds": 5, "exitCode": 0},
+        ],
+    }));
+    let created: Vec<f64> = job_events(&out)
+        .into_iter()
+        .filter(|e| e.2 == "Scheduled")
+        .map(|e| e.0)
+        .collect();
+    assert_eq!(created, vec![0.0, 0.0, 35.0, 35.0]);
+    assert_eq!(out["jobs"][0]["phase"], "Complete");
+    assert_eq!(
+        job_events(&out).last().unwrap(),
+        &ev(40.0, "job", "Complete", "CompletionsReached")
+    );
+}
+
+#[test]
+fn an_index_in_back_off_is_replaced_when_its_own_back_off_ends() {
+    // backoffLimitPerIndex: index 0 fails at 20 s (ready at 30 s), index 2 at 25 s (ready at
+    // 35 s). Creating index 0's Pod at 30 s makes the controller sync again, which asks for a
+    // wake-up at 35 s for index 2 (upstream: timeline-330 of the oracle's leg).
+    let out = simulate(json!({
+        "runFor": "10m",
+        "workload": indexed_job(json!({"completions": 3, "parallelism": 3, "backoffLimitPerIndex": 2})),
+        "exits": [
+            {"podIndex": 0, "afterSeconds": 20, "exitCode": 1, "times": 1},
+            {"podIndex": 2, "afterSeconds": 25, "exitCode": 1, "times": 1},
+        ],
+    }));
+    let created: Vec<(f64, String)> = job_events(&out)
+        .into_iter()
+        .filter(|e| e.2 == "Scheduled")
+        .map(|e| (e.0, e.1))
+        .collect();
+    assert_eq!(
+        created[3..],
+        [(30.0, "pod[0]".to_owned()), (35.0, "pod[2]".to_owned())]
+    );
+}
+
+#[test]
+fn a_success_policy_completes_the_job_once_the_other_pods_have_terminated() {
+    let out = simulate(json!({
+        "runFor": "10m",
+        "workload": indexed_job(json!({"completions": 3, "parallelism": 3,
+            "successPolicy": {"rules": [{"succeededIndexes": "0"}]}, "terminationGracePeriodSeconds": 5})),
+        "exits": [{"podIndex": 0, "afterSeconds": 40, "exitCode": 0}],
+    }));
+    assert_eq!(
+        job_events(&out)[3..],
+        [
+            ev(40.0, "pod[0]", "Succeeded", "Succeeded"),
+            ev(40.0, "job", "SuccessCriteriaMet", "SuccessPolicy"),
+            ev(40.0, "pod[1]", "Deleted", "Terminating"),
+            ev(40.0, "pod[2]", "Deleted", "Terminating"),
+            ev(45.0, "pod[1]", "Failed", "Killed"),
+            ev(45.0, "pod[2]", "Failed", "Killed"),
+            ev(45.0, "job", "Complete", "SuccessPolicy"),
+        ]
+    );
+    let j = &out["jobs"][0];
+    assert_eq!(j["message"], "Matched rules at index 0");
+    // Pods deleted because the Job succeeded are not failures.
+    assert_eq!(
+        (j["failed"].clone(), j["succeeded"].clone()),
+        (json!(0), json!(1))
+    );
+}
+
+#[test]
+fn a_failure_at_the_deadline_instant_is_seen_before_the_deadline() {
+    // The Pod fails at 150 s, the instant activeDeadlineSeconds runs out: the controller's sync
+    // sees the failure first, and the backoff limit is what fails the Job.
+    let out = simulate(json!({
+        "runFor": "10m",
+        "workload": {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "job", "namespace": "default"},
+            "spec": {"completions": 2, "activeDeadlineSeconds": 150, "backoffLimit": 3,
+              "template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "main", "image": "x"}]}}}},
+        "exits": [{"afterSeconds": 20, "exitCode": 1}],
+    }));
+    let created: Vec<f64> = job_events(&out)
+        .into_iter()
+        .filter(|e| e.2 == "Scheduled")
+        .map(|e| e.0)
+        .collect();
+    assert_eq!(created, vec![0.0, 30.0, 70.0, 130.0]);
+    assert_eq!(out["jobs"][0]["reason"], "BackoffLimitExceeded");
+    assert_eq!(out["summary"]["endSeconds"], 150.0);
+}
+
+#[test]
+fn a_scripted_node_failure_gives_the_pod_disruption_target() {
+    let out = simulate(json!({
+        "runFor": "10m",
+        "workload": job(json!({"rules": [{"action": "FailJob", "onPodConditions": [{"type": "DisruptionTarget"}]}]}), 6),
+        "exits": [{"afterSeconds": 50, "exitCode": 137, "nodeFailure": true}],
+    }));
+    let j = &out["jobs"][0];
+    assert_eq!(j["phase"], "Failed");
+    assert_eq!(j["reason"], "PodFailurePolicy");
+    let pod = out["pods"][0]["name"].as_str().unwrap();
+    assert_eq!(
+        j["message"],
+        format!("Pod ml/{pod} has condition DisruptionTarget matching FailJob rule at index 0")
+    );
+    assert_eq!(out["summary"]["endSeconds"], 50.0);
+}
+
+#[test]
+fn a_work_queue_job_completes_when_its_last_pod_has_ended_after_a_success() {
+    // No completions: two Pods run; the first succeeds at 30 s, and the Job waits for the other
+    // (no new Pod, no deletion) until it succeeds at 100 s (upstream syncJob: "complete when any
+    // pod exits with success ... and active == 0").
+    let out = simulate(json!({
+        "runFor": "10m",
+        "workload": {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "queue", "namespace": "default"},
+            "spec": {"parallelism": 2,
+              "template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "main", "image": "x"}]}}}},
+        "exits": [
+            {"podIndex": 0, "afterSeconds": 30, "exitCode": 0},
+            {"podIndex": 1, "afterSeconds": 100, "exitCode": 0},
+        ],
+    }));
+    assert_eq!(
+        job_events(&out),
+        vec![
+            ev(0.0, "pod[0]", "Scheduled", "Scheduled"),
+            ev(0.0, "pod[1]", "Scheduled", "Scheduled"),
+            ev(30.0, "pod[0]", "Succeeded", "Succeeded"),
+            ev(100.0, "pod[1]", "Succeeded", "Succeeded"),
+            ev(100.0, "job", "SuccessCriteriaMet", "CompletionsReached"),
+            ev(100.0, "job", "Complete", "CompletionsReached"),
+        ]
+    );
+    assert_eq!(out["jobs"][0]["succeeded"], 2);
+}
+
+#[test]
+fn a_pod_deleted_before_its_container_started_never_starts() {
+    // Index 0's replacement is created at 20 s and would start at 30 s (podRescheduleSeconds);
+    // index 1 fails at 25 s, the Job (backoffLimit 1) fails and deletes it: the kubelet starts
+    // nothing in a Pod being deleted, and with no container running it ends at once.
+    let out = simulate(json!({
+        "runFor": "10m", "podRescheduleSeconds": 10,
+        "workload": indexed_job(json!({"completions": 2, "parallelism": 2, "backoffLimit": 1})),
+        "exits": [
+            {"podIndex": 0, "afterSeconds": 10, "exitCode": 1, "times": 1},
+            {"podIndex": 0, "afterSeconds": 1, "exitCode": 0},
+            {"podIndex": 1, "afterSeconds": 25, "exitCode": 1},
+        ],
+    }));
+    assert_eq!(
+        job_events(&out)[2..],
+        [
+            ev(10.0, "pod[0]", "Failed", "Failed"),
+            ev(20.0, "pod[0]", "Scheduled", "Scheduled"),
+            ev(25.0, "pod[1]", "Failed", "Failed"),
+            ev(25.0, "job", "FailureTarget", "BackoffLimitExceeded"),
+            ev(25.0, "pod[0]", "Deleted", "Terminating"),
+            ev(25.0, "pod[0]", "Failed", "Killed"),
+            ev(25.0, "job", "Failed", "BackoffLimitExceeded"),
+        ]
+    );
+    let started_after_20 = out["timeline"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["event"] == "Started" && e["t"].as_f64().unwrap() > 20.0)
+        .count();
+    assert_eq!(started_after_20, 0);
+}
+
+#[test]
+fn an_on_failure_job_counts_restarts_when_they_happen_and_a_deleted_pod_is_not_restarted() {
+    // backoffLimit 0, restartPolicy OnFailure: the container exits 1 at 25 s and restarts at
+    // once; its restartCount (1) exceeds the limit, so FailureTarget at 25 s. The restarted
+    // container exits again at 50 s: the kubelet restarts nothing in a Pod being deleted, so
+    // the Pod (and the Job) end then, before the 30 s grace period would have.
+    let out = simulate(json!({
+        "runFor": "10m",
+        "workload": {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "job", "namespace": "default"},
+            "spec": {"backoffLimit": 0,
+              "template": {"spec": {"restartPolicy": "OnFailure", "containers": [{"name": "main", "image": "x"}]}}}},
+        "exits": [{"afterSeconds": 25, "exitCode": 1}],
+    }));
+    assert_eq!(
+        job_events(&out),
+        vec![
+            ev(0.0, "pod[0]", "Scheduled", "Scheduled"),
+            ev(25.0, "job", "FailureTarget", "BackoffLimitExceeded"),
+            ev(25.0, "pod[0]", "Deleted", "Terminating"),
+            ev(50.0, "pod[0]", "Failed", "Failed"),
+            ev(50.0, "job", "Failed", "BackoffLimitExceeded"),
+        ]
+    );
+    assert_eq!(out["pods"][0]["containers"][0]["restartCount"], 1);
+}
+
+#[test]
+fn a_pod_deleted_while_its_container_waits_in_crash_loop_back_off_ends_at_once() {
+    // Exits at 25 s (restarted at once) and 50 s (back-off 10 s: waiting until 60 s); the
+    // deadline at 55 s deletes the Pod, which has no running container: it ends at 55 s, and
+    // the restart due at 60 s never happens.
+    let out = simulate(json!({
+        "runFor": "10m",
+        "workload": {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "job", "namespace": "default"},
+            "spec": {"backoffLimit": 6, "activeDeadlineSeconds": 55,
+              "template": {"spec": {"restartPolicy": "OnFailure", "containers": [{"name": "main", "image": "x"}]}}}},
+        "exits": [{"afterSeconds": 25, "exitCode": 1}],
+    }));
+    assert_eq!(
+        job_events(&out)[1..],
+        [
+            ev(55.0, "job", "FailureTarget", "DeadlineExceeded"),
+            ev(55.0, "pod[0]", "Deleted", "Terminating"),
+            ev(55.0, "pod[0]", "Failed", "Killed"),
+            ev(55.0, "job", "Failed", "DeadlineExceeded"),
+        ]
+    );
+    assert_eq!(out["pods"][0]["containers"][0]["restartCount"], 1);
+}

@@ -902,6 +902,8 @@ class ScriptedExit(TypedDict):
     times: NotRequired[Optional[int]]
     #: The terminated reason (`Error` by default; `OOMKilled`, `Completed`, …).
     reason: NotRequired[Optional[str]]
+    #: Instead of the container exiting, the Pod's node fails at this time: the Pod gets `DisruptionTarget=True` and every container ends with 137 (as a `nodeFailure` fault).
+    nodeFailure: NotRequired[bool]
 
 
 Severity: TypeAlias = Union[Literal["error"], Literal["warning"], Literal["info"]]
@@ -937,6 +939,8 @@ class SimulationEvent(TypedDict):
     #: `pod/<ns>/<name>`, `job/<ns>/<name>`, `jobset/<ns>/<name>`.
     object: str
     container: NotRequired[Optional[str]]
+    #: For a Pod of a Job: its completion index (Indexed) or slot (NonIndexed).
+    podIndex: NotRequired[Optional[int]]
     event: str
     reason: str
     message: NotRequired[Optional[str]]

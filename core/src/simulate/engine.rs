@@ -8,7 +8,6 @@ use super::decide::{Decider, PodFailureOutcome};
 use super::scenario::{FaultKind, Scenario, Selector};
 use super::{ContainerSummary, JobSetSummary, JobSummary, PodSummary, SimulationEvent, Summary};
 use crate::diag::Diagnostic;
-use crate::eval::job::PolicyAction;
 use crate::eval::job_compiled::{CompiledPodFailurePolicy, Decision, UNKNOWN_CONTAINER};
 use crate::eval::kubelet::{CompiledContainerPolicy, KubeletDecision};
 use crate::features::FeatureGates;
@@ -17,6 +16,8 @@ use rustc_hash::FxHashMap;
 use serde_json::{Value, json};
 use std::cmp::Reverse;
 use std::collections::HashMap;
+
+mod job_controller;
 
 const RESET_AFTER_RUN_MS: u64 = 600_000;
 
@@ -45,6 +46,17 @@ pub(super) struct Template {
     pub on_failure: bool,
     pub replicas: u32,
     pub active_deadline_ms: Option<u64>,
+    /// completionMode Indexed.
+    pub indexed: bool,
+    /// A Job without completions (a work queue).
+    pub work_queue: bool,
+    /// podReplacementPolicy Failed (explicit, or the default of a Job with a podFailurePolicy):
+    /// a terminating Pod is neither replaced nor counted until it has failed.
+    pub only_replace_failed: bool,
+    /// The Pods' terminationGracePeriodSeconds (default 30 s), in ms.
+    pub grace_ms: u64,
+    /// successPolicy rules (Indexed Jobs).
+    success_rules: Vec<job_controller::SuccessRule>,
     /// The Job's podFailurePolicy compiled (None for a bare Pod, or a policy the compiled form
     /// cannot hold: the JSON op then answers), and each container's index in it.
     pfp: Option<CompiledPodFailurePolicy>,
@@ -113,8 +125,14 @@ impl Template {
         }
         let js = job.as_ref().and_then(|j| j.get("spec"));
         let int = |k: &str| js.and_then(|s| s.get(k)).and_then(Value::as_i64);
-        let completions = int("completions").unwrap_or(1).clamp(1, 1_000_000) as u32;
         let parallelism = int("parallelism").unwrap_or(1).clamp(0, 1_000_000) as u32;
+        // No completions (after defaulting): a work queue of `parallelism` Pods, done once one
+        // has succeeded and none is active. Its slots are the parallel Pods.
+        let work_queue = job.is_some() && int("completions").is_none();
+        let completions = match int("completions") {
+            Some(c) => c.clamp(1, 1_000_000) as u32,
+            None => parallelism.max(1),
+        };
         let per_index = int("backoffLimitPerIndex");
         let default_limit = if per_index.is_some() {
             i64::from(i32::MAX)
@@ -129,6 +147,45 @@ impl Template {
                     .ok()
             })
             .and_then(|j| CompiledPodFailurePolicy::from_job(&j, gates).ok());
+        let has_pfp = js.is_some_and(|s| s.get("podFailurePolicy").is_some_and(|v| !v.is_null()));
+        let only_replace_failed = match js
+            .and_then(|s| s.get("podReplacementPolicy"))
+            .and_then(Value::as_str)
+        {
+            Some(p) => p == "Failed",
+            None => has_pfp,
+        };
+        let success_rules = js
+            .and_then(|s| s.pointer("/successPolicy/rules"))
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|r| {
+                let count = r
+                    .get("succeededCount")
+                    .and_then(Value::as_u64)
+                    .map(|c| c as u32);
+                match r.get("succeededIndexes").and_then(Value::as_str) {
+                    // A rule whose indexes do not parse is skipped, as upstream skips it.
+                    Some(ix) => job_controller::parse_indexes(ix, completions).map(|indexes| {
+                        job_controller::SuccessRule {
+                            indexes: Some(indexes),
+                            count,
+                        }
+                    }),
+                    None => Some(job_controller::SuccessRule {
+                        indexes: None,
+                        count,
+                    }),
+                }
+            })
+            .collect();
+        let grace_ms = pod
+            .pointer("/spec/terminationGracePeriodSeconds")
+            .and_then(Value::as_i64)
+            .unwrap_or(30)
+            .max(0) as u64
+            * 1000;
         let pfp_index = pfp
             .as_ref()
             .map(|c| {
@@ -148,6 +205,14 @@ impl Template {
             per_index,
             max_failed_indexes: int("maxFailedIndexes"),
             active_deadline_ms: int("activeDeadlineSeconds").map(|s| s.max(0) as u64 * 1000),
+            indexed: js
+                .and_then(|s| s.get("completionMode"))
+                .and_then(Value::as_str)
+                == Some("Indexed"),
+            only_replace_failed,
+            work_queue,
+            grace_ms,
+            success_rules,
             completions: if job.is_some() { completions } else { 1 },
             parallelism: if job.is_some() {
                 parallelism.min(completions)
@@ -183,10 +248,15 @@ enum Ev {
         code: i32,
         reason: u8,
     },
-    CreatePod {
+    /// A sync of the Job by the Job controller (its work queue's entry for the Job).
+    SyncJob {
         job: usize,
-        index: u32,
         jgen: u32,
+    },
+    /// The grace period of a deleted Pod is over.
+    Kill {
+        pod: usize,
+        pgen: u32,
     },
     Fault {
         pod: usize,
@@ -196,12 +266,13 @@ enum Ev {
     Crr {
         action: usize,
     },
-    Deadline {
-        job: usize,
-        jgen: u32,
-    },
     RecreateJobs {
         attempt: u32,
+    },
+    /// A scripted node failure (`exits[].nodeFailure`) for Pod `pod` while it is in `pgen`.
+    NodeFailure {
+        pod: usize,
+        pgen: u32,
     },
 }
 
@@ -245,6 +316,14 @@ struct PodState {
     reason: Option<String>,
     containers: Vec<Container>,
     conditions: Vec<&'static str>,
+    /// The Job controller deleted it; it terminates when its grace period is over.
+    deleting: bool,
+    /// The Job controller has accounted for it (upstream: removed its tracking finalizer).
+    counted: bool,
+    /// When it reached Succeeded or Failed, in ms.
+    finished_ms: u64,
+    /// The podFailurePolicy outcome, decided from its statuses when it failed.
+    outcome: Option<PodFailureOutcome>,
 }
 
 #[derive(Debug, Clone)]
@@ -256,6 +335,8 @@ struct IndexState {
     active: Option<usize>,
     /// A Pod was created for this index before (the next one is a replacement).
     started: bool,
+    /// When its last Pod failed, in ms (the per-index back-off runs from there).
+    last_finish_ms: Option<u64>,
 }
 
 #[derive(Debug, Clone)]
@@ -269,11 +350,22 @@ struct JobState {
     message: Option<String>,
     failed: u32,
     succeeded: u32,
-    failures_after_success: u32,
     failed_indexes: u32,
-    restarts_sum: u64,
     indexes: Vec<IndexState>,
     pods_created: u32,
+    /// Every Pod of this Job, in creation order.
+    pods: Vec<usize>,
+    /// The interim conditions: FailureTarget and SuccessCriteriaMet (reason, message).
+    failure_target: Option<(String, String)>,
+    success_target: Option<(String, String)>,
+    /// The controller's pod-failure back-off record: failures since the last success and the
+    /// last failure's finish time (ms).
+    backoff_failures: u32,
+    last_failure_ms: Option<u64>,
+    /// status.startTime (ms): the Job's first sync.
+    start_ms: u64,
+    /// When the Job's pending sync is due (its work-queue entry), if any.
+    sync_at: Option<u64>,
 }
 
 pub(super) struct Engine<'a> {
@@ -445,13 +537,20 @@ impl<'a> Engine<'a> {
                     u32::try_from(self.events.len() - 1).unwrap_or(u32::MAX)
                 }
             };
-            if self.seq >= 1 << SEQ_BITS || slot >= 1 << SLOT_BITS {
+            if self.seq >= 1 << (SEQ_BITS - 1) || slot >= 1 << SLOT_BITS {
                 // Beyond any run that finishes in reasonable time; say so rather than misorder.
                 self.overflow = true;
                 return;
             }
+            // A controller's sync runs after everything else that happens at its instant (the
+            // top sequence bit): it sees every Pod change of that instant, as the oracle's
+            // harness delivers them (docs/simulation.md, "Assumptions").
+            let seq = match ev {
+                Ev::SyncJob { .. } => self.seq | 1 << (SEQ_BITS - 1),
+                _ => self.seq,
+            };
             self.queue.push(Reverse(
-                u128::from(t) << 64 | u128::from(self.seq) << SLOT_BITS | u128::from(slot),
+                u128::from(t) << 64 | u128::from(seq) << SLOT_BITS | u128::from(slot),
             ));
         }
     }
@@ -495,6 +594,14 @@ impl<'a> Engine<'a> {
             self.summary.timeline_truncated = true;
             return;
         }
+        let pod_index = match object {
+            Obj::Pod(p) => self
+                .pods
+                .get(p)
+                .filter(|x| x.job.is_some())
+                .map(|x| x.index),
+            _ => None,
+        };
         let object = self.obj_name(object);
         let container = container
             .and_then(|(t, c)| self.templates.get(t).and_then(|t| t.names.get(c)).cloned());
@@ -502,6 +609,7 @@ impl<'a> Engine<'a> {
             t: self.now as f64 / 1000.0,
             object,
             container,
+            pod_index,
             event: event.to_owned(),
             reason: reason.to_owned(),
             message: message(),
@@ -612,8 +720,8 @@ impl<'a> Engine<'a> {
     }
 
     fn create_job(&mut self, tmpl: usize, job_index: u32, name: String, t: u64) {
-        let (completions, parallelism, deadline) = match self.templates.get(tmpl) {
-            Some(tm) => (tm.completions, tm.parallelism, tm.active_deadline_ms),
+        let completions = match self.templates.get(tmpl) {
+            Some(tm) => tm.completions,
             None => return,
         };
         let j = self.jobs.len();
@@ -636,9 +744,7 @@ impl<'a> Engine<'a> {
             message: None,
             failed: 0,
             succeeded: 0,
-            failures_after_success: 0,
             failed_indexes: 0,
-            restarts_sum: 0,
             indexes: (0..completions)
                 .map(|_| IndexState {
                     done: false,
@@ -647,31 +753,23 @@ impl<'a> Engine<'a> {
                     ignored: 0,
                     active: None,
                     started: false,
+                    last_finish_ms: None,
                 })
                 .collect(),
             pods_created: pods_before,
+            pods: Vec::new(),
+            failure_target: None,
+            success_target: None,
+            backoff_failures: 0,
+            last_failure_ms: None,
+            start_ms: t,
+            sync_at: None,
         });
         self.summary.jobs_created += 1;
         self.record(Obj::Job(j), None, "Created", "JobCreated", || None);
-        for index in 0..parallelism {
-            self.schedule(
-                t,
-                Ev::CreatePod {
-                    job: j,
-                    index,
-                    jgen: self.attempt,
-                },
-            );
-        }
-        if let Some(d) = deadline {
-            self.schedule(
-                t + d,
-                Ev::Deadline {
-                    job: j,
-                    jgen: self.attempt,
-                },
-            );
-        }
+        // The controller's first sync (addJob) sets startTime, asks for the deadline's sync and
+        // creates the first Pods.
+        self.enqueue_job_sync(j, t);
     }
 
     fn new_pod(
@@ -695,6 +793,10 @@ impl<'a> Engine<'a> {
             reason: None,
             containers: vec![Container::default(); n],
             conditions: Vec::new(),
+            deleting: false,
+            counted: false,
+            finished_ms: 0,
+            outcome: None,
         });
         self.summary.pods_created += 1;
         self.record(Obj::Pod(p), None, "Scheduled", "Scheduled", || None);
@@ -793,20 +895,17 @@ impl<'a> Engine<'a> {
                 code,
                 reason,
             } => self.on_exit(pod, c, epoch, code, reason)?,
-            Ev::CreatePod { job, index, jgen } => self.on_create_pod(job, index, jgen),
+            Ev::SyncJob { job, jgen } => self.on_sync_event(job, jgen)?,
+            Ev::Kill { pod, pgen } => self.on_kill(pod, pgen)?,
             Ev::Fault { pod, fault, pgen } => self.on_fault(pod, fault, pgen)?,
             Ev::Crr { action } => self.on_crr(action)?,
-            Ev::Deadline { job, jgen } => {
+            Ev::NodeFailure { pod, pgen } => {
                 if self
-                    .jobs
-                    .get(job)
-                    .is_some_and(|j| j.epoch == jgen && j.phase == "Running")
+                    .pods
+                    .get(pod)
+                    .is_some_and(|x| x.alive && x.epoch == pgen)
                 {
-                    self.fail_job(
-                        job,
-                        "DeadlineExceeded",
-                        "Job was active longer than specified deadline".into(),
-                    )?;
+                    self.node_failure(pod)?;
                 }
             }
             Ev::RecreateJobs { attempt } => {
@@ -823,7 +922,8 @@ impl<'a> Engine<'a> {
         let Some(pod) = self.pods.get_mut(p) else {
             return;
         };
-        if !pod.alive || pod.epoch != epoch {
+        // The kubelet starts nothing in a Pod that is being deleted.
+        if !pod.alive || pod.epoch != epoch || pod.deleting {
             return;
         }
         pod.phase = "Running";
@@ -840,6 +940,15 @@ impl<'a> Engine<'a> {
             self.summary.in_place_restarts += 1;
         }
         let cgen = ct.epoch;
+        // A restart shows in the Pod's status (restartCount): the Job controller syncs, and a
+        // restartPolicy OnFailure Job checks its restarts against backoffLimit.
+        let job = pod.job;
+        if restarted
+            && let Some(j) = job
+            && self.templates.get(tmpl).is_some_and(|t| t.on_failure)
+        {
+            self.enqueue_job_sync(j, now);
+        }
         let kind = self
             .templates
             .get(tmpl)
@@ -888,13 +997,18 @@ impl<'a> Engine<'a> {
                     super::scenario::secs_to_ms(e.after_seconds).unwrap_or(0),
                     e.exit_code,
                     reason,
+                    e.node_failure,
                 ));
                 break;
             }
             self.cursors.insert(key, (pos, used));
         }
         match (scheduled, kind) {
-            (Some((after, code, reason)), _) => self.schedule(
+            (Some((after, _, _, true)), _) => {
+                let pgen = self.pods.get(p).map_or(0, |x| x.epoch);
+                self.schedule(now + after, Ev::NodeFailure { pod: p, pgen });
+            }
+            (Some((after, code, reason, false)), _) => self.schedule(
                 now + after,
                 Ev::Exit {
                     pod: p,
@@ -1168,6 +1282,10 @@ impl<'a> Engine<'a> {
         if kind == Kind::Sidecar && decision == KubeletDecision::DoNotRestart {
             decision = KubeletDecision::Restart; // sidecars are always restarted
         }
+        // The kubelet restarts nothing in a Pod being deleted: it ends when its containers have.
+        if self.pods.get(p).is_some_and(|x| x.deleting) {
+            decision = KubeletDecision::DoNotRestart;
+        }
         if let (Some(ap), KubeletDecision::Restart) = (decided_always_pod, decision) {
             return self.restart_pod_always_pod(p, c, tmpl, ap);
         }
@@ -1195,7 +1313,6 @@ impl<'a> Engine<'a> {
                     );
                 }
                 self.start_container(p, c, start_at + self.startup_ms);
-                self.on_failure_restart_check(p)?;
             }
             KubeletDecision::RestartAllContainers => {
                 self.summary.whole_pod_restarts += 1;
@@ -1271,31 +1388,6 @@ impl<'a> Engine<'a> {
         }
     }
 
-    /// A Job whose Pods restart containers in place (restartPolicy OnFailure) fails once the
-    /// restarts of its active Pods reach backoffLimit.
-    fn on_failure_restart_check(&mut self, p: usize) -> Result<(), Diagnostic> {
-        let Some(j) = self.pods.get(p).and_then(|x| x.job) else {
-            return Ok(());
-        };
-        let Some(job) = self.jobs.get_mut(j) else {
-            return Ok(());
-        };
-        let tm = self.templates.get(job.tmpl);
-        if !tm.is_some_and(|t| t.on_failure) || job.phase != "Running" {
-            return Ok(());
-        }
-        job.restarts_sum += 1;
-        let limit = tm.map(|t| t.backoff_limit).unwrap_or(6);
-        if job.restarts_sum as i64 >= limit {
-            self.fail_job(
-                j,
-                "BackoffLimitExceeded",
-                "Job has reached the specified backoff limit".into(),
-            )?;
-        }
-        Ok(())
-    }
-
     fn kill_pod(&mut self, p: usize) {
         if let Some(pod) = self.pods.get_mut(p) {
             pod.alive = false;
@@ -1315,26 +1407,30 @@ impl<'a> Engine<'a> {
     ) -> Result<(), Diagnostic> {
         let why = reason.clone().unwrap_or_else(|| phase.to_owned());
         self.record(Obj::Pod(p), None, phase, &why, || None);
-        // The compiled policy decides from the containers' states before the kill; only a
-        // FailJob (whose message names the Pod) or a policy it cannot hold needs the Pod object.
-        let (fast, failed_value) = if phase == "Failed" {
-            let fast = self.compiled_pod_failure(p);
-            // Debug builds (every test) also ask the JSON op and check the two agree.
-            let needs_object = cfg!(debug_assertions)
-                || fast.is_none_or(|d| d.action == Some(PolicyAction::FailJob));
-            (fast, needs_object.then(|| self.failed_pod_value(p)))
+        // The podFailurePolicy decides from the containers' states before the kill; a Pod the
+        // controller already counted (deleted with its Job) is not asked again.
+        let decide = phase == "Failed"
+            && self
+                .pods
+                .get(p)
+                .is_some_and(|x| x.job.is_some() && !x.counted);
+        let outcome = if decide {
+            Some(self.pod_failure_outcome(p)?)
         } else {
-            (None, None)
+            None
         };
         self.kill_pod(p);
+        let now = self.now;
         if let Some(pod) = self.pods.get_mut(p) {
             pod.phase = phase;
             pod.reason = reason;
+            pod.finished_ms = now;
+            pod.outcome = outcome;
         }
-        let Some(j) = self.pods.get(p).and_then(|x| x.job) else {
-            return Ok(());
-        };
-        self.job_pod_finished(j, p, phase, fast, failed_value)
+        if let Some(j) = self.pods.get(p).and_then(|x| x.job) {
+            self.enqueue_job_sync(j, now);
+        }
+        Ok(())
     }
 
     /// The Job's podFailurePolicy decision for failed Pod `p` from the compiled table: container
@@ -1404,213 +1500,6 @@ impl<'a> Engine<'a> {
         v
     }
 
-    fn on_create_pod(&mut self, j: usize, index: u32, jgen: u32) {
-        let now = self.now;
-        let Some(job) = self.jobs.get_mut(j) else {
-            return;
-        };
-        if job.epoch != jgen || job.phase != "Running" {
-            return;
-        }
-        let Some(ix) = job.indexes.get(index as usize) else {
-            return;
-        };
-        if ix.done || ix.failed || ix.active.is_some() {
-            return;
-        }
-        let replacement = ix.started;
-        let name = format!("{}-{index}-{}", job.name, job.pods_created);
-        job.pods_created += 1;
-        let tmpl = job.tmpl;
-        if replacement {
-            self.summary.pods_replaced += 1;
-        }
-        let p = self.new_pod(tmpl, Some(j), index, name, now);
-        if let Some(ix) = self
-            .jobs
-            .get_mut(j)
-            .and_then(|jb| jb.indexes.get_mut(index as usize))
-        {
-            ix.active = Some(p);
-            ix.started = true;
-        }
-    }
-
-    fn job_pod_finished(
-        &mut self,
-        j: usize,
-        p: usize,
-        phase: &str,
-        fast: Option<Decision>,
-        failed_pod: Option<Value>,
-    ) -> Result<(), Diagnostic> {
-        let now = self.now;
-        let Some(job) = self.jobs.get_mut(j) else {
-            return Ok(());
-        };
-        if job.phase != "Running" {
-            return Ok(());
-        }
-        let index = self.pods.get(p).map(|x| x.index).unwrap_or(0);
-        if let Some(ix) = job.indexes.get_mut(index as usize) {
-            ix.active = None;
-        }
-        if phase == "Succeeded" {
-            job.succeeded += 1;
-            job.failures_after_success = 0;
-            if let Some(ix) = job.indexes.get_mut(index as usize) {
-                ix.done = true;
-            }
-            return self.after_index_change(j, now);
-        }
-        // Failed: the pod failure policy decides.
-        let tmpl = job.tmpl;
-        let compiled = fast.map(|d| PodFailureOutcome {
-            action: d.action.map(|a| a.name().to_owned()),
-            count_failed: d.count_failed,
-            message: None,
-        });
-        let outcome = match (compiled, failed_pod) {
-            (Some(c), None) => c,
-            (compiled, failed_pod) => {
-                let job_value = self.job_value(j);
-                let pod_value = failed_pod.unwrap_or(Value::Null);
-                let key = pod_value
-                    .get("status")
-                    .map(|s| s.to_string())
-                    .unwrap_or_default();
-                let op = self
-                    .decider
-                    .pod_failure(tmpl, key, &job_value, &pod_value)?;
-                if let Some(c) = compiled
-                    && (c.action != op.action || c.count_failed != op.count_failed)
-                {
-                    return Err(Diagnostic::request(
-                        "internal",
-                        "",
-                        format!(
-                            "the compiled podFailurePolicy answered {c:?}, the podFailurePolicy op {op:?}"
-                        ),
-                    ));
-                }
-                op
-            }
-        };
-        let action = outcome.action.clone().unwrap_or_else(|| "Count".into());
-        self.record(Obj::Job(j), None, "PodFailed", &action, || {
-            outcome.message.clone()
-        });
-        if action == "FailJob" {
-            return self.fail_job(j, "PodFailurePolicy", outcome.message.unwrap_or_default());
-        }
-        let (per_index, backoff_limit, max_failed) = match self.templates.get(tmpl) {
-            Some(t) => (t.per_index, t.backoff_limit, t.max_failed_indexes),
-            None => (None, 6, None),
-        };
-        let Some(job) = self.jobs.get_mut(j) else {
-            return Ok(());
-        };
-        job.failures_after_success += 1;
-        let mut index_failed = false;
-        if let Some(ix) = job.indexes.get_mut(index as usize) {
-            if outcome.count_failed {
-                ix.failure_count += 1;
-            } else {
-                ix.ignored += 1;
-            }
-            if per_index.is_some()
-                && (action == "FailIndex"
-                    || (outcome.count_failed
-                        && i64::from(ix.failure_count) > per_index.unwrap_or(0)))
-            {
-                ix.failed = true;
-                index_failed = true;
-            }
-        }
-        if outcome.count_failed {
-            job.failed += 1;
-        }
-        if index_failed {
-            job.failed_indexes += 1;
-        }
-        let (failed, failed_indexes) = (job.failed, job.failed_indexes);
-        let backoff_f = match (per_index, job.indexes.get(index as usize)) {
-            (Some(_), Some(ix)) => ix.failure_count + ix.ignored,
-            _ => job.failures_after_success,
-        };
-        if i64::from(failed) > backoff_limit {
-            return self.fail_job(
-                j,
-                "BackoffLimitExceeded",
-                "Job has reached the specified backoff limit".into(),
-            );
-        }
-        if max_failed.is_some_and(|m| i64::from(failed_indexes) > m) {
-            return self.fail_job(
-                j,
-                "MaxFailedIndexesExceeded",
-                "Job has exceeded the specified maximal number of failed indexes".into(),
-            );
-        }
-        if !index_failed {
-            let delay = self.decider.job_backoff_ms(backoff_f)?;
-            self.lose(1, now, now + delay + self.reschedule_ms + self.startup_ms);
-            let jgen = self.jobs.get(j).map(|x| x.epoch).unwrap_or(0);
-            self.schedule(
-                now + delay + self.reschedule_ms,
-                Ev::CreatePod {
-                    job: j,
-                    index,
-                    jgen,
-                },
-            );
-            return Ok(());
-        }
-        self.after_index_change(j, now)
-    }
-
-    /// After an index finished (succeeded or failed for good): complete or fail the Job, or
-    /// start the next pending index.
-    fn after_index_change(&mut self, j: usize, now: u64) -> Result<(), Diagnostic> {
-        let Some(job) = self.jobs.get(j) else {
-            return Ok(());
-        };
-        let completions = job.indexes.len() as u32;
-        let finished = job.indexes.iter().filter(|i| i.done || i.failed).count() as u32;
-        if job.succeeded >= completions {
-            return self.complete_job(j);
-        }
-        if finished >= completions && job.failed_indexes > 0 {
-            return self.fail_job(j, "FailedIndexes", "Job has failed indexes".into());
-        }
-        let active = job.indexes.iter().filter(|i| i.active.is_some()).count() as u32;
-        let parallelism = self
-            .templates
-            .get(job.tmpl)
-            .map(|t| t.parallelism)
-            .unwrap_or(1);
-        let next: Vec<u32> = job
-            .indexes
-            .iter()
-            .enumerate()
-            .filter(|(_, i)| !i.done && !i.failed && i.active.is_none() && !i.started)
-            .map(|(n, _)| n as u32)
-            .take(parallelism.saturating_sub(active) as usize)
-            .collect();
-        let jgen = job.epoch;
-        for index in next {
-            self.schedule(
-                now + self.reschedule_ms,
-                Ev::CreatePod {
-                    job: j,
-                    index,
-                    jgen,
-                },
-            );
-        }
-        Ok(())
-    }
-
     fn job_obj(&self, j: usize) -> String {
         format!(
             "job/{}/{}",
@@ -1652,29 +1541,6 @@ impl<'a> Engine<'a> {
         v
     }
 
-    fn complete_job(&mut self, j: usize) -> Result<(), Diagnostic> {
-        if let Some(job) = self.jobs.get_mut(j) {
-            job.phase = "Complete";
-            job.reason = Some("CompletionsReached".into());
-            job.message = Some("Reached expected number of succeeded pods".into());
-        }
-        self.record(Obj::Job(j), None, "Complete", "CompletionsReached", || None);
-        if self.jobset.is_some() {
-            let all = self
-                .jobs
-                .iter()
-                .filter(|x| x.epoch == self.attempt)
-                .all(|x| x.phase == "Complete");
-            if all {
-                self.js_phase = "Completed";
-                self.js_reason = Some("AllJobsCompleted".into());
-                self.js_message = Some("jobset completed successfully".into());
-                self.record(Obj::JobSet, None, "Completed", "AllJobsCompleted", || None);
-            }
-        }
-        Ok(())
-    }
-
     fn jobset_name(&self) -> String {
         format!(
             "jobset/{}/{}",
@@ -1687,31 +1553,22 @@ impl<'a> Engine<'a> {
         )
     }
 
-    fn fail_job(&mut self, j: usize, reason: &str, message: String) -> Result<(), Diagnostic> {
-        let pods: Vec<usize> = match self.jobs.get_mut(j) {
-            Some(job) if job.phase == "Running" => {
-                job.phase = "Failed";
-                job.reason = Some(reason.to_owned());
-                job.message = Some(message.clone());
-                job.indexes.iter().filter_map(|i| i.active).collect()
-            }
-            _ => return Ok(()),
-        };
-        for p in pods {
-            self.kill_pod(p);
-            if let Some(pod) = self.pods.get_mut(p) {
-                pod.phase = "Failed";
-                pod.reason = Some("JobFailed".into());
-            }
+    /// A Job of the JobSet completed: the JobSet completes when every Job of this run has.
+    fn jobset_job_completed(&mut self) {
+        if self.jobset.is_none() {
+            return;
         }
-        self.summary.job_failures += 1;
-        self.record(Obj::Job(j), None, "Failed", reason, || {
-            Some(message.clone())
-        });
-        if self.jobset.is_some() {
-            self.jobset_job_failed(j, reason, &message)?;
+        let all = self
+            .jobs
+            .iter()
+            .filter(|x| x.epoch == self.attempt)
+            .all(|x| x.phase == "Complete");
+        if all {
+            self.js_phase = "Completed";
+            self.js_reason = Some("AllJobsCompleted".into());
+            self.js_message = Some("jobset completed successfully".into());
+            self.record(Obj::JobSet, None, "Completed", "AllJobsCompleted", || None);
         }
-        Ok(())
     }
 
     fn jobset_job_failed(
@@ -1852,22 +1709,7 @@ impl<'a> Engine<'a> {
         };
         self.summary.faults += 1;
         match kind {
-            FaultKind::NodeFailure => {
-                self.record(Obj::Pod(p), None, "NodeFailure", "DisruptionTarget", || {
-                    Some("the node failed; the Pod is deleted".into())
-                });
-                if let Some(pod) = self.pods.get_mut(p) {
-                    pod.conditions.push("DisruptionTarget");
-                    for ct in pod.containers.iter_mut() {
-                        if ct.running || ct.pending_start {
-                            ct.last_exit = Some(137);
-                            ct.running = false;
-                            ct.pending_start = false;
-                        }
-                    }
-                }
-                self.pod_terminal(p, "Failed", Some("DisruptionTarget".into()))?;
-            }
+            FaultKind::NodeFailure => self.node_failure(p)?,
             FaultKind::ContainerExit | FaultKind::OomKill => {
                 let count = self.fault_targets(p, fi).count();
                 if count > 0 {
@@ -1898,6 +1740,24 @@ impl<'a> Engine<'a> {
             }
         }
         Ok(())
+    }
+
+    /// The Pod's node fails: the Pod gets DisruptionTarget=True and every container ends with 137.
+    fn node_failure(&mut self, p: usize) -> Result<(), Diagnostic> {
+        self.record(Obj::Pod(p), None, "NodeFailure", "DisruptionTarget", || {
+            Some("the node failed; the Pod is deleted".into())
+        });
+        if let Some(pod) = self.pods.get_mut(p) {
+            pod.conditions.push("DisruptionTarget");
+            for ct in pod.containers.iter_mut() {
+                if ct.running || ct.pending_start {
+                    ct.last_exit = Some(137);
+                    ct.running = false;
+                    ct.pending_start = false;
+                }
+            }
+        }
+        self.pod_terminal(p, "Failed", Some("DisruptionTarget".into()))
     }
 
     /// The running containers of Pod `p` that fault `fi` may hit, as (index, container epoch):

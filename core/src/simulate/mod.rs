@@ -105,6 +105,9 @@ pub struct SimulationEvent {
     pub object: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub container: Option<String>,
+    /// For a Pod of a Job: its completion index (Indexed) or slot (NonIndexed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pod_index: Option<u32>,
     pub event: String,
     pub reason: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -120,6 +120,10 @@ pub struct ScriptedExit {
     /// The terminated reason (`Error` by default; `OOMKilled`, `Completed`, …).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// Instead of the container exiting, the Pod's node fails at this time: the Pod gets
+    /// `DisruptionTarget=True` and every container ends with 137 (as a `nodeFailure` fault).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub node_failure: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

@@ -1,0 +1,874 @@
+package main
+
+// The timeline leg, upstream side: the real Job controller (k8s.io/kubernetes/pkg/controller/job)
+// runs a generated scenario against the fake clientset its unit tests use, on a fake clock, with
+// a scripted kubelet. Everything that is asynchronous in a cluster is driven here, one step at a
+// time, so that upstream's timeline is a function of the scenario alone (docs/oracle.md,
+// "Timeline"):
+//   - informers: the controller is given informers whose event handlers the harness captures;
+//     after every write (by the controller or the kubelet) the harness copies the clientset's
+//     objects into the informers' stores and calls the handlers itself, in key order;
+//   - the work queue: the controller's queue is replaced by a deterministic one whose delays are
+//     read on the fake clock; the harness syncs the Job (syncJob) whenever its key is due;
+//   - the API server: reactors on the fake clientset give created Pods a name, UID, creation
+//     time and resourceVersion, and do graceful deletion as kube-apiserver's Pod strategy does
+//     (deletionTimestamp = now + grace period; 0 for a Pod that is terminal or unscheduled; an
+//     object whose graceful deletion is over goes once its finalizers are gone).
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"sort"
+	"strconv"
+	"sync"
+	"time"
+	"unsafe"
+
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	"k8s.io/client-go/informers"
+	batchinformers "k8s.io/client-go/informers/batch/v1"
+	coreinformers "k8s.io/client-go/informers/core/v1"
+	schedulinginformers "k8s.io/client-go/informers/scheduling/v1beta1"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/kubernetes/fake"
+	clienttesting "k8s.io/client-go/testing"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
+	"k8s.io/client-go/util/workqueue"
+	"k8s.io/kubernetes/pkg/apis/batch"
+	jobcontroller "k8s.io/kubernetes/pkg/controller/job"
+	jobregistry "k8s.io/kubernetes/pkg/registry/batch/job"
+	"k8s.io/utils/clock"
+	clocktesting "k8s.io/utils/clock/testing"
+)
+
+// The controller's constructor with an injected clock and its sync function are unexported; the
+// harness pulls them by name, as the other legs pull matchPodFailurePolicy (signatures must match
+// job_controller.go exactly).
+//
+//go:linkname newJobControllerWithClock k8s.io/kubernetes/pkg/controller/job.newControllerWithClock
+func newJobControllerWithClock(ctx context.Context, kubeClient kubernetes.Interface, clock clock.WithTicker,
+	podInformer coreinformers.PodInformer, jobInformer batchinformers.JobInformer,
+	workloadInformer schedulinginformers.WorkloadInformer,
+	podGroupInformer schedulinginformers.PodGroupInformer) (*jobcontroller.Controller, error)
+
+//go:linkname jobSync k8s.io/kubernetes/pkg/controller/job.(*Controller).syncJob
+func jobSync(jm *jobcontroller.Controller, ctx context.Context, key string) error
+
+// tlEpoch is the scenario's time 0 on the fake clock.
+var tlEpoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// ---- informers whose handlers the harness calls ----
+
+type capturedInformer struct {
+	cache.SharedIndexInformer
+	handlers []cache.ResourceEventHandler
+}
+
+func (c *capturedInformer) AddEventHandler(h cache.ResourceEventHandler) (cache.ResourceEventHandlerRegistration, error) {
+	c.handlers = append(c.handlers, h)
+	return nil, nil
+}
+func (c *capturedInformer) HasSynced() bool { return true }
+
+type podInformer struct {
+	coreinformers.PodInformer
+	inf *capturedInformer
+}
+
+func (p podInformer) Informer() cache.SharedIndexInformer { return p.inf }
+
+type jobInformer struct {
+	batchinformers.JobInformer
+	inf *capturedInformer
+}
+
+func (j jobInformer) Informer() cache.SharedIndexInformer { return j.inf }
+
+// ---- a deterministic work queue ----
+
+// tlQueue holds each key with the instant it is due (the earliest asked, as client-go's delaying
+// queue keeps); the harness pops due keys in (time, insertion) order. Retries after a sync error
+// use the controller's own rate limiter figures (exponential, 1 s doubling to 1 min).
+type tlQueue struct {
+	clock   *clocktesting.FakeClock
+	due     map[string]time.Time
+	order   map[string]int
+	seq     int
+	limiter workqueue.TypedRateLimiter[string]
+}
+
+func newTLQueue(c *clocktesting.FakeClock) *tlQueue {
+	return &tlQueue{clock: c, due: map[string]time.Time{}, order: map[string]int{},
+		limiter: workqueue.NewTypedItemExponentialFailureRateLimiter[string](jobcontroller.DefaultJobApiBackOff, jobcontroller.MaxJobApiBackOff)}
+}
+
+func (q *tlQueue) AddAfter(k string, d time.Duration) {
+	at := q.clock.Now().Add(d)
+	if cur, ok := q.due[k]; ok && !at.Before(cur) {
+		return
+	}
+	q.due[k] = at
+	q.seq++
+	q.order[k] = q.seq
+}
+func (q *tlQueue) Add(k string)            { q.AddAfter(k, 0) }
+func (q *tlQueue) AddRateLimited(k string) { q.AddAfter(k, q.limiter.When(k)) }
+func (q *tlQueue) Forget(k string)         { q.limiter.Forget(k) }
+func (q *tlQueue) NumRequeues(k string) int {
+	return q.limiter.NumRequeues(k)
+}
+func (q *tlQueue) Len() int            { return len(q.due) }
+func (q *tlQueue) Get() (string, bool) { panic("the harness drives the queue") }
+func (q *tlQueue) Done(string)         {}
+func (q *tlQueue) ShutDown()           {}
+func (q *tlQueue) ShutDownWithDrain()  {}
+func (q *tlQueue) ShuttingDown() bool  { return false }
+func (q *tlQueue) next() (string, time.Time, bool) {
+	best, found := "", false
+	var at time.Time
+	for k, t := range q.due {
+		if !found || t.Before(at) || (t.Equal(at) && q.order[k] < q.order[best]) {
+			best, at, found = k, t, true
+		}
+	}
+	return best, at, found
+}
+
+// setUnexported writes an unexported field of the controller (the queue): the controller offers
+// no option to inject it.
+func setUnexported(obj any, field string, value any) {
+	f := reflect.ValueOf(obj).Elem().FieldByName(field)
+	reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Set(reflect.ValueOf(value))
+}
+
+// unexported reads an unexported field of the controller.
+func unexported[T any](obj any, field string) T {
+	f := reflect.ValueOf(obj).Elem().FieldByName(field)
+	return reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Interface().(T)
+}
+
+// ---- scenario events ----
+
+// tlEvent is one Job-level event, as both sides are reduced to for the comparison.
+type tlEvent struct {
+	T      float64 `json:"t"`
+	Event  string  `json:"event"`           // PodCreated, PodDeleted, PodFailed, PodSucceeded, Condition
+	Index  string  `json:"index,omitempty"` // completion index ("" for NonIndexed)
+	Type   string  `json:"type,omitempty"`  // condition type
+	Reason string  `json:"reason,omitempty"`
+	Msg    string  `json:"message,omitempty"`
+}
+
+type tlOutcome struct {
+	Events    []tlEvent `json:"events"`
+	Failed    int32     `json:"failed"`
+	Succeeded int32     `json:"succeeded"`
+	Final     string    `json:"final"` // Complete, Failed or Running at the end
+}
+
+// ---- the harness ----
+
+type kubeletAction struct {
+	at   time.Time
+	seq  int
+	pod  string // pod key
+	kind string // bind, start, exit, restart, node, kill
+	ctr  string // the container of an exit or restart
+	code int32
+	rsn  string
+}
+
+type tlHarness struct {
+	sc      *tlScenario
+	clock   *clocktesting.FakeClock
+	client  *fake.Clientset
+	ctrl    *jobcontroller.Controller
+	queue   *tlQueue
+	podInf  *capturedInformer
+	jobInf  *capturedInformer
+	mu      sync.Mutex
+	counter int
+	rv      int
+	actions []kubeletAction
+	aseq    int
+	cursors map[string]*[2]int // per completion index: (exit entry, runs used)
+	out     tlOutcome
+	seenPod map[string]*corev1.Pod
+	// NonIndexed Pods' slots (see index).
+	slotOf   map[string]int
+	doneSlot map[int]bool
+	// Indexes (or slots) that had a Pod: the next one is a replacement.
+	created map[string]bool
+	// CrashLoopBackOff entries per Pod (restartPolicy OnFailure).
+	crash           map[string]*crashEntry
+	kubeletDeleting bool
+}
+
+func (h *tlHarness) now() float64 { return h.clock.Now().Sub(tlEpoch).Seconds() }
+
+// record may run on the controller's goroutines (it deletes Pods in parallel).
+func (h *tlHarness) record(e tlEvent) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	e.T = h.now()
+	h.out.Events = append(h.out.Events, e)
+}
+
+// index is a Pod's identity for scripts and events: its completion index, or for a NonIndexed
+// Job the slot the harness gave it when it appeared (the lowest slot that has not succeeded and
+// holds no running Pod: restartkit's slots; NonIndexed Pods created at one instant are
+// interchangeable, so which of them gets which slot does not matter).
+func (h *tlHarness) index(p *corev1.Pod) string {
+	if ix, ok := p.Annotations[batchv1.JobCompletionIndexAnnotation]; ok {
+		return ix
+	}
+	if s, ok := h.slotOf[string(p.UID)]; ok {
+		return strconv.Itoa(s)
+	}
+	return ""
+}
+
+func (h *tlHarness) assignSlot(p *corev1.Pod) {
+	if _, ok := p.Annotations[batchv1.JobCompletionIndexAnnotation]; ok {
+		return
+	}
+	held := map[int]bool{}
+	for _, q := range h.seenPod {
+		s, ok := h.slotOf[string(q.UID)]
+		if ok && q.DeletionTimestamp == nil && q.Status.Phase != corev1.PodFailed && q.Status.Phase != corev1.PodSucceeded {
+			held[s] = true
+		}
+	}
+	for s := 0; ; s++ {
+		if !held[s] && !h.doneSlot[s] {
+			h.slotOf[string(p.UID)] = s
+			return
+		}
+	}
+}
+
+func podKey(p *corev1.Pod) string { return p.Namespace + "/" + p.Name }
+
+// reactors make the fake clientset behave as kube-apiserver does where the controller's timeline
+// depends on it: generated names, UIDs, creation times, graceful Pod deletion.
+func (h *tlHarness) installReactors() {
+	h.client.PrependReactor("create", "pods", func(a clienttesting.Action) (bool, runtime.Object, error) {
+		pod := a.(clienttesting.CreateAction).GetObject().(*corev1.Pod)
+		h.mu.Lock()
+		h.counter++
+		n := h.counter
+		h.mu.Unlock()
+		if pod.Name == "" {
+			pod.Name = pod.GenerateName + strconv.Itoa(n)
+		}
+		pod.UID = types.UID(fmt.Sprintf("pod-uid-%d", n))
+		pod.CreationTimestamp = metav1.NewTime(h.clock.Now())
+		if pod.Spec.TerminationGracePeriodSeconds == nil {
+			g := int64(corev1.DefaultTerminationGracePeriodSeconds)
+			pod.Spec.TerminationGracePeriodSeconds = &g
+		}
+		return false, nil, nil // the tracker stores it
+	})
+	h.client.PrependReactor("delete", "pods", func(a clienttesting.Action) (bool, runtime.Object, error) {
+		d := a.(clienttesting.DeleteActionImpl)
+		obj, err := h.client.Tracker().Get(d.GetResource(), d.GetNamespace(), d.GetName())
+		if err != nil {
+			return true, nil, err
+		}
+		pod := obj.(*corev1.Pod).DeepCopy()
+		// kube-apiserver's Pod strategy: no grace for a Pod that never ran on a node or is terminal.
+		grace := *pod.Spec.TerminationGracePeriodSeconds
+		if d.DeleteOptions.GracePeriodSeconds != nil {
+			grace = *d.DeleteOptions.GracePeriodSeconds
+		}
+		if pod.Spec.NodeName == "" || pod.Status.Phase == corev1.PodFailed || pod.Status.Phase == corev1.PodSucceeded {
+			grace = 0
+		}
+		if !h.kubeletDeleting && pod.DeletionTimestamp == nil {
+			h.record(tlEvent{Event: "PodDeleted", Index: h.index(pod)})
+		}
+		if grace == 0 && len(pod.Finalizers) == 0 {
+			return true, nil, h.client.Tracker().Delete(d.GetResource(), d.GetNamespace(), d.GetName())
+		}
+		if pod.DeletionTimestamp == nil || grace == 0 {
+			ts := metav1.NewTime(h.clock.Now().Add(time.Duration(grace) * time.Second))
+			pod.DeletionTimestamp = &ts
+			pod.DeletionGracePeriodSeconds = &grace
+		}
+		return true, nil, h.client.Tracker().Update(d.GetResource(), pod, d.GetNamespace())
+	})
+}
+
+var podsGVR = corev1.SchemeGroupVersion.WithResource("pods")
+var jobsGVR = batchv1.SchemeGroupVersion.WithResource("jobs")
+
+// sync plays the informers: the clientset's objects go into the stores, and the controller's
+// handlers see every change, in key order. The harness's kubelet sees the same changes.
+func (h *tlHarness) sync() error {
+	for round := 0; ; round++ {
+		if round > 100 {
+			return fmt.Errorf("objects keep changing at t=%gs", h.now())
+		}
+		changed, err := h.syncPods()
+		if err != nil {
+			return err
+		}
+		jchanged, err := h.syncJobs()
+		if err != nil {
+			return err
+		}
+		if !changed && !jchanged {
+			return nil
+		}
+	}
+}
+
+func (h *tlHarness) bumpRV(obj metav1.Object) string {
+	h.rv++
+	obj.SetResourceVersion(strconv.Itoa(h.rv))
+	return obj.GetResourceVersion()
+}
+
+func sameIgnoringRV(a, b metav1.Object, ao, bo runtime.Object) bool {
+	ar, br := a.GetResourceVersion(), b.GetResourceVersion()
+	a.SetResourceVersion("")
+	b.SetResourceVersion("")
+	same := reflect.DeepEqual(ao, bo)
+	a.SetResourceVersion(ar)
+	b.SetResourceVersion(br)
+	return same
+}
+
+func (h *tlHarness) syncPods() (bool, error) {
+	list, err := h.client.Tracker().List(podsGVR, corev1.SchemeGroupVersion.WithKind("Pod"), "")
+	if err != nil {
+		return false, err
+	}
+	items := list.(*corev1.PodList).Items
+	// An object whose graceful deletion is over goes once its finalizers are gone.
+	live := map[string]*corev1.Pod{}
+	for i := range items {
+		p := &items[i]
+		if p.DeletionTimestamp != nil && len(p.Finalizers) == 0 && p.DeletionGracePeriodSeconds != nil && *p.DeletionGracePeriodSeconds == 0 {
+			if err := h.client.Tracker().Delete(podsGVR, p.Namespace, p.Name); err != nil {
+				return false, err
+			}
+			continue
+		}
+		live[podKey(p)] = p
+	}
+	keys := make([]string, 0, len(live)+len(h.seenPod))
+	for k := range live {
+		keys = append(keys, k)
+	}
+	for k := range h.seenPod {
+		if live[k] == nil {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	changed := false
+	store := h.podInf.GetIndexer()
+	for _, k := range keys {
+		cur, old := live[k], h.seenPod[k]
+		switch {
+		case cur == nil:
+			delete(h.seenPod, k)
+			if err := store.Delete(old); err != nil {
+				return false, err
+			}
+			for _, hd := range h.podInf.handlers {
+				hd.OnDelete(old)
+			}
+			changed = true
+		case old == nil:
+			cur = cur.DeepCopy()
+			h.bumpRV(cur)
+			if err := h.client.Tracker().Update(podsGVR, cur.DeepCopy(), cur.Namespace); err != nil {
+				return false, err
+			}
+			h.assignSlot(cur)
+			h.seenPod[k] = cur
+			if err := store.Add(cur); err != nil {
+				return false, err
+			}
+			h.record(tlEvent{Event: "PodCreated", Index: h.index(cur)})
+			for _, hd := range h.podInf.handlers {
+				hd.OnAdd(cur, false)
+			}
+			h.kubeletSees(nil, cur)
+			changed = true
+		case !sameIgnoringRV(cur, old, cur, old):
+			cur = cur.DeepCopy()
+			h.bumpRV(cur)
+			if err := h.client.Tracker().Update(podsGVR, cur.DeepCopy(), cur.Namespace); err != nil {
+				return false, err
+			}
+			h.seenPod[k] = cur
+			if err := store.Update(cur); err != nil {
+				return false, err
+			}
+			for _, hd := range h.podInf.handlers {
+				hd.OnUpdate(old, cur)
+			}
+			h.kubeletSees(old, cur)
+			changed = true
+		}
+	}
+	return changed, nil
+}
+
+func (h *tlHarness) syncJobs() (bool, error) {
+	list, err := h.client.Tracker().List(jobsGVR, batchv1.SchemeGroupVersion.WithKind("Job"), "")
+	if err != nil {
+		return false, err
+	}
+	changed := false
+	store := h.jobInf.GetIndexer()
+	for i := range list.(*batchv1.JobList).Items {
+		cur := list.(*batchv1.JobList).Items[i].DeepCopy()
+		oldObj, exists, _ := store.Get(cur)
+		if !exists {
+			h.bumpRV(cur)
+			if err := h.client.Tracker().Update(jobsGVR, cur.DeepCopy(), cur.Namespace); err != nil {
+				return false, err
+			}
+			if err := store.Add(cur); err != nil {
+				return false, err
+			}
+			for _, hd := range h.jobInf.handlers {
+				hd.OnAdd(cur, false)
+			}
+			changed = true
+			continue
+		}
+		old := oldObj.(*batchv1.Job)
+		if sameIgnoringRV(cur, old, cur, old) {
+			continue
+		}
+		h.bumpRV(cur)
+		if err := h.client.Tracker().Update(jobsGVR, cur.DeepCopy(), cur.Namespace); err != nil {
+			return false, err
+		}
+		if err := store.Update(cur); err != nil {
+			return false, err
+		}
+		for _, c := range cur.Status.Conditions {
+			if c.Status == corev1.ConditionTrue && !hasJobCondition(old, c.Type) {
+				h.record(tlEvent{Event: "Condition", Type: string(c.Type), Reason: c.Reason, Msg: c.Message})
+			}
+		}
+		h.out.Failed, h.out.Succeeded = cur.Status.Failed, cur.Status.Succeeded
+		for _, hd := range h.jobInf.handlers {
+			hd.OnUpdate(old, cur)
+		}
+		changed = true
+	}
+	return changed, nil
+}
+
+func hasJobCondition(j *batchv1.Job, t batchv1.JobConditionType) bool {
+	for _, c := range j.Status.Conditions {
+		if c.Type == t && c.Status == corev1.ConditionTrue {
+			return true
+		}
+	}
+	return false
+}
+
+// ---- the scripted kubelet ----
+
+func (h *tlHarness) schedule(at time.Time, pod, kind string, code int32, reason string) {
+	h.scheduleFor(at, pod, kind, "", code, reason)
+}
+
+func (h *tlHarness) scheduleFor(at time.Time, pod, kind, ctr string, code int32, reason string) {
+	h.aseq++
+	h.actions = append(h.actions, kubeletAction{at: at, seq: h.aseq, pod: pod, kind: kind, ctr: ctr, code: code, rsn: reason})
+}
+
+// kubeletSees reacts to a Pod change: a new Pod is bound and starts at once (the generated
+// scenarios have no start-up or rescheduling time) and its script decides when it ends; a Pod
+// whose deletion was asked for is killed when its grace period is over.
+func (h *tlHarness) kubeletSees(old, cur *corev1.Pod) {
+	terminal := cur.Status.Phase == corev1.PodFailed || cur.Status.Phase == corev1.PodSucceeded
+	if old == nil && cur.DeletionTimestamp == nil {
+		// Bound to a node at once; its container runs startupSeconds later, and a replacement
+		// (a Pod for an index or slot that had one before) podRescheduleSeconds before that.
+		delay := h.sc.StartupSeconds
+		ix := h.index(cur)
+		if h.created[ix] {
+			delay += h.sc.PodRescheduleSeconds
+		}
+		h.created[ix] = true
+		if delay > 0 {
+			h.schedule(h.clock.Now(), podKey(cur), "bind", 0, "")
+		}
+		h.schedule(h.clock.Now().Add(time.Duration(delay*float64(time.Second))), podKey(cur), "start", 0, "")
+		return
+	}
+	if cur.DeletionTimestamp != nil && (old == nil || old.DeletionTimestamp == nil) && !terminal && cur.Spec.NodeName != "" {
+		// Running containers get the grace period; a Pod with none running (not started yet,
+		// or waiting in CrashLoopBackOff) has nothing to stop and ends at once.
+		at := h.clock.Now()
+		for _, cs := range cur.Status.ContainerStatuses {
+			if cs.State.Running != nil {
+				at = cur.DeletionTimestamp.Time
+			}
+		}
+		h.schedule(at, podKey(cur), "kill", 137, "Error")
+	}
+}
+
+func (h *tlHarness) getPod(key string) (*corev1.Pod, error) {
+	ns, name, _ := cache.SplitMetaNamespaceKey(key)
+	obj, err := h.client.Tracker().Get(podsGVR, ns, name)
+	if err != nil {
+		return nil, err
+	}
+	return obj.(*corev1.Pod).DeepCopy(), nil
+}
+
+func (h *tlHarness) updatePod(p *corev1.Pod) error {
+	return h.client.Tracker().Update(podsGVR, p, p.Namespace)
+}
+
+// nextScript consumes the next run of the scenario's exits for the Pod's completion index (the
+// same cursor semantics as restartkit's: entries in order, `times` runs each, omitted = every
+// run from there on).
+func (h *tlHarness) nextScript(index, ctr string) *tlExit {
+	key := index + "/" + ctr
+	cur := h.cursors[key]
+	if cur == nil {
+		cur = &[2]int{}
+		h.cursors[key] = cur
+	}
+	for cur[0] < len(h.sc.Exits) {
+		e := &h.sc.Exits[cur[0]]
+		if (e.PodIndex != nil && strconv.Itoa(*e.PodIndex) != index) || (e.Container != "" && e.Container != ctr) {
+			cur[0]++
+			cur[1] = 0
+			continue
+		}
+		if e.Times != nil && cur[1] >= *e.Times {
+			cur[0]++
+			cur[1] = 0
+			continue
+		}
+		cur[1]++
+		return e
+	}
+	return nil
+}
+
+func (h *tlHarness) act(a kubeletAction) error {
+	pod, err := h.getPod(a.pod)
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	terminal := pod.Status.Phase == corev1.PodFailed || pod.Status.Phase == corev1.PodSucceeded
+	now := metav1.NewTime(h.clock.Now())
+	switch a.kind {
+	case "bind":
+		pod.Spec.NodeName = "node-0"
+		return h.updatePod(pod)
+	case "start":
+		if terminal || pod.DeletionTimestamp != nil {
+			return nil // the kubelet starts nothing in a Pod that is being deleted
+		}
+		pod.Spec.NodeName = "node-0"
+		pod.Status.Phase = corev1.PodRunning
+		pod.Status.StartTime = &now
+		pod.Status.ContainerStatuses = nil
+		for _, c := range pod.Spec.Containers {
+			pod.Status.ContainerStatuses = append(pod.Status.ContainerStatuses, corev1.ContainerStatus{
+				Name: c.Name, Ready: true, Started: ptrTo(true),
+				State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: now}}})
+		}
+		for _, c := range pod.Spec.Containers {
+			h.scheduleScript(a.pod, pod, c.Name)
+		}
+		return h.updatePod(pod)
+	case "restart":
+		if terminal || pod.DeletionTimestamp != nil {
+			return nil
+		}
+		cs := containerStatus(pod, a.ctr)
+		if cs == nil {
+			return nil
+		}
+		cs.RestartCount++
+		cs.State = corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: now}}
+		cs.Ready, cs.Started = true, ptrTo(true)
+		h.scheduleScript(a.pod, pod, a.ctr)
+		return h.updatePod(pod)
+	case "exit", "node", "kill":
+		if terminal {
+			return nil
+		}
+		terminate := func(cs *corev1.ContainerStatus, code int32, reason string) {
+			started := now
+			if cs.State.Running != nil {
+				started = cs.State.Running.StartedAt
+			}
+			cs.State = corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{
+				ExitCode: code, Reason: reason, StartedAt: started, FinishedAt: now}}
+			cs.Ready, cs.Started = false, ptrTo(false)
+		}
+		if a.kind == "exit" {
+			cs := containerStatus(pod, a.ctr)
+			if cs == nil || cs.State.Running == nil {
+				return nil
+			}
+			if a.code != 0 && pod.Spec.RestartPolicy == corev1.RestartPolicyOnFailure && pod.DeletionTimestamp == nil {
+				// OnFailure: the kubelet restarts the container in place after its
+				// CrashLoopBackOff (restartkit's curve, see crashLoopDelay); the Pod stays Running.
+				terminate(cs, a.code, a.rsn)
+				cs.LastTerminationState, cs.State = cs.State, corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "CrashLoopBackOff"}}
+				delay := h.crashLoopDelay(a.pod + "/" + a.ctr)
+				h.scheduleFor(h.clock.Now().Add(delay+time.Duration(h.sc.StartupSeconds*float64(time.Second))), a.pod, "restart", a.ctr, 0, "")
+				return h.updatePod(pod)
+			}
+			terminate(cs, a.code, a.rsn)
+		} else {
+			// A node failure or the end of the grace period: what still runs, waits to restart
+			// or never started ends with 137.
+			for _, c := range pod.Spec.Containers {
+				if containerStatus(pod, c.Name) == nil {
+					pod.Status.ContainerStatuses = append(pod.Status.ContainerStatuses, corev1.ContainerStatus{Name: c.Name})
+				}
+			}
+			for i := range pod.Status.ContainerStatuses {
+				if cs := &pod.Status.ContainerStatuses[i]; cs.State.Terminated == nil {
+					terminate(cs, 137, "Error")
+				}
+			}
+		}
+		if a.kind == "node" {
+			pod.Status.Conditions = append(pod.Status.Conditions, corev1.PodCondition{
+				Type: corev1.DisruptionTarget, Status: corev1.ConditionTrue, Reason: "DeletionByTaintManager",
+				Message: "Taint manager: deleting due to NoExecute taint", LastTransitionTime: now})
+		}
+		// The Pod ends when every container has: Succeeded if all exited 0.
+		allZero := true
+		for _, cs := range pod.Status.ContainerStatuses {
+			if cs.State.Terminated == nil {
+				return h.updatePod(pod)
+			}
+			allZero = allZero && cs.State.Terminated.ExitCode == 0
+		}
+		if allZero {
+			if s, ok := h.slotOf[string(pod.UID)]; ok {
+				h.doneSlot[s] = true
+			}
+			pod.Status.Phase = corev1.PodSucceeded
+			h.record(tlEvent{Event: "PodSucceeded", Index: h.index(pod)})
+		} else {
+			pod.Status.Phase = corev1.PodFailed
+			h.record(tlEvent{Event: "PodFailed", Index: h.index(pod)})
+		}
+		if err := h.updatePod(pod); err != nil {
+			return err
+		}
+		if pod.DeletionTimestamp != nil {
+			// The kubelet's final delete once the Pod's containers are gone.
+			h.kubeletDeleting = true
+			defer func() { h.kubeletDeleting = false }()
+			zero := int64(0)
+			return h.client.CoreV1().Pods(pod.Namespace).Delete(context.Background(), pod.Name, metav1.DeleteOptions{GracePeriodSeconds: &zero})
+		}
+	}
+	return nil
+}
+
+func containerStatus(pod *corev1.Pod, name string) *corev1.ContainerStatus {
+	for i := range pod.Status.ContainerStatuses {
+		if pod.Status.ContainerStatuses[i].Name == name {
+			return &pod.Status.ContainerStatuses[i]
+		}
+	}
+	return nil
+}
+
+func ptrTo[T any](v T) *T { return &v }
+
+// scheduleScript schedules how the container's run that starts now ends, from the scenario's
+// exits (restartkit's cursor per index or slot and container).
+func (h *tlHarness) scheduleScript(key string, pod *corev1.Pod, ctr string) {
+	e := h.nextScript(h.index(pod), ctr)
+	if e == nil {
+		return
+	}
+	at := h.clock.Now().Add(time.Duration(e.AfterSeconds * float64(time.Second)))
+	if e.NodeFailure {
+		h.schedule(at, key, "node", 137, "")
+		return
+	}
+	reason := e.Reason
+	if reason == "" {
+		reason = "Error"
+		if e.ExitCode == 0 {
+			reason = "Completed"
+		}
+	}
+	h.scheduleFor(at, key, "exit", ctr, e.ExitCode, reason)
+}
+
+// crashLoopDelay is the kubelet's CrashLoopBackOff before it restarts the Pod's container (a
+// kubelet decision: restartkit's figures, from its backoff op, checked by the kubelet legs): the
+// first restart at once, then initial, doubling to max; the curve starts again after a wait of
+// more than resetAfterRun since the last restart.
+func (h *tlHarness) crashLoopDelay(key string) time.Duration {
+	now := h.clock.Now()
+	c, ok := h.crash[key]
+	if ok && now.Sub(c.last) <= kubeletCurve.resetAfterRun {
+		d := c.backoff
+		c.last = now.Add(d)
+		c.backoff = min(2*c.backoff, kubeletCurve.max)
+		return d
+	}
+	h.crash[key] = &crashEntry{backoff: kubeletCurve.initial, last: now}
+	return 0
+}
+
+type crashEntry struct {
+	backoff time.Duration
+	last    time.Time
+}
+
+// kubeletCurve holds restartkit's CrashLoopBackOff figures for the scenarios' release (asked
+// once per run, runTimeline).
+var kubeletCurve struct{ initial, max, resetAfterRun time.Duration }
+
+func (h *tlHarness) nextAction() (int, bool) {
+	best := -1
+	for i, a := range h.actions {
+		if best < 0 || a.at.Before(h.actions[best].at) || (a.at.Equal(h.actions[best].at) && a.seq < h.actions[best].seq) {
+			best = i
+		}
+	}
+	return best, best >= 0
+}
+
+// runUpstreamTimeline plays one scenario against the real Job controller.
+func runUpstreamTimeline(sc *tlScenario, job *batchv1.Job) (tlOutcome, error) {
+	clk := clocktesting.NewFakeClock(tlEpoch)
+	client := fake.NewSimpleClientset() //nolint:staticcheck // the plain tracker: no managed fields on every write
+	factory := informers.NewSharedInformerFactory(client, 0)
+	h := &tlHarness{sc: sc, clock: clk, client: client, cursors: map[string]*[2]int{}, seenPod: map[string]*corev1.Pod{},
+		slotOf: map[string]int{}, doneSlot: map[int]bool{}, created: map[string]bool{}, crash: map[string]*crashEntry{}}
+	h.podInf = &capturedInformer{SharedIndexInformer: factory.Core().V1().Pods().Informer()}
+	h.jobInf = &capturedInformer{SharedIndexInformer: factory.Batch().V1().Jobs().Informer()}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ctrl, err := newJobControllerWithClock(ctx, client, clk,
+		podInformer{factory.Core().V1().Pods(), h.podInf}, jobInformer{factory.Batch().V1().Jobs(), h.jobInf},
+		factory.Scheduling().V1beta1().Workloads(), factory.Scheduling().V1beta1().PodGroups())
+	if err != nil {
+		return tlOutcome{}, err
+	}
+	h.ctrl = ctrl
+	// The controller's event broadcaster runs a goroutine until it is shut down (Run would);
+	// without this every scenario would leave one behind, holding its controller.
+	defer unexported[record.EventBroadcaster](ctrl, "broadcaster").Shutdown()
+	h.queue = newTLQueue(clk)
+	setUnexported(ctrl, "queue", workqueue.TypedRateLimitingInterface[string](h.queue))
+	h.installReactors()
+
+	job = job.DeepCopy()
+	job.UID = "job-uid"
+	job.CreationTimestamp = metav1.NewTime(clk.Now())
+	job.Generation = 1
+	if _, err := client.BatchV1().Jobs(job.Namespace).Create(ctx, job, metav1.CreateOptions{}); err != nil {
+		return tlOutcome{}, err
+	}
+	if err := h.sync(); err != nil {
+		return tlOutcome{}, err
+	}
+	end := tlEpoch.Add(time.Duration(sc.runForSeconds * float64(time.Second)))
+	syncsAtInstant := 0
+	var lastInstant time.Time
+	for {
+		// Due kubelet actions first (a Pod event at an instant precedes the sync it triggers),
+		// then due syncs, each followed by the informers' delivery.
+		ai, okA := h.nextAction()
+		key, qAt, okQ := h.queue.next()
+		if !okA && !okQ {
+			break
+		}
+		var at time.Time
+		useAction := okA && (!okQ || !h.actions[ai].at.After(qAt))
+		if useAction {
+			at = h.actions[ai].at
+		} else {
+			at = qAt
+		}
+		if at.After(end) {
+			break
+		}
+		if at.After(clk.Now()) {
+			clk.SetTime(at)
+		}
+		if clk.Now().Equal(lastInstant) {
+			syncsAtInstant++
+			if syncsAtInstant > 500 {
+				return tlOutcome{}, fmt.Errorf("no progress at t=%gs (the controller keeps requeueing)", h.now())
+			}
+		} else {
+			lastInstant, syncsAtInstant = clk.Now(), 0
+		}
+		if useAction {
+			a := h.actions[ai]
+			h.actions = append(h.actions[:ai], h.actions[ai+1:]...)
+			if err := h.act(a); err != nil {
+				return tlOutcome{}, fmt.Errorf("kubelet: %w", err)
+			}
+		} else {
+			delete(h.queue.due, key)
+			if err := jobSync(ctrl, ctx, key); err != nil {
+				// What processNextWorkItem does; a harness run counts it as a harness note.
+				h.queue.AddRateLimited(key)
+				h.out.Events = append(h.out.Events, tlEvent{T: h.now(), Event: "SyncError", Msg: err.Error()})
+			} else {
+				h.queue.Forget(key)
+			}
+		}
+		if err := h.sync(); err != nil {
+			return tlOutcome{}, err
+		}
+		if h.out.Final != "" {
+			break
+		}
+		if j, err := client.BatchV1().Jobs(job.Namespace).Get(ctx, job.Name, metav1.GetOptions{}); err == nil {
+			if hasJobCondition(j, batchv1.JobFailed) {
+				h.out.Final = "Failed"
+			} else if hasJobCondition(j, batchv1.JobComplete) {
+				h.out.Final = "Complete"
+			}
+		}
+	}
+	if h.out.Final == "" {
+		h.out.Final = "Running"
+	}
+	return h.out, nil
+}
+
+func jobValidate(j *batch.Job) field.ErrorList {
+	return jobregistry.Strategy.Validate(ctxNS(), j)
+}
+
+func setTimelineGates() error {
+	return utilfeature.DefaultMutableFeatureGate.Set("StaleControllerConsistencyJob=false")
+}

@@ -1,0 +1,583 @@
+package main
+
+// The timeline leg: generated Job scenarios (restartkit's scenario format), played by the real Job
+// controller (timeline.go) and by `restartkit simulate` (the simulate op, through `restartkit
+// batch`); both timelines are reduced to Job-level events (Pods created, deleted, failed and
+// succeeded per completion index; Job conditions with type, reason and message; the final
+// counters and state) and must be equal, times included.
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	batchv1 "k8s.io/api/batch/v1"
+	jobcontroller "k8s.io/kubernetes/pkg/controller/job"
+)
+
+var (
+	flagTimelineN     = flag.Int("timeline-n", 300, "generated scenarios for the timeline leg (0: leg off)")
+	flagTimelineOut   = flag.String("timeline-out", "", "write each disagreeing timeline scenario (JSON lines) to this file")
+	flagTimelineFile  = flag.String("timeline-scenarios", "", "instead of generating, play these Job scenarios (JSON lines, restartkit's format)")
+	flagTimelineBatch = flag.Duration("timeline-batch", 0, "the Job controller's SyncJobBatchPeriod in the harness (upstream's is 1s; 0 compares exactly, see docs/oracle.md)")
+	flagTimelineDump  = flag.String("timeline-dump", "", "write every timeline scenario with both reduced timelines (JSON lines) to this file")
+)
+
+type tlExit struct {
+	Container    string  `json:"container,omitempty"`
+	PodIndex     *int    `json:"podIndex,omitempty"`
+	AfterSeconds float64 `json:"afterSeconds"`
+	ExitCode     int32   `json:"exitCode"`
+	Times        *int    `json:"times,omitempty"`
+	Reason       string  `json:"reason,omitempty"`
+	NodeFailure  bool    `json:"nodeFailure,omitempty"`
+}
+
+type tlScenario struct {
+	Kind                 string         `json:"kind"`
+	Name                 string         `json:"name"`
+	KubernetesVersion    string         `json:"kubernetesVersion"`
+	RunFor               string         `json:"runFor"`
+	StartupSeconds       float64        `json:"startupSeconds,omitempty"`
+	PodRescheduleSeconds float64        `json:"podRescheduleSeconds,omitempty"`
+	Exits                []tlExit       `json:"exits,omitempty"`
+	Workload             map[string]any `json:"workload"`
+	runForSeconds        float64
+	family               string
+}
+
+// timelineScenario generates one Job scenario; family names what it exercises (counted per
+// family in the run's summary).
+func (g gen) timelineScenario(i int) *tlScenario {
+	indexed := g.chance(0.6)
+	completions := 1 + g.r.IntN(4)
+	parallelism := 1 + g.r.IntN(completions)
+	if g.chance(0.1) {
+		parallelism = completions + 1
+	}
+	spec := map[string]any{"completions": completions, "parallelism": parallelism}
+	var fam []string
+	if indexed {
+		spec["completionMode"] = "Indexed"
+		fam = append(fam, "Indexed")
+	} else if g.chance(0.25) {
+		// A work queue: no completions; done when any Pod succeeded and none is active.
+		delete(spec, "completions")
+		spec["parallelism"] = 1 + g.r.IntN(3)
+		fam = append(fam, "NonIndexed(work queue)")
+	} else {
+		fam = append(fam, "NonIndexed")
+	}
+	perIndex := indexed && g.chance(0.3)
+	if perIndex {
+		spec["backoffLimitPerIndex"] = g.r.IntN(3)
+		if g.chance(0.5) {
+			spec["maxFailedIndexes"] = g.r.IntN(completions)
+		}
+		fam = append(fam, "backoffLimitPerIndex")
+	} else if g.chance(0.8) {
+		spec["backoffLimit"] = g.r.IntN(4)
+		fam = append(fam, "backoffLimit")
+	}
+	hasPFP := g.chance(0.4)
+	if hasPFP {
+		var rules []any
+		actions := []string{"FailJob", "Ignore", "Count"}
+		if perIndex {
+			actions = append(actions, "FailIndex")
+		}
+		for _, code := range []int{42, 3} {
+			if g.chance(0.7) {
+				a := actions[g.r.IntN(len(actions))]
+				rules = append(rules, map[string]any{"action": a, "onExitCodes": map[string]any{"operator": "In", "values": []int{code}}})
+				fam = append(fam, "podFailurePolicy:"+a)
+			}
+		}
+		if g.chance(0.6) {
+			a := actions[g.r.IntN(len(actions))]
+			rules = append(rules, map[string]any{"action": a, "onPodConditions": []any{map[string]any{"type": "DisruptionTarget"}}})
+			fam = append(fam, "podFailurePolicy:"+a)
+		}
+		if len(rules) == 0 {
+			rules = append(rules, map[string]any{"action": "Ignore", "onPodConditions": []any{map[string]any{"type": "DisruptionTarget"}}})
+		}
+		spec["podFailurePolicy"] = map[string]any{"rules": rules}
+	}
+	switch g.r.IntN(4) {
+	case 0:
+		if !hasPFP {
+			spec["podReplacementPolicy"] = "TerminatingOrFailed"
+			fam = append(fam, "podReplacementPolicy:TerminatingOrFailed")
+		}
+	case 1:
+		spec["podReplacementPolicy"] = "Failed"
+		fam = append(fam, "podReplacementPolicy:Failed")
+	}
+	if g.chance(0.2) {
+		spec["activeDeadlineSeconds"] = 30 + g.r.IntN(300)
+		fam = append(fam, "activeDeadlineSeconds")
+	}
+	if indexed && g.chance(0.2) {
+		rule := map[string]any{}
+		if g.chance(0.5) {
+			rule["succeededIndexes"] = "0"
+		} else {
+			rule["succeededCount"] = 1 + g.r.IntN(completions)
+		}
+		spec["successPolicy"] = map[string]any{"rules": []any{rule}}
+		fam = append(fam, "successPolicy")
+	}
+	restartPolicy := "Never"
+	if !hasPFP && g.chance(0.25) {
+		restartPolicy = "OnFailure"
+		fam = append(fam, "restartPolicy:OnFailure")
+	}
+	containers := []string{"main"}
+	podSpec := map[string]any{"restartPolicy": restartPolicy,
+		"containers": []any{map[string]any{"name": "main", "image": "busybox"}}}
+	if g.chance(0.25) {
+		containers = append(containers, "side")
+		podSpec["containers"] = []any{map[string]any{"name": "main", "image": "busybox"}, map[string]any{"name": "side", "image": "busybox"}}
+		fam = append(fam, "twoContainers")
+	}
+	if g.chance(0.6) {
+		podSpec["terminationGracePeriodSeconds"] = g.pick(0, 5, 20, 45).(int)
+		fam = append(fam, "gracePeriod")
+	}
+	spec["template"] = map[string]any{"spec": podSpec}
+	codes := []int32{0, 0, 1, 1, 42, 3, 137}
+	var exits []tlExit
+	script1 := func(idx *int, ctr string) {
+		steps := 1 + g.r.IntN(3)
+		for s := 0; s < steps; s++ {
+			e := tlExit{Container: ctr, PodIndex: idx, AfterSeconds: float64(5 + 5*g.r.IntN(24)), ExitCode: codes[g.r.IntN(len(codes))]}
+			if g.chance(0.15) {
+				e.NodeFailure, e.ExitCode = true, 137
+				fam = append(fam, "nodeFailure")
+			}
+			if s < steps-1 {
+				e.Times = ptrTo(1 + g.r.IntN(2))
+			}
+			exits = append(exits, e)
+		}
+	}
+	// With two containers, a script each or (without a container) one both run.
+	script := func(idx *int) {
+		if len(containers) == 1 || g.chance(0.3) {
+			script1(idx, "")
+			return
+		}
+		for _, c := range containers {
+			script1(idx, c)
+		}
+	}
+	// Per completion index, or per slot of a NonIndexed Job (the harness's index, see there);
+	// sometimes one script for every Pod.
+	slots := completions
+	if p, ok := spec["parallelism"].(int); ok && spec["completions"] == nil {
+		slots = p
+	}
+	if g.chance(0.2) {
+		script(nil)
+	} else {
+		for ix := 0; ix < slots; ix++ {
+			if g.chance(0.85) {
+				script(ptrTo(ix))
+			}
+		}
+	}
+	job := map[string]any{"apiVersion": "batch/v1", "kind": "Job",
+		"metadata": map[string]any{"name": "job", "namespace": "default"}, "spec": spec}
+	sc := &tlScenario{Kind: "Scenario", Name: fmt.Sprintf("timeline-%d", i), KubernetesVersion: minorVersion(k8sModule()),
+		RunFor: "1800s", runForSeconds: 1800, Exits: exits, Workload: job}
+	if g.chance(0.3) {
+		sc.StartupSeconds = float64(g.pick(5, 20).(int))
+		fam = append(fam, "startupSeconds")
+	}
+	if g.chance(0.3) {
+		sc.PodRescheduleSeconds = float64(g.pick(10, 90).(int))
+		fam = append(fam, "podRescheduleSeconds")
+	}
+	sc.family = strings.Join(dedupe(fam), ",")
+	return sc
+}
+
+func dedupe(xs []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, x := range xs {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// upstreamJob is the scenario's Job as the API server stores it: v1 defaulting, PrepareForCreate
+// (the generated selector and labels), validated; an invalid Job is skipped (restartkit refuses
+// it, as its own tests check).
+func upstreamJob(sc *tlScenario) (*batchv1.Job, error) {
+	w := map[string]any{}
+	for k, v := range sc.Workload {
+		w[k] = v
+	}
+	meta := map[string]any{"uid": "job-uid"}
+	for k, v := range sc.Workload["metadata"].(map[string]any) {
+		meta[k] = v
+	}
+	w["metadata"] = meta
+	internal, job, err := admitJob(mustJSON(w))
+	if err != nil {
+		return nil, err
+	}
+	if errs := jobValidate(internal); len(errs) > 0 {
+		return nil, fmt.Errorf("invalid Job: %s", errs[0].Type)
+	}
+	return job, nil
+}
+
+// askKubeletCurve asks restartkit for the CrashLoopBackOff figures of the pinned release: the
+// harness's kubelet restarts OnFailure containers as restartkit's kubelet does.
+func askKubeletCurve() error {
+	resps, _, err := runBatch([][]byte{mustJSON(map[string]any{"op": "backoff", "input": map[string]any{
+		"component": "kubelet", "restarts": 2, "kubernetesVersion": minorVersion(k8sModule())}})}, false)
+	if err != nil {
+		return err
+	}
+	var r struct{ InitialSeconds, MaxSeconds, ResetAfterRunSeconds float64 }
+	if resps[0].Status != "ok" || json.Unmarshal(resps[0].Result, &r) != nil || r.InitialSeconds <= 0 {
+		return fmt.Errorf("restartkit's backoff op: %s %s", resps[0].Result, resps[0].Errors)
+	}
+	sec := func(f float64) time.Duration { return time.Duration(f * float64(time.Second)) }
+	kubeletCurve.initial, kubeletCurve.max, kubeletCurve.resetAfterRun = sec(r.InitialSeconds), sec(r.MaxSeconds), sec(r.ResetAfterRunSeconds)
+	return nil
+}
+
+// restartkitTimelines runs the scenarios through the simulate op and reduces each answer.
+func restartkitTimelines(scs []*tlScenario) ([]tlOutcome, []string, error) {
+	reqs := make([][]byte, len(scs))
+	for i, sc := range scs {
+		reqs[i] = mustJSON(map[string]any{"op": "simulate", "input": map[string]any{"scenario": sc}})
+	}
+	resps, _, err := runBatch(reqs, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	outs := make([]tlOutcome, len(scs))
+	errs := make([]string, len(scs))
+	for i, r := range resps {
+		if r.Status != "ok" {
+			errs[i] = "restartkit refused the scenario: " + string(r.Errors)
+			continue
+		}
+		var run struct {
+			Timeline []struct {
+				T        float64 `json:"t"`
+				Object   string  `json:"object"`
+				Event    string  `json:"event"`
+				Reason   string  `json:"reason"`
+				Message  *string `json:"message"`
+				PodIndex *int    `json:"podIndex"`
+			} `json:"timeline"`
+			Summary struct{ TimelineTruncated bool } `json:"summary"`
+			Jobs    []struct {
+				Phase     string `json:"phase"`
+				Failed    int32  `json:"failed"`
+				Succeeded int32  `json:"succeeded"`
+			} `json:"jobs"`
+		}
+		if err := json.Unmarshal(r.Result, &run); err != nil {
+			return nil, nil, err
+		}
+		var o tlOutcome
+		for _, e := range run.Timeline {
+			ix := ""
+			if e.PodIndex != nil {
+				ix = fmt.Sprint(*e.PodIndex)
+			}
+			msg := ""
+			if e.Message != nil {
+				msg = *e.Message
+			}
+			switch {
+			case strings.HasPrefix(e.Object, "pod/"):
+				switch e.Event {
+				case "Scheduled":
+					o.Events = append(o.Events, tlEvent{T: e.T, Event: "PodCreated", Index: ix})
+				case "Failed":
+					o.Events = append(o.Events, tlEvent{T: e.T, Event: "PodFailed", Index: ix})
+				case "Succeeded":
+					o.Events = append(o.Events, tlEvent{T: e.T, Event: "PodSucceeded", Index: ix})
+				case "Deleted":
+					o.Events = append(o.Events, tlEvent{T: e.T, Event: "PodDeleted", Index: ix})
+				}
+			case strings.HasPrefix(e.Object, "job/"):
+				switch e.Event {
+				case "FailureTarget", "Failed", "SuccessCriteriaMet", "Complete":
+					o.Events = append(o.Events, tlEvent{T: e.T, Event: "Condition", Type: e.Event, Reason: e.Reason, Msg: msg})
+				}
+			}
+		}
+		if len(run.Jobs) == 1 {
+			o.Failed, o.Succeeded = run.Jobs[0].Failed, run.Jobs[0].Succeeded
+			o.Final = run.Jobs[0].Phase
+		}
+		outs[i] = o
+	}
+	return outs, errs, nil
+}
+
+var tlEventOrder = map[string]int{"PodFailed": 0, "PodSucceeded": 1, "Condition": 2, "PodDeleted": 3, "PodCreated": 4, "SyncError": 5}
+
+// canonical orders one side's events for the comparison: by time, then kind, index, condition.
+// Within one instant the order of Pod events is not a fact either side can be held to (the
+// controller creates and deletes Pods from goroutines); up to the Job's final condition.
+func canonical(o tlOutcome) tlOutcome {
+	evs := append([]tlEvent(nil), o.Events...)
+	sort.SliceStable(evs, func(i, j int) bool {
+		a, b := evs[i], evs[j]
+		if a.T != b.T {
+			return a.T < b.T
+		}
+		if tlEventOrder[a.Event] != tlEventOrder[b.Event] {
+			return tlEventOrder[a.Event] < tlEventOrder[b.Event]
+		}
+		if a.Index != b.Index {
+			return a.Index < b.Index
+		}
+		return a.Type < b.Type
+	})
+	cut := len(evs)
+	for i, e := range evs {
+		if e.Event == "Condition" && (e.Type == "Failed" || e.Type == "Complete") {
+			cut = i + 1
+			for cut < len(evs) && evs[cut].T == e.T {
+				cut++
+			}
+			break
+		}
+	}
+	o.Events = evs[:cut]
+	failedAt := map[float64]int{}
+	for _, e := range o.Events {
+		if e.Event == "PodFailed" {
+			failedAt[e.T]++
+		}
+	}
+	for i, e := range o.Events {
+		o.Events[i].Msg = podNameInMessage.ReplaceAllString(e.Msg, "pod <pod>")
+		// Several Pods failed at this instant: the controller's message is about whichever of
+		// them its informer lists first (a map's order), so any of theirs is upstream's.
+		if e.Event == "Condition" && e.Reason == "PodFailurePolicy" && failedAt[e.T] > 1 {
+			o.Events[i].Msg = "<the message of one of the Pods that failed at this instant>"
+		}
+	}
+	return o
+}
+
+// podNameInMessage finds the Pod a podFailurePolicy message names. Names differ by design
+// (upstream's carry a random suffix), and when several Pods fail at one instant the controller
+// names whichever its informer lists first (a map's order): the Pod's name is left out of the
+// comparison, the rest of the message is compared.
+var podNameInMessage = regexp.MustCompile(`(?i)pod ([a-z0-9-]+/)?[a-z0-9-]+`)
+
+func (e tlEvent) String() string {
+	s := fmt.Sprintf("t=%g %s", e.T, e.Event)
+	if e.Index != "" {
+		s += "[" + e.Index + "]"
+	}
+	if e.Type != "" {
+		s += fmt.Sprintf(" %s/%s %q", e.Type, e.Reason, e.Msg)
+	} else if e.Msg != "" {
+		s += " " + e.Msg
+	}
+	return s
+}
+
+// firstDifference describes where two reduced timelines part, or "" when they agree.
+func firstDifference(up, rk tlOutcome) string {
+	n := len(up.Events)
+	if len(rk.Events) > n {
+		n = len(rk.Events)
+	}
+	for i := 0; i < n; i++ {
+		var u, r string
+		if i < len(up.Events) {
+			u = up.Events[i].String()
+		}
+		if i < len(rk.Events) {
+			r = rk.Events[i].String()
+		}
+		if u != r {
+			return fmt.Sprintf("event %d: upstream %q, restartkit %q", i, u, r)
+		}
+	}
+	if up.Final != rk.Final || up.Failed != rk.Failed || up.Succeeded != rk.Succeeded {
+		return fmt.Sprintf("final: upstream %s failed=%d succeeded=%d, restartkit %s failed=%d succeeded=%d",
+			up.Final, up.Failed, up.Succeeded, rk.Final, rk.Failed, rk.Succeeded)
+	}
+	return ""
+}
+
+// runTimeline is the leg: n scenarios; it returns (cases, disagreements).
+func runTimeline(n int, seed uint64) (int, int, error) {
+	if err := setGates(nil); err != nil {
+		return 0, 0, err
+	}
+	// The harness's informers are fed synchronously after every write, so they are never behind
+	// the clientset; the controller's staleness check reads the informer's last-synced
+	// resourceVersion, which these informers do not keep: off (docs/oracle.md).
+	if err := setTimelineGates(); err != nil {
+		return 0, 0, err
+	}
+	// restartkit's controllers react at the instant of a Pod event; the real Job controller
+	// batches Pod events for SyncJobBatchPeriod (1 s) before it syncs. The harness sets the batch
+	// period to 0 so that every other timing is compared exactly (docs/oracle.md, docs/simulation.md).
+	jobcontroller.SyncJobBatchPeriod = *flagTimelineBatch
+	if err := askKubeletCurve(); err != nil {
+		return 0, 0, err
+	}
+	g := gen{rand.New(rand.NewPCG(seed, 0x74696d65))}
+	var scs []*tlScenario
+	var ups []tlOutcome
+	skipped, harnessErrors := 0, 0
+	var given []*tlScenario
+	if *flagTimelineFile != "" {
+		b, err := os.ReadFile(*flagTimelineFile)
+		if err != nil {
+			return 0, 0, err
+		}
+		for i, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			var sc tlScenario
+			if err := json.Unmarshal([]byte(line), &sc); err != nil {
+				return 0, 0, fmt.Errorf("%s:%d: %v", *flagTimelineFile, i+1, err)
+			}
+			secs, err := time.ParseDuration(sc.RunFor)
+			if err != nil {
+				return 0, 0, fmt.Errorf("%s:%d: runFor: %v", *flagTimelineFile, i+1, err)
+			}
+			sc.runForSeconds, sc.family = secs.Seconds(), "given"
+			if sc.KubernetesVersion == "" {
+				sc.KubernetesVersion = minorVersion(k8sModule())
+			}
+			if sc.Name == "" {
+				sc.Name = fmt.Sprintf("%s:%d", *flagTimelineFile, i+1)
+			}
+			given = append(given, &sc)
+		}
+		n = len(given)
+	}
+	for i := 0; i < n; i++ {
+		var sc *tlScenario
+		if given != nil {
+			sc = given[i]
+		} else {
+			sc = g.timelineScenario(i)
+		}
+		job, err := upstreamJob(sc)
+		if err != nil {
+			skipReasons["timeline: "+err.Error()]++
+			skipped++
+			continue
+		}
+		up, err := runUpstreamTimeline(sc, job)
+		if err != nil {
+			// A harness failure is reported as such, never counted as agreement.
+			fmt.Printf("HARNESS %s: %v\n", sc.Name, err)
+			harnessErrors++
+			continue
+		}
+		scs = append(scs, sc)
+		ups = append(ups, up)
+	}
+	rks, rkErrs, err := restartkitTimelines(scs)
+	if err != nil {
+		return 0, 0, err
+	}
+	var out *os.File
+	if *flagTimelineOut != "" {
+		if out, err = os.Create(*flagTimelineOut); err != nil {
+			return 0, 0, err
+		}
+		defer out.Close()
+	}
+	var dump *os.File
+	if *flagTimelineDump != "" {
+		if dump, err = os.Create(*flagTimelineDump); err != nil {
+			return 0, 0, err
+		}
+		defer dump.Close()
+	}
+	disagreements := 0
+	perFamily := map[string][2]int{}
+	// With a batch period, how much later upstream's final condition comes than restartkit's.
+	var lateMax float64
+	lateN := 0
+	for i, sc := range scs {
+		diff := rkErrs[i]
+		if diff == "" {
+			diff = firstDifference(canonical(ups[i]), canonical(rks[i]))
+		}
+		for _, f := range strings.Split(sc.family, ",") {
+			c := perFamily[f]
+			c[0]++
+			if diff != "" {
+				c[1]++
+			}
+			perFamily[f] = c
+		}
+		if *flagTimelineBatch > 0 {
+			u, r := canonical(ups[i]), canonical(rks[i])
+			if len(u.Events) > 0 && len(r.Events) > 0 && u.Final == r.Final && u.Final != "Running" {
+				d := u.Events[len(u.Events)-1].T - r.Events[len(r.Events)-1].T
+				lateN++
+				if d > lateMax {
+					lateMax = d
+				}
+			}
+		}
+		if dump != nil {
+			dump.Write(append(mustJSON(map[string]any{"scenario": sc, "difference": diff,
+				"upstream": canonical(ups[i]), "restartkit": canonical(rks[i])}), '\n'))
+		}
+		if diff == "" {
+			continue
+		}
+		disagreements++
+		if disagreements <= 20 {
+			fmt.Printf("DISAGREE %s: %s\n  scenario: %s\n", sc.Name, diff, mustJSON(sc))
+			fmt.Printf("  upstream:   %v\n  restartkit: %v\n", canonical(ups[i]).Events, canonical(rks[i]).Events)
+		}
+		if out != nil {
+			out.Write(append(mustJSON(map[string]any{"scenario": sc, "difference": diff,
+				"upstream": canonical(ups[i]), "restartkit": canonical(rks[i])}), '\n'))
+		}
+	}
+	fams := make([]string, 0, len(perFamily))
+	for f := range perFamily {
+		fams = append(fams, f)
+	}
+	sort.Strings(fams)
+	if *flagTimelineBatch > 0 {
+		fmt.Printf("timeline: with SyncJobBatchPeriod %v, upstream's final condition is at most %gs after restartkit's (%d finished scenarios)\n", *flagTimelineBatch, lateMax, lateN)
+	}
+	fmt.Printf("timeline(Job controller): %d scenarios, %d disagreements", len(scs), disagreements)
+	if skipped > 0 {
+		fmt.Printf(" (%d generated Jobs upstream refuses, skipped)", skipped)
+	}
+	fmt.Println()
+	for _, f := range fams {
+		fmt.Printf("  %-42s %5d scenarios, %d disagreements\n", f, perFamily[f][0], perFamily[f][1])
+	}
+	if harnessErrors > 0 {
+		return len(scs), disagreements + harnessErrors, fmt.Errorf("%d timeline scenarios failed in the harness", harnessErrors)
+	}
+	return len(scs), disagreements, nil
+}

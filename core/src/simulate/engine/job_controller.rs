@@ -1,0 +1,733 @@
+//! The Job controller, as a sync: every Pod change of a Job (and every wake-up the controller asked
+//! for: pod-failure back-off, activeDeadlineSeconds) runs one `sync_job`, which does what
+//! upstream's `syncJob` does (pkg/controller/job/job_controller.go), in its order: count the
+//! Pods that finished since the last sync, find the finished condition (FailureTarget or
+//! SuccessCriteriaMet), delete the active Pods of a finished Job, or create the missing Pods once
+//! the back-off allows; the terminal condition (Failed or Complete) comes only when no Pod of the
+//! Job is still terminating. The oracle's timeline leg runs the real controller on the same
+//! scenarios (docs/oracle.md).
+
+use super::{Engine, Ev, Obj, PodFailureOutcome};
+use crate::diag::Diagnostic;
+use crate::eval::job::PolicyAction;
+
+/// The message of the SuccessCriteriaMet and Complete conditions of a Job that reached its
+/// completions (upstream's `newSuccessCondition`).
+const COMPLETIONS_REACHED: &str = "Reached expected number of succeeded pods";
+
+/// A successPolicy rule: the indexes it requires (None: any) and how many of them must succeed.
+#[derive(Debug, Clone, Default)]
+pub(in crate::simulate) struct SuccessRule {
+    pub indexes: Option<Vec<(u32, u32)>>,
+    pub count: Option<u32>,
+}
+
+/// Parses a successPolicy's `succeededIndexes` (`"0,2-4"`) into sorted, merged intervals below
+/// `completions`, as upstream's parseIndexesFromString does; None when it does not parse (the
+/// rule is then skipped, as upstream skips it).
+pub(in crate::simulate) fn parse_indexes(s: &str, completions: u32) -> Option<Vec<(u32, u32)>> {
+    let mut out: Vec<(u32, u32)> = Vec::new();
+    for part in s.split(',') {
+        let (a, b) = match part.split_once('-') {
+            Some((a, b)) => (a.parse::<u32>().ok()?, b.parse::<u32>().ok()?),
+            None => {
+                let v = part.parse::<u32>().ok()?;
+                (v, v)
+            }
+        };
+        if a >= completions {
+            continue;
+        }
+        out.push((a, b.min(completions.saturating_sub(1))));
+    }
+    out.sort_unstable();
+    let mut merged: Vec<(u32, u32)> = Vec::new();
+    for (a, b) in out {
+        match merged.last_mut() {
+            Some(last) if a <= last.1.saturating_add(1) => last.1 = last.1.max(b),
+            _ => merged.push((a, b)),
+        }
+    }
+    (!merged.is_empty()).then_some(merged)
+}
+
+impl Engine<'_> {
+    /// Asks for a sync of Job `j` at `t` (the earliest asked wins, as the controller's delaying
+    /// work queue keeps it).
+    pub(super) fn enqueue_job_sync(&mut self, j: usize, t: u64) {
+        let Some(job) = self.jobs.get_mut(j) else {
+            return;
+        };
+        if job.sync_at.is_some_and(|at| at <= t && at >= self.now) {
+            return;
+        }
+        job.sync_at = Some(t);
+        let jgen = job.epoch;
+        self.schedule(t, Ev::SyncJob { job: j, jgen });
+    }
+
+    pub(super) fn on_sync_event(&mut self, j: usize, jgen: u32) -> Result<(), Diagnostic> {
+        let now = self.now;
+        match self.jobs.get_mut(j) {
+            // Only the Job's one pending entry runs; an event it replaced, or one already run at
+            // this instant, is stale.
+            Some(job) if job.epoch == jgen && job.sync_at == Some(now) => job.sync_at = None,
+            _ => return Ok(()),
+        }
+        self.sync_job(j)
+    }
+
+    /// The Pod's podFailurePolicy outcome while it still has its statuses (computed when it
+    /// ends, or when a deleted Pod is counted as failed before it ends).
+    pub(super) fn pod_failure_outcome(
+        &mut self,
+        p: usize,
+    ) -> Result<PodFailureOutcome, Diagnostic> {
+        let fast = self.compiled_pod_failure(p);
+        let needs_object =
+            cfg!(debug_assertions) || fast.is_none_or(|d| d.action == Some(PolicyAction::FailJob));
+        let compiled = fast.map(|d| PodFailureOutcome {
+            action: d.action.map(|a| a.name().to_owned()),
+            count_failed: d.count_failed,
+            message: None,
+        });
+        if !needs_object && let Some(c) = compiled {
+            return Ok(c);
+        }
+        let Some((j, tmpl)) = self.pods.get(p).and_then(|x| x.job.map(|j| (j, x.tmpl))) else {
+            return Ok(PodFailureOutcome {
+                action: None,
+                count_failed: true,
+                message: None,
+            });
+        };
+        if self
+            .templates
+            .get(tmpl)
+            .is_none_or(|t| t.pfp.is_none() && t.job.is_none())
+        {
+            return Ok(compiled.unwrap_or(PodFailureOutcome {
+                action: None,
+                count_failed: true,
+                message: None,
+            }));
+        }
+        let job_value = self.job_value(j);
+        let pod_value = self.failed_pod_value(p);
+        let key = pod_value
+            .get("status")
+            .map(|s| s.to_string())
+            .unwrap_or_default();
+        let op = self
+            .decider
+            .pod_failure(tmpl, key, &job_value, &pod_value)?;
+        if let Some(c) = compiled
+            && (c.action != op.action || c.count_failed != op.count_failed)
+        {
+            return Err(Diagnostic::request(
+                "internal",
+                "",
+                format!(
+                    "the compiled podFailurePolicy answered {c:?}, the podFailurePolicy op {op:?}"
+                ),
+            ));
+        }
+        Ok(op)
+    }
+
+    /// Upstream's syncJob for Job `j` at the current instant.
+    pub(super) fn sync_job(&mut self, j: usize) -> Result<(), Diagnostic> {
+        let now = self.now;
+        let Some(job) = self.jobs.get(j) else {
+            return Ok(());
+        };
+        if job.phase != "Running" {
+            return Ok(());
+        }
+        let tmpl = job.tmpl;
+        let Some(t) = self.templates.get(tmpl) else {
+            return Ok(());
+        };
+        let work_queue = t.work_queue;
+        let (backoff_limit, per_index, max_failed, only_failed, indexed, completions, parallelism) = (
+            t.backoff_limit,
+            t.per_index,
+            t.max_failed_indexes,
+            t.only_replace_failed,
+            t.indexed,
+            t.completions,
+            t.parallelism,
+        );
+        let deadline_ms = t.active_deadline_ms;
+
+        // 1. The Pods that finished since the last sync (upstream: those still holding the
+        // tracking finalizer), in creation order. A deleted Pod counts as failed at once unless
+        // podReplacementPolicy is Failed. Pods counted and gone are dropped from the Job's list
+        // first, so a sync costs what the Job has running, not its whole history.
+        // (Syncs run once per Pod event: this path allocates only for what changed.)
+        let pods = &self.pods;
+        if let Some(job) = self.jobs.get_mut(j) {
+            job.pods
+                .retain(|&p| pods.get(p).is_some_and(|x| x.alive || !x.counted));
+        }
+        let mut new_succeeded: Vec<usize> = Vec::new();
+        let mut new_failed: Vec<usize> = Vec::new();
+        let n_pods = self.jobs.get(j).map_or(0, |x| x.pods.len());
+        for k in 0..n_pods {
+            let Some(p) = self.jobs.get(j).and_then(|x| x.pods.get(k)).copied() else {
+                continue;
+            };
+            let Some(pod) = self.pods.get(p) else {
+                continue;
+            };
+            if pod.counted {
+                continue;
+            }
+            if pod.phase == "Succeeded" {
+                new_succeeded.push(p);
+            } else if pod.phase == "Failed" || (pod.deleting && !only_failed) {
+                new_failed.push(p);
+            }
+        }
+        let mut fail_job_message = None;
+        let mut outcomes = Vec::with_capacity(new_failed.len());
+        for &p in &new_failed {
+            let o = match self.pods.get_mut(p).and_then(|x| x.outcome.take()) {
+                Some(o) => o,
+                None => self.pod_failure_outcome(p)?,
+            };
+            if fail_job_message.is_none() && o.action.as_deref() == Some("FailJob") {
+                fail_job_message = Some(o.message.clone().unwrap_or_default());
+            }
+            outcomes.push(o);
+        }
+
+        // The pod-failure back-off record (upstream's newBackoffRecord): failures since the
+        // last success, and the last failure's finish time.
+        let finish = |e: &Self, p: usize| e.pods.get(p).map_or(now, |x| x.finished_ms);
+        let last_success = new_succeeded.iter().map(|&p| finish(self, p)).max();
+        // Failures that count for the record: all of them, or those after the last success.
+        let (mut n_failures, mut last_failure) = (0u32, None::<u64>);
+        for &p in &new_failed {
+            let f = finish(self, p);
+            if last_success.is_none_or(|ls| f > ls) {
+                n_failures += 1;
+                last_failure = Some(last_failure.map_or(f, |l| l.max(f)));
+            }
+        }
+        let Some(job) = self.jobs.get_mut(j) else {
+            return Ok(());
+        };
+        if last_success.is_some() {
+            job.backoff_failures = n_failures;
+            job.last_failure_ms = last_failure;
+        } else if let Some(last) = last_failure {
+            job.backoff_failures += n_failures;
+            job.last_failure_ms = Some(last);
+        }
+
+        // Count them: succeeded indexes (or slots), failures the policy counts, failed indexes.
+        for &p in &new_succeeded {
+            let index = self.pods.get(p).map_or(0, |x| x.index);
+            if let Some(pod) = self.pods.get_mut(p) {
+                pod.counted = true;
+            }
+            let Some(job) = self.jobs.get_mut(j) else {
+                return Ok(());
+            };
+            if let Some(ix) = job.indexes.get_mut(index as usize)
+                && !ix.done
+            {
+                ix.done = true;
+                job.succeeded += 1;
+            }
+            if let Some(ix) = job.indexes.get_mut(index as usize)
+                && ix.active == Some(p)
+            {
+                ix.active = None;
+            }
+        }
+        for (&p, o) in new_failed.iter().zip(&outcomes) {
+            let (index, fin) = self
+                .pods
+                .get(p)
+                .map_or((0, now), |x| (x.index, x.finished_ms));
+            if let Some(pod) = self.pods.get_mut(p) {
+                pod.counted = true;
+            }
+            let action = o.action.as_deref().unwrap_or("Count");
+            self.record(Obj::Job(j), None, "PodFailed", action, || o.message.clone());
+            let Some(job) = self.jobs.get_mut(j) else {
+                return Ok(());
+            };
+            if o.count_failed {
+                job.failed += 1;
+            }
+            if let Some(ix) = job.indexes.get_mut(index as usize) {
+                if ix.active == Some(p) {
+                    ix.active = None;
+                }
+                if o.count_failed {
+                    ix.failure_count += 1;
+                } else {
+                    ix.ignored += 1;
+                }
+                ix.last_finish_ms = Some(fin);
+                if let Some(limit) = per_index
+                    && !ix.failed
+                    && !ix.done
+                    && (action == "FailIndex"
+                        || (o.count_failed && i64::from(ix.failure_count) > limit))
+                {
+                    ix.failed = true;
+                    job.failed_indexes += 1;
+                }
+            }
+        }
+
+        // 2. The finished condition, in upstream's order.
+        let Some(job) = self.jobs.get(j) else {
+            return Ok(());
+        };
+        let start = job.start_ms;
+        let mut new_failure: Option<(String, String)> = None;
+        let mut new_success: Option<(String, String)> = None;
+        if job.success_target.is_none() && job.failure_target.is_none() {
+            if let Some(msg) = fail_job_message {
+                new_failure = Some(("PodFailurePolicy".into(), msg));
+            } else if i64::from(job.failed) > backoff_limit || self.past_backoff_limit_on_failure(j)
+            {
+                new_failure = Some((
+                    "BackoffLimitExceeded".into(),
+                    "Job has reached the specified backoff limit".into(),
+                ));
+            } else if deadline_ms.is_some_and(|d| now.saturating_sub(start) >= d) {
+                new_failure = Some((
+                    "DeadlineExceeded".into(),
+                    "Job was active longer than specified deadline".into(),
+                ));
+            } else if let Some(d) = deadline_ms {
+                self.enqueue_job_sync(j, start + d);
+            }
+            let Some(job) = self.jobs.get(j) else {
+                return Ok(());
+            };
+            let finished = job.indexes.iter().filter(|i| i.done || i.failed).count() as u32;
+            if new_failure.is_none() && per_index.is_some() {
+                if max_failed.is_some_and(|m| i64::from(job.failed_indexes) > m) {
+                    new_failure = Some((
+                        "MaxFailedIndexesExceeded".into(),
+                        "Job has exceeded the specified maximal number of failed indexes".into(),
+                    ));
+                } else if job.failed_indexes > 0 && finished >= completions {
+                    new_failure = Some(("FailedIndexes".into(), "Job has failed indexes".into()));
+                }
+            }
+            if new_failure.is_none()
+                && indexed
+                && let Some(msg) = self.success_policy_met(j)
+            {
+                new_success = Some(("SuccessPolicy".into(), msg));
+            }
+        }
+        if let Some((reason, message)) = new_failure {
+            return self.fail_job(j, &reason, message);
+        }
+        if let Some((reason, message)) = new_success {
+            return self.succeed_job(j, &reason, message);
+        }
+        let Some(job) = self.jobs.get(j) else {
+            return Ok(());
+        };
+        if job.failure_target.is_some() || job.success_target.is_some() {
+            // Waiting for the deleted Pods to terminate.
+            return self.finish_when_terminated(j);
+        }
+
+        // 3. manageJob: delete Pods beyond what is wanted, or create the missing ones.
+        let n_active = job.indexes.iter().filter(|ix| ix.active.is_some()).count() as u32;
+        let terminating = self.terminating_pods(j);
+        let want = if !work_queue {
+            completions.saturating_sub(job.succeeded).min(parallelism)
+        } else if job.succeeded > 0 {
+            // Once a Pod of a work queue succeeded, the others run out; none is added.
+            n_active
+        } else {
+            parallelism
+        };
+        if n_active > want {
+            // Upstream removes the newest first among equals (controller.ActivePods order).
+            let mut rm: Vec<usize> = job.indexes.iter().filter_map(|ix| ix.active).collect();
+            rm.sort_unstable_by(|a, b| b.cmp(a));
+            rm.truncate((n_active - want) as usize);
+            for p in rm {
+                self.delete_pod(p);
+            }
+            return self.check_complete(j);
+        }
+        let busy_terminating = if only_failed { terminating } else { 0 };
+        let diff = want.saturating_sub(busy_terminating + n_active);
+        if diff > 0 {
+            if per_index.is_none() {
+                let remaining = self.job_backoff_remaining(j)?;
+                if remaining > 0 {
+                    self.enqueue_job_sync(j, now + remaining);
+                    return self.check_complete(j);
+                }
+            }
+            let terminating_indexes: Vec<u32> = if only_failed {
+                self.terminating_indexes(j)
+            } else {
+                Vec::new()
+            };
+            let Some(job) = self.jobs.get(j) else {
+                return Ok(());
+            };
+            let mut pending: Vec<u32> = job
+                .indexes
+                .iter()
+                .enumerate()
+                .filter(|(i, ix)| {
+                    !ix.done
+                        && !ix.failed
+                        && ix.active.is_none()
+                        && !terminating_indexes.contains(&(*i as u32))
+                })
+                .map(|(i, _)| i as u32)
+                .take(diff as usize)
+                .collect();
+            if per_index.is_some() {
+                let mut ready = Vec::new();
+                let mut soonest: Option<u64> = None;
+                for &i in &pending {
+                    let r = self.index_backoff_remaining(j, i)?;
+                    if r == 0 {
+                        ready.push(i);
+                    } else {
+                        soonest = Some(soonest.map_or(r, |s: u64| s.min(r)));
+                    }
+                }
+                // Upstream asks for the wake-up of an index still in its back-off only when no
+                // index is ready; creating the ready ones makes it sync again at once, and that
+                // sync asks for it: the same wake-up, without the extra sync.
+                if let Some(r) = soonest {
+                    self.enqueue_job_sync(j, now + r);
+                }
+                if ready.is_empty() {
+                    return self.check_complete(j);
+                }
+                pending = ready;
+            }
+            for index in pending {
+                self.create_job_pod(j, index);
+            }
+        }
+        self.check_complete(j)
+    }
+
+    /// Completions reached with no active Pod: SuccessCriteriaMet and Complete.
+    fn check_complete(&mut self, j: usize) -> Result<(), Diagnostic> {
+        let Some(job) = self.jobs.get(j) else {
+            return Ok(());
+        };
+        let completions = job.indexes.len() as u32;
+        let active = job.indexes.iter().any(|i| i.active.is_some());
+        let work_queue = self.templates.get(job.tmpl).is_some_and(|t| t.work_queue);
+        let done = if work_queue {
+            job.succeeded > 0
+        } else {
+            job.succeeded >= completions
+        };
+        if done && !active {
+            return self.succeed_job(j, "CompletionsReached", COMPLETIONS_REACHED.into());
+        }
+        Ok(())
+    }
+
+    /// Upstream's pastBackoffLimitOnFailure: restartPolicy OnFailure Pods whose restarts reach
+    /// backoffLimit (any restart when it is 0).
+    fn past_backoff_limit_on_failure(&self, j: usize) -> bool {
+        let Some(job) = self.jobs.get(j) else {
+            return false;
+        };
+        let Some(t) = self.templates.get(job.tmpl) else {
+            return false;
+        };
+        if !t.on_failure {
+            return false;
+        }
+        let restarts: i64 = job
+            .pods
+            .iter()
+            .filter_map(|&p| self.pods.get(p))
+            .filter(|p| p.phase == "Running" || p.phase == "Pending")
+            .flat_map(|p| p.containers.iter())
+            .map(|c| i64::from(c.restart_count))
+            .sum();
+        if t.backoff_limit == 0 {
+            restarts > 0
+        } else {
+            restarts >= t.backoff_limit
+        }
+    }
+
+    fn job_backoff_remaining(&mut self, j: usize) -> Result<u64, Diagnostic> {
+        let Some(job) = self.jobs.get(j) else {
+            return Ok(0);
+        };
+        let (failures, last) = (job.backoff_failures, job.last_failure_ms);
+        let Some(last) = last else {
+            return Ok(0);
+        };
+        let backoff = self.decider.job_backoff_ms(failures)?;
+        Ok((last + backoff).saturating_sub(self.now))
+    }
+
+    fn index_backoff_remaining(&mut self, j: usize, index: u32) -> Result<u64, Diagnostic> {
+        let Some(ix) = self.jobs.get(j).and_then(|x| x.indexes.get(index as usize)) else {
+            return Ok(0);
+        };
+        let Some(last) = ix.last_finish_ms else {
+            return Ok(0);
+        };
+        let backoff = self.decider.job_backoff_ms(ix.failure_count + ix.ignored)?;
+        Ok((last + backoff).saturating_sub(self.now))
+    }
+
+    fn success_policy_met(&self, j: usize) -> Option<String> {
+        let job = self.jobs.get(j)?;
+        let rules = &self.templates.get(job.tmpl)?.success_rules;
+        let succeeded: Vec<u32> = job
+            .indexes
+            .iter()
+            .enumerate()
+            .filter(|(_, i)| i.done)
+            .map(|(n, _)| n as u32)
+            .collect();
+        if succeeded.is_empty() {
+            return None;
+        }
+        rules.iter().enumerate().find_map(|(n, r)| {
+            let met = match &r.indexes {
+                Some(required) => {
+                    let total: u32 = required.iter().map(|(a, b)| b - a + 1).sum();
+                    let contains = succeeded
+                        .iter()
+                        .filter(|&&i| required.iter().any(|&(a, b)| a <= i && i <= b))
+                        .count() as u32;
+                    contains == total || r.count.is_some_and(|c| contains >= c)
+                }
+                None => r.count.is_some_and(|c| succeeded.len() as u32 >= c),
+            };
+            met.then(|| format!("Matched rules at index {n}"))
+        })
+    }
+
+    fn terminating_pods(&self, j: usize) -> u32 {
+        self.jobs.get(j).map_or(0, |job| {
+            job.pods
+                .iter()
+                .filter_map(|&p| self.pods.get(p))
+                .filter(|p| p.deleting && p.alive)
+                .count() as u32
+        })
+    }
+
+    fn terminating_indexes(&self, j: usize) -> Vec<u32> {
+        self.jobs.get(j).map_or(Vec::new(), |job| {
+            job.pods
+                .iter()
+                .filter_map(|&p| self.pods.get(p))
+                .filter(|p| p.deleting && p.alive)
+                .map(|p| p.index)
+                .collect()
+        })
+    }
+
+    /// The controller deletes Pod `p`: it is terminating until its grace period is over (the
+    /// kubelet then kills what still runs); a Pod no container ever started goes at once.
+    pub(super) fn delete_pod(&mut self, p: usize) {
+        let now = self.now;
+        let Some(pod) = self.pods.get_mut(p) else {
+            return;
+        };
+        if !pod.alive || pod.deleting {
+            return;
+        }
+        pod.deleting = true;
+        let (tmpl, pgen) = (pod.tmpl, pod.epoch);
+        if let Some(job) = pod.job.and_then(|j| self.jobs.get_mut(j))
+            && let Some(ix) = job.indexes.get_mut(pod.index as usize)
+            && ix.active == Some(p)
+        {
+            ix.active = None;
+        }
+        self.record(Obj::Pod(p), None, "Deleted", "Terminating", || None);
+        let grace = self.templates.get(tmpl).map_or(30_000, |t| t.grace_ms);
+        if grace == 0 {
+            // Deleted without a grace period: the API server removes it at once (once the
+            // controller has dropped its finalizer), before the kubelet reports a phase.
+            self.kill_pod(p);
+            if let Some(pod) = self.pods.get_mut(p) {
+                pod.phase = "Deleted";
+                pod.finished_ms = now;
+            }
+            return;
+        }
+        // Running containers get the grace period; a Pod with none running (not started yet, or
+        // waiting in CrashLoopBackOff) has nothing for the kubelet to stop and ends at once.
+        let running = self
+            .pods
+            .get(p)
+            .is_some_and(|x| x.containers.iter().any(|c| c.running));
+        let at = if running { now + grace } else { now };
+        self.schedule(at, Ev::Kill { pod: p, pgen });
+    }
+
+    /// The grace period of a deleted Pod is over: the kubelet kills its containers (137).
+    pub(super) fn on_kill(&mut self, p: usize, pgen: u32) -> Result<(), Diagnostic> {
+        let Some(pod) = self.pods.get_mut(p) else {
+            return Ok(());
+        };
+        if !pod.alive || pod.epoch != pgen {
+            return Ok(());
+        }
+        for ct in pod.containers.iter_mut() {
+            if ct.running {
+                ct.last_exit = Some(137);
+            }
+            ct.running = false;
+            ct.pending_start = false;
+        }
+        self.summary.container_exits += 1;
+        self.pod_terminal(p, "Failed", Some("Killed".into()))
+    }
+
+    fn create_job_pod(&mut self, j: usize, index: u32) {
+        let now = self.now;
+        let Some(job) = self.jobs.get_mut(j) else {
+            return;
+        };
+        let Some(ix) = job.indexes.get(index as usize) else {
+            return;
+        };
+        let (replacement, waited_since) = (ix.started, ix.last_finish_ms);
+        let name = format!("{}-{index}-{}", job.name, job.pods_created);
+        job.pods_created += 1;
+        let tmpl = job.tmpl;
+        // A replacement starts podRescheduleSeconds after its creation.
+        let start_at = if replacement {
+            self.summary.pods_replaced += 1;
+            now + self.reschedule_ms
+        } else {
+            now
+        };
+        if let Some(since) = waited_since {
+            self.lose(1, since, start_at + self.startup_ms);
+        }
+        let p = self.new_pod(tmpl, Some(j), index, name, start_at);
+        if let Some(job) = self.jobs.get_mut(j) {
+            job.pods.push(p);
+            if let Some(ix) = job.indexes.get_mut(index as usize) {
+                ix.active = Some(p);
+                ix.started = true;
+            }
+        }
+    }
+
+    /// FailureTarget: the Job will fail; its active Pods are deleted (and counted as failed);
+    /// the Failed condition waits until none is terminating.
+    pub(super) fn fail_job(
+        &mut self,
+        j: usize,
+        reason: &str,
+        message: String,
+    ) -> Result<(), Diagnostic> {
+        let active: Vec<usize> = match self.jobs.get_mut(j) {
+            Some(job) if job.phase == "Running" && job.failure_target.is_none() => {
+                job.failure_target = Some((reason.to_owned(), message.clone()));
+                job.indexes.iter().filter_map(|i| i.active).collect()
+            }
+            _ => return Ok(()),
+        };
+        self.record(Obj::Job(j), None, "FailureTarget", reason, || {
+            Some(message.clone())
+        });
+        for p in active {
+            // "When the job is considered finished, every non-terminated pod is considered failed."
+            let counts = self.pod_failure_outcome(p)?.count_failed;
+            if let Some(pod) = self.pods.get_mut(p) {
+                pod.counted = true;
+            }
+            if counts && let Some(job) = self.jobs.get_mut(j) {
+                job.failed += 1;
+            }
+            self.delete_pod(p);
+        }
+        self.finish_when_terminated(j)
+    }
+
+    /// SuccessCriteriaMet: the Job will complete; its active Pods are deleted; Complete waits
+    /// until none is terminating.
+    fn succeed_job(&mut self, j: usize, reason: &str, message: String) -> Result<(), Diagnostic> {
+        let active: Vec<usize> = match self.jobs.get_mut(j) {
+            Some(job) if job.phase == "Running" && job.success_target.is_none() => {
+                job.success_target = Some((reason.to_owned(), message.clone()));
+                job.indexes.iter().filter_map(|i| i.active).collect()
+            }
+            _ => return Ok(()),
+        };
+        self.record(Obj::Job(j), None, "SuccessCriteriaMet", reason, || {
+            Some(message.clone())
+        });
+        for p in active {
+            if let Some(pod) = self.pods.get_mut(p) {
+                pod.counted = true;
+            }
+            self.delete_pod(p);
+        }
+        self.finish_when_terminated(j)
+    }
+
+    /// Failed or Complete, once no Pod of the Job is terminating.
+    fn finish_when_terminated(&mut self, j: usize) -> Result<(), Diagnostic> {
+        if self.terminating_pods(j) > 0 {
+            return Ok(());
+        }
+        let Some(job) = self.jobs.get_mut(j) else {
+            return Ok(());
+        };
+        if let Some((reason, message)) = job.failure_target.clone() {
+            job.phase = "Failed";
+            job.reason = Some(reason.clone());
+            job.message = Some(message.clone());
+            self.summary.job_failures += 1;
+            let m = message.clone();
+            self.record(Obj::Job(j), None, "Failed", &reason, || Some(m));
+            if self.jobset.is_some() {
+                self.jobset_job_failed(j, &reason, &message)?;
+            }
+        } else if let Some((reason, message)) = job.success_target.clone() {
+            job.phase = "Complete";
+            job.reason = Some(reason.clone());
+            job.message = Some(message.clone());
+            self.record(Obj::Job(j), None, "Complete", &reason, || Some(message));
+            self.jobset_job_completed();
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_indexes;
+
+    #[test]
+    fn succeeded_indexes_parse_as_upstream_intervals() {
+        assert_eq!(parse_indexes("0", 4), Some(vec![(0, 0)]));
+        assert_eq!(parse_indexes("3,0-1,2", 4), Some(vec![(0, 3)]));
+        assert_eq!(parse_indexes("1-9", 4), Some(vec![(1, 3)]));
+        assert_eq!(parse_indexes("7", 4), None);
+        assert_eq!(parse_indexes("x", 4), None);
+    }
+}
