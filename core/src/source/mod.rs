@@ -575,11 +575,22 @@ struct Key {
     renamed_from: Option<String>,
 }
 
-/// A mapping key as the JSON object names it. Err for a key `sigs.k8s.io/yaml` refuses (null).
-fn scalar_key(text: Cow<'_, str>, style: ScalarStyle, tag: Option<&Tag>) -> Result<Key, String> {
+/// Why a key cannot name a JSON field.
+struct KeyError {
+    message: String,
+    /// The key is null: go-yaml reads it (a nil key), only the conversion to JSON refuses it.
+    null: bool,
+}
+
+/// A mapping key as the JSON object names it. Err for a key go-yaml refuses (a tag its text does
+/// not fit) or `sigs.k8s.io/yaml` refuses (null).
+fn scalar_key(text: Cow<'_, str>, style: ScalarStyle, tag: Option<&Tag>) -> Result<Key, KeyError> {
     let resolved = match tag {
         Some(t) if t.is_yaml_core_schema() => match CoreTag::from_suffix(&t.suffix) {
-            Some(core) => resolve::resolve_tagged(core, &text)?,
+            Some(core) => resolve::resolve_tagged(core, &text).map_err(|message| KeyError {
+                message,
+                null: false,
+            })?,
             None => Resolved::Str,
         },
         Some(_) => Resolved::Str,
@@ -599,8 +610,10 @@ fn scalar_key(text: Cow<'_, str>, style: ScalarStyle, tag: Option<&Tag>) -> Resu
             renamed_from: None,
         }),
         r => {
-            let name = resolve::key_string(r, &text)
-                .ok_or_else(|| format!("a mapping key cannot be null ({text:?})"))?;
+            let name = resolve::key_string(r, &text).ok_or_else(|| KeyError {
+                message: format!("a mapping key cannot be null ({text:?})"),
+                null: true,
+            })?;
             let renamed_from = (plain && name != text).then(|| text.into_owned());
             Ok(Key {
                 name,
@@ -610,6 +623,10 @@ fn scalar_key(text: Cow<'_, str>, style: ScalarStyle, tag: Option<&Tag>) -> Resu
         }
     }
 }
+
+/// Where the lenient reading (see [`Deferred`]) files the value of a null key: any name would do,
+/// as that reading only learns whether the document has an error.
+const NULL_KEY: &str = "\u{0}null";
 
 fn child_path(parent: &str, key: &str) -> String {
     if parent.is_empty() {
@@ -1196,6 +1213,57 @@ fn parser_only_error(info: &str) -> bool {
         || info.starts_with("the handle wasn't")
 }
 
+/// With `lenient_keys`, the refusals only the conversion to JSON makes (a null key, a number
+/// beyond float64), kept aside until the document is read: go-yaml's non-strict decoding
+/// (kubectl's) replaces the value of a key written twice before `sigs.k8s.io/yaml` converts the
+/// document, so a refusal inside a replaced value never reaches the conversion.
+#[derive(Default)]
+struct Deferred {
+    /// In document order; `None` once the value holding it was replaced.
+    errors: Vec<Option<Diagnostic>>,
+    /// Per open collection (parallel to the frame stack): where its errors start, and for a
+    /// mapping, per key, the errors of that key's value (a range of `errors`).
+    frames: Vec<(usize, HashMap<String, (usize, usize)>)>,
+    /// Per anchor: the errors its node holds, which every alias to it holds again.
+    anchors: HashMap<usize, Vec<Diagnostic>>,
+}
+
+impl Deferred {
+    fn defer(&mut self, error: Diagnostic) {
+        self.errors.push(Some(error));
+    }
+
+    /// The value whose errors start at `start` is placed in the innermost collection: under a
+    /// key written before, it replaces that key's value, whose errors go with it.
+    fn placed(&mut self, stack: &[Frame], start: usize) {
+        let end = self.errors.len();
+        if let (
+            Some(Frame::Map {
+                key: Some(k),
+                merging: false,
+                ..
+            }),
+            Some((_, owned)),
+        ) = (stack.last(), self.frames.last_mut())
+            && let Some((from, to)) = owned.insert(k.clone(), (start, end))
+        {
+            for e in self.errors.get_mut(from..to).unwrap_or_default() {
+                *e = None;
+            }
+        }
+    }
+
+    fn anchored(&mut self, anchor: usize, start: usize) {
+        let held = self.errors.get(start..).unwrap_or_default();
+        self.anchors
+            .insert(anchor, held.iter().flatten().cloned().collect());
+    }
+
+    fn first(self) -> Option<Diagnostic> {
+        self.errors.into_iter().flatten().next()
+    }
+}
+
 /// Documents as (first line, value), and with `track` the positions of every field of each.
 /// Without `track` no path string is built, and errors carry no field path.
 fn parse_stream(text: &str, mode: Mode) -> Result<Stream, Diagnostic> {
@@ -1222,6 +1290,7 @@ fn parse_stream(text: &str, mode: Mode) -> Result<Stream, Diagnostic> {
     let mut doc_line: u32 = 1;
     let mut nodes: usize = 0;
     let mut alias_nodes: usize = 0;
+    let mut deferred = Deferred::default();
 
     // Where a node that starts now belongs (its path: empty when not tracking).
     fn slot_path(stack: &[Frame], track: bool) -> Option<String> {
@@ -1314,6 +1383,11 @@ fn parse_stream(text: &str, mode: Mode) -> Result<Stream, Diagnostic> {
                     positions.entry(path.clone()).or_insert((line, col));
                 }
                 nodes += 1;
+                if lenient_keys {
+                    deferred
+                        .frames
+                        .push((deferred.errors.len(), HashMap::new()));
+                }
                 if matches!(event, Event::SequenceStart(..)) {
                     stack.push(Frame::Seq {
                         items: Vec::new(),
@@ -1340,6 +1414,12 @@ fn parse_stream(text: &str, mode: Mode) -> Result<Stream, Diagnostic> {
                 };
                 if anchor > 0 {
                     anchors.insert(anchor, value.clone());
+                }
+                if lenient_keys && let Some((start, _)) = deferred.frames.pop() {
+                    if anchor > 0 {
+                        deferred.anchored(anchor, start);
+                    }
+                    deferred.placed(&stack, start);
                 }
                 place(&mut stack, &mut root, value, &span, lenient_keys)?;
                 if first_only && stack.is_empty() && root.is_some() {
@@ -1376,8 +1456,24 @@ fn parse_stream(text: &str, mode: Mode) -> Result<Stream, Diagnostic> {
                             name: k,
                             merge,
                             renamed_from,
-                        } = scalar_key(text, style, tag.as_deref())
-                            .map_err(|m| err_at(&span, "invalid-key", path, m))?;
+                        } = match scalar_key(text, style, tag.as_deref()) {
+                            Ok(key) => key,
+                            // Kept aside: the map holding it may yet be replaced.
+                            Err(KeyError {
+                                message,
+                                null: true,
+                            }) if lenient_keys => {
+                                deferred.defer(err_at(&span, "invalid-key", path, message));
+                                Key {
+                                    name: NULL_KEY.to_owned(),
+                                    merge: false,
+                                    renamed_from: None,
+                                }
+                            }
+                            Err(KeyError { message, .. }) => {
+                                return Err(err_at(&span, "invalid-key", path, message));
+                            }
+                        };
                         if let Some(w) = renamed_from {
                             notes.push(ReadNote {
                                 line,
@@ -1437,8 +1533,23 @@ fn parse_stream(text: &str, mode: Mode) -> Result<Stream, Diagnostic> {
                     && tag.is_none()
                     && resolve::may_differ_from_yaml_1_2(&text))
                 .then(|| text.to_string());
-                let value = scalar_value(text, style, tag.as_deref())
-                    .map_err(|(code, m)| err_at(&span, code, &path, format!("{path}: {m}")))?;
+                let value_errors = deferred.errors.len();
+                let value = match scalar_value(text, style, tag.as_deref()) {
+                    Ok(value) => value,
+                    // Kept aside: the key holding it may yet be written again.
+                    Err(("invalid-number", m)) if lenient_keys => {
+                        deferred.defer(err_at(
+                            &span,
+                            "invalid-number",
+                            &path,
+                            format!("{path}: {m}"),
+                        ));
+                        Value::Null
+                    }
+                    Err((code, m)) => {
+                        return Err(err_at(&span, code, &path, format!("{path}: {m}")));
+                    }
+                };
                 // Unquoted JSON is a number, true, false or null; one YAML keeps as a string is a
                 // number beyond float64, which Go's JSON decoder refuses.
                 if json && style == ScalarStyle::Plain && tag.is_none() && value.is_string() {
@@ -1463,6 +1574,12 @@ fn parse_stream(text: &str, mode: Mode) -> Result<Stream, Diagnostic> {
                 }
                 if anchor > 0 {
                     anchors.insert(anchor, value.clone());
+                }
+                if lenient_keys {
+                    if anchor > 0 {
+                        deferred.anchored(anchor, value_errors);
+                    }
+                    deferred.placed(&stack, value_errors);
                 }
                 place(&mut stack, &mut root, value, &span, lenient_keys)?;
                 if first_only && stack.is_empty() && root.is_some() {
@@ -1498,6 +1615,11 @@ fn parse_stream(text: &str, mode: Mode) -> Result<Stream, Diagnostic> {
                     ));
                 }
                 let v = anchored.clone();
+                let alias_errors = deferred.errors.len();
+                if lenient_keys && let Some(held) = deferred.anchors.get(&id) {
+                    let held = held.clone();
+                    deferred.errors.extend(held.into_iter().map(Some));
+                }
                 if track && let Some(path) = slot_path(&stack, true) {
                     positions.entry(path).or_insert((line, col));
                 }
@@ -1515,6 +1637,9 @@ fn parse_stream(text: &str, mode: Mode) -> Result<Stream, Diagnostic> {
                     }
                     continue;
                 }
+                if lenient_keys {
+                    deferred.placed(&stack, alias_errors);
+                }
                 place(&mut stack, &mut root, v, &span, lenient_keys)?;
                 if first_only && stack.is_empty() && root.is_some() {
                     lookahead = Some(Lookahead::after_root(source, root_start, &span.end, false));
@@ -1526,6 +1651,9 @@ fn parse_stream(text: &str, mode: Mode) -> Result<Stream, Diagnostic> {
                 }
             }
         }
+    }
+    if let Some(e) = deferred.first() {
+        return Err(e);
     }
     Ok(Stream {
         docs,

@@ -491,9 +491,14 @@ fn go_scalar_end(text: &str, start: usize, base: usize, e: &serde_json::Error) -
 
 /// Whether an error of a YAML document stops kubectl: everything but a key written twice,
 /// which its non-strict decoder reads (the last value wins), unless the document has another
-/// error too.
+/// error too. A null key or a number beyond float64 stops it only when it is still there once
+/// every key written twice has its last value: go-yaml replaces the earlier values before the
+/// document is converted to JSON, the one step that refuses them.
 fn stops_kubectl(piece: &str, mode: Mode, e: &Diagnostic) -> bool {
-    if e.code.as_deref() != Some("duplicate-key") {
+    if !matches!(
+        e.code.as_deref(),
+        Some("duplicate-key" | "invalid-key" | "invalid-number")
+    ) {
         return true;
     }
     let lenient = Mode {
@@ -666,6 +671,45 @@ mod tests {
         assert!(b.is_some_and(|b| b.error.message.starts_with(
             "document 1 (from line 4): line 5 column 1: duplicate key \"b\" in the document (first at line 4)"
         )));
+    }
+
+    #[test]
+    fn a_refusal_in_a_value_replaced_by_a_later_key_does_not_stop_kubectl() {
+        // go-yaml's non-strict reading replaces the first value of `a` before the conversion to
+        // JSON, the only step that refuses a null key or a number beyond float64: kubectl
+        // reads on. restartkit still refuses the document (strictly, as the API server would).
+        for text in [
+            "a:\n  ~: 1\na: 2\n---\nb: 1\n",
+            "a:\n  - .5e400\na: 2\n---\nb: 1\n",
+            "a:\n  x:\n    y: .nan\n  x: 1\n---\nb: 1\n",
+            "a: &n {~: 1}\na: 2\n---\nb: 1\n",
+        ] {
+            let r = read(text);
+            assert!(
+                matches!(r.first(), Some(Err((_, _, false)))),
+                "{text:?}: {r:?}"
+            );
+            assert_eq!(r.get(1), Some(&Ok(json!({"b": 1}))), "{text:?}");
+        }
+        // Still there once every key has its last value: the conversion refuses it, kubectl
+        // stops.
+        for text in [
+            "a: 2\na:\n  ~: 1\n---\nb: 1\n",
+            "a:\n  ~: 1\n  x: 1\n  x: 2\n---\nb: 1\n",
+            "a: .inf\n---\nb: 1\n",
+            "x: &n {~: 1}\na: *n\na: 2\n---\nb: 1\n",
+            "x: &n {y: .inf}\ny: 1\ny: *n\n---\nb: 1\n",
+        ] {
+            let r = read(text);
+            assert!(
+                matches!(r.first(), Some(Err((_, _, true)))),
+                "{text:?}: {r:?}"
+            );
+        }
+        // go-yaml's own refusals (a tag the text does not fit) stop kubectl even in a value that
+        // is replaced: go-yaml decodes the value before it replaces it.
+        let r = read("a:\n  - !!int abc\na: 2\n");
+        assert!(matches!(r.first(), Some(Err((_, _, true)))), "{r:?}");
     }
 
     #[test]
