@@ -760,6 +760,41 @@ mod tests {
             read("\u{feff}{\"a\": 1}\n{\"b\": 1}\n{\"c\": \"x\\/y\"}"),
             vec![Ok(json!({"a": 1}))]
         );
+        // An empty flow collection deletes its own opener's possible key as it closes
+        // (go-yaml v2.4.4's simple_keys_by_tok): the look ends there.
+        assert_eq!(
+            read("\u{feff}{\"a\": 1}\n[] {\"b\": \"x\\/y\"}\n"),
+            vec![Ok(json!({"a": 1}))]
+        );
+        assert_eq!(
+            read("\u{feff}{\"a\": 1}\n[1] {\"b\": \"x\\/y\"}\n"),
+            vec![Err(("syntax".to_owned(), 2, true))]
+        );
+        // Empty is: no token inside that may be a key (`[,]`); a nested `[]` is such a token.
+        for (text, stops) in [("[,]", false), ("{}", false), ("[[]]", true)] {
+            let r = read(&format!("\u{feff}{{\"a\": 1}}\n{text} \"\\/\"\n"));
+            assert_eq!(r.first().is_some_and(Result::is_err), stops, "{text}: {r:?}");
+        }
+        // Tokens are read in their flow context: a quoted scalar right after another one, or a
+        // `:` inside braces, is nothing the scanner refuses.
+        assert_eq!(
+            read("\u{feff}{\"a\": 1}\n{\"a\": \"x {\"a\": 1, \"a\": 2}\n"),
+            vec![Ok(json!({"a": 1}))]
+        );
+        assert_eq!(
+            read("\u{feff}{\"a\": 1}{\"b\": \"x{\"c\": 1, \"d\": 2} true"),
+            vec![Ok(json!({"a": 1}))]
+        );
+        // A line ending with the key still possible: libyaml fetches one more token, and reads a
+        // quoted one whole (here to the end of the text, unterminated).
+        assert_eq!(
+            read("\u{feff}{\"a\": 1}\n  \"s\"\t{\"b\": \"x"),
+            vec![Err(("syntax".to_owned(), 2, true))]
+        );
+        assert_eq!(
+            read("\u{feff}{\"a\": 1}\n{\"b\": 1}\n\"\\/\""),
+            vec![Err(("syntax".to_owned(), 3, true))]
+        );
         // A document cannot open with `...` or with a directive kubectl's splitter left alone.
         assert_eq!(
             read("# c\n...\n"),
