@@ -796,6 +796,9 @@ struct Lookahead {
     /// `next_token` is a possible key of its own (on a line after the root's end), rather than
     /// the rest of the root's line.
     next_is_key: bool,
+    /// `next_token` is the one token the scanner fetches after the root (on the root's line,
+    /// where no key may start).
+    single_token: bool,
     /// The root's first character index, and its end (to compute this again on a longer text).
     root_start: usize,
     root_end_marker: saphyr_parser::Marker,
@@ -850,7 +853,13 @@ impl Lookahead {
             let columns = rest.get(..cut).map_or(0, |r| r.chars().count());
             (from + cut, columns)
         };
-        if flow_root && start_line == end_line {
+        // An empty root collection deleted its own possible key as it closed (see `key_look`):
+        // only the token after it is read.
+        let root_key_deleted = flow_root
+            && text
+                .get(start_byte..line_end(start_byte))
+                .is_some_and(|r| start_byte + key_resolved_at(r, true) == end_byte);
+        if flow_root && start_line == end_line && !root_key_deleted {
             let (byte, columns) = look_end(end_byte, false);
             until = (end_line, end_col + columns);
             until_byte = byte;
@@ -860,6 +869,7 @@ impl Lookahead {
         let (mut line, mut col, mut at) = (end_line, end_col, end_byte);
         let mut next_token = region_start;
         let mut next_is_key = false;
+        let mut single_token = false;
         let rest = text.get(end_byte..).unwrap_or("");
         let mut chars = rest.char_indices().peekable();
         let mut after_space = true;
@@ -916,6 +926,10 @@ impl Lookahead {
             if key_candidate {
                 next_token = Some((line, col, at));
                 next_is_key = true;
+            } else if region_start.is_none() && line == end_line {
+                // Fetched alone (a quoted scalar whole): nothing after it is a key.
+                next_token = Some((line, col, at));
+                single_token = true;
             }
         }
         Lookahead {
@@ -923,6 +937,7 @@ impl Lookahead {
             until_byte,
             next_token,
             next_is_key,
+            single_token,
             root_start,
             root_end_marker: *end,
             block_collection,
@@ -1021,16 +1036,12 @@ fn error_past_the_root(
 /// (go-yaml parses nothing there).
 fn lookahead_error(text: &str, read: &Lookahead) -> Option<Diagnostic> {
     let (_, _, at) = read.next_token?;
-    let line_end = text
-        .get(at..)
-        .and_then(|r| r.find('\n'))
-        .map_or(text.len(), |i| at + i);
-    let look = key_look(text.get(at..line_end)?, read.next_is_key);
-    let (found, message) = look_error(text, at, at + look.end).or_else(|| {
-        (look.open_at_line_end && !look.in_plain)
-            .then(|| next_token_error(text, line_end))
-            .flatten()
-    })?;
+    let found = if read.single_token {
+        next_token_error(text, at)
+    } else {
+        look_error_from(text, at, read.next_is_key)
+    };
+    let (found, message) = found?;
     let before = text.get(..found)?;
     let line = u32::try_from(before.matches('\n').count() + 1).ok()?;
     let column = u32::try_from(before.rsplit('\n').next()?.chars().count() + 1).ok()?;
@@ -1049,6 +1060,21 @@ fn lookahead_error(text: &str, read: &Lookahead) -> Option<Diagnostic> {
         )
         .at(line, column),
     )
+}
+
+/// The scanner error in the look from a possible key (or the rest of the root's line) at `at`,
+/// and in the one token after it when the line ends with the key still possible.
+fn look_error_from(text: &str, at: usize, head: bool) -> Option<(usize, &'static str)> {
+    let line_end = text
+        .get(at..)
+        .and_then(|r| r.find('\n'))
+        .map_or(text.len(), |i| at + i);
+    let look = key_look(text.get(at..line_end)?, head);
+    look_error(text, at, at + look.end).or_else(|| {
+        (look.open_at_line_end && !look.in_plain)
+            .then(|| next_token_error(text, line_end))
+            .flatten()
+    })
 }
 
 /// What libyaml's scanner meets looking ahead for a possible key's `:` in `region` (the key's
@@ -1345,9 +1371,10 @@ fn look_error(text: &str, from: usize, end: usize) -> Option<(usize, &'static st
                 i += 1;
                 while let Some(&q) = bytes.get(i) {
                     i += 1;
-                    if b == b'"' && q == b'\\' {
-                        i += 1;
-                    } else if q == b && b == b'\'' && bytes.get(i) == Some(&b'\'') {
+                    // An escape, or a doubled single quote, is skipped whole.
+                    if (b == b'"' && q == b'\\')
+                        || (q == b && b == b'\'' && bytes.get(i) == Some(&b'\''))
+                    {
                         i += 1;
                     } else if q == b {
                         break;
@@ -1402,13 +1429,16 @@ fn parser_only_error(info: &str) -> bool {
 /// beyond float64), kept aside until the document is read: go-yaml's non-strict decoding
 /// (kubectl's) replaces the value of a key written twice before `sigs.k8s.io/yaml` converts the
 /// document, so a refusal inside a replaced value never reaches the conversion.
+/// Per key of a mapping: the range of [`Deferred::errors`] its value's errors occupy.
+type ErrorsPerKey = HashMap<String, (usize, usize)>;
+
 #[derive(Default)]
 struct Deferred {
     /// In document order; `None` once the value holding it was replaced.
     errors: Vec<Option<Diagnostic>>,
     /// Per open collection (parallel to the frame stack): where its errors start, and for a
     /// mapping, per key, the errors of that key's value (a range of `errors`).
-    frames: Vec<(usize, HashMap<String, (usize, usize)>)>,
+    frames: Vec<(usize, ErrorsPerKey)>,
     /// Per anchor: the errors its node holds, which every alias to it holds again.
     anchors: HashMap<usize, Vec<Diagnostic>>,
 }

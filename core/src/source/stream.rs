@@ -773,7 +773,25 @@ mod tests {
         // Empty is: no token inside that may be a key (`[,]`); a nested `[]` is such a token.
         for (text, stops) in [("[,]", false), ("{}", false), ("[[]]", true)] {
             let r = read(&format!("\u{feff}{{\"a\": 1}}\n{text} \"\\/\"\n"));
-            assert_eq!(r.first().is_some_and(Result::is_err), stops, "{text}: {r:?}");
+            assert_eq!(
+                r.first().is_some_and(Result::is_err),
+                stops,
+                "{text}: {r:?}"
+            );
+        }
+        // The same for an empty root: the scanner fetches the one token after it (a quoted one
+        // whole), and nothing more.
+        for (text, stops) in [
+            ("{} [1] \"\\/\"", false),
+            ("[] x \"\\/\"", false),
+            ("{} \"\\/\"", true),
+        ] {
+            let r = read(&format!("\u{feff}{text}"));
+            assert_eq!(
+                r.first().is_some_and(Result::is_err),
+                stops,
+                "{text}: {r:?}"
+            );
         }
         // Tokens are read in their flow context: a quoted scalar right after another one, or a
         // `:` inside braces, is nothing the scanner refuses.
