@@ -575,11 +575,22 @@ struct Key {
     renamed_from: Option<String>,
 }
 
-/// A mapping key as the JSON object names it. Err for a key `sigs.k8s.io/yaml` refuses (null).
-fn scalar_key(text: Cow<'_, str>, style: ScalarStyle, tag: Option<&Tag>) -> Result<Key, String> {
+/// Why a key cannot name a JSON field.
+struct KeyError {
+    message: String,
+    /// The key is null: go-yaml reads it (a nil key), only the conversion to JSON refuses it.
+    null: bool,
+}
+
+/// A mapping key as the JSON object names it. Err for a key go-yaml refuses (a tag its text does
+/// not fit) or `sigs.k8s.io/yaml` refuses (null).
+fn scalar_key(text: Cow<'_, str>, style: ScalarStyle, tag: Option<&Tag>) -> Result<Key, KeyError> {
     let resolved = match tag {
         Some(t) if t.is_yaml_core_schema() => match CoreTag::from_suffix(&t.suffix) {
-            Some(core) => resolve::resolve_tagged(core, &text)?,
+            Some(core) => resolve::resolve_tagged(core, &text).map_err(|message| KeyError {
+                message,
+                null: false,
+            })?,
             None => Resolved::Str,
         },
         Some(_) => Resolved::Str,
@@ -599,8 +610,10 @@ fn scalar_key(text: Cow<'_, str>, style: ScalarStyle, tag: Option<&Tag>) -> Resu
             renamed_from: None,
         }),
         r => {
-            let name = resolve::key_string(r, &text)
-                .ok_or_else(|| format!("a mapping key cannot be null ({text:?})"))?;
+            let name = resolve::key_string(r, &text).ok_or_else(|| KeyError {
+                message: format!("a mapping key cannot be null ({text:?})"),
+                null: true,
+            })?;
             let renamed_from = (plain && name != text).then(|| text.into_owned());
             Ok(Key {
                 name,
@@ -610,6 +623,10 @@ fn scalar_key(text: Cow<'_, str>, style: ScalarStyle, tag: Option<&Tag>) -> Resu
         }
     }
 }
+
+/// Where the lenient reading (see [`Deferred`]) files the value of a null key: any name would do,
+/// as that reading only learns whether the document has an error.
+const NULL_KEY: &str = "\u{0}null";
 
 fn child_path(parent: &str, key: &str) -> String {
     if parent.is_empty() {
@@ -776,6 +793,12 @@ struct Lookahead {
     /// The token after the root, when the scanner reads on from it: (line, 0-based column,
     /// byte offset).
     next_token: Option<(usize, usize, usize)>,
+    /// `next_token` is a possible key of its own (on a line after the root's end), rather than
+    /// the rest of the root's line.
+    next_is_key: bool,
+    /// `next_token` is the one token the scanner fetches after the root (on the root's line,
+    /// where no key may start).
+    single_token: bool,
     /// The root's first character index, and its end (to compute this again on a longer text).
     root_start: usize,
     root_end_marker: saphyr_parser::Marker,
@@ -824,14 +847,20 @@ impl Lookahead {
         // flow collection on one line (its `{` could be a key until the line ends).
         let mut region_start = None;
         // The look ends at the end of the line, or where the key it looks for finds its `:`.
-        let look_end = |from: usize| {
+        let look_end = |from: usize, head: bool| {
             let rest = text.get(from..line_end(from)).unwrap_or("");
-            let cut = key_resolved_at(rest);
+            let cut = key_resolved_at(rest, head);
             let columns = rest.get(..cut).map_or(0, |r| r.chars().count());
             (from + cut, columns)
         };
-        if flow_root && start_line == end_line {
-            let (byte, columns) = look_end(end_byte);
+        // An empty root collection deleted its own possible key as it closed (see `key_look`):
+        // only the token after it is read.
+        let root_key_deleted = flow_root
+            && text
+                .get(start_byte..line_end(start_byte))
+                .is_some_and(|r| start_byte + key_resolved_at(r, true) == end_byte);
+        if flow_root && start_line == end_line && !root_key_deleted {
+            let (byte, columns) = look_end(end_byte, false);
             until = (end_line, end_col + columns);
             until_byte = byte;
             region_start = Some((end_line, end_col, end_byte));
@@ -839,6 +868,8 @@ impl Lookahead {
         // The next token: past white space and comments.
         let (mut line, mut col, mut at) = (end_line, end_col, end_byte);
         let mut next_token = region_start;
+        let mut next_is_key = false;
+        let mut single_token = false;
         let rest = text.get(end_byte..).unwrap_or("");
         let mut chars = rest.char_indices().peekable();
         let mut after_space = true;
@@ -883,7 +914,7 @@ impl Lookahead {
                     || starts("---")
                     || starts("..."));
             let (token_end, token_end_byte) = if key_candidate {
-                let (byte, columns) = look_end(at);
+                let (byte, columns) = look_end(at, true);
                 ((line, col + columns), byte)
             } else {
                 ((line, col), at + c.len_utf8())
@@ -894,12 +925,19 @@ impl Lookahead {
             }
             if key_candidate {
                 next_token = Some((line, col, at));
+                next_is_key = true;
+            } else if region_start.is_none() && line == end_line {
+                // Fetched alone (a quoted scalar whole): nothing after it is a key.
+                next_token = Some((line, col, at));
+                single_token = true;
             }
         }
         Lookahead {
             until,
             until_byte,
             next_token,
+            next_is_key,
+            single_token,
             root_start,
             root_end_marker: *end,
             block_collection,
@@ -992,113 +1030,154 @@ fn error_past_the_root(
     Some(Ok((prefix.to_owned(), stream)))
 }
 
-/// A scanner error libyaml meets in what it reads past the root (`Lookahead`): the text from
-/// the next token to the end of its line, read alone. Only scanner errors count (go-yaml parses
-/// nothing there); a bracket closing nothing is blanked out, as libyaml makes a token of it.
-/// (Where saphyr-parser's parser stops first, the rest of that line goes unchecked.)
+/// A scanner error libyaml meets in what it reads past the root (`Lookahead`): from the next
+/// token to where its look ends (see [`key_look`]), and when the look runs to the end of the
+/// line with the key still possible, the one token after it. Only scanner errors count
+/// (go-yaml parses nothing there).
 fn lookahead_error(text: &str, read: &Lookahead) -> Option<Diagnostic> {
-    let (mut line, mut col, at) = read.next_token?;
-    let region = text.get(at..read.until_byte)?;
-    let mut region = region.get(..key_resolved_at(region))?.to_owned();
-    if let Some(e) = escaped_slash_in(&region, line, col) {
-        return Some(e);
-    }
-    for _ in 0..MAX_QUOTE_PATCHES {
-        let mut parser = Parser::new_from_str(&region);
-        let failure = loop {
-            match parser.next_event() {
-                None => break None,
-                Some(Ok((Event::Scalar(v, ScalarStyle::DoubleQuoted, ..), span)))
-                    if v.contains('/') =>
-                {
-                    if let Err(e) = escaped_slash_check(&region, &span) {
-                        break Some(Ok(e));
-                    }
-                }
-                Some(Ok(_)) => {}
-                Some(Err(e)) => break Some(Err(e)),
-            }
-        };
-        let mut error = match failure {
-            None => return None,
-            Some(Ok(e)) => e,
-            Some(Err(e)) if e.info() == "misplaced bracket" => {
-                let m = e.marker();
-                let at = byte_offset(&region, m.line() as u32, m.col() as u32 + 1)?;
-                region.replace_range(at..at + 1, " ");
-                continue;
-            }
-            // A token running on past the line: libyaml reads it whole, beyond the look.
-            Some(Err(e)) if e.info().ends_with("found unexpected end of stream") => return None,
-            // saphyr-parser's parser stopped where libyaml's scanner reads on: read on from
-            // there.
-            Some(Err(e)) if parser_only_error(e.info()) => {
-                let m = e.marker();
-                let from = byte_offset(&region, m.line() as u32, m.col() as u32 + 1)
-                    .filter(|from| *from > 0)?;
-                if m.line() == 1 {
-                    col += m.col();
-                } else {
-                    line += m.line() - 1;
-                    col = m.col();
-                }
-                region = region.get(from..)?.to_owned();
-                continue;
-            }
-            Some(Err(e)) => scan_error(&e),
-        };
-        let offset = Offset {
-            lines: u32::try_from(line).ok()?.checked_sub(1)?,
-            columns: u32::try_from(col).ok()?,
-        };
-        offset.shift(&mut error);
-        return Some(error);
-    }
-    None
+    let (_, _, at) = read.next_token?;
+    let found = if read.single_token {
+        next_token_error(text, at)
+    } else {
+        look_error_from(text, at, read.next_is_key)
+    };
+    let (found, message) = found?;
+    let before = text.get(..found)?;
+    let line = u32::try_from(before.matches('\n').count() + 1).ok()?;
+    let column = u32::try_from(before.rsplit('\n').next()?.chars().count() + 1).ok()?;
+    let message = if message == "found unknown escape character"
+        && text.get(found..).is_some_and(|r| r.starts_with("\\/"))
+    {
+        "found unknown escape character (\\/ is YAML 1.2; kubectl and the API server read YAML 1.1)"
+    } else {
+        message
+    };
+    Some(
+        Diagnostic::request(
+            "syntax",
+            "",
+            format!("line {line} column {column}: {message}"),
+        )
+        .at(line, column),
+    )
 }
 
-/// What libyaml's scanner meets looking ahead for a possible key's `:` in `region`, read token
-/// by token as its scanner reads them: where the look ends (that `:` outside flow collections,
-/// a comment, or the end of the region), and the byte offset of a `\\/` escape in a
-/// double-quoted scalar before it (YAML 1.2 has it, libyaml refuses it).
-fn key_look(region: &str) -> (usize, Option<usize>) {
+/// The scanner error in the look from a possible key (or the rest of the root's line) at `at`,
+/// and in the one token after it when the line ends with the key still possible.
+fn look_error_from(text: &str, at: usize, head: bool) -> Option<(usize, &'static str)> {
+    let line_end = text
+        .get(at..)
+        .and_then(|r| r.find('\n'))
+        .map_or(text.len(), |i| at + i);
+    let look = key_look(text.get(at..line_end)?, head);
+    look_error(text, at, at + look.end).or_else(|| {
+        (look.open_at_line_end && !look.in_plain)
+            .then(|| next_token_error(text, line_end))
+            .flatten()
+    })
+}
+
+/// What libyaml's scanner meets looking ahead for a possible key's `:` in `region` (the key's
+/// line from its first token), read token by token as its scanner reads them.
+#[derive(Debug, Clone, Copy)]
+struct KeyLook {
+    /// Where the look ends: that `:` outside flow collections, where the key is dropped, or the
+    /// end of the region.
+    end: usize,
+    /// The line ended with the key still possible: libyaml fetches one more token, wherever it
+    /// starts (its staleness check comes before each fetch, on where the last token ended).
+    open_at_line_end: bool,
+    /// The line ended inside a plain scalar, which goes on over the next lines.
+    in_plain: bool,
+}
+
+/// See [`KeyLook`].
+/// `head`: the region's first token is the possible key itself (not the rest of the root's
+/// line, whose key is the root's).
+fn key_look(region: &str, head: bool) -> KeyLook {
     let bytes = region.as_bytes();
     let blank_at = |i: usize| {
         bytes
             .get(i)
             .is_none_or(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
     };
+    let look = |end: usize| KeyLook {
+        end,
+        open_at_line_end: false,
+        in_plain: false,
+    };
+    // go-yaml v2.4.4 (scannerc.go, yaml_parser_increase_flow_level / decrease_flow_level):
+    // opening a flow collection files an empty key slot under the opener's own token number,
+    // and closing it deletes the key registered under the slot's number. When no key was saved
+    // inside (`[]`, `{}`, `[,]`), that number is still the opener's, so closing the collection
+    // deletes the opener's own possible key: the look ends there.
+    let head_opener = head && matches!(bytes.first(), Some(b'{' | b'['));
+    let mut head_open = head_opener;
+    let mut saved_inside = false;
+    // Whether a token starting now may be a key (libyaml's `simple_key_allowed`), tracked in the
+    // head's collection.
+    let mut allowed = true;
     let mut depth = 0usize;
-    let mut slash = None;
     let mut i = 0;
     while let Some(&b) = bytes.get(i) {
+        if head_open
+            && depth == 1
+            && allowed
+            && !matches!(
+                b,
+                b' ' | b'\t' | b'\r' | b'\n' | b'#' | b'}' | b']' | b',' | b':' | b'?' | b'-'
+            )
+        {
+            saved_inside = true;
+        }
         match b {
-            b' ' | b'\t' | b'\r' | b'\n' => i += 1,
-            b'#' => return (region.len(), slash),
+            b' ' | b'\t' | b'\r' | b'\n' => {
+                i += 1;
+                continue;
+            }
+            b'#' => break,
             b'{' | b'[' => {
                 depth += 1;
                 i += 1;
+                allowed = true;
+                continue;
             }
             // Closing nothing, or a `,` outside a collection: libyaml drops the possible key
             // and looks no further.
-            b'}' | b']' | b',' if depth == 0 => return (i + 1, slash),
+            b'}' | b']' | b',' if depth == 0 => return look(i + 1),
             b'}' | b']' => {
                 depth -= 1;
                 i += 1;
+                if depth == 0 && head_open {
+                    head_open = false;
+                    if !saved_inside {
+                        return look(i);
+                    }
+                }
+                allowed = false;
+                continue;
             }
-            b',' => i += 1,
-            b':' if depth == 0 && blank_at(i + 1) => return (i, slash),
-            b':' if depth > 0 => i += 1,
+            b',' => {
+                i += 1;
+                allowed = true;
+                continue;
+            }
+            b':' if depth == 0 && blank_at(i + 1) => return look(i),
+            b':' if depth > 0 => {
+                i += 1;
+                allowed = false;
+                continue;
+            }
+            b'?' | b'-' if depth > 0 && blank_at(i + 1) => {
+                i += 1;
+                allowed = true;
+                continue;
+            }
             b'"' => {
                 i += 1;
                 while let Some(&q) = bytes.get(i) {
                     match q {
-                        b'\\' => {
-                            if bytes.get(i + 1) == Some(&b'/') && slash.is_none() {
-                                slash = Some(i);
-                            }
-                            i += 2;
-                        }
+                        b'\\' => i += 2,
                         b'"' => break,
                         _ => i += 1,
                     }
@@ -1122,6 +1201,7 @@ fn key_look(region: &str) -> (usize, Option<usize>) {
             _ => {
                 // A plain scalar: in a flow collection it ends at a flow indicator; outside, only
                 // at `: `, ` #` or the end of the line.
+                let mut ended = false;
                 while let Some(&p) = bytes.get(i) {
                     if p == b':'
                         && (blank_at(i + 1)
@@ -1131,12 +1211,15 @@ fn key_look(region: &str) -> (usize, Option<usize>) {
                                     Some(b',' | b'[' | b']' | b'{' | b'}')
                                 )))
                     {
+                        ended = true;
                         break;
                     }
                     if depth > 0 && matches!(p, b',' | b'[' | b']' | b'{' | b'}') {
+                        ended = true;
                         break;
                     }
                     if p == b'#' && i > 0 && blank_at(i - 1) {
+                        ended = true;
                         break;
                     }
                     if p == b'\n' {
@@ -1144,38 +1227,184 @@ fn key_look(region: &str) -> (usize, Option<usize>) {
                     }
                     i += 1;
                 }
+                if !ended {
+                    // Trailing blanks end the line, not the scalar.
+                    return KeyLook {
+                        end: region.len(),
+                        open_at_line_end: true,
+                        in_plain: true,
+                    };
+                }
+            }
+        }
+        allowed = false;
+    }
+    KeyLook {
+        end: region.len(),
+        open_at_line_end: true,
+        in_plain: false,
+    }
+}
+
+/// The first token libyaml fetches after `from` (past blanks, line breaks and comments), read
+/// as its scanner reads it: the byte offset and message of a scanner error in it. A quoted
+/// scalar is read whole, over as many lines as it takes.
+fn next_token_error(text: &str, from: usize) -> Option<(usize, &'static str)> {
+    let bytes = text.as_bytes();
+    let mut i = from;
+    let mut line_start = from == 0 || bytes.get(from - 1) == Some(&b'\n');
+    loop {
+        match bytes.get(i)? {
+            b' ' | b'\t' | b'\r' => i += 1,
+            b'\n' => {
+                i += 1;
+                line_start = true;
+            }
+            b'#' => {
+                while bytes.get(i).is_some_and(|b| *b != b'\n') {
+                    i += 1;
+                }
+            }
+            _ => break,
+        }
+    }
+    let column0 = line_start && (i == 0 || bytes.get(i - 1) == Some(&b'\n'));
+    match bytes.get(i)? {
+        b'@' | b'`' => Some((i, "found character that cannot start any token")),
+        b'%' if !column0 => Some((i, "found character that cannot start any token")),
+        b'"' => quoted_error(text, i, false),
+        b'\'' => quoted_error(text, i, true),
+        _ => None,
+    }
+}
+
+/// A scanner error in the quoted scalar opening at `at` (go-yaml v2 scannerc.go,
+/// yaml_parser_scan_flow_scalar): an escape libyaml lacks, a document marker at the start of a
+/// line inside it, or no closing quote before the end of the text.
+fn quoted_error(text: &str, at: usize, single: bool) -> Option<(usize, &'static str)> {
+    let bytes = text.as_bytes();
+    let mut i = at + 1;
+    loop {
+        let Some(&b) = bytes.get(i) else {
+            return Some((at, "found unexpected end of stream"));
+        };
+        if bytes.get(i.wrapping_sub(1)) == Some(&b'\n')
+            && (text
+                .get(i..)
+                .is_some_and(|r| r.starts_with("---") || r.starts_with("...")))
+            && bytes
+                .get(i + 3)
+                .is_none_or(|c| matches!(c, b' ' | b'\t' | b'\r' | b'\n'))
+        {
+            return Some((at, "found unexpected document indicator"));
+        }
+        match b {
+            b'\'' if single => {
+                if bytes.get(i + 1) == Some(&b'\'') {
+                    i += 2;
+                    continue;
+                }
+                return None;
+            }
+            b'"' if !single => return None,
+            b'\\' if !single => {
+                let Some(&e) = bytes.get(i + 1) else {
+                    return Some((at, "found unexpected end of stream"));
+                };
+                let digits = match e {
+                    b'\r' | b'\n' => 0,
+                    b'0' | b'a' | b'b' | b't' | b'\t' | b'n' | b'v' | b'f' | b'r' | b'e' | b' '
+                    | b'"' | b'\'' | b'\\' | b'N' | b'_' | b'L' | b'P' => 0,
+                    b'x' => 2,
+                    b'u' => 4,
+                    b'U' => 8,
+                    _ => return Some((i, "found unknown escape character")),
+                };
+                let code = text.get(i + 2..i + 2 + digits);
+                match code.map(|c| u32::from_str_radix(c, 16)) {
+                    Some(Ok(v))
+                        if digits > 0 && ((0xD800..=0xDFFF).contains(&v) || v > 0x10FFFF) =>
+                    {
+                        return Some((at, "found invalid Unicode character escape code"));
+                    }
+                    Some(Ok(_)) => {}
+                    _ => return Some((at, "did not find expected hexdecimal number")),
+                }
+                i += 2 + digits;
+            }
+            _ => {
+                i += text
+                    .get(i..)
+                    .and_then(|r| r.chars().next())
+                    .map_or(1, char::len_utf8)
             }
         }
     }
-    (region.len(), slash)
+}
+
+/// Scanner errors libyaml meets in `region` (from the head token to where its look ends, see
+/// [`key_look`]): quoted scalars (read whole, wherever they end) and characters that cannot
+/// start a token. Byte offsets are `text`'s; `region` starts at `from`.
+fn look_error(text: &str, from: usize, end: usize) -> Option<(usize, &'static str)> {
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut i = from;
+    while i < end {
+        let b = *bytes.get(i)?;
+        match b {
+            b' ' | b'\t' | b'\r' | b'\n' | b',' | b':' | b'?' | b'-' => i += 1,
+            b'#' => return None,
+            b'{' | b'[' => {
+                depth += 1;
+                i += 1;
+            }
+            b'}' | b']' => {
+                depth = depth.saturating_sub(1);
+                i += 1;
+            }
+            b'@' | b'`' | b'%' => return Some((i, "found character that cannot start any token")),
+            b'"' | b'\'' => {
+                if let Some(e) = quoted_error(text, i, b == b'\'') {
+                    return Some(e);
+                }
+                // Past the closing quote.
+                i += 1;
+                while let Some(&q) = bytes.get(i) {
+                    i += 1;
+                    // An escape, or a doubled single quote, is skipped whole.
+                    if (b == b'"' && q == b'\\')
+                        || (q == b && b == b'\'' && bytes.get(i) == Some(&b'\''))
+                    {
+                        i += 1;
+                    } else if q == b {
+                        break;
+                    }
+                }
+            }
+            _ => {
+                while let Some(&p) = bytes.get(i) {
+                    if i >= end
+                        || p == b'\n'
+                        || (p == b':'
+                            && bytes
+                                .get(i + 1)
+                                .is_none_or(|n| matches!(n, b' ' | b'\t' | b'\r' | b'\n')))
+                        || (depth > 0 && matches!(p, b',' | b'[' | b']' | b'{' | b'}'))
+                        || (p == b'#' && matches!(bytes.get(i.wrapping_sub(1)), Some(b' ' | b'\t')))
+                    {
+                        break;
+                    }
+                    i += 1;
+                }
+            }
+        }
+    }
+    None
 }
 
 /// Where libyaml's look ahead for a possible key ends (see [`key_look`]).
-fn key_resolved_at(region: &str) -> usize {
-    key_look(region).0
-}
-
-/// A `\\/` escape in a double-quoted scalar of `region` (text starting at `line` and 0-based
-/// column `col`), found by reading the tokens alone: saphyr-parser may stop before it hands out
-/// the scalar.
-fn escaped_slash_in(region: &str, line: usize, col: usize) -> Option<Diagnostic> {
-    let at = key_look(region).1?;
-    let before = region.get(..at)?;
-    let newlines = before.matches('\n').count();
-    let (line, column) = if newlines == 0 {
-        (line, col + before.chars().count())
-    } else {
-        (line + newlines, before.rsplit('\n').next()?.chars().count())
-    };
-    let (line, column) = (u32::try_from(line).ok()?, u32::try_from(column + 1).ok()?);
-    Some(
-        Diagnostic::request(
-            "syntax",
-            "",
-            format!("line {line} column {column}: found unknown escape character (\\/ is YAML 1.2; kubectl and the API server read YAML 1.1)"),
-        )
-        .at(line, column),
-    )
+fn key_resolved_at(region: &str, head: bool) -> usize {
+    key_look(region, head).end
 }
 
 /// Errors saphyr-parser's parser (not its scanner) raises, and two refusals of its scanner that
@@ -1194,6 +1423,60 @@ fn parser_only_error(info: &str) -> bool {
         || info.starts_with("found incompatible")
         || info.starts_with("the TAG directive")
         || info.starts_with("the handle wasn't")
+}
+
+/// With `lenient_keys`, the refusals only the conversion to JSON makes (a null key, a number
+/// beyond float64), kept aside until the document is read: go-yaml's non-strict decoding
+/// (kubectl's) replaces the value of a key written twice before `sigs.k8s.io/yaml` converts the
+/// document, so a refusal inside a replaced value never reaches the conversion.
+/// Per key of a mapping: the range of [`Deferred::errors`] its value's errors occupy.
+type ErrorsPerKey = HashMap<String, (usize, usize)>;
+
+#[derive(Default)]
+struct Deferred {
+    /// In document order; `None` once the value holding it was replaced.
+    errors: Vec<Option<Diagnostic>>,
+    /// Per open collection (parallel to the frame stack): where its errors start, and for a
+    /// mapping, per key, the errors of that key's value (a range of `errors`).
+    frames: Vec<(usize, ErrorsPerKey)>,
+    /// Per anchor: the errors its node holds, which every alias to it holds again.
+    anchors: HashMap<usize, Vec<Diagnostic>>,
+}
+
+impl Deferred {
+    fn defer(&mut self, error: Diagnostic) {
+        self.errors.push(Some(error));
+    }
+
+    /// The value whose errors start at `start` is placed in the innermost collection: under a
+    /// key written before, it replaces that key's value, whose errors go with it.
+    fn placed(&mut self, stack: &[Frame], start: usize) {
+        let end = self.errors.len();
+        if let (
+            Some(Frame::Map {
+                key: Some(k),
+                merging: false,
+                ..
+            }),
+            Some((_, owned)),
+        ) = (stack.last(), self.frames.last_mut())
+            && let Some((from, to)) = owned.insert(k.clone(), (start, end))
+        {
+            for e in self.errors.get_mut(from..to).unwrap_or_default() {
+                *e = None;
+            }
+        }
+    }
+
+    fn anchored(&mut self, anchor: usize, start: usize) {
+        let held = self.errors.get(start..).unwrap_or_default();
+        self.anchors
+            .insert(anchor, held.iter().flatten().cloned().collect());
+    }
+
+    fn first(self) -> Option<Diagnostic> {
+        self.errors.into_iter().flatten().next()
+    }
 }
 
 /// Documents as (first line, value), and with `track` the positions of every field of each.
@@ -1222,6 +1505,7 @@ fn parse_stream(text: &str, mode: Mode) -> Result<Stream, Diagnostic> {
     let mut doc_line: u32 = 1;
     let mut nodes: usize = 0;
     let mut alias_nodes: usize = 0;
+    let mut deferred = Deferred::default();
 
     // Where a node that starts now belongs (its path: empty when not tracking).
     fn slot_path(stack: &[Frame], track: bool) -> Option<String> {
@@ -1314,6 +1598,11 @@ fn parse_stream(text: &str, mode: Mode) -> Result<Stream, Diagnostic> {
                     positions.entry(path.clone()).or_insert((line, col));
                 }
                 nodes += 1;
+                if lenient_keys {
+                    deferred
+                        .frames
+                        .push((deferred.errors.len(), HashMap::new()));
+                }
                 if matches!(event, Event::SequenceStart(..)) {
                     stack.push(Frame::Seq {
                         items: Vec::new(),
@@ -1340,6 +1629,12 @@ fn parse_stream(text: &str, mode: Mode) -> Result<Stream, Diagnostic> {
                 };
                 if anchor > 0 {
                     anchors.insert(anchor, value.clone());
+                }
+                if lenient_keys && let Some((start, _)) = deferred.frames.pop() {
+                    if anchor > 0 {
+                        deferred.anchored(anchor, start);
+                    }
+                    deferred.placed(&stack, start);
                 }
                 place(&mut stack, &mut root, value, &span, lenient_keys)?;
                 if first_only && stack.is_empty() && root.is_some() {
@@ -1376,8 +1671,24 @@ fn parse_stream(text: &str, mode: Mode) -> Result<Stream, Diagnostic> {
                             name: k,
                             merge,
                             renamed_from,
-                        } = scalar_key(text, style, tag.as_deref())
-                            .map_err(|m| err_at(&span, "invalid-key", path, m))?;
+                        } = match scalar_key(text, style, tag.as_deref()) {
+                            Ok(key) => key,
+                            // Kept aside: the map holding it may yet be replaced.
+                            Err(KeyError {
+                                message,
+                                null: true,
+                            }) if lenient_keys => {
+                                deferred.defer(err_at(&span, "invalid-key", path, message));
+                                Key {
+                                    name: NULL_KEY.to_owned(),
+                                    merge: false,
+                                    renamed_from: None,
+                                }
+                            }
+                            Err(KeyError { message, .. }) => {
+                                return Err(err_at(&span, "invalid-key", path, message));
+                            }
+                        };
                         if let Some(w) = renamed_from {
                             notes.push(ReadNote {
                                 line,
@@ -1437,8 +1748,23 @@ fn parse_stream(text: &str, mode: Mode) -> Result<Stream, Diagnostic> {
                     && tag.is_none()
                     && resolve::may_differ_from_yaml_1_2(&text))
                 .then(|| text.to_string());
-                let value = scalar_value(text, style, tag.as_deref())
-                    .map_err(|(code, m)| err_at(&span, code, &path, format!("{path}: {m}")))?;
+                let value_errors = deferred.errors.len();
+                let value = match scalar_value(text, style, tag.as_deref()) {
+                    Ok(value) => value,
+                    // Kept aside: the key holding it may yet be written again.
+                    Err(("invalid-number", m)) if lenient_keys => {
+                        deferred.defer(err_at(
+                            &span,
+                            "invalid-number",
+                            &path,
+                            format!("{path}: {m}"),
+                        ));
+                        Value::Null
+                    }
+                    Err((code, m)) => {
+                        return Err(err_at(&span, code, &path, format!("{path}: {m}")));
+                    }
+                };
                 // Unquoted JSON is a number, true, false or null; one YAML keeps as a string is a
                 // number beyond float64, which Go's JSON decoder refuses.
                 if json && style == ScalarStyle::Plain && tag.is_none() && value.is_string() {
@@ -1463,6 +1789,12 @@ fn parse_stream(text: &str, mode: Mode) -> Result<Stream, Diagnostic> {
                 }
                 if anchor > 0 {
                     anchors.insert(anchor, value.clone());
+                }
+                if lenient_keys {
+                    if anchor > 0 {
+                        deferred.anchored(anchor, value_errors);
+                    }
+                    deferred.placed(&stack, value_errors);
                 }
                 place(&mut stack, &mut root, value, &span, lenient_keys)?;
                 if first_only && stack.is_empty() && root.is_some() {
@@ -1498,6 +1830,11 @@ fn parse_stream(text: &str, mode: Mode) -> Result<Stream, Diagnostic> {
                     ));
                 }
                 let v = anchored.clone();
+                let alias_errors = deferred.errors.len();
+                if lenient_keys && let Some(held) = deferred.anchors.get(&id) {
+                    let held = held.clone();
+                    deferred.errors.extend(held.into_iter().map(Some));
+                }
                 if track && let Some(path) = slot_path(&stack, true) {
                     positions.entry(path).or_insert((line, col));
                 }
@@ -1515,6 +1852,9 @@ fn parse_stream(text: &str, mode: Mode) -> Result<Stream, Diagnostic> {
                     }
                     continue;
                 }
+                if lenient_keys {
+                    deferred.placed(&stack, alias_errors);
+                }
                 place(&mut stack, &mut root, v, &span, lenient_keys)?;
                 if first_only && stack.is_empty() && root.is_some() {
                     lookahead = Some(Lookahead::after_root(source, root_start, &span.end, false));
@@ -1526,6 +1866,9 @@ fn parse_stream(text: &str, mode: Mode) -> Result<Stream, Diagnostic> {
                 }
             }
         }
+    }
+    if let Some(e) = deferred.first() {
+        return Err(e);
     }
     Ok(Stream {
         docs,

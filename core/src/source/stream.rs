@@ -491,9 +491,14 @@ fn go_scalar_end(text: &str, start: usize, base: usize, e: &serde_json::Error) -
 
 /// Whether an error of a YAML document stops kubectl: everything but a key written twice,
 /// which its non-strict decoder reads (the last value wins), unless the document has another
-/// error too.
+/// error too. A null key or a number beyond float64 stops it only when it is still there once
+/// every key written twice has its last value: go-yaml replaces the earlier values before the
+/// document is converted to JSON, the one step that refuses them.
 fn stops_kubectl(piece: &str, mode: Mode, e: &Diagnostic) -> bool {
-    if e.code.as_deref() != Some("duplicate-key") {
+    if !matches!(
+        e.code.as_deref(),
+        Some("duplicate-key" | "invalid-key" | "invalid-number")
+    ) {
         return true;
     }
     let lenient = Mode {
@@ -669,6 +674,45 @@ mod tests {
     }
 
     #[test]
+    fn a_refusal_in_a_value_replaced_by_a_later_key_does_not_stop_kubectl() {
+        // go-yaml's non-strict reading replaces the first value of `a` before the conversion to
+        // JSON, the only step that refuses a null key or a number beyond float64: kubectl
+        // reads on. restartkit still refuses the document (strictly, as the API server would).
+        for text in [
+            "a:\n  ~: 1\na: 2\n---\nb: 1\n",
+            "a:\n  - .5e400\na: 2\n---\nb: 1\n",
+            "a:\n  x:\n    y: .nan\n  x: 1\n---\nb: 1\n",
+            "a: &n {~: 1}\na: 2\n---\nb: 1\n",
+        ] {
+            let r = read(text);
+            assert!(
+                matches!(r.first(), Some(Err((_, _, false)))),
+                "{text:?}: {r:?}"
+            );
+            assert_eq!(r.get(1), Some(&Ok(json!({"b": 1}))), "{text:?}");
+        }
+        // Still there once every key has its last value: the conversion refuses it, kubectl
+        // stops.
+        for text in [
+            "a: 2\na:\n  ~: 1\n---\nb: 1\n",
+            "a:\n  ~: 1\n  x: 1\n  x: 2\n---\nb: 1\n",
+            "a: .inf\n---\nb: 1\n",
+            "x: &n {~: 1}\na: *n\na: 2\n---\nb: 1\n",
+            "x: &n {y: .inf}\ny: 1\ny: *n\n---\nb: 1\n",
+        ] {
+            let r = read(text);
+            assert!(
+                matches!(r.first(), Some(Err((_, _, true)))),
+                "{text:?}: {r:?}"
+            );
+        }
+        // go-yaml's own refusals (a tag the text does not fit) stop kubectl even in a value that
+        // is replaced: go-yaml decodes the value before it replaces it.
+        let r = read("a:\n  - !!int abc\na: 2\n");
+        assert!(matches!(r.first(), Some(Err((_, _, true)))), "{r:?}");
+    }
+
+    #[test]
     fn a_bad_separator_swallows_the_document_above_it() {
         let r = read("a: 1\n---\nb: 2\n--- x\nc: 3\n");
         assert_eq!(
@@ -715,6 +759,59 @@ mod tests {
         assert_eq!(
             read("\u{feff}{\"a\": 1}\n{\"b\": 1}\n{\"c\": \"x\\/y\"}"),
             vec![Ok(json!({"a": 1}))]
+        );
+        // An empty flow collection deletes its own opener's possible key as it closes
+        // (go-yaml v2.4.4's simple_keys_by_tok): the look ends there.
+        assert_eq!(
+            read("\u{feff}{\"a\": 1}\n[] {\"b\": \"x\\/y\"}\n"),
+            vec![Ok(json!({"a": 1}))]
+        );
+        assert_eq!(
+            read("\u{feff}{\"a\": 1}\n[1] {\"b\": \"x\\/y\"}\n"),
+            vec![Err(("syntax".to_owned(), 2, true))]
+        );
+        // Empty is: no token inside that may be a key (`[,]`); a nested `[]` is such a token.
+        for (text, stops) in [("[,]", false), ("{}", false), ("[[]]", true)] {
+            let r = read(&format!("\u{feff}{{\"a\": 1}}\n{text} \"\\/\"\n"));
+            assert_eq!(
+                r.first().is_some_and(Result::is_err),
+                stops,
+                "{text}: {r:?}"
+            );
+        }
+        // The same for an empty root: the scanner fetches the one token after it (a quoted one
+        // whole), and nothing more.
+        for (text, stops) in [
+            ("{} [1] \"\\/\"", false),
+            ("[] x \"\\/\"", false),
+            ("{} \"\\/\"", true),
+        ] {
+            let r = read(&format!("\u{feff}{text}"));
+            assert_eq!(
+                r.first().is_some_and(Result::is_err),
+                stops,
+                "{text}: {r:?}"
+            );
+        }
+        // Tokens are read in their flow context: a quoted scalar right after another one, or a
+        // `:` inside braces, is nothing the scanner refuses.
+        assert_eq!(
+            read("\u{feff}{\"a\": 1}\n{\"a\": \"x {\"a\": 1, \"a\": 2}\n"),
+            vec![Ok(json!({"a": 1}))]
+        );
+        assert_eq!(
+            read("\u{feff}{\"a\": 1}{\"b\": \"x{\"c\": 1, \"d\": 2} true"),
+            vec![Ok(json!({"a": 1}))]
+        );
+        // A line ending with the key still possible: libyaml fetches one more token, and reads a
+        // quoted one whole (here to the end of the text, unterminated).
+        assert_eq!(
+            read("\u{feff}{\"a\": 1}\n  \"s\"\t{\"b\": \"x"),
+            vec![Err(("syntax".to_owned(), 2, true))]
+        );
+        assert_eq!(
+            read("\u{feff}{\"a\": 1}\n{\"b\": 1}\n\"\\/\""),
+            vec![Err(("syntax".to_owned(), 3, true))]
         );
         // A document cannot open with `...` or with a directive kubectl's splitter left alone.
         assert_eq!(
