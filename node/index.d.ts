@@ -59,6 +59,11 @@ export declare class Policy {
   private constructor();
   /** Container names in index order (containers, then init containers). */
   readonly containers: readonly string[];
+  /**
+   * The compiled object's validation errors as warnings (code `invalid-object`), found once when
+   * it was compiled; empty for a valid object. The decisions stay upstream's.
+   */
+  readonly warnings: readonly Readonly<Diagnostic>[];
   /** The action name for `container` (name or index) exiting with `exitCode`. */
   decide(container: string | number, exitCode: number): string;
   /** One action code (see ACTIONS) per exit code. */

@@ -263,6 +263,8 @@ class Policy {
   constructor(nativePolicy) {
     this.#native = nativePolicy;
     this.containers = Object.freeze(nativePolicy.containers);
+    // Found once by the core when the object was compiled; `decide` never validates.
+    this.warnings = Object.freeze(JSON.parse(nativePolicy.warningsJson).map((w) => Object.freeze(w)));
     this.#index = new Map(this.containers.map((n, i) => [n, i]));
   }
   #resolve(container) {

@@ -93,6 +93,14 @@ enum Command {
     },
     /// What happens when a container exits: the kubelet's decision, then the Job's outcome and the
     /// JobSet's action when the manifest is a Job or JobSet.
+    ///
+    /// An object the API server would refuse is still evaluated as upstream's code would, but its
+    /// validation errors are printed on stderr as warnings (the first 3; `restartkit validate
+    /// FILE` shows them all) and carried in the JSON output's `warnings`.
+    ///
+    /// Exit status: 0 when the decision was made (also for an object with warnings), 1 when the
+    /// request cannot be answered (unknown container, unsupported kind, ...), 2 when the file
+    /// cannot be read.
     Evaluate {
         /// A Pod, Job or JobSet manifest.
         file: PathBuf,

@@ -222,12 +222,18 @@ pub fn evaluate(
             return ExitCode::from(2);
         }
     };
-    let Some(doc) = doc else {
+    let Some(mut doc) = doc else {
         eprintln!("error: {}: no Pod, Job or JobSet document", file.display());
         return ExitCode::from(2);
     };
+    let kind = doc
+        .value
+        .get("kind")
+        .and_then(Value::as_str)
+        .unwrap_or("object")
+        .to_owned();
     let mut input = options(target);
-    input.insert("object".into(), doc.value);
+    input.insert("object".into(), std::mem::take(&mut doc.value));
     input.insert("exitCode".into(), json!(exit_code));
     if !target.proposals.is_empty() {
         input.insert("proposals".into(), json!(target.proposals));
@@ -242,7 +248,19 @@ pub fn evaluate(
         input.insert("podConditions".into(), json!(conditions));
     }
     match call("whatIf", Value::Object(input)) {
-        Ok((r, _)) => {
+        Ok((mut r, _)) => {
+            // The object's validation errors, pointed at their lines in the file.
+            let mut warnings: Vec<Diagnostic> = r
+                .get("warnings")
+                .and_then(|w| serde_json::from_value(w.clone()).ok())
+                .unwrap_or_default();
+            for w in &mut warnings {
+                restartkit::validate::attach_position(w, &doc);
+            }
+            if let (Some(m), Ok(w)) = (r.as_object_mut(), serde_json::to_value(&warnings)) {
+                m.insert("warnings".into(), w);
+            }
+            invalid_object_warnings(&file.display().to_string(), &text, &kind, &warnings);
             if human {
                 for line in r
                     .get("story")
@@ -258,6 +276,33 @@ pub fn evaluate(
             ExitCode::SUCCESS
         }
         Err(errs) => report_errors(&errs),
+    }
+}
+
+/// How many of an evaluated object's validation errors `evaluate` shows; `validate` shows all.
+const SHOWN_OBJECT_ERRORS: usize = 3;
+
+/// On stderr: the evaluated object would be refused by the API server, its first errors, and
+/// `restartkit validate FILE` as the next step. The decision is still printed (exit status 0).
+fn invalid_object_warnings(name: &str, text: &str, kind: &str, warnings: &[Diagnostic]) {
+    if warnings.is_empty() {
+        return;
+    }
+    let n = warnings.len();
+    eprintln!(
+        "warning: the API server would refuse this {kind} ({n} validation error{}); the decision printed is what upstream's code makes for an object that cannot exist",
+        if n == 1 { "" } else { "s" }
+    );
+    let shown: Vec<Diagnostic> = warnings.iter().take(SHOWN_OBJECT_ERRORS).cloned().collect();
+    diagnostics(name, text, &[], &shown, &[]);
+    let validate = format!("restartkit validate {name}");
+    if n > SHOWN_OBJECT_ERRORS {
+        eprintln!(
+            "{} more; run `{validate}` for every error",
+            n - SHOWN_OBJECT_ERRORS
+        );
+    } else {
+        eprintln!("run `{validate}` for the full report");
     }
 }
 

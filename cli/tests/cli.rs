@@ -762,3 +762,99 @@ fn convert_jsonl_stream_answers_per_document() {
     );
     assert_eq!(lines[1]["error"]["document"], serde_json::json!(1));
 }
+
+/// A Job whose podFailurePolicy rule has the given action.
+fn job_yaml(action: &str, rules: usize) -> String {
+    let rule = format!(
+        "    - action: {action}\n      onExitCodes:\n        containerName: m\n        operator: In\n        values: [3]\n"
+    );
+    format!(
+        "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: j\nspec:\n  podFailurePolicy:\n    rules:\n{}  template:\n    spec:\n      restartPolicy: Never\n      containers:\n      - name: m\n        image: busybox\n",
+        rule.repeat(rules)
+    )
+}
+
+#[test]
+fn evaluate_warns_about_an_object_the_api_server_would_refuse() {
+    let bad = temp_file("bogus-action.yaml", job_yaml("Bogus", 1).as_bytes());
+    let bad = bad.to_str().unwrap();
+    let o = run(&["evaluate", bad, "--container", "m", "--exit-code", "3"]);
+    // The decision is upstream's (the matcher skips the unknown action) and the exit status 0.
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("no podFailurePolicy rule matched"),
+        "{}",
+        stdout(&o)
+    );
+    let err = stderr(&o);
+    assert!(
+        err.contains("the API server would refuse this Job (1 validation error)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("spec.podFailurePolicy.rules[0].action: Unsupported value: \"Bogus\""),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("{bad}:8:7")),
+        "line and column: {err}"
+    );
+    assert!(
+        err.contains(&format!("run `restartkit validate {bad}`")),
+        "{err}"
+    );
+    // JSON output carries them, with the position in the file.
+    let o = run(&["evaluate", bad, "-c", "m", "-e", "3", "-o", "json"]);
+    assert_eq!(o.status.code(), Some(0));
+    let r: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let w = &r["warnings"][0];
+    assert_eq!(w["code"], "invalid-object");
+    assert_eq!(w["severity"], "warning");
+    assert_eq!(w["field"], "spec.podFailurePolicy.rules[0].action");
+    assert_eq!(w["type"], "FieldValueNotSupported");
+    assert_eq!(
+        (w["line"].as_u64(), w["column"].as_u64()),
+        (Some(8), Some(7))
+    );
+    assert!(stderr(&o).contains("would refuse this Job"));
+}
+
+#[test]
+fn evaluate_shows_the_first_three_errors_and_counts_the_rest() {
+    let bad = temp_file("five-bogus-actions.yaml", job_yaml("Bogus", 5).as_bytes());
+    let bad = bad.to_str().unwrap();
+    let o = run(&["evaluate", bad, "-c", "m", "-e", "3"]);
+    assert_eq!(o.status.code(), Some(0));
+    let err = stderr(&o);
+    assert!(err.contains("(5 validation errors)"), "{err}");
+    assert!(err.contains("rules[2].action"), "{err}");
+    assert!(!err.contains("rules[3].action"), "{err}");
+    assert!(
+        err.contains(&format!("2 more; run `restartkit validate {bad}`")),
+        "{err}"
+    );
+    let r: Value = serde_json::from_str(&stdout(&run(&[
+        "evaluate", bad, "-c", "m", "-e", "3", "-o", "json",
+    ])))
+    .unwrap();
+    assert_eq!(
+        r["warnings"].as_array().unwrap().len(),
+        5,
+        "JSON has them all"
+    );
+}
+
+#[test]
+fn evaluate_says_nothing_more_about_a_valid_object() {
+    let good = temp_file("valid-action.yaml", job_yaml("Ignore", 1).as_bytes());
+    let good = good.to_str().unwrap();
+    let o = run(&["evaluate", good, "-c", "m", "-e", "3"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("Ignore"), "{}", stdout(&o));
+    assert_eq!(stderr(&o), "");
+    let r: Value = serde_json::from_str(&stdout(&run(&[
+        "evaluate", good, "-c", "m", "-e", "3", "-o", "json",
+    ])))
+    .unwrap();
+    assert_eq!(r["warnings"], serde_json::json!([]));
+}

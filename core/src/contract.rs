@@ -10,6 +10,7 @@
 use crate::backoff;
 use crate::diag::{Diagnostic, Severity};
 use crate::eval;
+use crate::eval::object_warnings::{Evaluated, Subject};
 use crate::validate;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
@@ -161,16 +162,21 @@ pub fn describe() -> Description {
 
 /// Decodes an op's input, naming the field that did not fit.
 pub fn decode<T: DeserializeOwned>(input: Value) -> Result<T, Diagnostic> {
+    decode_ref(&input)
+}
+
+/// [`decode`] of a borrowed input (the caller still needs the JSON afterwards).
+pub fn decode_ref<T: DeserializeOwned>(input: &Value) -> Result<T, Diagnostic> {
     // The fast, small path first; the path-tracking decoder only runs to explain a failure.
     // Off in the wasm package (`fast-decode`): the second decoder is a copy of every type's
     // Deserialize code; the path-tracking one alone gives the same values and errors.
     #[cfg(feature = "fast-decode")]
-    if let Ok(t) = T::deserialize(&input) {
+    if let Ok(t) = T::deserialize(input) {
         return Ok(t);
     }
     // Borrowed, like `validate::decode_at`: one decoder per type serves both (the owned one would
     // be a second copy of every type's decoding code in the wasm module).
-    crate::decode::from_value_ref(&input).map_err(|(path, e)| {
+    crate::decode::from_value_ref(input).map_err(|(path, e)| {
         let field = if path == "." {
             "input".to_owned()
         } else {
@@ -218,8 +224,68 @@ fn encode<T: Serialize>(
     }
 }
 
+/// Whether a request also checks the object it evaluates (once per request: see
+/// [`eval::object_warnings`]). The engine's own calls through [`call_op`] skip it, so that the
+/// simulator never validates inside its decision loop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ObjectCheck {
+    On,
+    Off,
+}
+
+/// The validation errors, as warnings, of the object in `input.<member>` (taken as `subject`, or
+/// as the kind it names), under the request's version, gates and proposals.
+fn evaluated_object_warnings(
+    input: &Value,
+    member: &str,
+    subject: Option<Subject>,
+) -> Vec<Diagnostic> {
+    let Some(object) = input.get(member) else {
+        return Vec::new();
+    };
+    let Some(subject) = subject.or_else(|| Subject::of(object)) else {
+        return Vec::new();
+    };
+    let version = input.get("kubernetesVersion").and_then(Value::as_str);
+    let overrides: Option<std::collections::BTreeMap<String, bool>> = input
+        .get("featureGates")
+        .and_then(|g| Deserialize::deserialize(g).ok());
+    // The op has already resolved the same version and gates; a failure here cannot happen.
+    let Ok((gates, _)) = crate::features::FeatureGates::resolve(version, overrides.as_ref()) else {
+        return Vec::new();
+    };
+    let proposals: Vec<crate::proposals::Proposal> = input
+        .get("proposals")
+        .and_then(|p| Deserialize::deserialize(p).ok())
+        .unwrap_or_default();
+    eval::object_warnings::object_warnings(object, subject, &gates, &proposals)
+}
+
+/// An evaluation op: its output, with the warnings of the object in `input.<member>`.
+fn evaluation<I: DeserializeOwned, O: Serialize>(
+    op: &str,
+    input: Value,
+    member: &str,
+    subject: Option<Subject>,
+    check: ObjectCheck,
+    run: impl FnOnce(I) -> Result<O, Diagnostic>,
+) -> Response {
+    let out = decode_ref(&input).and_then(run).map(|result| Evaluated {
+        result,
+        warnings: match check {
+            ObjectCheck::On => evaluated_object_warnings(&input, member, subject),
+            ObjectCheck::Off => Vec::new(),
+        },
+    });
+    encode(op, out, vec![])
+}
+
 /// Runs one request.
 pub fn handle(req: Request) -> Response {
+    answer(req, ObjectCheck::On)
+}
+
+fn answer(req: Request, check: ObjectCheck) -> Response {
     let op = req.op.as_str();
     let input = req.input;
     match op {
@@ -232,38 +298,56 @@ pub fn handle(req: Request) -> Response {
             vec![],
         ),
         "crrValidate" => encode(op, decode(input).and_then(validate::crr::run), vec![]),
-        "containerRestart" => encode(
+        "containerRestart" => evaluation(
             op,
-            decode(input).and_then(eval::kubelet::container_restart),
-            vec![],
+            input,
+            "pod",
+            Some(Subject::Pod),
+            check,
+            eval::kubelet::container_restart,
         ),
-        "containerRestartable" => encode(
+        "containerRestartable" => evaluation(
             op,
-            decode(input).and_then(eval::kubelet::container_restartable),
-            vec![],
+            input,
+            "pod",
+            Some(Subject::Pod),
+            check,
+            eval::kubelet::container_restartable,
         ),
-        "matchRestartRule" => encode(
+        "matchRestartRule" => evaluation(
             op,
-            decode(input).and_then(eval::kubelet::match_restart_rule),
-            vec![],
+            input,
+            "pod",
+            Some(Subject::Pod),
+            check,
+            eval::kubelet::match_restart_rule,
         ),
-        "statusTransition" => encode(
+        "statusTransition" => evaluation(
             op,
-            decode(input).and_then(eval::kubelet::status_transition),
-            vec![],
+            input,
+            "pod",
+            Some(Subject::Pod),
+            check,
+            eval::kubelet::status_transition,
         ),
-        "podFailurePolicy" => encode(
+        "podFailurePolicy" => evaluation(
             op,
-            decode(input).and_then(eval::job::pod_failure_policy),
-            vec![],
+            input,
+            "job",
+            Some(Subject::Job),
+            check,
+            eval::job::pod_failure_policy,
         ),
-        "jobsetFailurePolicy" => encode(
+        "jobsetFailurePolicy" => evaluation(
             op,
-            decode(input).and_then(eval::jobset::jobset_failure_policy),
-            vec![],
+            input,
+            "jobset",
+            Some(Subject::JobSet),
+            check,
+            eval::jobset::jobset_failure_policy,
         ),
         "backoff" => encode(op, decode(input).and_then(backoff::run), vec![]),
-        "whatIf" => encode(op, decode(input).and_then(eval::whatif::what_if), vec![]),
+        "whatIf" => evaluation(op, input, "object", None, check, eval::whatif::what_if),
         "backoffCompare" => encode(
             op,
             decode(input).and_then(backoff::compare::compare),
@@ -296,10 +380,13 @@ pub fn handle(req: Request) -> Response {
 /// the engine asks another (the simulator, the backoff comparison) without bypassing the
 /// contract every front end sees.
 pub fn call_op(op: &str, input: Value) -> Result<Value, Diagnostic> {
-    match handle(Request {
-        op: op.to_owned(),
-        input,
-    }) {
+    match answer(
+        Request {
+            op: op.to_owned(),
+            input,
+        },
+        ObjectCheck::Off,
+    ) {
         Response::Ok { result, .. } => Ok(result),
         Response::Error { mut errors, .. } => Err(errors
             .pop()
@@ -354,7 +441,7 @@ pub fn json_schemas() -> std::collections::BTreeMap<&'static str, Value> {
     );
     put(
         "ContainerRestartOutput",
-        schema_for!(eval::kubelet::ContainerRestartOutput),
+        schema_for!(Evaluated<eval::kubelet::ContainerRestartOutput>),
     );
     put(
         "ContainerRestartableInput",
@@ -362,7 +449,7 @@ pub fn json_schemas() -> std::collections::BTreeMap<&'static str, Value> {
     );
     put(
         "ContainerRestartableOutput",
-        schema_for!(eval::kubelet::ContainerRestartableOutput),
+        schema_for!(Evaluated<eval::kubelet::ContainerRestartableOutput>),
     );
     put(
         "MatchRestartRuleInput",
@@ -370,7 +457,7 @@ pub fn json_schemas() -> std::collections::BTreeMap<&'static str, Value> {
     );
     put(
         "MatchRestartRuleOutput",
-        schema_for!(eval::kubelet::MatchRestartRuleOutput),
+        schema_for!(Evaluated<eval::kubelet::MatchRestartRuleOutput>),
     );
     put(
         "StatusTransitionInput",
@@ -378,7 +465,7 @@ pub fn json_schemas() -> std::collections::BTreeMap<&'static str, Value> {
     );
     put(
         "StatusTransitionOutput",
-        schema_for!(eval::kubelet::StatusTransitionOutput),
+        schema_for!(Evaluated<eval::kubelet::StatusTransitionOutput>),
     );
     put(
         "PodFailurePolicyInput",
@@ -386,7 +473,7 @@ pub fn json_schemas() -> std::collections::BTreeMap<&'static str, Value> {
     );
     put(
         "PodFailurePolicyOutput",
-        schema_for!(eval::job::PodFailurePolicyOutput),
+        schema_for!(Evaluated<eval::job::PodFailurePolicyOutput>),
     );
     put(
         "JobsetFailurePolicyInput",
@@ -394,12 +481,15 @@ pub fn json_schemas() -> std::collections::BTreeMap<&'static str, Value> {
     );
     put(
         "JobsetFailurePolicyOutput",
-        schema_for!(eval::jobset::JobSetFailurePolicyOutput),
+        schema_for!(Evaluated<eval::jobset::JobSetFailurePolicyOutput>),
     );
     put("BackoffInput", schema_for!(backoff::BackoffInput));
     put("BackoffOutput", schema_for!(backoff::BackoffOutput));
     put("WhatIfInput", schema_for!(eval::whatif::WhatIfInput));
-    put("WhatIfOutput", schema_for!(eval::whatif::WhatIfOutput));
+    put(
+        "WhatIfOutput",
+        schema_for!(Evaluated<eval::whatif::WhatIfOutput>),
+    );
     put(
         "BackoffCompareInput",
         schema_for!(backoff::compare::CompareInput),

@@ -8,6 +8,7 @@ use crate::diag::Diagnostic;
 use crate::eval::job::PolicyAction;
 use crate::eval::job_compiled::{CompiledPodFailurePolicy, UNKNOWN_CONTAINER};
 use crate::eval::kubelet::{CompiledContainerPolicy, KubeletDecision};
+use crate::eval::object_warnings::{Subject, object_warnings};
 use crate::features::FeatureGates;
 use crate::validate;
 use schemars::JsonSchema;
@@ -87,6 +88,8 @@ pub struct PreparedPolicy {
     job: Option<CompiledPodFailurePolicy>,
     /// Each container's index in the pod failure policy's own container list.
     job_index: Vec<usize>,
+    /// The object's validation errors as warnings, found once when it was compiled.
+    warnings: Vec<Diagnostic>,
 }
 
 impl PreparedPolicy {
@@ -97,24 +100,31 @@ impl PreparedPolicy {
             options.feature_gates.as_ref(),
         )?;
         let root = crate::FieldPath::root();
-        match object.get("kind").and_then(Value::as_str).unwrap_or("") {
+        let mut policy = match object.get("kind").and_then(Value::as_str).unwrap_or("") {
             "Pod" => {
                 let mut pod: Pod = validate::decode_at(object, &root)?;
                 validate::pod::default_pod_spec(&mut pod.spec);
-                Ok(Self::from_parts(&pod.spec, None, &gates))
+                Self::from_parts(&pod.spec, None, &gates)
             }
             "Job" => {
                 let mut job: Job = validate::decode_at(object, &root)?;
                 validate::job::default_job_spec(&mut job.spec);
                 let pfp = CompiledPodFailurePolicy::from_job(&job, &gates)?;
-                Ok(Self::from_parts(&job.spec.template.spec, Some(pfp), &gates))
+                Self::from_parts(&job.spec.template.spec, Some(pfp), &gates)
             }
-            other => Err(Diagnostic::request(
-                "unsupported-kind",
-                "kind",
-                format!("compile takes a Pod or a Job, not {other:?}"),
-            )),
+            other => {
+                return Err(Diagnostic::request(
+                    "unsupported-kind",
+                    "kind",
+                    format!("compile takes a Pod or a Job, not {other:?}"),
+                ));
+            }
+        };
+        // Once, here: `decide_exit` never validates.
+        if let Some(subject) = Subject::of(object) {
+            policy.warnings = object_warnings(object, subject, &gates, &[]);
         }
+        Ok(policy)
     }
 
     fn from_parts(
@@ -137,7 +147,15 @@ impl PreparedPolicy {
             kubelet: compiled.into_iter().map(|(_, p)| p).collect(),
             job,
             job_index,
+            warnings: Vec::new(),
         }
+    }
+
+    /// The object's validation errors, as warnings (code `invalid-object`; empty for a valid
+    /// object): the API server would refuse it, so the decisions are those upstream's code makes
+    /// for an object that cannot exist.
+    pub fn warnings(&self) -> &[Diagnostic] {
+        &self.warnings
     }
 
     /// Names of the containers, in the order `decide_exit` indexes them (containers, then init containers).
@@ -252,6 +270,25 @@ mod tests {
         let mut out = Vec::new();
         p.decide_many(0, &[2, 3, 0], &mut out).unwrap();
         assert_eq!(out, vec![3, 5, 0]);
+    }
+
+    #[test]
+    fn an_invalid_job_compiles_with_warnings_and_decides_as_upstream() {
+        let job = |action: &str| {
+            json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j"}, "spec": {
+                "podFailurePolicy": {"rules": [{"action": action, "onExitCodes": {"operator": "In", "values": [3]}}]},
+                "template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "m", "image": "i"}]}}}})
+        };
+        let bogus = PreparedPolicy::new(&job("Bogus"), &PrepareOptions::default()).unwrap();
+        // The matcher skips a rule whose action it does not know: the failure counts.
+        assert_eq!(bogus.decide_exit(0, 3), Some(Action::Count));
+        let w = bogus.warnings();
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert_eq!(w[0].code.as_deref(), Some("invalid-object"));
+        assert_eq!(w[0].field, "spec.podFailurePolicy.rules[0].action");
+        let valid = PreparedPolicy::new(&job("Ignore"), &PrepareOptions::default()).unwrap();
+        assert_eq!(valid.decide_exit(0, 3), Some(Action::Ignore));
+        assert!(valid.warnings().is_empty());
     }
 
     #[test]

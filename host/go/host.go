@@ -121,6 +121,8 @@ func (e *TrapError) Unwrap() error { return e.Err }
 
 type exports struct {
 	alloc, free, describe, evaluate, errorDetail, prepare, containers, decide, release api.Function
+	// warnings is restartkit_prepared_warnings (ABI 1.1); nil for a 1.0 module.
+	warnings api.Function
 }
 
 // Plugin is the policy module in a wazero runtime. Not safe for concurrent use.
@@ -149,6 +151,25 @@ type entry struct {
 type Prepared struct {
 	id         int
 	Containers []string
+	// Warnings are the prepared object's validation errors (code "invalid-object"): the API
+	// server would refuse it, and the decisions are what upstream's code makes for it anyway.
+	// Empty for a valid object, and for a module of ABI minor 0, which cannot tell.
+	Warnings []Diagnostic
+}
+
+// Diagnostic is restartkit's one diagnostic shape (docs/contract.md, "Diagnostic").
+type Diagnostic struct {
+	Severity string  `json:"severity"`
+	Field    string  `json:"field"`
+	Type     *string `json:"type"`
+	Message  string  `json:"message"`
+	Detail   *string `json:"detail,omitempty"`
+	BadValue any     `json:"badValue,omitempty"`
+	Origin   string  `json:"origin"`
+	Code     *string `json:"code,omitempty"`
+	Line     *int    `json:"line,omitempty"`
+	Column   *int    `json:"column,omitempty"`
+	Document *int    `json:"document,omitempty"`
 }
 
 // Index is the position of the named container, or -1.
@@ -320,7 +341,9 @@ func (p *Plugin) instantiate(ctx context.Context) error {
 		}
 	}
 	p.mod = mod
-	p.fn = exports{fns[0], fns[1], fns[2], fns[3], fns[4], fns[5], fns[6], fns[7], fns[8]}
+	p.fn = exports{fns[0], fns[1], fns[2], fns[3], fns[4], fns[5], fns[6], fns[7], fns[8], nil}
+	// Added in ABI minor 1; a 1.0 module simply lacks it.
+	p.fn.warnings = mod.ExportedFunction("restartkit_prepared_warnings")
 	return nil
 }
 
@@ -544,9 +567,26 @@ func (p *Plugin) Prepare(ctx context.Context, request string) (*Prepared, error)
 	if err := jsonUnmarshal([]byte(body), &names); err != nil {
 		return nil, fmt.Errorf("the plugin broke the ABI: restartkit_prepared_containers: %w", err)
 	}
+	var warnings []Diagnostic
+	if p.fn.warnings != nil {
+		r, err := p.fn.warnings.Call(ctx, uint64(uint32(h)))
+		if err != nil {
+			return nil, p.fail(ctx, err)
+		}
+		st, body, err := p.answer(ctx, r[0])
+		if err != nil {
+			return nil, err
+		}
+		if st != StatusOK {
+			return nil, &StatusError{Status: st, Detail: body}
+		}
+		if err := jsonUnmarshal([]byte(body), &warnings); err != nil {
+			return nil, fmt.Errorf("the plugin broke the ABI: restartkit_prepared_warnings: %w", err)
+		}
+	}
 	p.nextID++
 	p.prepared[p.nextID] = &entry{request: []byte(request), handle: h, gen: p.gen}
-	return &Prepared{id: p.nextID, Containers: names}, nil
+	return &Prepared{id: p.nextID, Containers: names, Warnings: warnings}, nil
 }
 
 var errUnknownPrepared = errors.New("this prepared policy is not (or no longer) held by this plugin")

@@ -469,3 +469,53 @@ func TestProcessModuleTable(t *testing.T) {
 		t.Fatalf("other bytes: %v", err)
 	}
 }
+
+// TestInvalidJobWarnings: a Job the API server would refuse (podFailurePolicy rule action Bogus)
+// is decided as upstream's code decides it, and its validation errors come back as warnings, in
+// the contract's results and on the prepared policy (ABI 1.1); a valid Job has none.
+func TestInvalidJobWarnings(t *testing.T) {
+	p := load(t)
+	ctx := context.Background()
+	job := func(action string) string {
+		return `{"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"j"},"spec":{` +
+			`"podFailurePolicy":{"rules":[{"action":"` + action + `","onExitCodes":{"containerName":"m","operator":"In","values":[3]}}]},` +
+			`"template":{"spec":{"restartPolicy":"Never","containers":[{"name":"m","image":"i"}]}}}}`
+	}
+	const field = "spec.podFailurePolicy.rules[0].action"
+	for _, c := range []struct {
+		action   string
+		decision Action
+		warnings int
+	}{{"Bogus", 6, 1}, {"FailJob", 3, 0}} {
+		body, err := p.HandleJSON(ctx, `{"op":"whatIf","input":{"object":`+job(c.action)+`,"container":"m","exitCode":3}}`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var resp struct {
+			Result struct {
+				Warnings []Diagnostic `json:"warnings"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal([]byte(body), &resp); err != nil {
+			t.Fatal(err)
+		}
+		if len(resp.Result.Warnings) != c.warnings {
+			t.Fatalf("%s: whatIf warnings %v", c.action, resp.Result.Warnings)
+		}
+		pr, err := p.Prepare(ctx, `{"object":`+job(c.action)+`}`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, err := p.DecideExit(ctx, pr, 0, 3); err != nil || a != c.decision {
+			t.Fatalf("%s: decision %v %v", c.action, a, err)
+		}
+		if len(pr.Warnings) != c.warnings {
+			t.Fatalf("%s: prepared warnings %v", c.action, pr.Warnings)
+		}
+		for _, w := range append(pr.Warnings, resp.Result.Warnings...) {
+			if w.Field != field || w.Code == nil || *w.Code != "invalid-object" || w.Severity != "warning" {
+				t.Fatalf("%s: warning %+v", c.action, w)
+			}
+		}
+	}
+}

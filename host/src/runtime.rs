@@ -206,6 +206,8 @@ struct PolicyFns {
     error_detail: TypedFunc<(), u64>,
     prepare: TypedFunc<(u32, u32), i32>,
     containers: TypedFunc<i32, u64>,
+    /// `restartkit_prepared_warnings`, from ABI minor 1 on.
+    warnings: Option<TypedFunc<i32, u64>>,
     decide: TypedFunc<(i32, i32, i32), i32>,
     release: TypedFunc<i32, i32>,
 }
@@ -282,12 +284,18 @@ pub struct Prepared {
     /// Unique over the process: what a decider was last configured for.
     serial: u64,
     containers: Vec<String>,
+    warnings: Vec<restartkit::Diagnostic>,
 }
 
 impl Prepared {
     /// Container names in index order (containers, then init containers).
     pub fn container_names(&self) -> &[String] {
         &self.containers
+    }
+    /// The prepared object's validation errors as warnings (code `invalid-object`; empty for a
+    /// valid object, and from a module of ABI minor 0, which cannot tell).
+    pub fn warnings(&self) -> &[restartkit::Diagnostic] {
+        &self.warnings
     }
     pub fn container_index(&self, name: &str) -> Option<u32> {
         self.containers.iter().position(|c| c == name).and_then(|i| u32::try_from(i).ok())
@@ -445,6 +453,11 @@ impl Host {
             error_detail: func(&mut store, &instance, "restartkit_error_detail")?,
             prepare: func(&mut store, &instance, "restartkit_prepare")?,
             containers: func(&mut store, &instance, "restartkit_prepared_containers")?,
+            warnings: if self.abi_minor >= 1 {
+                Some(func(&mut store, &instance, "restartkit_prepared_warnings")?)
+            } else {
+                None
+            },
             decide: func(&mut store, &instance, "restartkit_decide_exit")?,
             release: func(&mut store, &instance, "restartkit_release")?,
         };
@@ -577,6 +590,19 @@ impl Host {
         }
         let containers: Vec<String> = serde_json::from_str(&names.body)
             .map_err(|e| HostError::Protocol(format!("restartkit_prepared_containers: {e}")))?;
+        let warnings = self.call(|l, _| {
+            let r = match &l.f.warnings {
+                Some(f) => f.call(&mut l.store, handle)?,
+                None => return Ok(None),
+            };
+            l.answer(r).map(Some)
+        })?;
+        let warnings: Vec<restartkit::Diagnostic> = match warnings {
+            None => Vec::new(),
+            Some(w) if w.status == Status::Ok => serde_json::from_str(&w.body)
+                .map_err(|e| HostError::Protocol(format!("restartkit_prepared_warnings: {e}")))?,
+            Some(w) => return Err(HostError::Status { status: w.status, detail: Some(w.body) }),
+        };
         let entry = Entry { request: request_json.as_bytes().to_vec(), handle, generation: self.generation };
         let slot = match self.prepared.iter().position(Option::is_none) {
             Some(i) => {
@@ -590,7 +616,7 @@ impl Host {
                 self.prepared.len() - 1
             }
         };
-        Ok(Prepared { host: self.id, slot, serial: HOST_IDS.fetch_add(1, Ordering::Relaxed), containers })
+        Ok(Prepared { host: self.id, slot, serial: HOST_IDS.fetch_add(1, Ordering::Relaxed), containers, warnings })
     }
 
     /// The guest handle of `p` in the live instance, re-preparing after a rebuild.

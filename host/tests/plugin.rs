@@ -59,8 +59,9 @@ fn conformance_vectors_all_pass() {
 fn describe_reports_abi_and_the_core_capabilities() {
     let mut host = host();
     let d: Value = serde_json::from_str(&host.describe().unwrap()).unwrap();
-    assert_eq!(d["abi"], json!({"major": 1, "minor": 0}));
-    assert_eq!(host.abi_minor(), 0);
+    assert_eq!(d["abi"], json!({"major": 1, "minor": 1}));
+    assert_eq!(host.abi_minor(), 1);
+    assert!(d["exports"].as_array().unwrap().contains(&json!("restartkit_prepared_warnings")));
     let core = restartkit::contract::describe();
     assert_eq!(d["restartkitVersion"], restartkit::VERSION);
     assert_eq!(d["contractVersion"], core.contract_version);
@@ -220,6 +221,41 @@ fn prepare_refusals_carry_the_core_diagnostics() {
     assert!(matches!(err, HostError::Status { status: Status::UnsupportedVersion, .. }), "{err}");
     assert_eq!(host.raw_decide_exit(0, 0, 0).unwrap(), -8);
     assert_eq!(host.raw_decide_exit(-5, 0, 0).unwrap(), -8);
+}
+
+/// A Job the API server would refuse (podFailurePolicy rule `action: Bogus`): the plugin answers
+/// as upstream's code does and carries the validation errors as warnings, in `evaluate`'s results
+/// and on the prepared policy (ABI 1.1); a valid Job carries none.
+#[test]
+fn an_invalid_job_is_evaluated_as_upstream_with_its_errors_as_warnings() {
+    let mut host = host();
+    let job = |action: &str| {
+        json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j"}, "spec": {
+            "podFailurePolicy": {"rules": [{"action": action, "onExitCodes": {"containerName": "m", "operator": "In", "values": [3]}}]},
+            "template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "m", "image": "i"}]}}}})
+    };
+    let field = "spec.podFailurePolicy.rules[0].action";
+    let what_if = |host: &mut Host, action: &str| -> Value {
+        let req = json!({"op": "whatIf", "input": {"object": job(action), "container": "m", "exitCode": 3}}).to_string();
+        let body = host.handle_json(&req).unwrap();
+        assert_eq!(body, restartkit::handle_json(&req));
+        serde_json::from_str(&body).unwrap()
+    };
+    let bad = what_if(&mut host, "Bogus");
+    assert_eq!(bad["result"]["job"]["podFailurePolicy"]["matched"], false);
+    assert_eq!(bad["result"]["warnings"][0]["field"], field);
+    assert_eq!(bad["result"]["warnings"][0]["code"], "invalid-object");
+    assert_eq!(what_if(&mut host, "FailJob")["result"]["warnings"], json!([]));
+
+    let prepared = host.prepare(&json!({"object": job("Bogus")}).to_string()).unwrap();
+    assert_eq!(host.decide_exit(&prepared, 0, 3).unwrap(), Action::Count);
+    let w = prepared.warnings();
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert_eq!(w[0].field, field);
+    assert_eq!(w[0].code.as_deref(), Some("invalid-object"));
+    let valid = host.prepare(&json!({"object": job("FailJob")}).to_string()).unwrap();
+    assert_eq!(host.decide_exit(&valid, 0, 3).unwrap(), Action::FailJob);
+    assert!(valid.warnings().is_empty());
 }
 
 #[test]

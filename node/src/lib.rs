@@ -185,6 +185,13 @@ impl NativePolicy {
         self.inner.container_names().to_vec()
     }
 
+    /// The compiled object's validation errors as warnings (code `invalid-object`), as JSON text
+    /// of a Diagnostic array; found once when it was compiled, empty (`[]`) for a valid object.
+    #[napi(getter)]
+    pub fn warnings_json(&self) -> String {
+        serde_json::to_string(self.inner.warnings()).unwrap_or_else(|_| "[]".to_owned())
+    }
+
     /// The action code of container `index` exiting with `exitCode`.
     #[napi]
     pub fn decide_code(&self, index: u32, exit_code: i32) -> Result<u32> {

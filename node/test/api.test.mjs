@@ -185,3 +185,50 @@ test('compiled policy errors', () => {
   assert.throws(() => policy.decideMany('trainer', 5), TypeError);
   assert.throws(() => rk.compile({ apiVersion: 'v1', kind: 'ConfigMap' }), RestartkitError);
 });
+
+// An object the API server would refuse: the answer stays upstream's, and warnings say why it
+// cannot exist (docs/contract.md, "Evaluation warnings").
+const BOGUS_FIELD = 'spec.podFailurePolicy.rules[0].action';
+
+function bogusJob() {
+  const j = job();
+  j.spec.podFailurePolicy.rules[0].action = 'Bogus';
+  return j;
+}
+
+function failedTrainer(exitCode) {
+  return { ...pod(), status: { phase: 'Failed', containerStatuses: [{ name: 'trainer', state: { terminated: { exitCode } } }] } };
+}
+
+test('evaluation results carry the warnings of an invalid Job, none for a valid one', () => {
+  const out = rk.podFailurePolicy(bogusJob(), failedTrainer(42));
+  assert.equal(out.matched, false);
+  assert.equal(out.countFailed, true);
+  assert.equal(out.warnings.length, 1);
+  const [w] = out.warnings;
+  assert.equal(w.code, 'invalid-object');
+  assert.equal(w.severity, 'warning');
+  assert.equal(w.field, BOGUS_FIELD);
+  assert.equal(w.type, 'FieldValueNotSupported');
+  assert.match(w.message, /Unsupported value: "Bogus"/);
+  assert.deepEqual(rk.podFailurePolicy(job(), failedTrainer(42)).warnings, []);
+  const whatIf = rk.request('whatIf', { object: bogusJob(), container: 'trainer', exitCode: 42 });
+  assert.deepEqual(whatIf.warnings.map((x) => x.field), [BOGUS_FIELD]);
+  assert.deepEqual(rk.request('whatIf', { object: job(), container: 'trainer', exitCode: 42 }).warnings, []);
+  const bad = rk.containerRestart(pod({ restartPolicy: 'Sometimes' }), 'main', 1);
+  assert.deepEqual(bad.warnings.map((x) => [x.field, x.code]), [['spec.restartPolicy', 'invalid-object']]);
+  assert.deepEqual(rk.containerRestart(pod(), 'main', 1).warnings, []);
+});
+
+test('a compiled policy has the warnings of an invalid Job, found once', () => {
+  const policy = rk.compile(bogusJob());
+  assert.equal(policy.decide('trainer', 42), 'Count');
+  assert.equal(policy.decide('trainer', 1000), 'Count');
+  assert.equal(policy.warnings.length, 1);
+  assert.equal(policy.warnings[0].field, BOGUS_FIELD);
+  assert.equal(policy.warnings[0].code, 'invalid-object');
+  assert.ok(Object.isFrozen(policy.warnings));
+  const valid = rk.compile(job());
+  assert.deepEqual(valid.warnings, []);
+  assert.equal(valid.decide('trainer', 42), 'FailJob');
+});

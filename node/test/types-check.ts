@@ -20,4 +20,8 @@ try {
 }
 const r: rk.ContainerRestartOutput = rk.containerRestart({ apiVersion: 'v1', kind: 'Pod' }, 'c', 137);
 const b: rk.BackoffOutput = rk.backoff({ component: 'kubelet', restarts: 3 });
-void [out, line, action, codes, many, r, b, rk.ACTIONS, rk.VERSION];
+// Evaluation results and compiled policies carry the object's validation errors as warnings.
+const resultWarnings: rk.Diagnostic[] = r.warnings;
+const policyWarnings: readonly rk.Diagnostic[] = rk.compile(job).warnings;
+const pfpWarnings: rk.Diagnostic[] = rk.podFailurePolicy(job, { apiVersion: 'v1', kind: 'Pod' }).warnings;
+void [out, line, action, codes, many, r, b, rk.ACTIONS, rk.VERSION, resultWarnings, policyWarnings, pfpWarnings];

@@ -37,6 +37,26 @@ const JOB_OUTCOME = {
   PodSucceeded: 'the Pod counts as a completion',
 };
 
+/** How many of the object's validation errors the panel lists (the diagnostics list has all). */
+const SHOWN_OBJECT_ERRORS = 3;
+
+/**
+ * The core's `warnings` of the result: the object's validation errors (code `invalid-object`).
+ * The answer is still upstream's, but for an object the API server would refuse: say so beside it.
+ */
+function objectWarnings(kind, warnings) {
+  if (!warnings?.length) return null;
+  const n = warnings.length;
+  return h('div', { class: 'object-warnings', role: 'note', 'data-testid': 'whatif-warnings' },
+    h('p', {},
+      h('strong', {}, `The API server would refuse this ${kind}`),
+      ` (${n} validation error${n === 1 ? '' : 's'}): the answer below is what upstream's code decides for an object that cannot exist.`),
+    h('ul', {}, warnings.slice(0, SHOWN_OBJECT_ERRORS).map((w) => h('li', { 'data-field': w.field, 'data-code': w.code }, w.message))),
+    h('p', { class: 'muted' }, n > SHOWN_OBJECT_ERRORS
+      ? `${n - SHOWN_OBJECT_ERRORS} more in the diagnostics list.`
+      : 'The diagnostics list shows where they are.'));
+}
+
 /**
  * Renders the panel into `out` for workload `w` (from workloadOf), asking `rk.call('whatIf')`.
  * `ask` is {container, exitCode, kubernetesVersion, featureGates, proposals?}; `marker(list, testid)`
@@ -92,7 +112,7 @@ export function renderWhatIf(rk, out, w, ask, marker = () => null) {
     }
   }
   out.replaceChildren(
-    ...[marker(r.proposals, 'whatif-marker')].filter(Boolean),
+    ...[marker(r.proposals, 'whatif-marker'), objectWarnings(w.kind, r.warnings)].filter(Boolean),
     h('dl', {}, rows),
     h('details', { class: 'story' }, h('summary', {}, 'Step by step'), h('ol', { 'data-testid': 'decision-story' }, (r.story ?? []).map((s) => h('li', {}, s)))),
   );

@@ -194,6 +194,34 @@ describe('playground', () => {
     await page.close();
   });
 
+  test('what-if on a Job the API server would refuse: upstream\'s answer, with the validation errors beside it', async () => {
+    const { page, errors } = await open('#ex=restart-on-exit-42');
+    const jobYaml = (action) => [
+      'apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: j', 'spec:', '  podFailurePolicy:', '    rules:',
+      `    - action: ${action}`, '      onExitCodes:', '        containerName: m', '        operator: In', '        values: [3]',
+      '  template:', '    spec:', '      restartPolicy: Never', '      containers:', '      - name: m', '        image: busybox', '',
+    ].join('\n');
+    await page.getByTestId('manifest-input').focus();
+    await setText(page, jobYaml('Bogus'));
+    await page.getByLabel('exits with code').fill('3');
+    await waitFor(page, () => document.querySelector('[data-testid="whatif-warnings"]'), 'the what-if warnings')
+      .catch(async (e) => { await page.screenshot({ path: join(artifacts, 'whatif-warnings-failed.png'), fullPage: true }); throw e; });
+    // The matcher skips the unknown action: the failure counts, as upstream's code decides.
+    assert.equal(await page.locator('[data-testid="decision-job"] .action').innerText(), 'Count');
+    const warning = page.locator('[data-testid="whatif-warnings"]');
+    assert.match(await warning.innerText(), /The API server would refuse this Job \(1 validation error\)/);
+    const item = warning.locator('li[data-field="spec.podFailurePolicy.rules[0].action"]');
+    assert.equal(await item.getAttribute('data-code'), 'invalid-object');
+    assert.match(await item.innerText(), /Unsupported value: "Bogus"/);
+    await page.screenshot({ path: join(artifacts, 'whatif-warnings.png'), fullPage: true });
+    // Fixed, the Job is valid: the rule matches and the warnings are gone.
+    await setText(page, jobYaml('FailJob'));
+    await waitFor(page, () => document.querySelector('[data-testid="decision-job"] .action')?.textContent === 'FailJob', 'FailJob');
+    assert.equal(await page.locator('[data-testid="whatif-warnings"]').count(), 0);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   test('simulation: the crash-looping sidecar restarts on KEP-4603\'s reduced curve', async () => {
     const { page, errors } = await open('#ex=sidecar&s=crashlooping-sidecar');
     const sim = page.getByTestId('simulation');

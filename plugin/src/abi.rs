@@ -72,8 +72,8 @@ pub extern "C" fn restartkit_alloc(len: u32) -> u32 {
 }
 
 /// Frees a buffer from `restartkit_alloc` or one handed out by `restartkit_evaluate`,
-/// `restartkit_describe` or `restartkit_prepared_containers`; `len` must be the length it was
-/// allocated or handed out with. `(0, _)` and `(_, 0)` are no-ops.
+/// `restartkit_describe`, `restartkit_prepared_containers` or `restartkit_prepared_warnings`;
+/// `len` must be the length it was allocated or handed out with. `(0, _)` and `(_, 0)` are no-ops.
 #[unsafe(no_mangle)]
 pub extern "C" fn restartkit_free(ptr: u32, len: u32) {
     if ptr == 0 || len == 0 {
@@ -131,6 +131,17 @@ pub extern "C" fn restartkit_prepare(ptr: u32, len: u32) -> i32 {
 pub extern "C" fn restartkit_prepared_containers(handle: i32) -> u64 {
     logic::clear_error();
     match logic::prepared_containers(handle) {
+        Ok(b) => hand_over(b),
+        Err(f) => failed(f),
+    }
+}
+
+/// The validation errors of a prepared policy's object, as warnings (code `invalid-object`): a
+/// JSON array of Diagnostics (host-owned; `[]` for a valid object). ABI 1.1.
+#[unsafe(no_mangle)]
+pub extern "C" fn restartkit_prepared_warnings(handle: i32) -> u64 {
+    logic::clear_error();
+    match logic::prepared_warnings(handle) {
         Ok(b) => hand_over(b),
         Err(f) => failed(f),
     }

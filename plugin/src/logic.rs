@@ -9,7 +9,8 @@ use std::cell::RefCell;
 /// ABI major version: bumped on any change an existing host cannot cope with.
 pub const ABI_MAJOR: i32 = 1;
 /// ABI minor version: bumped when exports are added or behaviour is extended compatibly.
-pub const ABI_MINOR: i32 = 0;
+/// 1: `restartkit_prepared_warnings`.
+pub const ABI_MINOR: i32 = 1;
 
 /// Transport status codes (ABI.md, "Status codes"). Functions that return an `i32` handle or
 /// code return the negated status on failure.
@@ -245,6 +246,21 @@ pub fn prepared_containers(handle: i32) -> Result<Box<[u8]>, Failure> {
     })
 }
 
+/// `restartkit_prepared_warnings` (ABI 1.1): the validation errors of a prepared policy's object,
+/// as warnings (code `invalid-object`), as a JSON array of Diagnostics; `[]` for a valid object.
+/// Found once by `prepare`; `decide_exit` never validates.
+pub fn prepared_warnings(handle: i32) -> Result<Box<[u8]>, Failure> {
+    SLOTS.with(|s| {
+        let slots = s.borrow();
+        let Some(policy) = slot_index(handle).and_then(|i| slots.get(i)).and_then(Option::as_ref) else {
+            return Err(Failure::plain(Status::BadHandle, &format!("no prepared policy has handle {handle}")));
+        };
+        serde_json::to_vec(policy.warnings())
+            .map(Vec::into_boxed_slice)
+            .map_err(|e| Failure::plain(Status::Internal, &format!("cannot encode the warnings: {e}")))
+    })
+}
+
 /// `restartkit_release`: 0, or `-BadHandle`.
 pub fn release(handle: i32) -> i32 {
     SLOTS.with(|s| {
@@ -276,7 +292,8 @@ pub fn describe() -> Result<Box<[u8]>, Failure> {
         "module": "restartkit-policy",
         "exports": [
             "restartkit_evaluate", "restartkit_error_detail", "restartkit_prepare",
-            "restartkit_prepared_containers", "restartkit_decide_exit", "restartkit_release"
+            "restartkit_prepared_containers", "restartkit_prepared_warnings", "restartkit_decide_exit",
+            "restartkit_release"
         ],
         "restartkitVersion": core.restartkit_version,
         "contractVersion": core.contract_version,

@@ -342,7 +342,8 @@ def evaluate_container_exit(
 ) -> "ContainerRestartOutput":
     """The kubelet's decision when ``container`` of ``pod`` exits with ``exit_code``:
     ``{"action": "Restart" | "DoNotRestart" | ...}`` (container restartPolicy and
-    restartPolicyRules, then the pod's restartPolicy)."""
+    restartPolicyRules, then the pod's restartPolicy). ``result["warnings"]`` lists the Pod's
+    validation errors (code ``invalid-object``) when the API server would refuse it."""
     inp = _options(kubernetes_version, feature_gates)
     inp.update(pod=_plain(pod, "pod"), container=container, exitCode=exit_code)
     return cast("ContainerRestartOutput", request("containerRestart", inp))
@@ -357,7 +358,8 @@ def evaluate_pod_failure(
 ) -> "PodFailurePolicyOutput":
     """What the Job controller does with a failed ``pod`` (with its status) of ``job``:
     ``matched``, ``action`` (FailJob, FailIndex, Ignore, Count or None), ``countFailed`` and the
-    Job's failure ``message``."""
+    Job's failure ``message``. ``result["warnings"]`` lists the Job's validation errors (code
+    ``invalid-object``) when the API server would refuse it; the answer stays upstream's."""
     inp = _options(kubernetes_version, feature_gates)
     inp.update(job=_plain(job, "job"), pod=_plain(pod, "pod"))
     return cast("PodFailurePolicyOutput", request("podFailurePolicy", inp))
@@ -371,7 +373,8 @@ def evaluate_jobset_failure(
     feature_gates: Optional[Mapping[str, bool]] = None,
 ) -> "JobsetFailurePolicyOutput":
     """What the JobSet controller does when ``failed_jobs`` (Jobs with status) fail: the
-    ``action`` of the failure policy, the rule and Job that matched, and the JobSet status."""
+    ``action`` of the failure policy, the rule and Job that matched, and the JobSet status.
+    ``result["warnings"]`` lists the JobSet's validation errors (code ``invalid-object``)."""
     inp = _options(kubernetes_version, feature_gates)
     inp.update(
         jobset=_plain(jobset, "jobset"),
@@ -427,6 +430,8 @@ def compile(
 ) -> Policy:
     """Compiles a Pod or Job (dict, YAML text or kubernetes client object) once for fast
     decisions: ``policy.decide(container, exit_code) -> action name`` and
-    ``policy.decide_many(container, exit_codes) -> bytes`` of action codes (see :data:`ACTIONS`)."""
+    ``policy.decide_many(container, exit_codes) -> bytes`` of action codes (see :data:`ACTIONS`).
+    An object the API server would refuse still compiles; ``policy.warnings`` then holds its
+    validation errors (:class:`Diagnostic`, code ``invalid-object``), found once here."""
     obj_json = _dumps(_plain(obj, "object"), "object")
     return _native.Policy(obj_json, json.dumps(_options(kubernetes_version, feature_gates)))

@@ -2,6 +2,8 @@
 
 from typing import Any, Dict, List, Mapping, Optional, Tuple, Union, final
 
+from ._model import Diagnostic
+
 VERSION: str
 CONTRACT_VERSION: str
 ACTIONS: Tuple[str, ...]
@@ -22,6 +24,10 @@ class Policy:
     @property
     def containers(self) -> Tuple[str, ...]:
         """Container names in index order (containers, then init containers)."""
+    @property
+    def warnings(self) -> Tuple[Diagnostic, ...]:
+        """The compiled object's validation errors as warnings (code ``invalid-object``), found
+        once when it was compiled; empty for a valid object. The decisions stay upstream's."""
     def decide(self, container: Union[str, int], exit_code: int) -> str:
         """The action name for ``container`` (name or index) exiting with ``exit_code``."""
     def decide_code(self, container: Union[str, int], exit_code: int) -> int:

@@ -168,6 +168,9 @@ class ContainerRestartInput(TypedDict):
 
 
 class ContainerRestartOutput(TypedDict):
+    """An evaluation op's result: the op's own fields, and `warnings`, the validation errors of the
+object whose policy was evaluated (docs/contract.md, "Evaluation warnings")."""
+
     #: `Restart` or `DoNotRestart`: the kubelet's decision for this container alone (ContainerShouldRestart).
     action: str
     #: A matched RestartAllContainers rule restarts every container of the Pod in place (gate on).
@@ -181,6 +184,8 @@ class ContainerRestartOutput(TypedDict):
     proposedAction: NotRequired[Optional[str]]
     #: The proposals this result was made under (absent: upstream semantics only).
     proposals: NotRequired[List[Proposal]]
+    #: The evaluated object's validation errors (code `invalid-object`, severity `warning`), in the one diagnostic shape: the API server would refuse the object, so the answer is what upstream's decision code gives for an object that cannot exist. Empty for a valid object.
+    warnings: List[Diagnostic]
 
 
 class ContainerRestartRule(TypedDict):
@@ -203,9 +208,14 @@ class ContainerRestartableInput(TypedDict):
 
 
 class ContainerRestartableOutput(TypedDict):
+    """An evaluation op's result: the op's own fields, and `warnings`, the validation errors of the
+object whose policy was evaluated (docs/contract.md, "Evaluation warnings")."""
+
     restartable: bool
     containerKind: ContainerKind
     reason: str
+    #: The evaluated object's validation errors (code `invalid-object`, severity `warning`), in the one diagnostic shape: the API server would refuse the object, so the answer is what upstream's decision code gives for an object that cannot exist. Empty for a valid object.
+    warnings: List[Diagnostic]
 
 
 class ContainerState(TypedDict):
@@ -587,6 +597,9 @@ class JobsetFailurePolicyInput(TypedDict):
 
 
 class JobsetFailurePolicyOutput(TypedDict):
+    """An evaluation op's result: the op's own fields, and `warnings`, the validation errors of the
+object whose policy was evaluated (docs/contract.md, "Evaluation warnings")."""
+
     action: NotRequired[Optional[str]]
     matchedRule: NotRequired[Optional[int]]
     matchedRuleName: NotRequired[Optional[str]]
@@ -603,6 +616,8 @@ class JobsetFailurePolicyOutput(TypedDict):
     restartedJob: NotRequired[Optional[RestartedJob]]
     failed: bool
     restartedJobset: bool
+    #: The evaluated object's validation errors (code `invalid-object`, severity `warning`), in the one diagnostic shape: the API server would refuse the object, so the answer is what upstream's decision code gives for an object that cannot exist. Empty for a valid object.
+    warnings: List[Diagnostic]
 
 
 class KepLoadFigures(TypedDict):
@@ -671,6 +686,9 @@ class MatchRestartRuleInput(TypedDict):
 
 
 class MatchRestartRuleOutput(TypedDict):
+    """An evaluation op's result: the op's own fields, and `warnings`, the validation errors of the
+object whose policy was evaluated (docs/contract.md, "Evaluation warnings")."""
+
     matched: bool
     ruleIndex: NotRequired[Optional[int]]
     #: The matched rule's action.
@@ -678,6 +696,8 @@ class MatchRestartRuleOutput(TypedDict):
     #: Rules the matcher passed over (no exitCodes or an unknown operator).
     skippedRules: List[int]
     reason: str
+    #: The evaluated object's validation errors (code `invalid-object`, severity `warning`), in the one diagnostic shape: the API server would refuse the object, so the answer is what upstream's decision code gives for an object that cannot exist. Empty for a valid object.
+    warnings: List[Diagnostic]
 
 
 class ObjectMeta(TypedDict):
@@ -734,6 +754,9 @@ class PodFailurePolicyOnPodConditionsPattern(TypedDict):
 
 
 class PodFailurePolicyOutput(TypedDict):
+    """An evaluation op's result: the op's own fields, and `warnings`, the validation errors of the
+object whose policy was evaluated (docs/contract.md, "Evaluation warnings")."""
+
     #: A rule matched (and its action applied).
     matched: bool
     #: `FailJob`, `FailIndex`, `Ignore`, `Count`, or null when no rule matched.
@@ -751,6 +774,8 @@ class PodFailurePolicyOutput(TypedDict):
     exitCode: NotRequired[Optional[int]]
     #: The Pod condition type that matched an onPodConditions rule.
     matchedCondition: NotRequired[Optional[str]]
+    #: The evaluated object's validation errors (code `invalid-object`, severity `warning`), in the one diagnostic shape: the API server would refuse the object, so the answer is what upstream's decision code gives for an object that cannot exist. Empty for a valid object.
+    warnings: List[Diagnostic]
 
 
 class PodFailurePolicyRule(TypedDict):
@@ -973,9 +998,14 @@ class StatusTransitionInput(TypedDict):
 
 
 class StatusTransitionOutput(TypedDict):
+    """An evaluation op's result: the op's own fields, and `warnings`, the validation errors of the
+object whose policy was evaluated (docs/contract.md, "Evaluation warnings")."""
+
     valid: bool
     errors: List[Diagnostic]
     reason: str
+    #: The evaluated object's validation errors (code `invalid-object`, severity `warning`), in the one diagnostic shape: the API server would refuse the object, so the answer is what upstream's decision code gives for an object that cannot exist. Empty for a valid object.
+    warnings: List[Diagnostic]
 
 
 StepReason: TypeAlias = Union[Literal["noEntry"], Literal["expired"], Literal["backOff"], Literal["garbageCollected"]]
@@ -1104,6 +1134,9 @@ class WhatIfInput(TypedDict):
 
 
 class WhatIfOutput(TypedDict):
+    """An evaluation op's result: the op's own fields, and `warnings`, the validation errors of the
+object whose policy was evaluated (docs/contract.md, "Evaluation warnings")."""
+
     container: str
     exitCode: int
     #: The kubelet's `containerRestart` result.
@@ -1118,6 +1151,8 @@ class WhatIfOutput(TypedDict):
     story: List[str]
     #: The proposals this result was made under (absent: upstream semantics only).
     proposals: NotRequired[List[Proposal]]
+    #: The evaluated object's validation errors (code `invalid-object`, severity `warning`), in the one diagnostic shape: the API server would refuse the object, so the answer is what upstream's decision code gives for an object that cannot exist. Empty for a valid object.
+    warnings: List[Diagnostic]
 
 
 class WindowCount(TypedDict):

@@ -294,6 +294,24 @@ impl Policy {
         PyTuple::new(py, self.names.iter().map(|n| n.bind(py)))
     }
 
+    /// The compiled object's validation errors as warnings (`restartkit.Diagnostic`, code
+    /// `invalid-object`), found once when it was compiled; empty for a valid object.
+    #[getter]
+    fn warnings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let from_dict = py.import("restartkit._model")?.getattr("Diagnostic")?.getattr("_from_dict")?;
+        let items = self
+            .inner
+            .warnings()
+            .iter()
+            .map(|d| {
+                let v = serde_json::to_value(d)
+                    .map_err(|e| raise(py, &[diag("internal", "", format!("cannot encode a warning: {e}"))]))?;
+                from_dict.call1((to_py(py, &v)?,))
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        PyTuple::new(py, items)
+    }
+
     /// The action name (`"Restart"`, `"FailJob"`, ...) for `container` (name or index) exiting
     /// with `exit_code`.
     fn decide(&self, py: Python<'_>, container: &Bound<'_, PyAny>, exit_code: i32) -> PyResult<Py<PyString>> {

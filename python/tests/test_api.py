@@ -310,6 +310,55 @@ spec:
     assert out["action"] == "RestartJobSet"
 
 
+# --- an object the API server would refuse ----------------------------------------------------
+
+BOGUS_FIELD = "spec.podFailurePolicy.rules[0].action"
+
+
+def bogus_job() -> Dict[str, Any]:
+    """``job()`` with its FailJob rule's action misspelt: the API server refuses it."""
+    j = job()
+    j["spec"]["podFailurePolicy"]["rules"][0]["action"] = "Bogus"
+    return j
+
+
+def failed_trainer(code: int) -> Dict[str, Any]:
+    failed = pod(restartPolicy="Never")
+    failed["status"] = {"phase": "Failed", "containerStatuses": [{"name": "trainer", "state": {"terminated": {"exitCode": code}}}]}
+    return failed
+
+
+def test_evaluation_results_warn_about_an_invalid_job() -> None:
+    out = restartkit.evaluate_pod_failure(bogus_job(), failed_trainer(42))
+    # Upstream's matcher skips the unknown action: nothing matches, the failure counts.
+    assert out["matched"] is False and out["countFailed"] is True
+    [w] = out["warnings"]
+    assert w["code"] == "invalid-object" and w["severity"] == "warning"
+    assert w["field"] == BOGUS_FIELD and w["type"] == "FieldValueNotSupported"
+    assert w["message"].startswith(BOGUS_FIELD + ': Unsupported value: "Bogus"')
+    assert restartkit.evaluate_pod_failure(job(), failed_trainer(42))["warnings"] == []
+    # The what-if pipeline (`restartkit evaluate`) through the generic request.
+    what_if = restartkit.request("whatIf", {"object": bogus_job(), "container": "trainer", "exitCode": 42})
+    assert [w["field"] for w in what_if["warnings"]] == [BOGUS_FIELD]
+    assert restartkit.request("whatIf", {"object": job(), "container": "trainer", "exitCode": 42})["warnings"] == []
+
+
+def test_kubelet_evaluation_warns_about_an_invalid_pod() -> None:
+    bad = restartkit.evaluate_container_exit(pod(restartPolicy="Sometimes"), "main", 1)
+    assert [(w["field"], w["code"]) for w in bad["warnings"]] == [("spec.restartPolicy", "invalid-object")]
+    assert restartkit.evaluate_container_exit(pod(restartPolicy="Never"), "main", 1)["warnings"] == []
+
+
+def test_compiled_policy_warns_once_and_decides_as_upstream() -> None:
+    policy = restartkit.compile(bogus_job())
+    assert policy.decide("trainer", 42) == "Count"
+    [w] = policy.warnings
+    assert isinstance(w, Diagnostic)
+    assert (w.field, w.type, w.code, w.severity) == (BOGUS_FIELD, "FieldValueNotSupported", "invalid-object", "warning")
+    assert restartkit.compile(job()).warnings == ()
+    assert restartkit.compile(job()).decide("trainer", 42) == "FailJob"
+
+
 # --- the compiled fast path ------------------------------------------------------------------
 
 

@@ -387,6 +387,13 @@ impl Policy {
         self.inner.container_names().to_vec()
     }
 
+    /// The compiled object's validation errors as warnings (code `invalid-object`), found once
+    /// when it was compiled; empty for a valid object. The decisions stay upstream's.
+    #[wasm_bindgen(getter, unchecked_return_type = "Diagnostic[]")]
+    pub fn warnings(&self) -> JsValue {
+        to_js(self.inner.warnings())
+    }
+
     fn index(&self, container: &JsValue) -> Result<usize, JsValue> {
         let found = match (container.as_string(), container.as_f64()) {
             (Some(name), _) => self.inner.container_index(&name),

@@ -206,6 +206,44 @@ describe('API', () => {
     }
   });
 
+  test('an object the API server would refuse: upstream\'s answer, with its errors as warnings', () => {
+    const job = (action) => ({
+      apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j', namespace: 'default' },
+      spec: {
+        podFailurePolicy: { rules: [{ action, onExitCodes: { containerName: 'main', operator: 'In', values: [3] } }] },
+        template: { spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox' }] } },
+      },
+    });
+    const plainPod = (restartPolicy) => ({
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' },
+      spec: { restartPolicy, containers: [{ name: 'main', image: 'busybox' }] },
+    });
+    const failed = { ...plainPod('Never'), status: { phase: 'Failed', containerStatuses: [{ name: 'main', state: { terminated: { exitCode: 3 } } }] } };
+    const field = 'spec.podFailurePolicy.rules[0].action';
+    for (const m of [esm, cjs]) {
+      const out = m.podFailurePolicy(job('Bogus'), failed);
+      assert.equal(out.matched, false);
+      assert.deepEqual(out.warnings.map((w) => [w.field, w.type, w.code, w.severity]), [[field, 'FieldValueNotSupported', 'invalid-object', 'warning']]);
+      assert.deepEqual(m.podFailurePolicy(job('FailJob'), failed).warnings, []);
+      const whatIf = m.call('whatIf', { object: job('Bogus'), container: 'main', exitCode: 3 });
+      assert.deepEqual(whatIf.warnings.map((w) => w.field), [field]);
+      assert.deepEqual(m.call('whatIf', { object: job('Ignore'), container: 'main', exitCode: 3 }).warnings, []);
+      assert.deepEqual(m.containerRestart(plainPod('Sometimes'), 'main', 1).warnings.map((w) => w.field), ['spec.restartPolicy']);
+      assert.deepEqual(m.containerRestart(plainPod('Never'), 'main', 1).warnings, []);
+      const bad = m.compile(job('Bogus'));
+      const good = m.compile(job('FailJob'));
+      try {
+        assert.equal(bad.decide('main', 3), 'Count');
+        assert.deepEqual(bad.warnings.map((w) => [w.field, w.code]), [[field, 'invalid-object']]);
+        assert.equal(good.decide('main', 3), 'FailJob');
+        assert.deepEqual(good.warnings, []);
+      } finally {
+        bad.free();
+        good.free();
+      }
+    }
+  });
+
   test('backoff: the legacy kubelet curve is 10s doubling to 300s', () => {
     const out = esm.backoff({ component: 'kubelet', featureGates: { ReduceDefaultCrashLoopBackOffDecay: false, KubeletCrashLoopBackOffMax: false }, restarts: 7 });
     assert.equal(out.initialSeconds, 10);

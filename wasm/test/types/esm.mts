@@ -42,6 +42,9 @@ const a: ActionName = policy.decide('main', 42);
 const codes: Uint8Array = policy.decideMany(0, new Int32Array([1, 42]));
 const codes2: Uint8Array = policy.decideMany('main', [1, 2]);
 const names: string[] = policy.containers;
+// The object's validation errors, as warnings, on the policy and on every evaluation result.
+const policyWarnings: Diagnostic[] = policy.warnings;
+const resultWarnings: Diagnostic[] = [...r.warnings, ...p.warnings, ...jr.warnings];
 policy.free();
 try {
   check(pod);
