@@ -858,3 +858,25 @@ fn evaluate_says_nothing_more_about_a_valid_object() {
     .unwrap();
     assert_eq!(r["warnings"], serde_json::json!([]));
 }
+
+/// Objects concatenated on one line give one diagnostic each on that line: the human output
+/// shows a window of the line around each error, not the whole line every time.
+#[test]
+fn errors_on_one_long_line_show_a_window_of_it() {
+    let n = 2_000;
+    let line: String = (0..n).map(|i| pod_json(&format!("p{i}"), "Bad")).collect();
+    let o = run_stdin(&["validate", "-"], format!("{line}\n").as_bytes());
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert_eq!(err.matches("FieldValueNotSupported").count(), n);
+    // The excerpt of the last object's error: its own text, cut before and at the line's end.
+    let last = err
+        .lines()
+        .filter(|l| l.contains("\"name\":\"p1999\""))
+        .last()
+        .expect("the last object's excerpt");
+    assert!(last.contains('…'), "{last}");
+    assert!(last.chars().count() < 300, "{} chars: the whole line was printed", last.chars().count());
+    let longest = err.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+    assert!(longest < 300, "a line of {longest} chars");
+}

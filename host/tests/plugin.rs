@@ -266,7 +266,7 @@ fn cli_conformance_runner_prints_fail_lines_and_totals() {
     let file = dir.join("v.json");
     std::fs::write(
         &file,
-        r#"[{"id":"describe-ok","op":"describe","input":{},"expect":{"contractVersion":"1.0"}},
+        r#"[{"id":"describe-ok","op":"describe","input":{},"expect":{"contractVersion":"1.1"}},
             {"id":"describe-wrong","op":"describe","input":{},"expect":{"contractVersion":"0.9"}}]"#,
     )
     .unwrap();
@@ -281,7 +281,7 @@ fn cli_conformance_runner_prints_fail_lines_and_totals() {
     assert!(stdout.contains("FAIL describe-wrong: contractVersion: expected \"0.9\", got \"1.0\""), "{stdout}");
     assert!(!stdout.contains("describe-ok"), "{stdout}");
     assert!(stdout.trim_end().ends_with("1 passed, 1 failed"), "{stdout}");
-    std::fs::write(&file, r#"[{"id":"describe-ok","op":"describe","input":{},"expect":{"contractVersion":"1.0"}}]"#)
+    std::fs::write(&file, r#"[{"id":"describe-ok","op":"describe","input":{},"expect":{"contractVersion":"1.1"}}]"#)
         .unwrap();
     let out = std::process::Command::new(exe).args(["conformance", "--plugin"]).arg(plugin_path()).arg(&file).output().unwrap();
     assert_eq!(out.status.code(), Some(0));
