@@ -126,7 +126,10 @@ const EXCERPT_CONTEXT: usize = 80;
 /// A long line cut to a window around the span, marked with "…" where text was left out. A
 /// file of 10,000 JSON objects on one line gives 10,000 diagnostics on that line: handing the
 /// renderer the whole line for each was quadratic (53 s for 10,000 objects).
-fn window(src: &str, span: std::ops::Range<usize>) -> (std::borrow::Cow<'_, str>, std::ops::Range<usize>) {
+fn window(
+    src: &str,
+    span: std::ops::Range<usize>,
+) -> (std::borrow::Cow<'_, str>, std::ops::Range<usize>) {
     let body = src.trim_end_matches(['\n', '\r']);
     if body.len() <= 2 * EXCERPT_CONTEXT + (span.end - span.start) {
         return (src.into(), span);

@@ -875,7 +875,11 @@ fn errors_on_one_long_line_show_a_window_of_it() {
         .rfind(|l| l.contains("\"name\":\"p1999\""))
         .expect("the last object's excerpt");
     assert!(last.contains('…'), "{last}");
-    assert!(last.chars().count() < 300, "{} chars: the whole line was printed", last.chars().count());
+    assert!(
+        last.chars().count() < 300,
+        "{} chars: the whole line was printed",
+        last.chars().count()
+    );
     let longest = err.lines().map(|l| l.chars().count()).max().unwrap_or(0);
     assert!(longest < 300, "a line of {longest} chars");
 }
