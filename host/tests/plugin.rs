@@ -278,7 +278,8 @@ fn cli_conformance_runner_prints_fail_lines_and_totals() {
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{stdout}");
-    assert!(stdout.contains("FAIL describe-wrong: contractVersion: expected \"0.9\", got \"1.0\""), "{stdout}");
+    let got = restartkit::contract::CONTRACT_VERSION;
+    assert!(stdout.contains(&format!("FAIL describe-wrong: contractVersion: expected \"0.9\", got \"{got}\"")), "{stdout}");
     assert!(!stdout.contains("describe-ok"), "{stdout}");
     assert!(stdout.trim_end().ends_with("1 passed, 1 failed"), "{stdout}");
     std::fs::write(&file, r#"[{"id":"describe-ok","op":"describe","input":{},"expect":{"contractVersion":"1.1"}}]"#)
