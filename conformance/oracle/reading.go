@@ -348,18 +348,9 @@ func runReading(n int, seed uint64) (int, int, error) {
 	type answer struct {
 		Stream []rkEntry `json:"stream"`
 	}
-	var answers []answer
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for sc.Scan() {
-		var a answer
-		if err := json.Unmarshal(sc.Bytes(), &a); err != nil {
-			return 0, 0, fmt.Errorf("restartkit convert printed %q: %v", sc.Text(), err)
-		}
-		answers = append(answers, a)
-	}
-	if len(answers) != n {
-		return 0, 0, fmt.Errorf("restartkit convert answered %d of %d streams", len(answers), n)
+	answers, err := convertAnswers[answer](out, n, "streams")
+	if err != nil {
+		return 0, 0, err
 	}
 	bad, docs, stopped := 0, 0, 0
 	for i, text := range streams {

@@ -344,18 +344,9 @@ func runYAML(n int, seed uint64) (int, int, error) {
 		Documents []json.RawMessage `json:"documents"`
 		Error     json.RawMessage   `json:"error"`
 	}
-	var answers []answer
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for sc.Scan() {
-		var a answer
-		if err := json.Unmarshal(sc.Bytes(), &a); err != nil {
-			return 0, 0, fmt.Errorf("restartkit convert printed %q: %v", sc.Text(), err)
-		}
-		answers = append(answers, a)
-	}
-	if len(answers) != n {
-		return 0, 0, fmt.Errorf("restartkit convert answered %d of %d documents", len(answers), n)
+	answers, err := convertAnswers[answer](out, n, "documents")
+	if err != nil {
+		return 0, 0, err
 	}
 	bad := 0
 	refused := 0
@@ -414,4 +405,23 @@ func yamlReason(err error) string {
 	r = reLine.ReplaceAllString(r, "line N")
 	r = reQuoted.ReplaceAllString(r, "X")
 	return reValue.ReplaceAllString(r, "$1: ...")
+}
+
+// convertAnswers reads `restartkit convert --jsonl` output: one JSON answer per line, exactly n
+// of them (what names the inputs in the error).
+func convertAnswers[T any](out []byte, n int, what string) ([]T, error) {
+	var answers []T
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		var a T
+		if err := json.Unmarshal(sc.Bytes(), &a); err != nil {
+			return nil, fmt.Errorf("restartkit convert printed %q: %v", sc.Text(), err)
+		}
+		answers = append(answers, a)
+	}
+	if len(answers) != n {
+		return nil, fmt.Errorf("restartkit convert answered %d of %d %s", len(answers), n, what)
+	}
+	return answers, nil
 }
