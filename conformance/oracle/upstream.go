@@ -243,20 +243,25 @@ func errorsExpect(errs field.ErrorList) map[string]any {
 	return map[string]any{"valid": len(errs) == 0, "errors": out}
 }
 
+// gatedValidateInput decodes a validate input and sets its feature gates for upstream's code.
+func gatedValidateInput(raw []byte) (validateInput, error) {
+	var in validateInput
+	if err := json.Unmarshal(raw, &in); err != nil {
+		return in, err
+	}
+	return in, setGates(in.FeatureGates)
+}
+
 // prepareValidate turns a generated validate input into the one both sides see: the object as
 // the API server has it right before validation.
 func prepareValidate(raw []byte) ([]byte, error) {
-	var in validateInput
-	if err := json.Unmarshal(raw, &in); err != nil {
-		return nil, err
-	}
-	if err := setGates(in.FeatureGates); err != nil {
+	in, err := gatedValidateInput(raw)
+	if err != nil {
 		return nil, err
 	}
 	var kind struct{ Kind string }
 	_ = json.Unmarshal(in.Object, &kind)
 	var obj any
-	var err error
 	switch kind.Kind {
 	case "Pod":
 		_, obj, err = admitPod(in.Object)
@@ -314,11 +319,8 @@ func prune(v any) any {
 }
 
 func upstreamValidate(raw []byte) (map[string]any, error) {
-	var in validateInput
-	if err := json.Unmarshal(raw, &in); err != nil {
-		return nil, err
-	}
-	if err := setGates(in.FeatureGates); err != nil {
+	in, err := gatedValidateInput(raw)
+	if err != nil {
 		return nil, err
 	}
 	var kind struct{ Kind string }

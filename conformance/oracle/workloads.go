@@ -106,11 +106,8 @@ func admitWorkload(obj []byte) (runtime.Object, any, error) {
 }
 
 func prepareWorkload(raw []byte) ([]byte, error) {
-	var in validateInput
-	if err := json.Unmarshal(raw, &in); err != nil {
-		return nil, err
-	}
-	if err := setGates(in.FeatureGates); err != nil {
+	in, err := gatedValidateInput(raw)
+	if err != nil {
 		return nil, err
 	}
 	_, obj, err := admitWorkload(in.Object)
@@ -125,11 +122,8 @@ func prepareWorkload(raw []byte) ([]byte, error) {
 }
 
 func upstreamWorkload(raw []byte) (map[string]any, error) {
-	var in validateInput
-	if err := json.Unmarshal(raw, &in); err != nil {
-		return nil, err
-	}
-	if err := setGates(in.FeatureGates); err != nil {
+	in, err := gatedValidateInput(raw)
+	if err != nil {
 		return nil, err
 	}
 	obj, _, err := admitWorkload(in.Object)
@@ -159,11 +153,8 @@ func withMessages(errs field.ErrorList, keep func(string) bool) map[string]any {
 
 // upstreamValidateJobMessages: upstreamValidate, plus the successPolicy errors' full texts.
 func upstreamValidateJobMessages(raw []byte) (map[string]any, error) {
-	var in validateInput
-	if err := json.Unmarshal(raw, &in); err != nil {
-		return nil, err
-	}
-	if err := setGates(in.FeatureGates); err != nil {
+	in, err := gatedValidateInput(raw)
+	if err != nil {
 		return nil, err
 	}
 	j, _, err := admitJob(in.Object)
