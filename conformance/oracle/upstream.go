@@ -252,6 +252,16 @@ func gatedValidateInput(raw []byte) (validateInput, error) {
 	return in, setGates(in.FeatureGates)
 }
 
+// preparedValidateInput: the validate input both sides are given: the object as admitted,
+// less what stripNulls drops, with the case's gates.
+func preparedValidateInput(obj any, gates map[string]bool) ([]byte, error) {
+	b, err := json.Marshal(obj)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(map[string]any{"object": json.RawMessage(stripNulls(b)), "featureGates": gates})
+}
+
 // prepareValidate turns a generated validate input into the one both sides see: the object as
 // the API server has it right before validation.
 func prepareValidate(raw []byte) ([]byte, error) {
@@ -273,11 +283,7 @@ func prepareValidate(raw []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := json.Marshal(obj)
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(map[string]any{"object": json.RawMessage(stripNulls(b)), "featureGates": in.FeatureGates})
+	return preparedValidateInput(obj, in.FeatureGates)
 }
 
 // stripNulls drops `"creationTimestamp":null` and empty status objects the Go encoder writes.

@@ -114,11 +114,7 @@ func prepareWorkload(raw []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := json.Marshal(obj)
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(map[string]any{"object": json.RawMessage(stripNulls(b)), "featureGates": in.FeatureGates})
+	return preparedValidateInput(obj, in.FeatureGates)
 }
 
 func upstreamWorkload(raw []byte) (map[string]any, error) {

@@ -552,41 +552,40 @@ func (p *Plugin) Prepare(ctx context.Context, request string) (*Prepared, error)
 	if err != nil {
 		return nil, err
 	}
-	r, err := p.fn.containers.Call(ctx, uint64(uint32(h)))
-	if err != nil {
-		return nil, p.fail(ctx, err)
-	}
-	st, body, err := p.answer(ctx, r[0])
-	if err != nil {
+	var names []string
+	if err := p.preparedJSON(ctx, p.fn.containers, "restartkit_prepared_containers", h, &names); err != nil {
 		return nil, err
 	}
-	if st != StatusOK {
-		return nil, &StatusError{Status: st, Detail: body}
-	}
-	var names []string
-	if err := jsonUnmarshal([]byte(body), &names); err != nil {
-		return nil, fmt.Errorf("the plugin broke the ABI: restartkit_prepared_containers: %w", err)
-	}
 	var warnings []Diagnostic
+	// restartkit_prepared_warnings is ABI 1.1: a 1.0 module has none to give.
 	if p.fn.warnings != nil {
-		r, err := p.fn.warnings.Call(ctx, uint64(uint32(h)))
-		if err != nil {
-			return nil, p.fail(ctx, err)
-		}
-		st, body, err := p.answer(ctx, r[0])
-		if err != nil {
+		if err := p.preparedJSON(ctx, p.fn.warnings, "restartkit_prepared_warnings", h, &warnings); err != nil {
 			return nil, err
-		}
-		if st != StatusOK {
-			return nil, &StatusError{Status: st, Detail: body}
-		}
-		if err := jsonUnmarshal([]byte(body), &warnings); err != nil {
-			return nil, fmt.Errorf("the plugin broke the ABI: restartkit_prepared_warnings: %w", err)
 		}
 	}
 	p.nextID++
 	p.prepared[p.nextID] = &entry{request: []byte(request), handle: h, gen: p.gen}
 	return &Prepared{id: p.nextID, Containers: names, Warnings: warnings}, nil
+}
+
+// preparedJSON calls an export that answers a JSON document about prepared handle h (its
+// container names, its warnings) and decodes it into out.
+func (p *Plugin) preparedJSON(ctx context.Context, fn api.Function, name string, h int32, out any) error {
+	r, err := fn.Call(ctx, uint64(uint32(h)))
+	if err != nil {
+		return p.fail(ctx, err)
+	}
+	st, body, err := p.answer(ctx, r[0])
+	if err != nil {
+		return err
+	}
+	if st != StatusOK {
+		return &StatusError{Status: st, Detail: body}
+	}
+	if err := jsonUnmarshal([]byte(body), out); err != nil {
+		return fmt.Errorf("the plugin broke the ABI: %s: %w", name, err)
+	}
+	return nil
 }
 
 var errUnknownPrepared = errors.New("this prepared policy is not (or no longer) held by this plugin")
