@@ -33,11 +33,12 @@ python: python-venv
 python-types: python
 	$(PY_BIN)/python python/tools/gen_types.py
 
-test-python: python
+# RESTARTKIT_BIN: the console command is checked against the binary's own output.
+test-python: python build
 	cargo test -q -p restartkit-python
 	$(PY_BIN)/python python/tools/gen_types.py --check
 	cd python && $(PY_BIN)/mypy --strict restartkit tools tests bench ../examples/python
-	$(PY_BIN)/python -m pytest -q -p no:cacheprovider python/tests
+	RESTARTKIT_BIN=$(RK) $(PY_BIN)/python -m pytest -q -p no:cacheprovider python/tests
 
 bench-python: python
 	$(PY_BIN)/python python/bench/bench.py

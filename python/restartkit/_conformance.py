@@ -163,3 +163,11 @@ def run_files(paths: Sequence[str], out: TextIO, err: TextIO) -> int:
                 print(f"FAIL {vid}: {e}", file=out)
     print(f"{passed} passed, {failed} failed", file=out)
     return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    # ``python -m restartkit._conformance FILE...``: the vectors through the Python binding (the
+    # ``restartkit conformance`` command runs them through the Rust engine directly).
+    import sys
+
+    sys.exit(run_files(sys.argv[1:], sys.stdout, sys.stderr))

@@ -35,3 +35,6 @@ class Policy:
     def decide_many(self, container: Union[str, int], exit_codes: Any) -> bytes:
         """One action code per exit code, for a list/tuple of int or a buffer of int32
         (``bytes``, ``array.array('i')``, numpy int32, memoryview). Runs without the GIL."""
+def run_cli(args: List[str]) -> int:
+    """Runs the ``restartkit`` command with ``args`` (no program name) in this process; returns its
+    exit status. Writes to the process's stdout and stderr."""

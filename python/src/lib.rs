@@ -545,6 +545,15 @@ fn install_fastcall(py: Python<'_>, name: &'static std::ffi::CStr, f: FastWithKe
     ty.setattr(name_str, descr)
 }
 
+/// Runs the `restartkit` command with `args` (without the program name) in this process and
+/// returns its exit status; the console command and `python -m restartkit` call it, so they print
+/// exactly what the CLI prints. Output goes to the process's stdout and stderr, not `sys.stdout`.
+#[pyfunction]
+fn run_cli(py: Python<'_>, args: Vec<std::ffi::OsString>) -> PyResult<u8> {
+    let argv = std::iter::once(std::ffi::OsString::from("restartkit")).chain(args);
+    py.detach(|| guarded(|| Ok(restartkit_cli::run(argv)))).map_err(|d| raise(py, &[d]))
+}
+
 /// The compiled part of restartkit.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -557,6 +566,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(call, m)?)?;
     m.add_function(wrap_pyfunction!(parse_source, m)?)?;
     m.add_function(wrap_pyfunction!(schemas_json, m)?)?;
+    m.add_function(wrap_pyfunction!(run_cli, m)?)?;
     m.add_class::<Policy>()?;
     if m.py().version_info() >= (3, 10) {
         install_fastcall(m.py(), c"decide", decide_fastcall::<false>, &SLOW_DECIDE)?;

@@ -1,37 +1,78 @@
-"""`python -m restartkit validate|conformance`: output format and exit codes."""
+"""The ``restartkit`` console command and ``python -m restartkit`` are the CLI: the same output and
+exit codes as the binary (RESTARTKIT_BIN, built by make). ``python -m restartkit._conformance``
+runs vectors through the Python binding."""
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import List
+from typing import List, Sequence
+
+import pytest
 
 from conftest import VECTOR_DIR
+from restartkit import _native
+
+CV = _native.CONTRACT_VERSION
+
+CONSOLE = Path(sys.executable).parent / "restartkit"
+BAD_POD = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: bad\nspec:\n  containers: 5\n"
+OK_MAP = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n"
 
 
-def run(*args: str) -> "subprocess.CompletedProcess[str]":
-    return subprocess.run([sys.executable, "-m", "restartkit", *args], capture_output=True, text=True, timeout=300)
+def _run(cmd: Sequence[str], cwd: Path) -> "subprocess.CompletedProcess[str]":
+    return subprocess.run(list(cmd), capture_output=True, text=True, timeout=300, cwd=cwd)
 
 
-def test_validate_prints_file_line_col_and_exits_1(tmp_path: Path) -> None:
-    f = tmp_path / "bad.yaml"
-    f.write_text("apiVersion: v1\nkind: Pod\nmetadata:\n  name: bad\nspec:\n  containers: 5\n")
-    p = run("validate", str(f))
-    assert p.returncode == 1, p.stderr
-    first = p.stdout.splitlines()[0]
-    assert first.startswith(f"{f}:6:")
-    assert ": error: " in first and first.endswith("]") and "[spec.containers" in first
-    assert "1 file(s): 1 error(s)" in p.stderr
+def _binary() -> str:
+    b = os.environ.get("RESTARTKIT_BIN")
+    if not b:
+        pytest.fail("RESTARTKIT_BIN is not set: run these tests through `make test-python`")
+    return b
 
 
-def test_validate_ok_and_unreadable(tmp_path: Path) -> None:
-    f = tmp_path / "ok.yaml"
-    f.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n")
-    ok = run("validate", str(f))
-    assert ok.returncode == 0, ok.stdout + ok.stderr
-    assert run("validate", str(tmp_path / "missing.yaml")).returncode == 2
+@pytest.fixture
+def manifests(tmp_path: Path) -> Path:
+    (tmp_path / "bad.yaml").write_text(BAD_POD)
+    (tmp_path / "ok.yaml").write_text(OK_MAP)
+    return tmp_path
+
+
+CASES: List[List[str]] = [
+    ["validate", "bad.yaml"],
+    ["validate", "ok.yaml", "bad.yaml"],
+    ["validate", "ok.yaml"],
+    ["validate", "missing.yaml"],
+    ["validate", "--output", "json", "bad.yaml"],
+    ["validate", "--output", "sarif", "ok.yaml", "bad.yaml"],
+    ["validate", "-k", "1.33", "--feature-gates", "ContainerRestartRules=true", "bad.yaml"],
+    ["validate", "-k", "0.9", "ok.yaml"],
+    ["validate", "--bogus"],
+    ["--version"],
+]
+
+
+@pytest.mark.parametrize("args", CASES, ids=[" ".join(c) for c in CASES])
+def test_console_command_is_the_cli(manifests: Path, args: List[str]) -> None:
+    want = _run([_binary(), *args], manifests)
+    for cmd in ([str(CONSOLE)], [sys.executable, "-m", "restartkit"]):
+        got = _run([*cmd, *args], manifests)
+        assert (got.returncode, got.stdout, got.stderr) == (want.returncode, want.stdout, want.stderr), cmd
+
+
+def test_console_command_exit_codes(manifests: Path) -> None:
+    assert _run([str(CONSOLE), "validate", "ok.yaml"], manifests).returncode == 0
+    bad = _run([str(CONSOLE), "validate", "bad.yaml"], manifests)
+    assert bad.returncode == 1
+    assert "bad.yaml:6:" in bad.stdout + bad.stderr and "spec.containers" in bad.stdout + bad.stderr
+    assert _run([str(CONSOLE), "validate", "missing.yaml"], manifests).returncode == 2
+
+
+def _conformance(*args: str) -> "subprocess.CompletedProcess[str]":
+    return _run([sys.executable, "-m", "restartkit._conformance", *args], Path.cwd())
 
 
 def _vector_file(tmp_path: Path, vectors: List[object]) -> Path:
@@ -40,23 +81,23 @@ def _vector_file(tmp_path: Path, vectors: List[object]) -> Path:
     return f
 
 
-def test_conformance_pass_and_fail(tmp_path: Path) -> None:
-    describe_ok = {"id": "describe-ok", "op": "describe", "input": {}, "expect": {"contractVersion": "1.1"}}
+def test_binding_conformance_pass_and_fail(tmp_path: Path) -> None:
+    describe_ok = {"id": "describe-ok", "op": "describe", "input": {}, "expect": {"contractVersion": CV}}
     describe_bad = {"id": "describe-bad", "op": "describe", "input": {}, "expect": {"contractVersion": "9"}}
     unknown = {"id": "unknown-op", "op": "nope", "input": {}, "expect": {}}
-    p = run("conformance", str(_vector_file(tmp_path, [describe_ok, describe_bad, unknown])))
+    p = _conformance(str(_vector_file(tmp_path, [describe_ok, describe_bad, unknown])))
     lines = p.stdout.splitlines()
     assert p.returncode == 1
-    assert lines[0].startswith('FAIL describe-bad: contractVersion: expected "9", got "1.1"')
+    assert lines[0].startswith(f'FAIL describe-bad: contractVersion: expected "9", got "{CV}"')
     assert lines[1].startswith("FAIL unknown-op: request failed: ")
     assert lines[-1] == "1 passed, 2 failed"
-    good = run("conformance", str(_vector_file(tmp_path, [describe_ok])))
+    good = _conformance(str(_vector_file(tmp_path, [describe_ok])))
     assert good.returncode == 0 and good.stdout.strip() == "1 passed, 0 failed"
-    assert run("conformance", str(tmp_path / "missing.json")).returncode == 2
+    assert _conformance(str(tmp_path / "missing.json")).returncode == 2
 
 
-def test_conformance_over_the_repository_vectors() -> None:
+def test_binding_conformance_over_the_repository_vectors() -> None:
     files = sorted(str(f) for f in VECTOR_DIR.glob("*.json"))
-    p = run("conformance", *files)
+    p = _conformance(*files)
     assert p.stdout.splitlines()[-1].endswith("failed")
     assert p.returncode == 0, p.stdout[-3000:]
