@@ -428,7 +428,7 @@ fn dispatch(cli: Cli) -> ExitCode {
 
 fn validate(files: &[PathBuf], output: Output, skip_defaulting: bool, target: &Target) -> ExitCode {
     let mut any_error = false;
-    let mut io_error = false;
+    let mut unreadable = Vec::new();
     let mut reports = Vec::new();
     for f in files {
         let name = f.display().to_string();
@@ -436,7 +436,7 @@ fn validate(files: &[PathBuf], output: Output, skip_defaulting: bool, target: &T
             Ok(t) => t,
             Err(e) => {
                 eprintln!("error: {e}");
-                io_error = true;
+                unreadable.push((name, e));
                 continue;
             }
         };
@@ -501,9 +501,9 @@ fn validate(files: &[PathBuf], output: Output, skip_defaulting: bool, target: &T
                 .collect();
             print_json(&v);
         }
-        Output::Sarif => print_json(&render::sarif(&reports)),
+        Output::Sarif => print_json(&render::sarif(&reports, &unreadable)),
     }
-    if io_error {
+    if !unreadable.is_empty() {
         ExitCode::from(2)
     } else if any_error {
         ExitCode::from(1)

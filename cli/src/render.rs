@@ -151,37 +151,95 @@ fn window(
     )
 }
 
-/// SARIF 2.1.0, one run, one result per diagnostic.
-pub fn sarif(reports: &[(String, Value, Vec<Diagnostic>, Vec<Diagnostic>)]) -> Value {
+/// The characters a SARIF `artifactLocation.uri` (an RFC 3986 URI reference) may not hold as
+/// they are: everything but the unreserved characters and the path separator. Code scanning
+/// matches the reference against repository paths, so `deploy/my job.yaml` must arrive as
+/// `deploy/my%20job.yaml`.
+const URI_PATH: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+    .remove(b'/')
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
+
+/// What a rule id names, for the log's rule table.
+fn rule_description(rule: &str, d: &Diagnostic) -> String {
+    if d.error_type.is_some() {
+        format!("Kubernetes validation error of type {rule} (field.ErrorType), as the API server reports it")
+    } else {
+        format!("restartkit finding `{rule}`")
+    }
+}
+
+/// SARIF 2.1.0: one run, one result per diagnostic, the rule table the results index, and one
+/// invocation that says whether every file could be read (`unreadable`: file and why).
+pub fn sarif(
+    reports: &[(String, Value, Vec<Diagnostic>, Vec<Diagnostic>)],
+    unreadable: &[(String, String)],
+) -> Value {
+    let mut rules: Vec<Value> = Vec::new();
+    let mut rule_index: std::collections::BTreeMap<String, usize> = Default::default();
     let mut results = Vec::new();
     for (file, _, errors, warnings) in reports {
+        let uri = percent_encoding::utf8_percent_encode(file, URI_PATH).to_string();
         for d in errors.iter().chain(warnings) {
             let rule = d
                 .error_type
                 .map(|t| format!("{t:?}"))
                 .or_else(|| d.code.clone())
                 .unwrap_or_else(|| "upstream".to_owned());
-            let mut physical = json!({"artifactLocation": {"uri": file}});
+            let index = *rule_index.entry(rule.clone()).or_insert_with(|| {
+                rules.push(json!({
+                    "id": rule,
+                    "shortDescription": {"text": rule_description(&rule, d)},
+                }));
+                rules.len() - 1
+            });
+            let mut physical = json!({"artifactLocation": {"uri": uri}});
             if let (Some(l), Some(c), Some(m)) = (d.line, d.column, physical.as_object_mut()) {
                 m.insert("region".into(), json!({"startLine": l, "startColumn": c}));
             }
-            let loc = json!({
-                "physicalLocation": physical,
-                "logicalLocations": [{"fullyQualifiedName": d.field, "kind": "member"}],
-            });
+            let mut loc = json!({"physicalLocation": physical});
+            if let (false, Some(m)) = (d.field.is_empty(), loc.as_object_mut()) {
+                m.insert(
+                    "logicalLocations".into(),
+                    json!([{"fullyQualifiedName": d.field, "kind": "member"}]),
+                );
+            }
             results.push(json!({
                 "ruleId": rule,
+                "ruleIndex": index,
                 "level": if d.severity == Severity::Error { "error" } else { "warning" },
                 "message": {"text": d.message},
                 "locations": [loc],
             }));
         }
     }
+    let notifications: Vec<Value> = unreadable
+        .iter()
+        .map(|(file, why)| {
+            json!({
+                "level": "error",
+                "message": {"text": why},
+                "locations": [{"physicalLocation": {"artifactLocation": {
+                    "uri": percent_encoding::utf8_percent_encode(file, URI_PATH).to_string()}}}],
+            })
+        })
+        .collect();
     json!({
         "version": "2.1.0",
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "runs": [{
-            "tool": {"driver": {"name": "restartkit", "version": restartkit::VERSION, "informationUri": "https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/"}},
+            "tool": {"driver": {
+                "name": "restartkit",
+                "version": restartkit::VERSION,
+                "informationUri": "https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/",
+                "rules": rules,
+            }},
+            "invocations": [{
+                "executionSuccessful": unreadable.is_empty(),
+                "toolExecutionNotifications": notifications,
+            }],
             "results": results,
         }]
     })
