@@ -1,14 +1,17 @@
-"""Command line: ``python -m restartkit validate FILE...`` and
-``python -m restartkit conformance FILE...`` (the exit codes of the ``restartkit`` CLI:
-0 fine, 1 errors or failed vectors, 2 an unreadable file)."""
+"""Command line: ``python -m restartkit validate FILE...`` (also installed as the ``restartkit``
+command) and ``python -m restartkit conformance FILE...``. ``validate`` sends the CLI's request
+and gives the CLI's exit codes (0 fine, 1 errors or failed vectors, 2 an unreadable file),
+summary line and ``-o json`` report; its human output is one ``file:line:column`` line per
+diagnostic instead of the CLI's source snippets."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
-from typing import Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
-from . import RestartkitError, validate
+from . import handle_json
 from ._conformance import run_files
 from ._model import Diagnostic
 
@@ -31,42 +34,66 @@ def _line(file: str, d: Diagnostic) -> str:
     return f"{where}: {d.severity}: {d.message}{field}"
 
 
+def _read(path: str) -> str:
+    """The file's text, as the CLI reads it; OSError/UnicodeDecodeError name the problem."""
+    if path == "-":
+        return sys.stdin.read()
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def _io_message(path: str, e: Exception) -> str:
+    # The CLI's wording (Rust's io::Error): "No such file or directory (os error 2)".
+    if isinstance(e, OSError) and e.strerror and e.errno is not None:
+        return f"{'standard input' if path == '-' else path}: {e.strerror} (os error {e.errno})"
+    return f"{path}: {e}"
+
+
 def _validate(args: argparse.Namespace) -> int:
-    status = 0
+    """``restartkit validate``: the same request per file, the same JSON report (``-o json``),
+    summary line and exit status (0 fine, 1 errors, 2 a file could not be read)."""
+    any_error = io_error = False
     errors = warnings = 0
+    reports: List[Dict[str, Any]] = []
     for path in args.files:
-        name = "<stdin>" if path == "-" else path
         try:
-            if path == "-":
-                text = sys.stdin.read()
-            else:
-                with open(path, encoding="utf-8") as f:
-                    text = f.read()
+            text = _read(path)
         except (OSError, UnicodeDecodeError) as e:
-            print(f"error: {path}: {e}", file=sys.stderr)
-            status = 2
+            print(f"error: {_io_message(path, e)}", file=sys.stderr)
+            io_error = True
             continue
-        try:
-            r = validate(
-                text,
-                kubernetes_version=args.kubernetes_version,
-                feature_gates=args.feature_gates,
-                skip_defaulting=args.skip_defaulting,
-                file_name=name,
-            )
-            diags: List[Diagnostic] = list(r.errors) + list(r.warnings)
-            n_err = len(r.errors)
-        except RestartkitError as e:
-            diags = list(e.diagnostics)
-            n_err = len(diags)
-        for d in diags:
-            print(_line(name, d))
-        errors += n_err
-        warnings += len(diags) - n_err
-        if n_err and status == 0:
-            status = 1
-    print(f"{len(args.files)} file(s): {errors} error(s), {warnings} warning(s)", file=sys.stderr)
-    return status
+        name = path
+        inp: Dict[str, Any] = {}
+        if args.kubernetes_version is not None:
+            inp["kubernetesVersion"] = args.kubernetes_version
+        if args.feature_gates is not None:
+            inp["featureGates"] = args.feature_gates
+        inp["source"] = text
+        inp["fileName"] = name
+        if args.skip_defaulting:
+            inp["skipDefaulting"] = True
+        resp = json.loads(handle_json(json.dumps({"op": "validate", "input": inp})))
+        if resp.get("status") == "ok":
+            result = resp.get("result", {})
+            errs = result.get("errors", [])
+        else:
+            errs = resp.get("errors", [])
+            result = {"valid": False, "errors": errs, "warnings": []}
+        warns = result.get("warnings", [])
+        any_error = any_error or bool(errs)
+        errors += len(errs)
+        warnings += len(warns)
+        if args.output == "human":
+            for d in [*errs, *warns, *result.get("infos", [])]:
+                print(_line(name, Diagnostic._from_dict(d)))
+        reports.append({"file": name, "result": result})
+    if args.output == "human":
+        unreadable = len(args.files) - len(reports)
+        not_read = f" ({unreadable} could not be read)" if unreadable else ""
+        print(f"{len(args.files)} file(s){not_read}: {errors} error(s), {warnings} warning(s)", file=sys.stderr)
+    else:
+        print(json.dumps(reports, indent=2, ensure_ascii=False))
+    return 2 if io_error else 1 if any_error else 0
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -78,6 +105,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     v.add_argument("-k", "--kubernetes-version", metavar="VERSION")
     v.add_argument("--feature-gates", type=_gates, metavar="A=true,B=false")
     v.add_argument("--skip-defaulting", action="store_true")
+    v.add_argument("-o", "--output", choices=("human", "json"), default="human",
+                   help="human: one line per diagnostic; json: the report of `restartkit validate -o json`")
     c = sub.add_parser("conformance", help="run conformance vectors (conformance/FORMAT.md)")
     c.add_argument("files", nargs="+", metavar="FILE")
     args = p.parse_args(argv)

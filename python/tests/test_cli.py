@@ -60,3 +60,20 @@ def test_conformance_over_the_repository_vectors() -> None:
     p = run("conformance", *files)
     assert p.stdout.splitlines()[-1].endswith("failed")
     assert p.returncode == 0, p.stdout[-3000:]
+
+
+def test_validate_json_report_and_unreadable_summary(tmp_path: Path) -> None:
+    # The shape of `restartkit validate -o json` (tools/dist/test-dist.sh compares the two byte
+    # for byte) and the CLI's summary line when a file cannot be read.
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("apiVersion: v1\nkind: Pod\nmetadata:\n  name: bad\nspec:\n  containers: 5\n")
+    p = run("validate", "-o", "json", str(bad))
+    assert p.returncode == 1
+    report = json.loads(p.stdout)
+    assert [r["file"] for r in report] == [str(bad)]
+    assert report[0]["result"]["valid"] is False
+    assert report[0]["result"]["errors"][0]["field"] == "spec.containers"
+    missing = run("validate", str(bad), str(tmp_path / "missing.yaml"))
+    assert missing.returncode == 2
+    assert "missing.yaml: No such file or directory (os error 2)" in missing.stderr
+    assert missing.stderr.splitlines()[-1] == "2 file(s) (1 could not be read): 1 error(s), 0 warning(s)"
