@@ -96,7 +96,9 @@ step "restartkit-wasm in a new npm project: Node ESM and CJS, esbuild and Vite p
 W="$WORK/wasm-app"
 mkdir -p "$W" && cp -r "$HERE/page" "$W/page"
 cp "$HERE/wasm_smoke.mjs" "$HERE/wasm_smoke.cjs" "$HERE/run_page.mjs" "$W/"
-(cd "$W" && clean npm init -y >/dev/null && clean npm install -q "$WASM_TGZ" esbuild@0.28 vite@8 playwright-core@1)
+# "type": "module", as a web project's package.json says (npm init writes "commonjs", under which
+# esbuild wraps page/main.js as CommonJS and the package's top-level await breaks).
+(cd "$W" && clean npm init -y >/dev/null && clean npm pkg set type=module && clean npm install -q "$WASM_TGZ" esbuild@0.28 vite@8 playwright-core@1)
 (cd "$W" && clean node wasm_smoke.mjs "$VERSION" && clean node wasm_smoke.cjs "$VERSION")
 # esbuild bundles the JavaScript; the module is fetched at run time from
 # new URL('./web/restartkit_wasm_bg.wasm', import.meta.url), so it goes next to the bundle.
