@@ -30,6 +30,12 @@ dist-tools: python-venv
 	  'for a in "$$@"; do shift; case "$$a" in --target=*) ;; *) set -- "$$@" "$$a";; esac; done' \
 	  'exec $(PY_BIN)/python -m ziglang cc -target x86_64-linux-musl "$$@"' > $(DIST_TOOLS_DIR)/musl-cc
 	@chmod +x $(DIST_TOOLS_DIR)/musl-cc
+	@# zig cc as the linker of the Node addon, against glibc 2.17 (as the wheel); maturin's
+	@# `zig cc` adapts rustc's link arguments to zig.
+	@printf '%s\n' '#!/bin/sh' \
+	  'export CARGO_ZIGBUILD_ZIG_COMMAND=$(PY_BIN)/python CARGO_ZIGBUILD_ZIG_COMMAND_ARGS="-m ziglang"' \
+	  'exec $(PY_BIN)/maturin zig cc -- -fno-sanitize=all -target x86_64-linux-gnu.2.17 "$$@"' > $(DIST_TOOLS_DIR)/gnu217-cc
+	@chmod +x $(DIST_TOOLS_DIR)/gnu217-cc
 
 # Old release files go; dist/python (make python's own wheel) stays.
 dist-clean-release:
@@ -37,14 +43,23 @@ dist-clean-release:
 	rm -f $(DIST_DIR)/restartkit* $(DIST_DIR)/SHA256SUMS
 
 # maturin links with zig against glibc 2.17 and checks the wheel against the manylinux2014
-# policy itself (it refuses a wheel that needs newer symbols).
+# policy itself (it refuses a wheel that needs newer symbols). Its own target dir: with --zig it
+# builds for --target x86_64-unknown-linux-gnu with zig's compiler settings, which would make
+# `make node` (same target, the host's settings) rebuild every shared crate, and back.
 dist-python: dist-tools dist-clean-release
-	cd python && VIRTUAL_ENV=$(PY_VENV) PATH=$(PY_BIN):$$PATH maturin build --release -q --zig --compatibility manylinux2014 -o $(DIST_DIR)
+	cd python && CARGO_TARGET_DIR=$(CARGO_TARGET_DIR)/dist-python VIRTUAL_ENV=$(PY_VENV) PATH=$(PY_BIN):$$PATH \
+	  maturin build --release -q --zig --compatibility manylinux2014 -o $(DIST_DIR)
 	cd python && VIRTUAL_ENV=$(PY_VENV) PATH=$(PY_BIN):$$PATH maturin sdist -o $(DIST_DIR)
 
-dist-npm: wasm node dist-clean-release
+# The addon is built again for the release, linked against glibc 2.17 (make node's own links
+# against this machine's glibc), in its own target dir so that neither build relinks the other's.
+dist-npm: wasm node dist-tools dist-clean-release
 	cd wasm/pkg && npm pack -q --pack-destination $(DIST_DIR)
-	node node/scripts/pack-dist.mjs $(DIST_DIR) $(DIST_TOOLS_DIR)/node-stage
+	rm -rf $(DIST_TOOLS_DIR)/node-glibc217 && mkdir -p $(DIST_TOOLS_DIR)/node-glibc217
+	cd node && CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER=$(DIST_TOOLS_DIR)/gnu217-cc npx napi build --platform --release \
+	  --target x86_64-unknown-linux-gnu --target-dir $(CARGO_TARGET_DIR)/dist-node \
+	  --output-dir $(DIST_TOOLS_DIR)/node-glibc217 --no-js --dts unused.d.ts
+	node node/scripts/pack-dist.mjs $(DIST_DIR) --binaries $(DIST_TOOLS_DIR)/node-glibc217 --stage $(DIST_TOOLS_DIR)/node-stage
 
 dist-cli: dist-tools dist-clean-release
 	CC_x86_64_unknown_linux_musl=$(DIST_TOOLS_DIR)/musl-cc cargo build --locked --release -p restartkit-cli --target $(DIST_MUSL)

@@ -9,30 +9,34 @@
 // require('@restartkit/node-<platform>'), so an installed main package finds the platform one.
 // The platform package's manifest is napi's own (`napi create-npm-dirs`); this script adds the
 // binary and the main package's optionalDependencies, then `npm pack`s both into <out-dir>.
-//   node scripts/pack-dist.mjs <out-dir> [<stage-dir>]
+//   node scripts/pack-dist.mjs <out-dir> [--binaries DIR] [--stage DIR]
+// --binaries: where the restartkit.<platform>.node files are (default node/; make dist builds
+// them apart, linked against glibc 2.17).
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 
 const nodeDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const [outArg, stageArg] = process.argv.slice(2);
-if (!outArg) {
-  console.error('usage: node scripts/pack-dist.mjs <out-dir> [<stage-dir>]');
+const { values: opts, positionals } = parseArgs({ allowPositionals: true, options: { binaries: { type: 'string' }, stage: { type: 'string' } } });
+if (positionals.length !== 1) {
+  console.error('usage: node scripts/pack-dist.mjs <out-dir> [--binaries DIR] [--stage DIR]');
   process.exit(2);
 }
-const out = resolve(outArg);
-const stage = resolve(stageArg ?? join(tmpdir(), `restartkit-node-pack-${process.pid}`));
+const out = resolve(positionals[0]);
+const stage = resolve(opts.stage ?? join(tmpdir(), `restartkit-node-pack-${process.pid}`));
+const binDir = resolve(opts.binaries ?? nodeDir);
 const manifest = JSON.parse(readFileSync(join(nodeDir, 'package.json'), 'utf8'));
 const binaryName = manifest.napi?.binaryName;
 if (!binaryName) throw new Error('node/package.json has no napi.binaryName');
 
-const binaries = readdirSync(nodeDir).filter((f) => f.startsWith(`${binaryName}.`) && f.endsWith('.node'));
+const binaries = readdirSync(binDir).filter((f) => f.startsWith(`${binaryName}.`) && f.endsWith('.node'));
 for (const needed of ['binding.js', 'binding.d.ts', 'contract.d.ts']) {
   if (!existsSync(join(nodeDir, needed))) throw new Error(`node/${needed} is missing: run \`make node\` first`);
 }
-if (binaries.length === 0) throw new Error(`no node/${binaryName}.<platform>.node: run \`make node\` first`);
+if (binaries.length === 0) throw new Error(`no ${binaryName}.<platform>.node in ${binDir}`);
 
 rmSync(stage, { recursive: true, force: true });
 const mainDir = join(stage, 'main');
@@ -50,8 +54,8 @@ for (const platform of readdirSync(platformsDir)) {
   const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
   const binary = `${binaryName}.${platform}.node`;
   if (pkg.main !== binary) throw new Error(`napi's ${pkg.name} expects ${pkg.main}, not ${binary}`);
-  if (!binaries.includes(binary)) throw new Error(`node/${binary} was not built (make node builds ${binaries.join(', ')})`);
-  cpSync(join(nodeDir, binary), join(dir, binary));
+  if (!binaries.includes(binary)) throw new Error(`${binDir}/${binary} was not built (found ${binaries.join(', ')})`);
+  cpSync(join(binDir, binary), join(dir, binary));
   pkg.description = `The ${platform} binary of ${manifest.name} (installed by it; not used on its own).`;
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
   optionalDependencies[pkg.name] = manifest.version;

@@ -21,6 +21,14 @@ export NPM_CONFIG_FUND=false NPM_CONFIG_AUDIT=false NPM_CONFIG_UPDATE_NOTIFIER=f
 step() { printf '\n== %s (%ss)\n' "$*" "$SECONDS"; }
 fail() { echo "test-dist: $*" >&2; exit 1; }
 clean() { env PATH="$CLEAN_PATH" "$@"; }
+max_glibc() { # the newest GLIBC_x.y symbol version a binary needs
+  objdump -T "$1" | grep -o 'GLIBC_[0-9.]*' | sed 's/GLIBC_//' | sort -uV | tail -n1
+}
+glibc_at_most_2_17() {
+  local v; v=$(max_glibc "$1")
+  [ "$(printf '%s\n2.17\n' "$v" | sort -V | tail -n1)" = 2.17 ] || fail "$1 needs glibc $v (> 2.17)"
+  echo "$(basename "$1"): needs glibc $v at most"
+}
 one() { # the single file matching a glob in dist/
   local m=("$DIST"/$1)
   [ ${#m[@]} = 1 ] && [ -f "${m[0]}" ] || fail "expected one dist/$1, found: ${m[*]}"
@@ -68,6 +76,7 @@ clean node -e '
 step "Python wheel in a new venv"
 clean "$PYTHON" -m venv "$WORK/venv"
 clean "$WORK/venv/bin/pip" install -q --disable-pip-version-check "$WHEEL"
+glibc_at_most_2_17 "$(ls "$WORK"/venv/lib/python3*/site-packages/restartkit/_native*.so)"
 (cd "$WORK" && clean "$WORK/venv/bin/python" "$HERE/python_smoke.py" "$VERSION")
 # `python -m restartkit validate` and the `restartkit` console command answer as the CLI does:
 # the same -o json report, summary line and exit status, file by file.
@@ -118,5 +127,6 @@ mkdir -p "$N" && cp "$HERE/node_smoke.mjs" "$HERE/node_smoke.cjs" "$N/"
 tar -tzf "$NODE_TGZ" | grep -q '\.node$' && fail "the main @restartkit/node package carries a binary"
 (cd "$N" && clean npm init -y >/dev/null && clean npm install -q "$NODE_PLATFORM_TGZ" "$NODE_TGZ")
 (cd "$N" && clean node node_smoke.mjs "$VERSION" && clean node node_smoke.cjs "$VERSION")
+glibc_at_most_2_17 "$N/node_modules/@restartkit/node-linux-x64-gnu/restartkit.linux-x64-gnu.node"
 
 step "all artifacts installed and agree on version $VERSION"
