@@ -1,6 +1,7 @@
 # Integrations: the pre-commit hook (.pre-commit-hooks.yaml), the GitHub Action (action.yml),
 # the workflows (.github/workflows, checked by actionlint) and SARIF against its schema.
-#   make test-integrations   actionlint, then tools/tests with the release wheel (no cargo on PATH)
+#   make test-integrations   actionlint, then tools/tests with the release wheel from make dist
+#                            (manylinux2014; pre-commit and the action install it, no cargo on PATH)
 ACTIONLINT_VERSION := v1.7.12
 TOOLS_BIN := $(HOME)/.cache/restartkit/tools/bin
 ACTIONLINT := $(TOOLS_BIN)/actionlint-$(ACTIONLINT_VERSION)
@@ -21,7 +22,7 @@ actionlint: $(ACTIONLINT)
 	$(ACTIONLINT) -no-color .github/workflows/*.yml
 	shellcheck tools/action/*.sh
 
-test-integrations: actionlint python
+test-integrations: actionlint python dist-python
 	$(PY_BIN)/pip install -q --disable-pip-version-check $(INTEGRATION_TOOLS)
 	$(PY_BIN)/mypy --strict tools/tests
-	RESTARTKIT_WHEEL_DIR=$(PY_DIST) $(PY_BIN)/python -m pytest -q -p no:cacheprovider tools/tests
+	RESTARTKIT_WHEEL_DIR=$(DIST_DIR) $(PY_BIN)/python -m pytest -q -p no:cacheprovider tools/tests

@@ -6,9 +6,7 @@
 //! panic becomes a `status: "error"` response (or a `RestartkitError`) with code `internal`.
 
 use pyo3::exceptions::PyTypeError;
-use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use restartkit::prepared::{Action, PrepareOptions, PreparedPolicy};
 use restartkit::Diagnostic;
@@ -348,7 +346,7 @@ impl Policy {
                 raise(py, &[diag("invalid-input", "exitCodes", "exit codes must be integers in the int32 range")])
             })?
         } else {
-            // The limited API of CPython 3.9 has no buffer protocol: go through memoryview and copy
+            // The limited API of CPython 3.10 has no buffer protocol (it joined in 3.11): go through memoryview and copy
             // the bytes once (a memcpy); the decisions then run on the copy without the GIL.
             let mv = py
                 .import("builtins")?
@@ -391,160 +389,6 @@ impl Policy {
     }
 }
 
-// ---------------------------------------------------------------------------------------------
-// The vectorcall path of `decide` and `decide_code`.
-//
-// Built for the limited API of CPython 3.9, pyo3 declares methods METH_VARARGS: every call packs
-// its arguments into a new tuple and pyo3 parses them back, about half of the cost of a `decide`
-// call. METH_FASTCALL (PEP 590: arguments as a C array, no tuple) joined the stable ABI in 3.10,
-// so on 3.10 and later the module replaces these two methods on the type by METH_FASTCALL |
-// METH_KEYWORDS descriptors made with `PyDescr_NewMethod` (stable ABI since 3.2). The fast
-// function only handles the common call: two positional arguments, a known container (name or
-// index) and an int32 exit code. Every other call (keywords, a wrong count, an unknown container,
-// a bad type, an error in the core) goes to pyo3's method unchanged, so errors, messages and
-// keywords behave exactly as on 3.9. On 3.9 pyo3's methods stay.
-
-/// pyo3's methods, kept for the calls the fast functions hand over.
-static SLOW_DECIDE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-static SLOW_DECIDE_CODE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-
-/// The stable-ABI value of METH_FASTCALL (Include/methodobject.h, stable since 3.10); pyo3-ffi
-/// only declares it for builds whose limited API is 3.10 or later.
-const METH_FASTCALL: std::os::raw::c_int = 0x0080;
-
-type FastWithKeywords =
-    unsafe extern "C" fn(*mut ffi::PyObject, *const *mut ffi::PyObject, ffi::Py_ssize_t, *mut ffi::PyObject) -> *mut ffi::PyObject;
-
-/// The decision of the common call, or None when pyo3's method must answer.
-fn fast_decide<const CODE: bool>(py: Python<'_>, slf: &Bound<'_, PyAny>, args: &[Borrowed<'_, '_, PyAny>]) -> Option<Py<PyAny>> {
-    let [container, exit_code] = args else { return None };
-    let policy = slf.cast::<Policy>().ok()?.get();
-    let i = policy.quick_index(py, container)?;
-    let exit_code = exit_code.extract::<i32>().ok()?;
-    // A panic in the core is reported by pyo3's method, which runs the same call guarded.
-    let action = catch_unwind(AssertUnwindSafe(|| policy.inner.decide_exit(i, exit_code))).ok()??;
-    Some(if CODE {
-        action.code().into_pyobject(py).ok()?.into_any().unbind()
-    } else {
-        policy.action_name(py, action).into_any()
-    })
-}
-
-/// Calls pyo3's method with the same arguments.
-fn slow_decide<'py>(
-    py: Python<'py>,
-    slow: &'static PyOnceLock<Py<PyAny>>,
-    slf: &Bound<'py, PyAny>,
-    args: &[Borrowed<'_, 'py, PyAny>],
-    kwnames: Option<Borrowed<'_, 'py, PyAny>>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let method = slow.get(py).ok_or_else(|| PyTypeError::new_err("restartkit: Policy method missing"))?.bind(py);
-    let n_kw = match kwnames {
-        Some(k) => k.cast::<PyTuple>()?.len(),
-        None => 0,
-    };
-    let n_pos = args.len().saturating_sub(n_kw);
-    let mut positional = Vec::with_capacity(n_pos + 1);
-    positional.push(slf.clone());
-    positional.extend(args.iter().take(n_pos).map(|a| Borrowed::to_owned(*a)));
-    let positional = PyTuple::new(py, positional)?;
-    let kwargs = match kwnames {
-        Some(k) => {
-            let d = PyDict::new(py);
-            for (name, value) in k.cast::<PyTuple>()?.iter().zip(args.iter().skip(n_pos)) {
-                d.set_item(name, value)?;
-            }
-            Some(d)
-        }
-        None => None,
-    };
-    method.call(positional, kwargs.as_ref())
-}
-
-/// The METH_FASTCALL | METH_KEYWORDS entry point.
-///
-/// # Safety
-/// Called by CPython only, with the GIL held, `slf` a live object, and `args` pointing at `nargs`
-/// positional arguments followed by one value per name of the `kwnames` tuple (or null).
-unsafe extern "C" fn decide_fastcall<const CODE: bool>(
-    slf: *mut ffi::PyObject,
-    args: *const *mut ffi::PyObject,
-    nargs: ffi::Py_ssize_t,
-    kwnames: *mut ffi::PyObject,
-) -> *mut ffi::PyObject {
-    // SAFETY: CPython calls methods with the GIL held.
-    let py = unsafe { Python::assume_attached() };
-    let outcome = catch_unwind(AssertUnwindSafe(|| {
-        // SAFETY: CPython passes live borrowed references: `slf`, `nargs` positional arguments
-        // and then one value per keyword name (vectorcall may set PY_VECTORCALL_ARGUMENTS_OFFSET
-        // in `nargs` of vectorcall functions, never in the `nargs` of a METH_FASTCALL method).
-        let slf = unsafe { Borrowed::from_ptr(py, slf) };
-        // The common call first, without a heap allocation.
-        if kwnames.is_null() && nargs == 2 && !args.is_null() {
-            let raw = unsafe { std::slice::from_raw_parts(args, 2) };
-            if let [a, b] = raw
-                && let Some(r) = fast_decide::<CODE>(py, &slf, &[unsafe { Borrowed::from_ptr(py, *a) }, unsafe { Borrowed::from_ptr(py, *b) }])
-            {
-                return Ok(r.into_bound(py));
-            }
-        }
-        let kwnames = if kwnames.is_null() { None } else { Some(unsafe { Borrowed::from_ptr(py, kwnames) }) };
-        let n_kw = kwnames.and_then(|k| k.cast::<PyTuple>().ok().map(|t| t.len())).unwrap_or(0);
-        let total = usize::try_from(nargs).unwrap_or(0) + n_kw;
-        let raw: &[*mut ffi::PyObject] = if total == 0 || args.is_null() { &[] } else { unsafe { std::slice::from_raw_parts(args, total) } };
-        let owned: Vec<Borrowed<'_, '_, PyAny>> = raw.iter().map(|p| unsafe { Borrowed::from_ptr(py, *p) }).collect();
-        slow_decide(py, if CODE { &SLOW_DECIDE_CODE } else { &SLOW_DECIDE }, &slf, &owned, kwnames)
-    }));
-    match outcome {
-        Ok(Ok(r)) => r.into_ptr(),
-        Ok(Err(e)) => {
-            e.restore(py);
-            std::ptr::null_mut()
-        }
-        Err(_) => {
-            PyErr::new::<pyo3::exceptions::PySystemError, _>("internal error in restartkit: panic in Policy.decide").restore(py);
-            std::ptr::null_mut()
-        }
-    }
-}
-
-/// Replaces `name` on the Policy type by a METH_FASTCALL descriptor running `f`, keeping pyo3's
-/// method in `slow`. The docstring and text signature are pyo3's, so `help()` and
-/// `inspect.signature` are unchanged.
-fn install_fastcall(py: Python<'_>, name: &'static std::ffi::CStr, f: FastWithKeywords, slow: &'static PyOnceLock<Py<PyAny>>) -> PyResult<()> {
-    if slow.get(py).is_some() {
-        // Already installed: the type is made once per process, even if the module is not.
-        return Ok(());
-    }
-    let ty = py.get_type::<Policy>();
-    let name_str = name.to_str().map_err(|e| PyTypeError::new_err(e.to_string()))?;
-    let original = ty.getattr(name_str)?;
-    let sig: Option<String> = original.getattr("__text_signature__")?.extract()?;
-    let doc: Option<String> = original.getattr("__doc__")?.extract()?;
-    let doc = match sig {
-        // The format CPython parses back into `__text_signature__`.
-        Some(sig) => format!("{name_str}{sig}\n--\n\n{}", doc.unwrap_or_default()),
-        None => doc.unwrap_or_default(),
-    };
-    let doc = std::ffi::CString::new(doc).map_err(|e| PyTypeError::new_err(e.to_string()))?;
-    // The method table entry must outlive the type; the module is initialised once per process.
-    let def = Box::leak(Box::new(ffi::PyMethodDef {
-        ml_name: name.as_ptr(),
-        // SAFETY: CPython calls `ml_meth` with the signature that `ml_flags` names (METH_FASTCALL |
-        // METH_KEYWORDS: FastWithKeywords), as a C cast does; pyo3-ffi only names that member of
-        // the union for 3.10 limited-API builds.
-        ml_meth: ffi::PyMethodDefPointer {
-            PyCFunction: unsafe { std::mem::transmute::<FastWithKeywords, ffi::PyCFunction>(f) },
-        },
-        ml_flags: METH_FASTCALL | ffi::METH_KEYWORDS,
-        ml_doc: Box::leak(doc.into_boxed_c_str()).as_ptr(),
-    }));
-    // SAFETY: `ty` is a live type object and `def` lives for the rest of the process.
-    let descr = unsafe { Bound::from_owned_ptr_or_err(py, ffi::PyDescr_NewMethod(ty.as_type_ptr(), def)) }?;
-    slow.set(py, original.unbind()).map_err(|_| PyTypeError::new_err("restartkit: Policy methods installed twice"))?;
-    ty.setattr(name_str, descr)
-}
-
 /// Runs the `restartkit` command with `args` (without the program name) in this process and
 /// returns its exit status; the console command and `python -m restartkit` call it, so they print
 /// exactly what the CLI prints. Output goes to the process's stdout and stderr, not `sys.stdout`.
@@ -567,11 +411,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse_source, m)?)?;
     m.add_function(wrap_pyfunction!(schemas_json, m)?)?;
     m.add_function(wrap_pyfunction!(run_cli, m)?)?;
+    // Built for the limited API of 3.10 (abi3-py310), pyo3 declares every method METH_FASTCALL:
+    // arguments arrive as a C array, with no tuple to pack and unpack, so `decide` needs no
+    // hand-installed entry point of its own.
     m.add_class::<Policy>()?;
-    if m.py().version_info() >= (3, 10) {
-        install_fastcall(m.py(), c"decide", decide_fastcall::<false>, &SLOW_DECIDE)?;
-        install_fastcall(m.py(), c"decide_code", decide_fastcall::<true>, &SLOW_DECIDE_CODE)?;
-    }
     Ok(())
 }
 

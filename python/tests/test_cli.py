@@ -101,3 +101,4 @@ def test_binding_conformance_over_the_repository_vectors() -> None:
     p = _conformance(*files)
     assert p.stdout.splitlines()[-1].endswith("failed")
     assert p.returncode == 0, p.stdout[-3000:]
+
