@@ -8,7 +8,7 @@ PY_ROOT  := $(CURDIR)
 PY_VENV  := $(PY_ROOT)/.venv
 PY_BIN   := $(PY_VENV)/bin
 PY_DIST  := $(PY_ROOT)/dist/python
-PY_TOOLS := "maturin>=1.9,<2" pytest mypy kubernetes jsonschema pytest-benchmark typing_extensions
+PY_TOOLS := "maturin>=1.9,<2" pytest mypy kubernetes jsonschema types-jsonschema pytest-benchmark typing_extensions
 PY_STAMP := $(PY_VENV)/.restartkit-tools
 
 FRONTEND_TESTS += test-python

@@ -145,7 +145,7 @@ def main() -> None:
     t_val_text = per_call(lambda: restartkit.validate(text), 2000 // scale)
     rows.append(f"restartkit.validate(Job JSON text)    {fmt(t_val_text)}")
     try:
-        import jsonschema  # type: ignore[import-untyped]
+        import jsonschema
 
         schema = restartkit.schemas()["Job"]
         cls = jsonschema.validators.validator_for(schema)
