@@ -2,6 +2,7 @@
 // local files (./examples). No request leaves the page.
 import * as rk from './pkg/index.browser.js';
 import { createEditor } from './editor.js';
+import { schemaForKind } from './kinds.js';
 import { renderChart, restartsWithin, WINDOWS, fmtSeconds } from './chart.js';
 import { DEFAULTS, parseFragment, toFragment } from './state.js';
 import { $, h } from './dom.js';
@@ -19,7 +20,15 @@ async function exampleText(id) {
 }
 
 let state = { ...DEFAULTS, g: {}, p: [] };
-const editor = createEditor($('editor'), { onInput: (text) => { state.m = text; schedule(); } });
+const SCHEMAS = rk.schemas();
+const editor = createEditor($('editor'), {
+  onInput: (text) => { state.m = text; schedule(); },
+  schemaFor: (kind) => schemaForKind(SCHEMAS, kind),
+  label: 'Manifest: YAML or JSON (Tab indents, Esc then Tab leaves)',
+  describedBy: 'diag-count',
+  testid: 'manifest-input',
+  id: 'manifest-input',
+});
 
 // ---- version and gates --------------------------------------------------------------------
 const versionSelect = $('version');
@@ -47,7 +56,7 @@ const opts = () => ({
 // The list comes from the core: the contract's JSON Schema of `proposals` (the Proposal enum,
 // with its doc comments), served by the package from build-time JSON. Nothing is hard-coded here.
 const PROPOSALS = (() => {
-  const schemas = rk.schemas();
+  const schemas = SCHEMAS;
   const def = schemas.ValidateInput?.$defs?.Proposal ?? schemas.BackoffCompareInput?.$defs?.Proposal;
   return (def?.oneOf ?? (def?.enum ?? []).map((v) => ({ const: v })))
     .filter((x) => typeof x.const === 'string')
@@ -245,17 +254,23 @@ async function simFile(path) {
 const scenarioFile = (id) => scenarios.find((x) => x.id === id)?.file;
 const scenarioText = async (id) => (scenarioFile(id) ? simFile(`scenarios/${scenarioFile(id)}`) : null);
 const scenarioBase = (id) => `scenarios/${scenarioFile(id) ?? ''}`;
+const scenarioEditor = createEditor($('scenario-editor'), {
+  onInput: (text) => { state.sm = text; schedule(); },
+  schemaFor: () => SCHEMAS.Scenario,
+  label: 'Scenario: YAML or JSON (Tab indents, Esc then Tab leaves)',
+  testid: 'scenario-input',
+  id: 'scenario-input',
+});
 $('scenario-select').replaceChildren(...scenarios.map((x) => h('option', { value: x.id }, x.title)));
 $('compare-select').replaceChildren(h('option', { value: '' }, 'nothing'), ...scenarios.map((x) => h('option', { value: x.id }, x.title)));
 $('scenario-select').addEventListener('change', async (e) => {
   state.s = e.target.value;
   state.sm = await scenarioText(state.s);
-  $('scenario-input').value = state.sm ?? '';
+  scenarioEditor.value = state.sm ?? '';
   simKey = null;
   update();
 });
 $('compare-select').addEventListener('change', (e) => { state.sc = e.target.value || null; simKey = null; update(); });
-$('scenario-input').addEventListener('input', (e) => { state.sm = e.target.value; schedule(); });
 
 // The simulator runs only when its inputs change (not on every keystroke elsewhere); runs are
 // asynchronous because workload files load on demand, so a newer run supersedes an older one.
@@ -297,37 +312,81 @@ function schedule() {
   timer = setTimeout(update, 120);
 }
 
+// Validation runs in a Web Worker (./worker.js); only the answer to the latest request is used,
+// and a worker still busy with an older text is replaced, so a huge or hostile paste never
+// blocks typing. Everything else (what-if, chart, simulator) runs here on the parsed documents.
+const VALIDATION_TIMEOUT_MS = 15000;
+let worker = null;
+let workerBusy = false;
+let requestSeq = 0;
+let watchdog = null;
+// Messages that reach a module worker before its imports (the wasm) are ready would be lost:
+// the latest request waits here until the worker says it is ready.
+let workerReady = false;
+let pendingRequest = null;
+function startWorker() {
+  workerReady = false;
+  worker = new Worker(new URL(WORKER_URL, import.meta.url), { type: 'module' });
+  worker.onmessage = ({ data }) => {
+    if (data.ready) {
+      workerReady = true;
+      if (pendingRequest) worker.postMessage(pendingRequest);
+      pendingRequest = null;
+      return;
+    }
+    workerBusy = false;
+    clearTimeout(watchdog);
+    if (data.id === requestSeq) render(data);
+  };
+  worker.onerror = (e) => {
+    workerBusy = false;
+    clearTimeout(watchdog);
+    render({ id: requestSeq, docs: [], diags: [{ severity: 'error', field: '', message: `validation failed: ${e.message}`, origin: 'playground' }], proposals: null });
+  };
+}
+
 function update() {
   clearTimeout(timer);
   versionSelect.value = version();
+  if (workerBusy) { worker.terminate(); startWorker(); }
+  const id = ++requestSeq;
+  workerBusy = true;
+  clearTimeout(watchdog);
+  watchdog = setTimeout(() => {
+    if (id !== requestSeq || !workerBusy) return;
+    worker.terminate();
+    startWorker();
+    workerBusy = false;
+    render({ id, docs: [], diags: [{ severity: 'error', field: '', message: `validation did not finish within ${VALIDATION_TIMEOUT_MS / 1000} s; the text was not checked`, origin: 'playground' }], proposals: null });
+  }, VALIDATION_TIMEOUT_MS);
+  const request = { id, text: editor.value, opts: opts() };
+  if (workerReady) worker.postMessage(request);
+  else pendingRequest = request;
+}
+
+let lastDiags = [];
+function render({ docs, diags, proposals }) {
   const text = editor.value;
-  let diags = [];
-  let docs = [];
-  let validatedUnder = null;
-  try {
-    docs = rk.parseDocuments(text);
-  } catch (e) {
-    diags = e.diagnostics ?? [{ severity: 'error', field: '', message: e.message, origin: 'restartkit' }];
-  }
-  if (docs.length) {
-    try {
-      const out = rk.validate(text, opts());
-      diags = [...out.errors, ...out.warnings, ...(out.infos ?? [])];
-      validatedUnder = out.proposals ?? null;
-    } catch (e) {
-      diags = e.diagnostics ?? [{ severity: 'error', field: e.field ?? '', message: e.message, origin: 'restartkit' }];
-    }
-  }
-  editor.setDiagnostics(diags);
-  renderDiagnostics(diags, validatedUnder);
+  lastDiags = diags;
+  editor.setDiagnostics(diags, quickFixes);
+  renderDiagnostics(diags, proposals);
   const w = workloadOf(docs);
   updateWhatIf(w);
   updateSimulation(w);
   renderBackoff(docs);
   const exText = state.ex ? exampleTexts.get(state.ex) : undefined;
   const frag = toFragment({ ...state, m: text }, exText, state.s ? fileCache.get(`scenarios/${scenarioFile(state.s)}`) : undefined);
-  if (location.hash !== frag) history.replaceState(null, '', frag);
+  try {
+    if (location.hash !== frag) history.replaceState(null, '', frag);
+  } catch {
+    // A text too long for a URL (browsers cap them near 2 MB) stays in the editor only.
+  }
   document.body.dataset.ready = 'true';
+}
+
+/** CodeMirror lint actions from the core's fixes on a diagnostic (none yet: filled in below). */
+function quickFixes() {
+  return [];
 }
 
 async function loadFragment() {
@@ -351,7 +410,7 @@ async function loadFragment() {
   if (state.sc && !scenarioFile(state.sc)) state.sc = null;
   const st = state.s ? await scenarioText(state.s) : null;
   if (state.sm === null) state.sm = st ?? '';
-  $('scenario-input').value = state.sm;
+  scenarioEditor.value = state.sm;
   simKey = null;
   renderGates();
   renderProposals();
@@ -362,5 +421,6 @@ window.addEventListener('hashchange', () => {
   // Only links pasted or edited by hand: our own replaceState does not fire hashchange.
   loadFragment();
 });
+startWorker();
 $('version-info').textContent = `restartkit ${description.restartkitVersion}, contract ${description.contractVersion}`;
 await loadFragment();
