@@ -24,9 +24,11 @@ rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });
 
 // ---- the wasm package, in a folder named by the hash of its content
-const pkgFiles = readdirSync(join(pkg, 'web')).filter((f) => /\.(js|wasm)$/.test(f)).map((f) => `web/${f}`);
-const browserFiles = ['index.browser.js', 'schemas.js', 'package.json', ...pkgFiles].filter((f) => existsSync(join(pkg, f)));
-for (const f of readdirSync(pkg).filter((f) => /^[\w-]+\.browser\.js$/.test(f) && !browserFiles.includes(f))) browserFiles.push(f);
+// The browser entries (index.browser.js: the full module in web/; core.browser.js: the module
+// without the simulator in web-core/) with their glue and modules.
+const moduleFiles = ['web', 'web-core'].flatMap((d) => readdirSync(join(pkg, d)).filter((f) => /\.(js|wasm)$/.test(f)).map((f) => `${d}/${f}`));
+const browserFiles = ['index.browser.js', 'core.browser.js', 'schemas.js', 'package.json', ...moduleFiles];
+for (const f of browserFiles) if (!existsSync(join(pkg, f))) throw new Error(`${pkg} has no ${f}: run \`make wasm\``);
 const pkgHash = createHash('sha256');
 for (const f of browserFiles.sort()) pkgHash.update(f).update(readFileSync(join(pkg, f)));
 const pkgDir = `pkg-${pkgHash.digest('hex').slice(0, 10)}`;

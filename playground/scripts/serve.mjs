@@ -12,13 +12,17 @@ const TYPES = {
   '.yaml': 'text/yaml; charset=utf-8', '.png': 'image/png', '.svg': 'image/svg+xml',
 };
 
-export function startServer(dir, port = 8080, host = '127.0.0.1') {
+// `prefix` serves the folder under a sub-path (e.g. '/restartkit/', as GitHub Pages does for a
+// project site); anything outside it is 404.
+export function startServer(dir, port = 8080, host = '127.0.0.1', { prefix = '/' } = {}) {
   const root = resolve(dir);
   const server = createServer((req, res) => {
     let path = decodeURIComponent(new URL(req.url, 'http://localhost').pathname);
+    const inside = path.startsWith(prefix);
+    path = `/${path.slice(prefix.length)}`;
     if (path.endsWith('/')) path += 'index.html';
     const file = normalize(join(root, path));
-    if ((file !== root && !file.startsWith(root + sep)) || !existsSync(file) || !statSync(file).isFile()) {
+    if (!inside || (file !== root && !file.startsWith(root + sep)) || !existsSync(file) || !statSync(file).isFile()) {
       res.writeHead(404, { 'content-type': 'text/plain' });
       res.end('not found');
       return;

@@ -1,6 +1,8 @@
 // restartkit playground: everything runs in the page, on the restartkit-wasm package (./pkg) and
 // local files (./examples). No request leaves the page.
-import * as rk from './pkg/index.browser.js';
+// The package's core module (no simulator): the first load. The simulator panel imports the
+// main entry (the full module) the first time it opens.
+import * as rk from './pkg/core.browser.js';
 import { createEditor } from './editor.js';
 import { schemaForKind } from './kinds.js';
 import { renderChart, restartsWithin, WINDOWS, fmtSeconds } from './chart.js';
@@ -231,6 +233,10 @@ function renderDiagnostics(list, proposals) {
   const ul = $('diagnostics');
   $('diag-marker').replaceChildren(...[proposalMarker(proposals, 'validate-marker')].filter(Boolean));
   $('diag-count').textContent = list.length === 0 ? 'No problems.' : `${list.length} diagnostic${list.length === 1 ? '' : 's'}`;
+  // For screen readers (a polite live region): the count and the first three, by line.
+  const announce = list.length === 0 ? 'No problems.' : `${list.length} diagnostic${list.length === 1 ? '' : 's'}: ${list.slice(0, 3)
+    .map((d) => `${d.line ? `line ${d.line}: ` : ''}${d.severity} ${d.message}`).join('; ')}`;
+  if ($('diag-announce').textContent !== announce) $('diag-announce').textContent = announce;
   ul.replaceChildren(...list.map((d) => h('li', { class: `diag diag-${d.severity}`, 'data-field': d.field ?? '' },
     h('button', { type: 'button', class: 'goto', disabled: !d.line, onclick: () => d.line && editor.focusLine(d.line), title: d.line ? `go to line ${d.line}` : undefined },
       d.line ? `${d.line}:${d.column ?? 1}` : '—'),
@@ -276,9 +282,23 @@ $('compare-select').addEventListener('change', (e) => { state.sc = e.target.valu
 // asynchronous because workload files load on demand, so a newer run supersedes an older one.
 let simKey = null;
 let simSeq = 0;
+let lastWorkload = null;
+// The simulator is in the package's main module, fetched the first time the panel opens: most
+// visits only validate, and the core module they load is a third smaller.
+const simPanel = $('simulation');
+let simulatorModule = null;
+const loadSimulator = () => (simulatorModule ??= import('./pkg/index.browser.js'));
+simPanel.addEventListener('toggle', () => {
+  if (!simPanel.open) return;
+  simKey = null;
+  updateSimulation(lastWorkload);
+  history.replaceState(null, '', fragment());
+});
 function updateSimulation(w) {
+  lastWorkload = w;
   $('scenario-select').value = state.s ?? '';
   $('compare-select').value = state.sc ?? '';
+  if (!simPanel.open) return;
   const key = JSON.stringify([state.sm, state.sc, state.p, state.sm !== null && !/^\s*workload(File)?:/m.test(state.sm) ? w?.obj : null]);
   if (key === simKey) return;
   simKey = key;
@@ -288,15 +308,16 @@ function updateSimulation(w) {
   (async () => {
     const load = (base) => (path) => simFile(new URL(path, new URL(base, 'http://x/')).pathname.slice(1));
     try {
-      const scenario = await scenarioInput(rk, state.sm ?? '', { loadFile: load(scenarioBase(state.s)), fallbackWorkload: w?.obj });
+      const sim = await loadSimulator();
+      const scenario = await scenarioInput(sim, state.sm ?? '', { loadFile: load(scenarioBase(state.s)), fallbackWorkload: w?.obj });
       const compare = state.sc
-        ? await scenarioInput(rk, (await scenarioText(state.sc)) ?? '', { loadFile: load(scenarioBase(state.sc)), fallbackWorkload: w?.obj })
+        ? await scenarioInput(sim, (await scenarioText(state.sc)) ?? '', { loadFile: load(scenarioBase(state.sc)), fallbackWorkload: w?.obj })
         : null;
       if (seq !== simSeq) return;
       // The toggles apply to the scenario, not to the compare run (as `restartkit simulate
       // --proposal` does), so a scenario can be compared with itself without the proposal.
       if (state.p.length) scenario.proposals = [...new Set([...(scenario.proposals ?? []), ...state.p])];
-      renderSimulation(rk, out, scenario, compare, proposalMarker);
+      renderSimulation(sim, out, scenario, compare, proposalMarker);
     } catch (e) {
       if (seq !== simSeq) return;
       out.replaceChildren(h('p', { class: 'error-text', 'data-testid': 'sim-error' }, e.message));
@@ -364,9 +385,15 @@ function update() {
   else pendingRequest = request;
 }
 
+/** The view as a fragment; the simulator's keys only while its panel is open. */
+function fragment() {
+  const exText = state.ex ? exampleTexts.get(state.ex) : undefined;
+  const sim = simPanel.open ? {} : { s: null, sm: null, sc: null };
+  return toFragment({ ...state, m: editor.value, ...sim }, exText, state.s ? fileCache.get(`scenarios/${scenarioFile(state.s)}`) : undefined);
+}
+
 let lastDiags = [];
 function render({ docs, diags, proposals }) {
-  const text = editor.value;
   lastDiags = diags;
   editor.setDiagnostics(diags, quickFixes);
   renderDiagnostics(diags, proposals);
@@ -374,8 +401,7 @@ function render({ docs, diags, proposals }) {
   updateWhatIf(w);
   updateSimulation(w);
   renderBackoff(docs);
-  const exText = state.ex ? exampleTexts.get(state.ex) : undefined;
-  const frag = toFragment({ ...state, m: text }, exText, state.s ? fileCache.get(`scenarios/${scenarioFile(state.s)}`) : undefined);
+  const frag = fragment();
   try {
     if (location.hash !== frag) history.replaceState(null, '', frag);
   } catch {
@@ -391,6 +417,7 @@ function quickFixes() {
 
 async function loadFragment() {
   const s = parseFragment(location.hash);
+  if (s.s || s.sm || s.sc) simPanel.open = true;
   state = { ...DEFAULTS, ...s, g: s.g, p: s.p.filter((n) => PROPOSAL_NAMES.has(n)) };
   if (state.v && !description.kubernetesVersions.includes(state.v)) state.v = null;
   let text = state.m;

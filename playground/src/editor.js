@@ -100,6 +100,8 @@ export function createEditor(root, { onInput, schemaFor, label, describedBy, tes
     }),
   });
 
+  // Scripts that drive the page (the Playwright tests) read the text and place the cursor here.
+  root.editorView = view;
   return {
     view,
     get value() { return view.state.doc.toString(); },
@@ -127,7 +129,8 @@ export function createEditor(root, { onInput, schemaFor, label, describedBy, tes
         if (d.column) {
           from = Math.min(line.from + d.column - 1, line.to);
           const rest = line.text.slice(from - line.from);
-          const token = /^(?:"[^"]*"|'[^']*'|[^\s,\]}#]+)/.exec(rest)?.[0] ?? '';
+          // A quoted scalar, or a plain one up to `: ` (a key's colon), a comma, a bracket or a comment.
+          const token = /^(?:"[^"]*"|'[^']*'|(?:[^\s,\]}#:]|:(?=[^\s,\]}]))+)/.exec(rest)?.[0] ?? '';
           to = from + Math.max(token.length, 0);
           if (to === from) to = Math.min(from + 1, line.to);
           if (to === from) { from = line.from; to = line.to; }

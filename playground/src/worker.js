@@ -2,7 +2,7 @@
 // responsive. The page sends {id, text, opts}; the worker answers {id, docs, diags, proposals}
 // with the engine's own diagnostics (its reading errors included). The page keeps only the answer
 // to its latest request and replaces a worker that is still busy when a newer request comes.
-import * as rk from './pkg/index.browser.js';
+import * as rk from './pkg/core.browser.js';
 
 self.onmessage = ({ data: { id, text, opts } }) => {
   let docs = [];
