@@ -548,8 +548,11 @@ class JobSpec(TypedDict):
     activeDeadlineSeconds: NotRequired[Optional[int]]
     podFailurePolicy: NotRequired[Optional[PodFailurePolicy]]
     successPolicy: NotRequired[Optional[SuccessPolicy]]
+    #: How many Pod failures the Job tolerates before it fails (`BackoffLimitExceeded`); 6 when unset, and effectively unlimited once `backoffLimitPerIndex` is set.
     backoffLimit: NotRequired[Optional[int]]
+    #: How many times one index is retried before that index is marked failed (the count is kept per Pod in the `batch.kubernetes.io/job-index-failure-count` annotation). Only with `completionMode: Indexed` and a Pod `restartPolicy` of `Never`; immutable.
     backoffLimitPerIndex: NotRequired[Optional[int]]
+    #: With `backoffLimitPerIndex`: the Job fails once more indexes than this have failed.
     maxFailedIndexes: NotRequired[Optional[int]]
     #: `NonIndexed` (default) or `Indexed`.
     completionMode: NotRequired[Optional[str]]
