@@ -557,6 +557,12 @@ describe('first load and bad input', () => {
     // First load: only the core module (the main thread and the validation worker share it).
     assert.deepEqual([...new Set(wasmUrls())], [`${build.pkgDir}/web-core/restartkit_wasm_bg.wasm`]);
     const firstLoad = fetched.reduce((a, f) => a + f.bytes, 0);
+    // The core module answers `simulate` with an error naming the missing part, not a crash.
+    const notBuilt = await page.evaluate(async (dir) => {
+      const core = await import(`./${dir}/core.browser.js`);
+      try { core.call('simulate', { scenario: {} }); return null; } catch (e) { return { code: e.code, message: e.message }; }
+    }, build.pkgDir);
+    assert.equal(notBuilt?.code, 'op-not-built', JSON.stringify(notBuilt));
     const coreGz = build.files[`${build.pkgDir}/web-core/restartkit_wasm_bg.wasm`].gzip;
     const fullGz = build.files[`${build.pkgDir}/web/restartkit_wasm_bg.wasm`].gzip;
     await page.locator('#simulation > summary').click();
