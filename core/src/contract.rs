@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// Version of the request/response contract. Bumped on any incompatible change.
-pub const CONTRACT_VERSION: &str = "1.1";
+pub const CONTRACT_VERSION: &str = "1.2";
 
 /// Every operation the contract offers, in the order `describe` lists them.
 pub const OPERATIONS: &[&str] = &[

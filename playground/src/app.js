@@ -244,7 +244,8 @@ function renderDiagnostics(list, proposals) {
     h('code', { class: 'field' }, d.field || '(document)'),
     h('span', { class: 'msg' }, d.message),
     d.type ? h('span', { class: 'type' }, d.type) : null,
-    h('span', { class: 'origin' }, d.origin ?? ''))));
+    h('span', { class: 'origin' }, d.origin ?? ''),
+    ...placedFixes(d).map((fix) => h('button', { type: 'button', class: 'fix', 'data-testid': 'quick-fix', onclick: () => applyFix(fix) }, `Fix: ${fix.description}`)))));
 }
 
 // ---- simulation ---------------------------------------------------------------------------
@@ -410,9 +411,25 @@ function render({ docs, diags, proposals }) {
   document.body.dataset.ready = 'true';
 }
 
-/** CodeMirror lint actions from the core's fixes on a diagnostic (none yet: filled in below). */
-function quickFixes() {
-  return [];
+/** The core's fixes of a diagnostic that it could place in the text (`fixes[].textEdits`). */
+const placedFixes = (d) => (d.fixes ?? []).filter((f) => f.textEdits?.length);
+
+/** Applies a fix's text edits (1-based lines, columns in characters) to the manifest editor. */
+function applyFix(fix) {
+  const doc = editor.view.state.doc;
+  const at = (line, column) => {
+    const l = doc.line(Math.min(Math.max(line, 1), doc.lines));
+    return Math.min(l.from + column - 1, l.to);
+  };
+  editor.view.dispatch({
+    changes: fix.textEdits.map((e) => ({ from: at(e.line, e.column), to: at(e.endLine, e.endColumn), insert: e.newText })),
+    userEvent: 'input.fix',
+  });
+}
+
+/** CodeMirror lint actions (buttons in the diagnostic's tooltip and the lint panel). */
+function quickFixes(d) {
+  return placedFixes(d).map((fix) => ({ name: `Fix: ${fix.description}`, apply: () => applyFix(fix) }));
 }
 
 async function loadFragment() {

@@ -527,6 +527,40 @@ describe('editor (CodeMirror, completion and hover from the JSON Schemas)', () =
     await page.close();
   });
 
+  test('quick fixes from the core edit the text and clear the error', async () => {
+    const { page, errors } = await open('#ex=restart-on-exit-42');
+    const job = (policy, values, action = 'FailJob') => ['apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: j', 'spec:',
+      '  completionMode: Indexed', '  completions: 2', '  podFailurePolicy:', '    rules:', `    - action: ${action}`, '      onExitCodes:',
+      '        operator: In', `        values: ${values}`, '  template:', '    spec:', `      restartPolicy: ${policy}`, '      containers:',
+      '      - name: m', '        image: busybox', ''].join('\n');
+    // 1. restartPolicy OnFailure beside a podFailurePolicy: the lint tooltip's action sets Never.
+    await setText(page, job('OnFailure', '[3]'));
+    await waitFor(page, () => /1 diagnostic/.test(document.querySelector('#diag-count')?.innerText ?? ''), 'the OnFailure error');
+    const mark = page.locator('#editor .cm-lintRange-error').first();
+    await mark.hover();
+    await page.waitForSelector('.cm-tooltip-lint .cm-diagnosticAction', { timeout: 5000 });
+    assert.match(await page.locator('.cm-tooltip-lint .cm-diagnosticAction').first().innerText(), /Fix: set restartPolicy to "Never"/);
+    await page.screenshot({ path: join(artifacts, 'quick-fix.png') });
+    await page.locator('.cm-tooltip-lint .cm-diagnosticAction').first().click();
+    assert.equal(await editorText(page), job('Never', '[3]'));
+    await waitFor(page, () => document.querySelector('#diag-count')?.innerText === 'No problems.', 'the error to clear');
+    // 2. Exit code 0 in an In list: the list's button removes it.
+    await setText(page, job('Never', '[0, 3]'));
+    await waitFor(page, () => document.querySelector('[data-testid="quick-fix"]'), 'the fix button');
+    assert.match(await page.getByTestId('quick-fix').innerText(), /remove 0 from the In values/);
+    await page.getByTestId('quick-fix').click();
+    assert.equal(await editorText(page), job('Never', '[3]'));
+    await waitFor(page, () => document.querySelector('#diag-count')?.innerText === 'No problems.', 'the 0 error to clear');
+    // 3. FailIndex without backoffLimitPerIndex: the fix adds it.
+    await setText(page, job('Never', '[3]', 'FailIndex'));
+    await waitFor(page, () => document.querySelector('[data-testid="quick-fix"]'), 'the FailIndex fix');
+    await page.getByTestId('quick-fix').click();
+    assert.match(await editorText(page), /\n  backoffLimitPerIndex: 1\n  completionMode: Indexed\n/);
+    await waitFor(page, () => document.querySelector('#diag-count')?.innerText === 'No problems.', 'the FailIndex error to clear');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   test('diagnostics reach screen readers through a live region', async () => {
     const { page } = await open('#ex=restart-on-exit-42');
     const text = (await editorText(page)).replace('operator: In', 'operator: Sometimes');

@@ -41,13 +41,13 @@ def _vector_file(tmp_path: Path, vectors: List[object]) -> Path:
 
 
 def test_conformance_pass_and_fail(tmp_path: Path) -> None:
-    describe_ok = {"id": "describe-ok", "op": "describe", "input": {}, "expect": {"contractVersion": "1.1"}}
+    describe_ok = {"id": "describe-ok", "op": "describe", "input": {}, "expect": {"contractVersion": "1.2"}}
     describe_bad = {"id": "describe-bad", "op": "describe", "input": {}, "expect": {"contractVersion": "9"}}
     unknown = {"id": "unknown-op", "op": "nope", "input": {}, "expect": {}}
     p = run("conformance", str(_vector_file(tmp_path, [describe_ok, describe_bad, unknown])))
     lines = p.stdout.splitlines()
     assert p.returncode == 1
-    assert lines[0].startswith('FAIL describe-bad: contractVersion: expected "9", got "1.1"')
+    assert lines[0].startswith('FAIL describe-bad: contractVersion: expected "9", got "1.2"')
     assert lines[1].startswith("FAIL unknown-op: request failed: ")
     assert lines[-1] == "1 passed, 2 failed"
     good = run("conformance", str(_vector_file(tmp_path, [describe_ok])))

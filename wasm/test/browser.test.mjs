@@ -69,7 +69,7 @@ test('index.browser.js loads in Chromium and answers', async () => {
       panic,
     };
   });
-  assert.equal(out.contract, '1.1');
+  assert.equal(out.contract, '1.2');
   assert.equal(out.raw, 'ok');
   assert.ok(out.schemaNames > 10);
   assert.deepEqual(out.err, { isRk: true, name: 'RestartkitError', field: 'spec.containers', line: 6, code: 'invalid' });
