@@ -147,9 +147,15 @@ fn fixes_are_hints_in_human_output_and_fix_objects_in_sarif() {
     let o = run(&["validate", "--output", "sarif", p.to_str().unwrap()]);
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
     let fix = &v["runs"][0]["results"][0]["fixes"][0];
-    assert_eq!(fix["description"]["text"], "set restartPolicy to \"Never\" (a podFailurePolicy needs it)");
+    assert_eq!(
+        fix["description"]["text"],
+        "set restartPolicy to \"Never\" (a podFailurePolicy needs it)"
+    );
     let change = &fix["artifactChanges"][0];
-    assert_eq!(change["artifactLocation"]["uri"], v["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]);
+    assert_eq!(
+        change["artifactLocation"]["uri"],
+        v["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+    );
     assert_eq!(
         change["replacements"][0],
         serde_json::json!({"deletedRegion": {"startLine": 14, "startColumn": 22, "endLine": 14, "endColumn": 31}, "insertedContent": {"text": "Never"}})

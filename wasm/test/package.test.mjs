@@ -61,8 +61,8 @@ describe('entry points', () => {
   test('a plain `node` script can import and require it', () => {
     writeFileSync(join(consumer.dir, 'a.mjs'), 'import { describe } from "restartkit-wasm"; console.log(describe().contractVersion);\n');
     writeFileSync(join(consumer.dir, 'b.cjs'), 'const { describe } = require("restartkit-wasm"); console.log(describe().contractVersion);\n');
-    assert.equal(execFileSync(process.execPath, ['a.mjs'], { cwd: consumer.dir, encoding: 'utf8' }).trim(), '1.1');
-    assert.equal(execFileSync(process.execPath, ['b.cjs'], { cwd: consumer.dir, encoding: 'utf8' }).trim(), '1.1');
+    assert.equal(execFileSync(process.execPath, ['a.mjs'], { cwd: consumer.dir, encoding: 'utf8' }).trim(), '1.2');
+    assert.equal(execFileSync(process.execPath, ['b.cjs'], { cwd: consumer.dir, encoding: 'utf8' }).trim(), '1.2');
   });
 });
 

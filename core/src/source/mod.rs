@@ -249,7 +249,13 @@ impl Document {
         let offset = self.positions.offset;
         let (line, column) = offset.apply((edit.line, edit.column));
         let (end_line, end_column) = offset.apply((edit.end_line, edit.end_column));
-        Some(crate::diag::TextEdit { line, column, end_line, end_column, ..edit })
+        Some(crate::diag::TextEdit {
+            line,
+            column,
+            end_line,
+            end_column,
+            ..edit
+        })
     }
 }
 
@@ -275,29 +281,40 @@ fn written(value: &Value, json: bool) -> String {
 /// Whether a plain scalar `s` reads back as the string `s` (letters first, no YAML 1.1 word).
 fn plain_is_string(s: &str) -> bool {
     let starts_with_letter = s.chars().next().is_some_and(|c| c.is_ascii_alphabetic());
-    let simple = s.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/'));
+    let simple = s
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/'));
     starts_with_letter
         && simple
-        && !matches!(resolve::resolve(s), resolve::Resolved::Bool(_) | resolve::Resolved::Null)
+        && !matches!(
+            resolve::resolve(s),
+            resolve::Resolved::Bool(_) | resolve::Resolved::Null
+        )
 }
 
 /// Replaces the value written after the key at (line, column) on the same line.
-fn replace_value_at(text: &str, line: u32, column: u32, value: &Value) -> Option<crate::diag::TextEdit> {
+fn replace_value_at(
+    text: &str,
+    line: u32,
+    column: u32,
+    value: &Value,
+) -> Option<crate::diag::TextEdit> {
     let chars = line_chars(text, line)?;
+    let at = |j: usize| chars.get(j).copied();
     let mut i = usize::try_from(column).ok()?.checked_sub(1)?;
-    let json = chars.get(i) == Some(&'"');
+    let json = at(i) == Some('"');
     // The key: quoted, or plain up to its colon.
     if json {
         i += 1;
-        while i < chars.len() && chars[i] != '"' {
-            i += if chars[i] == '\\' { 2 } else { 1 };
+        while let Some(c) = at(i).filter(|&c| c != '"') {
+            i += if c == '\\' { 2 } else { 1 };
         }
         i += 1;
         while chars.get(i).is_some_and(|c| c.is_whitespace()) {
             i += 1;
         }
     } else {
-        while i < chars.len() && !(chars[i] == ':' && chars.get(i + 1).is_none_or(|c| c.is_whitespace())) {
+        while at(i).is_some_and(|c| !(c == ':' && at(i + 1).is_none_or(char::is_whitespace))) {
             i += 1;
         }
     }
@@ -336,21 +353,30 @@ fn replace_value_at(text: &str, line: u32, column: u32, value: &Value) -> Option
         q @ ('"' | '\'') => {
             let q = *q;
             let mut j = start + 1;
-            while *chars.get(j)? != q {
-                j += if q == '"' && chars[j] == '\\' { 2 } else { 1 };
+            while let Some(c) = at(j).filter(|&c| c != q) {
+                j += if q == '"' && c == '\\' { 2 } else { 1 };
             }
+            at(j)?;
             j + 1
         }
         '#' | '{' | '|' | '>' | '&' | '*' | '!' => return None,
         _ => {
             let mut j = start;
-            while j < chars.len()
-                && !matches!(chars[j], ',' | '}' | ']')
-                && !(chars[j] == '#' && j > 0 && chars[j - 1].is_whitespace())
-            {
+            while let Some(c) = at(j) {
+                let comment = c == '#'
+                    && j.checked_sub(1)
+                        .and_then(at)
+                        .is_some_and(char::is_whitespace);
+                if matches!(c, ',' | '}' | ']') || comment {
+                    break;
+                }
                 j += 1;
             }
-            while j > start && chars[j - 1].is_whitespace() {
+            while j > start
+                && j.checked_sub(1)
+                    .and_then(at)
+                    .is_some_and(char::is_whitespace)
+            {
                 j -= 1;
             }
             j
@@ -366,12 +392,20 @@ fn replace_value_at(text: &str, line: u32, column: u32, value: &Value) -> Option
 }
 
 /// Writes a new key `field` (absent from its mapping) before the mapping's first key.
-fn insert_key(text: &str, positions: &Positions, field: &str, value: &Value) -> Option<crate::diag::TextEdit> {
+fn insert_key(
+    text: &str,
+    positions: &Positions,
+    field: &str,
+    value: &Value,
+) -> Option<crate::diag::TextEdit> {
     let (parent, name) = field.rsplit_once('.')?;
     let prefix = format!("{parent}.");
     let &(line, column) = positions
         .iter()
-        .filter(|(k, _)| k.strip_prefix(&prefix).is_some_and(|rest| !rest.contains(['.', '['])))
+        .filter(|(k, _)| {
+            k.strip_prefix(&prefix)
+                .is_some_and(|rest| !rest.contains(['.', '[']))
+        })
         .map(|(_, p)| p)
         .min()?;
     let chars = line_chars(text, line)?;
@@ -386,7 +420,13 @@ fn insert_key(text: &str, positions: &Positions, field: &str, value: &Value) -> 
     } else {
         format!("{name}: {}, ", written(value, false))
     };
-    Some(crate::diag::TextEdit { line, column, end_line: line, end_column: column, new_text })
+    Some(crate::diag::TextEdit {
+        line,
+        column,
+        end_line: line,
+        end_column: column,
+        new_text,
+    })
 }
 
 fn scan_error(e: &saphyr_parser::ScanError) -> Diagnostic {

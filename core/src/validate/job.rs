@@ -610,7 +610,11 @@ fn validate_rule(
     } else if rule.action == "FailIndex" {
         if spec.backoff_limit_per_index.is_none() {
             // `path` is spec.podFailurePolicy.rules[i]: the Job's spec is two levels up.
-            let spec_path = action_path.as_str().split(".podFailurePolicy.").next().unwrap_or("spec");
+            let spec_path = action_path
+                .as_str()
+                .split(".podFailurePolicy.")
+                .next()
+                .unwrap_or("spec");
             out.push(
                 Diagnostic::invalid(
                     &action_path,
