@@ -64,7 +64,14 @@ const cssFile = outputOf(appBuild, 'src/style.css');
 
 const html = readFileSync(join(here, 'src', 'index.html'), 'utf8');
 for (const needle of ['href="./style.css"', 'src="./app.js"']) if (!html.includes(needle)) throw new Error(`index.html no longer has ${needle}`);
-writeFileSync(join(dist, 'index.html'), html.replace('href="./style.css"', `href="./${cssFile}"`).replace('src="./app.js"', `src="./${appFile}"`));
+// The engine's core module and its glue are fetched beside the bundle, not after it has run.
+const preload = [
+  `<link rel="modulepreload" href="./${pkgDir}/core.browser.js">`,
+  `<link rel="modulepreload" href="./${pkgDir}/web-core/restartkit_wasm.js">`,
+  `<link rel="preload" href="./${pkgDir}/web-core/restartkit_wasm_bg.wasm" as="fetch" type="application/wasm" crossorigin>`,
+].map((l) => `  ${l}\n`).join('');
+writeFileSync(join(dist, 'index.html'), html.replace('href="./style.css"', `href="./${cssFile}"`)
+  .replace(/( *)<script type="module" src="\.\/app\.js"><\/script>/, `${preload}$1<script type="module" src="./${appFile}"></script>`));
 
 cpSync(join(here, 'examples'), join(dist, 'examples'), { recursive: true });
 // Simulator scenarios (examples/scenarios) under dist/sim/scenarios/, with the workload files they

@@ -5,6 +5,7 @@ import { createServer } from 'node:http';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
@@ -27,8 +28,22 @@ export function startServer(dir, port = 8080, host = '127.0.0.1', { prefix = '/'
       res.end('not found');
       return;
     }
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' });
-    res.end(readFileSync(file));
+    // As a static host would: file names with a content hash (the build's `name-HASH.js`,
+    // `pkg-<hash>/`) may be cached for good, the rest is revalidated; compressed when the client
+    // accepts gzip (so the tests measure transfer sizes as a browser would see them).
+    const hashed = /-[A-Z0-9]{8}\.(js|css)$/.test(path) || /^\/pkg-[0-9a-f]{10}\//.test(path);
+    const headers = {
+      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'cache-control': hashed ? 'public, max-age=31536000, immutable' : 'no-cache',
+    };
+    let body = readFileSync(file);
+    if (/\bgzip\b/.test(req.headers['accept-encoding'] ?? '') && body.length > 1024) {
+      body = gzipSync(body);
+      headers['content-encoding'] = 'gzip';
+    }
+    headers['content-length'] = body.length;
+    res.writeHead(200, headers);
+    res.end(body);
   });
   return new Promise((ok, fail) => {
     server.once('error', fail);
