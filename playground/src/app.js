@@ -5,6 +5,7 @@
 import * as rk from './pkg/core.browser.js';
 import { createEditor } from './editor.js';
 import { schemaForKind } from './kinds.js';
+import { stashText, stashedText } from './stash.js';
 import { renderChart, restartsWithin, WINDOWS, fmtSeconds } from './chart.js';
 import { DEFAULTS, parseFragment, toFragment } from './state.js';
 import { $, h } from './dom.js';
@@ -394,6 +395,7 @@ function fragment() {
 }
 
 let lastDiags = [];
+let stashedValue = null;
 function render({ docs, diags, proposals }) {
   lastDiags = diags;
   editor.setDiagnostics(diags, quickFixes);
@@ -403,6 +405,11 @@ function render({ docs, diags, proposals }) {
   updateSimulation(w);
   renderBackoff(docs);
   const frag = fragment();
+  // A text too long for the link stays in this tab's IndexedDB, so a reload finds it.
+  if (/[#&]mref=tab(&|$)/.test(frag) && editor.value !== stashedValue) {
+    stashedValue = editor.value;
+    stashText(stashedValue);
+  }
   try {
     if (location.hash !== frag) history.replaceState(null, '', frag);
   } catch {
@@ -438,6 +445,7 @@ async function loadFragment() {
   state = { ...DEFAULTS, ...s, g: s.g, p: s.p.filter((n) => PROPOSAL_NAMES.has(n)) };
   if (state.v && !description.kubernetesVersions.includes(state.v)) state.v = null;
   let text = state.m;
+  if (text === null && s.mref === 'tab') text = await stashedText();
   if (text === null) {
     if (!state.ex) state.ex = examples[0].id;
     text = await exampleText(state.ex);

@@ -676,6 +676,13 @@ describe('first load and bad input', () => {
     assert.ok(await responsive() < 2000);
     await waitFor(page, () => document.querySelector('#diag-count')?.innerText, 'an answer for the 5 MB text');
     assert.equal((await editorText(page)).length, big.length);
+    // Too long for the link: the fragment names the tab's copy, and a reload brings the text back.
+    await waitFor(page, () => /[#&]mref=tab(&|$)/.test(location.hash), 'mref=tab in the fragment');
+    assert.doesNotMatch(page.url(), /[#&]m=/);
+    await page.waitForTimeout(1500); // the IndexedDB write of 5 MB
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
+    assert.equal(await editorText(page), big);
     // Typing still works and wins over the big text's validation.
     await setText(page, before.replace('operator: In', 'operator: Sometimes'));
     await waitFor(page, () => /1 diagnostic/.test(document.querySelector('#diag-count')?.innerText ?? ''), 'the latest text\'s diagnostic');
