@@ -1,5 +1,6 @@
 # The browser playground: a static page on the restartkit-wasm package (see playground/README.md).
-#   make playground         build playground/dist (builds the wasm package first)
+#   make playground         build playground/dist (builds the wasm package first); deployable under any
+#                           sub-path (.github/workflows/pages.yml publishes it on GitHub Pages)
 #   make serve-playground   serve playground/dist on http://127.0.0.1:8080/
 #   make test-playground    Playwright (playwright-core) + Debian's chromium, headless; screenshots
 #                           in test-artifacts/playground/ (UPDATE_DOCS_SCREENSHOT=1 refreshes docs/playground.png)
@@ -10,7 +11,8 @@ playground/node_modules/.installed: playground/package.json playground/package-l
 	cd playground && npm ci --no-audit --no-fund
 	@touch $@
 
-playground: wasm
+# esbuild (npm) bundles the page: the npm packages come first.
+playground: wasm playground/node_modules/.installed
 	node playground/scripts/build.mjs
 
 serve-playground: playground

@@ -91,9 +91,37 @@ pub fn diagnostics(
         };
         eprintln!("{rendered}");
         if !field_note.is_empty() {
-            eprintln!("  = {field_note} ({:?})\n", d.origin);
+            eprintln!("  = {field_note} ({:?})", d.origin);
         }
+        for fix in &d.fixes {
+            eprintln!("  = hint: {}{}", fix.description, fix_places(fix));
+        }
+        eprintln!();
     }
+}
+
+/// Where a fix's text edits go and what they write, or the field edits when it has none:
+/// ` (line 16 column 22: write `Never`)`.
+fn fix_places(fix: &restartkit::diag::Fix) -> String {
+    let parts: Vec<String> = if fix.text_edits.is_empty() {
+        fix.edits
+            .iter()
+            .map(|e| format!("set {} to {}", e.field, e.value))
+            .collect()
+    } else {
+        fix.text_edits
+            .iter()
+            .map(|e| {
+                format!(
+                    "line {} column {}: write `{}`",
+                    e.line,
+                    e.column,
+                    e.new_text.trim_end()
+                )
+            })
+            .collect()
+    };
+    format!(" ({})", parts.join("; "))
 }
 
 /// The source line a diagnostic points at, with the span to underline. A parser reports an
@@ -206,13 +234,33 @@ pub fn sarif(
                     json!([{"fullyQualifiedName": d.field, "kind": "member"}]),
                 );
             }
-            results.push(json!({
+            let mut result = json!({
                 "ruleId": rule,
                 "ruleIndex": index,
                 "level": if d.severity == Severity::Error { "error" } else { "warning" },
                 "message": {"text": d.message},
                 "locations": [loc],
-            }));
+            });
+            // SARIF fix objects: the core's fixes that it could place in the text.
+            let fixes: Vec<Value> = d
+                .fixes
+                .iter()
+                .filter(|f| !f.text_edits.is_empty())
+                .map(|f| json!({
+                    "description": {"text": f.description},
+                    "artifactChanges": [{
+                        "artifactLocation": {"uri": uri},
+                        "replacements": f.text_edits.iter().map(|e| json!({
+                            "deletedRegion": {"startLine": e.line, "startColumn": e.column, "endLine": e.end_line, "endColumn": e.end_column},
+                            "insertedContent": {"text": e.new_text},
+                        })).collect::<Vec<_>>(),
+                    }],
+                }))
+                .collect();
+            if let (false, Some(m)) = (fixes.is_empty(), result.as_object_mut()) {
+                m.insert("fixes".into(), Value::from(fixes));
+            }
+            results.push(result);
         }
     }
     let notifications: Vec<Value> = unreadable

@@ -131,6 +131,37 @@ fn json_and_sarif_outputs_are_machine_readable() {
     assert!(v["runs"][0]["results"].is_array());
 }
 
+/// A Job with `restartPolicy: OnFailure` and a podFailurePolicy: the core's fix (set it to
+/// Never) is a hint in human output and a SARIF fix object that rewrites that value.
+const JOB_ON_FAILURE: &[u8] = b"apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: j\nspec:\n  podFailurePolicy:\n    rules:\n    - action: FailJob\n      onExitCodes:\n        operator: In\n        values: [3]\n  template:\n    spec:\n      restartPolicy: OnFailure\n      containers:\n      - name: m\n        image: i\n";
+
+#[test]
+fn fixes_are_hints_in_human_output_and_fix_objects_in_sarif() {
+    let p = temp_file("job-on-failure.yaml", JOB_ON_FAILURE);
+    let o = run(&["validate", p.to_str().unwrap()]);
+    let err = stderr(&o);
+    assert!(
+        err.contains("= hint: set restartPolicy to \"Never\" (a podFailurePolicy needs it) (line 14 column 22: write `Never`)"),
+        "{err}"
+    );
+    let o = run(&["validate", "--output", "sarif", p.to_str().unwrap()]);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let fix = &v["runs"][0]["results"][0]["fixes"][0];
+    assert_eq!(
+        fix["description"]["text"],
+        "set restartPolicy to \"Never\" (a podFailurePolicy needs it)"
+    );
+    let change = &fix["artifactChanges"][0];
+    assert_eq!(
+        change["artifactLocation"]["uri"],
+        v["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+    );
+    assert_eq!(
+        change["replacements"][0],
+        serde_json::json!({"deletedRegion": {"startLine": 14, "startColumn": 22, "endLine": 14, "endColumn": 31}, "insertedContent": {"text": "Never"}})
+    );
+}
+
 #[test]
 fn unmodelled_kinds_are_passed_over_not_errors() {
     let p = temp_file(

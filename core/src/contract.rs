@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// Version of the request/response contract. Bumped on any incompatible change.
-pub const CONTRACT_VERSION: &str = "1.1";
+pub const CONTRACT_VERSION: &str = "1.2";
 
 /// Every operation the contract offers, in the order `describe` lists them.
 pub const OPERATIONS: &[&str] = &[
@@ -353,7 +353,17 @@ fn answer(req: Request, check: ObjectCheck) -> Response {
             decode(input).and_then(backoff::compare::compare),
             vec![],
         ),
+        #[cfg(feature = "simulate")]
         "simulate" => encode(op, decode(input).and_then(crate::simulate::run), vec![]),
+        #[cfg(not(feature = "simulate"))]
+        "simulate" => Response::error(
+            Some(op),
+            Diagnostic::request(
+                "op-not-built",
+                "op",
+                "op \"simulate\" is not in this build of restartkit (built without the `simulate` feature)".to_string(),
+            ),
+        ),
         "vectorExpect" => encode(
             op,
             decode(input).and_then(crate::conformance::vector_expect),
@@ -498,12 +508,15 @@ pub fn json_schemas() -> std::collections::BTreeMap<&'static str, Value> {
         "BackoffCompareOutput",
         schema_for!(backoff::compare::CompareOutput),
     );
-    put("SimulateInput", schema_for!(crate::simulate::SimulateInput));
-    put(
-        "SimulateOutput",
-        schema_for!(crate::simulate::SimulateOutput),
-    );
-    put("Scenario", schema_for!(crate::simulate::Scenario));
+    #[cfg(feature = "simulate")]
+    {
+        put("SimulateInput", schema_for!(crate::simulate::SimulateInput));
+        put(
+            "SimulateOutput",
+            schema_for!(crate::simulate::SimulateOutput),
+        );
+        put("Scenario", schema_for!(crate::simulate::Scenario));
+    }
     put(
         "CheckVectorInput",
         schema_for!(crate::conformance::CheckVectorInput),

@@ -96,6 +96,46 @@ pub struct Diagnostic {
     /// 0-based index of the document in a multi-document stream.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub document: Option<usize>,
+    /// Repairs, where the problem has one obvious one (absent when there is none). Every front
+    /// end can apply them: `edits` to the object, `textEdits` to the text it came from.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fixes: Vec<Fix>,
+}
+
+/// One repair of the input that makes its diagnostic go away.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Fix {
+    /// What the repair does, for a person ("set restartPolicy to \"Never\"").
+    pub description: String,
+    /// The repair on the object: each field path (as in `Diagnostic.field`, within the same
+    /// document) gets the value; a field the object lacks is added.
+    pub edits: Vec<FieldEdit>,
+    /// The same repair on the source text, when the input was text and restartkit could place
+    /// every edit in it (absent otherwise; `edits` still apply).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub text_edits: Vec<TextEdit>,
+}
+
+/// A field path and the value it should have.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FieldEdit {
+    pub field: String,
+    pub value: Value,
+}
+
+/// Replace the text from `line`:`column` up to, not including, `endLine`:`endColumn` (1-based;
+/// columns count characters, as `Diagnostic.column` does) with `newText`. Equal start and end
+/// insert.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TextEdit {
+    pub line: u32,
+    pub column: u32,
+    pub end_line: u32,
+    pub end_column: u32,
+    pub new_text: String,
 }
 
 impl fmt::Display for Diagnostic {
@@ -165,6 +205,7 @@ impl Diagnostic {
             line: None,
             column: None,
             document: None,
+            fixes: Vec::new(),
         }
     }
 
@@ -273,6 +314,7 @@ impl Diagnostic {
             line: None,
             column: None,
             document: None,
+            fixes: Vec::new(),
         }
     }
 
@@ -290,6 +332,7 @@ impl Diagnostic {
             line: None,
             column: None,
             document: None,
+            fixes: Vec::new(),
         }
     }
 
@@ -307,7 +350,21 @@ impl Diagnostic {
             line: None,
             column: None,
             document: None,
+            fixes: Vec::new(),
         }
+    }
+
+    /// The diagnostic with a repair whose edits set each field path to its value.
+    pub fn with_fix(mut self, description: impl Into<String>, edits: Vec<(String, Value)>) -> Self {
+        self.fixes.push(Fix {
+            description: description.into(),
+            edits: edits
+                .into_iter()
+                .map(|(field, value)| FieldEdit { field, value })
+                .collect(),
+            text_edits: Vec::new(),
+        });
+        self
     }
 
     pub fn with_origin(mut self, origin: Origin) -> Self {

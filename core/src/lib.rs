@@ -19,6 +19,7 @@ pub mod eval;
 pub mod features;
 pub mod prepared;
 pub mod proposals;
+#[cfg(feature = "simulate")]
 pub mod simulate;
 pub mod source;
 pub mod validate;

@@ -5,6 +5,7 @@ import { createServer } from 'node:http';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
@@ -12,19 +13,37 @@ const TYPES = {
   '.yaml': 'text/yaml; charset=utf-8', '.png': 'image/png', '.svg': 'image/svg+xml',
 };
 
-export function startServer(dir, port = 8080, host = '127.0.0.1') {
+// `prefix` serves the folder under a sub-path (e.g. '/restartkit/', as GitHub Pages does for a
+// project site); anything outside it is 404.
+export function startServer(dir, port = 8080, host = '127.0.0.1', { prefix = '/' } = {}) {
   const root = resolve(dir);
   const server = createServer((req, res) => {
     let path = decodeURIComponent(new URL(req.url, 'http://localhost').pathname);
+    const inside = path.startsWith(prefix);
+    path = `/${path.slice(prefix.length)}`;
     if (path.endsWith('/')) path += 'index.html';
     const file = normalize(join(root, path));
-    if ((file !== root && !file.startsWith(root + sep)) || !existsSync(file) || !statSync(file).isFile()) {
+    if (!inside || (file !== root && !file.startsWith(root + sep)) || !existsSync(file) || !statSync(file).isFile()) {
       res.writeHead(404, { 'content-type': 'text/plain' });
       res.end('not found');
       return;
     }
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' });
-    res.end(readFileSync(file));
+    // As a static host would: file names with a content hash (the build's `name-HASH.js`,
+    // `pkg-<hash>/`) may be cached for good, the rest is revalidated; compressed when the client
+    // accepts gzip (so the tests measure transfer sizes as a browser would see them).
+    const hashed = /-[A-Z0-9]{8}\.(js|css)$/.test(path) || /^\/pkg-[0-9a-f]{10}\//.test(path);
+    const headers = {
+      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'cache-control': hashed ? 'public, max-age=31536000, immutable' : 'no-cache',
+    };
+    let body = readFileSync(file);
+    if (/\bgzip\b/.test(req.headers['accept-encoding'] ?? '') && body.length > 1024) {
+      body = gzipSync(body);
+      headers['content-encoding'] = 'gzip';
+    }
+    headers['content-length'] = body.length;
+    res.writeHead(200, headers);
+    res.end(body);
   });
   return new Promise((ok, fail) => {
     server.once('error', fail);

@@ -1,7 +1,11 @@
 // restartkit playground: everything runs in the page, on the restartkit-wasm package (./pkg) and
 // local files (./examples). No request leaves the page.
-import * as rk from './pkg/index.browser.js';
+// The package's core module (no simulator): the first load. The simulator panel imports the
+// main entry (the full module) the first time it opens.
+import * as rk from './pkg/core.browser.js';
 import { createEditor } from './editor.js';
+import { schemaForKind } from './kinds.js';
+import { stashText, stashedText } from './stash.js';
 import { renderChart, restartsWithin, WINDOWS, fmtSeconds } from './chart.js';
 import { DEFAULTS, parseFragment, toFragment } from './state.js';
 import { $, h } from './dom.js';
@@ -19,7 +23,15 @@ async function exampleText(id) {
 }
 
 let state = { ...DEFAULTS, g: {}, p: [] };
-const editor = createEditor($('editor'), { onInput: (text) => { state.m = text; schedule(); } });
+const SCHEMAS = rk.schemas();
+const editor = createEditor($('editor'), {
+  onInput: (text) => { state.m = text; schedule(); },
+  schemaFor: (kind) => schemaForKind(SCHEMAS, kind),
+  label: 'Manifest: YAML or JSON (Tab indents, Esc then Tab leaves)',
+  describedBy: 'diag-count',
+  testid: 'manifest-input',
+  id: 'manifest-input',
+});
 
 // ---- version and gates --------------------------------------------------------------------
 const versionSelect = $('version');
@@ -47,7 +59,7 @@ const opts = () => ({
 // The list comes from the core: the contract's JSON Schema of `proposals` (the Proposal enum,
 // with its doc comments), served by the package from build-time JSON. Nothing is hard-coded here.
 const PROPOSALS = (() => {
-  const schemas = rk.schemas();
+  const schemas = SCHEMAS;
   const def = schemas.ValidateInput?.$defs?.Proposal ?? schemas.BackoffCompareInput?.$defs?.Proposal;
   return (def?.oneOf ?? (def?.enum ?? []).map((v) => ({ const: v })))
     .filter((x) => typeof x.const === 'string')
@@ -222,6 +234,10 @@ function renderDiagnostics(list, proposals) {
   const ul = $('diagnostics');
   $('diag-marker').replaceChildren(...[proposalMarker(proposals, 'validate-marker')].filter(Boolean));
   $('diag-count').textContent = list.length === 0 ? 'No problems.' : `${list.length} diagnostic${list.length === 1 ? '' : 's'}`;
+  // For screen readers (a polite live region): the count and the first three, by line.
+  const announce = list.length === 0 ? 'No problems.' : `${list.length} diagnostic${list.length === 1 ? '' : 's'}: ${list.slice(0, 3)
+    .map((d) => `${d.line ? `line ${d.line}: ` : ''}${d.severity} ${d.message}`).join('; ')}`;
+  if ($('diag-announce').textContent !== announce) $('diag-announce').textContent = announce;
   ul.replaceChildren(...list.map((d) => h('li', { class: `diag diag-${d.severity}`, 'data-field': d.field ?? '' },
     h('button', { type: 'button', class: 'goto', disabled: !d.line, onclick: () => d.line && editor.focusLine(d.line), title: d.line ? `go to line ${d.line}` : undefined },
       d.line ? `${d.line}:${d.column ?? 1}` : '—'),
@@ -229,7 +245,8 @@ function renderDiagnostics(list, proposals) {
     h('code', { class: 'field' }, d.field || '(document)'),
     h('span', { class: 'msg' }, d.message),
     d.type ? h('span', { class: 'type' }, d.type) : null,
-    h('span', { class: 'origin' }, d.origin ?? ''))));
+    h('span', { class: 'origin' }, d.origin ?? ''),
+    ...placedFixes(d).map((fix) => h('button', { type: 'button', class: 'fix', 'data-testid': 'quick-fix', onclick: () => applyFix(fix) }, `Fix: ${fix.description}`)))));
 }
 
 // ---- simulation ---------------------------------------------------------------------------
@@ -245,25 +262,45 @@ async function simFile(path) {
 const scenarioFile = (id) => scenarios.find((x) => x.id === id)?.file;
 const scenarioText = async (id) => (scenarioFile(id) ? simFile(`scenarios/${scenarioFile(id)}`) : null);
 const scenarioBase = (id) => `scenarios/${scenarioFile(id) ?? ''}`;
+const scenarioEditor = createEditor($('scenario-editor'), {
+  onInput: (text) => { state.sm = text; schedule(); },
+  schemaFor: () => SCHEMAS.Scenario,
+  label: 'Scenario: YAML or JSON (Tab indents, Esc then Tab leaves)',
+  testid: 'scenario-input',
+  id: 'scenario-input',
+});
 $('scenario-select').replaceChildren(...scenarios.map((x) => h('option', { value: x.id }, x.title)));
 $('compare-select').replaceChildren(h('option', { value: '' }, 'nothing'), ...scenarios.map((x) => h('option', { value: x.id }, x.title)));
 $('scenario-select').addEventListener('change', async (e) => {
   state.s = e.target.value;
   state.sm = await scenarioText(state.s);
-  $('scenario-input').value = state.sm ?? '';
+  scenarioEditor.value = state.sm ?? '';
   simKey = null;
   update();
 });
 $('compare-select').addEventListener('change', (e) => { state.sc = e.target.value || null; simKey = null; update(); });
-$('scenario-input').addEventListener('input', (e) => { state.sm = e.target.value; schedule(); });
 
 // The simulator runs only when its inputs change (not on every keystroke elsewhere); runs are
 // asynchronous because workload files load on demand, so a newer run supersedes an older one.
 let simKey = null;
 let simSeq = 0;
+let lastWorkload = null;
+// The simulator is in the package's main module, fetched the first time the panel opens: most
+// visits only validate, and the core module they load is a third smaller.
+const simPanel = $('simulation');
+let simulatorModule = null;
+const loadSimulator = () => (simulatorModule ??= import('./pkg/index.browser.js'));
+simPanel.addEventListener('toggle', () => {
+  if (!simPanel.open) return;
+  simKey = null;
+  updateSimulation(lastWorkload);
+  history.replaceState(null, '', fragment());
+});
 function updateSimulation(w) {
+  lastWorkload = w;
   $('scenario-select').value = state.s ?? '';
   $('compare-select').value = state.sc ?? '';
+  if (!simPanel.open) return;
   const key = JSON.stringify([state.sm, state.sc, state.p, state.sm !== null && !/^\s*workload(File)?:/m.test(state.sm) ? w?.obj : null]);
   if (key === simKey) return;
   simKey = key;
@@ -273,15 +310,16 @@ function updateSimulation(w) {
   (async () => {
     const load = (base) => (path) => simFile(new URL(path, new URL(base, 'http://x/')).pathname.slice(1));
     try {
-      const scenario = await scenarioInput(rk, state.sm ?? '', { loadFile: load(scenarioBase(state.s)), fallbackWorkload: w?.obj });
+      const sim = await loadSimulator();
+      const scenario = await scenarioInput(sim, state.sm ?? '', { loadFile: load(scenarioBase(state.s)), fallbackWorkload: w?.obj });
       const compare = state.sc
-        ? await scenarioInput(rk, (await scenarioText(state.sc)) ?? '', { loadFile: load(scenarioBase(state.sc)), fallbackWorkload: w?.obj })
+        ? await scenarioInput(sim, (await scenarioText(state.sc)) ?? '', { loadFile: load(scenarioBase(state.sc)), fallbackWorkload: w?.obj })
         : null;
       if (seq !== simSeq) return;
       // The toggles apply to the scenario, not to the compare run (as `restartkit simulate
       // --proposal` does), so a scenario can be compared with itself without the proposal.
       if (state.p.length) scenario.proposals = [...new Set([...(scenario.proposals ?? []), ...state.p])];
-      renderSimulation(rk, out, scenario, compare, proposalMarker);
+      renderSimulation(sim, out, scenario, compare, proposalMarker);
     } catch (e) {
       if (seq !== simSeq) return;
       out.replaceChildren(h('p', { class: 'error-text', 'data-testid': 'sim-error' }, e.message));
@@ -297,44 +335,117 @@ function schedule() {
   timer = setTimeout(update, 120);
 }
 
+// Validation runs in a Web Worker (./worker.js); only the answer to the latest request is used,
+// and a worker still busy with an older text is replaced, so a huge or hostile paste never
+// blocks typing. Everything else (what-if, chart, simulator) runs here on the parsed documents.
+const VALIDATION_TIMEOUT_MS = 15000;
+let worker = null;
+let workerBusy = false;
+let requestSeq = 0;
+let watchdog = null;
+// Messages that reach a module worker before its imports (the wasm) are ready would be lost:
+// the latest request waits here until the worker says it is ready.
+let workerReady = false;
+let pendingRequest = null;
+function startWorker() {
+  workerReady = false;
+  worker = new Worker(new URL(WORKER_URL, import.meta.url), { type: 'module' });
+  worker.onmessage = ({ data }) => {
+    if (data.ready) {
+      workerReady = true;
+      if (pendingRequest) worker.postMessage(pendingRequest);
+      pendingRequest = null;
+      return;
+    }
+    workerBusy = false;
+    clearTimeout(watchdog);
+    if (data.id === requestSeq) render(data);
+  };
+  worker.onerror = (e) => {
+    workerBusy = false;
+    clearTimeout(watchdog);
+    render({ id: requestSeq, docs: [], diags: [{ severity: 'error', field: '', message: `validation failed: ${e.message}`, origin: 'playground' }], proposals: null });
+  };
+}
+
 function update() {
   clearTimeout(timer);
   versionSelect.value = version();
-  const text = editor.value;
-  let diags = [];
-  let docs = [];
-  let validatedUnder = null;
-  try {
-    docs = rk.parseDocuments(text);
-  } catch (e) {
-    diags = e.diagnostics ?? [{ severity: 'error', field: '', message: e.message, origin: 'restartkit' }];
-  }
-  if (docs.length) {
-    try {
-      const out = rk.validate(text, opts());
-      diags = [...out.errors, ...out.warnings, ...(out.infos ?? [])];
-      validatedUnder = out.proposals ?? null;
-    } catch (e) {
-      diags = e.diagnostics ?? [{ severity: 'error', field: e.field ?? '', message: e.message, origin: 'restartkit' }];
-    }
-  }
-  editor.setDiagnostics(diags);
-  renderDiagnostics(diags, validatedUnder);
+  if (workerBusy) { worker.terminate(); startWorker(); }
+  const id = ++requestSeq;
+  workerBusy = true;
+  clearTimeout(watchdog);
+  watchdog = setTimeout(() => {
+    if (id !== requestSeq || !workerBusy) return;
+    worker.terminate();
+    startWorker();
+    workerBusy = false;
+    render({ id, docs: [], diags: [{ severity: 'error', field: '', message: `validation did not finish within ${VALIDATION_TIMEOUT_MS / 1000} s; the text was not checked`, origin: 'playground' }], proposals: null });
+  }, VALIDATION_TIMEOUT_MS);
+  const request = { id, text: editor.value, opts: opts() };
+  if (workerReady) worker.postMessage(request);
+  else pendingRequest = request;
+}
+
+/** The view as a fragment; the simulator's keys only while its panel is open. */
+function fragment() {
+  const exText = state.ex ? exampleTexts.get(state.ex) : undefined;
+  const sim = simPanel.open ? {} : { s: null, sm: null, sc: null };
+  return toFragment({ ...state, m: editor.value, ...sim }, exText, state.s ? fileCache.get(`scenarios/${scenarioFile(state.s)}`) : undefined);
+}
+
+let lastDiags = [];
+let stashedValue = null;
+function render({ docs, diags, proposals }) {
+  lastDiags = diags;
+  editor.setDiagnostics(diags, quickFixes);
+  renderDiagnostics(diags, proposals);
   const w = workloadOf(docs);
   updateWhatIf(w);
   updateSimulation(w);
   renderBackoff(docs);
-  const exText = state.ex ? exampleTexts.get(state.ex) : undefined;
-  const frag = toFragment({ ...state, m: text }, exText, state.s ? fileCache.get(`scenarios/${scenarioFile(state.s)}`) : undefined);
-  if (location.hash !== frag) history.replaceState(null, '', frag);
+  const frag = fragment();
+  // A text too long for the link stays in this tab's IndexedDB, so a reload finds it.
+  if (/[#&]mref=tab(&|$)/.test(frag) && editor.value !== stashedValue) {
+    stashedValue = editor.value;
+    stashText(stashedValue);
+  }
+  try {
+    if (location.hash !== frag) history.replaceState(null, '', frag);
+  } catch {
+    // A text too long for a URL (browsers cap them near 2 MB) stays in the editor only.
+  }
   document.body.dataset.ready = 'true';
+}
+
+/** The core's fixes of a diagnostic that it could place in the text (`fixes[].textEdits`). */
+const placedFixes = (d) => (d.fixes ?? []).filter((f) => f.textEdits?.length);
+
+/** Applies a fix's text edits (1-based lines, columns in characters) to the manifest editor. */
+function applyFix(fix) {
+  const doc = editor.view.state.doc;
+  const at = (line, column) => {
+    const l = doc.line(Math.min(Math.max(line, 1), doc.lines));
+    return Math.min(l.from + column - 1, l.to);
+  };
+  editor.view.dispatch({
+    changes: fix.textEdits.map((e) => ({ from: at(e.line, e.column), to: at(e.endLine, e.endColumn), insert: e.newText })),
+    userEvent: 'input.fix',
+  });
+}
+
+/** CodeMirror lint actions (buttons in the diagnostic's tooltip and the lint panel). */
+function quickFixes(d) {
+  return placedFixes(d).map((fix) => ({ name: `Fix: ${fix.description}`, apply: () => applyFix(fix) }));
 }
 
 async function loadFragment() {
   const s = parseFragment(location.hash);
+  if (s.s || s.sm || s.sc) simPanel.open = true;
   state = { ...DEFAULTS, ...s, g: s.g, p: s.p.filter((n) => PROPOSAL_NAMES.has(n)) };
   if (state.v && !description.kubernetesVersions.includes(state.v)) state.v = null;
   let text = state.m;
+  if (text === null && s.mref === 'tab') text = await stashedText();
   if (text === null) {
     if (!state.ex) state.ex = examples[0].id;
     text = await exampleText(state.ex);
@@ -351,7 +462,7 @@ async function loadFragment() {
   if (state.sc && !scenarioFile(state.sc)) state.sc = null;
   const st = state.s ? await scenarioText(state.s) : null;
   if (state.sm === null) state.sm = st ?? '';
-  $('scenario-input').value = state.sm;
+  scenarioEditor.value = state.sm;
   simKey = null;
   renderGates();
   renderProposals();
@@ -362,5 +473,6 @@ window.addEventListener('hashchange', () => {
   // Only links pasted or edited by hand: our own replaceState does not fire hashchange.
   loadFragment();
 });
+startWorker();
 $('version-info').textContent = `restartkit ${description.restartkitVersion}, contract ${description.contractVersion}`;
 await loadFragment();

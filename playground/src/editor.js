@@ -1,85 +1,162 @@
-// A textarea with a line-number gutter and diagnostics drawn inline at their lines: a backdrop
-// behind the (transparent) textarea repeats the text invisibly and shows each line's messages
-// after its end; the gutter marks the lines that have diagnostics.
-export function createEditor(root, { onInput }) {
-  const gutter = root.querySelector('.gutter');
-  const backdrop = root.querySelector('.backdrop');
-  const textarea = root.querySelector('textarea');
-  let marks = new Map();
+// The manifest and scenario editors: CodeMirror 6 with the YAML language. Diagnostics come from
+// restartkit's own validation (line and column, pushed in with setDiagnostics), completion and
+// hover from restartkit's JSON Schemas (codemirror-json-schema, YAML mode), the schema picked by
+// the `kind` of the document under the cursor.
+import { EditorState } from '@codemirror/state';
+import {
+  EditorView, keymap, lineNumbers, highlightActiveLine, highlightActiveLineGutter, drawSelection,
+  hoverTooltip, highlightSpecialChars,
+} from '@codemirror/view';
+import { defaultKeymap, history, historyKeymap, indentLess, indentMore } from '@codemirror/commands';
+import { indentUnit, syntaxHighlighting, defaultHighlightStyle, bracketMatching, indentOnInput } from '@codemirror/language';
+import { autocompletion, completionKeymap, closeBrackets } from '@codemirror/autocomplete';
+import { lintGutter, setDiagnostics, lintKeymap, forEachDiagnostic } from '@codemirror/lint';
+import { yaml, yamlLanguage } from '@codemirror/lang-yaml';
+import { yamlCompletion, yamlSchemaHover } from 'codemirror-json-schema/yaml';
+import { stateExtensions, updateSchema } from 'codemirror-json-schema';
 
-  const render = () => {
-    const lines = textarea.value.split('\n');
-    const g = document.createDocumentFragment();
-    const b = document.createDocumentFragment();
-    lines.forEach((line, i) => {
-      const n = i + 1;
-      const ds = marks.get(n) ?? [];
-      const worst = ds.some((d) => d.severity === 'error') ? 'error' : ds.length ? 'warning' : null;
-      const num = document.createElement('div');
-      num.textContent = String(n);
-      if (worst) {
-        num.className = `mark-${worst}`;
-        num.title = ds.map((d) => d.message).join('\n');
-      }
-      g.append(num);
-      const row = document.createElement('div');
-      row.className = worst ? `line line-${worst}` : 'line';
-      const text = document.createElement('span');
-      text.className = 'ghost';
-      text.textContent = line || ' ';
-      row.append(text);
-      if (worst) {
-        const msg = document.createElement('span');
-        msg.className = `inline-diag inline-${worst}`;
-        msg.dataset.line = String(n);
-        msg.textContent = `  ${ds.map((d) => (d.field ? `${d.field}: ` : '') + stripField(d)).join(' · ')}`;
-        row.append(msg);
-      }
-      b.append(row);
-    });
-    gutter.replaceChildren(g);
-    backdrop.replaceChildren(b);
-    sync();
+/** Tab as before the editor was CodeMirror: two spaces at the cursor, a selection indented.
+ * CodeMirror's own tab-focus mode makes Escape then Tab leave the editor. */
+const tabKeys = [
+  {
+    key: 'Tab',
+    run: (view) => {
+      if (view.state.selection.ranges.some((r) => !r.empty)) return indentMore(view);
+      view.dispatch(view.state.replaceSelection('  '), { scrollIntoView: true, userEvent: 'input' });
+      return true;
+    },
+    shift: indentLess,
+  },
+];
+
+/** The text of the `---`-separated document that holds `pos`. */
+function documentAt(text, pos) {
+  const seps = [...text.matchAll(/^---.*$/gm)];
+  let start = 0;
+  let end = text.length;
+  for (const m of seps) {
+    if (m.index + m[0].length < pos) start = m.index + m[0].length;
+    else { end = m.index; break; }
+  }
+  return text.slice(start, end);
+}
+
+/** `kind` of the document under the cursor (YAML `kind: X` at the top level or JSON "kind": "X"). */
+export function kindAt(text, pos) {
+  const doc = documentAt(text, pos);
+  return /^kind:\s*["']?([A-Za-z]+)/m.exec(doc)?.[1] ?? /"kind"\s*:\s*"([A-Za-z]+)"/.exec(doc)?.[1] ?? null;
+}
+
+/**
+ * @param root element the editor goes in
+ * @param opts.onInput called with the text after every edit by the user
+ * @param opts.schemaFor (kind|null) => JSON Schema or undefined, for completion and hover
+ * @param opts.label accessible name; opts.describedBy id of the live diagnostics summary
+ * @param opts.testid data-testid of the editable element
+ */
+export function createEditor(root, { onInput, schemaFor, label, describedBy, testid, id }) {
+  let fromOutside = false;
+  let schemaKind;
+  const syncSchema = (view) => {
+    const kind = kindAt(view.state.doc.toString(), view.state.selection.main.head);
+    if (kind === schemaKind && schemaKind !== undefined) return;
+    schemaKind = kind;
+    updateSchema(view, schemaFor(kind));
   };
-  const sync = () => {
-    gutter.scrollTop = textarea.scrollTop;
-    backdrop.scrollTop = textarea.scrollTop;
-    backdrop.scrollLeft = textarea.scrollLeft;
-  };
-  textarea.addEventListener('input', () => { render(); onInput(textarea.value); });
-  textarea.addEventListener('scroll', sync);
-  // Tab inserts two spaces (Escape then Tab leaves the editor, for keyboard users).
-  let escaped = false;
-  textarea.addEventListener('keydown', (e) => {
-    if (e.key === 'Escape') { escaped = true; return; }
-    if (e.key === 'Tab' && !e.shiftKey && !escaped) {
-      e.preventDefault();
-      textarea.setRangeText('  ', textarea.selectionStart, textarea.selectionEnd, 'end');
-      textarea.dispatchEvent(new Event('input'));
-    }
-    escaped = false;
+  const view = new EditorView({
+    parent: root,
+    state: EditorState.create({
+      doc: '',
+      extensions: [
+        lineNumbers(),
+        highlightActiveLineGutter(),
+        highlightSpecialChars(),
+        history(),
+        drawSelection(),
+        indentOnInput(),
+        bracketMatching(),
+        closeBrackets(),
+        highlightActiveLine(),
+        syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+        indentUnit.of('  '),
+        EditorState.tabSize.of(2),
+        yaml(),
+        yamlLanguage.data.of({ autocomplete: yamlCompletion() }),
+        autocompletion({ activateOnTyping: true }),
+        hoverTooltip(yamlSchemaHover()),
+        stateExtensions(schemaFor(null)),
+        lintGutter(),
+        keymap.of([...tabKeys, ...completionKeymap, ...lintKeymap, ...historyKeymap, ...defaultKeymap]),
+        EditorView.contentAttributes.of({
+          'aria-label': label, ...(describedBy ? { 'aria-describedby': describedBy } : {}),
+          ...(testid ? { 'data-testid': testid } : {}), ...(id ? { id } : {}),
+          autocapitalize: 'off', autocorrect: 'off', spellcheck: 'false',
+        }),
+        EditorView.updateListener.of((u) => {
+          if (u.docChanged || u.selectionSet) queueMicrotask(() => syncSchema(view));
+          if (u.docChanged && !fromOutside) onInput(u.state.doc.toString());
+        }),
+      ],
+    }),
   });
 
+  // Scripts that drive the page (the Playwright tests) read the text and place the cursor here.
+  root.editorView = view;
   return {
-    get value() { return textarea.value; },
-    set value(v) { textarea.value = v; render(); },
-    setDiagnostics(diags) {
-      marks = new Map();
-      for (const d of diags) {
-        if (!d.line) continue;
-        if (!marks.has(d.line)) marks.set(d.line, []);
-        marks.get(d.line).push(d);
+    view,
+    get value() { return view.state.doc.toString(); },
+    set value(v) {
+      if (v === view.state.doc.toString()) return;
+      fromOutside = true;
+      try {
+        view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: v } });
+      } finally {
+        fromOutside = false;
       }
-      render();
+      syncSchema(view);
     },
-    focusLine(line) {
-      const lines = textarea.value.split('\n');
-      const start = lines.slice(0, line - 1).reduce((a, l) => a + l.length + 1, 0);
-      textarea.focus();
-      textarea.setSelectionRange(start, start + (lines[line - 1]?.length ?? 0));
-      const lh = parseFloat(getComputedStyle(textarea).lineHeight) || 18;
-      textarea.scrollTop = Math.max(0, (line - 3) * lh);
-      sync();
+    /** restartkit's diagnostics ({line, column, severity, field, message, fixes?}) as lint marks:
+     * the range is the token at line:column (to the end of the line's word), or the whole line
+     * when the diagnostic has no column. `actionsFor(d)` gives CodeMirror lint actions. */
+    setDiagnostics(diags, actionsFor = () => []) {
+      const doc = view.state.doc;
+      const marks = [];
+      for (const d of diags) {
+        if (!d.line || d.line > doc.lines) continue;
+        const line = doc.line(d.line);
+        let from = line.from;
+        let to = line.to;
+        if (d.column) {
+          from = Math.min(line.from + d.column - 1, line.to);
+          const rest = line.text.slice(from - line.from);
+          // A quoted scalar, or a plain one up to `: ` (a key's colon), a comma, a bracket or a comment.
+          const token = /^(?:"[^"]*"|'[^']*'|(?:[^\s,\]}#:]|:(?=[^\s,\]}]))+)/.exec(rest)?.[0] ?? '';
+          to = from + Math.max(token.length, 0);
+          if (to === from) to = Math.min(from + 1, line.to);
+          if (to === from) { from = line.from; to = line.to; }
+        }
+        marks.push({
+          from, to,
+          severity: d.severity === 'error' ? 'error' : d.severity === 'warning' ? 'warning' : 'info',
+          source: d.field || undefined,
+          message: stripField(d),
+          actions: actionsFor(d),
+        });
+      }
+      view.dispatch(setDiagnostics(view.state, marks));
+    },
+    /** How many lint marks the editor holds (tests and the live region read it). */
+    markCount() {
+      let n = 0;
+      forEachDiagnostic(view.state, () => { n++; });
+      return n;
+    },
+    focusLine(n, column = 1) {
+      const doc = view.state.doc;
+      const line = doc.line(Math.min(Math.max(n, 1), doc.lines));
+      const at = Math.min(line.from + column - 1, line.to);
+      view.dispatch({ selection: { anchor: at, head: at }, scrollIntoView: true });
+      view.focus();
     },
   };
 }

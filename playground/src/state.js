@@ -45,6 +45,7 @@ export function parseFragment(hash) {
     g,
     ex: p.get('ex') || null,
     m,
+    mref: p.get('mref') === 'tab' && m === null ? 'tab' : null,
     c: p.get('c') || null,
     x: int(p.get('x'), DEFAULTS.x),
     max: int(p.get('max'), DEFAULTS.max),
@@ -56,13 +57,21 @@ export function parseFragment(hash) {
   };
 }
 
+/** Longest manifest text (base64url characters) the fragment carries; browsers cap URLs near
+ * 2 MB. A longer text is kept in the tab's IndexedDB (src/stash.js) and named by `mref=tab`. */
+export const MAX_FRAGMENT_TEXT = 1_000_000;
+
 export function toFragment(s, exampleText, scenarioText) {
   const p = new URLSearchParams();
   if (s.v) p.set('v', s.v);
   const gates = Object.entries(s.g).sort(([a], [b]) => a.localeCompare(b)).map(([k, on]) => `${k}:${on ? 1 : 0}`);
   if (gates.length) p.set('g', gates.join(','));
   if (s.ex) p.set('ex', s.ex);
-  if (s.m !== null && s.m !== exampleText) p.set('m', encodeText(s.m));
+  if (s.m !== null && s.m !== exampleText) {
+    const m = encodeText(s.m);
+    if (m.length <= MAX_FRAGMENT_TEXT) p.set('m', m);
+    else p.set('mref', 'tab');
+  }
   if (s.c) p.set('c', s.c);
   p.set('x', String(s.x));
   p.set('max', String(s.max));

@@ -6,7 +6,7 @@
 // those ops are merged.
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,11 +56,32 @@ async function open(fragment = '') {
 }
 
 const diagnosticsText = (page) => page.getByTestId('diagnostics').innerText();
-const editorText = (page) => page.getByTestId('manifest-input').inputValue();
-/** Replaces the editor's text by typing (fill fires the same input events as typing). */
-async function setText(page, text) {
-  await page.getByTestId('manifest-input').fill(text);
+/** The text of a CodeMirror editor (its view hangs on the editor's element, see src/editor.js). */
+const editorText = (page, root = 'editor') => page.evaluate((id) => document.getElementById(id).editorView.state.doc.toString(), root);
+/** Replaces the editor's text as a user would: select all, then paste-like input. */
+async function setText(page, text, testid = 'manifest-input') {
+  await page.getByTestId(testid).focus();
+  await page.keyboard.press('Control+A');
+  if (text === '') await page.keyboard.press('Delete');
+  else await page.keyboard.insertText(text);
 }
+/** Puts the cursor at a character offset of the manifest editor. */
+async function setCursor(page, pos, root = 'editor') {
+  await page.evaluate(([id, at]) => {
+    const view = document.getElementById(id).editorView;
+    view.focus();
+    view.dispatch({ selection: { anchor: at } });
+  }, [root, pos]);
+}
+/** Line and column (1-based) where each lint mark of the given severity starts, with its text. */
+const lintMarks = (page, severity = 'error') => page.evaluate((sev) => {
+  const view = document.getElementById('editor').editorView;
+  return [...document.querySelectorAll(`#editor .cm-lintRange-${sev}`)].map((el) => {
+    const pos = view.posAtDOM(el, 0);
+    const line = view.state.doc.lineAt(pos);
+    return { line: line.number, column: pos - line.from + 1, text: el.textContent };
+  });
+}, severity);
 async function waitFor(page, fn, what, arg) {
   try {
     await page.waitForFunction(fn, arg, { timeout: 10000 });
@@ -118,7 +139,9 @@ describe('playground', () => {
     await waitFor(page, (f) => document.querySelector(`[data-testid="diagnostics"] li[data-field="${f}"]`), `a diagnostic on ${field}`, field);
     const line = text.split('\n').findIndex((l) => l.includes('forty-two')) + 1;
     assert.match(await page.locator(`[data-testid="diagnostics"] li[data-field="${field}"]`).innerText(), new RegExp(`^${line}:\\d+`));
-    assert.match(await page.locator(`.inline-diag[data-line="${line}"]`).innerText(), /exitCodes\.values\[0\]/);
+    // Underlined at the value's own line and column.
+    const col = text.split('\n')[line - 1].indexOf('forty-two') + 1;
+    assert.deepEqual(await lintMarks(page), [{ line, column: col, text: 'forty-two' }]);
     assert.match(await page.locator('#diag-count').innerText(), /1 diagnostic/);
     // Fixing it clears the diagnostic as you type.
     await setText(page, text.replace('forty-two', '42'));
@@ -133,8 +156,7 @@ describe('playground', () => {
     await waitFor(page, () => document.querySelector('[data-testid="diagnostics"]')?.innerText.includes('spec.containers'), 'the diagnostic');
     const line = text.split('\n').findIndex((l) => l.startsWith('  containers: 5')) + 1;
     assert.match(await diagnosticsText(page), new RegExp(`${line}:\\d+`));
-    const inline = page.locator(`.inline-diag[data-line="${line}"]`);
-    assert.match(await inline.innerText(), /spec\.containers/);
+    assert.deepEqual((await lintMarks(page)).map((m) => m.line), [line]);
     await page.close();
   });
 
@@ -143,16 +165,28 @@ describe('playground', () => {
     // Type the bad operator by hand into the editor.
     const text = await editorText(page);
     const at = text.indexOf('operator: In') + 'operator: '.length;
-    await page.getByTestId('manifest-input').focus();
-    await page.evaluate((pos) => { const t = document.querySelector('[data-testid="manifest-input"]'); t.setSelectionRange(pos, pos + 2); }, at);
+    await page.evaluate((pos) => {
+      const view = document.getElementById('editor').editorView;
+      view.focus();
+      view.dispatch({ selection: { anchor: pos, head: pos + 2 } });
+    }, at);
     await page.keyboard.type('Sometimes');
+    await page.keyboard.press('Escape');
     const field = 'spec.containers[0].restartPolicyRules[0].exitCodes.operator';
     await waitFor(page, (f) => document.querySelector('[data-testid="diagnostics"]')?.innerText.includes(f), `a diagnostic on ${field}`, field)
       .catch(async (e) => { await page.screenshot({ path: join(artifacts, 'invalid-rule-failed.png'), fullPage: true }); throw e; });
     const item = page.locator(`[data-testid="diagnostics"] li[data-field="${field}"]`);
     assert.match(await item.innerText(), /Unsupported value: "Sometimes"/);
     const line = (await editorText(page)).split('\n').findIndex((l) => l.includes('operator: Sometimes')) + 1;
-    assert.match(await page.locator(`.inline-diag[data-line="${line}"]`).innerText(), /operator/);
+    // The engine places an unsupported value's error at its key (as its reader reports it).
+    const lineText = (await editorText(page)).split('\n')[line - 1];
+    assert.deepEqual(await lintMarks(page), [{ line, column: lineText.indexOf('operator') + 1, text: 'operator' }]);
+    // The list entry's button moves the cursor there.
+    await item.locator('button.goto').click();
+    assert.equal(await page.evaluate(() => {
+      const v = document.getElementById('editor').editorView;
+      return v.state.doc.lineAt(v.state.selection.main.head).number;
+    }), line);
     await page.screenshot({ path: join(artifacts, 'invalid-rule.png'), fullPage: true });
     await page.close();
   });
@@ -245,8 +279,8 @@ describe('playground', () => {
     assert.match(decodeURIComponent(page.url()), /sc=job-backoff-per-index/);
     // Editing the scenario (the sidecar now crashes after 60 s) re-runs it and keeps the text in the link.
     await page.getByTestId('compare-select').selectOption('');
-    const text = (await page.getByTestId('scenario-input').inputValue()).replace('afterSeconds: 5', 'afterSeconds: 60');
-    await page.getByTestId('scenario-input').fill(text);
+    const text = (await editorText(page, 'scenario-editor')).replace('afterSeconds: 5', 'afterSeconds: 60');
+    await setText(page, text, 'scenario-input');
     await waitFor(page, () => document.querySelector('[data-testid="sim-timeline"] tr[data-event="Terminated"]')?.dataset.t === '60', 'the edited run');
     await waitFor(page, () => /[#&]sm=/.test(location.hash), 'the scenario text in the fragment');
     await page.screenshot({ path: join(artifacts, 'simulation.png'), fullPage: true });
@@ -318,7 +352,8 @@ describe('playground', () => {
   test('proposals: one labelled toggle per proposal the core lists (from its JSON Schema)', async () => {
     const { page, errors } = await open('#ex=restart-on-exit-42');
     const listed = await page.evaluate(async () => {
-      const rk = await import('./pkg/index.browser.js');
+      const build = await (await fetch('./build.json')).json();
+      const rk = await import(`./${build.pkgDir}/core.browser.js`);
       return rk.schemas().ValidateInput.$defs.Proposal.oneOf.map((x) => x.const);
     });
     assert.ok(listed.includes('RestartRulesFuture') && listed.includes('Rapid'), listed.join(','));
@@ -390,6 +425,8 @@ describe('playground', () => {
     assert.equal(await page.getByLabel('RestartRulesFuture', { exact: true }).isChecked(), true);
     assert.equal(await page.getByLabel('Rapid', { exact: true }).isChecked(), true);
     assert.equal(await page.getByLabel('AlwaysPod', { exact: true }).isChecked(), false);
+    // The simulation panel (closed: the link names no scenario) loads the simulator when opened.
+    await page.locator('#simulation > summary').click();
     await waitFor(page, () => document.querySelector('[data-testid="simulation"]')?.dataset.ready === 'true', 'the simulation');
     const simMarker = page.getByTestId('sim-marker-run');
     assert.equal(await simMarker.count(), 1);
@@ -426,5 +463,231 @@ describe('playground', () => {
 
   test('no request left the page', () => {
     assert.deepEqual(foreign, []);
+  });
+});
+
+/** The labels of the completion popup, after Ctrl-Space at the cursor. */
+async function completions(page) {
+  await page.keyboard.press('Control+Space');
+  await page.waitForSelector('.cm-tooltip-autocomplete li', { timeout: 5000 });
+  return page.locator('.cm-tooltip-autocomplete li .cm-completionLabel').allInnerTexts();
+}
+
+describe('editor (CodeMirror, completion and hover from the JSON Schemas)', () => {
+  test('completion offers restartPolicyRules under a container and In/NotIn for operator', async () => {
+    const { page, errors } = await open('#ex=restart-on-exit-42');
+    const pod = ['apiVersion: v1', 'kind: Pod', 'metadata:', '  name: p', 'spec:', '  restartPolicy: Never', '  containers:',
+      '  - name: main', '    image: busybox'].join('\n');
+    await setText(page, pod);
+    // A new key in the container's mapping, typed after `image: busybox`.
+    await setCursor(page, pod.length);
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('restartP');
+    const keys = await completions(page);
+    assert.ok(keys.includes('restartPolicyRules'), keys.join(','));
+    assert.ok(keys.includes('restartPolicy'), keys.join(','));
+    await page.keyboard.press('Escape');
+    // A value for a rule's operator: the accepted values (the schema's examples), by prefix.
+    const rule = `${pod}\n    restartPolicy: Never\n    restartPolicyRules:\n    - action: Restart\n      exitCodes:\n        values: [42]\n        operator: `;
+    const offered = [];
+    for (const prefix of ['I', 'N']) {
+      await setText(page, rule);
+      await setCursor(page, rule.length);
+      await page.keyboard.type(prefix);
+      offered.push(...await completions(page));
+      await page.keyboard.press('Escape');
+    }
+    assert.ok(offered.includes('In') && offered.includes('NotIn'), offered.join(','));
+    // Accepting a completion writes it.
+    await setText(page, rule);
+    await setCursor(page, rule.length);
+    await page.keyboard.type('No');
+    await completions(page);
+    // CodeMirror ignores Enter for 75 ms after the list opens (its interactionDelay, so a fast
+    // typist's Enter is not taken as a choice).
+    await page.waitForTimeout(200);
+    await page.keyboard.press('Enter');
+    assert.match(await editorText(page), /operator: NotIn$/);
+    await page.screenshot({ path: join(artifacts, 'completion.png') });
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('hover on backoffLimitPerIndex shows its description from the Job schema', async () => {
+    const { page, errors } = await open('#ex=restart-on-exit-42');
+    await setText(page, ['apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: j', 'spec:', '  completionMode: Indexed',
+      '  completions: 2', '  backoffLimitPerIndex: 1', '  template:', '    spec:', '      restartPolicy: Never',
+      '      containers:', '      - name: m', '        image: busybox', ''].join('\n'));
+    await waitFor(page, () => document.querySelector('#diag-count')?.innerText === 'No problems.', 'the Job to validate');
+    const word = page.locator('#editor .cm-line', { hasText: 'backoffLimitPerIndex' }).first();
+    const box = await word.boundingBox();
+    await page.mouse.move(box.x + 40, box.y + box.height / 2);
+    await page.waitForSelector('.cm-tooltip-hover', { timeout: 5000 });
+    const tip = await page.locator('.cm-tooltip-hover').innerText();
+    assert.match(tip, /retried before that index is marked failed/);
+    await page.screenshot({ path: join(artifacts, 'hover.png') });
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('quick fixes from the core edit the text and clear the error', async () => {
+    const { page, errors } = await open('#ex=restart-on-exit-42');
+    const job = (policy, values, action = 'FailJob') => ['apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: j', 'spec:',
+      '  completionMode: Indexed', '  completions: 2', '  podFailurePolicy:', '    rules:', `    - action: ${action}`, '      onExitCodes:',
+      '        operator: In', `        values: ${values}`, '  template:', '    spec:', `      restartPolicy: ${policy}`, '      containers:',
+      '      - name: m', '        image: busybox', ''].join('\n');
+    // 1. restartPolicy OnFailure beside a podFailurePolicy: the lint tooltip's action sets Never.
+    await setText(page, job('OnFailure', '[3]'));
+    await waitFor(page, () => /1 diagnostic/.test(document.querySelector('#diag-count')?.innerText ?? ''), 'the OnFailure error');
+    const mark = page.locator('#editor .cm-lintRange-error').first();
+    await mark.hover();
+    await page.waitForSelector('.cm-tooltip-lint .cm-diagnosticAction', { timeout: 5000 });
+    assert.match(await page.locator('.cm-tooltip-lint .cm-diagnosticAction').first().innerText(), /Fix: set restartPolicy to "Never"/);
+    await page.screenshot({ path: join(artifacts, 'quick-fix.png') });
+    await page.locator('.cm-tooltip-lint .cm-diagnosticAction').first().click();
+    assert.equal(await editorText(page), job('Never', '[3]'));
+    await waitFor(page, () => document.querySelector('#diag-count')?.innerText === 'No problems.', 'the error to clear');
+    // 2. Exit code 0 in an In list: the list's button removes it.
+    await setText(page, job('Never', '[0, 3]'));
+    await waitFor(page, () => document.querySelector('[data-testid="quick-fix"]'), 'the fix button');
+    assert.match(await page.getByTestId('quick-fix').innerText(), /remove 0 from the In values/);
+    await page.getByTestId('quick-fix').click();
+    assert.equal(await editorText(page), job('Never', '[3]'));
+    await waitFor(page, () => document.querySelector('#diag-count')?.innerText === 'No problems.', 'the 0 error to clear');
+    // 3. FailIndex without backoffLimitPerIndex: the fix adds it.
+    await setText(page, job('Never', '[3]', 'FailIndex'));
+    await waitFor(page, () => document.querySelector('[data-testid="quick-fix"]'), 'the FailIndex fix');
+    await page.getByTestId('quick-fix').click();
+    assert.match(await editorText(page), /\n  backoffLimitPerIndex: 1\n  completionMode: Indexed\n/);
+    await waitFor(page, () => document.querySelector('#diag-count')?.innerText === 'No problems.', 'the FailIndex error to clear');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('diagnostics reach screen readers through a live region', async () => {
+    const { page } = await open('#ex=restart-on-exit-42');
+    const text = (await editorText(page)).replace('operator: In', 'operator: Sometimes');
+    await setText(page, text);
+    await waitFor(page, () => /1 diagnostic/.test(document.querySelector('[data-testid="diag-announce"]')?.textContent ?? ''), 'the announcement');
+    const region = page.getByTestId('diag-announce');
+    assert.equal(await region.getAttribute('aria-live'), 'polite');
+    assert.match(await region.textContent(), /line \d+: .*operator/);
+    assert.equal(await page.getByTestId('manifest-input').getAttribute('aria-describedby'), 'diag-count');
+    await page.close();
+  });
+});
+
+describe('first load and bad input', () => {
+  test('the simulator module is fetched only when the simulation panel opens; sizes and time to interactive', async () => {
+    const page = await context.newPage();
+    const fetched = [];
+    const sized = [];
+    page.on('request', (r) => fetched.push({ url: r.url(), bytes: 0 }));
+    page.on('requestfinished', (r) => sized.push(r.sizes().then((z) => {
+      const entry = fetched.find((f) => f.url === r.url() && f.bytes === 0);
+      if (entry) entry.bytes = z.responseBodySize + z.responseHeadersSize;
+    }).catch(() => {})));
+    const settled = async () => { await page.waitForLoadState('networkidle'); await Promise.all(sized); };
+    // A first visit: nothing in the HTTP cache (earlier tests in this profile filled it).
+    await (await context.newCDPSession(page)).send('Network.clearBrowserCache');
+    const t0 = Date.now();
+    await page.goto(`${base}#ex=restart-on-exit-42`);
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+    const interactive = Date.now() - t0;
+    const build = JSON.parse(readFileSync(join(dist, 'build.json'), 'utf8'));
+    const wasmUrls = () => fetched.filter((f) => f.url.endsWith('.wasm')).map((f) => f.url.slice(base.length));
+    // First load: only the core module (the main thread and the validation worker share it).
+    assert.deepEqual([...new Set(wasmUrls())], [`${build.pkgDir}/web-core/restartkit_wasm_bg.wasm`]);
+    await settled();
+    const firstLoad = fetched.reduce((a, f) => a + f.bytes, 0);
+    const firstRequests = fetched.length;
+    // The core module answers `simulate` with an error naming the missing part, not a crash.
+    const notBuilt = await page.evaluate(async (dir) => {
+      const core = await import(`./${dir}/core.browser.js`);
+      try { core.call('simulate', { scenario: {} }); return null; } catch (e) { return { code: e.code, message: e.message }; }
+    }, build.pkgDir);
+    assert.equal(notBuilt?.code, 'op-not-built', JSON.stringify(notBuilt));
+    const coreGz = build.files[`${build.pkgDir}/web-core/restartkit_wasm_bg.wasm`].gzip;
+    const fullGz = build.files[`${build.pkgDir}/web/restartkit_wasm_bg.wasm`].gzip;
+    await page.locator('#simulation > summary').click();
+    await waitFor(page, () => document.querySelector('[data-testid="sim-timeline"] tbody tr'), 'the timeline');
+    assert.ok(wasmUrls().includes(`${build.pkgDir}/web/restartkit_wasm_bg.wasm`), wasmUrls().join(','));
+    await settled();
+    const total = fetched.reduce((a, f) => a + f.bytes, 0);
+    const report = `first load: ${firstRequests} requests, ${(firstLoad / 1024).toFixed(0)} KiB transferred (gzip); after opening the simulation panel: ${fetched.length} requests, ${(total / 1024).toFixed(0)} KiB; ` +
+      `wasm gzip: core ${(coreGz / 1024).toFixed(0)} KiB, full ${(fullGz / 1024).toFixed(0)} KiB; time to interactive ${interactive} ms`;
+    console.log(`# ${report}`);
+    mkdirSync(artifacts, { recursive: true });
+    writeFileSync(join(artifacts, 'first-load.txt'), `${report}\n`);
+    assert.ok(coreGz < fullGz, `core module ${coreGz} B gz is not smaller than the full one ${fullGz} B`);
+    await page.close();
+  });
+
+  test('works from a sub-path (as on GitHub Pages)', async () => {
+    const sub = await startServer(dist, 0, '127.0.0.1', { prefix: '/restartkit/playground/' });
+    try {
+      const page = await context.newPage();
+      const errors = [];
+      const missing = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      page.on('response', (r) => { if (r.status() >= 400 && !r.url().endsWith('favicon.ico')) missing.push(r.url()); });
+      await page.goto(`${sub.url}restartkit/playground/#ex=restart-on-exit-42`);
+      await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+      await setText(page, (await editorText(page)).replace('operator: In', 'operator: Sometimes'));
+      await waitFor(page, () => /1 diagnostic/.test(document.querySelector('#diag-count')?.innerText ?? ''), 'the diagnostic');
+      await page.locator('#simulation > summary').click();
+      await waitFor(page, () => document.querySelector('[data-testid="sim-timeline"] tbody tr'), 'the timeline');
+      assert.deepEqual(missing, []);
+      assert.deepEqual(errors, []);
+      await page.close();
+    } finally {
+      await new Promise((r) => sub.server.close(r));
+    }
+  });
+
+  test('a 5 MB paste, a binary paste and a YAML alias bomb keep the page responsive and show the engine\'s error', async () => {
+    const { page, errors } = await open('#ex=restart-on-exit-42');
+    const before = await editorText(page);
+    // Responsiveness: the main thread answers while the worker reads.
+    const responsive = async () => {
+      const t = Date.now();
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
+      return Date.now() - t;
+    };
+    // An alias bomb: each level doubles the one before.
+    const bomb = ['a: &a ["x", "x"]', ...Array.from({ length: 30 }, (_, i) => `${String.fromCharCode(98 + (i % 24))}${i}: &l${i} [*${i ? `l${i - 1}` : 'a'}, *${i ? `l${i - 1}` : 'a'}]`)].join('\n');
+    await setText(page, bomb);
+    assert.ok(await responsive() < 2000);
+    await waitFor(page, () => /diagnostic/.test(document.querySelector('#diag-count')?.innerText ?? ''), 'the alias-bomb error');
+    const bombDiag = await diagnosticsText(page);
+    // The engine's own limit (kubectl's reader stops there too), not the page's timeout.
+    assert.match(bombDiag, /aliases expand to more than 100000 nodes/);
+    assert.equal(await editorText(page), bomb);
+    // Binary: NUL and other control bytes.
+    await setText(page, 'kind: Pod\n\u0000\u0001\u0002\u00ff\ufffe\n');
+    await waitFor(page, () => /diagnostic/.test(document.querySelector('#diag-count')?.innerText ?? ''), 'the binary error');
+    assert.doesNotMatch(await diagnosticsText(page), /did not finish/);
+    // 5 MB: one Pod with a huge annotation.
+    const big = `${before}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n  blob: "${'x'.repeat(5 * 1024 * 1024)}"\n`;
+    await page.evaluate((t) => {
+      const view = document.getElementById('editor').editorView;
+      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: t }, userEvent: 'input.paste' });
+    }, big);
+    assert.ok(await responsive() < 2000);
+    await waitFor(page, () => document.querySelector('#diag-count')?.innerText, 'an answer for the 5 MB text');
+    assert.equal((await editorText(page)).length, big.length);
+    // Too long for the link: the fragment names the tab's copy, and a reload brings the text back.
+    await waitFor(page, () => /[#&]mref=tab(&|$)/.test(location.hash), 'mref=tab in the fragment');
+    assert.doesNotMatch(page.url(), /[#&]m=/);
+    await page.waitForTimeout(1500); // the IndexedDB write of 5 MB
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
+    assert.equal(await editorText(page), big);
+    // Typing still works and wins over the big text's validation.
+    await setText(page, before.replace('operator: In', 'operator: Sometimes'));
+    await waitFor(page, () => /1 diagnostic/.test(document.querySelector('#diag-count')?.innerText ?? ''), 'the latest text\'s diagnostic');
+    assert.deepEqual(errors, []);
+    console.log(`# alias bomb: ${bombDiag.split('\n').slice(0, 2).join(' ')}`);
+    await page.close();
   });
 });

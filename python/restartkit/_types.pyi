@@ -397,6 +397,8 @@ where upstream returns a plain message (JobSet and Kruise webhooks, kubelet conf
     column: NotRequired[Optional[int]]
     #: 0-based index of the document in a multi-document stream.
     document: NotRequired[Optional[int]]
+    #: Repairs, where the problem has one obvious one (absent when there is none). Every front end can apply them: `edits` to the object, `textEdits` to the text it came from.
+    fixes: NotRequired[List[Fix]]
 
 
 class DocumentSummary(TypedDict):
@@ -441,6 +443,24 @@ class Fault(TypedDict):
 
 
 FaultKind: TypeAlias = Union[Literal["containerExit"], Literal["oomKill"], Literal["nodeFailure"]]
+
+
+class FieldEdit(TypedDict):
+    """A field path and the value it should have."""
+
+    field: str
+    value: JsonValue
+
+
+class Fix(TypedDict):
+    """One repair of the input that makes its diagnostic go away."""
+
+    #: What the repair does, for a person ("set restartPolicy to \\"Never\\"").
+    description: str
+    #: The repair on the object: each field path (as in `Diagnostic.field`, within the same document) gets the value; a field the object lacks is added.
+    edits: List[FieldEdit]
+    #: The same repair on the source text, when the input was text and restartkit could place every edit in it (absent otherwise; `edits` still apply).
+    textEdits: NotRequired[List[TextEdit]]
 
 
 class GateDescription(TypedDict):
@@ -548,8 +568,11 @@ class JobSpec(TypedDict):
     activeDeadlineSeconds: NotRequired[Optional[int]]
     podFailurePolicy: NotRequired[Optional[PodFailurePolicy]]
     successPolicy: NotRequired[Optional[SuccessPolicy]]
+    #: How many Pod failures the Job tolerates before it fails (`BackoffLimitExceeded`); 6 when unset, and effectively unlimited once `backoffLimitPerIndex` is set.
     backoffLimit: NotRequired[Optional[int]]
+    #: How many times one index is retried before that index is marked failed (the count is kept per Pod in the `batch.kubernetes.io/job-index-failure-count` annotation). Only with `completionMode: Indexed` and a Pod `restartPolicy` of `Never`; immutable.
     backoffLimitPerIndex: NotRequired[Optional[int]]
+    #: With `backoffLimitPerIndex`: the Job fails once more indexes than this have failed.
     maxFailedIndexes: NotRequired[Optional[int]]
     #: `NonIndexed` (default) or `Indexed`.
     completionMode: NotRequired[Optional[str]]
@@ -1058,6 +1081,18 @@ class Summary(TypedDict):
     #: Timeline events produced (also those past `maxTimelineEvents`).
     events: int
     timelineTruncated: bool
+
+
+class TextEdit(TypedDict):
+    """Replace the text from `line`:`column` up to, not including, `endLine`:`endColumn` (1-based;
+columns count characters, as `Diagnostic.column` does) with `newText`. Equal start and end
+insert."""
+
+    line: int
+    column: int
+    endLine: int
+    endColumn: int
+    newText: str
 
 
 class TimelineEvent(TypedDict):

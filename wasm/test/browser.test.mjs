@@ -69,16 +69,36 @@ test('index.browser.js loads in Chromium and answers', async () => {
       panic,
     };
   });
-  assert.equal(out.contract, '1.1');
+  assert.equal(out.contract, '1.2');
   assert.equal(out.raw, 'ok');
   assert.ok(out.schemaNames > 10);
   assert.deepEqual(out.err, { isRk: true, name: 'RestartkitError', field: 'spec.containers', line: 6, code: 'invalid' });
   assert.equal(out.panic.isRk, true);
   assert.equal(out.panic.code, 'panic');
   assert.match(out.panic.message, /self-test panic: in the browser/);
-  assert.equal(out.afterPanic, '1.1');
+  assert.equal(out.afterPanic, '1.2');
   // Everything came from the local server.
   assert.ok(requests.length > 0);
   for (const u of requests) assert.ok(u.startsWith(base), u);
+  await page.close();
+});
+
+test('core.browser.js (restartkit-wasm/core): the same API on the module without the simulator', async () => {
+  const page = await context.newPage();
+  const wasm = [];
+  page.on('request', (r) => { if (r.url().endsWith('.wasm')) wasm.push(new URL(r.url()).pathname); });
+  await page.goto(`${base}/`);
+  const out = await page.evaluate(async () => {
+    const core = await import('/core.browser.js');
+    const valid = core.validate('apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers: [{name: c, image: i}]\n').valid;
+    let simulate = null;
+    try { core.call('simulate', { scenario: {} }); } catch (e) { simulate = { isRk: e instanceof core.RestartkitError, code: e.code, field: e.field }; }
+    return { valid, simulate, contract: core.describe().contractVersion };
+  });
+  assert.equal(out.valid, true);
+  assert.deepEqual(out.simulate, { isRk: true, code: 'op-not-built', field: 'op' });
+  assert.equal(out.contract, '1.2');
+  // Only the core module was fetched.
+  assert.deepEqual(wasm, ['/web-core/restartkit_wasm_bg.wasm']);
   await page.close();
 });

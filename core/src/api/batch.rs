@@ -47,13 +47,20 @@ pub struct JobSpec {
     pub pod_failure_policy: Option<PodFailurePolicy>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub success_policy: Option<SuccessPolicy>,
+    /// How many Pod failures the Job tolerates before it fails (`BackoffLimitExceeded`);
+    /// 6 when unset, and effectively unlimited once `backoffLimitPerIndex` is set.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub backoff_limit: Option<i32>,
+    /// How many times one index is retried before that index is marked failed (the count is
+    /// kept per Pod in the `batch.kubernetes.io/job-index-failure-count` annotation). Only with
+    /// `completionMode: Indexed` and a Pod `restartPolicy` of `Never`; immutable.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub backoff_limit_per_index: Option<i32>,
+    /// With `backoffLimitPerIndex`: the Job fails once more indexes than this have failed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_failed_indexes: Option<i32>,
     /// `NonIndexed` (default) or `Indexed`.
+    #[schemars(extend("examples" = ["NonIndexed", "Indexed"]))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub completion_mode: Option<String>,
     /// `TerminatingOrFailed` or `Failed`.
@@ -84,6 +91,7 @@ pub struct PodFailurePolicy {
 #[serde(rename_all = "camelCase")]
 pub struct PodFailurePolicyRule {
     /// `FailJob`, `FailIndex`, `Ignore` or `Count`.
+    #[schemars(extend("examples" = ["FailJob", "FailIndex", "Ignore", "Count"]))]
     #[serde(default)]
     pub action: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -101,6 +109,7 @@ pub struct PodFailurePolicyOnExitCodesRequirement {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub container_name: Option<String>,
     /// `In` or `NotIn`.
+    #[schemars(extend("examples" = ["In", "NotIn"]))]
     #[serde(default)]
     pub operator: String,
     #[serde(default)]

@@ -44,6 +44,7 @@ pub struct PodSpec {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ephemeral_containers: Vec<Container>,
     /// `Always` (default), `OnFailure` or `Never`.
+    #[schemars(extend("examples" = ["Always", "OnFailure", "Never"]))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub restart_policy: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -66,6 +67,7 @@ pub struct Container {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub image: Option<String>,
     /// KEP-5307: `Always`, `OnFailure` or `Never` (before it, only `Always` on init containers).
+    #[schemars(extend("examples" = ["Always", "OnFailure", "Never"]))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub restart_policy: Option<String>,
     /// KEP-5307 rules, first match wins.
@@ -93,6 +95,7 @@ impl Container {
 #[serde(rename_all = "camelCase")]
 pub struct ContainerRestartRule {
     /// `Restart`, or `RestartAllContainers` (KEP-5532).
+    #[schemars(extend("examples" = ["Restart", "RestartAllContainers"]))]
     #[serde(default)]
     pub action: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -106,6 +109,7 @@ pub struct ContainerRestartRule {
 #[serde(rename_all = "camelCase")]
 pub struct ContainerRestartRuleOnExitCodes {
     /// `In` or `NotIn`.
+    #[schemars(extend("examples" = ["In", "NotIn"]))]
     #[serde(default)]
     pub operator: String,
     #[serde(default)]

@@ -13,6 +13,7 @@ use crate::api::{
 };
 use crate::diag::{Diagnostic, FieldPath, Findings};
 use crate::features::FeatureGates;
+use serde_json::Value;
 use std::collections::BTreeSet;
 
 /// Most rules a podFailurePolicy may hold.
@@ -550,11 +551,17 @@ fn validate_template_restart_policy(spec: &JobSpec, path: &FieldPath, out: &mut 
     } else if rp != "OnFailure" && rp != "Never" {
         out.push(Diagnostic::not_supported(path, rp, &["OnFailure", "Never"]));
     } else if spec.pod_failure_policy.is_some() && rp != "Never" {
-        out.push(Diagnostic::invalid(
-            path,
-            rp,
-            "only \"Never\" is supported when podFailurePolicy is specified",
-        ));
+        out.push(
+            Diagnostic::invalid(
+                path,
+                rp,
+                "only \"Never\" is supported when podFailurePolicy is specified",
+            )
+            .with_fix(
+                "set restartPolicy to \"Never\" (a podFailurePolicy needs it)",
+                vec![(path.as_str().to_owned(), Value::from("Never"))],
+            ),
+        );
     }
 }
 
@@ -602,11 +609,23 @@ fn validate_rule(
         ));
     } else if rule.action == "FailIndex" {
         if spec.backoff_limit_per_index.is_none() {
-            out.push(Diagnostic::invalid(
-                &action_path,
-                rule.action.as_str(),
-                "requires the backoffLimitPerIndex to be set",
-            ));
+            // `path` is spec.podFailurePolicy.rules[i]: the Job's spec is two levels up.
+            let spec_path = action_path
+                .as_str()
+                .split(".podFailurePolicy.")
+                .next()
+                .unwrap_or("spec");
+            out.push(
+                Diagnostic::invalid(
+                    &action_path,
+                    rule.action.as_str(),
+                    "requires the backoffLimitPerIndex to be set",
+                )
+                .with_fix(
+                    "set backoffLimitPerIndex: 1 (FailIndex fails one index after its own retries)",
+                    vec![(format!("{spec_path}.backoffLimitPerIndex"), Value::from(1))],
+                ),
+            );
         }
     } else if !POD_FAILURE_POLICY_ACTIONS.contains(&rule.action.as_str()) {
         out.push(Diagnostic::not_supported(
@@ -684,11 +703,17 @@ fn validate_on_exit_codes(
     for (j, &v) in req.values.iter().enumerate() {
         let vp = values_path.index(j);
         if req.operator == "In" && v == 0 {
-            out.push(Diagnostic::invalid(
-                &vp,
-                v,
-                "must not be 0 for the In operator",
-            ));
+            let mut d = Diagnostic::invalid(&vp, v, "must not be 0 for the In operator");
+            // The obvious repair drops 0 (a succeeded container is never a failure); a list of
+            // nothing but 0 has none (an empty list is an error of its own).
+            let rest: Vec<i32> = req.values.iter().copied().filter(|&x| x != 0).collect();
+            if !rest.is_empty() {
+                d = d.with_fix(
+                    "remove 0 from the In values (exit code 0 is a success, never a failure)",
+                    vec![(values_path.as_str().to_owned(), Value::from(rest))],
+                );
+            }
+            out.push(d);
         }
         if !seen.insert(v) {
             out.push(Diagnostic::duplicate(&vp, v));

@@ -152,6 +152,7 @@ pub fn run(input: ValidateInput) -> Result<ValidateOutput, Diagnostic> {
                 for d in f.all_mut() {
                     d.document = Some(doc.index);
                     attach_position(d, &doc);
+                    attach_text_edits(d, &doc);
                 }
                 let meta = doc.value.get("metadata");
                 documents.push(DocumentSummary {
@@ -234,6 +235,21 @@ pub fn attach_position(d: &mut Diagnostic, doc: &Document) {
     let (line, col) = doc.position_of(&d.field);
     d.line = Some(line);
     d.column = Some(col);
+}
+
+/// Places each fix of `d` in the document's text, where every edit of the fix can be placed.
+pub fn attach_text_edits(d: &mut Diagnostic, doc: &Document) {
+    for fix in &mut d.fixes {
+        if !fix.text_edits.is_empty() {
+            continue;
+        }
+        let placed: Option<Vec<_>> = fix
+            .edits
+            .iter()
+            .map(|e| doc.text_edit(&e.field, &e.value))
+            .collect();
+        fix.text_edits = placed.unwrap_or_default();
+    }
 }
 
 /// Decodes `value` as `T`, reporting a type mismatch the way the API server's decoder does
