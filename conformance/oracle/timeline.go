@@ -104,6 +104,8 @@ type tlQueue struct {
 	order   map[string]int
 	seq     int
 	limiter workqueue.TypedRateLimiter[string]
+	// lowPriority is the JobSet controller's key (see later).
+	lowPriority string
 }
 
 func newTLQueue(c *clocktesting.FakeClock) *tlQueue {
@@ -136,11 +138,21 @@ func (q *tlQueue) next() (string, time.Time, bool) {
 	best, found := "", false
 	var at time.Time
 	for k, t := range q.due {
-		if !found || t.Before(at) || (t.Equal(at) && q.order[k] < q.order[best]) {
+		if !found || t.Before(at) || (t.Equal(at) && q.later(best, k)) {
 			best, at, found = k, t, true
 		}
 	}
 	return best, at, found
+}
+
+// later says whether key b goes before key a when both are due at one instant: in insertion
+// order, except that the JobSet controller's key waits until no Job is due at that instant (the
+// two controllers race in a cluster; the harness settles the Jobs first, as restartkit does).
+func (q *tlQueue) later(a, b string) bool {
+	if q.lowPriority != "" && (a == q.lowPriority) != (b == q.lowPriority) {
+		return a == q.lowPriority
+	}
+	return q.order[b] < q.order[a]
 }
 
 // setUnexported writes an unexported field of the controller (the queue): the controller offers
@@ -212,6 +224,8 @@ type tlHarness struct {
 	// CrashLoopBackOff entries per Pod (restartPolicy OnFailure).
 	crash           map[string]*crashEntry
 	kubeletDeleting bool
+	// dirty: something was written since the informers last caught up (see sync).
+	dirty bool
 	// The JobSet controller's part (timeline_jobset.go); nil in Job scenarios.
 	js *jsHarness
 }
@@ -264,6 +278,10 @@ func podKey(p *corev1.Pod) string { return p.Namespace + "/" + p.Name }
 // reactors make the fake clientset behave as kube-apiserver does where the controller's timeline
 // depends on it: generated names, UIDs, creation times, graceful Pod deletion.
 func (h *tlHarness) installReactors() {
+	defer h.client.PrependReactor("*", "*", func(clienttesting.Action) (bool, runtime.Object, error) {
+		h.dirty = true // every write through the clientset (the controllers', the kubelet's deletes)
+		return false, nil, nil
+	})
 	h.client.PrependReactor("create", "pods", func(a clienttesting.Action) (bool, runtime.Object, error) {
 		pod := a.(clienttesting.CreateAction).GetObject().(*corev1.Pod)
 		h.mu.Lock()
@@ -317,6 +335,12 @@ var jobsGVR = batchv1.SchemeGroupVersion.WithResource("jobs")
 // sync plays the informers: the clientset's objects go into the stores, and the controller's
 // handlers see every change, in key order. The harness's kubelet sees the same changes.
 func (h *tlHarness) sync() error {
+	// Nothing was written since the last delivery: nothing to deliver (the common case after
+	// a sync that changed nothing; listing and comparing every object is the harness's cost).
+	if !h.dirty {
+		return nil
+	}
+	h.dirty = false
 	for round := 0; ; round++ {
 		if round > 100 {
 			return fmt.Errorf("objects keep changing at t=%gs", h.now())
@@ -621,6 +645,7 @@ func (h *tlHarness) getPod(key string) (*corev1.Pod, error) {
 }
 
 func (h *tlHarness) updatePod(p *corev1.Pod) error {
+	h.dirty = true
 	return h.client.Tracker().Update(podsGVR, p, p.Namespace)
 }
 

@@ -13,8 +13,7 @@ package main
 //     v1 defaults, the generated selector and labels); a Job deleted with foreground propagation
 //     gets deletionTimestamp and the foregroundDeletion finalizer;
 //   - the garbage collector: a Job in foreground deletion has its Pods deleted (gracefully: the
-//     kubelet ends them after their grace period) and goes once none is left; Pods whose Job is
-//     gone are deleted (background propagation).
+//     kubelet ends them after their grace period) and goes once none is left.
 
 import (
 	"context"
@@ -82,6 +81,7 @@ func runUpstreamJobSetTimeline(sc *tlScenario, js *jobset.JobSet) (tlOutcome, er
 	}
 	j := &jsHarness{key: types.NamespacedName{Namespace: js.Namespace, Name: js.Name}, queue: h.queue}
 	j.queueKey = "jobset:" + j.key.String()
+	h.queue.lowPriority = j.queueKey
 	h.js = j
 
 	crScheme := runtime.NewScheme()
@@ -106,6 +106,7 @@ func runUpstreamJobSetTimeline(sc *tlScenario, js *jobset.JobSet) (tlOutcome, er
 	js.CreationTimestamp = metav1.NewTime(h.clock.Now())
 	js.Generation = 1
 	js.ResourceVersion = "1"
+	h.dirty = true
 	if err := h.client.Tracker().Create(jobsetsGVR, js, js.Namespace); err != nil {
 		return tlOutcome{}, err
 	}
@@ -152,6 +153,9 @@ func (x builderIndexer) IndexField(_ context.Context, obj client.Object, field s
 // reconcile is one Reconcile of the JobSet, as controller-runtime's worker runs it: an error or
 // an explicit requeue puts the key back (rate-limited), RequeueAfter on the fake clock.
 func (j *jsHarness) reconcile(ctx context.Context, h *tlHarness) {
+	// Its writes go to the shared tracker through controller-runtime's client, past the
+	// clientset's reactors.
+	h.dirty = true
 	res, err := j.rec.Reconcile(ctx, ctrlruntime.Request{NamespacedName: j.key})
 	switch {
 	case err != nil:
@@ -210,6 +214,7 @@ func (h *tlHarness) jsDelete(ctx context.Context, c client.WithWatch, obj client
 // but the controllers always say): the Job goes at once and the collector deletes its Pods.
 func (h *tlHarness) installJobReactors() {
 	h.client.PrependReactor("delete", "jobs", func(a clienttesting.Action) (bool, runtime.Object, error) {
+		h.dirty = true
 		d := a.(clienttesting.DeleteActionImpl)
 		obj, err := h.client.Tracker().Get(d.GetResource(), d.GetNamespace(), d.GetName())
 		if err != nil {
@@ -284,9 +289,18 @@ func (j *jsHarness) syncJobSet(h *tlHarness) (bool, error) {
 
 // collectGarbage plays kube-controller-manager's garbage collector for what the JobSet
 // controller relies on: a Job in foreground deletion has its Pods deleted (each with its own
-// grace period, as the collector deletes without one) and goes when none is left; a Pod whose
-// Job is gone is deleted.
+// grace period, as the collector deletes without one) and goes when none is left. (The Jobs are
+// only ever deleted so: no Pod is orphaned, and nothing else needs collecting.)
 func (j *jsHarness) collectGarbage(h *tlHarness) (bool, error) {
+	// The informer's store is the clientset's state after syncJobs: no copy needed to find the
+	// Jobs in deletion, the common case being none.
+	deleting := false
+	for _, obj := range h.jobInf.GetIndexer().List() {
+		deleting = deleting || obj.(*batchv1.Job).DeletionTimestamp != nil
+	}
+	if !deleting {
+		return false, nil
+	}
 	jl, err := h.client.Tracker().List(jobsGVR, batchv1.SchemeGroupVersion.WithKind("Job"), "")
 	if err != nil {
 		return false, err
@@ -315,7 +329,7 @@ func (j *jsHarness) collectGarbage(h *tlHarness) (bool, error) {
 		if p.DeletionTimestamp != nil {
 			continue
 		}
-		if job == nil || (job.DeletionTimestamp != nil && hasFinalizer(job.Finalizers, foregroundDeletionFinaliz)) {
+		if job != nil && job.DeletionTimestamp != nil && hasFinalizer(job.Finalizers, foregroundDeletionFinaliz) {
 			err := h.client.CoreV1().Pods(p.Namespace).Delete(context.Background(), p.Name, metav1.DeleteOptions{})
 			if err != nil && !apierrors.IsNotFound(err) {
 				return false, err

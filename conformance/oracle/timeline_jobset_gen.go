@@ -133,7 +133,7 @@ func (g gen) jobsetTimelineScenario(i int) *tlScenario {
 	js := map[string]any{"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet",
 		"metadata": map[string]any{"name": "js", "namespace": "default"}, "spec": jsSpec}
 	sc := &tlScenario{Kind: "Scenario", Name: fmt.Sprintf("jobset-timeline-%d", i), KubernetesVersion: minorVersion(k8sModule()),
-		RunFor: "1800s", runForSeconds: 1800, Exits: exits, Workload: js}
+		RunFor: "600s", runForSeconds: 600, Exits: exits, Workload: js, MaxTimelineEvents: 1 << 20}
 	if g.chance(0.25) {
 		sc.StartupSeconds = float64(g.pick(5, 20).(int))
 		fam = append(fam, "startupSeconds")

@@ -551,7 +551,7 @@ impl<'a> Engine<'a> {
                     u32::try_from(self.events.len() - 1).unwrap_or(u32::MAX)
                 }
             };
-            if self.seq >= 1 << (SEQ_BITS - 1) || slot >= 1 << SLOT_BITS {
+            if self.seq >= 1 << (SEQ_BITS - 2) || slot >= 1 << SLOT_BITS {
                 // Beyond any run that finishes in reasonable time; say so rather than misorder.
                 self.overflow = true;
                 return;
@@ -560,7 +560,10 @@ impl<'a> Engine<'a> {
             // top sequence bit): it sees every Pod change of that instant, as the oracle's
             // harness delivers them (docs/simulation.md, "Assumptions").
             let seq = match ev {
-                Ev::SyncJob { .. } | Ev::ReconcileJobSet => self.seq | 1 << (SEQ_BITS - 1),
+                Ev::SyncJob { .. } => self.seq | 1 << (SEQ_BITS - 2),
+                // The JobSet controller reconciles after that still: after every Job sync of
+                // its instant, also those the syncs cause (docs/simulation.md, "Assumptions").
+                Ev::ReconcileJobSet => self.seq | 1 << (SEQ_BITS - 1),
                 _ => self.seq,
             };
             self.queue.push(Reverse(
@@ -1615,15 +1618,21 @@ impl<'a> Engine<'a> {
             name(a).cmp(&name(b))
         });
         if !failed.is_empty() {
-            return self.jobset_jobs_failed(&failed);
+            // The status update (a restart, or the JobSet's end) makes it reconcile again.
+            self.jobset_jobs_failed(&failed)?;
+            self.enqueue_jobset_reconcile();
+            return Ok(());
         }
-        self.jobset_success_policy();
+        if !self.jobset_success_policy() {
+            self.create_missing_jobs();
+        }
         Ok(())
     }
 
-    fn jobset_success_policy(&mut self) {
+    /// Whether the JobSet completed.
+    fn jobset_success_policy(&mut self) -> bool {
         let Some(js) = self.jobset.as_ref() else {
-            return;
+            return false;
         };
         let policy = js.pointer("/spec/successPolicy");
         let any = policy
@@ -1658,7 +1667,9 @@ impl<'a> Engine<'a> {
             self.record(Obj::JobSet, None, "Completed", "AllJobsCompleted", || {
                 Some("jobset completed successfully".into())
             });
+            return true;
         }
+        false
     }
 
     /// The failure policy for the failed Jobs `failed` of this run (in upstream's list order),
@@ -1839,20 +1850,45 @@ impl<'a> Engine<'a> {
         if job.all_pods.iter().any(|&p| self.pods.get(p).is_some_and(|x| x.alive)) {
             return;
         }
-        let (tmpl, ji, name, since, again) = (job.tmpl, job.job_index, job.name.clone(), job.deleted_ms, job.recreate_when_gone);
         if let Some(job) = self.jobs.get_mut(j) {
             job.phase = "Deleted";
         }
         self.record(Obj::Job(j), None, "Gone", "Deleted", || None);
-        if !again || self.js_phase != "Running" {
-            return;
-        }
-        let n = self.jobs.len();
-        self.create_job(tmpl, ji, name, self.now);
-        if let Some(job) = self.jobs.get_mut(n) {
-            for ix in job.indexes.iter_mut() {
-                ix.started = true;
-                ix.last_finish_ms = Some(since);
+        // The Job's removal makes its JobSet controller reconcile (Owns(Job)): it creates the
+        // Jobs that are missing.
+        self.enqueue_jobset_reconcile();
+    }
+
+    /// The JobSet controller creates the Jobs of this run that do not exist (upstream
+    /// `reconcileReplicatedJobs`): after a restart, each Job once its predecessor is gone, Pods
+    /// at once; an index that had a Pod before gets a replacement (it waits
+    /// podRescheduleSeconds), and its slot has waited since the deletion.
+    fn create_missing_jobs(&mut self) {
+        let missing: Vec<usize> = (0..self.jobs.len())
+            .filter(|&x| {
+                self.jobs.get(x).is_some_and(|y| {
+                    y.phase == "Deleted"
+                        && y.recreate_when_gone
+                        && !self.jobs.iter().any(|z| z.name == y.name && z.phase != "Deleted")
+                })
+            })
+            .collect();
+        for j in missing {
+            let Some(job) = self.jobs.get_mut(j) else {
+                continue;
+            };
+            job.recreate_when_gone = false;
+            let (tmpl, ji, name, since) = (job.tmpl, job.job_index, job.name.clone(), job.deleted_ms);
+            let had_pod: Vec<bool> = job.indexes.iter().map(|ix| ix.started).collect();
+            let n = self.jobs.len();
+            self.create_job(tmpl, ji, name, self.now);
+            if let Some(job) = self.jobs.get_mut(n) {
+                for (ix, &had) in job.indexes.iter_mut().zip(&had_pod) {
+                    if had {
+                        ix.started = true;
+                        ix.last_finish_ms = Some(since);
+                    }
+                }
             }
         }
     }
