@@ -1837,9 +1837,9 @@ impl<'a> Engine<'a> {
         self.enqueue_job_sync(j, now);
     }
 
-    /// After a sync of Job `j`: a Job in deletion whose Pods are all gone is removed (its Pods'
-    /// finalizers went in that sync), and its JobSet creates it again, Pods at once, each a
-    /// replacement that starts `podRescheduleSeconds` later.
+    /// A Job in deletion whose Pods are all gone is removed by the garbage collector (checked
+    /// after its syncs, which drop its Pods' finalizers, and when one of its Pods ends); its
+    /// JobSet controller then reconciles and creates it again (`create_missing_jobs`).
     pub(super) fn collect_job_if_gone(&mut self, j: usize) {
         let Some(job) = self.jobs.get(j) else {
             return;
