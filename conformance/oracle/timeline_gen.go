@@ -44,15 +44,16 @@ type tlExit struct {
 }
 
 type tlScenario struct {
-	Kind                 string         `json:"kind"`
-	Name                 string         `json:"name"`
-	KubernetesVersion    string         `json:"kubernetesVersion"`
-	RunFor               string         `json:"runFor"`
-	StartupSeconds       float64        `json:"startupSeconds,omitempty"`
-	PodRescheduleSeconds float64        `json:"podRescheduleSeconds,omitempty"`
-	Exits                []tlExit       `json:"exits,omitempty"`
-	MaxTimelineEvents    int            `json:"maxTimelineEvents,omitempty"`
-	Workload             map[string]any `json:"workload"`
+	Kind                 string          `json:"kind"`
+	Name                 string          `json:"name"`
+	KubernetesVersion    string          `json:"kubernetesVersion"`
+	RunFor               string          `json:"runFor"`
+	StartupSeconds       float64         `json:"startupSeconds,omitempty"`
+	PodRescheduleSeconds float64         `json:"podRescheduleSeconds,omitempty"`
+	Exits                []tlExit        `json:"exits,omitempty"`
+	MaxTimelineEvents    int             `json:"maxTimelineEvents,omitempty"`
+	FeatureGates         map[string]bool `json:"featureGates,omitempty"`
+	Workload             map[string]any  `json:"workload"`
 	runForSeconds        float64
 	family               string
 }
@@ -368,6 +369,9 @@ func restartkitTimelines(scs []*tlScenario) ([]tlOutcome, []string, error) {
 				switch e.Event {
 				case "Restarting", "Failed", "Completed":
 					o.Events = append(o.Events, tlEvent{T: e.T, Event: "JobSet", Type: e.Event, Reason: e.Reason, Msg: msg})
+				case "RestartJob", "RestartJobAndIgnoreMaxRestarts":
+					// Upstream's status says only that a Job's restart counter went up.
+					o.Events = append(o.Events, tlEvent{T: e.T, Event: "JobSet", Type: "RestartJob"})
 				}
 			}
 		}
@@ -565,6 +569,14 @@ func runTimeline(n int, seed uint64) (int, int, error) {
 		}
 		var up tlOutcome
 		var err error
+		// The scenario's gates (RestartJob for the JobSet controller), with the harness's own.
+		gates := map[string]bool{"StaleControllerConsistencyJob": false}
+		for k, v := range sc.FeatureGates {
+			gates[k] = v
+		}
+		if err := setGates(gates); err != nil {
+			return 0, 0, err
+		}
 		if kind, _ := sc.Workload["kind"].(string); kind == "JobSet" {
 			var js *jobset.JobSet
 			if js, err = upstreamJobSet(sc); err != nil {

@@ -266,6 +266,10 @@ func (j *jsHarness) syncJobSet(h *tlHarness) (bool, error) {
 		}
 		h.record(e)
 	}
+	// A RestartJob action: a Job's restart counter (replicatedJobsStatus[].jobRestarts) went up.
+	if sumJobRestarts(cur) > sumJobRestarts(old) {
+		h.record(tlEvent{Event: "JobSet", Type: "RestartJob"})
+	}
 	for _, c := range cur.Status.Conditions {
 		if c.Status != metav1.ConditionTrue || (c.Type != string(jobset.JobSetFailed) && c.Type != string(jobset.JobSetCompleted)) {
 			continue
@@ -360,6 +364,16 @@ func (j *jsHarness) collectGarbage(h *tlHarness) (bool, error) {
 		changed = true
 	}
 	return changed, nil
+}
+
+func sumJobRestarts(js *jobset.JobSet) int32 {
+	var n int32
+	for _, r := range js.Status.ReplicatedJobsStatus {
+		for _, x := range r.JobRestarts {
+			n += x
+		}
+	}
+	return n
 }
 
 func hasFinalizer(fs []string, f string) bool {

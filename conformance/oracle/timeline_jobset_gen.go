@@ -66,12 +66,20 @@ func (g gen) jobsetTimelineScenario(i int) *tlScenario {
 	}
 	fam = append(fam, fmt.Sprintf("replicatedJobs:%d", nrj))
 	jsSpec := map[string]any{"replicatedJobs": rjs}
+	var gates map[string]bool
 	if g.chance(0.85) {
 		fp := map[string]any{"maxRestarts": g.r.IntN(4)}
 		var rules []any
 		nrules := g.r.IntN(3)
+		actions := []string{"FailJobSet", "RestartJobSet", "RestartJobSetAndIgnoreMaxRestarts"}
+		if g.chance(0.3) {
+			// The RestartJob actions (alpha gate RestartJob in v0.12.0).
+			gates = map[string]bool{"RestartJob": true}
+			actions = append(actions, "RestartJob", "RestartJob", "RestartJobAndIgnoreMaxRestarts")
+			fam = append(fam, "gate:RestartJob")
+		}
 		for k := 0; k < nrules; k++ {
-			action := g.pick("FailJobSet", "RestartJobSet", "RestartJobSetAndIgnoreMaxRestarts").(string)
+			action := actions[g.r.IntN(len(actions))]
 			rule := map[string]any{"name": fmt.Sprintf("rule%d", k), "action": action}
 			fam = append(fam, "failurePolicy:"+action)
 			if g.chance(0.5) {
@@ -133,7 +141,7 @@ func (g gen) jobsetTimelineScenario(i int) *tlScenario {
 	js := map[string]any{"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet",
 		"metadata": map[string]any{"name": "js", "namespace": "default"}, "spec": jsSpec}
 	sc := &tlScenario{Kind: "Scenario", Name: fmt.Sprintf("jobset-timeline-%d", i), KubernetesVersion: minorVersion(k8sModule()),
-		RunFor: "600s", runForSeconds: 600, Exits: exits, Workload: js, MaxTimelineEvents: 1 << 20}
+		RunFor: "600s", runForSeconds: 600, Exits: exits, Workload: js, MaxTimelineEvents: 1 << 20, FeatureGates: gates}
 	if g.chance(0.25) {
 		sc.StartupSeconds = float64(g.pick(5, 20).(int))
 		fam = append(fam, "startupSeconds")

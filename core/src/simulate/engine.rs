@@ -420,6 +420,9 @@ pub(super) struct Engine<'a> {
     attempt: u32,
     /// The instant of the JobSet's pending reconcile, if any.
     js_reconcile_at: Option<u64>,
+    /// status.replicatedJobsStatus as the failure policy last left it: the per-Job restart
+    /// counters of RestartJob actions (one entry per replicatedJob, as the controller keeps).
+    js_rj_status: Value,
 }
 
 fn matches(
@@ -532,6 +535,7 @@ impl<'a> Engine<'a> {
             js_message: None,
             attempt: 0,
             js_reconcile_at: None,
+            js_rj_status: Value::Array(Vec::new()),
         })
     }
 
@@ -1688,9 +1692,24 @@ impl<'a> Engine<'a> {
             }
             failed_jobs.push(v);
         }
+        // The controller computes a replicatedJobsStatus entry for every replicatedJob before its
+        // failure policy runs, keeping the per-Job restart counters.
+        let rj_status: Vec<Value> = self
+            .templates
+            .iter()
+            .filter_map(|t| t.replicated_job.as_deref())
+            .map(|name| {
+                self.js_rj_status
+                    .as_array()
+                    .and_then(|a| a.iter().find(|e| e.get("name").and_then(Value::as_str) == Some(name)))
+                    .cloned()
+                    .unwrap_or_else(|| json!({"name": name}))
+            })
+            .collect();
         let mut js = self.jobset.clone().unwrap_or(Value::Null);
         if let Some(m) = js.as_object_mut() {
-            m.insert("status".into(), json!({"restarts": self.js_restarts, "restartsCountTowardsMax": self.js_restarts_towards_max}));
+            m.insert("status".into(), json!({"restarts": self.js_restarts, "restartsCountTowardsMax": self.js_restarts_towards_max,
+                "replicatedJobsStatus": rj_status}));
         }
         let r = self.decider.jobset(&js, &failed_jobs)?;
         let action = r
@@ -1730,6 +1749,9 @@ impl<'a> Engine<'a> {
             }
             if let Some(n) = st.get("restartsCountTowardsMax").and_then(Value::as_i64) {
                 self.js_restarts_towards_max = n;
+            }
+            if let Some(a) = st.get("replicatedJobsStatus") {
+                self.js_rj_status = a.clone();
             }
         }
         // The Restarting condition the step set (reason FailurePolicy_<rule> or
