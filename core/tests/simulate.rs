@@ -440,6 +440,44 @@ fn a_restart_that_ignores_max_restarts_does_not_count_towards_it() {
     assert_eq!(reasons, vec!["FailurePolicy_infra"; 3]);
 }
 
+#[test]
+fn restart_job_actions_count_per_job_towards_max_restarts() {
+    // RestartJob (alpha gate in JobSet v0.12.0) recreates only the failed Job; its restarts
+    // count in replicatedJobsStatus, and the third failure finds maxRestarts reached.
+    let out = simulate(json!({
+        "runFor": "5m", "featureGates": {"RestartJob": true},
+        "workload": jobset(json!({"failurePolicy": {"maxRestarts": 2, "rules": [{"name": "r", "action": "RestartJob"}]},
+            "replicatedJobs": [workers(2, Some(0))]})),
+        "exits": [{"jobIndex": 0, "afterSeconds": 10, "exitCode": 1}],
+    }));
+    let e = |t: f64, o: &str, ev: &str, r: &str| (t, o.to_owned(), ev.to_owned(), r.to_owned());
+    let events: Vec<(f64, String, String, String)> = jobset_events(&out)
+        .into_iter()
+        .filter(|x| x.1 != "train-workers-1")
+        .collect();
+    assert_eq!(
+        events,
+        vec![
+            e(0.0, "train-workers-0", "Created", "JobCreated"),
+            e(10.0, "train-workers-0", "Failed", "BackoffLimitExceeded"),
+            e(10.0, "train", "RestartJob", "RestartJob"),
+            e(10.0, "train-workers-0", "Deleted", "Deleting"),
+            e(10.0, "train-workers-0", "Gone", "Deleted"),
+            e(10.0, "train-workers-0", "Created", "JobCreated"),
+            e(20.0, "train-workers-0", "Failed", "BackoffLimitExceeded"),
+            e(20.0, "train", "RestartJob", "RestartJob"),
+            e(20.0, "train-workers-0", "Deleted", "Deleting"),
+            e(20.0, "train-workers-0", "Gone", "Deleted"),
+            e(20.0, "train-workers-0", "Created", "JobCreated"),
+            e(30.0, "train-workers-0", "Failed", "BackoffLimitExceeded"),
+            e(30.0, "train", "Failed", "ReachedMaxRestarts"),
+        ],
+        "{events:#?}"
+    );
+    assert_eq!(out["summary"]["jobRestarts"], 2);
+    assert_eq!(out["jobset"]["restarts"], 0);
+}
+
 // ---- The Job controller's timeline (each checked against the real controller by the oracle's
 // timeline leg; the figures below are upstream's, from that leg's runs) ----
 
