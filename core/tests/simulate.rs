@@ -229,7 +229,8 @@ fn jobset(spec: Value) -> Value {
 }
 
 fn workers(replicas: u32, grace: Option<u32>) -> Value {
-    let mut pod = json!({"restartPolicy": "Never", "containers": [{"name": "main", "image": "trainer"}]});
+    let mut pod =
+        json!({"restartPolicy": "Never", "containers": [{"name": "main", "image": "trainer"}]});
     if let Some(g) = grace {
         pod["terminationGracePeriodSeconds"] = json!(g);
     }
@@ -248,7 +249,8 @@ fn jobset_events(out: &Value) -> Vec<(f64, String, String, String)> {
             let o = e["object"].as_str().unwrap();
             o.starts_with("jobset/")
                 || (o.starts_with("job/")
-                    && ["Created", "Deleted", "Gone", "Failed"].contains(&e["event"].as_str().unwrap()))
+                    && ["Created", "Deleted", "Gone", "Failed"]
+                        .contains(&e["event"].as_str().unwrap()))
         })
         .map(|e| {
             let o = e["object"].as_str().unwrap();
@@ -414,7 +416,12 @@ fn a_success_policy_any_on_a_target_completes_the_jobset_with_that_job() {
         .collect();
     assert_eq!(
         ends,
-        vec![(50.0, "train".to_owned(), "Completed".to_owned(), "AllJobsCompleted".to_owned())]
+        vec![(
+            50.0,
+            "train".to_owned(),
+            "Completed".to_owned(),
+            "AllJobsCompleted".to_owned()
+        )]
     );
     assert_eq!(out["jobset"]["message"], "jobset completed successfully");
 }

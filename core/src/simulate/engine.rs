@@ -1648,12 +1648,19 @@ impl<'a> Engine<'a> {
             .and_then(Value::as_array)
             .map(|a| a.iter().filter_map(Value::as_str).collect())
             .unwrap_or_default();
-        let targeted = |rj: Option<&str>| targets.is_empty() || rj.is_some_and(|r| targets.contains(&r));
+        let targeted =
+            |rj: Option<&str>| targets.is_empty() || rj.is_some_and(|r| targets.contains(&r));
         let succeeded = self
             .jobs
             .iter()
             .filter(|x| x.epoch == self.attempt && !x.deleting && x.phase == "Complete")
-            .filter(|x| targeted(self.templates.get(x.tmpl).and_then(|t| t.replicated_job.as_deref())))
+            .filter(|x| {
+                targeted(
+                    self.templates
+                        .get(x.tmpl)
+                        .and_then(|t| t.replicated_job.as_deref()),
+                )
+            })
             .count() as u64;
         let expected: u64 = if any {
             1
@@ -1701,7 +1708,10 @@ impl<'a> Engine<'a> {
             .map(|name| {
                 self.js_rj_status
                     .as_array()
-                    .and_then(|a| a.iter().find(|e| e.get("name").and_then(Value::as_str) == Some(name)))
+                    .and_then(|a| {
+                        a.iter()
+                            .find(|e| e.get("name").and_then(Value::as_str) == Some(name))
+                    })
                     .cloned()
                     .unwrap_or_else(|| json!({"name": name}))
             })
@@ -1762,12 +1772,16 @@ impl<'a> Engine<'a> {
             .into_iter()
             .flatten()
             .find(|c| {
-                c.get("type").and_then(Value::as_str) == Some(crate::eval::jobset::CONDITION_RESTARTING)
+                c.get("type").and_then(Value::as_str)
+                    == Some(crate::eval::jobset::CONDITION_RESTARTING)
                     && c.get("status").and_then(Value::as_str) == Some("True")
             });
         let (reason, msg) = match restarting {
             Some(c) => (
-                c.get("reason").and_then(Value::as_str).unwrap_or(&action).to_owned(),
+                c.get("reason")
+                    .and_then(Value::as_str)
+                    .unwrap_or(&action)
+                    .to_owned(),
                 c.get("message").and_then(Value::as_str).map(str::to_owned),
             ),
             None => (
@@ -1780,7 +1794,11 @@ impl<'a> Engine<'a> {
                     .map(str::to_owned),
             ),
         };
-        let event = if restarting.is_some() { "Restarting" } else { action.as_str() };
+        let event = if restarting.is_some() {
+            "Restarting"
+        } else {
+            action.as_str()
+        };
         self.record(Obj::JobSet, None, event, &reason, || msg);
         match action.as_str() {
             "RestartJob" | "RestartJobAndIgnoreMaxRestarts" => {
@@ -1804,9 +1822,9 @@ impl<'a> Engine<'a> {
                 self.attempt += 1;
                 let run: Vec<usize> = (0..self.jobs.len())
                     .filter(|&x| {
-                        self.jobs
-                            .get(x)
-                            .is_some_and(|y| y.epoch < self.attempt && !y.deleting && y.phase != "Deleted")
+                        self.jobs.get(x).is_some_and(|y| {
+                            y.epoch < self.attempt && !y.deleting && y.phase != "Deleted"
+                        })
                     })
                     .collect();
                 for x in run {
@@ -1843,7 +1861,10 @@ impl<'a> Engine<'a> {
             pod.deleting = true;
             let (alive, tmpl, pgen, index) = (pod.alive, pod.tmpl, pod.epoch, pod.index);
             let running = pod.containers.iter().any(|c| c.running);
-            if let Some(ix) = self.jobs.get_mut(j).and_then(|x| x.indexes.get_mut(index as usize))
+            if let Some(ix) = self
+                .jobs
+                .get_mut(j)
+                .and_then(|x| x.indexes.get_mut(index as usize))
                 && ix.active == Some(p)
             {
                 ix.active = None;
@@ -1869,7 +1890,11 @@ impl<'a> Engine<'a> {
         if !job.deleting || job.phase == "Deleted" {
             return;
         }
-        if job.all_pods.iter().any(|&p| self.pods.get(p).is_some_and(|x| x.alive)) {
+        if job
+            .all_pods
+            .iter()
+            .any(|&p| self.pods.get(p).is_some_and(|x| x.alive))
+        {
             return;
         }
         if let Some(job) = self.jobs.get_mut(j) {
@@ -1891,7 +1916,10 @@ impl<'a> Engine<'a> {
                 self.jobs.get(x).is_some_and(|y| {
                     y.phase == "Deleted"
                         && y.recreate_when_gone
-                        && !self.jobs.iter().any(|z| z.name == y.name && z.phase != "Deleted")
+                        && !self
+                            .jobs
+                            .iter()
+                            .any(|z| z.name == y.name && z.phase != "Deleted")
                 })
             })
             .collect();
@@ -1900,7 +1928,8 @@ impl<'a> Engine<'a> {
                 continue;
             };
             job.recreate_when_gone = false;
-            let (tmpl, ji, name, since) = (job.tmpl, job.job_index, job.name.clone(), job.deleted_ms);
+            let (tmpl, ji, name, since) =
+                (job.tmpl, job.job_index, job.name.clone(), job.deleted_ms);
             let had_pod: Vec<bool> = job.indexes.iter().map(|ix| ix.started).collect();
             let n = self.jobs.len();
             self.create_job(tmpl, ji, name, self.now);
@@ -2173,7 +2202,13 @@ mod condition_time_tests {
     fn condition_times_are_civil_dates_from_the_run_start() {
         assert_eq!(super::condition_time(0), "2026-01-01T00:00:00Z");
         assert_eq!(super::condition_time(3_661_999), "2026-01-01T01:01:01Z");
-        assert_eq!(super::condition_time(31 * 86_400_000), "2026-02-01T00:00:00Z");
-        assert_eq!(super::condition_time(365 * 86_400_000), "2027-01-01T00:00:00Z");
+        assert_eq!(
+            super::condition_time(31 * 86_400_000),
+            "2026-02-01T00:00:00Z"
+        );
+        assert_eq!(
+            super::condition_time(365 * 86_400_000),
+            "2027-01-01T00:00:00Z"
+        );
     }
 }
