@@ -485,6 +485,39 @@ fn restart_job_actions_count_per_job_towards_max_restarts() {
     assert_eq!(out["jobset"]["restarts"], 0);
 }
 
+#[test]
+fn a_job_restarted_by_restart_job_is_deleted_by_the_next_reconcile_before_its_pods() {
+    // workers-0 fails by its podFailurePolicy (RestartJob), workers-1 by its backoff limit, at
+    // one instant. The first reconcile restarts workers-0; the next deletes it and, with
+    // workers-1 still failed, fails the JobSet (maxRestarts 1 is used up); the garbage collector
+    // acts after that reconcile: workers-0 is not gone before the JobSet has failed.
+    let mut w = workers(2, Some(0));
+    w["template"]["spec"]["podFailurePolicy"] = json!({"rules": [{"action": "FailJob", "onExitCodes": {"operator": "In", "values": [42]}}]});
+    let out = simulate(json!({
+        "runFor": "5m", "featureGates": {"RestartJob": true},
+        "workload": jobset(json!({"failurePolicy": {"maxRestarts": 1, "rules": [
+            {"name": "r", "action": "RestartJob", "onJobFailureReasons": ["PodFailurePolicy"]}]},
+            "replicatedJobs": [w]})),
+        "exits": [
+            {"jobIndex": 0, "afterSeconds": 10, "exitCode": 42},
+            {"jobIndex": 1, "afterSeconds": 10, "exitCode": 1},
+        ],
+    }));
+    let e = |t: f64, o: &str, ev: &str, r: &str| (t, o.to_owned(), ev.to_owned(), r.to_owned());
+    let events = jobset_events(&out);
+    assert_eq!(
+        events[2..].to_vec(),
+        vec![
+            e(10.0, "train-workers-0", "Failed", "PodFailurePolicy"),
+            e(10.0, "train-workers-1", "Failed", "BackoffLimitExceeded"),
+            e(10.0, "train", "RestartJob", "RestartJob"),
+            e(10.0, "train-workers-0", "Deleted", "Deleting"),
+            e(10.0, "train", "Failed", "ReachedMaxRestarts"),
+        ],
+        "{events:#?}"
+    );
+}
+
 // ---- The Job controller's timeline (each checked against the real controller by the oracle's
 // timeline leg; the figures below are upstream's, from that leg's runs) ----
 

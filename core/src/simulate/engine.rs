@@ -375,6 +375,8 @@ struct JobState {
     deleted_ms: u64,
     /// Its JobSet controller creates it again once it is gone (a restart).
     recreate_when_gone: bool,
+    /// A RestartJob action chose it: the next reconcile deletes it.
+    restart_pending: bool,
     /// When it got its Failed condition (ms).
     failed_ms: u64,
 }
@@ -789,6 +791,7 @@ impl<'a> Engine<'a> {
             deleting: false,
             deleted_ms: 0,
             recreate_when_gone: false,
+            restart_pending: false,
             failed_ms: 0,
         });
         self.summary.jobs_created += 1;
@@ -1609,6 +1612,34 @@ impl<'a> Engine<'a> {
         if self.js_phase != "Running" {
             return Ok(());
         }
+        // Jobs of an earlier run (restart-attempt label below status.restarts) or restarted by
+        // RestartJob are deleted first (`deleteJobs(ownedJobs.previous)`); the garbage
+        // collector acts on them once this reconcile is over.
+        let previous: Vec<usize> = (0..self.jobs.len())
+            .filter(|&x| {
+                self.jobs.get(x).is_some_and(|y| {
+                    (y.epoch < self.attempt || y.restart_pending)
+                        && !y.deleting
+                        && y.phase != "Deleted"
+                })
+            })
+            .collect();
+        let mut deleted = Vec::with_capacity(previous.len());
+        for x in previous {
+            if self.delete_job(x) {
+                deleted.push(x);
+            }
+        }
+        let r = self.reconcile_policies();
+        for x in deleted {
+            self.collect_pods_of(x);
+        }
+        r
+    }
+
+    /// The rest of a reconcile: the failure policy, else the success policy, else the missing
+    /// Jobs.
+    fn reconcile_policies(&mut self) -> Result<(), Diagnostic> {
         // Upstream lists the Jobs by name (the fake API's order; a cluster's cache has none).
         let mut failed: Vec<usize> = (0..self.jobs.len())
             .filter(|&x| {
@@ -1809,27 +1840,17 @@ impl<'a> Engine<'a> {
                     .iter()
                     .copied()
                     .find(|&x| self.jobs.get(x).map(|y| y.name.as_str()) == matched);
-                if let Some(j) = j {
-                    self.delete_job(j);
+                // Its job-restart-attempt label is now below the target: the next reconcile
+                // deletes it.
+                if let Some(job) = j.and_then(|j| self.jobs.get_mut(j)) {
+                    job.restart_pending = true;
                 }
             }
             _ => {
-                // RestartJobSet(…): the Jobs of the run (status.restarts below their label) are
-                // deleted with foreground propagation, finished ones included, each created
-                // again once it is gone (jobset_controller.go `deleteJobs`,
-                // `constructJobsFromTemplate`).
+                // RestartJobSet(…): the Jobs of the run now have a restart-attempt label below
+                // status.restarts; the next reconcile deletes them, finished ones included.
                 self.summary.jobset_restarts += 1;
                 self.attempt += 1;
-                let run: Vec<usize> = (0..self.jobs.len())
-                    .filter(|&x| {
-                        self.jobs.get(x).is_some_and(|y| {
-                            y.epoch < self.attempt && !y.deleting && y.phase != "Deleted"
-                        })
-                    })
-                    .collect();
-                for x in run {
-                    self.delete_job(x);
-                }
             }
         }
         Ok(())
@@ -1839,18 +1860,28 @@ impl<'a> Engine<'a> {
     /// deletes its Pods — finished ones at once, running ones each with its grace period (the
     /// kubelet kills what still runs at its end; one with nothing running ends at once) — and
     /// the Job goes when none is left (`collect_job_if_gone`), to be created again.
-    fn delete_job(&mut self, j: usize) {
-        let now = self.now;
-        let pods = match self.jobs.get_mut(j) {
+    /// (`delete_job` marks the Job deleted; `collect_pods_of` is the collector's part, which
+    /// acts once the controller's reconcile is over.)
+    fn delete_job(&mut self, j: usize) -> bool {
+        match self.jobs.get_mut(j) {
             Some(job) if !job.deleting => {
                 job.deleting = true;
-                job.deleted_ms = now;
+                job.deleted_ms = self.now;
                 job.recreate_when_gone = true;
-                job.all_pods.clone()
             }
-            _ => return,
+            _ => return false,
         };
         self.record(Obj::Job(j), None, "Deleted", "Deleting", || None);
+        true
+    }
+
+    fn collect_pods_of(&mut self, j: usize) {
+        let now = self.now;
+        let pods = self
+            .jobs
+            .get(j)
+            .map(|x| x.all_pods.clone())
+            .unwrap_or_default();
         for p in pods {
             let Some(pod) = self.pods.get_mut(p) else {
                 continue;
