@@ -14,6 +14,9 @@ N ?= 20000
 # The timeline leg (real Job controller vs restartkit simulate): generated Job scenarios.
 TIMELINE_SMOKE_N ?= 1000
 TIMELINE_N ?= 20000
+# ... and generated JobSet scenarios (real JobSet + Job controllers; about 0.1-0.2 s each upstream).
+TIMELINE_JOBSET_SMOKE_N ?= 200
+TIMELINE_JOBSET_N ?= 5000
 SEED ?= 1
 # matchPodFailurePolicy is unexported: the oracle pulls it with go:linkname, which the linker
 # refuses unless its check is off.
@@ -29,11 +32,11 @@ oracle-bin:
 	cd $(ORACLE_DIR)/kruise && go vet . && go build -o $(KRUISE_BIN) .
 
 test-oracle: build oracle-bin
-	$(ORACLE_BIN) -n $(ORACLE_SMOKE_N) -seed $(SEED) -timing=false -restartkit $(RK) -kruise $(KRUISE_BIN) -timeline-n $(TIMELINE_SMOKE_N)
+	$(ORACLE_BIN) -n $(ORACLE_SMOKE_N) -seed $(SEED) -timing=false -restartkit $(RK) -kruise $(KRUISE_BIN) -timeline-n $(TIMELINE_SMOKE_N) -timeline-jobset-n $(TIMELINE_JOBSET_SMOKE_N)
 
 oracle: oracle-bin
 	$(CARGO) build --locked --release -p restartkit-cli
-	$(ORACLE_BIN) -n $(N) -seed $(SEED) -restartkit $(RK_RELEASE) -kruise $(KRUISE_BIN) -out $(CARGO_TARGET_DIR)/oracle/disagreements.jsonl -timeline-n $(TIMELINE_N) -timeline-out $(CARGO_TARGET_DIR)/oracle/timeline-disagreements.jsonl
+	$(ORACLE_BIN) -n $(N) -seed $(SEED) -restartkit $(RK_RELEASE) -kruise $(KRUISE_BIN) -out $(CARGO_TARGET_DIR)/oracle/disagreements.jsonl -timeline-n $(TIMELINE_N) -timeline-jobset-n $(TIMELINE_JOBSET_N) -timeline-out $(CARGO_TARGET_DIR)/oracle/timeline-disagreements.jsonl
 
 # Moves k8s.io/kubernetes to v$(K8S) and every staging module it requires at v0.0.0 to the
 # matching v0.x.y, as its own go.mod replaces them with ./staging.

@@ -104,6 +104,8 @@ type tlQueue struct {
 	order   map[string]int
 	seq     int
 	limiter workqueue.TypedRateLimiter[string]
+	// lowPriority is the JobSet controller's key (see later).
+	lowPriority string
 }
 
 func newTLQueue(c *clocktesting.FakeClock) *tlQueue {
@@ -136,11 +138,21 @@ func (q *tlQueue) next() (string, time.Time, bool) {
 	best, found := "", false
 	var at time.Time
 	for k, t := range q.due {
-		if !found || t.Before(at) || (t.Equal(at) && q.order[k] < q.order[best]) {
+		if !found || t.Before(at) || (t.Equal(at) && q.later(best, k)) {
 			best, at, found = k, t, true
 		}
 	}
 	return best, at, found
+}
+
+// later says whether key b goes before key a when both are due at one instant: in insertion
+// order, except that the JobSet controller's key waits until no Job is due at that instant (the
+// two controllers race in a cluster; the harness settles the Jobs first, as restartkit does).
+func (q *tlQueue) later(a, b string) bool {
+	if q.lowPriority != "" && (a == q.lowPriority) != (b == q.lowPriority) {
+		return a == q.lowPriority
+	}
+	return q.order[b] < q.order[a]
 }
 
 // setUnexported writes an unexported field of the controller (the queue): the controller offers
@@ -161,8 +173,9 @@ func unexported[T any](obj any, field string) T {
 // tlEvent is one Job-level event, as both sides are reduced to for the comparison.
 type tlEvent struct {
 	T      float64 `json:"t"`
-	Event  string  `json:"event"`           // PodCreated, PodDeleted, PodFailed, PodSucceeded, Condition
-	Index  string  `json:"index,omitempty"` // completion index ("" for NonIndexed)
+	Event  string  `json:"event"`           // PodCreated, PodDeleted, PodFailed, PodSucceeded, Condition; JobSet scenarios also JobCreated, JobDeleted, JobGone, JobSet
+	Job    string  `json:"job,omitempty"`   // the Job of a Pod or Job event (JobSet scenarios only)
+	Index  string  `json:"index,omitempty"` // completion index ("" for NonIndexed); a JobCreated's restart-attempt label
 	Type   string  `json:"type,omitempty"`  // condition type
 	Reason string  `json:"reason,omitempty"`
 	Msg    string  `json:"message,omitempty"`
@@ -211,6 +224,10 @@ type tlHarness struct {
 	// CrashLoopBackOff entries per Pod (restartPolicy OnFailure).
 	crash           map[string]*crashEntry
 	kubeletDeleting bool
+	// dirty: something was written since the informers last caught up (see sync).
+	dirty bool
+	// The JobSet controller's part (timeline_jobset.go); nil in Job scenarios.
+	js *jsHarness
 }
 
 func (h *tlHarness) now() float64 { return h.clock.Now().Sub(tlEpoch).Seconds() }
@@ -261,6 +278,10 @@ func podKey(p *corev1.Pod) string { return p.Namespace + "/" + p.Name }
 // reactors make the fake clientset behave as kube-apiserver does where the controller's timeline
 // depends on it: generated names, UIDs, creation times, graceful Pod deletion.
 func (h *tlHarness) installReactors() {
+	defer h.client.PrependReactor("*", "*", func(clienttesting.Action) (bool, runtime.Object, error) {
+		h.dirty = true // every write through the clientset (the controllers', the kubelet's deletes)
+		return false, nil, nil
+	})
 	h.client.PrependReactor("create", "pods", func(a clienttesting.Action) (bool, runtime.Object, error) {
 		pod := a.(clienttesting.CreateAction).GetObject().(*corev1.Pod)
 		h.mu.Lock()
@@ -294,7 +315,7 @@ func (h *tlHarness) installReactors() {
 			grace = 0
 		}
 		if !h.kubeletDeleting && pod.DeletionTimestamp == nil {
-			h.record(tlEvent{Event: "PodDeleted", Index: h.index(pod)})
+			h.record(h.podEvent("PodDeleted", pod))
 		}
 		if grace == 0 && len(pod.Finalizers) == 0 {
 			return true, nil, h.client.Tracker().Delete(d.GetResource(), d.GetNamespace(), d.GetName())
@@ -314,6 +335,12 @@ var jobsGVR = batchv1.SchemeGroupVersion.WithResource("jobs")
 // sync plays the informers: the clientset's objects go into the stores, and the controller's
 // handlers see every change, in key order. The harness's kubelet sees the same changes.
 func (h *tlHarness) sync() error {
+	// Nothing was written since the last delivery: nothing to deliver (the common case after
+	// a sync that changed nothing; listing and comparing every object is the harness's cost).
+	if !h.dirty {
+		return nil
+	}
+	h.dirty = false
 	for round := 0; ; round++ {
 		if round > 100 {
 			return fmt.Errorf("objects keep changing at t=%gs", h.now())
@@ -325,6 +352,18 @@ func (h *tlHarness) sync() error {
 		jchanged, err := h.syncJobs()
 		if err != nil {
 			return err
+		}
+		if h.js != nil {
+			// The JobSet's changes, then the garbage collector (timeline_jobset.go).
+			jschanged, err := h.js.syncJobSet(h)
+			if err != nil {
+				return err
+			}
+			gcchanged, err := h.js.collectGarbage(h)
+			if err != nil {
+				return err
+			}
+			jchanged = jchanged || jschanged || gcchanged
 		}
 		if !changed && !jchanged {
 			return nil
@@ -401,7 +440,7 @@ func (h *tlHarness) syncPods() (bool, error) {
 			if err := store.Add(cur); err != nil {
 				return false, err
 			}
-			h.record(tlEvent{Event: "PodCreated", Index: h.index(cur)})
+			h.record(h.podEvent("PodCreated", cur))
 			for _, hd := range h.podInf.handlers {
 				hd.OnAdd(cur, false)
 			}
@@ -434,9 +473,19 @@ func (h *tlHarness) syncJobs() (bool, error) {
 	}
 	changed := false
 	store := h.jobInf.GetIndexer()
+	live := map[string]bool{}
 	for i := range list.(*batchv1.JobList).Items {
 		cur := list.(*batchv1.JobList).Items[i].DeepCopy()
+		live[cur.Namespace+"/"+cur.Name] = true
 		oldObj, exists, _ := store.Get(cur)
+		if exists && oldObj.(*batchv1.Job).UID != cur.UID {
+			// Deleted and recreated under the same name between two deliveries: the informer
+			// sees the deletion first.
+			if err := h.jobGone(oldObj.(*batchv1.Job)); err != nil {
+				return false, err
+			}
+			exists = false
+		}
 		if !exists {
 			h.bumpRV(cur)
 			if err := h.client.Tracker().Update(jobsGVR, cur.DeepCopy(), cur.Namespace); err != nil {
@@ -444,6 +493,10 @@ func (h *tlHarness) syncJobs() (bool, error) {
 			}
 			if err := store.Add(cur); err != nil {
 				return false, err
+			}
+			if h.js != nil {
+				h.record(tlEvent{Event: "JobCreated", Job: cur.Name, Index: cur.Labels[jobsetRestartsLabel]})
+				h.js.enqueue()
 			}
 			for _, hd := range h.jobInf.handlers {
 				hd.OnAdd(cur, false)
@@ -464,16 +517,69 @@ func (h *tlHarness) syncJobs() (bool, error) {
 		}
 		for _, c := range cur.Status.Conditions {
 			if c.Status == corev1.ConditionTrue && !hasJobCondition(old, c.Type) {
-				h.record(tlEvent{Event: "Condition", Type: string(c.Type), Reason: c.Reason, Msg: c.Message})
+				h.record(tlEvent{Event: "Condition", Job: h.jobLabel(cur.Name), Type: string(c.Type), Reason: c.Reason, Msg: c.Message})
 			}
 		}
-		h.out.Failed, h.out.Succeeded = cur.Status.Failed, cur.Status.Succeeded
+		if h.js != nil {
+			if cur.DeletionTimestamp != nil && old.DeletionTimestamp == nil {
+				h.record(tlEvent{Event: "JobDeleted", Job: cur.Name})
+			}
+			h.js.enqueue()
+		} else {
+			h.out.Failed, h.out.Succeeded = cur.Status.Failed, cur.Status.Succeeded
+		}
 		for _, hd := range h.jobInf.handlers {
 			hd.OnUpdate(old, cur)
 		}
 		changed = true
 	}
+	for _, k := range store.ListKeys() {
+		if live[k] {
+			continue
+		}
+		obj, _, _ := store.GetByKey(k)
+		if err := h.jobGone(obj.(*batchv1.Job)); err != nil {
+			return false, err
+		}
+		changed = true
+	}
 	return changed, nil
+}
+
+// jobGone delivers a Job's removal from the API server.
+func (h *tlHarness) jobGone(old *batchv1.Job) error {
+	if err := h.jobInf.GetIndexer().Delete(old); err != nil {
+		return err
+	}
+	if h.js != nil {
+		h.record(tlEvent{Event: "JobGone", Job: old.Name})
+		h.js.enqueue()
+	}
+	for _, hd := range h.jobInf.handlers {
+		hd.OnDelete(old)
+	}
+	return nil
+}
+
+// jobLabel is the Job's name in events: only JobSet scenarios have several Jobs.
+func (h *tlHarness) jobLabel(name string) string {
+	if h.js == nil {
+		return ""
+	}
+	return name
+}
+
+// jobOf is the name of the Job a Pod belongs to (its controller's).
+func (h *tlHarness) jobOf(p *corev1.Pod) string {
+	if ref := metav1.GetControllerOf(p); ref != nil {
+		return ref.Name
+	}
+	return ""
+}
+
+// podEvent is a Pod event as compared: its index, and in JobSet scenarios its Job.
+func (h *tlHarness) podEvent(kind string, p *corev1.Pod) tlEvent {
+	return tlEvent{Event: kind, Job: h.jobLabel(h.jobOf(p)), Index: h.index(p)}
 }
 
 func hasJobCondition(j *batchv1.Job, t batchv1.JobConditionType) bool {
@@ -505,7 +611,7 @@ func (h *tlHarness) kubeletSees(old, cur *corev1.Pod) {
 		// Bound to a node at once; its container runs startupSeconds later, and a replacement
 		// (a Pod for an index or slot that had one before) podRescheduleSeconds before that.
 		delay := h.sc.StartupSeconds
-		ix := h.index(cur)
+		ix := h.jobOf(cur) + "/" + h.index(cur)
 		if h.created[ix] {
 			delay += h.sc.PodRescheduleSeconds
 		}
@@ -539,14 +645,17 @@ func (h *tlHarness) getPod(key string) (*corev1.Pod, error) {
 }
 
 func (h *tlHarness) updatePod(p *corev1.Pod) error {
+	h.dirty = true
 	return h.client.Tracker().Update(podsGVR, p, p.Namespace)
 }
 
 // nextScript consumes the next run of the scenario's exits for the Pod's completion index (the
 // same cursor semantics as restartkit's: entries in order, `times` runs each, omitted = every
 // run from there on).
-func (h *tlHarness) nextScript(index, ctr string) *tlExit {
-	key := index + "/" + ctr
+func (h *tlHarness) nextScript(pod *corev1.Pod, ctr string) *tlExit {
+	index := h.index(pod)
+	rj, jobIndex := pod.Labels[jobsetReplicatedJobLabel], pod.Labels[jobsetJobIndexLabel]
+	key := h.jobOf(pod) + "/" + index + "/" + ctr
 	cur := h.cursors[key]
 	if cur == nil {
 		cur = &[2]int{}
@@ -554,7 +663,8 @@ func (h *tlHarness) nextScript(index, ctr string) *tlExit {
 	}
 	for cur[0] < len(h.sc.Exits) {
 		e := &h.sc.Exits[cur[0]]
-		if (e.PodIndex != nil && strconv.Itoa(*e.PodIndex) != index) || (e.Container != "" && e.Container != ctr) {
+		if (e.PodIndex != nil && strconv.Itoa(*e.PodIndex) != index) || (e.Container != "" && e.Container != ctr) ||
+			(e.ReplicatedJob != "" && e.ReplicatedJob != rj) || (e.JobIndex != nil && strconv.Itoa(*e.JobIndex) != jobIndex) {
 			cur[0]++
 			cur[1] = 0
 			continue
@@ -674,10 +784,10 @@ func (h *tlHarness) act(a kubeletAction) error {
 				h.doneSlot[s] = true
 			}
 			pod.Status.Phase = corev1.PodSucceeded
-			h.record(tlEvent{Event: "PodSucceeded", Index: h.index(pod)})
+			h.record(h.podEvent("PodSucceeded", pod))
 		} else {
 			pod.Status.Phase = corev1.PodFailed
-			h.record(tlEvent{Event: "PodFailed", Index: h.index(pod)})
+			h.record(h.podEvent("PodFailed", pod))
 		}
 		if err := h.updatePod(pod); err != nil {
 			return err
@@ -707,7 +817,7 @@ func ptrTo[T any](v T) *T { return &v }
 // scheduleScript schedules how the container's run that starts now ends, from the scenario's
 // exits (restartkit's cursor per index or slot and container).
 func (h *tlHarness) scheduleScript(key string, pod *corev1.Pod, ctr string) {
-	e := h.nextScript(h.index(pod), ctr)
+	e := h.nextScript(pod, ctr)
 	if e == nil {
 		return
 	}
@@ -762,8 +872,9 @@ func (h *tlHarness) nextAction() (int, bool) {
 	return best, best >= 0
 }
 
-// runUpstreamTimeline plays one scenario against the real Job controller.
-func runUpstreamTimeline(sc *tlScenario, job *batchv1.Job) (tlOutcome, error) {
+// newTLHarness builds the harness around a real Job controller: the fake clientset with the
+// API server's reactors, captured informers, the deterministic queue.
+func newTLHarness(ctx context.Context, sc *tlScenario) (*tlHarness, func(), error) {
 	clk := clocktesting.NewFakeClock(tlEpoch)
 	client := fake.NewSimpleClientset() //nolint:staticcheck // the plain tracker: no managed fields on every write
 	factory := informers.NewSharedInformerFactory(client, 0)
@@ -771,33 +882,57 @@ func runUpstreamTimeline(sc *tlScenario, job *batchv1.Job) (tlOutcome, error) {
 		slotOf: map[string]int{}, doneSlot: map[int]bool{}, created: map[string]bool{}, crash: map[string]*crashEntry{}}
 	h.podInf = &capturedInformer{SharedIndexInformer: factory.Core().V1().Pods().Informer()}
 	h.jobInf = &capturedInformer{SharedIndexInformer: factory.Batch().V1().Jobs().Informer()}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	ctrl, err := newJobControllerWithClock(ctx, client, clk,
 		podInformer{factory.Core().V1().Pods(), h.podInf}, jobInformer{factory.Batch().V1().Jobs(), h.jobInf},
 		factory.Scheduling().V1beta1().Workloads(), factory.Scheduling().V1beta1().PodGroups())
 	if err != nil {
-		return tlOutcome{}, err
+		return nil, nil, err
 	}
 	h.ctrl = ctrl
-	// The controller's event broadcaster runs a goroutine until it is shut down (Run would);
-	// without this every scenario would leave one behind, holding its controller.
-	defer unexported[record.EventBroadcaster](ctrl, "broadcaster").Shutdown()
 	h.queue = newTLQueue(clk)
 	setUnexported(ctrl, "queue", workqueue.TypedRateLimitingInterface[string](h.queue))
 	h.installReactors()
+	// The controller's event broadcaster runs a goroutine until it is shut down (Run would);
+	// without this every scenario would leave one behind, holding its controller.
+	return h, unexported[record.EventBroadcaster](ctrl, "broadcaster").Shutdown, nil
+}
 
-	job = job.DeepCopy()
-	job.UID = "job-uid"
-	job.CreationTimestamp = metav1.NewTime(clk.Now())
-	job.Generation = 1
-	if _, err := client.BatchV1().Jobs(job.Namespace).Create(ctx, job, metav1.CreateOptions{}); err != nil {
+// runUpstreamTimeline plays one scenario against the real Job controller.
+func runUpstreamTimeline(sc *tlScenario, job *batchv1.Job) (tlOutcome, error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	h, shutdown, err := newTLHarness(ctx, sc)
+	if err != nil {
 		return tlOutcome{}, err
 	}
+	defer shutdown()
+	job = job.DeepCopy()
+	job.UID = "job-uid"
+	job.CreationTimestamp = metav1.NewTime(h.clock.Now())
+	job.Generation = 1
+	if _, err := h.client.BatchV1().Jobs(job.Namespace).Create(ctx, job, metav1.CreateOptions{}); err != nil {
+		return tlOutcome{}, err
+	}
+	final := func() string {
+		if j, err := h.client.BatchV1().Jobs(job.Namespace).Get(ctx, job.Name, metav1.GetOptions{}); err == nil {
+			if hasJobCondition(j, batchv1.JobFailed) {
+				return "Failed"
+			} else if hasJobCondition(j, batchv1.JobComplete) {
+				return "Complete"
+			}
+		}
+		return ""
+	}
+	return h.play(ctx, final)
+}
+
+// play runs the scenario until its runFor, or until final names the workload's final state.
+func (h *tlHarness) play(ctx context.Context, final func() string) (tlOutcome, error) {
+	clk := h.clock
 	if err := h.sync(); err != nil {
 		return tlOutcome{}, err
 	}
-	end := tlEpoch.Add(time.Duration(sc.runForSeconds * float64(time.Second)))
+	end := tlEpoch.Add(time.Duration(h.sc.runForSeconds * float64(time.Second)))
 	syncsAtInstant := 0
 	var lastInstant time.Time
 	for {
@@ -829,15 +964,19 @@ func runUpstreamTimeline(sc *tlScenario, job *batchv1.Job) (tlOutcome, error) {
 		} else {
 			lastInstant, syncsAtInstant = clk.Now(), 0
 		}
-		if useAction {
+		switch {
+		case useAction:
 			a := h.actions[ai]
 			h.actions = append(h.actions[:ai], h.actions[ai+1:]...)
 			if err := h.act(a); err != nil {
 				return tlOutcome{}, fmt.Errorf("kubelet: %w", err)
 			}
-		} else {
+		case h.js != nil && key == h.js.queueKey:
 			delete(h.queue.due, key)
-			if err := jobSync(ctrl, ctx, key); err != nil {
+			h.js.reconcile(ctx, h)
+		default:
+			delete(h.queue.due, key)
+			if err := jobSync(h.ctrl, ctx, key); err != nil {
 				// What processNextWorkItem does; a harness run counts it as a harness note.
 				h.queue.AddRateLimited(key)
 				h.out.Events = append(h.out.Events, tlEvent{T: h.now(), Event: "SyncError", Msg: err.Error()})
@@ -851,13 +990,7 @@ func runUpstreamTimeline(sc *tlScenario, job *batchv1.Job) (tlOutcome, error) {
 		if h.out.Final != "" {
 			break
 		}
-		if j, err := client.BatchV1().Jobs(job.Namespace).Get(ctx, job.Name, metav1.GetOptions{}); err == nil {
-			if hasJobCondition(j, batchv1.JobFailed) {
-				h.out.Final = "Failed"
-			} else if hasJobCondition(j, batchv1.JobComplete) {
-				h.out.Final = "Complete"
-			}
-		}
+		h.out.Final = final()
 	}
 	if h.out.Final == "" {
 		h.out.Final = "Running"

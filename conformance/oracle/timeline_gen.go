@@ -19,35 +19,41 @@ import (
 
 	batchv1 "k8s.io/api/batch/v1"
 	jobcontroller "k8s.io/kubernetes/pkg/controller/job"
+	jobset "sigs.k8s.io/jobset/api/jobset/v1alpha2"
 )
 
 var (
-	flagTimelineN     = flag.Int("timeline-n", 300, "generated scenarios for the timeline leg (0: leg off)")
-	flagTimelineOut   = flag.String("timeline-out", "", "write each disagreeing timeline scenario (JSON lines) to this file")
-	flagTimelineFile  = flag.String("timeline-scenarios", "", "instead of generating, play these Job scenarios (JSON lines, restartkit's format)")
-	flagTimelineBatch = flag.Duration("timeline-batch", 0, "the Job controller's SyncJobBatchPeriod in the harness (upstream's is 1s; 0 compares exactly, see docs/oracle.md)")
-	flagTimelineDump  = flag.String("timeline-dump", "", "write every timeline scenario with both reduced timelines (JSON lines) to this file")
+	flagTimelineN       = flag.Int("timeline-n", 300, "generated scenarios for the timeline leg (0: leg off)")
+	flagTimelineOut     = flag.String("timeline-out", "", "write each disagreeing timeline scenario (JSON lines) to this file")
+	flagTimelineFile    = flag.String("timeline-scenarios", "", "instead of generating, play these Job scenarios (JSON lines, restartkit's format)")
+	flagTimelineBatch   = flag.Duration("timeline-batch", 0, "the Job controller's SyncJobBatchPeriod in the harness (upstream's is 1s; 0 compares exactly, see docs/oracle.md)")
+	flagTimelineDump    = flag.String("timeline-dump", "", "write every timeline scenario with both reduced timelines (JSON lines) to this file")
+	flagTimelineJobSetN = flag.Int("timeline-jobset-n", 100, "generated JobSet scenarios for the timeline leg (real JobSet + Job controllers), after the Job scenarios")
 )
 
 type tlExit struct {
-	Container    string  `json:"container,omitempty"`
-	PodIndex     *int    `json:"podIndex,omitempty"`
-	AfterSeconds float64 `json:"afterSeconds"`
-	ExitCode     int32   `json:"exitCode"`
-	Times        *int    `json:"times,omitempty"`
-	Reason       string  `json:"reason,omitempty"`
-	NodeFailure  bool    `json:"nodeFailure,omitempty"`
+	Container     string  `json:"container,omitempty"`
+	PodIndex      *int    `json:"podIndex,omitempty"`
+	ReplicatedJob string  `json:"replicatedJob,omitempty"`
+	JobIndex      *int    `json:"jobIndex,omitempty"`
+	AfterSeconds  float64 `json:"afterSeconds"`
+	ExitCode      int32   `json:"exitCode"`
+	Times         *int    `json:"times,omitempty"`
+	Reason        string  `json:"reason,omitempty"`
+	NodeFailure   bool    `json:"nodeFailure,omitempty"`
 }
 
 type tlScenario struct {
-	Kind                 string         `json:"kind"`
-	Name                 string         `json:"name"`
-	KubernetesVersion    string         `json:"kubernetesVersion"`
-	RunFor               string         `json:"runFor"`
-	StartupSeconds       float64        `json:"startupSeconds,omitempty"`
-	PodRescheduleSeconds float64        `json:"podRescheduleSeconds,omitempty"`
-	Exits                []tlExit       `json:"exits,omitempty"`
-	Workload             map[string]any `json:"workload"`
+	Kind                 string          `json:"kind"`
+	Name                 string          `json:"name"`
+	KubernetesVersion    string          `json:"kubernetesVersion"`
+	RunFor               string          `json:"runFor"`
+	StartupSeconds       float64         `json:"startupSeconds,omitempty"`
+	PodRescheduleSeconds float64         `json:"podRescheduleSeconds,omitempty"`
+	Exits                []tlExit        `json:"exits,omitempty"`
+	MaxTimelineEvents    int             `json:"maxTimelineEvents,omitempty"`
+	FeatureGates         map[string]bool `json:"featureGates,omitempty"`
+	Workload             map[string]any  `json:"workload"`
 	runForSeconds        float64
 	family               string
 }
@@ -292,11 +298,36 @@ func restartkitTimelines(scs []*tlScenario) ([]tlOutcome, []string, error) {
 				Failed    int32  `json:"failed"`
 				Succeeded int32  `json:"succeeded"`
 			} `json:"jobs"`
+			JobSet *struct {
+				Phase                   string `json:"phase"`
+				Restarts                int32  `json:"restarts"`
+				RestartsCountTowardsMax int32  `json:"restartsCountTowardsMax"`
+			} `json:"jobset"`
 		}
 		if err := json.Unmarshal(r.Result, &run); err != nil {
 			return nil, nil, err
 		}
 		var o tlOutcome
+		isJobSet := run.JobSet != nil
+		// A Pod's Job, in JobSet scenarios: restartkit names a Job's Pods <job>-<index>-<n>.
+		jobOfPod := func(obj string) string {
+			if !isJobSet {
+				return ""
+			}
+			name := obj[strings.LastIndex(obj, "/")+1:]
+			for k := 0; k < 2; k++ {
+				if c := strings.LastIndex(name, "-"); c > 0 {
+					name = name[:c]
+				}
+			}
+			return name
+		}
+		jobName := func(obj string) string {
+			if !isJobSet {
+				return ""
+			}
+			return obj[strings.LastIndex(obj, "/")+1:]
+		}
 		for _, e := range run.Timeline {
 			ix := ""
 			if e.PodIndex != nil {
@@ -308,24 +339,47 @@ func restartkitTimelines(scs []*tlScenario) ([]tlOutcome, []string, error) {
 			}
 			switch {
 			case strings.HasPrefix(e.Object, "pod/"):
+				j := jobOfPod(e.Object)
 				switch e.Event {
 				case "Scheduled":
-					o.Events = append(o.Events, tlEvent{T: e.T, Event: "PodCreated", Index: ix})
+					o.Events = append(o.Events, tlEvent{T: e.T, Event: "PodCreated", Job: j, Index: ix})
 				case "Failed":
-					o.Events = append(o.Events, tlEvent{T: e.T, Event: "PodFailed", Index: ix})
+					o.Events = append(o.Events, tlEvent{T: e.T, Event: "PodFailed", Job: j, Index: ix})
 				case "Succeeded":
-					o.Events = append(o.Events, tlEvent{T: e.T, Event: "PodSucceeded", Index: ix})
+					o.Events = append(o.Events, tlEvent{T: e.T, Event: "PodSucceeded", Job: j, Index: ix})
 				case "Deleted":
-					o.Events = append(o.Events, tlEvent{T: e.T, Event: "PodDeleted", Index: ix})
+					o.Events = append(o.Events, tlEvent{T: e.T, Event: "PodDeleted", Job: j, Index: ix})
 				}
 			case strings.HasPrefix(e.Object, "job/"):
+				j := jobName(e.Object)
 				switch e.Event {
 				case "FailureTarget", "Failed", "SuccessCriteriaMet", "Complete":
-					o.Events = append(o.Events, tlEvent{T: e.T, Event: "Condition", Type: e.Event, Reason: e.Reason, Msg: msg})
+					o.Events = append(o.Events, tlEvent{T: e.T, Event: "Condition", Job: j, Type: e.Event, Reason: e.Reason, Msg: msg})
+				case "Created":
+					if isJobSet {
+						// The message gives the Job's restart-attempt label.
+						o.Events = append(o.Events, tlEvent{T: e.T, Event: "JobCreated", Job: j, Index: msg[strings.LastIndex(msg, "=")+1:]})
+					}
+				case "Deleted":
+					o.Events = append(o.Events, tlEvent{T: e.T, Event: "JobDeleted", Job: j})
+				case "Gone":
+					o.Events = append(o.Events, tlEvent{T: e.T, Event: "JobGone", Job: j})
+				}
+			case strings.HasPrefix(e.Object, "jobset/"):
+				switch e.Event {
+				case "Restarting", "Failed", "Completed":
+					o.Events = append(o.Events, tlEvent{T: e.T, Event: "JobSet", Type: e.Event, Reason: e.Reason, Msg: msg})
+				case "RestartJob", "RestartJobAndIgnoreMaxRestarts":
+					// Upstream's status says only that a Job's restart counter went up.
+					o.Events = append(o.Events, tlEvent{T: e.T, Event: "JobSet", Type: "RestartJob"})
 				}
 			}
 		}
-		if len(run.Jobs) == 1 {
+		if isJobSet {
+			// The JobSet's counters stand in the Job counters' place: status.restarts and
+			// restartsCountTowardsMax.
+			o.Final, o.Failed, o.Succeeded = run.JobSet.Phase, run.JobSet.Restarts, run.JobSet.RestartsCountTowardsMax
+		} else if len(run.Jobs) == 1 {
 			o.Failed, o.Succeeded = run.Jobs[0].Failed, run.Jobs[0].Succeeded
 			o.Final = run.Jobs[0].Phase
 		}
@@ -334,13 +388,23 @@ func restartkitTimelines(scs []*tlScenario) ([]tlOutcome, []string, error) {
 	return outs, errs, nil
 }
 
-var tlEventOrder = map[string]int{"PodFailed": 0, "PodSucceeded": 1, "Condition": 2, "PodDeleted": 3, "PodCreated": 4, "SyncError": 5}
+var tlEventOrder = map[string]int{"PodFailed": 0, "PodSucceeded": 1, "Condition": 2, "JobSet": 3, "JobDeleted": 4, "PodDeleted": 5,
+	"JobGone": 6, "JobCreated": 7, "PodCreated": 8, "SyncError": 9}
 
 // canonical orders one side's events for the comparison: by time, then kind, index, condition.
 // Within one instant the order of Pod events is not a fact either side can be held to (the
 // controller creates and deletes Pods from goroutines); up to the Job's final condition.
 func canonical(o tlOutcome) tlOutcome {
 	evs := append([]tlEvent(nil), o.Events...)
+	// A JobSet's end: what happens after its final condition (in the order it happened: both
+	// sides record causally) is not compared — restartkit stops there, upstream's controller
+	// goes on to delete the Jobs, and the other Jobs' syncs of that instant race with it.
+	for i, e := range evs {
+		if e.Event == "JobSet" && (e.Type == "Failed" || e.Type == "Completed") {
+			evs = evs[:i+1]
+			break
+		}
+	}
 	sort.SliceStable(evs, func(i, j int) bool {
 		a, b := evs[i], evs[j]
 		if a.T != b.T {
@@ -349,14 +413,21 @@ func canonical(o tlOutcome) tlOutcome {
 		if tlEventOrder[a.Event] != tlEventOrder[b.Event] {
 			return tlEventOrder[a.Event] < tlEventOrder[b.Event]
 		}
+		if a.Job != b.Job {
+			return a.Job < b.Job
+		}
 		if a.Index != b.Index {
 			return a.Index < b.Index
 		}
 		return a.Type < b.Type
 	})
 	cut := len(evs)
+	jobsetRun := false
+	for _, e := range evs {
+		jobsetRun = jobsetRun || e.Event == "JobSet" || e.Event == "JobCreated"
+	}
 	for i, e := range evs {
-		if e.Event == "Condition" && (e.Type == "Failed" || e.Type == "Complete") {
+		if !jobsetRun && e.Event == "Condition" && (e.Type == "Failed" || e.Type == "Complete") {
 			cut = i + 1
 			for cut < len(evs) && evs[cut].T == e.T {
 				cut++
@@ -365,17 +436,21 @@ func canonical(o tlOutcome) tlOutcome {
 		}
 	}
 	o.Events = evs[:cut]
-	failedAt := map[float64]int{}
+	type instant struct {
+		t   float64
+		job string
+	}
+	failedAt := map[instant]int{}
 	for _, e := range o.Events {
 		if e.Event == "PodFailed" {
-			failedAt[e.T]++
+			failedAt[instant{e.T, e.Job}]++
 		}
 	}
 	for i, e := range o.Events {
 		o.Events[i].Msg = podNameInMessage.ReplaceAllString(e.Msg, "pod <pod>")
 		// Several Pods failed at this instant: the controller's message is about whichever of
 		// them its informer lists first (a map's order), so any of theirs is upstream's.
-		if e.Event == "Condition" && e.Reason == "PodFailurePolicy" && failedAt[e.T] > 1 {
+		if e.Event == "Condition" && e.Reason == "PodFailurePolicy" && failedAt[instant{e.T, e.Job}] > 1 {
 			o.Events[i].Msg = "<the message of one of the Pods that failed at this instant>"
 		}
 	}
@@ -390,6 +465,9 @@ var podNameInMessage = regexp.MustCompile(`(?i)pod ([a-z0-9-]+/)?[a-z0-9-]+`)
 
 func (e tlEvent) String() string {
 	s := fmt.Sprintf("t=%g %s", e.T, e.Event)
+	if e.Job != "" {
+		s += " " + e.Job
+	}
 	if e.Index != "" {
 		s += "[" + e.Index + "]"
 	}
@@ -474,20 +552,48 @@ func runTimeline(n int, seed uint64) (int, int, error) {
 		}
 		n = len(given)
 	}
-	for i := 0; i < n; i++ {
+	total := n
+	if given == nil {
+		total += *flagTimelineJobSetN
+	}
+	upStart := time.Now()
+	for i := 0; i < total; i++ {
 		var sc *tlScenario
-		if given != nil {
+		switch {
+		case given != nil:
 			sc = given[i]
-		} else {
+		case i < n:
 			sc = g.timelineScenario(i)
+		default:
+			sc = g.jobsetTimelineScenario(i - n)
 		}
-		job, err := upstreamJob(sc)
-		if err != nil {
-			skipReasons["timeline: "+err.Error()]++
-			skipped++
-			continue
+		var up tlOutcome
+		var err error
+		// The scenario's gates (RestartJob for the JobSet controller), with the harness's own.
+		gates := map[string]bool{"StaleControllerConsistencyJob": false}
+		for k, v := range sc.FeatureGates {
+			gates[k] = v
 		}
-		up, err := runUpstreamTimeline(sc, job)
+		if err := setGates(gates); err != nil {
+			return 0, 0, err
+		}
+		if kind, _ := sc.Workload["kind"].(string); kind == "JobSet" {
+			var js *jobset.JobSet
+			if js, err = upstreamJobSet(sc); err != nil {
+				skipReasons["timeline: "+err.Error()]++
+				skipped++
+				continue
+			}
+			up, err = runUpstreamJobSetTimeline(sc, js)
+		} else {
+			var job *batchv1.Job
+			if job, err = upstreamJob(sc); err != nil {
+				skipReasons["timeline: "+err.Error()]++
+				skipped++
+				continue
+			}
+			up, err = runUpstreamTimeline(sc, job)
+		}
 		if err != nil {
 			// A harness failure is reported as such, never counted as agreement.
 			fmt.Printf("HARNESS %s: %v\n", sc.Name, err)
@@ -497,10 +603,13 @@ func runTimeline(n int, seed uint64) (int, int, error) {
 		scs = append(scs, sc)
 		ups = append(ups, up)
 	}
+	upTime := time.Since(upStart)
+	rkStart := time.Now()
 	rks, rkErrs, err := restartkitTimelines(scs)
 	if err != nil {
 		return 0, 0, err
 	}
+	rkTime := time.Since(rkStart)
 	var out *os.File
 	if *flagTimelineOut != "" {
 		if out, err = os.Create(*flagTimelineOut); err != nil {
@@ -568,7 +677,8 @@ func runTimeline(n int, seed uint64) (int, int, error) {
 	if *flagTimelineBatch > 0 {
 		fmt.Printf("timeline: with SyncJobBatchPeriod %v, upstream's final condition is at most %gs after restartkit's (%d finished scenarios)\n", *flagTimelineBatch, lateMax, lateN)
 	}
-	fmt.Printf("timeline(Job controller): %d scenarios, %d disagreements", len(scs), disagreements)
+	fmt.Printf("timeline(Job and JobSet controllers): %d scenarios, %d disagreements (upstream %.1fs, restartkit %.1fs)",
+		len(scs), disagreements, upTime.Seconds(), rkTime.Seconds())
 	if skipped > 0 {
 		fmt.Printf(" (%d generated Jobs upstream refuses, skipped)", skipped)
 	}

@@ -223,23 +223,105 @@ fn a_workload_upstream_rejects_is_not_simulated() {
     }
 }
 
+fn jobset(spec: Value) -> Value {
+    json!({"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "metadata": {"name": "train", "namespace": "default"},
+        "spec": spec})
+}
+
+fn workers(replicas: u32, grace: Option<u32>) -> Value {
+    let mut pod =
+        json!({"restartPolicy": "Never", "containers": [{"name": "main", "image": "trainer"}]});
+    if let Some(g) = grace {
+        pod["terminationGracePeriodSeconds"] = json!(g);
+    }
+    json!({"name": "workers", "replicas": replicas, "template": {"spec": {"backoffLimit": 0, "parallelism": 1, "completions": 1,
+        "completionMode": "Indexed", "template": {"spec": pod}}}})
+}
+
+/// (t, object, event, reason) of the Job- and JobSet-level events: Jobs created, deleted and
+/// gone, Job conditions, the JobSet's restarts and end.
+fn jobset_events(out: &Value) -> Vec<(f64, String, String, String)> {
+    out["timeline"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| {
+            let o = e["object"].as_str().unwrap();
+            o.starts_with("jobset/")
+                || (o.starts_with("job/")
+                    && ["Created", "Deleted", "Gone", "Failed"]
+                        .contains(&e["event"].as_str().unwrap()))
+        })
+        .map(|e| {
+            let o = e["object"].as_str().unwrap();
+            (
+                e["t"].as_f64().unwrap(),
+                o[o.rfind('/').unwrap() + 1..].to_owned(),
+                e["event"].as_str().unwrap().to_owned(),
+                e["reason"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
 #[test]
-fn a_jobset_restart_counts_every_slot_until_its_new_pod_starts() {
-    let js = json!({"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "metadata": {"name": "train", "namespace": "default"},
-        "spec": {"failurePolicy": {"maxRestarts": 2},
-          "replicatedJobs": [{"name": "workers", "replicas": 2, "template": {"spec": {"backoffLimit": 0, "parallelism": 1, "completions": 1,
-            "template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "main", "image": "trainer"}]}}}}}]}});
+fn a_jobset_restart_deletes_the_jobs_and_recreates_each_once_its_pods_are_gone() {
+    // Upstream (the oracle's timeline leg): the failed Job's Pods have all ended, so it goes at
+    // once and is created again in that instant; the other Job's running Pod is deleted, gets
+    // its grace period (30 s by default), and its Job is created again only when it is gone.
     let out = simulate(json!({
         "runFor": "1h", "startupSeconds": 5, "podRescheduleSeconds": 30,
-        "workload": js,
+        "workload": jobset(json!({"failurePolicy": {"maxRestarts": 2}, "replicatedJobs": [workers(2, None)]})),
         "exits": [{"container": "main", "replicatedJob": "workers", "jobIndex": 0, "afterSeconds": 10, "exitCode": 1}],
     }));
+    let e = |t: f64, o: &str, ev: &str, r: &str| (t, o.to_owned(), ev.to_owned(), r.to_owned());
+    let events = jobset_events(&out);
+    assert_eq!(
+        events[..12].to_vec(),
+        vec![
+            e(0.0, "train-workers-0", "Created", "JobCreated"),
+            e(0.0, "train-workers-1", "Created", "JobCreated"),
+            e(15.0, "train-workers-0", "Failed", "BackoffLimitExceeded"),
+            e(15.0, "train", "Restarting", "DefaultFailurePolicy"),
+            e(15.0, "train-workers-0", "Deleted", "Deleting"),
+            e(15.0, "train-workers-1", "Deleted", "Deleting"),
+            e(15.0, "train-workers-0", "Gone", "Deleted"),
+            e(15.0, "train-workers-0", "Created", "JobCreated"),
+            e(45.0, "train-workers-1", "Gone", "Deleted"),
+            e(45.0, "train-workers-1", "Created", "JobCreated"),
+            // The recreated workers-0's Pod is a replacement: 30 s to reschedule, 5 s start-up.
+            e(60.0, "train-workers-0", "Failed", "BackoffLimitExceeded"),
+            e(60.0, "train", "Restarting", "DefaultFailurePolicy"),
+        ],
+        "{events:#?}"
+    );
+    // A recreated Job carries the restart attempt it belongs to.
+    let labels: Vec<&str> = out["timeline"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["event"] == "Created" && e["object"] == "job/default/train-workers-1")
+        .map(|e| e["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        labels,
+        vec![
+            "jobset.sigs.k8s.io/restart-attempt=0",
+            "jobset.sigs.k8s.io/restart-attempt=1",
+            "jobset.sigs.k8s.io/restart-attempt=2"
+        ]
+    );
     assert_eq!(out["summary"]["jobsetRestarts"], 2);
-    // Two restarts, each: 2 Jobs x 1 Pod slot x (30 s to recreate the Jobs + 30 s to create
-    // their Pods + 5 s start-up). Nothing else waits: backoffLimit 0 replaces no Pod.
+    assert_eq!(out["jobset"]["phase"], "Failed");
+    assert_eq!(out["jobset"]["reason"], "ReachedMaxRestarts");
+    assert_eq!(out["jobset"]["restarts"], 2);
+    assert_eq!(out["jobset"]["restartsCountTowardsMax"], 2);
+    // Each slot waits from the deletion until its new Pod starts: workers-0 15 -> 50 and
+    // 60 -> 95, workers-1 15 -> 80 (its grace period first) and 60 -> 95 (its new Pod had not
+    // started: it ends at once).
     assert_eq!(
         out["summary"]["timeLostSeconds"],
-        2.0 * 2.0 * 65.0,
+        35.0 + 65.0 + 35.0 + 35.0,
         "{}",
         out["summary"]
     );
@@ -262,6 +344,178 @@ fn a_jobset_restart_counts_every_slot_until_its_new_pod_starts() {
     created.sort_unstable();
     created.dedup();
     assert_eq!((n, created.len()), (6, 6), "{created:?}");
+}
+
+#[test]
+fn a_job_in_deletion_does_not_count_a_pod_that_ends_after_its_deletion() {
+    // workers-1's Pod (podFailurePolicy: podReplacementPolicy Failed, so a terminating Pod is
+    // not counted at once) fails by itself during its grace period: the Job being deleted
+    // dropped its finalizer at the deletion, so no condition follows; the Job goes with it.
+    let mut w = workers(2, Some(60));
+    w["template"]["spec"]["podFailurePolicy"] =
+        json!({"rules": [{"action": "Ignore", "onExitCodes": {"operator": "In", "values": [42]}}]});
+    let out = simulate(json!({
+        "runFor": "10m",
+        "workload": jobset(json!({"failurePolicy": {"maxRestarts": 1}, "replicatedJobs": [w]})),
+        "exits": [
+            {"replicatedJob": "workers", "jobIndex": 0, "afterSeconds": 10, "exitCode": 1, "times": 1},
+            {"replicatedJob": "workers", "jobIndex": 1, "afterSeconds": 30, "exitCode": 1, "times": 1},
+        ],
+    }));
+    let w1: Vec<(f64, String, String, String)> = jobset_events(&out)
+        .into_iter()
+        .filter(|e| e.1 == "train-workers-1" || e.1 == "train")
+        .collect();
+    let e = |t: f64, o: &str, ev: &str, r: &str| (t, o.to_owned(), ev.to_owned(), r.to_owned());
+    assert_eq!(
+        w1[..5].to_vec(),
+        vec![
+            e(0.0, "train-workers-1", "Created", "JobCreated"),
+            e(10.0, "train", "Restarting", "DefaultFailurePolicy"),
+            e(10.0, "train-workers-1", "Deleted", "Deleting"),
+            e(30.0, "train-workers-1", "Gone", "Deleted"),
+            e(30.0, "train-workers-1", "Created", "JobCreated"),
+        ],
+        "{w1:#?}"
+    );
+}
+
+#[test]
+fn jobs_that_fail_at_one_instant_are_seen_together_and_the_first_by_name_is_named() {
+    // Both Jobs fail at 10 s; the controller reconciles after both syncs and names the first
+    // in its list (same failure time), as upstream's findFirstFailedJob does.
+    let out = simulate(json!({
+        "runFor": "10m",
+        "workload": jobset(json!({"failurePolicy": {"maxRestarts": 0}, "replicatedJobs": [workers(2, Some(0))]})),
+        "exits": [{"afterSeconds": 10, "exitCode": 1}],
+    }));
+    assert_eq!(out["jobset"]["phase"], "Failed");
+    assert_eq!(
+        out["jobset"]["message"],
+        "jobset failed due to reaching max number of restarts (first failed job: train-workers-0)"
+    );
+}
+
+#[test]
+fn a_success_policy_any_on_a_target_completes_the_jobset_with_that_job() {
+    let leader = json!({"name": "leader", "replicas": 1, "template": {"spec": {"parallelism": 1, "completions": 1,
+        "template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "main", "image": "trainer"}]}}}}});
+    let out = simulate(json!({
+        "runFor": "10m",
+        "workload": jobset(json!({"successPolicy": {"operator": "Any", "targetReplicatedJobs": ["leader"]},
+            "replicatedJobs": [leader, workers(2, None)]})),
+        "exits": [
+            {"replicatedJob": "workers", "afterSeconds": 20, "exitCode": 0},
+            {"replicatedJob": "leader", "afterSeconds": 50, "exitCode": 0},
+        ],
+    }));
+    // The workers completing first is not enough: the policy names the leader.
+    let ends: Vec<(f64, String, String, String)> = jobset_events(&out)
+        .into_iter()
+        .filter(|e| e.1 == "train")
+        .collect();
+    assert_eq!(
+        ends,
+        vec![(
+            50.0,
+            "train".to_owned(),
+            "Completed".to_owned(),
+            "AllJobsCompleted".to_owned()
+        )]
+    );
+    assert_eq!(out["jobset"]["message"], "jobset completed successfully");
+}
+
+#[test]
+fn a_restart_that_ignores_max_restarts_does_not_count_towards_it() {
+    let out = simulate(json!({
+        "runFor": "200s",
+        "workload": jobset(json!({"failurePolicy": {"maxRestarts": 1, "rules": [
+            {"name": "infra", "action": "RestartJobSetAndIgnoreMaxRestarts", "onJobFailureReasons": ["BackoffLimitExceeded"]}]},
+            "replicatedJobs": [workers(1, Some(0))]})),
+        "exits": [{"afterSeconds": 60, "exitCode": 1}],
+    }));
+    // Failures at 60, 120, 180: three restarts, none counting towards maxRestarts.
+    assert_eq!(out["jobset"]["phase"], "Running");
+    assert_eq!(out["jobset"]["restarts"], 3);
+    assert_eq!(out["jobset"]["restartsCountTowardsMax"], 0);
+    let reasons: Vec<String> = jobset_events(&out)
+        .into_iter()
+        .filter(|e| e.2 == "Restarting")
+        .map(|e| e.3)
+        .collect();
+    assert_eq!(reasons, vec!["FailurePolicy_infra"; 3]);
+}
+
+#[test]
+fn restart_job_actions_count_per_job_towards_max_restarts() {
+    // RestartJob (alpha gate in JobSet v0.12.0) recreates only the failed Job; its restarts
+    // count in replicatedJobsStatus, and the third failure finds maxRestarts reached.
+    let out = simulate(json!({
+        "runFor": "5m", "featureGates": {"RestartJob": true},
+        "workload": jobset(json!({"failurePolicy": {"maxRestarts": 2, "rules": [{"name": "r", "action": "RestartJob"}]},
+            "replicatedJobs": [workers(2, Some(0))]})),
+        "exits": [{"jobIndex": 0, "afterSeconds": 10, "exitCode": 1}],
+    }));
+    let e = |t: f64, o: &str, ev: &str, r: &str| (t, o.to_owned(), ev.to_owned(), r.to_owned());
+    let events: Vec<(f64, String, String, String)> = jobset_events(&out)
+        .into_iter()
+        .filter(|x| x.1 != "train-workers-1")
+        .collect();
+    assert_eq!(
+        events,
+        vec![
+            e(0.0, "train-workers-0", "Created", "JobCreated"),
+            e(10.0, "train-workers-0", "Failed", "BackoffLimitExceeded"),
+            e(10.0, "train", "RestartJob", "RestartJob"),
+            e(10.0, "train-workers-0", "Deleted", "Deleting"),
+            e(10.0, "train-workers-0", "Gone", "Deleted"),
+            e(10.0, "train-workers-0", "Created", "JobCreated"),
+            e(20.0, "train-workers-0", "Failed", "BackoffLimitExceeded"),
+            e(20.0, "train", "RestartJob", "RestartJob"),
+            e(20.0, "train-workers-0", "Deleted", "Deleting"),
+            e(20.0, "train-workers-0", "Gone", "Deleted"),
+            e(20.0, "train-workers-0", "Created", "JobCreated"),
+            e(30.0, "train-workers-0", "Failed", "BackoffLimitExceeded"),
+            e(30.0, "train", "Failed", "ReachedMaxRestarts"),
+        ],
+        "{events:#?}"
+    );
+    assert_eq!(out["summary"]["jobRestarts"], 2);
+    assert_eq!(out["jobset"]["restarts"], 0);
+}
+
+#[test]
+fn a_job_restarted_by_restart_job_is_deleted_by_the_next_reconcile_before_its_pods() {
+    // workers-0 fails by its podFailurePolicy (RestartJob), workers-1 by its backoff limit, at
+    // one instant. The first reconcile restarts workers-0; the next deletes it and, with
+    // workers-1 still failed, fails the JobSet (maxRestarts 1 is used up); the garbage collector
+    // acts after that reconcile: workers-0 is not gone before the JobSet has failed.
+    let mut w = workers(2, Some(0));
+    w["template"]["spec"]["podFailurePolicy"] = json!({"rules": [{"action": "FailJob", "onExitCodes": {"operator": "In", "values": [42]}}]});
+    let out = simulate(json!({
+        "runFor": "5m", "featureGates": {"RestartJob": true},
+        "workload": jobset(json!({"failurePolicy": {"maxRestarts": 1, "rules": [
+            {"name": "r", "action": "RestartJob", "onJobFailureReasons": ["PodFailurePolicy"]}]},
+            "replicatedJobs": [w]})),
+        "exits": [
+            {"jobIndex": 0, "afterSeconds": 10, "exitCode": 42},
+            {"jobIndex": 1, "afterSeconds": 10, "exitCode": 1},
+        ],
+    }));
+    let e = |t: f64, o: &str, ev: &str, r: &str| (t, o.to_owned(), ev.to_owned(), r.to_owned());
+    let events = jobset_events(&out);
+    assert_eq!(
+        events[2..].to_vec(),
+        vec![
+            e(10.0, "train-workers-0", "Failed", "PodFailurePolicy"),
+            e(10.0, "train-workers-1", "Failed", "BackoffLimitExceeded"),
+            e(10.0, "train", "RestartJob", "RestartJob"),
+            e(10.0, "train-workers-0", "Deleted", "Deleting"),
+            e(10.0, "train", "Failed", "ReachedMaxRestarts"),
+        ],
+        "{events:#?}"
+    );
 }
 
 // ---- The Job controller's timeline (each checked against the real controller by the oracle's

@@ -266,9 +266,9 @@ enum Ev {
     Crr {
         action: usize,
     },
-    RecreateJobs {
-        attempt: u32,
-    },
+    /// A reconcile of the JobSet by its controller, after the Job syncs of its instant (it sees
+    /// every Job that finished then, as upstream's reconcile lists them).
+    ReconcileJobSet,
     /// A scripted node failure (`exits[].nodeFailure`) for Pod `pod` while it is in `pgen`.
     NodeFailure {
         pod: usize,
@@ -366,6 +366,19 @@ struct JobState {
     start_ms: u64,
     /// When the Job's pending sync is due (its work-queue entry), if any.
     sync_at: Option<u64>,
+    /// Every Pod of this Job, in creation order, also those counted and gone (`pods` keeps
+    /// only what a sync still has to look at): the garbage collector deletes what is left.
+    all_pods: Vec<usize>,
+    /// The JobSet controller deleted it (foreground propagation): its Pods are being deleted
+    /// and it goes when none is left (`deleted_ms`: since when).
+    deleting: bool,
+    deleted_ms: u64,
+    /// Its JobSet controller creates it again once it is gone (a restart).
+    recreate_when_gone: bool,
+    /// A RestartJob action chose it: the next reconcile deletes it.
+    restart_pending: bool,
+    /// When it got its Failed condition (ms).
+    failed_ms: u64,
 }
 
 pub(super) struct Engine<'a> {
@@ -407,6 +420,11 @@ pub(super) struct Engine<'a> {
     js_reason: Option<String>,
     js_message: Option<String>,
     attempt: u32,
+    /// The instant of the JobSet's pending reconcile, if any.
+    js_reconcile_at: Option<u64>,
+    /// status.replicatedJobsStatus as the failure policy last left it: the per-Job restart
+    /// counters of RestartJob actions (one entry per replicatedJob, as the controller keeps).
+    js_rj_status: Value,
 }
 
 fn matches(
@@ -518,6 +536,8 @@ impl<'a> Engine<'a> {
             js_reason: None,
             js_message: None,
             attempt: 0,
+            js_reconcile_at: None,
+            js_rj_status: Value::Array(Vec::new()),
         })
     }
 
@@ -537,7 +557,7 @@ impl<'a> Engine<'a> {
                     u32::try_from(self.events.len() - 1).unwrap_or(u32::MAX)
                 }
             };
-            if self.seq >= 1 << (SEQ_BITS - 1) || slot >= 1 << SLOT_BITS {
+            if self.seq >= 1 << (SEQ_BITS - 2) || slot >= 1 << SLOT_BITS {
                 // Beyond any run that finishes in reasonable time; say so rather than misorder.
                 self.overflow = true;
                 return;
@@ -546,7 +566,10 @@ impl<'a> Engine<'a> {
             // top sequence bit): it sees every Pod change of that instant, as the oracle's
             // harness delivers them (docs/simulation.md, "Assumptions").
             let seq = match ev {
-                Ev::SyncJob { .. } => self.seq | 1 << (SEQ_BITS - 1),
+                Ev::SyncJob { .. } => self.seq | 1 << (SEQ_BITS - 2),
+                // The JobSet controller reconciles after that still: after every Job sync of
+                // its instant, also those the syncs cause (docs/simulation.md, "Assumptions").
+                Ev::ReconcileJobSet => self.seq | 1 << (SEQ_BITS - 1),
                 _ => self.seq,
             };
             self.queue.push(Reverse(
@@ -764,9 +787,21 @@ impl<'a> Engine<'a> {
             last_failure_ms: None,
             start_ms: t,
             sync_at: None,
+            all_pods: Vec::new(),
+            deleting: false,
+            deleted_ms: 0,
+            recreate_when_gone: false,
+            restart_pending: false,
+            failed_ms: 0,
         });
         self.summary.jobs_created += 1;
-        self.record(Obj::Job(j), None, "Created", "JobCreated", || None);
+        // A JobSet's Job carries the restart attempt it belongs to (label
+        // jobset.sigs.k8s.io/restart-attempt = status.restarts when the controller created it).
+        let attempt_label = self
+            .jobset
+            .is_some()
+            .then(|| format!("jobset.sigs.k8s.io/restart-attempt={}", self.js_restarts));
+        self.record(Obj::Job(j), None, "Created", "JobCreated", || attempt_label);
         // The controller's first sync (addJob) sets startTime, asks for the deadline's sync and
         // creates the first Pods.
         self.enqueue_job_sync(j, t);
@@ -899,6 +934,7 @@ impl<'a> Engine<'a> {
             Ev::Kill { pod, pgen } => self.on_kill(pod, pgen)?,
             Ev::Fault { pod, fault, pgen } => self.on_fault(pod, fault, pgen)?,
             Ev::Crr { action } => self.on_crr(action)?,
+            Ev::ReconcileJobSet => self.reconcile_jobset()?,
             Ev::NodeFailure { pod, pgen } => {
                 if self
                     .pods
@@ -906,11 +942,6 @@ impl<'a> Engine<'a> {
                     .is_some_and(|x| x.alive && x.epoch == pgen)
                 {
                     self.node_failure(pod)?;
-                }
-            }
-            Ev::RecreateJobs { attempt } => {
-                if attempt == self.attempt {
-                    self.create_jobs(self.now);
                 }
             }
         }
@@ -1428,6 +1459,14 @@ impl<'a> Engine<'a> {
             pod.outcome = outcome;
         }
         if let Some(j) = self.pods.get(p).and_then(|x| x.job) {
+            // A Pod of a Job in deletion whose finalizer its controller already removed goes at
+            // once; the garbage collector then removes the Job if it was the last, before the
+            // Job controller syncs again (the oracle's harness order; in a cluster, a race).
+            if self.pods.get(p).is_some_and(|x| x.counted)
+                && self.jobs.get(j).is_some_and(|x| x.deleting)
+            {
+                self.collect_job_if_gone(j);
+            }
             self.enqueue_job_sync(j, now);
         }
         Ok(())
@@ -1553,44 +1592,167 @@ impl<'a> Engine<'a> {
         )
     }
 
-    /// A Job of the JobSet completed: the JobSet completes when every Job of this run has.
-    fn jobset_job_completed(&mut self) {
-        if self.jobset.is_none() {
+    /// A Job of the JobSet completed: the JobSet completes when its success policy is met
+    /// (upstream `executeSuccessPolicy`): with operator `All`, every Job of this run of the
+    /// targeted replicatedJobs (all when none is named) is complete; with `Any`, one is.
+    /// A Job of the JobSet finished: its controller reconciles after the Job syncs of this
+    /// instant.
+    pub(super) fn enqueue_jobset_reconcile(&mut self) {
+        if self.jobset.is_none() || self.js_reconcile_at == Some(self.now) {
             return;
         }
-        let all = self
+        self.js_reconcile_at = Some(self.now);
+        self.schedule(self.now, Ev::ReconcileJobSet);
+    }
+
+    /// The JobSet controller's reconcile (jobset_controller.go `reconcile`): the failure policy
+    /// when a Job of this run has failed, else the success policy when one has completed.
+    fn reconcile_jobset(&mut self) -> Result<(), Diagnostic> {
+        self.js_reconcile_at = None;
+        if self.js_phase != "Running" {
+            return Ok(());
+        }
+        // Jobs of an earlier run (restart-attempt label below status.restarts) or restarted by
+        // RestartJob are deleted first (`deleteJobs(ownedJobs.previous)`); the garbage
+        // collector acts on them once this reconcile is over.
+        let previous: Vec<usize> = (0..self.jobs.len())
+            .filter(|&x| {
+                self.jobs.get(x).is_some_and(|y| {
+                    (y.epoch < self.attempt || y.restart_pending)
+                        && !y.deleting
+                        && y.phase != "Deleted"
+                })
+            })
+            .collect();
+        let mut deleted = Vec::with_capacity(previous.len());
+        for x in previous {
+            if self.delete_job(x) {
+                deleted.push(x);
+            }
+        }
+        let r = self.reconcile_policies();
+        for x in deleted {
+            self.collect_pods_of(x);
+        }
+        r
+    }
+
+    /// The rest of a reconcile: the failure policy, else the success policy, else the missing
+    /// Jobs.
+    fn reconcile_policies(&mut self) -> Result<(), Diagnostic> {
+        // Upstream lists the Jobs by name (the fake API's order; a cluster's cache has none).
+        let mut failed: Vec<usize> = (0..self.jobs.len())
+            .filter(|&x| {
+                self.jobs
+                    .get(x)
+                    .is_some_and(|y| y.epoch == self.attempt && !y.deleting && y.phase == "Failed")
+            })
+            .collect();
+        failed.sort_by(|a, b| {
+            let name = |x: &usize| self.jobs.get(*x).map(|y| y.name.as_str());
+            name(a).cmp(&name(b))
+        });
+        if !failed.is_empty() {
+            // The status update (a restart, or the JobSet's end) makes it reconcile again.
+            self.jobset_jobs_failed(&failed)?;
+            self.enqueue_jobset_reconcile();
+            return Ok(());
+        }
+        if !self.jobset_success_policy() {
+            self.create_missing_jobs();
+        }
+        Ok(())
+    }
+
+    /// Whether the JobSet completed.
+    fn jobset_success_policy(&mut self) -> bool {
+        let Some(js) = self.jobset.as_ref() else {
+            return false;
+        };
+        let policy = js.pointer("/spec/successPolicy");
+        let any = policy
+            .and_then(|p| p.get("operator"))
+            .and_then(Value::as_str)
+            == Some("Any");
+        let targets: Vec<&str> = policy
+            .and_then(|p| p.get("targetReplicatedJobs"))
+            .and_then(Value::as_array)
+            .map(|a| a.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let targeted =
+            |rj: Option<&str>| targets.is_empty() || rj.is_some_and(|r| targets.contains(&r));
+        let succeeded = self
             .jobs
             .iter()
-            .filter(|x| x.epoch == self.attempt)
-            .all(|x| x.phase == "Complete");
-        if all {
+            .filter(|x| x.epoch == self.attempt && !x.deleting && x.phase == "Complete")
+            .filter(|x| {
+                targeted(
+                    self.templates
+                        .get(x.tmpl)
+                        .and_then(|t| t.replicated_job.as_deref()),
+                )
+            })
+            .count() as u64;
+        let expected: u64 = if any {
+            1
+        } else {
+            self.templates
+                .iter()
+                .filter(|t| targeted(t.replicated_job.as_deref()))
+                .map(|t| u64::from(t.replicas))
+                .sum()
+        };
+        if succeeded >= expected {
             self.js_phase = "Completed";
             self.js_reason = Some("AllJobsCompleted".into());
             self.js_message = Some("jobset completed successfully".into());
-            self.record(Obj::JobSet, None, "Completed", "AllJobsCompleted", || None);
+            self.record(Obj::JobSet, None, "Completed", "AllJobsCompleted", || {
+                Some("jobset completed successfully".into())
+            });
+            return true;
         }
+        false
     }
 
-    fn jobset_job_failed(
-        &mut self,
-        j: usize,
-        reason: &str,
-        message: &str,
-    ) -> Result<(), Diagnostic> {
-        let now = self.now;
-        let mut failed_job = self.job_value(j);
-        if let Some(m) = failed_job.as_object_mut() {
-            m.insert(
-                "status".into(),
-                json!({"failed": 1, "conditions": [{"type": "Failed", "status": "True", "reason": reason, "message": message,
-                    "lastTransitionTime": "2026-01-01T00:00:00Z"}]}),
-            );
+    /// The failure policy for the failed Jobs `failed` of this run (in upstream's list order),
+    /// each with its Failed condition and the time it got it.
+    fn jobset_jobs_failed(&mut self, failed: &[usize]) -> Result<(), Diagnostic> {
+        let mut failed_jobs = Vec::with_capacity(failed.len());
+        for &x in failed {
+            let mut v = self.job_value(x);
+            if let (Some(m), Some(job)) = (v.as_object_mut(), self.jobs.get(x)) {
+                m.insert(
+                    "status".into(),
+                    json!({"failed": job.failed, "conditions": [{"type": "Failed", "status": "True",
+                        "reason": job.reason, "message": job.message,
+                        "lastTransitionTime": condition_time(job.failed_ms)}]}),
+                );
+            }
+            failed_jobs.push(v);
         }
+        // The controller computes a replicatedJobsStatus entry for every replicatedJob before its
+        // failure policy runs, keeping the per-Job restart counters.
+        let rj_status: Vec<Value> = self
+            .templates
+            .iter()
+            .filter_map(|t| t.replicated_job.as_deref())
+            .map(|name| {
+                self.js_rj_status
+                    .as_array()
+                    .and_then(|a| {
+                        a.iter()
+                            .find(|e| e.get("name").and_then(Value::as_str) == Some(name))
+                    })
+                    .cloned()
+                    .unwrap_or_else(|| json!({"name": name}))
+            })
+            .collect();
         let mut js = self.jobset.clone().unwrap_or(Value::Null);
         if let Some(m) = js.as_object_mut() {
-            m.insert("status".into(), json!({"restarts": self.js_restarts, "restartsCountTowardsMax": self.js_restarts_towards_max}));
+            m.insert("status".into(), json!({"restarts": self.js_restarts, "restartsCountTowardsMax": self.js_restarts_towards_max,
+                "replicatedJobsStatus": rj_status}));
         }
-        let r = self.decider.jobset(&js, &[failed_job])?;
+        let r = self.decider.jobset(&js, &failed_jobs)?;
         let action = r
             .get("action")
             .and_then(Value::as_str)
@@ -1629,65 +1791,188 @@ impl<'a> Engine<'a> {
             if let Some(n) = st.get("restartsCountTowardsMax").and_then(Value::as_i64) {
                 self.js_restarts_towards_max = n;
             }
+            if let Some(a) = st.get("replicatedJobsStatus") {
+                self.js_rj_status = a.clone();
+            }
         }
-        let msg = r
+        // The Restarting condition the step set (reason FailurePolicy_<rule> or
+        // DefaultFailurePolicy) is the event; RestartJob actions set none.
+        let restarting = r
             .get("conditions")
             .and_then(Value::as_array)
-            .and_then(|a| a.first())
-            .and_then(|c| c.get("message"))
-            .and_then(Value::as_str)
-            .map(str::to_owned);
-        self.record(Obj::JobSet, None, &action, &action, || msg);
+            .into_iter()
+            .flatten()
+            .find(|c| {
+                c.get("type").and_then(Value::as_str)
+                    == Some(crate::eval::jobset::CONDITION_RESTARTING)
+                    && c.get("status").and_then(Value::as_str) == Some("True")
+            });
+        let (reason, msg) = match restarting {
+            Some(c) => (
+                c.get("reason")
+                    .and_then(Value::as_str)
+                    .unwrap_or(&action)
+                    .to_owned(),
+                c.get("message").and_then(Value::as_str).map(str::to_owned),
+            ),
+            None => (
+                action.clone(),
+                r.get("events")
+                    .and_then(Value::as_array)
+                    .and_then(|a| a.first())
+                    .and_then(|e| e.get("message"))
+                    .and_then(Value::as_str)
+                    .map(str::to_owned),
+            ),
+        };
+        let event = if restarting.is_some() {
+            "Restarting"
+        } else {
+            action.as_str()
+        };
+        self.record(Obj::JobSet, None, event, &reason, || msg);
         match action.as_str() {
             "RestartJob" | "RestartJobAndIgnoreMaxRestarts" => {
-                // Only the failed Job is recreated.
-                let (tmpl, ji, jname) = match self.jobs.get(j) {
-                    Some(x) => (x.tmpl, x.job_index, x.name.clone()),
-                    None => return Ok(()),
-                };
-                if let Some(x) = self.jobs.get_mut(j) {
-                    x.phase = "Deleted";
-                }
+                // Only the matched failed Job is deleted, and created again once it is gone.
                 self.summary.job_restarts += 1;
-                // Its Pod slots wait for the new Job, then its Pods, then their start-up.
-                let slots = self.templates.get(tmpl).map_or(0, |t| t.parallelism);
-                self.lose(slots, now, now + 2 * self.reschedule_ms + self.startup_ms);
-                self.create_job(tmpl, ji, jname, now + self.reschedule_ms);
+                let matched = r.get("matchedJob").and_then(Value::as_str);
+                let j = failed
+                    .iter()
+                    .copied()
+                    .find(|&x| self.jobs.get(x).map(|y| y.name.as_str()) == matched);
+                // Its job-restart-attempt label is now below the target: the next reconcile
+                // deletes it.
+                if let Some(job) = j.and_then(|j| self.jobs.get_mut(j)) {
+                    job.restart_pending = true;
+                }
             }
             _ => {
-                // RestartJobSet(…): every Job of this run is deleted and recreated, finished
-                // ones included, so every Pod slot of the run waits as a restarted Job's do.
+                // RestartJobSet(…): the Jobs of the run now have a restart-attempt label below
+                // status.restarts; the next reconcile deletes them, finished ones included.
                 self.summary.jobset_restarts += 1;
-                let slots: u32 = self
-                    .jobs
-                    .iter()
-                    .filter(|x| x.epoch == self.attempt)
-                    .map(|x| self.templates.get(x.tmpl).map_or(0, |t| t.parallelism))
-                    .sum();
-                self.lose(slots, now, now + 2 * self.reschedule_ms + self.startup_ms);
-                for p in 0..self.pods.len() {
-                    if self.pods.get(p).is_some_and(|x| x.alive) {
-                        self.kill_pod(p);
-                        if let Some(pod) = self.pods.get_mut(p) {
-                            pod.phase = "Deleted";
-                        }
-                    }
-                }
-                for job in self.jobs.iter_mut().filter(|x| x.epoch == self.attempt) {
-                    if job.phase == "Running" || job.phase == "Failed" || job.phase == "Complete" {
-                        job.phase = "Deleted";
-                    }
-                }
                 self.attempt += 1;
-                self.schedule(
-                    now + self.reschedule_ms,
-                    Ev::RecreateJobs {
-                        attempt: self.attempt,
-                    },
-                );
             }
         }
         Ok(())
+    }
+
+    /// The JobSet controller deletes Job `j` with foreground propagation: the garbage collector
+    /// deletes its Pods — finished ones at once, running ones each with its grace period (the
+    /// kubelet kills what still runs at its end; one with nothing running ends at once) — and
+    /// the Job goes when none is left (`collect_job_if_gone`), to be created again.
+    /// (`delete_job` marks the Job deleted; `collect_pods_of` is the collector's part, which
+    /// acts once the controller's reconcile is over.)
+    fn delete_job(&mut self, j: usize) -> bool {
+        match self.jobs.get_mut(j) {
+            Some(job) if !job.deleting => {
+                job.deleting = true;
+                job.deleted_ms = self.now;
+                job.recreate_when_gone = true;
+            }
+            _ => return false,
+        };
+        self.record(Obj::Job(j), None, "Deleted", "Deleting", || None);
+        true
+    }
+
+    fn collect_pods_of(&mut self, j: usize) {
+        let now = self.now;
+        let pods = self
+            .jobs
+            .get(j)
+            .map(|x| x.all_pods.clone())
+            .unwrap_or_default();
+        for p in pods {
+            let Some(pod) = self.pods.get_mut(p) else {
+                continue;
+            };
+            if pod.deleting {
+                continue;
+            }
+            pod.deleting = true;
+            let (alive, tmpl, pgen, index) = (pod.alive, pod.tmpl, pod.epoch, pod.index);
+            let running = pod.containers.iter().any(|c| c.running);
+            if let Some(ix) = self
+                .jobs
+                .get_mut(j)
+                .and_then(|x| x.indexes.get_mut(index as usize))
+                && ix.active == Some(p)
+            {
+                ix.active = None;
+            }
+            self.record(Obj::Pod(p), None, "Deleted", "Terminating", || None);
+            if alive {
+                let grace = self.templates.get(tmpl).map_or(30_000, |t| t.grace_ms);
+                let at = if running { now + grace } else { now };
+                self.schedule(at, Ev::Kill { pod: p, pgen });
+            }
+        }
+        // The Job's update (its deletionTimestamp) makes the Job controller sync it.
+        self.enqueue_job_sync(j, now);
+    }
+
+    /// A Job in deletion whose Pods are all gone is removed by the garbage collector (checked
+    /// after its syncs, which drop its Pods' finalizers, and when one of its Pods ends); its
+    /// JobSet controller then reconciles and creates it again (`create_missing_jobs`).
+    pub(super) fn collect_job_if_gone(&mut self, j: usize) {
+        let Some(job) = self.jobs.get(j) else {
+            return;
+        };
+        if !job.deleting || job.phase == "Deleted" {
+            return;
+        }
+        if job
+            .all_pods
+            .iter()
+            .any(|&p| self.pods.get(p).is_some_and(|x| x.alive))
+        {
+            return;
+        }
+        if let Some(job) = self.jobs.get_mut(j) {
+            job.phase = "Deleted";
+        }
+        self.record(Obj::Job(j), None, "Gone", "Deleted", || None);
+        // The Job's removal makes its JobSet controller reconcile (Owns(Job)): it creates the
+        // Jobs that are missing.
+        self.enqueue_jobset_reconcile();
+    }
+
+    /// The JobSet controller creates the Jobs of this run that do not exist (upstream
+    /// `reconcileReplicatedJobs`): after a restart, each Job once its predecessor is gone, Pods
+    /// at once; an index that had a Pod before gets a replacement (it waits
+    /// podRescheduleSeconds), and its slot has waited since the deletion.
+    fn create_missing_jobs(&mut self) {
+        let missing: Vec<usize> = (0..self.jobs.len())
+            .filter(|&x| {
+                self.jobs.get(x).is_some_and(|y| {
+                    y.phase == "Deleted"
+                        && y.recreate_when_gone
+                        && !self
+                            .jobs
+                            .iter()
+                            .any(|z| z.name == y.name && z.phase != "Deleted")
+                })
+            })
+            .collect();
+        for j in missing {
+            let Some(job) = self.jobs.get_mut(j) else {
+                continue;
+            };
+            job.recreate_when_gone = false;
+            let (tmpl, ji, name, since) =
+                (job.tmpl, job.job_index, job.name.clone(), job.deleted_ms);
+            let had_pod: Vec<bool> = job.indexes.iter().map(|ix| ix.started).collect();
+            let n = self.jobs.len();
+            self.create_job(tmpl, ji, name, self.now);
+            if let Some(job) = self.jobs.get_mut(n) {
+                for (ix, &had) in job.indexes.iter_mut().zip(&had_pod) {
+                    if had {
+                        ix.started = true;
+                        ix.last_finish_ms = Some(since);
+                    }
+                }
+            }
+        }
     }
 
     /// Adds the wait of `slots` Pod slots from `from` until `until` (capped at the run's end)
@@ -1888,6 +2173,7 @@ impl<'a> Engine<'a> {
             reason: self.js_reason.clone(),
             message: self.js_message.clone(),
             restarts: self.js_restarts,
+            restarts_count_towards_max: self.js_restarts_towards_max,
         });
         (pods, jobs, jobset)
     }
@@ -1915,4 +2201,45 @@ fn future_rules_of(pod: &Value) -> Vec<Option<(crate::api::Container, Option<Str
         .chain(spec.containers.iter())
         .map(|c| (!c.rules().is_empty()).then(|| (c.clone(), pod_policy.clone())))
         .collect()
+}
+
+/// A condition's `lastTransitionTime` for simulated time `ms`: the run starts at
+/// 2026-01-01T00:00:00Z, and, as metav1.Time, in whole seconds.
+fn condition_time(ms: u64) -> String {
+    let secs = ms / 1000;
+    // Days since 1970-01-01 to a civil date (Howard Hinnant's days_from_civil, inverted).
+    let days = 20_454 + (secs / 86_400) as i64; // 2026-01-01
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    let rem = secs % 86_400;
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+#[cfg(test)]
+mod condition_time_tests {
+    #[test]
+    fn condition_times_are_civil_dates_from_the_run_start() {
+        assert_eq!(super::condition_time(0), "2026-01-01T00:00:00Z");
+        assert_eq!(super::condition_time(3_661_999), "2026-01-01T01:01:01Z");
+        assert_eq!(
+            super::condition_time(31 * 86_400_000),
+            "2026-02-01T00:00:00Z"
+        );
+        assert_eq!(
+            super::condition_time(365 * 86_400_000),
+            "2027-01-01T00:00:00Z"
+        );
+    }
 }

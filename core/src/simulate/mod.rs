@@ -94,6 +94,8 @@ pub struct JobSetSummary {
     pub reason: Option<String>,
     pub message: Option<String>,
     pub restarts: i64,
+    /// `status.restartsCountTowardsMax`: the restarts that count against `maxRestarts`.
+    pub restarts_count_towards_max: i64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

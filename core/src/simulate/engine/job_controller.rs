@@ -74,7 +74,9 @@ impl Engine<'_> {
             Some(job) if job.epoch == jgen && job.sync_at == Some(now) => job.sync_at = None,
             _ => return Ok(()),
         }
-        self.sync_job(j)
+        self.sync_job(j)?;
+        self.collect_job_if_gone(j);
+        Ok(())
     }
 
     /// The Pod's podFailurePolicy outcome while it still has its statuses (computed when it
@@ -285,6 +287,18 @@ impl Engine<'_> {
             }
         }
 
+        // A Job being deleted drops the tracking finalizer of every Pod it has (upstream
+        // `canRemoveFinalizer`: the whole Job is terminating): a Pod not counted now (one still
+        // running when podReplacementPolicy is Failed) is never counted.
+        if self.jobs.get(j).is_some_and(|x| x.deleting) {
+            let pods: Vec<usize> = self.jobs.get(j).map(|x| x.pods.clone()).unwrap_or_default();
+            for p in pods {
+                if let Some(pod) = self.pods.get_mut(p) {
+                    pod.counted = true;
+                }
+            }
+        }
+
         // 2. The finished condition, in upstream's order.
         let Some(job) = self.jobs.get(j) else {
             return Ok(());
@@ -344,7 +358,11 @@ impl Engine<'_> {
             return self.finish_when_terminated(j);
         }
 
-        // 3. manageJob: delete Pods beyond what is wanted, or create the missing ones.
+        // 3. manageJob: delete Pods beyond what is wanted, or create the missing ones — not
+        // for a Job being deleted (upstream: `job.DeletionTimestamp == nil`).
+        if job.deleting {
+            return self.check_complete(j);
+        }
         let n_active = job.indexes.iter().filter(|ix| ix.active.is_some()).count() as u32;
         let terminating = self.terminating_pods(j);
         let want = if !work_queue {
@@ -628,6 +646,7 @@ impl Engine<'_> {
         let p = self.new_pod(tmpl, Some(j), index, name, start_at);
         if let Some(job) = self.jobs.get_mut(j) {
             job.pods.push(p);
+            job.all_pods.push(p);
             if let Some(ix) = job.indexes.get_mut(index as usize) {
                 ix.active = Some(p);
                 ix.started = true;
@@ -703,16 +722,22 @@ impl Engine<'_> {
             job.message = Some(message.clone());
             self.summary.job_failures += 1;
             let m = message.clone();
+            let deleting = job.deleting;
+            job.failed_ms = self.now;
             self.record(Obj::Job(j), None, "Failed", &reason, || Some(m));
-            if self.jobset.is_some() {
-                self.jobset_job_failed(j, &reason, &message)?;
+            // A Job of an earlier run (being deleted) is no longer the JobSet's concern.
+            if !deleting {
+                self.enqueue_jobset_reconcile();
             }
         } else if let Some((reason, message)) = job.success_target.clone() {
             job.phase = "Complete";
             job.reason = Some(reason.clone());
             job.message = Some(message.clone());
+            let deleting = job.deleting;
             self.record(Obj::Job(j), None, "Complete", &reason, || Some(message));
-            self.jobset_job_completed();
+            if !deleting {
+                self.enqueue_jobset_reconcile();
+            }
         }
         Ok(())
     }

@@ -1,0 +1,181 @@
+package main
+
+// The timeline leg, JobSet scenarios: generated JobSets played by the real JobSet and Job
+// controllers (timeline_jobset.go) and by `restartkit simulate`; both reduced to Job-level events
+// per Job (as for Jobs) plus the Jobs' creation (with their restart-attempt label), deletion and
+// removal, and the JobSet's restarts and final condition.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	jobset "sigs.k8s.io/jobset/api/jobset/v1alpha2"
+)
+
+// jobsetTimelineScenario generates one JobSet scenario: 1–3 replicatedJobs of 1–3 small Indexed
+// Jobs, a failurePolicy (each action, rules by reason, target and message pattern, maxRestarts
+// 0–3) or none, a successPolicy, scripted exits and node failures per Pod.
+func (g gen) jobsetTimelineScenario(i int) *tlScenario {
+	var fam []string
+	nrj := 1 + g.r.IntN(3)
+	var rjs []any
+	var names []string
+	type shape struct{ replicas, completions int }
+	var shapes []shape
+	for r := 0; r < nrj; r++ {
+		name := []string{"leader", "workers", "ps"}[r]
+		names = append(names, name)
+		replicas := 1 + g.r.IntN(3)
+		if nrj == 3 {
+			replicas = 1 + g.r.IntN(2)
+		}
+		completions := 1 + g.r.IntN(3)
+		parallelism := 1 + g.r.IntN(completions)
+		spec := map[string]any{"completions": completions, "parallelism": parallelism, "completionMode": "Indexed",
+			"backoffLimit": g.r.IntN(3)}
+		if g.chance(0.3) {
+			var rules []any
+			if g.chance(0.7) {
+				rules = append(rules, map[string]any{"action": "FailJob", "onExitCodes": map[string]any{"operator": "In", "values": []int{42}}})
+				fam = append(fam, "job:podFailurePolicy:FailJob")
+			}
+			if g.chance(0.5) {
+				rules = append(rules, map[string]any{"action": "Ignore", "onPodConditions": []any{map[string]any{"type": "DisruptionTarget"}}})
+				fam = append(fam, "job:podFailurePolicy:Ignore")
+			}
+			if len(rules) == 0 {
+				rules = append(rules, map[string]any{"action": "Count", "onExitCodes": map[string]any{"operator": "In", "values": []int{3}}})
+			}
+			spec["podFailurePolicy"] = map[string]any{"rules": rules}
+		}
+		if g.chance(0.1) {
+			spec["activeDeadlineSeconds"] = 60 + g.r.IntN(240)
+			fam = append(fam, "job:activeDeadlineSeconds")
+		}
+		podSpec := map[string]any{"restartPolicy": "Never",
+			"containers": []any{map[string]any{"name": "main", "image": "busybox"}}}
+		if g.chance(0.7) {
+			podSpec["terminationGracePeriodSeconds"] = g.pick(0, 5, 20, 45).(int)
+			fam = append(fam, "gracePeriod")
+		}
+		spec["template"] = map[string]any{"spec": podSpec}
+		rjs = append(rjs, map[string]any{"name": name, "replicas": replicas, "template": map[string]any{"spec": spec}})
+		shapes = append(shapes, shape{replicas, completions})
+	}
+	fam = append(fam, fmt.Sprintf("replicatedJobs:%d", nrj))
+	jsSpec := map[string]any{"replicatedJobs": rjs}
+	var gates map[string]bool
+	if g.chance(0.85) {
+		fp := map[string]any{"maxRestarts": g.r.IntN(4)}
+		var rules []any
+		nrules := g.r.IntN(3)
+		actions := []string{"FailJobSet", "RestartJobSet", "RestartJobSetAndIgnoreMaxRestarts"}
+		if g.chance(0.3) {
+			// The RestartJob actions (alpha gate RestartJob in v0.12.0).
+			gates = map[string]bool{"RestartJob": true}
+			actions = append(actions, "RestartJob", "RestartJob", "RestartJobAndIgnoreMaxRestarts")
+			fam = append(fam, "gate:RestartJob")
+		}
+		for k := 0; k < nrules; k++ {
+			action := actions[g.r.IntN(len(actions))]
+			rule := map[string]any{"name": fmt.Sprintf("rule%d", k), "action": action}
+			fam = append(fam, "failurePolicy:"+action)
+			if g.chance(0.5) {
+				rule["onJobFailureReasons"] = []string{g.pick("BackoffLimitExceeded", "PodFailurePolicy", "DeadlineExceeded").(string)}
+				fam = append(fam, "onJobFailureReasons")
+			}
+			if g.chance(0.3) {
+				rule["targetReplicatedJobs"] = []string{names[g.r.IntN(len(names))]}
+				fam = append(fam, "targetReplicatedJobs")
+			}
+			if g.chance(0.2) {
+				rule["onJobFailureMessagePatterns"] = []string{g.pick("backoff limit", "^Pod .* failed", "deadline").(string)}
+				fam = append(fam, "onJobFailureMessagePatterns")
+			}
+			rules = append(rules, rule)
+		}
+		if len(rules) > 0 {
+			fp["rules"] = rules
+		} else {
+			fam = append(fam, "failurePolicy:default")
+		}
+		jsSpec["failurePolicy"] = fp
+		fam = append(fam, fmt.Sprintf("maxRestarts:%d", fp["maxRestarts"]))
+	} else {
+		fam = append(fam, "failurePolicy:none")
+	}
+	if g.chance(0.4) {
+		sp := map[string]any{"operator": g.pick("All", "Any").(string)}
+		if g.chance(0.5) {
+			sp["targetReplicatedJobs"] = []string{names[g.r.IntN(len(names))]}
+		}
+		jsSpec["successPolicy"] = sp
+		fam = append(fam, "successPolicy:"+sp["operator"].(string))
+	}
+	codes := []int32{0, 0, 0, 1, 1, 42, 3}
+	var exits []tlExit
+	for r, sh := range shapes {
+		for ji := 0; ji < sh.replicas; ji++ {
+			for pi := 0; pi < sh.completions; pi++ {
+				if !g.chance(0.8) {
+					continue
+				}
+				steps := 1 + g.r.IntN(3)
+				for s := 0; s < steps; s++ {
+					e := tlExit{ReplicatedJob: names[r], JobIndex: ptrTo(ji), PodIndex: ptrTo(pi),
+						AfterSeconds: float64(5 + 5*g.r.IntN(24)), ExitCode: codes[g.r.IntN(len(codes))]}
+					if g.chance(0.1) {
+						e.NodeFailure, e.ExitCode = true, 137
+						fam = append(fam, "nodeFailure")
+					}
+					if s < steps-1 {
+						e.Times = ptrTo(1 + g.r.IntN(2))
+					}
+					exits = append(exits, e)
+				}
+			}
+		}
+	}
+	js := map[string]any{"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet",
+		"metadata": map[string]any{"name": "js", "namespace": "default"}, "spec": jsSpec}
+	sc := &tlScenario{Kind: "Scenario", Name: fmt.Sprintf("jobset-timeline-%d", i), KubernetesVersion: minorVersion(k8sModule()),
+		RunFor: "600s", runForSeconds: 600, Exits: exits, Workload: js, MaxTimelineEvents: 1 << 20, FeatureGates: gates}
+	if g.chance(0.25) {
+		sc.StartupSeconds = float64(g.pick(5, 20).(int))
+		fam = append(fam, "startupSeconds")
+	}
+	if g.chance(0.25) {
+		sc.PodRescheduleSeconds = float64(g.pick(10, 90).(int))
+		fam = append(fam, "podRescheduleSeconds")
+	}
+	sc.family = "JobSet," + strings.Join(dedupe(fam), ",")
+	return sc
+}
+
+// upstreamJobSet is the scenario's JobSet as the API server stores it: the CRD's OpenAPI
+// defaults, the webhook's Default, and its ValidateCreate (a JobSet it refuses is skipped).
+func upstreamJobSet(sc *tlScenario) (*jobset.JobSet, error) {
+	js := &jobset.JobSet{}
+	if err := json.Unmarshal(mustJSON(sc.Workload), js); err != nil {
+		return nil, err
+	}
+	for i := range js.Spec.ReplicatedJobs {
+		if js.Spec.ReplicatedJobs[i].GroupName == "" {
+			js.Spec.ReplicatedJobs[i].GroupName = "default"
+		}
+	}
+	if fp := js.Spec.FailurePolicy; fp != nil && fp.RestartStrategy == "" {
+		fp.RestartStrategy = jobset.Recreate
+	}
+	w := &jobSetWebhookLayout{}
+	ctx := context.Background()
+	if err := jobSetDefault(w, ctx, js); err != nil {
+		return nil, fmt.Errorf("jobset default: %v", err)
+	}
+	if _, err := jobSetValidateCreate(w, ctx, js); err != nil {
+		return nil, fmt.Errorf("invalid JobSet: %v", err)
+	}
+	return js, nil
+}
