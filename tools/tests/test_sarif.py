@@ -93,3 +93,53 @@ def test_unreadable_file_is_a_failed_invocation(files: Path) -> None:
     note = inv["toolExecutionNotifications"][0]
     assert note["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "deploy/missing.yaml"
     assert "missing.yaml" in note["message"]["text"]
+
+
+FIXABLE_JOB = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: fixme
+spec:
+  podFailurePolicy:
+    rules:
+    - action: FailJob
+      onExitCodes:
+        operator: In
+        values: [0, 42]
+  template:
+    spec:
+      restartPolicy: OnFailure
+      containers:
+      - name: main
+        image: busybox
+"""
+
+
+def _apply(text: str, replacements: List[Dict[str, Any]]) -> str:
+    """Applies SARIF replacements (1-based lines and columns, end exclusive), last first."""
+    lines = text.splitlines(keepends=True)
+
+    def offset(line: int, column: int) -> int:
+        return sum(len(x) for x in lines[: line - 1]) + column - 1
+
+    for r in sorted(replacements, key=lambda r: (r["deletedRegion"]["startLine"], r["deletedRegion"]["startColumn"]), reverse=True):
+        d = r["deletedRegion"]
+        start, end = offset(d["startLine"], d["startColumn"]), offset(d["endLine"], d["endColumn"])
+        text = text[:start] + r["insertedContent"]["text"] + text[end:]
+        lines = text.splitlines(keepends=True)
+    return text
+
+
+def test_fixes_are_valid_sarif_and_repair_the_file(tmp_path: Path) -> None:
+    (tmp_path / "job.yaml").write_text(FIXABLE_JOB)
+    status, log = _sarif(tmp_path, "job.yaml")
+    assert status == 1
+    _valid(log)
+    results = log["runs"][0]["results"]
+    assert len(results) == 2 and all(len(r["fixes"]) == 1 for r in results)
+    replacements = [rep for r in results for change in r["fixes"][0]["artifactChanges"] for rep in change["replacements"]]
+    assert {c["artifactLocation"]["uri"] for r in results for c in r["fixes"][0]["artifactChanges"]} == {"job.yaml"}
+    (tmp_path / "job.yaml").write_text(_apply(FIXABLE_JOB, replacements))
+    status, log = _sarif(tmp_path, "job.yaml")
+    assert (status, log["runs"][0]["results"]) == (0, []), (tmp_path / "job.yaml").read_text()
