@@ -33,6 +33,10 @@ pub const OPERATIONS: &[&str] = &[
     "backoff",
     "whatIf",
     "simulate",
+    "sweep",
+    "sweepPlan",
+    "sweepChunk",
+    "sweepMerge",
     "backoffCompare",
     "checkVector",
     "vectorExpect",
@@ -354,6 +358,10 @@ fn answer(req: Request, check: ObjectCheck) -> Response {
             vec![],
         ),
         "simulate" => encode(op, decode(input).and_then(crate::simulate::run), vec![]),
+        "sweep" => encode(op, decode(input).and_then(crate::sweep::run), vec![]),
+        "sweepPlan" => encode(op, decode(input).and_then(crate::sweep::run_plan), vec![]),
+        "sweepChunk" => encode(op, decode(input).and_then(crate::sweep::run_chunk), vec![]),
+        "sweepMerge" => encode(op, decode(input).and_then(crate::sweep::run_merge), vec![]),
         "vectorExpect" => encode(
             op,
             decode(input).and_then(crate::conformance::vector_expect),
@@ -504,6 +512,20 @@ pub fn json_schemas() -> std::collections::BTreeMap<&'static str, Value> {
         schema_for!(crate::simulate::SimulateOutput),
     );
     put("Scenario", schema_for!(crate::simulate::Scenario));
+    put("SweepInput", schema_for!(crate::sweep::SweepInput));
+    put("SweepOutput", schema_for!(crate::sweep::SweepOutput));
+    put("SweepPlanInput", schema_for!(crate::sweep::SweepInput));
+    put("SweepPlanOutput", schema_for!(crate::sweep::SweepPlan));
+    put(
+        "SweepChunkInput",
+        schema_for!(crate::sweep::SweepChunkInput),
+    );
+    put("SweepChunkOutput", schema_for!(crate::sweep::SweepPartial));
+    put(
+        "SweepMergeInput",
+        schema_for!(crate::sweep::SweepMergeInput),
+    );
+    put("SweepMergeOutput", schema_for!(crate::sweep::SweepOutput));
     put(
         "CheckVectorInput",
         schema_for!(crate::conformance::CheckVectorInput),

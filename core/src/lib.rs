@@ -21,6 +21,7 @@ pub mod prepared;
 pub mod proposals;
 pub mod simulate;
 pub mod source;
+pub mod sweep;
 pub mod validate;
 
 pub use contract::{Request, Response, handle, handle_json};
