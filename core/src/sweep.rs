@@ -925,3 +925,308 @@ pub fn run_merge(input: SweepMergeInput) -> Result<SweepOutput, Diagnostic> {
     }
     total.finish()
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::indexing_slicing,
+        clippy::panic
+    )]
+    use super::*;
+    use serde_json::json;
+
+    /// A two-worker JobSet whose workers exit 42 about once an hour; every exit fails the Job and
+    /// restarts the JobSet, up to maxRestarts.
+    fn scenario() -> Value {
+        json!({
+            "kubernetesVersion": "1.35",
+            "runFor": "6h",
+            "startupSeconds": 20,
+            "podRescheduleSeconds": 90,
+            "seed": 3,
+            "faults": [{"kind": "containerExit", "container": "trainer", "ratePerHour": 0.3, "exitCodes": [42]}],
+            "exits": [{"container": "trainer", "afterSeconds": 7200, "exitCode": 0}],
+            "workload": {
+                "apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet",
+                "metadata": {"name": "train", "namespace": "ml"},
+                "spec": {
+                    "failurePolicy": {"maxRestarts": 1},
+                    "replicatedJobs": [{"name": "workers", "replicas": 1, "template": {"spec": {
+                        "parallelism": 2, "completions": 2, "completionMode": "Indexed", "backoffLimit": 0,
+                        "template": {"spec": {"restartPolicy": "Never", "containers": [
+                            {"name": "trainer", "image": "trainer:1"}]}}}}}]
+                }
+            }
+        })
+    }
+
+    fn input(seeds: u64) -> SweepInput {
+        SweepInput {
+            scenario: scenario(),
+            seeds,
+            first_seed: None,
+            variants: vec![],
+            grid: vec![GridAxis {
+                path: "workload.spec.failurePolicy.maxRestarts".into(),
+                values: vec![json!(0), json!(3)],
+            }],
+            runs: true,
+        }
+    }
+
+    #[test]
+    fn any_split_and_order_gives_the_same_answer() {
+        let inp = input(24);
+        let whole = run(inp.clone()).unwrap();
+        let prepared = prepare(&inp).unwrap();
+        // Uneven chunks, merged in reverse, each through its JSON form (as a Ray task returns it).
+        let mut chunks = Vec::new();
+        for v in 0..2 {
+            for (start, count) in [(0, 5), (5, 1), (6, 11), (17, 7)] {
+                let p = prepared.run(v, start, count).unwrap();
+                let text = serde_json::to_string(&p).unwrap();
+                chunks.push(serde_json::from_str::<SweepPartial>(&text).unwrap());
+            }
+        }
+        chunks.reverse();
+        let merged = run_merge(SweepMergeInput { partials: chunks }).unwrap();
+        assert_eq!(merged, whole);
+        assert_eq!(
+            serde_json::to_string(&merged).unwrap(),
+            serde_json::to_string(&whole).unwrap()
+        );
+        // The statistics equal those computed directly from the per-run rows.
+        for v in &whole.variants {
+            assert_eq!(v.rows.len(), 24);
+            let mut lost: Vec<f64> = v.rows.iter().map(|r| r.time_lost_seconds).collect();
+            lost.sort_by(f64::total_cmp);
+            let s = &v.measures["timeLostSeconds"];
+            assert_eq!(s.min, lost[0]);
+            assert_eq!(s.max, lost[23]);
+            assert_eq!(s.p50, lost[11]); // nearest rank: ⌈0.5·24⌉ = 12th
+            assert_eq!(s.p90, lost[21]); // ⌈21.6⌉ = 22nd
+            let mean = lost.iter().sum::<f64>() / 24.0;
+            assert!((s.mean - mean).abs() < 1e-9 * mean.max(1.0));
+            let failed = v.rows.iter().filter(|r| r.phase == "Failed").count() as u64;
+            assert_eq!(v.phases["Failed"].runs, failed);
+        }
+        // The patch took effect: no JobSet restarts at maxRestarts 0, some at 3.
+        assert_eq!(
+            whole.variants[0].name,
+            "workload.spec.failurePolicy.maxRestarts=0"
+        );
+        assert_eq!(whole.variants[0].measures["jobsetRestarts"].max, 0.0);
+        assert!(whole.variants[1].measures["jobsetRestarts"].max > 0.0);
+        assert!(
+            whole.variants[1].phases["Failed"].probability
+                < whole.variants[0].phases["Failed"].probability
+        );
+    }
+
+    #[test]
+    fn one_seed_is_the_simulate_run() {
+        let mut inp = input(1);
+        inp.grid.clear();
+        let out = run(inp).unwrap();
+        let mut sc: Scenario = serde_json::from_value(scenario()).unwrap();
+        sc.max_timeline_events = Some(0);
+        let sim = crate::simulate::run(SimulateInput {
+            scenario: sc,
+            compare: None,
+        })
+        .unwrap();
+        let row = &out.variants[0].rows[0];
+        assert_eq!(out.first_seed, 3, "the scenario's seed is the first");
+        assert_eq!(row.seed, 3);
+        assert_eq!(row.container_exits, sim.run.summary.container_exits);
+        assert_eq!(row.time_lost_seconds, sim.run.summary.time_lost_seconds);
+        assert_eq!(Some(&row.phase), sim.run.jobset.as_ref().map(|j| &j.phase));
+        assert_eq!(out.variants[0].name, "baseline");
+    }
+
+    #[test]
+    fn merge_refuses_overlaps_gaps_and_foreign_partials() {
+        let inp = input(4);
+        let p = prepare(&inp).unwrap();
+        let mut a = p.run(0, 0, 3).unwrap();
+        let err = a.merge(p.run(0, 2, 2).unwrap()).unwrap_err();
+        assert!(err.message.contains("counted twice"), "{}", err.message);
+        let mut b = p.run(0, 0, 3).unwrap();
+        b.merge(p.run(1, 0, 4).unwrap()).unwrap();
+        let err = b.finish().unwrap_err();
+        assert!(
+            err.message.contains("has 3 of its 4 runs"),
+            "{}",
+            err.message
+        );
+        let mut other = input(5);
+        other.grid.clear();
+        let foreign = prepare(&other).unwrap().run(0, 0, 1).unwrap();
+        let mut c = p.run(0, 0, 1).unwrap();
+        assert!(c.merge(foreign).is_err());
+        assert!(p.run(0, 3, 2).is_err(), "past the last seed");
+        assert!(p.run(2, 0, 1).is_err(), "no such variant");
+    }
+
+    #[test]
+    fn wilson_interval() {
+        // Reference values: Wilson's score interval at z = 1.96.
+        let none = wilson(0, 10);
+        assert_eq!((none.probability, none.low), (0.0, 0.0));
+        assert!((none.high - 0.277_53).abs() < 1e-4, "{}", none.high);
+        let half = wilson(5, 10);
+        assert!((half.low - 0.236_59).abs() < 1e-4, "{}", half.low);
+        assert!((half.high - 0.763_41).abs() < 1e-4, "{}", half.high);
+        let all = wilson(100, 100);
+        assert!((all.low - 0.963_01).abs() < 1e-4, "{}", all.low);
+        assert_eq!(all.high, 1.0);
+    }
+
+    #[test]
+    fn tally_statistics() {
+        let mut t = Tally::default();
+        for v in 1..=100 {
+            t.add(v as f64, 1);
+        }
+        let s = t.stats().unwrap();
+        assert_eq!(
+            (s.min, s.p25, s.p50, s.p75, s.p90, s.p99, s.max),
+            (1.0, 25.0, 50.0, 75.0, 90.0, 99.0, 100.0)
+        );
+        assert_eq!(s.mean, 50.5);
+        assert!((s.std_dev - 29.011_491).abs() < 1e-6);
+        let mut one = Tally::default();
+        one.add(-0.0, 2);
+        one.add(0.0, 1);
+        assert_eq!(one.0.len(), 1, "-0 and 0 are one value");
+        assert_eq!(one.stats().unwrap().std_dev, 0.0);
+        assert!(serde_json::from_value::<Tally>(json!([[-1.0, 1]])).is_err());
+    }
+
+    #[test]
+    fn bad_sweeps_are_refused_before_any_run() {
+        let mut zero = input(0);
+        zero.grid.clear();
+        assert_eq!(plan(&zero).unwrap_err().field, "seeds");
+        let too_many = input(MAX_SEEDS + 1);
+        assert!(
+            prepare(&too_many)
+                .unwrap_err()
+                .message
+                .contains("maximum of 1000000")
+        );
+        let mut grid = input(1);
+        grid.grid = (0..4)
+            .map(|i| GridAxis {
+                path: format!("x{i}"),
+                values: (0..6).map(|v| json!(v)).collect(),
+            })
+            .collect();
+        assert!(
+            prepare(&grid)
+                .unwrap_err()
+                .message
+                .contains("1296 variants")
+        );
+        let mut bad = input(3);
+        bad.variants = vec![
+            Variant {
+                name: "fine".into(),
+                patch: json!({}),
+            },
+            Variant {
+                name: "unknown action".into(),
+                patch: json!({"workload": {"spec": {"failurePolicy": {"rules": [{"name": "r", "action": "Explode"}]}}}}),
+            },
+        ];
+        let e = prepare(&bad).unwrap_err();
+        assert!(
+            e.message.starts_with(
+                "variant \"unknown action workload.spec.failurePolicy.maxRestarts=0\":"
+            ),
+            "{}",
+            e.message
+        );
+        assert_eq!(e.field, "spec.failurePolicy.rules[0].action");
+        bad.variants[1].patch = json!({"startupSeconds": "slow"});
+        let e = prepare(&bad).unwrap_err();
+        assert_eq!(e.field, "scenario.startupSeconds");
+        bad.variants[1].patch = json!({"runFor": "soon"});
+        assert_eq!(prepare(&bad).unwrap_err().field, "scenario.runFor");
+        bad.variants[1].patch = json!([1]);
+        assert_eq!(prepare(&bad).unwrap_err().field, "variants[1].patch");
+        bad.variants[1] = bad.variants[0].clone();
+        assert!(prepare(&bad).unwrap_err().message.contains("used twice"));
+        let mut path = input(1);
+        path.grid[0].path = "faults.4.ratePerHour".into();
+        assert!(plan(&path).unwrap_err().message.contains("no index 4"));
+        path.grid[0].path = "runFor.x".into();
+        assert!(
+            plan(&path)
+                .unwrap_err()
+                .message
+                .contains("not an object or array")
+        );
+    }
+
+    #[test]
+    fn patches_merge_and_grid_paths_set() {
+        let mut inp = input(1);
+        inp.variants = vec![Variant {
+            name: "rare".into(),
+            patch: json!({"faults": [{"kind": "nodeFailure", "ratePerHour": 0.01}], "startupSeconds": null}),
+        }];
+        inp.grid = vec![GridAxis {
+            path: "faults.0.ratePerHour".into(),
+            values: vec![json!(0.01), json!(0.02)],
+        }];
+        let p = plan(&inp).unwrap();
+        assert_eq!(
+            p.variants,
+            vec![
+                "rare faults.0.ratePerHour=0.01",
+                "rare faults.0.ratePerHour=0.02"
+            ]
+        );
+        let planned = expand(&inp).unwrap();
+        assert_eq!(
+            planned.scenarios[1]["faults"],
+            json!([{"kind": "nodeFailure", "ratePerHour": 0.02}])
+        );
+        assert!(
+            planned.scenarios[1].get("startupSeconds").is_none(),
+            "null removes"
+        );
+        let mut doc = json!({"a": null});
+        set_path(&mut doc, "a.b.c", json!(1)).unwrap();
+        assert_eq!(doc, json!({"a": {"b": {"c": 1}}}));
+        assert!(set_path(&mut doc, "a..c", json!(1)).is_err());
+    }
+
+    #[test]
+    fn the_contract_ops_round_trip() {
+        let inp = serde_json::to_value(input(3)).unwrap();
+        let req = |op: &str, input: Value| crate::contract::call_op(op, input);
+        let whole = req("sweep", inp.clone()).unwrap();
+        let plan = req("sweepPlan", inp.clone()).unwrap();
+        assert_eq!(plan["variants"].as_array().unwrap().len(), 2);
+        let mut partials = Vec::new();
+        for v in 0..2 {
+            for (start, count) in [(0, 2), (2, 1)] {
+                partials.push(
+                    req(
+                        "sweepChunk",
+                        json!({"sweep": inp, "variant": v, "start": start, "count": count}),
+                    )
+                    .unwrap(),
+                );
+            }
+        }
+        let merged = req("sweepMerge", json!({"partials": partials})).unwrap();
+        assert_eq!(merged, whole);
+        let e = req("sweep", json!({"scenario": scenario(), "seeds": 0})).unwrap_err();
+        assert_eq!(e.field, "seeds");
+    }
+}
