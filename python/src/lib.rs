@@ -545,6 +545,86 @@ fn install_fastcall(py: Python<'_>, name: &'static std::ffi::CStr, f: FastWithKe
     ty.setattr(name_str, descr)
 }
 
+/// A sweep (the `sweep` op's input as JSON text) run on `jobs` threads (default: every core)
+/// without the GIL; returns the `SweepOutput` as JSON text, raises RestartkitError when the sweep
+/// is refused (naming the variant and field) and KeyboardInterrupt on Ctrl-C (the runs in flight
+/// finish, no new one starts). The result is the same for any `jobs`: partials merge exactly.
+#[pyfunction]
+#[pyo3(signature = (input_json, jobs=None))]
+fn sweep(py: Python<'_>, input_json: &str, jobs: Option<usize>) -> PyResult<String> {
+    use rayon::prelude::*;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let input: restartkit::sweep::SweepInput = restartkit::contract::decode(
+        serde_json::from_str(input_json).map_err(|e| raise(py, &[diag("invalid-json", "", format!("sweep input: {e}"))]))?,
+    )
+    .map_err(|d| raise(py, &[d]))?;
+    if jobs == Some(0) {
+        return Err(raise(py, &[diag("invalid-input", "jobs", "jobs: at least 1")]));
+    }
+    let prepared = py.detach(|| guarded(|| restartkit::sweep::prepare(&input))).map_err(|d| raise(py, &[d]))?;
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(j) = jobs {
+        builder = builder.num_threads(j);
+    }
+    let pool = builder.build().map_err(|e| raise(py, &[diag("internal", "", format!("thread pool: {e}"))]))?;
+    let stop = AtomicBool::new(false);
+    let items: Vec<(usize, u64)> =
+        (0..prepared.variant_names().len()).flat_map(|v| (0..prepared.seeds()).map(move |s| (v, s))).collect();
+    let work = || {
+        pool.install(|| {
+            items
+                .par_iter()
+                .map(|&(v, s)| {
+                    if stop.load(Ordering::Relaxed) {
+                        return Err(diag("cancelled", "", "interrupted"));
+                    }
+                    guarded(|| prepared.run(v, s, 1))
+                })
+                .try_reduce(
+                    || prepared.empty(),
+                    |mut a, b| {
+                        a.merge(b)?;
+                        Ok(a)
+                    },
+                )
+        })
+        .and_then(|p| p.finish())
+    };
+    // The runs go on a worker thread; this one waits without the GIL and takes it back every
+    // 100 ms only to see whether Python has a signal (Ctrl-C) pending.
+    let mut interrupted: Option<PyErr> = None;
+    let result = py.detach(|| {
+        std::thread::scope(|scope| {
+            let (tx, rx) = std::sync::mpsc::channel();
+            let work = &work;
+            scope.spawn(move || {
+                let _ = tx.send(work());
+            });
+            loop {
+                match rx.recv_timeout(std::time::Duration::from_millis(100)) {
+                    Ok(r) => return r,
+                    Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                        if interrupted.is_none() {
+                            if let Err(e) = Python::attach(|py| py.check_signals()) {
+                                interrupted = Some(e);
+                                stop.store(true, Ordering::Relaxed);
+                            }
+                        }
+                    }
+                    Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                        return Err(diag("internal", "", "the sweep's worker thread ended without an answer"));
+                    }
+                }
+            }
+        })
+    });
+    if let Some(e) = interrupted {
+        return Err(e);
+    }
+    let out = result.map_err(|d| raise(py, &[d]))?;
+    serde_json::to_string(&out).map_err(|e| raise(py, &[diag("internal", "", format!("cannot encode the sweep: {e}"))]))
+}
+
 /// The compiled part of restartkit.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -557,6 +637,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(call, m)?)?;
     m.add_function(wrap_pyfunction!(parse_source, m)?)?;
     m.add_function(wrap_pyfunction!(schemas_json, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep, m)?)?;
     m.add_class::<Policy>()?;
     if m.py().version_info() >= (3, 10) {
         install_fastcall(m.py(), c"decide", decide_fastcall::<false>, &SLOW_DECIDE)?;
