@@ -604,11 +604,11 @@ fn sweep(py: Python<'_>, input_json: &str, jobs: Option<usize>) -> PyResult<Stri
                 match rx.recv_timeout(std::time::Duration::from_millis(100)) {
                     Ok(r) => return r,
                     Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
-                        if interrupted.is_none() {
-                            if let Err(e) = Python::attach(|py| py.check_signals()) {
-                                interrupted = Some(e);
-                                stop.store(true, Ordering::Relaxed);
-                            }
+                        if interrupted.is_none()
+                            && let Err(e) = Python::attach(|py| py.check_signals())
+                        {
+                            interrupted = Some(e);
+                            stop.store(true, Ordering::Relaxed);
                         }
                     }
                     Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
