@@ -95,13 +95,14 @@ fn run_parallel(
     let pool = pool
         .build()
         .map_err(|e| Diagnostic::request("internal", "", format!("thread pool: {e}")))?;
-    let items: Vec<(usize, u64)> = (0..prepared.variant_names().len())
-        .flat_map(|v| (0..prepared.seeds()).map(move |s| (v, s)))
-        .collect();
+    // Run i is variant i / seeds, seed offset i % seeds: no list of runs is kept.
+    let seeds = prepared.seeds();
+    let total = prepared.variant_names().len() as u64 * seeds;
     let merged: SweepPartial = pool.install(|| {
-        items
-            .par_iter()
-            .map(|&(v, s)| {
+        (0..total)
+            .into_par_iter()
+            .map(|i| {
+                let (v, s) = ((i / seeds) as usize, i % seeds);
                 if stop.load(Ordering::Relaxed) {
                     return Err(cancelled());
                 }
