@@ -814,8 +814,18 @@ fn wilson(k: u64, n: u64) -> PhaseShare {
     PhaseShare {
         runs: k,
         probability: p,
-        low: (center - half).max(0.0),
-        high: (center + half).min(1.0),
+        // The interval's ends are exactly 0 and 1 at k = 0 and k = n; computed, they come out
+        // a rounding error away (3e-18 for 0 of 100).
+        low: if k == 0 {
+            0.0
+        } else {
+            (center - half).max(0.0)
+        },
+        high: if k == n {
+            1.0
+        } else {
+            (center + half).min(1.0)
+        },
     }
 }
 
@@ -1079,6 +1089,9 @@ mod tests {
         let half = wilson(5, 10);
         assert!((half.low - 0.236_59).abs() < 1e-4, "{}", half.low);
         assert!((half.high - 0.763_41).abs() < 1e-4, "{}", half.high);
+        let zero = wilson(0, 100);
+        assert_eq!(zero.low, 0.0, "not a rounding error above 0");
+        assert!((zero.high - 0.036_993).abs() < 1e-5, "{}", zero.high);
         let all = wilson(100, 100);
         assert!((all.low - 0.963_01).abs() < 1e-4, "{}", all.low);
         assert_eq!(all.high, 1.0);
