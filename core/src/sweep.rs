@@ -210,17 +210,25 @@ impl Tally {
     }
 }
 
+// A value travels as a decimal string (Rust's shortest round-trip form), not a JSON number:
+// serde_json's default number parser can be one ulp off (it lacks `float_roundtrip`), and
+// JavaScript readers are not exact either, so a partial that went through JSON (a Ray task's
+// answer) would tally a neighbouring value and the merge would no longer be exact.
+// `str::parse::<f64>` is correctly rounded.
 impl Serialize for Tally {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.iter())
+        s.collect_seq(self.iter().map(|(v, n)| (v.to_string(), n)))
     }
 }
 
 impl<'de> Deserialize<'de> for Tally {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let pairs = Vec::<(f64, u64)>::deserialize(d)?;
+        let pairs = Vec::<(String, u64)>::deserialize(d)?;
         let mut t = Tally::default();
-        for (v, n) in pairs {
+        for (text, n) in pairs {
+            let v: f64 = text.parse().map_err(|_| {
+                serde::de::Error::custom(format!("a tally value is a decimal string, not {text:?}"))
+            })?;
             if !(v.is_finite() && v >= 0.0) {
                 return Err(serde::de::Error::custom(format!(
                     "a tally holds non-negative numbers, not {v}"
@@ -237,10 +245,10 @@ impl JsonSchema for Tally {
         "Tally".into()
     }
     fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        let mut s = <Vec<(f64, u64)>>::json_schema(generator);
+        let mut s = <Vec<(String, u64)>>::json_schema(generator);
         s.insert(
             "description".into(),
-            "Each distinct value with how often it occurred: [[value, count], …], values ascending."
+            "Each distinct value with how often it occurred: [[value, count], …], values ascending; a value is a decimal string so that it survives any JSON reader exactly."
                 .into(),
         );
         s
@@ -1115,7 +1123,17 @@ mod tests {
         one.add(0.0, 1);
         assert_eq!(one.0.len(), 1, "-0 and 0 are one value");
         assert_eq!(one.stats().unwrap().std_dev, 0.0);
-        assert!(serde_json::from_value::<Tally>(json!([[-1.0, 1]])).is_err());
+        assert!(serde_json::from_value::<Tally>(json!([["-1", 1]])).is_err());
+        assert!(serde_json::from_value::<Tally>(json!([[1.5, 1]])).is_err());
+        // Sums of milliseconds, as time lost is: every one comes back with the same bits.
+        let mut many = Tally::default();
+        let mut x = 0.0f64;
+        for i in 0..20_000u64 {
+            x += (i % 977) as f64 * 0.001 + 0.1;
+            many.add(x * 1.000_000_1, 1);
+        }
+        let back: Tally = serde_json::from_str(&serde_json::to_string(&many).unwrap()).unwrap();
+        assert_eq!(back, many);
     }
 
     #[test]
