@@ -1211,7 +1211,7 @@ class SweepPlanOutput(TypedDict):
     seeds: int
 
 
-#: Each distinct value with how often it occurred: [[value, count], …], values ascending.
+#: Each distinct value with how often it occurred: [[value, count], …], values ascending; a value is a decimal string so that it survives any JSON reader exactly.
 Tally: TypeAlias = List[List[JsonValue]]
 
 
