@@ -120,3 +120,17 @@ def test_a_failing_ray_task_raises_naming_the_variant(ray_cluster: Any) -> None:
         )
     assert e.value.message.startswith('variant "bad action":')
     assert e.value.field == "spec.failurePolicy.rules[0].action"
+
+
+def test_results_and_partials_match_their_schemas() -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    schemas = restartkit.schemas()
+    r = restartkit.sweep(_scenario(), 3, grid=GRID, runs=True)
+    jsonschema.validate(r, schemas["SweepOutput"])
+    sweep_input = {"scenario": _scenario(), "seeds": 3}
+    partial = restartkit.request("sweepChunk", {"sweep": sweep_input, "variant": 0, "start": 0, "count": 3})
+    jsonschema.validate(partial, schemas["SweepChunkOutput"])
+    # Tally values are decimal strings, so the partial survives any JSON reader exactly.
+    assert all(isinstance(v, str) for v, _ in partial["variants"]["0"]["measures"]["timeLostSeconds"])
+    merged = restartkit.request("sweepMerge", {"partials": [partial]})
+    assert merged == restartkit.sweep(_scenario(), 3)
