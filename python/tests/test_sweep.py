@@ -134,3 +134,28 @@ def test_results_and_partials_match_their_schemas() -> None:
     assert all(isinstance(v, str) for v, _ in partial["variants"]["0"]["measures"]["timeLostSeconds"])
     merged = restartkit.request("sweepMerge", {"partials": [partial]})
     assert merged == restartkit.sweep(_scenario(), 3)
+
+
+def test_ctrl_c_interrupts_a_local_sweep() -> None:
+    import signal
+    import subprocess
+    import time
+
+    code = (
+        "import restartkit, pathlib, sys\n"
+        "print('started', flush=True)\n"
+        "try:\n"
+        f"    restartkit.sweep(pathlib.Path({str(SCENARIO)!r}), 1_000_000, jobs=2)\n"
+        "except KeyboardInterrupt:\n"
+        "    sys.exit(42)\n"
+    )
+    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    assert p.stdout is not None and p.stdout.readline().strip() == "started"
+    time.sleep(1.5)
+    p.send_signal(signal.SIGINT)
+    sent = time.monotonic()
+    try:
+        assert p.wait(timeout=20) == 42
+    finally:
+        p.kill()
+    assert time.monotonic() - sent < 20
