@@ -9,6 +9,8 @@ PY_VENV  := $(PY_ROOT)/.venv
 PY_BIN   := $(PY_VENV)/bin
 PY_DIST  := $(PY_ROOT)/dist/python
 PY_TOOLS := "maturin>=1.9,<2" pytest mypy kubernetes jsonschema types-jsonschema pytest-benchmark typing_extensions
+# restartkit.sweep on a real local Ray cluster and sweep_rows as a DataFrame (python/tests/test_sweep.py).
+PY_TOOLS += ray pandas pandas-stubs
 PY_STAMP := $(PY_VENV)/.restartkit-tools
 
 FRONTEND_TESTS += test-python

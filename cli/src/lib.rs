@@ -19,6 +19,7 @@ macro_rules! outln {
 mod chart;
 mod render;
 mod stages;
+mod sweep;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use restartkit::Diagnostic;
@@ -159,6 +160,40 @@ enum Command {
         /// Simulate the scenario under an experimental proposal (repeatable; docs/proposals.md).
         #[arg(long = "proposal", value_name = "NAME")]
         proposals: Vec<String>,
+    },
+    /// Run a scenario over many seeds and variants, on every core, and summarise the
+    /// distributions: per variant, each measure's mean, std dev, min, p25…p99, max, and the
+    /// probability of each final phase with a 95 % Wilson interval (docs/sweeps.md).
+    ///
+    /// Exit status: 0, 1 when the sweep is refused (a variant the simulator would reject, too
+    /// many seeds or variants), 2 when a file or argument cannot be read, 130 on Ctrl-C.
+    Sweep {
+        scenario: PathBuf,
+        /// Seeds per variant (1 … 1,000,000).
+        #[arg(long)]
+        seeds: u64,
+        /// The first seed (default: the scenario's `seed`).
+        #[arg(long)]
+        first_seed: Option<u64>,
+        /// A named variant: NAME=PATCH, PATCH a JSON Merge Patch of the scenario as JSON or YAML
+        /// text or @FILE (repeatable), e.g. `five={workload: {spec: {failurePolicy: {maxRestarts: 5}}}}`.
+        #[arg(long = "variant", value_name = "NAME=PATCH")]
+        variants: Vec<String>,
+        /// A grid axis: PATH=V1,V2,... (dotted path, numbers index arrays; each value JSON, else
+        /// a string; or PATH=[JSON array]), e.g. `faults.0.ratePerHour=0.5,1,2` (repeatable).
+        #[arg(long = "vary", value_name = "PATH=V1,V2,...")]
+        vary: Vec<String>,
+        /// Worker threads (default: every core).
+        #[arg(short, long)]
+        jobs: Option<usize>,
+        #[arg(short, long, value_enum, default_value_t = sweep::SweepFormat::Table)]
+        output: sweep::SweepFormat,
+        /// Also output one row per run (JSON `rows`; CSV: one line per run).
+        #[arg(long)]
+        runs: bool,
+        /// Also write an SVG of the distributions per variant.
+        #[arg(long)]
+        svg: Option<PathBuf>,
     },
     /// Print a JSON Schema (for editors such as yaml-language-server, or code generators).
     Schema {
@@ -325,9 +360,9 @@ where
     status_of(dispatch(cli))
 }
 
-/// The number behind an `ExitCode` (which does not expose it); the command only uses 0, 1, 2.
+/// The number behind an `ExitCode`, which does not expose it (0, 1, 2, and 130 after Ctrl-C).
 fn status_of(code: ExitCode) -> u8 {
-    [0u8, 2].into_iter().find(|c| ExitCode::from(*c) == code).unwrap_or(1)
+    (0..=u8::MAX).find(|c| ExitCode::from(*c) == code).unwrap_or(1)
 }
 
 fn dispatch(cli: Cli) -> ExitCode {
@@ -380,6 +415,27 @@ fn dispatch(cli: Cli) -> ExitCode {
             }
         }
         Command::Schema { kind } => schema(kind),
+        Command::Sweep {
+            scenario,
+            seeds,
+            first_seed,
+            variants,
+            vary,
+            jobs,
+            output,
+            runs,
+            svg,
+        } => sweep::sweep(sweep::SweepArgs {
+            scenario,
+            seeds,
+            first_seed,
+            variants,
+            vary,
+            jobs,
+            output,
+            runs,
+            svg,
+        }),
         Command::Simulate {
             scenario,
             compare,
@@ -971,5 +1027,19 @@ fn simulate(
             ExitCode::SUCCESS
         }
         Err(errs) => report_errors(&errs),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exit_status_numbers_survive_the_library_boundary() {
+        for n in [0u8, 1, 2, 130] {
+            assert_eq!(status_of(ExitCode::from(n)), n);
+        }
+        assert_eq!(run(["restartkit", "--version"]), 0);
+        assert_eq!(run(["restartkit", "no-such-command"]), 2);
     }
 }

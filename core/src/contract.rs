@@ -33,6 +33,10 @@ pub const OPERATIONS: &[&str] = &[
     "backoff",
     "whatIf",
     "simulate",
+    "sweep",
+    "sweepPlan",
+    "sweepChunk",
+    "sweepMerge",
     "backoffCompare",
     "checkVector",
     "vectorExpect",
@@ -355,13 +359,21 @@ fn answer(req: Request, check: ObjectCheck) -> Response {
         ),
         #[cfg(feature = "simulate")]
         "simulate" => encode(op, decode(input).and_then(crate::simulate::run), vec![]),
+        #[cfg(feature = "simulate")]
+        "sweep" => encode(op, decode(input).and_then(crate::sweep::run), vec![]),
+        #[cfg(feature = "simulate")]
+        "sweepPlan" => encode(op, decode(input).and_then(crate::sweep::run_plan), vec![]),
+        #[cfg(feature = "simulate")]
+        "sweepChunk" => encode(op, decode(input).and_then(crate::sweep::run_chunk), vec![]),
+        #[cfg(feature = "simulate")]
+        "sweepMerge" => encode(op, decode(input).and_then(crate::sweep::run_merge), vec![]),
         #[cfg(not(feature = "simulate"))]
-        "simulate" => Response::error(
+        op @ ("simulate" | "sweep" | "sweepPlan" | "sweepChunk" | "sweepMerge") => Response::error(
             Some(op),
             Diagnostic::request(
                 "op-not-built",
                 "op",
-                "op \"simulate\" is not in this build of restartkit (built without the `simulate` feature)".to_string(),
+                format!("op {op:?} is not in this build of restartkit (built without the `simulate` feature)"),
             ),
         ),
         "vectorExpect" => encode(
@@ -516,6 +528,20 @@ pub fn json_schemas() -> std::collections::BTreeMap<&'static str, Value> {
             schema_for!(crate::simulate::SimulateOutput),
         );
         put("Scenario", schema_for!(crate::simulate::Scenario));
+        put("SweepInput", schema_for!(crate::sweep::SweepInput));
+        put("SweepOutput", schema_for!(crate::sweep::SweepOutput));
+        put("SweepPlanInput", schema_for!(crate::sweep::SweepInput));
+        put("SweepPlanOutput", schema_for!(crate::sweep::SweepPlan));
+        put(
+            "SweepChunkInput",
+            schema_for!(crate::sweep::SweepChunkInput),
+        );
+        put("SweepChunkOutput", schema_for!(crate::sweep::SweepPartial));
+        put(
+            "SweepMergeInput",
+            schema_for!(crate::sweep::SweepMergeInput),
+        );
+        put("SweepMergeOutput", schema_for!(crate::sweep::SweepOutput));
     }
     put(
         "CheckVectorInput",

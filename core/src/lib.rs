@@ -22,6 +22,8 @@ pub mod proposals;
 #[cfg(feature = "simulate")]
 pub mod simulate;
 pub mod source;
+#[cfg(feature = "simulate")]
+pub mod sweep;
 pub mod validate;
 
 pub use contract::{Request, Response, handle, handle_json};

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, 
 from . import _native
 from ._errors import RestartkitError, ValidationError
 from ._model import Diagnostic, DocumentSummary, ValidationResult
+from ._sweep import load_scenario, sweep, sweep_rows
 
 if TYPE_CHECKING:
     from ._types import (
@@ -54,6 +55,9 @@ __all__ = [
     "handle_json",
     "request",
     "schemas",
+    "load_scenario",
+    "sweep",
+    "sweep_rows",
     "validate",
     "validate_many",
 ]

@@ -15,6 +15,9 @@ def call(op: str, input: Mapping[str, Any]) -> Optional[Dict[str, Any]]:
     something only the JSON-text path can explain (then use ``handle_json``)."""
 def parse_source(text: str) -> str: ...
 def schemas_json() -> str: ...
+def sweep(input_json: str, jobs: Optional[int] = None) -> str:
+    """A sweep (the ``sweep`` op's input as JSON text) on ``jobs`` threads without the GIL; the
+    ``SweepOutput`` as JSON text. Raises RestartkitError when refused, KeyboardInterrupt on Ctrl-C."""
 
 @final
 class Policy:

@@ -398,6 +398,88 @@ fn run_cli(py: Python<'_>, args: Vec<std::ffi::OsString>) -> PyResult<u8> {
     py.detach(|| guarded(|| Ok(restartkit_cli::run(argv)))).map_err(|d| raise(py, &[d]))
 }
 
+/// A sweep (the `sweep` op's input as JSON text) run on `jobs` threads (default: every core)
+/// without the GIL; returns the `SweepOutput` as JSON text, raises RestartkitError when the sweep
+/// is refused (naming the variant and field) and KeyboardInterrupt on Ctrl-C (the runs in flight
+/// finish, no new one starts). The result is the same for any `jobs`: partials merge exactly.
+#[pyfunction]
+#[pyo3(signature = (input_json, jobs=None))]
+fn sweep(py: Python<'_>, input_json: &str, jobs: Option<usize>) -> PyResult<String> {
+    use rayon::prelude::*;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let input: restartkit::sweep::SweepInput = restartkit::contract::decode(
+        serde_json::from_str(input_json).map_err(|e| raise(py, &[diag("invalid-json", "", format!("sweep input: {e}"))]))?,
+    )
+    .map_err(|d| raise(py, &[d]))?;
+    if jobs == Some(0) {
+        return Err(raise(py, &[diag("invalid-input", "jobs", "jobs: at least 1")]));
+    }
+    let prepared = py.detach(|| guarded(|| restartkit::sweep::prepare(&input))).map_err(|d| raise(py, &[d]))?;
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(j) = jobs {
+        builder = builder.num_threads(j);
+    }
+    let pool = builder.build().map_err(|e| raise(py, &[diag("internal", "", format!("thread pool: {e}"))]))?;
+    let stop = AtomicBool::new(false);
+    // Run i is variant i / seeds, seed offset i % seeds: no list of runs is kept.
+    let seeds = prepared.seeds();
+    let total = prepared.variant_names().len() as u64 * seeds;
+    let work = || {
+        pool.install(|| {
+            (0..total)
+                .into_par_iter()
+                .map(|i| {
+                    let (v, s) = ((i / seeds) as usize, i % seeds);
+                    if stop.load(Ordering::Relaxed) {
+                        return Err(diag("cancelled", "", "interrupted"));
+                    }
+                    guarded(|| prepared.run(v, s, 1))
+                })
+                .try_reduce(
+                    || prepared.empty(),
+                    |mut a, b| {
+                        a.merge(b)?;
+                        Ok(a)
+                    },
+                )
+        })
+        .and_then(|p| p.finish())
+    };
+    // The runs go on a worker thread; this one waits without the GIL and takes it back every
+    // 100 ms only to see whether Python has a signal (Ctrl-C) pending.
+    let mut interrupted: Option<PyErr> = None;
+    let result = py.detach(|| {
+        std::thread::scope(|scope| {
+            let (tx, rx) = std::sync::mpsc::channel();
+            let work = &work;
+            scope.spawn(move || {
+                let _ = tx.send(work());
+            });
+            loop {
+                match rx.recv_timeout(std::time::Duration::from_millis(100)) {
+                    Ok(r) => return r,
+                    Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                        if interrupted.is_none()
+                            && let Err(e) = Python::attach(|py| py.check_signals())
+                        {
+                            interrupted = Some(e);
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                    }
+                    Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                        return Err(diag("internal", "", "the sweep's worker thread ended without an answer"));
+                    }
+                }
+            }
+        })
+    });
+    if let Some(e) = interrupted {
+        return Err(e);
+    }
+    let out = result.map_err(|d| raise(py, &[d]))?;
+    serde_json::to_string(&out).map_err(|e| raise(py, &[diag("internal", "", format!("cannot encode the sweep: {e}"))]))
+}
+
 /// The compiled part of restartkit.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -410,6 +492,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(call, m)?)?;
     m.add_function(wrap_pyfunction!(parse_source, m)?)?;
     m.add_function(wrap_pyfunction!(schemas_json, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep, m)?)?;
     m.add_function(wrap_pyfunction!(run_cli, m)?)?;
     // Built for the limited API of 3.10 (abi3-py310), pyo3 declares every method METH_FASTCALL:
     // arguments arrive as a C array, with no tuple to pack and unpack, so `decide` needs no
