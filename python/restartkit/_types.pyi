@@ -473,6 +473,13 @@ class GateDescription(TypedDict):
     stages: Dict[str, str]
 
 
+class GridAxis(TypedDict):
+    #: A dotted path into the scenario; a number indexes an array: `workload.spec.failurePolicy.maxRestarts`, `faults.0.ratePerHour`, `kubernetesVersion`.
+    path: str
+    #: The values the path takes (JSON values; quote a version: `"1.36"`).
+    values: List[JsonValue]
+
+
 class Job(TypedDict):
     """`batch/v1` Job."""
 
@@ -560,6 +567,8 @@ class JobSetSummary(TypedDict):
     reason: NotRequired[Optional[str]]
     message: NotRequired[Optional[str]]
     restarts: int
+    #: `status.restartsCountTowardsMax`: the restarts that count against `maxRestarts`.
+    restartsCountTowardsMax: int
 
 
 class JobSpec(TypedDict):
@@ -741,6 +750,15 @@ class ObjectMeta(TypedDict):
 Origin: TypeAlias = Union[Literal["kube-apiserver", "kubelet", "jobset-webhook", "kruise-webhook"], Literal["restartkit"]]
 
 
+class PhaseShare(TypedDict):
+    """How often the workload ended in one phase, with a 95 % Wilson score interval."""
+
+    runs: int
+    probability: float
+    low: float
+    high: float
+
+
 class Pod(TypedDict):
     """`v1/Pod`."""
 
@@ -898,6 +916,24 @@ class RestartedJob(TypedDict):
     index: int
 
 
+class RunRow(TypedDict):
+    """One run's numbers."""
+
+    seed: int
+    #: The workload's final phase (the JobSet's, Job's or Pod's).
+    phase: str
+    timeLostSeconds: float
+    containerExits: int
+    inPlaceRestarts: int
+    podsReplaced: int
+    jobFailures: int
+    jobsetRestarts: int
+    faults: int
+    #: When the workload finished (Completed, Complete, Succeeded or Failed); absent if it was still running at `runFor`.
+    timeToFinishSeconds: NotRequired[Optional[float]]
+    endSeconds: float
+
+
 class Scenario(TypedDict):
     """A simulation scenario (`kind: Scenario`; YAML or JSON)."""
 
@@ -1009,6 +1045,23 @@ class SimulationRun(TypedDict):
     proposals: NotRequired[List[Proposal]]
 
 
+class Stats(TypedDict):
+    """Summary statistics of one measure over the runs that have it."""
+
+    runs: int
+    mean: float
+    #: Sample standard deviation (n − 1); 0 for one run.
+    stdDev: float
+    min: float
+    #: Percentiles by nearest rank (a value some run had).
+    p25: float
+    p50: float
+    p75: float
+    p90: float
+    p99: float
+    max: float
+
+
 class StatusTransitionInput(TypedDict):
     #: The stored (old) Pod; its spec decides.
     pod: Pod
@@ -1083,6 +1136,110 @@ class Summary(TypedDict):
     timelineTruncated: bool
 
 
+class SweepChunkInput(TypedDict):
+    """`sweepChunk` op input: one chunk of a sweep, for a front end that spreads chunks over
+processes or machines and joins them with `sweepMerge`."""
+
+    sweep: SweepInput
+    #: The variant's index in the sweep's variant list (`sweepPlan` lists them).
+    variant: int
+    #: The first run of the chunk, counted from `firstSeed` (0 … seeds − 1).
+    start: int
+    count: int
+
+
+class SweepChunkOutput(TypedDict):
+    """`sweepChunk` op output: what chunks of one sweep produced, to be merged exactly."""
+
+    firstSeed: int
+    seeds: int
+    #: Every variant of the sweep, by index in the plan.
+    variantNames: List[str]
+    runs: bool
+    #: The variants this partial has runs of, by index.
+    variants: Dict[str, None]
+
+
+class SweepInput(TypedDict):
+    """`sweep` op input: a scenario run for `seeds` seeds under each variant."""
+
+    #: The scenario, as `simulate` takes it (its `seed` is replaced by each run's seed).
+    scenario: Scenario
+    #: How many seeds to run each variant with (1 … 1,000,000).
+    seeds: int
+    #: The first seed (default: the scenario's `seed`, or 0); runs use `firstSeed … firstSeed + seeds - 1`.
+    firstSeed: NotRequired[Optional[int]]
+    #: Named changes to the scenario, each a JSON Merge Patch (RFC 7386). Absent: the scenario as given, named `baseline`.
+    variants: NotRequired[List[Variant]]
+    #: Axes of a grid: every combination of their values is a variant (under each named variant, when both are given). At most 1,024 variants in all.
+    grid: NotRequired[List[GridAxis]]
+    #: Also return one row per run (memory grows with the seeds; off by default).
+    runs: NotRequired[bool]
+
+
+class SweepMergeInput(TypedDict):
+    """`sweepMerge` op input: the partial results of every chunk of one sweep, in any order."""
+
+    partials: List[SweepPartial]
+
+
+class SweepMergeOutput(TypedDict):
+    """`sweep` (and `sweepMerge`) op output."""
+
+    firstSeed: int
+    seeds: int
+    variants: List[VariantResult]
+
+
+class SweepOutput(TypedDict):
+    """`sweep` (and `sweepMerge`) op output."""
+
+    firstSeed: int
+    seeds: int
+    variants: List[VariantResult]
+
+
+class SweepPartial(TypedDict):
+    """`sweepChunk` op output: what chunks of one sweep produced, to be merged exactly."""
+
+    firstSeed: int
+    seeds: int
+    #: Every variant of the sweep, by index in the plan.
+    variantNames: List[str]
+    runs: bool
+    #: The variants this partial has runs of, by index.
+    variants: Dict[str, None]
+
+
+class SweepPlanInput(TypedDict):
+    """`sweep` op input: a scenario run for `seeds` seeds under each variant."""
+
+    #: The scenario, as `simulate` takes it (its `seed` is replaced by each run's seed).
+    scenario: Scenario
+    #: How many seeds to run each variant with (1 … 1,000,000).
+    seeds: int
+    #: The first seed (default: the scenario's `seed`, or 0); runs use `firstSeed … firstSeed + seeds - 1`.
+    firstSeed: NotRequired[Optional[int]]
+    #: Named changes to the scenario, each a JSON Merge Patch (RFC 7386). Absent: the scenario as given, named `baseline`.
+    variants: NotRequired[List[Variant]]
+    #: Axes of a grid: every combination of their values is a variant (under each named variant, when both are given). At most 1,024 variants in all.
+    grid: NotRequired[List[GridAxis]]
+    #: Also return one row per run (memory grows with the seeds; off by default).
+    runs: NotRequired[bool]
+
+
+class SweepPlanOutput(TypedDict):
+    """`sweepPlan` op output: the variants a sweep will run, without running or checking them."""
+
+    variants: List[str]
+    firstSeed: int
+    seeds: int
+
+
+#: Each distinct value with how often it occurred: [[value, count], …], values ascending; a value is a decimal string so that it survives any JSON reader exactly.
+Tally: TypeAlias = List[List[JsonValue]]
+
+
 class TextEdit(TypedDict):
     """Replace the text from `line`:`column` up to, not including, `endLine`:`endColumn` (1-based;
 columns count characters, as `Diagnostic.column` does) with `newText`. Equal start and end
@@ -1138,6 +1295,36 @@ class ValidateOutput(TypedDict):
     documents: NotRequired[List[DocumentSummary]]
     #: The proposals this result was made under (absent: upstream semantics only).
     proposals: NotRequired[List[Proposal]]
+
+
+class Variant(TypedDict):
+    name: str
+    #: A JSON Merge Patch applied to the scenario: `{"workload": {"spec": {"failurePolicy": {"maxRestarts": 5}}}}`; `null` removes a member; an array replaces the whole array.
+    patch: JsonValue
+
+
+class VariantPartial(TypedDict):
+    """The runs of one variant done so far."""
+
+    name: str
+    #: The seed offsets run, as half-open ranges `[start, end)` (sorted, disjoint).
+    done: List[List[JsonValue]]
+    #: One tally per measure, by name.
+    measures: Dict[str, Tally]
+    #: Runs that ended in each phase (every phase the workload can end in, also when 0).
+    phases: Dict[str, int]
+    rows: NotRequired[List[RunRow]]
+
+
+class VariantResult(TypedDict):
+    name: str
+    runs: int
+    #: Per measure (`timeLostSeconds`, `containerExits`, `inPlaceRestarts`, `podsReplaced`, `jobFailures`, `jobsetRestarts`, `faults`, `timeToFinishSeconds` over the runs that finished, `endSeconds`); a measure no run has is absent.
+    measures: Dict[str, Stats]
+    #: The workload's final phase: JobSet `Running`/`Completed`/`Failed`, Job `Running`/`Complete`/`Failed`, Pod `Pending`/`Running`/`Succeeded`/`Failed`.
+    phases: Dict[str, PhaseShare]
+    #: One row per run, by seed (only with `runs: true`).
+    rows: NotRequired[List[RunRow]]
 
 
 class VectorExpectInput(TypedDict):
