@@ -98,7 +98,10 @@ def test_ctrl_c_interrupts_a_local_sweep() -> None:
     import time
 
     code = (
-        "import restartkit, pathlib, sys\n"
+        # As an interactive Python has it: a process started with SIGINT ignored (`cmd &` in a
+        # script, some CI launchers) inherits that, and Python then installs no KeyboardInterrupt.
+        "import restartkit, pathlib, signal, sys\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
         "print('started', flush=True)\n"
         "try:\n"
         f"    restartkit.sweep(pathlib.Path({str(SCENARIO)!r}), 1_000_000, jobs=2)\n"
