@@ -167,34 +167,7 @@ enum Command {
     ///
     /// Exit status: 0, 1 when the sweep is refused (a variant the simulator would reject, too
     /// many seeds or variants), 2 when a file or argument cannot be read, 130 on Ctrl-C.
-    Sweep {
-        scenario: PathBuf,
-        /// Seeds per variant (1 … 1,000,000).
-        #[arg(long)]
-        seeds: u64,
-        /// The first seed (default: the scenario's `seed`).
-        #[arg(long)]
-        first_seed: Option<u64>,
-        /// A named variant: NAME=PATCH, PATCH a JSON Merge Patch of the scenario as JSON or YAML
-        /// text or @FILE (repeatable), e.g. `five={workload: {spec: {failurePolicy: {maxRestarts: 5}}}}`.
-        #[arg(long = "variant", value_name = "NAME=PATCH")]
-        variants: Vec<String>,
-        /// A grid axis: PATH=V1,V2,... (dotted path, numbers index arrays; each value JSON, else
-        /// a string; or PATH=[JSON array]), e.g. `faults.0.ratePerHour=0.5,1,2` (repeatable).
-        #[arg(long = "vary", value_name = "PATH=V1,V2,...")]
-        vary: Vec<String>,
-        /// Worker threads (default: every core).
-        #[arg(short, long)]
-        jobs: Option<usize>,
-        #[arg(short, long, value_enum, default_value_t = sweep::SweepFormat::Table)]
-        output: sweep::SweepFormat,
-        /// Also output one row per run (JSON `rows`; CSV: one line per run).
-        #[arg(long)]
-        runs: bool,
-        /// Also write an SVG of the distributions per variant.
-        #[arg(long)]
-        svg: Option<PathBuf>,
-    },
+    Sweep(sweep::SweepArgs),
     /// Print a JSON Schema (for editors such as yaml-language-server, or code generators).
     Schema {
         /// Pod, Job, JobSet, ContainerRecreateRequest, KubeletConfiguration, Request, Response,
@@ -362,7 +335,9 @@ where
 
 /// The number behind an `ExitCode`, which does not expose it (0, 1, 2, and 130 after Ctrl-C).
 fn status_of(code: ExitCode) -> u8 {
-    (0..=u8::MAX).find(|c| ExitCode::from(*c) == code).unwrap_or(1)
+    (0..=u8::MAX)
+        .find(|c| ExitCode::from(*c) == code)
+        .unwrap_or(1)
 }
 
 fn dispatch(cli: Cli) -> ExitCode {
@@ -415,27 +390,7 @@ fn dispatch(cli: Cli) -> ExitCode {
             }
         }
         Command::Schema { kind } => schema(kind),
-        Command::Sweep {
-            scenario,
-            seeds,
-            first_seed,
-            variants,
-            vary,
-            jobs,
-            output,
-            runs,
-            svg,
-        } => sweep::sweep(sweep::SweepArgs {
-            scenario,
-            seeds,
-            first_seed,
-            variants,
-            vary,
-            jobs,
-            output,
-            runs,
-            svg,
-        }),
+        Command::Sweep(args) => sweep::sweep(args),
         Command::Simulate {
             scenario,
             compare,

@@ -21,15 +21,33 @@ pub enum SweepFormat {
     Csv,
 }
 
+#[derive(clap::Args)]
 pub struct SweepArgs {
     pub scenario: PathBuf,
+    /// Seeds per variant (1 … 1,000,000).
+    #[arg(long)]
     pub seeds: u64,
+    /// The first seed (default: the scenario's `seed`).
+    #[arg(long)]
     pub first_seed: Option<u64>,
+    /// A named variant: NAME=PATCH, PATCH a JSON Merge Patch of the scenario as JSON or YAML
+    /// text or @FILE (repeatable), e.g. `five={workload: {spec: {failurePolicy: {maxRestarts: 5}}}}`.
+    #[arg(long = "variant", value_name = "NAME=PATCH")]
     pub variants: Vec<String>,
+    /// A grid axis: PATH=V1,V2,... (dotted path, numbers index arrays; each value JSON, else
+    /// a string; or PATH=[JSON array]), e.g. `faults.0.ratePerHour=0.5,1,2` (repeatable).
+    #[arg(long = "vary", value_name = "PATH=V1,V2,...")]
     pub vary: Vec<String>,
+    /// Worker threads (default: every core).
+    #[arg(short, long)]
     pub jobs: Option<usize>,
+    #[arg(short, long, value_enum, default_value_t = SweepFormat::Table)]
     pub output: SweepFormat,
+    /// Also output one row per run (JSON `rows`; CSV: one line per run).
+    #[arg(long)]
     pub runs: bool,
+    /// Also write an SVG of the distributions per variant.
+    #[arg(long)]
     pub svg: Option<PathBuf>,
 }
 
