@@ -45,6 +45,24 @@ func jobSetValidateCreate(w *jobSetWebhookLayout, ctx context.Context, js *jobse
 // jobsetModule is the pinned sigs.k8s.io/jobset version, read from the build.
 func jobsetModule() string { return moduleVersion("sigs.k8s.io/jobset") }
 
+// defaultJobSet gives a JobSet the defaults the API server gives it on create: the CRD's
+// OpenAPI defaults (+kubebuilder:default in api/jobset/v1alpha2/jobset_types.go), applied
+// before any webhook sees the object, then the webhook's Default.
+func defaultJobSet(js *jobset.JobSet) error {
+	for i := range js.Spec.ReplicatedJobs {
+		if js.Spec.ReplicatedJobs[i].GroupName == "" {
+			js.Spec.ReplicatedJobs[i].GroupName = "default"
+		}
+	}
+	if fp := js.Spec.FailurePolicy; fp != nil && fp.RestartStrategy == "" {
+		fp.RestartStrategy = jobset.Recreate
+	}
+	if err := jobSetDefault(&jobSetWebhookLayout{}, context.Background(), js); err != nil {
+		return fmt.Errorf("jobset default: %v", err)
+	}
+	return nil
+}
+
 func upstreamJobSetValidate(raw []byte) (map[string]any, error) {
 	var in struct {
 		Object       json.RawMessage `json:"object"`
@@ -60,22 +78,10 @@ func upstreamJobSetValidate(raw []byte) (map[string]any, error) {
 	if err := json.Unmarshal(in.Object, js); err != nil {
 		return nil, fmt.Errorf("jobset decode: %v", err)
 	}
-	// The API server applies the CRD's OpenAPI defaults before any webhook sees the object
-	// (+kubebuilder:default in api/jobset/v1alpha2/jobset_types.go).
-	for i := range js.Spec.ReplicatedJobs {
-		if js.Spec.ReplicatedJobs[i].GroupName == "" {
-			js.Spec.ReplicatedJobs[i].GroupName = "default"
-		}
+	if err := defaultJobSet(js); err != nil {
+		return nil, err
 	}
-	if fp := js.Spec.FailurePolicy; fp != nil && fp.RestartStrategy == "" {
-		fp.RestartStrategy = jobset.Recreate
-	}
-	w := &jobSetWebhookLayout{}
-	ctx := context.Background()
-	if err := jobSetDefault(w, ctx, js); err != nil {
-		return nil, fmt.Errorf("jobset default: %v", err)
-	}
-	_, err := jobSetValidateCreate(w, ctx, js)
+	_, err := jobSetValidateCreate(&jobSetWebhookLayout{}, context.Background(), js)
 	if err == nil {
 		return map[string]any{"valid": true, "errors": []any{}}, nil
 	}

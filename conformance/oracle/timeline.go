@@ -897,8 +897,8 @@ func newTLHarness(ctx context.Context, sc *tlScenario) (*tlHarness, func(), erro
 	return h, unexported[record.EventBroadcaster](ctrl, "broadcaster").Shutdown, nil
 }
 
-// runUpstreamTimeline plays one scenario against the real Job controller.
-func runUpstreamTimeline(sc *tlScenario, job *batchv1.Job) (tlOutcome, error) {
+// withTLHarness runs play with a fresh harness for sc and releases the harness after it.
+func withTLHarness(sc *tlScenario, play func(context.Context, *tlHarness) (tlOutcome, error)) (tlOutcome, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	h, shutdown, err := newTLHarness(ctx, sc)
@@ -906,6 +906,18 @@ func runUpstreamTimeline(sc *tlScenario, job *batchv1.Job) (tlOutcome, error) {
 		return tlOutcome{}, err
 	}
 	defer shutdown()
+	return play(ctx, h)
+}
+
+// runUpstreamTimeline plays one scenario against the real Job controller.
+func runUpstreamTimeline(sc *tlScenario, job *batchv1.Job) (tlOutcome, error) {
+	return withTLHarness(sc, func(ctx context.Context, h *tlHarness) (tlOutcome, error) {
+		return playJob(ctx, h, job)
+	})
+}
+
+// playJob creates the scenario's Job and plays the scenario until the Job is finished.
+func playJob(ctx context.Context, h *tlHarness, job *batchv1.Job) (tlOutcome, error) {
 	job = job.DeepCopy()
 	job.UID = "job-uid"
 	job.CreationTimestamp = metav1.NewTime(h.clock.Now())

@@ -159,18 +159,7 @@ func (g gen) timelineScenario(i int) *tlScenario {
 	codes := []int32{0, 0, 1, 1, 42, 3, 137}
 	var exits []tlExit
 	script1 := func(idx *int, ctr string) {
-		steps := 1 + g.r.IntN(3)
-		for s := 0; s < steps; s++ {
-			e := tlExit{Container: ctr, PodIndex: idx, AfterSeconds: float64(5 + 5*g.r.IntN(24)), ExitCode: codes[g.r.IntN(len(codes))]}
-			if g.chance(0.15) {
-				e.NodeFailure, e.ExitCode = true, 137
-				fam = append(fam, "nodeFailure")
-			}
-			if s < steps-1 {
-				e.Times = ptrTo(1 + g.r.IntN(2))
-			}
-			exits = append(exits, e)
-		}
+		exits = append(exits, g.exitScript(tlExit{Container: ctr, PodIndex: idx}, codes, 0.15, &fam)...)
 	}
 	// With two containers, a script each or (without a container) one both run.
 	script := func(idx *int) {
@@ -722,4 +711,26 @@ func upstreamUnstable(sc *tlScenario, first tlOutcome) bool {
 		}
 	}
 	return false
+}
+
+// exitScript draws one to three exits at the place `at` names (a container, a Pod index, a
+// replicated Job's Job): each 5 to 120 s after the previous, with a code from codes or, with
+// probability nodeFailure, a node failure; every exit but the last repeats once or twice.
+func (g gen) exitScript(at tlExit, codes []int32, nodeFailure float64, fam *[]string) []tlExit {
+	var exits []tlExit
+	steps := 1 + g.r.IntN(3)
+	for s := 0; s < steps; s++ {
+		e := at
+		e.AfterSeconds = float64(5 + 5*g.r.IntN(24))
+		e.ExitCode = codes[g.r.IntN(len(codes))]
+		if g.chance(nodeFailure) {
+			e.NodeFailure, e.ExitCode = true, 137
+			*fam = append(*fam, "nodeFailure")
+		}
+		if s < steps-1 {
+			e.Times = ptrTo(1 + g.r.IntN(2))
+		}
+		exits = append(exits, e)
+	}
+	return exits
 }

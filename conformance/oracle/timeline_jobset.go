@@ -69,13 +69,14 @@ func (j *jsHarness) enqueue() { j.queue.Add(j.queueKey) }
 
 // runUpstreamJobSetTimeline plays one JobSet scenario against the real JobSet and Job controllers.
 func runUpstreamJobSetTimeline(sc *tlScenario, js *jobset.JobSet) (tlOutcome, error) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	h, shutdown, err := newTLHarness(ctx, sc)
-	if err != nil {
-		return tlOutcome{}, err
-	}
-	defer shutdown()
+	return withTLHarness(sc, func(ctx context.Context, h *tlHarness) (tlOutcome, error) {
+		return playJobSet(ctx, h, js)
+	})
+}
+
+// playJobSet sets the JobSet controller up beside the harness's Job controller, creates the
+// JobSet and plays the scenario until the JobSet is finished.
+func playJobSet(ctx context.Context, h *tlHarness, js *jobset.JobSet) (tlOutcome, error) {
 	if err := addJobSetToFakeScheme(); err != nil {
 		return tlOutcome{}, err
 	}

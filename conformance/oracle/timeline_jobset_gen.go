@@ -122,19 +122,8 @@ func (g gen) jobsetTimelineScenario(i int) *tlScenario {
 				if !g.chance(0.8) {
 					continue
 				}
-				steps := 1 + g.r.IntN(3)
-				for s := 0; s < steps; s++ {
-					e := tlExit{ReplicatedJob: names[r], JobIndex: ptrTo(ji), PodIndex: ptrTo(pi),
-						AfterSeconds: float64(5 + 5*g.r.IntN(24)), ExitCode: codes[g.r.IntN(len(codes))]}
-					if g.chance(0.1) {
-						e.NodeFailure, e.ExitCode = true, 137
-						fam = append(fam, "nodeFailure")
-					}
-					if s < steps-1 {
-						e.Times = ptrTo(1 + g.r.IntN(2))
-					}
-					exits = append(exits, e)
-				}
+				at := tlExit{ReplicatedJob: names[r], JobIndex: ptrTo(ji), PodIndex: ptrTo(pi)}
+				exits = append(exits, g.exitScript(at, codes, 0.1, &fam)...)
 			}
 		}
 	}
@@ -161,20 +150,10 @@ func upstreamJobSet(sc *tlScenario) (*jobset.JobSet, error) {
 	if err := json.Unmarshal(mustJSON(sc.Workload), js); err != nil {
 		return nil, err
 	}
-	for i := range js.Spec.ReplicatedJobs {
-		if js.Spec.ReplicatedJobs[i].GroupName == "" {
-			js.Spec.ReplicatedJobs[i].GroupName = "default"
-		}
+	if err := defaultJobSet(js); err != nil {
+		return nil, err
 	}
-	if fp := js.Spec.FailurePolicy; fp != nil && fp.RestartStrategy == "" {
-		fp.RestartStrategy = jobset.Recreate
-	}
-	w := &jobSetWebhookLayout{}
-	ctx := context.Background()
-	if err := jobSetDefault(w, ctx, js); err != nil {
-		return nil, fmt.Errorf("jobset default: %v", err)
-	}
-	if _, err := jobSetValidateCreate(w, ctx, js); err != nil {
+	if _, err := jobSetValidateCreate(&jobSetWebhookLayout{}, context.Background(), js); err != nil {
 		return nil, fmt.Errorf("invalid JobSet: %v", err)
 	}
 	return js, nil
