@@ -306,6 +306,10 @@ export function createSweepPanel({ rk, workerUrl, state, readScenario, scenarioT
         h('div', { class: 'chart' }, histograms[i]),
         finished ? statsTable(finished[i], measure) : null))),
       phaseTable(names, c, finished),
+      finished ? h('p', {}, h('a', {
+        'data-testid': 'sweep-json', download: 'sweep.json',
+        href: `data:application/json;charset=utf-8,${encodeURIComponent(`${JSON.stringify(c.output, null, 2)}\n`)}`,
+      }, 'Download the result as JSON'), h('span', { class: 'muted' }, ' (the sweep op\'s output, the same as restartkit sweep -o json)')) : null,
     );
   }
 

@@ -153,6 +153,10 @@ describe('sweep panel', () => {
       const s = v.measures.timeLostSeconds;
       assert.deepEqual(stats, ['runs', 'mean', 'stdDev', 'min', 'p25', 'p50', 'p75', 'p90', 'p99', 'max'].map((k) => String(s[k])), v.name);
     }
+    // The whole answer, as offered for download, is the one `sweep` call's (without its rows).
+    const href = await page.getByTestId('sweep-json').getAttribute('href');
+    const offered = JSON.parse(decodeURIComponent(href.slice(href.indexOf(',') + 1)));
+    assert.deepEqual(offered, { ...expected, variants: expected.variants.map(({ rows, ...v }) => v) });
     // The two variants really differ (more restarts allowed: fewer runs fail).
     assert.ok(expected.variants[0].phases.Failed.runs > expected.variants[1].phases.Failed.runs, JSON.stringify(expected.variants.map((v) => v.phases.Failed)));
     assert.match(await page.getByTestId('sweep-announce').textContent(), /^Sweep finished: 200 runs of each variant\. maxRestarts 3: Failed/);
