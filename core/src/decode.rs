@@ -355,7 +355,7 @@ impl<'de> de::MapAccess<'de> for MapDe<'de, '_> {
             return Ok(None);
         };
         self.pending = Some((key.as_str(), value));
-        seed.deserialize(BorrowedStrDeserializer::<Error>::new(key))
+        seed.deserialize(KeyDe(key))
             .map(Some)
             .map_err(|e| self.track.trigger(&Chain::Key(self.chain, key), e))
     }
@@ -375,6 +375,65 @@ impl<'de> de::MapAccess<'de> for MapDe<'de, '_> {
 
     fn size_hint(&self) -> Option<usize> {
         Some(self.iter.len())
+    }
+}
+
+/// A map key: the key string, or for a map keyed by integers (`SweepPartial::variants`, written
+/// `{"0": …}`) the integer it spells, as `serde_json`'s own `&Value` deserializer reads keys.
+/// Everything else behaves as serde's `BorrowedStrDeserializer`.
+struct KeyDe<'de>(&'de str);
+
+macro_rules! integer_keys {
+    ($($method:ident)*) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+            integer_key(self.0, visitor)
+        }
+    )*};
+}
+
+/// A key that spells an integer in JSON's syntax (an optional `-`, no `+`, no leading zero) goes
+/// to the visitor as that integer (so a negative key meets a `usize` visitor's own range error);
+/// any other key is the "invalid type: string" error it always was.
+fn integer_key<'de, V: Visitor<'de>>(key: &'de str, visitor: V) -> Result<V::Value, Error> {
+    let digits = key.strip_prefix('-').unwrap_or(key);
+    let json_integer = !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && (digits == "0" || !digits.starts_with('0'));
+    if json_integer {
+        if let Ok(u) = key.parse::<u64>() {
+            return visitor.visit_u64(u);
+        }
+        if let Ok(i) = key.parse::<i64>() {
+            return visitor.visit_i64(i);
+        }
+    }
+    Err(de::Error::invalid_type(Unexpected::Str(key), &visitor))
+}
+
+impl<'de> de::Deserializer<'de> for KeyDe<'de> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        visitor.visit_borrowed_str(self.0)
+    }
+
+    integer_keys! {
+        deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        BorrowedStrDeserializer::<Error>::new(self.0).deserialize_enum(name, variants, visitor)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i128 u128 f32 f64 char str string bytes byte_buf option unit unit_struct
+        newtype_struct seq tuple tuple_struct map struct identifier ignored_any
     }
 }
 

@@ -146,3 +146,45 @@ fn same_values_paths_and_messages_as_serde_path_to_error() {
     );
     eprintln!("checked {checked} decodes, {errors} errors");
 }
+
+/// Maps keyed by integers are written with string keys (`{"0": …}`); serde_json reads them back
+/// as integers, and so must this decoder (the wasm package has no other: `sweepMerge` of the
+/// partials `sweepChunk` returned failed with `invalid type: string "0", expected usize`). The
+/// same keys decode, the same keys fail (a failing key's path is the key here, `?` there, as for
+/// every key error before).
+#[test]
+fn integer_map_keys_as_serde_json_reads_them() {
+    use std::collections::BTreeMap;
+    fn same<T: DeserializeOwned + PartialEq + std::fmt::Debug>(v: &Value) -> bool {
+        let old = serde_path_to_error::deserialize::<_, T>(v).ok();
+        let new = restartkit::decode::from_value_ref::<T>(v).ok();
+        assert_eq!(old, new, "{v} as {}", std::any::type_name::<T>());
+        new.is_some()
+    }
+    let mut decoded = 0;
+    for v in [
+        json!({"0": 1, "7": 2, "18446744073709551615": 3}),
+        json!({"0": 1, "-7": 2}),
+        json!({"-1": 1}),
+        json!({"x": 1}),
+        json!({"+1": 1}),
+        json!({"01": 1}),
+        json!({"": 1}),
+        json!({"1.5": 1}),
+        json!({"300": 1}),
+    ] {
+        decoded += usize::from(same::<BTreeMap<u64, u8>>(&v));
+        decoded += usize::from(same::<BTreeMap<usize, u8>>(&v));
+        decoded += usize::from(same::<BTreeMap<i32, u8>>(&v));
+        decoded += usize::from(same::<BTreeMap<u8, u8>>(&v));
+    }
+    // u64 and usize: the first map and {"300"}; i32: {"0", "-7"}, {"-1"}, {"300"}; u8: none.
+    assert_eq!(decoded, 7, "the keys that fit decode, the others fail");
+    let ok: BTreeMap<usize, u8> =
+        restartkit::decode::from_value_ref(&json!({"0": 1, "7": 2})).unwrap();
+    assert_eq!(ok, BTreeMap::from([(0, 1), (7, 2)]));
+    // String keys stay strings.
+    let names: BTreeMap<String, u8> =
+        restartkit::decode::from_value_ref(&json!({"0": 1, "a": 2})).unwrap();
+    assert_eq!(names.len(), 2);
+}

@@ -53,11 +53,12 @@ const common = {
 const outputOf = (result, entry) => relative(dist, resolve(here, Object.entries(result.metafile.outputs)
   .find(([, o]) => o.entryPoint === entry)[0]));
 
-const workerBuild = await build({ ...common, absWorkingDir: here, entryPoints: ['src/worker.js'] });
+const workerBuild = await build({ ...common, absWorkingDir: here, entryPoints: ['src/worker.js', 'src/sweep-worker.js'] });
 const workerFile = outputOf(workerBuild, 'src/worker.js');
+const sweepWorkerFile = outputOf(workerBuild, 'src/sweep-worker.js');
 const appBuild = await build({
   ...common, absWorkingDir: here, entryPoints: ['src/app.js', 'src/style.css'], splitting: true,
-  define: { WORKER_URL: JSON.stringify(`./${workerFile}`) },
+  define: { WORKER_URL: JSON.stringify(`./${workerFile}`), SWEEP_WORKER_URL: JSON.stringify(`./${sweepWorkerFile}`) },
 });
 const appFile = outputOf(appBuild, 'src/app.js');
 const cssFile = outputOf(appBuild, 'src/style.css');

@@ -11,6 +11,7 @@ import { DEFAULTS, parseFragment, toFragment } from './state.js';
 import { $, h } from './dom.js';
 import { renderWhatIf, workloadOf } from './whatif.js';
 import { renderSimulation, scenarioInput } from './simulate.js';
+import { createSweepPanel } from './sweep.js';
 
 const description = rk.describe();
 const examples = await (await fetch('./examples/index.json')).json();
@@ -296,6 +297,14 @@ simPanel.addEventListener('toggle', () => {
   updateSimulation(lastWorkload);
   history.replaceState(null, '', fragment());
 });
+const loadRelative = (base) => (path) => simFile(new URL(path, new URL(base, 'http://x/')).pathname.slice(1));
+/** The scenario as the simulation panel runs it: workloadFile resolved, the editor's workload
+ * when the scenario names none, and the proposal toggles (on the scenario, not the compare). */
+async function currentScenario(reader, w) {
+  const scenario = await scenarioInput(reader, state.sm ?? '', { loadFile: loadRelative(scenarioBase(state.s)), fallbackWorkload: w?.obj });
+  if (state.p.length) scenario.proposals = [...new Set([...(scenario.proposals ?? []), ...state.p])];
+  return scenario;
+}
 function updateSimulation(w) {
   lastWorkload = w;
   $('scenario-select').value = state.s ?? '';
@@ -308,17 +317,15 @@ function updateSimulation(w) {
   const out = $('sim-output');
   delete out.dataset.ready;
   (async () => {
-    const load = (base) => (path) => simFile(new URL(path, new URL(base, 'http://x/')).pathname.slice(1));
     try {
       const sim = await loadSimulator();
-      const scenario = await scenarioInput(sim, state.sm ?? '', { loadFile: load(scenarioBase(state.s)), fallbackWorkload: w?.obj });
-      const compare = state.sc
-        ? await scenarioInput(sim, (await scenarioText(state.sc)) ?? '', { loadFile: load(scenarioBase(state.sc)), fallbackWorkload: w?.obj })
-        : null;
-      if (seq !== simSeq) return;
       // The toggles apply to the scenario, not to the compare run (as `restartkit simulate
       // --proposal` does), so a scenario can be compared with itself without the proposal.
-      if (state.p.length) scenario.proposals = [...new Set([...(scenario.proposals ?? []), ...state.p])];
+      const scenario = await currentScenario(sim, w);
+      const compare = state.sc
+        ? await scenarioInput(sim, (await scenarioText(state.sc)) ?? '', { loadFile: loadRelative(scenarioBase(state.sc)), fallbackWorkload: w?.obj })
+        : null;
+      if (seq !== simSeq) return;
       renderSimulation(sim, out, scenario, compare, proposalMarker);
     } catch (e) {
       if (seq !== simSeq) return;
@@ -327,6 +334,24 @@ function updateSimulation(w) {
     out.dataset.ready = 'true';
   })();
 }
+
+// ---- sweep ---------------------------------------------------------------------------------
+// The simulation panel's scenario over many seeds, in its own worker on the full module (created
+// at the first run, so the first load still fetches only the core module).
+const sweepPanel = $('sweep');
+const sweep = createSweepPanel({
+  rk,
+  workerUrl: typeof SWEEP_WORKER_URL === 'string' ? new URL(SWEEP_WORKER_URL, import.meta.url) : null,
+  state: () => state,
+  readScenario: () => currentScenario(rk, lastWorkload),
+  scenarioTitle: () => (state.sm === (state.s ? fileCache.get(`scenarios/${scenarioFile(state.s)}`) : undefined)
+    ? scenarios.find((x) => x.id === state.s)?.title : null),
+  onChange: () => history.replaceState(null, '', fragment()),
+});
+sweepPanel.addEventListener('toggle', () => {
+  if (sweepPanel.open) sweep.sync();
+  history.replaceState(null, '', fragment());
+});
 
 // ---- update loop ----------------------------------------------------------------------------
 let timer = null;
@@ -390,8 +415,10 @@ function update() {
 /** The view as a fragment; the simulator's keys only while its panel is open. */
 function fragment() {
   const exText = state.ex ? exampleTexts.get(state.ex) : undefined;
-  const sim = simPanel.open ? {} : { s: null, sm: null, sc: null };
-  return toFragment({ ...state, m: editor.value, ...sim }, exText, state.s ? fileCache.get(`scenarios/${scenarioFile(state.s)}`) : undefined);
+  // The sweep runs the simulation panel's scenario: its keys stay while either panel is open.
+  const sim = simPanel.open || sweepPanel.open ? {} : { s: null, sm: null, sc: null };
+  const sweepKeys = sweepPanel.open ? {} : { ws: null };
+  return toFragment({ ...state, m: editor.value, ...sim, ...sweepKeys }, exText, state.s ? fileCache.get(`scenarios/${scenarioFile(state.s)}`) : undefined);
 }
 
 let lastDiags = [];
@@ -403,6 +430,7 @@ function render({ docs, diags, proposals }) {
   const w = workloadOf(docs);
   updateWhatIf(w);
   updateSimulation(w);
+  sweep.describeScenario();
   renderBackoff(docs);
   const frag = fragment();
   // A text too long for the link stays in this tab's IndexedDB, so a reload finds it.
@@ -442,6 +470,7 @@ function quickFixes(d) {
 async function loadFragment() {
   const s = parseFragment(location.hash);
   if (s.s || s.sm || s.sc) simPanel.open = true;
+  if (s.ws !== null) sweepPanel.open = true;
   state = { ...DEFAULTS, ...s, g: s.g, p: s.p.filter((n) => PROPOSAL_NAMES.has(n)) };
   if (state.v && !description.kubernetesVersions.includes(state.v)) state.v = null;
   let text = state.m;
@@ -464,6 +493,7 @@ async function loadFragment() {
   if (state.sm === null) state.sm = st ?? '';
   scenarioEditor.value = state.sm;
   simKey = null;
+  sweep.sync();
   renderGates();
   renderProposals();
   update();

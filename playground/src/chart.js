@@ -1,7 +1,7 @@
 // The backoff chart: plain SVG drawn from code. x: seconds since the first crash; y: restarts so
 // far (a step line per series) with a marker at every restart.
 const NS = 'http://www.w3.org/2000/svg';
-const el = (name, attrs = {}, text) => {
+export const el = (name, attrs = {}, text) => {
   const e = document.createElementNS(NS, name);
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
   if (text !== undefined) e.textContent = text;
@@ -65,7 +65,7 @@ export function renderChart(series, rangeSeconds, { width = 720, height = 300 } 
   return svg;
 }
 
-function niceTicks(max, integer = false) {
+export function niceTicks(max, integer = false) {
   const raw = max / 6;
   const pow = 10 ** Math.floor(Math.log10(Math.max(raw, 1e-9)));
   const step = [1, 2, 5, 10].map((k) => k * pow).find((s) => s >= raw) ?? raw;

@@ -11,7 +11,12 @@
 //   sm=<base64url>    the scenario text, when it differs from scenario `s`
 //   sc=<id>           compare scenario (absent: none)
 //   p=Name,Other      proposals answered under (docs/proposals.md; absent: none, upstream only)
-export const DEFAULTS = Object.freeze({ v: null, g: {}, ex: null, m: null, c: null, x: 1, max: 30, r: 600, s: null, sm: null, sc: null, p: [] });
+//   ws=<int>          sweep seeds; present while the sweep panel is open (src/sweep.js), with
+//   wa=<name>         its first variant's name (absent: "as is"), wpa=<base64url> its patch text,
+//   wb=<name>         the second variant's name (absent: no second variant), wpb=<base64url> its
+//                     patch text, wm=<measure> the histogram's measure (absent: timeLostSeconds)
+export const DEFAULTS = Object.freeze({ v: null, g: {}, ex: null, m: null, c: null, x: 1, max: 30, r: 600, s: null, sm: null, sc: null, p: [],
+  ws: null, wa: 'as is', wpa: '', wb: null, wpb: '', wm: 'timeLostSeconds' });
 
 export function encodeText(text) {
   const bytes = new TextEncoder().encode(text);
@@ -54,6 +59,12 @@ export function parseFragment(hash) {
     sm: text('sm'),
     sc: p.get('sc') || null,
     p: [...new Set((p.get('p') ?? '').split(',').filter(Boolean))],
+    ws: int(p.get('ws'), null),
+    wa: p.has('wa') ? p.get('wa') : DEFAULTS.wa,
+    wpa: text('wpa') ?? DEFAULTS.wpa,
+    wb: p.has('wb') ? p.get('wb') : DEFAULTS.wb,
+    wpb: text('wpb') ?? DEFAULTS.wpb,
+    wm: p.get('wm') || DEFAULTS.wm,
   };
 }
 
@@ -80,5 +91,16 @@ export function toFragment(s, exampleText, scenarioText) {
   if (s.sm !== null && s.sm !== scenarioText) p.set('sm', encodeText(s.sm));
   if (s.sc) p.set('sc', s.sc);
   if (s.p?.length) p.set('p', s.p.join(','));
+  // The sweep panel's keys, only while it is open (the page passes ws: null otherwise).
+  if (s.ws !== null && s.ws !== undefined) {
+    p.set('ws', String(s.ws));
+    if (s.wa !== DEFAULTS.wa) p.set('wa', s.wa);
+    if (s.wpa) p.set('wpa', encodeText(s.wpa));
+    if (s.wb !== null && s.wb !== undefined) {
+      p.set('wb', s.wb);
+      if (s.wpb) p.set('wpb', encodeText(s.wpb));
+    }
+    if (s.wm && s.wm !== DEFAULTS.wm) p.set('wm', s.wm);
+  }
   return `#${p.toString()}`;
 }
