@@ -849,3 +849,49 @@ fn a_pod_deleted_while_its_container_waits_in_crash_loop_back_off_ends_at_once()
     );
     assert_eq!(out["pods"][0]["containers"][0]["restartCount"], 1);
 }
+
+/// One contract request's result, or its first error.
+fn request(op: &str, input: Value) -> Result<Value, restartkit::Diagnostic> {
+    match restartkit::handle(restartkit::Request::new(op, input)) {
+        restartkit::Response::Ok { result, .. } => Ok(result),
+        restartkit::Response::Error { mut errors, .. } => Err(errors.remove(0)),
+    }
+}
+
+#[test]
+fn the_sweep_ops_round_trip_through_the_contract() {
+    let scenario = json!({
+        "kubernetesVersion": "1.35", "runFor": "6h", "startupSeconds": 20, "podRescheduleSeconds": 90,
+        "seed": 3,
+        "faults": [{"kind": "containerExit", "container": "trainer", "ratePerHour": 0.3, "exitCodes": [42]}],
+        "exits": [{"container": "trainer", "afterSeconds": 7200, "exitCode": 0}],
+        "workload": jobset(json!({
+            "failurePolicy": {"maxRestarts": 1},
+            "replicatedJobs": [{"name": "workers", "replicas": 1, "template": {"spec": {
+                "parallelism": 2, "completions": 2, "completionMode": "Indexed", "backoffLimit": 0,
+                "template": {"spec": {"restartPolicy": "Never", "containers": [
+                    {"name": "trainer", "image": "trainer:1"}]}}}}}]
+        })),
+    });
+    let inp = json!({"scenario": scenario, "seeds": 3, "runs": true,
+        "grid": [{"path": "workload.spec.failurePolicy.maxRestarts", "values": [0, 3]}]});
+    let whole = request("sweep", inp.clone()).unwrap();
+    let plan = request("sweepPlan", inp.clone()).unwrap();
+    assert_eq!(plan["variants"].as_array().unwrap().len(), 2);
+    let mut partials = Vec::new();
+    for v in 0..2 {
+        for (start, count) in [(0, 2), (2, 1)] {
+            partials.push(
+                request(
+                    "sweepChunk",
+                    json!({"sweep": inp, "variant": v, "start": start, "count": count}),
+                )
+                .unwrap(),
+            );
+        }
+    }
+    let merged = request("sweepMerge", json!({"partials": partials})).unwrap();
+    assert_eq!(merged, whole);
+    let e = request("sweep", json!({"scenario": scenario, "seeds": 0})).unwrap_err();
+    assert_eq!(e.field, "seeds");
+}

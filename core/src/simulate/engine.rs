@@ -4,16 +4,21 @@
 //! order events were scheduled, and randomness comes from one seeded generator, so the same
 //! scenario always gives the same timeline.
 
-use super::decide::{Decider, PodFailureOutcome};
+use super::decide::{ContainerShape, Decider, FailureShape, PodFailureOutcome};
 use super::scenario::{FaultKind, Scenario, Selector};
 use super::{ContainerSummary, JobSetSummary, JobSummary, PodSummary, SimulationEvent, Summary};
+use crate::api::{
+    Condition, ContainerState, ContainerStateRunning, ContainerStateTerminated,
+    ContainerStateWaiting, ContainerStatus, Job, JobSet, JobStatus, ObjectMeta, Pod, PodStatus,
+    ReplicatedJobStatus,
+};
 use crate::diag::Diagnostic;
 use crate::eval::job_compiled::{CompiledPodFailurePolicy, Decision, UNKNOWN_CONTAINER};
 use crate::eval::kubelet::{CompiledContainerPolicy, KubeletDecision};
 use crate::features::FeatureGates;
 use dary_heap::QuaternaryHeap;
 use rustc_hash::FxHashMap;
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::cmp::Reverse;
 use std::collections::HashMap;
 
@@ -30,8 +35,10 @@ enum Kind {
 
 /// A Pod template: the Pod itself, or the template of one replicatedJob / Job.
 pub(super) struct Template {
-    pub pod: Value,
-    pub job: Option<Value>,
+    /// The Pod as the policies see it (a Job's: `v1` Pod named `pod` with the template's spec).
+    pub pod: Pod,
+    /// The defaulted Job (a replicatedJob's template as a `batch/v1` Job).
+    pub job: Option<Job>,
     pub names: Vec<String>,
     kinds: Vec<Kind>,
     /// The kubelet's decision table of each container, in `names` order.
@@ -58,7 +65,7 @@ pub(super) struct Template {
     /// successPolicy rules (Indexed Jobs).
     success_rules: Vec<job_controller::SuccessRule>,
     /// The Job's podFailurePolicy compiled (None for a bare Pod, or a policy the compiled form
-    /// cannot hold: the JSON op then answers), and each container's index in it.
+    /// cannot hold: the policy's own function then answers), and each container's index in it.
     pfp: Option<CompiledPodFailurePolicy>,
     pfp_index: Vec<usize>,
     /// Proposal RestartRulesFuture: each container (in `names` order) whose rules the proposal
@@ -74,13 +81,13 @@ struct AlwaysPod {
 
 impl Template {
     pub fn new(
-        pod: Value,
-        spec: &crate::api::PodSpec,
+        pod: Pod,
         gates: &FeatureGates,
-        job: Option<Value>,
+        job: Option<Job>,
         replicated_job: Option<String>,
         replicas: u32,
     ) -> Self {
+        let spec = &pod.spec;
         let policies = spec
             .init_containers
             .iter()
@@ -89,51 +96,32 @@ impl Template {
             .collect();
         let mut names = Vec::new();
         let mut kinds = Vec::new();
-        for c in pod
-            .pointer("/spec/initContainers")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            names.push(
-                c.get("name")
-                    .and_then(Value::as_str)
-                    .unwrap_or("")
-                    .to_owned(),
-            );
-            kinds.push(
-                if c.get("restartPolicy").and_then(Value::as_str) == Some("Always") {
-                    Kind::Sidecar
-                } else {
-                    Kind::Init
-                },
-            );
+        for c in &spec.init_containers {
+            names.push(c.name.clone());
+            kinds.push(if c.restart_policy.as_deref() == Some("Always") {
+                Kind::Sidecar
+            } else {
+                Kind::Init
+            });
         }
-        for c in pod
-            .pointer("/spec/containers")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            names.push(
-                c.get("name")
-                    .and_then(Value::as_str)
-                    .unwrap_or("")
-                    .to_owned(),
-            );
+        for c in &spec.containers {
+            names.push(c.name.clone());
             kinds.push(Kind::Regular);
         }
-        let js = job.as_ref().and_then(|j| j.get("spec"));
-        let int = |k: &str| js.and_then(|s| s.get(k)).and_then(Value::as_i64);
-        let parallelism = int("parallelism").unwrap_or(1).clamp(0, 1_000_000) as u32;
+        let js = job.as_ref().map(|j| &j.spec);
+        let parallelism = js
+            .and_then(|s| s.parallelism)
+            .map_or(1, i64::from)
+            .clamp(0, 1_000_000) as u32;
+        let completions_set = js.and_then(|s| s.completions);
         // No completions (after defaulting): a work queue of `parallelism` Pods, done once one
         // has succeeded and none is active. Its slots are the parallel Pods.
-        let work_queue = job.is_some() && int("completions").is_none();
-        let completions = match int("completions") {
-            Some(c) => c.clamp(1, 1_000_000) as u32,
+        let work_queue = job.is_some() && completions_set.is_none();
+        let completions = match completions_set {
+            Some(c) => i64::from(c).clamp(1, 1_000_000) as u32,
             None => parallelism.max(1),
         };
-        let per_index = int("backoffLimitPerIndex");
+        let per_index = js.and_then(|s| s.backoff_limit_per_index).map(i64::from);
         let default_limit = if per_index.is_some() {
             i64::from(i32::MAX)
         } else {
@@ -141,31 +129,20 @@ impl Template {
         };
         let pfp = job
             .as_ref()
-            // Through the same decoder as validation: one copy of Job's decoding code in the module.
-            .and_then(|j| {
-                crate::validate::decode_at::<crate::api::Job>(j, &crate::diag::FieldPath::root())
-                    .ok()
-            })
-            .and_then(|j| CompiledPodFailurePolicy::from_job(&j, gates).ok());
-        let has_pfp = js.is_some_and(|s| s.get("podFailurePolicy").is_some_and(|v| !v.is_null()));
-        let only_replace_failed = match js
-            .and_then(|s| s.get("podReplacementPolicy"))
-            .and_then(Value::as_str)
-        {
+            .and_then(|j| CompiledPodFailurePolicy::from_job(j, gates).ok());
+        let has_pfp = js.is_some_and(|s| s.pod_failure_policy.is_some());
+        let only_replace_failed = match js.and_then(|s| s.pod_replacement_policy.as_deref()) {
             Some(p) => p == "Failed",
             None => has_pfp,
         };
         let success_rules = js
-            .and_then(|s| s.pointer("/successPolicy/rules"))
-            .and_then(Value::as_array)
+            .and_then(|s| s.success_policy.as_ref())
+            .and_then(|p| p.rules.as_ref())
             .into_iter()
             .flatten()
             .filter_map(|r| {
-                let count = r
-                    .get("succeededCount")
-                    .and_then(Value::as_u64)
-                    .map(|c| c as u32);
-                match r.get("succeededIndexes").and_then(Value::as_str) {
+                let count = r.succeeded_count.and_then(|c| u32::try_from(c).ok());
+                match r.succeeded_indexes.as_deref() {
                     // A rule whose indexes do not parse is skipped, as upstream skips it.
                     Some(ix) => job_controller::parse_indexes(ix, completions).map(|indexes| {
                         job_controller::SuccessRule {
@@ -180,12 +157,7 @@ impl Template {
                 }
             })
             .collect();
-        let grace_ms = pod
-            .pointer("/spec/terminationGracePeriodSeconds")
-            .and_then(Value::as_i64)
-            .unwrap_or(30)
-            .max(0) as u64
-            * 1000;
+        let grace_ms = spec.termination_grace_period_seconds.unwrap_or(30).max(0) as u64 * 1000;
         let pfp_index = pfp
             .as_ref()
             .map(|c| {
@@ -199,16 +171,16 @@ impl Template {
             pfp,
             pfp_index,
             future: Vec::new(),
-            on_failure: pod.pointer("/spec/restartPolicy").and_then(Value::as_str)
-                == Some("OnFailure"),
-            backoff_limit: int("backoffLimit").unwrap_or(default_limit),
+            on_failure: spec.restart_policy.as_deref() == Some("OnFailure"),
+            backoff_limit: js
+                .and_then(|s| s.backoff_limit)
+                .map_or(default_limit, i64::from),
             per_index,
-            max_failed_indexes: int("maxFailedIndexes"),
-            active_deadline_ms: int("activeDeadlineSeconds").map(|s| s.max(0) as u64 * 1000),
-            indexed: js
-                .and_then(|s| s.get("completionMode"))
-                .and_then(Value::as_str)
-                == Some("Indexed"),
+            max_failed_indexes: js.and_then(|s| s.max_failed_indexes).map(i64::from),
+            active_deadline_ms: js
+                .and_then(|s| s.active_deadline_seconds)
+                .map(|s| s.max(0) as u64 * 1000),
+            indexed: js.and_then(|s| s.completion_mode.as_deref()) == Some("Indexed"),
             only_replace_failed,
             work_queue,
             grace_ms,
@@ -384,7 +356,8 @@ struct JobState {
 pub(super) struct Engine<'a> {
     sc: &'a Scenario,
     pub templates: Vec<Template>,
-    jobset: Option<Value>,
+    /// The defaulted JobSet (its spec; the failure policy gets it with the run's status).
+    jobset: Option<JobSet>,
     decider: Decider,
     initial_ms: u64,
     always_pod: Option<AlwaysPod>,
@@ -424,7 +397,7 @@ pub(super) struct Engine<'a> {
     js_reconcile_at: Option<u64>,
     /// status.replicatedJobsStatus as the failure policy last left it: the per-Job restart
     /// counters of RestartJob actions (one entry per replicatedJob, as the controller keeps).
-    js_rj_status: Value,
+    js_rj_status: Vec<ReplicatedJobStatus>,
 }
 
 fn matches(
@@ -447,18 +420,11 @@ impl<'a> Engine<'a> {
     pub fn new(
         sc: &'a Scenario,
         templates: Vec<Template>,
-        jobset: Option<Value>,
+        jobset: Option<JobSet>,
         decider: Decider,
         end_ms: u64,
     ) -> Result<Self, Diagnostic> {
-        let cfg = match &sc.kubelet_config {
-            Some(c) => Some(
-                serde_json::to_value(c)
-                    .map_err(|e| Diagnostic::request("internal", "", e.to_string()))?,
-            ),
-            None => None,
-        };
-        let (initial_ms, max_ms) = decider.crash_loop(cfg.as_ref())?;
+        let (initial_ms, max_ms) = decider.crash_loop(sc.kubelet_config.as_ref())?;
         let mut templates = templates;
         if sc
             .proposals
@@ -537,7 +503,7 @@ impl<'a> Engine<'a> {
             js_message: None,
             attempt: 0,
             js_reconcile_at: None,
-            js_rj_status: Value::Array(Vec::new()),
+            js_rj_status: Vec::new(),
         })
     }
 
@@ -1500,43 +1466,87 @@ impl<'a> Engine<'a> {
         Some(policy.decide(&statuses, &conditions))
     }
 
-    fn failed_pod_value(&self, p: usize) -> Value {
-        let Some(pod) = self.pods.get(p) else {
-            return Value::Null;
-        };
-        let Some(t) = self.templates.get(pod.tmpl) else {
-            return Value::Null;
-        };
+    /// The shape of failed Pod `p` (what its policy decision depends on).
+    pub(super) fn failure_shape(&self, p: usize) -> Option<FailureShape> {
+        let pod = self.pods.get(p)?;
+        Some(FailureShape {
+            containers: pod
+                .containers
+                .iter()
+                .map(|ct| match (ct.running, ct.last_exit) {
+                    (true, _) => ContainerShape::Running,
+                    (false, Some(code)) => ContainerShape::Exited(code),
+                    (false, None) => ContainerShape::NotStarted,
+                })
+                .collect(),
+            conditions: pod.conditions.clone(),
+        })
+    }
+
+    /// Failed Pod `p` as the Job controller reads it: the template's Pod with its name and
+    /// the statuses it ended with.
+    pub(super) fn failed_pod(&self, p: usize) -> Option<Pod> {
+        let pod = self.pods.get(p)?;
+        let t = self.templates.get(pod.tmpl)?;
         let mut regular = Vec::new();
         let mut init = Vec::new();
         for (i, ct) in pod.containers.iter().enumerate() {
-            let name = t.names.get(i).cloned().unwrap_or_default();
             let state = match (ct.running, ct.last_exit) {
-                (true, _) => json!({"running": {}}),
-                (false, Some(code)) => json!({"terminated": {"exitCode": code}}),
-                (false, None) => json!({"waiting": {"reason": "PodInitializing"}}),
+                (true, _) => ContainerState {
+                    running: Some(ContainerStateRunning::default()),
+                    ..Default::default()
+                },
+                (false, Some(code)) => ContainerState {
+                    terminated: Some(ContainerStateTerminated {
+                        exit_code: code,
+                        ..Default::default()
+                    }),
+                    ..Default::default()
+                },
+                (false, None) => ContainerState {
+                    waiting: Some(ContainerStateWaiting {
+                        reason: Some("PodInitializing".into()),
+                        ..Default::default()
+                    }),
+                    ..Default::default()
+                },
             };
-            let status = json!({"name": name, "state": state, "restartCount": ct.restart_count});
+            let status = ContainerStatus {
+                name: t.names.get(i).cloned().unwrap_or_default(),
+                state: Some(state),
+                restart_count: i32::try_from(ct.restart_count).unwrap_or(i32::MAX),
+                ..Default::default()
+            };
             if t.kinds.get(i) == Some(&Kind::Regular) {
                 regular.push(status)
             } else {
                 init.push(status)
             }
         }
-        let conditions: Vec<Value> = pod
+        let conditions = pod
             .conditions
             .iter()
-            .map(|c| json!({"type": c, "status": "True"}))
+            .map(|c| Condition {
+                type_: (*c).to_owned(),
+                status: "True".into(),
+                ..Default::default()
+            })
             .collect();
-        let mut v = t.pod.clone();
-        if let Some(m) = v.as_object_mut() {
-            m.insert(
-                "metadata".into(),
-                json!({"name": pod.name, "namespace": self.namespace()}),
-            );
-            m.insert("status".into(), json!({"phase": "Failed", "conditions": conditions, "containerStatuses": regular, "initContainerStatuses": init}));
-        }
-        v
+        Some(Pod {
+            metadata: ObjectMeta {
+                name: Some(pod.name.clone()),
+                namespace: Some(self.namespace()),
+                ..Default::default()
+            },
+            status: Some(PodStatus {
+                phase: Some("Failed".into()),
+                conditions,
+                container_statuses: regular,
+                init_container_statuses: init,
+                ..Default::default()
+            }),
+            ..t.pod.clone()
+        })
     }
 
     fn job_obj(&self, j: usize) -> String {
@@ -1547,37 +1557,35 @@ impl<'a> Engine<'a> {
         )
     }
 
-    fn job_value(&self, j: usize) -> Value {
-        let Some(job) = self.jobs.get(j) else {
-            return Value::Null;
-        };
-        let mut v = self
-            .templates
-            .get(job.tmpl)
-            .and_then(|t| t.job.clone())
-            .unwrap_or(Value::Null);
-        let rj = self
-            .templates
-            .get(job.tmpl)
-            .and_then(|t| t.replicated_job.clone());
-        if let Some(m) = v.as_object_mut() {
-            let mut labels = serde_json::Map::new();
-            if let Some(r) = rj {
-                labels.insert("jobset.sigs.k8s.io/replicatedjob-name".into(), json!(r));
-                labels.insert(
-                    "jobset.sigs.k8s.io/job-index".into(),
-                    json!(job.job_index.to_string()),
-                );
-                if let Some(js) = self.sc.workload.pointer("/metadata/name") {
-                    labels.insert("jobset.sigs.k8s.io/jobset-name".into(), js.clone());
-                }
-            }
-            m.insert(
-                "metadata".into(),
-                json!({"name": job.name, "namespace": self.namespace(), "labels": labels}),
+    /// Job `j` as its controllers see it: the template's Job with its name and, in a JobSet,
+    /// the labels the JobSet controller gives it.
+    pub(super) fn job_object(&self, j: usize) -> Option<Job> {
+        let job = self.jobs.get(j)?;
+        let t = self.templates.get(job.tmpl)?;
+        let template = t.job.as_ref()?;
+        let mut labels = std::collections::BTreeMap::new();
+        if let Some(r) = &t.replicated_job {
+            labels.insert(
+                crate::eval::jobset::REPLICATED_JOB_NAME_KEY.to_owned(),
+                r.clone(),
             );
+            labels.insert(
+                crate::eval::jobset::JOB_INDEX_KEY.to_owned(),
+                job.job_index.to_string(),
+            );
+            if let Some(js) = self.sc.workload.pointer("/metadata/name").and_then(Value::as_str) {
+                labels.insert("jobset.sigs.k8s.io/jobset-name".into(), js.to_owned());
+            }
         }
-        v
+        Some(Job {
+            metadata: ObjectMeta {
+                name: Some(job.name.clone()),
+                namespace: Some(self.namespace()),
+                labels: Some(labels),
+                ..Default::default()
+            },
+            ..template.clone()
+        })
     }
 
     fn jobset_name(&self) -> String {
@@ -1669,7 +1677,7 @@ impl<'a> Engine<'a> {
         let Some(js) = self.jobset.as_ref() else {
             return false;
         };
-        let policy = js.pointer("/spec/successPolicy");
+        let policy = js.spec.success_policy.as_ref();
         let any = policy
             .and_then(|p| p.get("operator"))
             .and_then(Value::as_str)
@@ -1719,59 +1727,57 @@ impl<'a> Engine<'a> {
     fn jobset_jobs_failed(&mut self, failed: &[usize]) -> Result<(), Diagnostic> {
         let mut failed_jobs = Vec::with_capacity(failed.len());
         for &x in failed {
-            let mut v = self.job_value(x);
-            if let (Some(m), Some(job)) = (v.as_object_mut(), self.jobs.get(x)) {
-                m.insert(
-                    "status".into(),
-                    json!({"failed": job.failed, "conditions": [{"type": "Failed", "status": "True",
-                        "reason": job.reason, "message": job.message,
-                        "lastTransitionTime": condition_time(job.failed_ms)}]}),
-                );
-            }
-            failed_jobs.push(v);
+            let (Some(mut job), Some(state)) = (self.job_object(x), self.jobs.get(x)) else {
+                continue;
+            };
+            job.status = Some(JobStatus {
+                failed: Some(i32::try_from(state.failed).unwrap_or(i32::MAX)),
+                conditions: vec![Condition {
+                    type_: "Failed".into(),
+                    status: "True".into(),
+                    reason: state.reason.clone(),
+                    message: state.message.clone(),
+                    last_transition_time: Some(condition_time(state.failed_ms)),
+                    ..Default::default()
+                }],
+                ..Default::default()
+            });
+            failed_jobs.push(job);
         }
         // The controller computes a replicatedJobsStatus entry for every replicatedJob before its
         // failure policy runs, keeping the per-Job restart counters.
-        let rj_status: Vec<Value> = self
+        let rj_status: Vec<ReplicatedJobStatus> = self
             .templates
             .iter()
             .filter_map(|t| t.replicated_job.as_deref())
             .map(|name| {
                 self.js_rj_status
-                    .as_array()
-                    .and_then(|a| {
-                        a.iter()
-                            .find(|e| e.get("name").and_then(Value::as_str) == Some(name))
-                    })
+                    .iter()
+                    .find(|e| e.name == name)
                     .cloned()
-                    .unwrap_or_else(|| json!({"name": name}))
+                    .unwrap_or_else(|| ReplicatedJobStatus {
+                        name: name.to_owned(),
+                        ..Default::default()
+                    })
             })
             .collect();
-        let mut js = self.jobset.clone().unwrap_or(Value::Null);
-        if let Some(m) = js.as_object_mut() {
-            m.insert("status".into(), json!({"restarts": self.js_restarts, "restartsCountTowardsMax": self.js_restarts_towards_max,
-                "replicatedJobsStatus": rj_status}));
-        }
+        let Some(mut js) = self.jobset.clone() else {
+            return Ok(());
+        };
+        js.status = Some(crate::api::JobSetStatus {
+            restarts: i32::try_from(self.js_restarts).unwrap_or(i32::MAX),
+            restarts_count_towards_max: i32::try_from(self.js_restarts_towards_max)
+                .unwrap_or(i32::MAX),
+            replicated_jobs_status: rj_status,
+            ..Default::default()
+        });
         let r = self.decider.jobset(&js, &failed_jobs)?;
-        let action = r
-            .get("action")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_owned();
-        let failed_cond = r
-            .get("conditions")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .find(|c| {
-                c.get("type").and_then(Value::as_str) == Some("Failed")
-                    && c.get("status").and_then(Value::as_str) == Some("True")
-            })
-            .cloned();
-        if let Some(c) = failed_cond {
+        let action = r.action.clone().unwrap_or_default();
+        let is_true = |c: &&Condition, type_: &str| c.type_ == type_ && c.status == "True";
+        if let Some(c) = r.conditions.iter().find(|c| is_true(c, "Failed")) {
             self.js_phase = "Failed";
-            self.js_reason = c.get("reason").and_then(Value::as_str).map(str::to_owned);
-            self.js_message = c.get("message").and_then(Value::as_str).map(str::to_owned);
+            self.js_reason = c.reason.clone();
+            self.js_message = c.message.clone();
             let (reason, msg) = (
                 self.js_reason.clone().unwrap_or_default(),
                 self.js_message.clone(),
@@ -1784,46 +1790,25 @@ impl<'a> Engine<'a> {
             }
             return Ok(());
         }
-        if let Some(st) = r.get("jobSetStatus") {
-            if let Some(n) = st.get("restarts").and_then(Value::as_i64) {
-                self.js_restarts = n;
-            }
-            if let Some(n) = st.get("restartsCountTowardsMax").and_then(Value::as_i64) {
-                self.js_restarts_towards_max = n;
-            }
-            if let Some(a) = st.get("replicatedJobsStatus") {
-                self.js_rj_status = a.clone();
-            }
+        let st = &r.jobset_status;
+        self.js_restarts = i64::from(st.restarts);
+        self.js_restarts_towards_max = i64::from(st.restarts_count_towards_max);
+        // (An empty list is absent from the op's answer and left the counters as they were.)
+        if !st.replicated_jobs_status.is_empty() {
+            self.js_rj_status = st.replicated_jobs_status.clone();
         }
         // The Restarting condition the step set (reason FailurePolicy_<rule> or
         // DefaultFailurePolicy) is the event; RestartJob actions set none.
         let restarting = r
-            .get("conditions")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .find(|c| {
-                c.get("type").and_then(Value::as_str)
-                    == Some(crate::eval::jobset::CONDITION_RESTARTING)
-                    && c.get("status").and_then(Value::as_str) == Some("True")
-            });
+            .conditions
+            .iter()
+            .find(|c| is_true(c, crate::eval::jobset::CONDITION_RESTARTING));
         let (reason, msg) = match restarting {
             Some(c) => (
-                c.get("reason")
-                    .and_then(Value::as_str)
-                    .unwrap_or(&action)
-                    .to_owned(),
-                c.get("message").and_then(Value::as_str).map(str::to_owned),
+                c.reason.clone().unwrap_or_else(|| action.clone()),
+                c.message.clone(),
             ),
-            None => (
-                action.clone(),
-                r.get("events")
-                    .and_then(Value::as_array)
-                    .and_then(|a| a.first())
-                    .and_then(|e| e.get("message"))
-                    .and_then(Value::as_str)
-                    .map(str::to_owned),
-            ),
+            None => (action.clone(), r.events.first().map(|e| e.message.clone())),
         };
         let event = if restarting.is_some() {
             "Restarting"
@@ -1835,7 +1820,7 @@ impl<'a> Engine<'a> {
             "RestartJob" | "RestartJobAndIgnoreMaxRestarts" => {
                 // Only the matched failed Job is deleted, and created again once it is gone.
                 self.summary.job_restarts += 1;
-                let matched = r.get("matchedJob").and_then(Value::as_str);
+                let matched = r.matched_job.as_deref();
                 let j = failed
                     .iter()
                     .copied()
@@ -2189,12 +2174,8 @@ enum KubeletDecisionOrFuture {
 
 /// The containers (init first, as `names`) whose rules RestartRulesFuture decides: those with
 /// any rule, paired with the Pod's restartPolicy.
-fn future_rules_of(pod: &Value) -> Vec<Option<(crate::api::Container, Option<String>)>> {
-    let Some(spec) = pod.get("spec").and_then(|s| {
-        crate::validate::decode_at::<crate::api::PodSpec>(s, &crate::diag::FieldPath::root()).ok()
-    }) else {
-        return Vec::new();
-    };
+fn future_rules_of(pod: &Pod) -> Vec<Option<(crate::api::Container, Option<String>)>> {
+    let spec = &pod.spec;
     let pod_policy = spec.restart_policy.clone();
     spec.init_containers
         .iter()

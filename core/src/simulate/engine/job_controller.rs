@@ -114,15 +114,29 @@ impl Engine<'_> {
                 message: None,
             }));
         }
-        let job_value = self.job_value(j);
-        let pod_value = self.failed_pod_value(p);
-        let key = pod_value
-            .get("status")
-            .map(|s| s.to_string())
-            .unwrap_or_default();
-        let op = self
-            .decider
-            .pod_failure(tmpl, key, &job_value, &pod_value)?;
+        let op = match self.failure_shape(p).and_then(|shape| {
+            let cached = self.decider.cached_pod_failure(tmpl, &shape);
+            Some((shape, cached))
+        }) {
+            Some((_, Some(o))) => o,
+            Some((shape, None)) => {
+                let (Some(job), Some(pod)) = (self.job_object(j), self.failed_pod(p)) else {
+                    return Ok(compiled.unwrap_or(PodFailureOutcome {
+                        action: None,
+                        count_failed: true,
+                        message: None,
+                    }));
+                };
+                self.decider.pod_failure(tmpl, shape, &job, &pod)
+            }
+            None => {
+                return Ok(compiled.unwrap_or(PodFailureOutcome {
+                    action: None,
+                    count_failed: true,
+                    message: None,
+                }));
+            }
+        };
         if let Some(c) = compiled
             && (c.action != op.action || c.count_failed != op.count_failed)
         {
@@ -130,7 +144,7 @@ impl Engine<'_> {
                 "internal",
                 "",
                 format!(
-                    "the compiled podFailurePolicy answered {c:?}, the podFailurePolicy op {op:?}"
+                    "the compiled podFailurePolicy answered {c:?}, the podFailurePolicy function {op:?}"
                 ),
             ));
         }
@@ -497,7 +511,7 @@ impl Engine<'_> {
         let Some(last) = last else {
             return Ok(0);
         };
-        let backoff = self.decider.job_backoff_ms(failures)?;
+        let backoff = self.decider.job_backoff_ms(failures);
         Ok((last + backoff).saturating_sub(self.now))
     }
 
@@ -508,7 +522,7 @@ impl Engine<'_> {
         let Some(last) = ix.last_finish_ms else {
             return Ok(0);
         };
-        let backoff = self.decider.job_backoff_ms(ix.failure_count + ix.ignored)?;
+        let backoff = self.decider.job_backoff_ms(ix.failure_count + ix.ignored);
         Ok((last + backoff).saturating_sub(self.now))
     }
 
