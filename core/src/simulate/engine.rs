@@ -20,7 +20,6 @@ use dary_heap::QuaternaryHeap;
 use rustc_hash::FxHashMap;
 use serde_json::Value;
 use std::cmp::Reverse;
-use std::collections::HashMap;
 
 mod job_controller;
 
@@ -282,6 +281,10 @@ struct PodState {
     tmpl: usize,
     job: Option<usize>,
     index: u32,
+    /// Creation order (a slot is used again once its Pod is of no further interest).
+    created: u64,
+    /// The slot is free (in `free_pods`).
+    freed: bool,
     epoch: u32,
     alive: bool,
     phase: &'static str,
@@ -379,6 +382,19 @@ pub(super) struct Engine<'a> {
     rng: u64,
     pods: Vec<PodState>,
     jobs: Vec<JobState>,
+    /// The Jobs not yet gone (phase other than `Deleted`), in creation order: what a reconcile
+    /// lists. A long run creates Jobs by the hundred thousand; the controllers look at these.
+    live_jobs: Vec<usize>,
+    /// The newest Job of each name: only it can exist (a Job is created again only once its
+    /// predecessor is gone), and its Pod count is where its successor's Pod names go on.
+    newest_job_by_name: FxHashMap<String, usize>,
+    /// Jobs deleted to be created again once gone (`recreate_when_gone`).
+    awaiting_recreation: Vec<usize>,
+    /// The newest Pod of each Job index, by Job name (what `results` reports).
+    newest_pods: FxHashMap<String, Vec<usize>>,
+    /// Slots of Pods of no further interest, to be used again: a run that recreates a
+    /// 1,024-Pod JobSet hundreds of times keeps only the Pods that still matter.
+    free_pods: Vec<usize>,
     /// Script cursors keyed by (template, job index, pod index, container) so they survive Pod
     /// replacement and JobSet restarts: the script is per container of the workload.
     cursors: FxHashMap<(usize, u32, u32, usize), (usize, u32)>,
@@ -491,6 +507,11 @@ impl<'a> Engine<'a> {
             rng: sc.seed ^ 0x9E37_79B9_7F4A_7C15,
             pods: Vec::new(),
             jobs: Vec::new(),
+            live_jobs: Vec::new(),
+            newest_job_by_name: FxHashMap::default(),
+            awaiting_recreation: Vec::new(),
+            newest_pods: FxHashMap::default(),
+            free_pods: Vec::new(),
             cursors: FxHashMap::default(),
             scripts,
             summary: Summary::default(),
@@ -717,12 +738,12 @@ impl<'a> Engine<'a> {
         // A recreated Job keeps its name; its Pods' names go on counting from its predecessor's,
         // as upstream's random suffixes would differ, so a timeline never shows two Pods of one name.
         let pods_before = self
-            .jobs
-            .iter()
-            .filter(|x| x.name == name)
-            .map(|x| x.pods_created)
-            .max()
-            .unwrap_or(0);
+            .newest_job_by_name
+            .get(&name)
+            .and_then(|&x| self.jobs.get(x))
+            .map_or(0, |x| x.pods_created);
+        self.newest_job_by_name.insert(name.clone(), j);
+        self.live_jobs.push(j);
         self.jobs.push(JobState {
             name: name.clone(),
             tmpl,
@@ -782,12 +803,14 @@ impl<'a> Engine<'a> {
         t: u64,
     ) -> usize {
         let n = self.templates.get(tmpl).map(|x| x.names.len()).unwrap_or(0);
-        let p = self.pods.len();
-        self.pods.push(PodState {
+        let created = self.summary.pods_created;
+        let mut state = PodState {
             name,
             tmpl,
             job,
             index,
+            created,
+            freed: false,
             epoch: 0,
             alive: true,
             phase: "Pending",
@@ -798,7 +821,25 @@ impl<'a> Engine<'a> {
             counted: false,
             finished_ms: 0,
             outcome: None,
-        });
+        };
+        let reused = self.free_pods.pop();
+        let p = match reused.and_then(|p| self.pods.get_mut(p).map(|old| (p, old))) {
+            Some((p, old)) => {
+                // Events still queued for the slot's previous Pod carry its epochs: the new Pod's
+                // (and its containers') go on from there, so none of them can match it.
+                state.epoch = old.epoch.wrapping_add(1);
+                let container_epoch = old.containers.iter().map(|c| c.epoch).max().unwrap_or(0);
+                for c in &mut state.containers {
+                    c.epoch = container_epoch;
+                }
+                *old = state;
+                p
+            }
+            None => {
+                self.pods.push(state);
+                self.pods.len() - 1
+            }
+        };
         self.summary.pods_created += 1;
         self.record(Obj::Pod(p), None, "Scheduled", "Scheduled", || None);
         self.start_pod_sequence(p, t);
@@ -1623,7 +1664,10 @@ impl<'a> Engine<'a> {
         // Jobs of an earlier run (restart-attempt label below status.restarts) or restarted by
         // RestartJob are deleted first (`deleteJobs(ownedJobs.previous)`); the garbage
         // collector acts on them once this reconcile is over.
-        let previous: Vec<usize> = (0..self.jobs.len())
+        let previous: Vec<usize> = self
+            .live_jobs
+            .iter()
+            .copied()
             .filter(|&x| {
                 self.jobs.get(x).is_some_and(|y| {
                     (y.epoch < self.attempt || y.restart_pending)
@@ -1649,7 +1693,10 @@ impl<'a> Engine<'a> {
     /// Jobs.
     fn reconcile_policies(&mut self) -> Result<(), Diagnostic> {
         // Upstream lists the Jobs by name (the fake API's order; a cluster's cache has none).
-        let mut failed: Vec<usize> = (0..self.jobs.len())
+        let mut failed: Vec<usize> = self
+            .live_jobs
+            .iter()
+            .copied()
             .filter(|&x| {
                 self.jobs
                     .get(x)
@@ -1690,8 +1737,9 @@ impl<'a> Engine<'a> {
         let targeted =
             |rj: Option<&str>| targets.is_empty() || rj.is_some_and(|r| targets.contains(&r));
         let succeeded = self
-            .jobs
+            .live_jobs
             .iter()
+            .filter_map(|&x| self.jobs.get(x))
             .filter(|x| x.epoch == self.attempt && !x.deleting && x.phase == "Complete")
             .filter(|x| {
                 targeted(
@@ -1853,6 +1901,7 @@ impl<'a> Engine<'a> {
                 job.deleting = true;
                 job.deleted_ms = self.now;
                 job.recreate_when_gone = true;
+                self.awaiting_recreation.push(j);
             }
             _ => return false,
         };
@@ -1896,6 +1945,72 @@ impl<'a> Engine<'a> {
         self.enqueue_job_sync(j, now);
     }
 
+    /// Whether Pod `p` is the newest of its Job index (`results` reports it).
+    fn is_newest_pod(&self, p: usize) -> bool {
+        let Some(pod) = self.pods.get(p) else {
+            return false;
+        };
+        let Some(name) = pod.job.and_then(|j| self.jobs.get(j)).map(|j| j.name.as_str()) else {
+            return true;
+        };
+        self.newest_pods
+            .get(name)
+            .and_then(|v| v.get(pod.index as usize))
+            == Some(&p)
+    }
+
+    /// Pod `p` (ended, of a gone Job, and not the newest of its index) is of no further
+    /// interest: its slot is used again.
+    fn free_pod(&mut self, p: usize) {
+        if let Some(pod) = self.pods.get_mut(p)
+            && !pod.freed
+            && !pod.alive
+        {
+            pod.freed = true;
+            // Its name and outcome go now; the containers stay until the slot is used again
+            // (their epochs carry over).
+            pod.name = String::new();
+            pod.outcome = None;
+            self.free_pods.push(p);
+        }
+    }
+
+    /// Records Pod `p` as the newest of index `index` of Job `j`; the Pod it replaces there is
+    /// freed once its Job is gone.
+    fn set_newest_pod(&mut self, j: usize, index: u32, p: usize) {
+        let Some(name) = self.jobs.get(j).map(|x| x.name.as_str()) else {
+            return;
+        };
+        let slot = index as usize;
+        let previous = match self.newest_pods.get_mut(name) {
+            Some(v) => {
+                if v.len() <= slot {
+                    v.resize(slot + 1, usize::MAX);
+                }
+                v.get_mut(slot).map(|x| std::mem::replace(x, p))
+            }
+            None => {
+                let mut v = vec![usize::MAX; slot + 1];
+                if let Some(x) = v.get_mut(slot) {
+                    *x = p;
+                }
+                let name = name.to_owned();
+                self.newest_pods.insert(name, v);
+                None
+            }
+        };
+        if let Some(q) = previous.filter(|&q| q != usize::MAX && q != p)
+            && self
+                .pods
+                .get(q)
+                .and_then(|x| x.job)
+                .and_then(|x| self.jobs.get(x))
+                .is_some_and(|x| x.phase == "Deleted")
+        {
+            self.free_pod(q);
+        }
+    }
+
     /// A Job in deletion whose Pods are all gone is removed by the garbage collector (checked
     /// after its syncs, which drop its Pods' finalizers, and when one of its Pods ends); its
     /// JobSet controller then reconciles and creates it again (`create_missing_jobs`).
@@ -1913,8 +2028,18 @@ impl<'a> Engine<'a> {
         {
             return;
         }
+        let mut pods = Vec::new();
         if let Some(job) = self.jobs.get_mut(j) {
             job.phase = "Deleted";
+            // Nothing looks at a gone Job's Pods again but `results`, for the newest of each index.
+            pods = std::mem::take(&mut job.all_pods);
+            job.pods = Vec::new();
+        }
+        self.live_jobs.retain(|&x| x != j);
+        for p in pods {
+            if !self.is_newest_pod(p) {
+                self.free_pod(p);
+            }
         }
         self.record(Obj::Job(j), None, "Gone", "Deleted", || None);
         // The Job's removal makes its JobSet controller reconcile (Owns(Job)): it creates the
@@ -1927,18 +2052,23 @@ impl<'a> Engine<'a> {
     /// at once; an index that had a Pod before gets a replacement (it waits
     /// podRescheduleSeconds), and its slot has waited since the deletion.
     fn create_missing_jobs(&mut self) {
-        let missing: Vec<usize> = (0..self.jobs.len())
+        // In creation order, as a reconcile lists them.
+        self.awaiting_recreation.sort_unstable();
+        self.awaiting_recreation.dedup();
+        let is_gone = |x: usize| self.jobs.get(x).is_none_or(|y| y.phase == "Deleted");
+        let missing: Vec<usize> = self
+            .awaiting_recreation
+            .iter()
+            .copied()
             .filter(|&x| {
                 self.jobs.get(x).is_some_and(|y| {
                     y.phase == "Deleted"
                         && y.recreate_when_gone
-                        && !self
-                            .jobs
-                            .iter()
-                            .any(|z| z.name == y.name && z.phase != "Deleted")
+                        && self.newest_job_by_name.get(&y.name).is_none_or(|&z| is_gone(z))
                 })
             })
             .collect();
+        self.awaiting_recreation.retain(|x| !missing.contains(x));
         for j in missing {
             let Some(job) = self.jobs.get_mut(j) else {
                 continue;
@@ -1947,6 +2077,10 @@ impl<'a> Engine<'a> {
             let (tmpl, ji, name, since) =
                 (job.tmpl, job.job_index, job.name.clone(), job.deleted_ms);
             let had_pod: Vec<bool> = job.indexes.iter().map(|ix| ix.started).collect();
+            // The gone Job is of no further interest: its successor carries on.
+            job.indexes = Vec::new();
+            job.failure_target = None;
+            job.success_target = None;
             let n = self.jobs.len();
             self.create_job(tmpl, ji, name, self.now);
             if let Some(job) = self.jobs.get_mut(n) {
@@ -2054,13 +2188,14 @@ impl<'a> Engine<'a> {
         let Some(a) = self.sc.container_recreate_requests.get(ai).cloned() else {
             return Ok(());
         };
-        let targets: Vec<usize> = (0..self.pods.len())
+        let mut targets: Vec<usize> = (0..self.pods.len())
             .filter(|p| self.pods.get(*p).is_some_and(|x| x.alive))
             .filter(|p| {
                 let (rj, ji, pi) = self.pod_identity(*p);
                 matches(&a.selector(), rj, ji, pi, None)
             })
             .collect();
+        targets.sort_unstable_by_key(|&p| self.pods.get(p).map_or(0, |x| x.created));
         for p in targets {
             self.record(
                 Obj::Pod(p),
@@ -2097,18 +2232,24 @@ impl<'a> Engine<'a> {
     }
 
     pub fn results(&self) -> (Vec<PodSummary>, Vec<JobSummary>, Option<JobSetSummary>) {
-        // The newest Pod of each Job index (or the bare Pod), with its containers.
-        // Keyed by the Job's name: a restarted Job (same name) replaces its predecessor's Pods.
-        let mut latest: HashMap<(Option<&str>, u32), usize> = HashMap::new();
-        for (i, p) in self.pods.iter().enumerate() {
-            let job = p
-                .job
-                .and_then(|j| self.jobs.get(j))
-                .map(|j| j.name.as_str());
-            latest.insert((job, p.index), i);
-        }
-        let mut idx: Vec<usize> = latest.into_values().collect();
-        idx.sort_unstable();
+        // The newest Pod of each Job index (or the bare Pod), with its containers, in creation
+        // order. Keyed by the Job's name: a restarted Job (same name) replaces its predecessor's
+        // Pods.
+        let mut idx: Vec<usize> = self
+            .newest_pods
+            .values()
+            .flatten()
+            .copied()
+            .filter(|&p| p != usize::MAX)
+            .chain(
+                self.pods
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, p)| p.job.is_none())
+                    .map(|(i, _)| i),
+            )
+            .collect();
+        idx.sort_unstable_by_key(|&p| self.pods.get(p).map_or(0, |x| x.created));
         let pods = idx
             .into_iter()
             .filter_map(|i| self.pods.get(i))

@@ -390,7 +390,7 @@ impl Engine<'_> {
         if n_active > want {
             // Upstream removes the newest first among equals (controller.ActivePods order).
             let mut rm: Vec<usize> = job.indexes.iter().filter_map(|ix| ix.active).collect();
-            rm.sort_unstable_by(|a, b| b.cmp(a));
+            rm.sort_unstable_by_key(|&p| std::cmp::Reverse(self.pods.get(p).map_or(0, |x| x.created)));
             rm.truncate((n_active - want) as usize);
             for p in rm {
                 self.delete_pod(p);
@@ -658,6 +658,7 @@ impl Engine<'_> {
             self.lose(1, since, start_at + self.startup_ms);
         }
         let p = self.new_pod(tmpl, Some(j), index, name, start_at);
+        self.set_newest_pod(j, index, p);
         if let Some(job) = self.jobs.get_mut(j) {
             job.pods.push(p);
             job.all_pods.push(p);
