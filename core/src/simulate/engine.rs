@@ -319,6 +319,12 @@ struct JobState {
     name: String,
     tmpl: usize,
     job_index: u32,
+    /// Which Job of the run this is (its creation number): a queued sync names it, as the
+    /// Job's slot is used again once the Job is gone and its Pods are of no further interest.
+    creation: u32,
+    /// Its Pods whose slots are still in use.
+    pods_left: u32,
+    /// The restart attempt it belongs to.
     epoch: u32,
     phase: &'static str,
     reason: Option<String>,
@@ -395,6 +401,8 @@ pub(super) struct Engine<'a> {
     /// Slots of Pods of no further interest, to be used again: a run that recreates a
     /// 1,024-Pod JobSet hundreds of times keeps only the Pods that still matter.
     free_pods: Vec<usize>,
+    /// Slots of gone Jobs whose successor exists and whose Pods are all freed.
+    free_jobs: Vec<usize>,
     /// Script cursors keyed by (template, job index, pod index, container) so they survive Pod
     /// replacement and JobSet restarts: the script is per container of the workload.
     cursors: FxHashMap<(usize, u32, u32, usize), (usize, u32)>,
@@ -512,6 +520,7 @@ impl<'a> Engine<'a> {
             awaiting_recreation: Vec::new(),
             newest_pods: FxHashMap::default(),
             free_pods: Vec::new(),
+            free_jobs: Vec::new(),
             cursors: FxHashMap::default(),
             scripts,
             summary: Summary::default(),
@@ -734,7 +743,6 @@ impl<'a> Engine<'a> {
             Some(tm) => tm.completions,
             None => return,
         };
-        let j = self.jobs.len();
         // A recreated Job keeps its name; its Pods' names go on counting from its predecessor's,
         // as upstream's random suffixes would differ, so a timeline never shows two Pods of one name.
         let pods_before = self
@@ -742,12 +750,12 @@ impl<'a> Engine<'a> {
             .get(&name)
             .and_then(|&x| self.jobs.get(x))
             .map_or(0, |x| x.pods_created);
-        self.newest_job_by_name.insert(name.clone(), j);
-        self.live_jobs.push(j);
-        self.jobs.push(JobState {
+        let state = JobState {
             name: name.clone(),
             tmpl,
             job_index,
+            creation: u32::try_from(self.summary.jobs_created).unwrap_or(u32::MAX),
+            pods_left: 0,
             epoch: self.attempt,
             phase: "Running",
             reason: None,
@@ -780,7 +788,21 @@ impl<'a> Engine<'a> {
             recreate_when_gone: false,
             restart_pending: false,
             failed_ms: 0,
-        });
+        };
+        let j = match self.free_jobs.pop() {
+            Some(j) if j < self.jobs.len() => {
+                if let Some(old) = self.jobs.get_mut(j) {
+                    *old = state;
+                }
+                j
+            }
+            _ => {
+                self.jobs.push(state);
+                self.jobs.len() - 1
+            }
+        };
+        self.newest_job_by_name.insert(name.clone(), j);
+        self.live_jobs.push(j);
         self.summary.jobs_created += 1;
         // A JobSet's Job carries the restart attempt it belongs to (label
         // jobset.sigs.k8s.io/restart-attempt = status.restarts when the controller created it).
@@ -1971,7 +1993,31 @@ impl<'a> Engine<'a> {
             // (their epochs carry over).
             pod.name = String::new();
             pod.outcome = None;
+            let job = pod.job;
             self.free_pods.push(p);
+            if let Some(j) = job {
+                if let Some(x) = self.jobs.get_mut(j) {
+                    x.pods_left = x.pods_left.saturating_sub(1);
+                }
+                self.free_job_if_done(j);
+            }
+        }
+    }
+
+    /// A gone Job whose successor exists and whose Pods are all freed is of no further
+    /// interest: its slot is used again.
+    fn free_job_if_done(&mut self, j: usize) {
+        if let Some(job) = self.jobs.get_mut(j)
+            && job.phase == "Deleted"
+            && !job.recreate_when_gone
+            && job.pods_left == 0
+            && job.tmpl != usize::MAX
+        {
+            // Marks the slot free (no template), and lets its heap go.
+            job.tmpl = usize::MAX;
+            job.name = String::new();
+            job.indexes = Vec::new();
+            self.free_jobs.push(j);
         }
     }
 
@@ -2053,7 +2099,9 @@ impl<'a> Engine<'a> {
     /// podRescheduleSeconds), and its slot has waited since the deletion.
     fn create_missing_jobs(&mut self) {
         // In creation order, as a reconcile lists them.
-        self.awaiting_recreation.sort_unstable();
+        let jobs = &self.jobs;
+        self.awaiting_recreation
+            .sort_unstable_by_key(|&x| jobs.get(x).map_or(u32::MAX, |y| y.creation));
         self.awaiting_recreation.dedup();
         let is_gone = |x: usize| self.jobs.get(x).is_none_or(|y| y.phase == "Deleted");
         let missing: Vec<usize> = self
@@ -2081,8 +2129,9 @@ impl<'a> Engine<'a> {
             job.indexes = Vec::new();
             job.failure_target = None;
             job.success_target = None;
-            let n = self.jobs.len();
             self.create_job(tmpl, ji, name, self.now);
+            self.free_job_if_done(j);
+            let n = self.live_jobs.last().copied().unwrap_or(usize::MAX);
             if let Some(job) = self.jobs.get_mut(n) {
                 for (ix, &had) in job.indexes.iter_mut().zip(&had_pod) {
                     if had {
@@ -2275,8 +2324,9 @@ impl<'a> Engine<'a> {
             })
             .collect();
         let jobs = self
-            .jobs
+            .live_jobs
             .iter()
+            .filter_map(|&j| self.jobs.get(j))
             .filter(|j| j.phase != "Deleted")
             .map(|j| JobSummary {
                 name: j.name.clone(),

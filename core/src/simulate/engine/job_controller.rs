@@ -62,7 +62,7 @@ impl Engine<'_> {
             return;
         }
         job.sync_at = Some(t);
-        let jgen = job.epoch;
+        let jgen = job.creation;
         self.schedule(t, Ev::SyncJob { job: j, jgen });
     }
 
@@ -71,7 +71,7 @@ impl Engine<'_> {
         match self.jobs.get_mut(j) {
             // Only the Job's one pending entry runs; an event it replaced, or one already run at
             // this instant, is stale.
-            Some(job) if job.epoch == jgen && job.sync_at == Some(now) => job.sync_at = None,
+            Some(job) if job.creation == jgen && job.sync_at == Some(now) => job.sync_at = None,
             _ => return Ok(()),
         }
         self.sync_job(j)?;
@@ -662,6 +662,7 @@ impl Engine<'_> {
         if let Some(job) = self.jobs.get_mut(j) {
             job.pods.push(p);
             job.all_pods.push(p);
+            job.pods_left += 1;
             if let Some(ix) = job.indexes.get_mut(index as usize) {
                 ix.active = Some(p);
                 ix.started = true;
