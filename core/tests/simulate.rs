@@ -895,3 +895,73 @@ fn the_sweep_ops_round_trip_through_the_contract() {
     let e = request("sweep", json!({"scenario": scenario, "seeds": 0})).unwrap_err();
     assert_eq!(e.field, "seeds");
 }
+
+/// A JobSet recreated many times (the simulator reuses the slots of gone Pods and Jobs): the
+/// result still lists the newest Pod of each Job index, in creation order, and the Jobs of the
+/// last run, as the timeline shows them.
+#[test]
+fn a_jobset_recreated_many_times_reports_its_newest_pods_and_jobs() {
+    let out = simulate(json!({
+        "runFor": "1d", "startupSeconds": 5, "podRescheduleSeconds": 10,
+        "workload": jobset(json!({
+            "failurePolicy": {"maxRestarts": 25},
+            "replicatedJobs": [
+                {"name": "a", "replicas": 2, "template": {"spec": {"backoffLimit": 0, "parallelism": 2,
+                    "completions": 2, "completionMode": "Indexed",
+                    "template": {"spec": {"restartPolicy": "Never", "terminationGracePeriodSeconds": 5,
+                        "containers": [{"name": "main", "image": "t"}]}}}}},
+                {"name": "b", "replicas": 1, "template": {"spec": {"backoffLimit": 0, "parallelism": 3,
+                    "completions": 3, "completionMode": "Indexed",
+                    "template": {"spec": {"restartPolicy": "Never",
+                        "initContainers": [{"name": "setup", "image": "t"}],
+                        "containers": [{"name": "main", "image": "t"}]}}}}}]
+        })),
+        "exits": [{"container": "main", "replicatedJob": "a", "jobIndex": 1, "podIndex": 1, "afterSeconds": 60, "exitCode": 1}],
+    }));
+    assert_eq!(out["jobset"]["phase"], "Failed", "{}", out["jobset"]);
+    assert_eq!(out["summary"]["jobsetRestarts"], 25);
+    // From the timeline: each Job's newest Pod per index, in the order they were scheduled.
+    let mut newest: Vec<(String, String)> = Vec::new();
+    for e in out["timeline"].as_array().unwrap() {
+        if e["event"] != "Scheduled" {
+            continue;
+        }
+        let pod = e["object"].as_str().unwrap().trim_start_matches("pod/default/");
+        let index = e["podIndex"].as_u64().unwrap().to_string();
+        let job = pod.rsplitn(3, '-').nth(2).unwrap().to_owned();
+        newest.retain(|(j, p)| !(j == &job && p.rsplitn(3, '-').nth(1) == Some(index.as_str())));
+        newest.push((job, pod.to_owned()));
+    }
+    let names: Vec<&str> = out["pods"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names.len(), 7, "{names:?}");
+    assert_eq!(
+        names,
+        newest.iter().map(|(_, p)| p.as_str()).collect::<Vec<_>>()
+    );
+    let jobs: Vec<&str> = out["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| j["name"].as_str().unwrap())
+        .collect();
+    // In the order the last run created them (each Job once its predecessor was gone).
+    let mut created: Vec<&str> = Vec::new();
+    for e in out["timeline"].as_array().unwrap() {
+        if e["event"] == "Created" {
+            let job = e["object"].as_str().unwrap().trim_start_matches("job/default/");
+            created.retain(|j| *j != job);
+            created.push(job);
+        }
+    }
+    assert_eq!(jobs, created);
+    let mut sorted = jobs.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, ["train-a-0", "train-a-1", "train-b-0"]);
+    // Pod names go on counting across the recreations: 26 runs of 2 Pods for Job train-a-0.
+    assert!(names.contains(&"train-a-0-0-50"), "{names:?}");
+}
