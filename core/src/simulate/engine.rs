@@ -288,7 +288,7 @@ struct PodState {
     epoch: u32,
     alive: bool,
     phase: &'static str,
-    reason: Option<String>,
+    reason: Option<&'static str>,
     containers: Vec<Container>,
     conditions: Vec<&'static str>,
     /// The Job controller deleted it; it terminates when its grace period is over.
@@ -1261,7 +1261,7 @@ impl<'a> Engine<'a> {
                 self.record(Obj::Pod(p), Some((tmpl, c)), "RuleAction", "TerminatePod", || {
                     Some("a TerminatePod rule matched (proposal RestartRulesFuture): every container is killed and the Pod fails".into())
                 });
-                self.pod_terminal(p, "Failed", Some("TerminatePod".into()))
+                self.pod_terminal(p, "Failed", Some("TerminatePod"))
             }
         }
     }
@@ -1392,7 +1392,7 @@ impl<'a> Engine<'a> {
             }
             KubeletDecision::DoNotRestart => match kind {
                 Kind::Init if code == 0 => self.advance_init(p, c, now),
-                Kind::Init => self.pod_terminal(p, "Failed", Some("InitContainerFailed".into()))?,
+                Kind::Init => self.pod_terminal(p, "Failed", Some("InitContainerFailed"))?,
                 _ => {
                     let done = self
                         .pods
@@ -1463,10 +1463,9 @@ impl<'a> Engine<'a> {
         &mut self,
         p: usize,
         phase: &'static str,
-        reason: Option<String>,
+        reason: Option<&'static str>,
     ) -> Result<(), Diagnostic> {
-        let why = reason.clone().unwrap_or_else(|| phase.to_owned());
-        self.record(Obj::Pod(p), None, phase, &why, || None);
+        self.record(Obj::Pod(p), None, phase, reason.unwrap_or(phase), || None);
         // The podFailurePolicy decides from the containers' states before the kill; a Pod the
         // controller already counted (deleted with its Job) is not asked again.
         let decide = phase == "Failed"
@@ -2210,7 +2209,7 @@ impl<'a> Engine<'a> {
                 }
             }
         }
-        self.pod_terminal(p, "Failed", Some("DisruptionTarget".into()))
+        self.pod_terminal(p, "Failed", Some("DisruptionTarget"))
     }
 
     /// The running containers of Pod `p` that fault `fi` may hit, as (index, container epoch):
@@ -2305,7 +2304,7 @@ impl<'a> Engine<'a> {
             .map(|p| PodSummary {
                 name: p.name.clone(),
                 phase: p.phase.to_owned(),
-                reason: p.reason.clone(),
+                reason: p.reason.map(str::to_owned),
                 containers: p
                     .containers
                     .iter()

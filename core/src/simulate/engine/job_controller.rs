@@ -632,7 +632,7 @@ impl Engine<'_> {
             ct.pending_start = false;
         }
         self.summary.container_exits += 1;
-        self.pod_terminal(p, "Failed", Some("Killed".into()))
+        self.pod_terminal(p, "Failed", Some("Killed"))
     }
 
     fn create_job_pod(&mut self, j: usize, index: u32) {
