@@ -926,10 +926,13 @@ fn a_jobset_recreated_many_times_reports_its_newest_pods_and_jobs() {
         if e["event"] != "Scheduled" {
             continue;
         }
-        let pod = e["object"].as_str().unwrap().trim_start_matches("pod/default/");
+        let pod = e["object"]
+            .as_str()
+            .unwrap()
+            .trim_start_matches("pod/default/");
         let index = e["podIndex"].as_u64().unwrap().to_string();
         let job = pod.rsplitn(3, '-').nth(2).unwrap().to_owned();
-        newest.retain(|(j, p)| !(j == &job && p.rsplitn(3, '-').nth(1) == Some(index.as_str())));
+        newest.retain(|(j, p)| !(j == &job && p.rsplit('-').nth(1) == Some(index.as_str())));
         newest.push((job, pod.to_owned()));
     }
     let names: Vec<&str> = out["pods"]
@@ -953,7 +956,10 @@ fn a_jobset_recreated_many_times_reports_its_newest_pods_and_jobs() {
     let mut created: Vec<&str> = Vec::new();
     for e in out["timeline"].as_array().unwrap() {
         if e["event"] == "Created" {
-            let job = e["object"].as_str().unwrap().trim_start_matches("job/default/");
+            let job = e["object"]
+                .as_str()
+                .unwrap()
+                .trim_start_matches("job/default/");
             created.retain(|j| *j != job);
             created.push(job);
         }

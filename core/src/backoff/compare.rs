@@ -147,14 +147,17 @@ pub struct CompareOutput {
 fn curve(cfg: &CurveConfig, horizon: u64) -> Result<(f64, f64, Vec<f64>), Diagnostic> {
     // The op decodes its input as a whole, so a configuration that does not decode is named as
     // the input, as the `backoff` op names it.
-    let kubelet_config = match &cfg.kubelet_config {
-        Some(v) => Some(KubeletConfiguration::deserialize(v).map_err(|e| {
-            Diagnostic::request("invalid-input", "input", format!("input: {e}"))
-        })?),
-        None => None,
-    };
-    let (gates, _) =
-        FeatureGates::resolve(cfg.kubernetes_version.as_deref(), cfg.feature_gates.as_ref())?;
+    let kubelet_config =
+        match &cfg.kubelet_config {
+            Some(v) => Some(KubeletConfiguration::deserialize(v).map_err(|e| {
+                Diagnostic::request("invalid-input", "input", format!("input: {e}"))
+            })?),
+            None => None,
+        };
+    let (gates, _) = FeatureGates::resolve(
+        cfg.kubernetes_version.as_deref(),
+        cfg.feature_gates.as_ref(),
+    )?;
     let setup = kubelet::kubelet_setup(&gates, kubelet_config)?;
     let (initial, max) = (setup.initial.as_secs_f64(), setup.max.as_secs_f64());
     // Enough restarts to pass the horizon at the fastest (capped) rate.

@@ -111,10 +111,7 @@ impl Decider {
         kubelet_config: Option<&KubeletConfiguration>,
     ) -> Result<(u64, u64), Diagnostic> {
         let setup = crate::backoff::kubelet::kubelet_setup(&self.gates, kubelet_config.cloned())?;
-        Ok((
-            ms(setup.initial.as_secs_f64()),
-            ms(setup.max.as_secs_f64()),
-        ))
+        Ok((ms(setup.initial.as_secs_f64()), ms(setup.max.as_secs_f64())))
     }
 
     /// The Job controller's delay before it creates Pods again after `failures` failures in a

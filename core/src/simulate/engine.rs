@@ -1635,7 +1635,12 @@ impl<'a> Engine<'a> {
                 crate::eval::jobset::JOB_INDEX_KEY.to_owned(),
                 job.job_index.to_string(),
             );
-            if let Some(js) = self.sc.workload.pointer("/metadata/name").and_then(Value::as_str) {
+            if let Some(js) = self
+                .sc
+                .workload
+                .pointer("/metadata/name")
+                .and_then(Value::as_str)
+            {
                 labels.insert("jobset.sigs.k8s.io/jobset-name".into(), js.to_owned());
             }
         }
@@ -1971,7 +1976,11 @@ impl<'a> Engine<'a> {
         let Some(pod) = self.pods.get(p) else {
             return false;
         };
-        let Some(name) = pod.job.and_then(|j| self.jobs.get(j)).map(|j| j.name.as_str()) else {
+        let Some(name) = pod
+            .job
+            .and_then(|j| self.jobs.get(j))
+            .map(|j| j.name.as_str())
+        else {
             return true;
         };
         self.newest_pods
@@ -2111,7 +2120,10 @@ impl<'a> Engine<'a> {
                 self.jobs.get(x).is_some_and(|y| {
                     y.phase == "Deleted"
                         && y.recreate_when_gone
-                        && self.newest_job_by_name.get(&y.name).is_none_or(|&z| is_gone(z))
+                        && self
+                            .newest_job_by_name
+                            .get(&y.name)
+                            .is_none_or(|&z| is_gone(z))
                 })
             })
             .collect();

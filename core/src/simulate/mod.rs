@@ -281,7 +281,13 @@ fn run_one(sc: &Scenario) -> Result<SimulationRun, Diagnostic> {
         sc
     };
     let (tmpls, jobset) = templates(sc, &gates)?;
-    let mut engine = Engine::new(sc, tmpls, jobset, decide::Decider::new(gates.clone()), end_ms)?;
+    let mut engine = Engine::new(
+        sc,
+        tmpls,
+        jobset,
+        decide::Decider::new(gates.clone()),
+        end_ms,
+    )?;
     if always_pod {
         engine.set_always_pod(sandbox_ms);
     }

@@ -114,9 +114,9 @@ impl Engine<'_> {
                 message: None,
             }));
         }
-        let op = match self.failure_shape(p).and_then(|shape| {
+        let op = match self.failure_shape(p).map(|shape| {
             let cached = self.decider.cached_pod_failure(tmpl, &shape);
-            Some((shape, cached))
+            (shape, cached)
         }) {
             Some((_, Some(o))) => o,
             Some((shape, None)) => {
@@ -390,7 +390,9 @@ impl Engine<'_> {
         if n_active > want {
             // Upstream removes the newest first among equals (controller.ActivePods order).
             let mut rm: Vec<usize> = job.indexes.iter().filter_map(|ix| ix.active).collect();
-            rm.sort_unstable_by_key(|&p| std::cmp::Reverse(self.pods.get(p).map_or(0, |x| x.created)));
+            rm.sort_unstable_by_key(|&p| {
+                std::cmp::Reverse(self.pods.get(p).map_or(0, |x| x.created))
+            });
             rm.truncate((n_active - want) as usize);
             for p in rm {
                 self.delete_pod(p);
