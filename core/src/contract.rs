@@ -229,8 +229,7 @@ fn encode<T: Serialize>(
 }
 
 /// Whether a request also checks the object it evaluates (once per request: see
-/// [`eval::object_warnings`]). The engine's own calls through [`call_op`] skip it, so that the
-/// simulator never validates inside its decision loop.
+/// [`eval::object_warnings`]). [`call_op`] skips it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum ObjectCheck {
     On,
@@ -398,9 +397,9 @@ fn answer(req: Request, check: ObjectCheck) -> Response {
     }
 }
 
-/// Runs one op on a JSON input and returns its result, or the first error: how one part of
-/// the engine asks another (the simulator, the backoff comparison) without bypassing the
-/// contract every front end sees.
+/// Runs one op on a JSON input and returns its result, or the first error, without the object
+/// check (for embedders and benchmarks that ask many questions of one valid object). The
+/// engine's own parts do not come through here: they call the typed functions the ops call.
 pub fn call_op(op: &str, input: Value) -> Result<Value, Diagnostic> {
     match answer(
         Request {

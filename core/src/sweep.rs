@@ -1235,29 +1235,4 @@ mod tests {
         assert_eq!(doc, json!({"a": {"b": {"c": 1}}}));
         assert!(set_path(&mut doc, "a..c", json!(1)).is_err());
     }
-
-    #[test]
-    fn the_contract_ops_round_trip() {
-        let inp = serde_json::to_value(input(3)).unwrap();
-        let req = |op: &str, input: Value| crate::contract::call_op(op, input);
-        let whole = req("sweep", inp.clone()).unwrap();
-        let plan = req("sweepPlan", inp.clone()).unwrap();
-        assert_eq!(plan["variants"].as_array().unwrap().len(), 2);
-        let mut partials = Vec::new();
-        for v in 0..2 {
-            for (start, count) in [(0, 2), (2, 1)] {
-                partials.push(
-                    req(
-                        "sweepChunk",
-                        json!({"sweep": inp, "variant": v, "start": start, "count": count}),
-                    )
-                    .unwrap(),
-                );
-            }
-        }
-        let merged = req("sweepMerge", json!({"partials": partials})).unwrap();
-        assert_eq!(merged, whole);
-        let e = req("sweep", json!({"scenario": scenario(), "seeds": 0})).unwrap_err();
-        assert_eq!(e.field, "seeds");
-    }
 }

@@ -849,3 +849,125 @@ fn a_pod_deleted_while_its_container_waits_in_crash_loop_back_off_ends_at_once()
     );
     assert_eq!(out["pods"][0]["containers"][0]["restartCount"], 1);
 }
+
+/// One contract request's result, or its first error.
+fn request(op: &str, input: Value) -> Result<Value, restartkit::Diagnostic> {
+    match restartkit::handle(restartkit::Request::new(op, input)) {
+        restartkit::Response::Ok { result, .. } => Ok(result),
+        restartkit::Response::Error { mut errors, .. } => Err(errors.remove(0)),
+    }
+}
+
+#[test]
+fn the_sweep_ops_round_trip_through_the_contract() {
+    let scenario = json!({
+        "kubernetesVersion": "1.35", "runFor": "6h", "startupSeconds": 20, "podRescheduleSeconds": 90,
+        "seed": 3,
+        "faults": [{"kind": "containerExit", "container": "trainer", "ratePerHour": 0.3, "exitCodes": [42]}],
+        "exits": [{"container": "trainer", "afterSeconds": 7200, "exitCode": 0}],
+        "workload": jobset(json!({
+            "failurePolicy": {"maxRestarts": 1},
+            "replicatedJobs": [{"name": "workers", "replicas": 1, "template": {"spec": {
+                "parallelism": 2, "completions": 2, "completionMode": "Indexed", "backoffLimit": 0,
+                "template": {"spec": {"restartPolicy": "Never", "containers": [
+                    {"name": "trainer", "image": "trainer:1"}]}}}}}]
+        })),
+    });
+    let inp = json!({"scenario": scenario, "seeds": 3, "runs": true,
+        "grid": [{"path": "workload.spec.failurePolicy.maxRestarts", "values": [0, 3]}]});
+    let whole = request("sweep", inp.clone()).unwrap();
+    let plan = request("sweepPlan", inp.clone()).unwrap();
+    assert_eq!(plan["variants"].as_array().unwrap().len(), 2);
+    let mut partials = Vec::new();
+    for v in 0..2 {
+        for (start, count) in [(0, 2), (2, 1)] {
+            partials.push(
+                request(
+                    "sweepChunk",
+                    json!({"sweep": inp, "variant": v, "start": start, "count": count}),
+                )
+                .unwrap(),
+            );
+        }
+    }
+    let merged = request("sweepMerge", json!({"partials": partials})).unwrap();
+    assert_eq!(merged, whole);
+    let e = request("sweep", json!({"scenario": scenario, "seeds": 0})).unwrap_err();
+    assert_eq!(e.field, "seeds");
+}
+
+/// A JobSet recreated many times (the simulator reuses the slots of gone Pods and Jobs): the
+/// result still lists the newest Pod of each Job index, in creation order, and the Jobs of the
+/// last run, as the timeline shows them.
+#[test]
+fn a_jobset_recreated_many_times_reports_its_newest_pods_and_jobs() {
+    let out = simulate(json!({
+        "runFor": "1d", "startupSeconds": 5, "podRescheduleSeconds": 10,
+        "workload": jobset(json!({
+            "failurePolicy": {"maxRestarts": 25},
+            "replicatedJobs": [
+                {"name": "a", "replicas": 2, "template": {"spec": {"backoffLimit": 0, "parallelism": 2,
+                    "completions": 2, "completionMode": "Indexed",
+                    "template": {"spec": {"restartPolicy": "Never", "terminationGracePeriodSeconds": 5,
+                        "containers": [{"name": "main", "image": "t"}]}}}}},
+                {"name": "b", "replicas": 1, "template": {"spec": {"backoffLimit": 0, "parallelism": 3,
+                    "completions": 3, "completionMode": "Indexed",
+                    "template": {"spec": {"restartPolicy": "Never",
+                        "initContainers": [{"name": "setup", "image": "t"}],
+                        "containers": [{"name": "main", "image": "t"}]}}}}}]
+        })),
+        "exits": [{"container": "main", "replicatedJob": "a", "jobIndex": 1, "podIndex": 1, "afterSeconds": 60, "exitCode": 1}],
+    }));
+    assert_eq!(out["jobset"]["phase"], "Failed", "{}", out["jobset"]);
+    assert_eq!(out["summary"]["jobsetRestarts"], 25);
+    // From the timeline: each Job's newest Pod per index, in the order they were scheduled.
+    let mut newest: Vec<(String, String)> = Vec::new();
+    for e in out["timeline"].as_array().unwrap() {
+        if e["event"] != "Scheduled" {
+            continue;
+        }
+        let pod = e["object"]
+            .as_str()
+            .unwrap()
+            .trim_start_matches("pod/default/");
+        let index = e["podIndex"].as_u64().unwrap().to_string();
+        let job = pod.rsplitn(3, '-').nth(2).unwrap().to_owned();
+        newest.retain(|(j, p)| !(j == &job && p.rsplit('-').nth(1) == Some(index.as_str())));
+        newest.push((job, pod.to_owned()));
+    }
+    let names: Vec<&str> = out["pods"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names.len(), 7, "{names:?}");
+    assert_eq!(
+        names,
+        newest.iter().map(|(_, p)| p.as_str()).collect::<Vec<_>>()
+    );
+    let jobs: Vec<&str> = out["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| j["name"].as_str().unwrap())
+        .collect();
+    // In the order the last run created them (each Job once its predecessor was gone).
+    let mut created: Vec<&str> = Vec::new();
+    for e in out["timeline"].as_array().unwrap() {
+        if e["event"] == "Created" {
+            let job = e["object"]
+                .as_str()
+                .unwrap()
+                .trim_start_matches("job/default/");
+            created.retain(|j| *j != job);
+            created.push(job);
+        }
+    }
+    assert_eq!(jobs, created);
+    let mut sorted = jobs.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, ["train-a-0", "train-a-1", "train-b-0"]);
+    // Pod names go on counting across the recreations: 26 runs of 2 Pods for Job train-a-0.
+    assert!(names.contains(&"train-a-0-0-50"), "{names:?}");
+}

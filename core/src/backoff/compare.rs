@@ -2,11 +2,14 @@
 //! about them — restarts within time windows for a container that crashes at once, excess
 //! restarts against the legacy 10 s / 300 s curve, and the API load of N crashing Pods.
 
+use crate::api::KubeletConfiguration;
+use crate::backoff::kubelet;
 use crate::diag::Diagnostic;
+use crate::features::FeatureGates;
 use crate::proposals::{self, Proposal};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// The windows KEP-4603 compares curves over, in seconds: 10 s, 30 s, 70 s, 5 min, 30 min.
@@ -139,45 +142,38 @@ pub struct CompareOutput {
     pub kep_load_figures: Option<KepLoadFigures>,
 }
 
+/// The curve `cfg` names, up to `horizon` seconds: (initial, max, restart times), from the same
+/// kubelet set-up and curve as the `backoff` op.
 fn curve(cfg: &CurveConfig, horizon: u64) -> Result<(f64, f64, Vec<f64>), Diagnostic> {
-    let mut input = json!({"component": "kubelet", "restarts": 2});
-    if let Some(m) = input.as_object_mut() {
-        if let Some(v) = &cfg.kubernetes_version {
-            m.insert("kubernetesVersion".into(), json!(v));
-        }
-        if let Some(g) = &cfg.feature_gates {
-            m.insert("featureGates".into(), json!(g));
-        }
-        if let Some(k) = &cfg.kubelet_config {
-            m.insert("kubeletConfig".into(), k.clone());
-        }
-    }
-    let first = crate::contract::call_op("backoff", input.clone())?;
-    let initial = first
-        .get("initialSeconds")
-        .and_then(Value::as_f64)
-        .unwrap_or(0.0);
-    let max = first
-        .get("maxSeconds")
-        .and_then(Value::as_f64)
-        .unwrap_or(0.0);
+    // The op decodes its input as a whole, so a configuration that does not decode is named as
+    // the input, as the `backoff` op names it.
+    let kubelet_config =
+        match &cfg.kubelet_config {
+            Some(v) => Some(KubeletConfiguration::deserialize(v).map_err(|e| {
+                Diagnostic::request("invalid-input", "input", format!("input: {e}"))
+            })?),
+            None => None,
+        };
+    let (gates, _) = FeatureGates::resolve(
+        cfg.kubernetes_version.as_deref(),
+        cfg.feature_gates.as_ref(),
+    )?;
+    let setup = kubelet::kubelet_setup(&gates, kubelet_config)?;
+    let (initial, max) = (setup.initial.as_secs_f64(), setup.max.as_secs_f64());
     // Enough restarts to pass the horizon at the fastest (capped) rate.
     let n = if max > 0.0 {
-        ((horizon as f64 / max).ceil() as u64 + 64)
-            .min(u64::from(crate::backoff::kubelet::MAX_RESTARTS))
+        ((horizon as f64 / max).ceil() as u64 + 64).min(u64::from(kubelet::MAX_RESTARTS))
     } else {
         64
     };
-    if let Some(m) = input.as_object_mut() {
-        m.insert("restarts".into(), json!(n));
-    }
-    let r = crate::contract::call_op("backoff", input)?;
-    let times: Vec<f64> = r
-        .get("restartTimesSeconds")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_f64)
+    let steps = kubelet::simulate(
+        setup.initial,
+        setup.max,
+        &kubelet::crashes(usize::try_from(n).unwrap_or(0)),
+    )?;
+    let times: Vec<f64> = steps
+        .iter()
+        .map(|s| s.restart_at.as_secs_f64())
         .filter(|t| *t <= horizon as f64)
         .collect();
     Ok((initial, max, times))

@@ -78,14 +78,7 @@ pub const MAX_RESTARTS: u32 = 1_000_000;
 /// The wait before each of `restarts` restarts of a container that crashes as soon as it starts
 /// (no reset in between): 0, I, 2I, 4I, … capped at max.
 pub fn delays(initial: Duration, max: Duration, restarts: usize) -> Vec<Duration> {
-    let events = vec![
-        TimelineEvent {
-            event: "crash".to_owned(),
-            ran_seconds: None
-        };
-        restarts
-    ];
-    simulate(initial, max, &events)
+    simulate(initial, max, &crashes(restarts))
         .map(|steps| steps.into_iter().map(|s| s.delay).collect())
         .unwrap_or_default()
 }
@@ -249,11 +242,24 @@ pub struct KubeletBackoffOutput {
     pub reason: String,
 }
 
-pub fn run(i: KubeletBackoffInput) -> Result<KubeletBackoffOutput, Diagnostic> {
-    let (gates, _) =
-        FeatureGates::resolve(i.kubernetes_version.as_deref(), i.feature_gates.as_ref())?;
-    let period_given = !i_period_was_default(&i.kubelet_config);
-    let mut cfg = i.kubelet_config.map(|b| *b).unwrap_or_default();
+/// A kubelet as it starts: its configuration after defaulting, its effective gates, and its
+/// CrashLoopBackOff curve.
+#[derive(Debug, Clone)]
+pub struct KubeletSetup {
+    pub config: KubeletConfiguration,
+    pub effective_gates: FeatureGates,
+    pub initial: Duration,
+    pub max: Duration,
+}
+
+/// The kubelet started with `gates` and configuration `cfg` (None: all defaults): defaulted,
+/// validated (a configuration the kubelet refuses is an error naming the field), and its curve.
+/// The `backoff` op and the simulator both start their kubelet here.
+pub fn kubelet_setup(
+    gates: &FeatureGates,
+    cfg: Option<KubeletConfiguration>,
+) -> Result<KubeletSetup, Diagnostic> {
+    let mut cfg = cfg.unwrap_or_default();
     let ctx = Ctx {
         gates: gates.clone(),
         skip_defaulting: false,
@@ -273,8 +279,37 @@ pub fn run(i: KubeletBackoffInput) -> Result<KubeletBackoffOutput, Diagnostic> {
         e.field = format!("input.kubeletConfig.{}", e.field);
         return Err(e);
     }
-    let effective = kubelet_config::kubelet_gates(&gates, &cfg);
-    let (initial, max) = crash_loop_params(&gates, &cfg);
+    let effective_gates = kubelet_config::kubelet_gates(gates, &cfg);
+    let (initial, max) = crash_loop_params(gates, &cfg);
+    Ok(KubeletSetup {
+        config: cfg,
+        effective_gates,
+        initial,
+        max,
+    })
+}
+
+/// The crash times of a container that crashes as soon as it starts, `n` times.
+pub fn crashes(n: usize) -> Vec<TimelineEvent> {
+    vec![
+        TimelineEvent {
+            event: "crash".to_owned(),
+            ran_seconds: None
+        };
+        n
+    ]
+}
+
+pub fn run(i: KubeletBackoffInput) -> Result<KubeletBackoffOutput, Diagnostic> {
+    let (gates, _) =
+        FeatureGates::resolve(i.kubernetes_version.as_deref(), i.feature_gates.as_ref())?;
+    let period_given = !i_period_was_default(&i.kubelet_config);
+    let KubeletSetup {
+        config: cfg,
+        effective_gates: effective,
+        initial,
+        max,
+    } = kubelet_setup(&gates, i.kubelet_config.map(|b| *b))?;
     let steps = match (&i.timeline, i.restarts) {
         (Some(_), Some(_)) => {
             return Err(Diagnostic::request(
@@ -296,17 +331,7 @@ pub fn run(i: KubeletBackoffInput) -> Result<KubeletBackoffOutput, Diagnostic> {
                 ));
             }
             let n = usize::try_from(n).unwrap_or(0);
-            simulate(
-                initial,
-                max,
-                &vec![
-                    TimelineEvent {
-                        event: "crash".to_owned(),
-                        ran_seconds: None
-                    };
-                    n
-                ],
-            )?
+            simulate(initial, max, &crashes(n))?
         }
     };
     let period = kubelet_config::max_container_restart_period(&cfg)

@@ -143,20 +143,32 @@ pub struct JobSetFailurePolicyOutput {
     pub restarted_jobset: bool,
 }
 
+/// The `jobsetFailurePolicy` op: the input's version and gates, then [`failure_policy`].
 pub fn jobset_failure_policy(
     i: JobSetFailurePolicyInput,
 ) -> Result<JobSetFailurePolicyOutput, Diagnostic> {
     let (gates, _) =
         FeatureGates::resolve(i.kubernetes_version.as_deref(), i.feature_gates.as_ref())?;
-    if let Some(now) = i.now.as_deref().filter(|n| parse_time(n).is_none()) {
+    failure_policy(&i.jobset, &i.failed_jobs, &gates, i.now.as_deref())
+}
+
+/// What the op answers, on typed values: the simulator and `whatIf` call this with the objects
+/// they hold, so their answers are the op's by construction.
+pub fn failure_policy(
+    jobset: &JobSet,
+    failed_jobs: &[Job],
+    gates: &FeatureGates,
+    now: Option<&str>,
+) -> Result<JobSetFailurePolicyOutput, Diagnostic> {
+    if let Some(now) = now.filter(|n| parse_time(n).is_none()) {
         return Err(Diagnostic::request(
             "invalid-input",
             "input.now",
             format!("input.now: {now:?} is not an RFC 3339 time"),
         ));
     }
-    unbuildable_pattern(&i.jobset)?;
-    let o = execute_failure_policy(&i.jobset, &i.failed_jobs, &gates, i.now.as_deref());
+    unbuildable_pattern(jobset)?;
+    let o = execute_failure_policy(jobset, failed_jobs, gates, now);
     Ok(JobSetFailurePolicyOutput {
         action: o.action,
         matched_rule: o.matched_rule,

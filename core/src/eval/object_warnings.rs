@@ -4,8 +4,8 @@
 //! [`INVALID_OBJECT`] (docs/contract.md, "Evaluation warnings").
 //!
 //! The check runs once per object — when a request is answered through the contract, or when a
-//! policy is compiled — and never inside a decision: the ops the simulator calls internally
-//! (`contract::call_op`) and the compiled policies' `decide` loops do not run it.
+//! policy is compiled — and never inside a decision: the typed functions the simulator calls
+//! and the compiled policies' `decide` loops do not run it.
 
 use crate::diag::{Diagnostic, Severity};
 use crate::features::FeatureGates;

@@ -1,11 +1,14 @@
 //! "What if container X exits with code N?": the kubelet's decision, then — for a Pod of a Job
 //! or JobSet — the Job controller's outcome and the JobSet controller's action, chained the way
-//! the components hand the failure on. Each step is the engine's own op; this module only builds
-//! the objects one component passes to the next.
+//! the components hand the failure on. Each step is the function the engine's own op calls, on
+//! typed values; this module only builds the objects one component passes to the next.
 
-use crate::api::{Job, JobSet, Pod, PodSpec};
-use crate::contract::decode;
+use crate::api::{
+    Condition, ContainerState, ContainerStateTerminated, ContainerStatus, Job, JobSet, JobStatus,
+    Pod, PodSpec, PodStatus,
+};
 use crate::diag::Diagnostic;
+use crate::features::FeatureGates;
 use crate::validate;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -59,25 +62,6 @@ pub struct WhatIfOutput {
     pub proposals: Vec<crate::proposals::Proposal>,
 }
 
-fn gates_of(input: &WhatIfInput) -> Value {
-    let mut m = serde_json::Map::new();
-    if let Some(v) = &input.kubernetes_version {
-        m.insert("kubernetesVersion".into(), json!(v));
-    }
-    if let Some(g) = &input.feature_gates {
-        m.insert("featureGates".into(), json!(g));
-    }
-    Value::Object(m)
-}
-
-fn with(base: &Value, extra: Value) -> Value {
-    let mut m = base.as_object().cloned().unwrap_or_default();
-    if let Value::Object(e) = extra {
-        m.extend(e);
-    }
-    Value::Object(m)
-}
-
 fn to_value<T: Serialize>(t: &T) -> Result<Value, Diagnostic> {
     serde_json::to_value(t)
         .map_err(|e| Diagnostic::request("internal", "", format!("cannot encode: {e}")))
@@ -101,7 +85,6 @@ fn what_if_upstream(input: WhatIfInput) -> Result<WhatIfOutput, Diagnostic> {
         .and_then(Value::as_str)
         .unwrap_or("")
         .to_owned();
-    let opts = gates_of(&input);
     let mut story = Vec::new();
     // The Job (if any) and the Pod template the failing Pod comes from.
     let (jobset, job, pod_spec, pod_meta_name, ns): (
@@ -232,12 +215,22 @@ fn what_if_upstream(input: WhatIfInput) -> Result<WhatIfOutput, Diagnostic> {
     };
     // The kubelet step is the one proposals change (RestartRulesFuture, AlwaysPod): it gets them,
     // so a result marked as made under a proposal was decided under it.
-    let mut kubelet_in: crate::eval::kubelet::ContainerRestartInput = decode(with(
-        &opts,
-        json!({"pod": to_value(&pod)?, "container": container, "exitCode": input.exit_code}),
-    ))?;
-    kubelet_in.proposals = input.proposals.clone();
-    let kubelet_out = crate::eval::kubelet::container_restart(kubelet_in)?;
+    let kubelet_out =
+        crate::eval::kubelet::container_restart(crate::eval::kubelet::ContainerRestartInput {
+            pod: pod.clone(),
+            container: container.clone(),
+            exit_code: input.exit_code,
+            kubernetes_version: input.kubernetes_version.clone(),
+            feature_gates: input.feature_gates.clone(),
+            proposals: input.proposals.clone(),
+            restart_count: None,
+            reason: None,
+        })?;
+    // The kubelet step has resolved the same version and gates (and refused bad ones).
+    let (gates, _) = FeatureGates::resolve(
+        input.kubernetes_version.as_deref(),
+        input.feature_gates.as_ref(),
+    )?;
     let kubelet = to_value(&kubelet_out)?;
     let action = str_of(&kubelet, "action").to_owned();
     let is_init = pod_spec.init_containers.iter().any(|c| c.name == container);
@@ -289,29 +282,42 @@ fn what_if_upstream(input: WhatIfInput) -> Result<WhatIfOutput, Diagnostic> {
             proposals: Vec::new(),
         });
     }
-    let status_list = if is_init {
-        "initContainerStatuses"
+    let exited = vec![ContainerStatus {
+        name: container.clone(),
+        state: Some(ContainerState {
+            terminated: Some(ContainerStateTerminated {
+                exit_code: input.exit_code,
+                reason: Some("Error".into()),
+                ..Default::default()
+            }),
+            ..Default::default()
+        }),
+        ..Default::default()
+    }];
+    let (container_statuses, init_container_statuses) = if is_init {
+        (Vec::new(), exited)
     } else {
-        "containerStatuses"
+        (exited, Vec::new())
     };
-    let conditions: Vec<Value> = input
-        .pod_conditions
-        .iter()
-        .map(|t| json!({"type": t, "status": "True"}))
-        .collect();
-    let mut failed_pod = to_value(&pod)?;
-    let pod_status = json!({
-        "phase": "Failed",
-        "conditions": conditions,
-        status_list: [{"name": container, "state": {"terminated": {"exitCode": input.exit_code, "reason": "Error"}}}],
-    });
-    if let Some(m) = failed_pod.as_object_mut() {
-        m.insert("status".into(), pod_status);
-    }
-    let pfp_out = crate::eval::job::pod_failure_policy(decode(with(
-        &opts,
-        json!({"job": to_value(&job)?, "pod": failed_pod}),
-    ))?)?;
+    let failed_pod = Pod {
+        status: Some(PodStatus {
+            phase: Some("Failed".into()),
+            conditions: input
+                .pod_conditions
+                .iter()
+                .map(|t| Condition {
+                    type_: t.clone(),
+                    status: "True".into(),
+                    ..Default::default()
+                })
+                .collect(),
+            container_statuses,
+            init_container_statuses,
+            ..Default::default()
+        }),
+        ..pod
+    };
+    let pfp_out = crate::eval::job::evaluate(&job, &failed_pod, &gates);
     let pfp = to_value(&pfp_out)?;
     let pfp_action = pfp
         .get("action")
@@ -399,18 +405,22 @@ fn what_if_upstream(input: WhatIfInput) -> Result<WhatIfOutput, Diagnostic> {
             proposals: Vec::new(),
         });
     };
-    let mut failed_job = to_value(&job)?;
-    let job_status = json!({
-        "failed": 1,
-        "conditions": [{"type": "Failed", "status": "True", "reason": reason, "message": message, "lastTransitionTime": "2026-01-01T00:00:00Z"}],
-    });
-    if let Some(m) = failed_job.as_object_mut() {
-        m.insert("status".into(), job_status);
-    }
-    let js_out = crate::eval::jobset::jobset_failure_policy(decode(with(
-        &opts,
-        json!({"jobset": to_value(&js)?, "failedJobs": [failed_job]}),
-    ))?)?;
+    let failed_job = Job {
+        status: Some(JobStatus {
+            failed: Some(1),
+            conditions: vec![Condition {
+                type_: "Failed".into(),
+                status: "True".into(),
+                reason: Some(reason.to_owned()),
+                message: message.clone(),
+                last_transition_time: Some("2026-01-01T00:00:00Z".into()),
+                ..Default::default()
+            }],
+            ..Default::default()
+        }),
+        ..job
+    };
+    let js_out = crate::eval::jobset::failure_policy(&js, &[failed_job], &gates, None)?;
     let jsv = to_value(&js_out)?;
     let when = if outcome == "JobFailed" {
         "at once"

@@ -1,13 +1,19 @@
-//! The simulator asks the engine's own operations for the controllers' decisions — the Job's
-//! pod failure policy, the JobSet's failure policy, the backoff figures — so a simulated
-//! timeline can never disagree with what `evaluate` answers. (The kubelet's per-exit decision
-//! comes from the same compiled tables `containerRestart` is checked against.) Answers that
-//! depend only on a few values are cached: a run asks the same question many times.
+//! The simulator asks the controllers' decisions — the Job's pod failure policy, the JobSet's
+//! failure policy, the backoff figures — from the same typed functions the engine's operations
+//! call, on the objects it holds, so a simulated timeline can never disagree with what
+//! `evaluate` answers. (The kubelet's per-exit decision comes from the same compiled tables
+//! `containerRestart` is checked against.) The pod failure policy's answers are cached by the
+//! failure's shape: a run asks the same question many times.
 
-use crate::contract::call_op as call;
+use crate::api::{Job, JobSet, KubeletConfiguration, Pod};
+use crate::backoff::job::{
+    DEFAULT_JOB_POD_FAILURE_BACKOFF_SECONDS, MAX_JOB_POD_FAILURE_BACKOFF_SECONDS,
+    remaining_for_failures,
+};
 use crate::diag::Diagnostic;
-use serde_json::{Value, json};
-use std::collections::HashMap;
+use crate::eval::jobset::JobSetFailurePolicyOutput;
+use crate::features::FeatureGates;
+use rustc_hash::FxHashMap;
 
 /// The Job controller's answer for one failed Pod.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -18,112 +24,106 @@ pub struct PodFailureOutcome {
     pub message: Option<String>,
 }
 
-/// Options every request of one run carries (version, gates).
-#[derive(Debug, Clone, Default)]
+/// What a container's status shows when its Pod fails (the part the policy reads).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ContainerShape {
+    Running,
+    Exited(i32),
+    NotStarted,
+}
+
+/// A failed Pod as the pod failure policy sees it: its containers' states, in the template's
+/// order, and its True conditions. Two Pods of one template with the same shape get the same
+/// answer (but for a FailJob message, which names the Pod).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct FailureShape {
+    pub containers: Vec<ContainerShape>,
+    pub conditions: Vec<&'static str>,
+}
+
+/// The decisions of one run, under its version and gates.
+#[derive(Debug, Clone)]
 pub struct Decider {
-    pub options: serde_json::Map<String, Value>,
-    pfp_cache: HashMap<(usize, String), PodFailureOutcome>,
-    job_backoff_cache: HashMap<u32, u64>,
+    gates: FeatureGates,
+    pfp_cache: FxHashMap<(usize, FailureShape), PodFailureOutcome>,
+}
+
+/// Seconds (as the ops give them) to whole milliseconds, as the simulator's clock counts.
+fn ms(seconds: f64) -> u64 {
+    (seconds * 1000.0).round() as u64
 }
 
 impl Decider {
-    pub fn new(options: serde_json::Map<String, Value>) -> Self {
+    pub fn new(gates: FeatureGates) -> Self {
         Decider {
-            options,
-            ..Default::default()
+            gates,
+            pfp_cache: FxHashMap::default(),
         }
     }
 
-    fn input(&self, extra: Value) -> Value {
-        let mut m = self.options.clone();
-        if let Value::Object(e) = extra {
-            m.extend(e);
-        }
-        Value::Object(m)
+    /// The cached answer for a failure of this shape, unless it has to be asked again (FailJob:
+    /// its message names the Pod).
+    pub fn cached_pod_failure(
+        &self,
+        job_template: usize,
+        shape: &FailureShape,
+    ) -> Option<PodFailureOutcome> {
+        // The key is built once per lookup; a failure shape is a few bytes.
+        self.pfp_cache
+            .get(&(job_template, shape.clone()))
+            .filter(|o| o.action.as_deref() != Some("FailJob"))
+            .cloned()
     }
 
-    /// The Job controller's pod failure policy for a failed Pod; `key` identifies the failure's
-    /// shape (which containers ended with which codes, which conditions) for caching — the
-    /// message, which names the Pod, is asked for again when the rule is FailJob.
+    /// The Job controller's pod failure policy for failed Pod `pod` of `job` (the
+    /// `podFailurePolicy` op's function), remembered under `shape`.
     pub fn pod_failure(
         &mut self,
         job_template: usize,
-        key: String,
-        job: &Value,
-        pod: &Value,
-    ) -> Result<PodFailureOutcome, Diagnostic> {
-        if let Some(o) = self.pfp_cache.get(&(job_template, key.clone()))
-            && o.action.as_deref() != Some("FailJob")
-        {
-            return Ok(o.clone());
-        }
-        let r = call(
-            "podFailurePolicy",
-            self.input(json!({"job": job, "pod": pod})),
-        )?;
+        shape: FailureShape,
+        job: &Job,
+        pod: &Pod,
+    ) -> PodFailureOutcome {
+        let r = crate::eval::job::evaluate(job, pod, &self.gates);
         let o = PodFailureOutcome {
-            action: r.get("action").and_then(Value::as_str).map(str::to_owned),
-            count_failed: r
-                .get("countFailed")
-                .and_then(Value::as_bool)
-                .unwrap_or(true),
-            message: r.get("message").and_then(Value::as_str).map(str::to_owned),
+            action: r.action,
+            count_failed: r.count_failed,
+            message: r.message,
         };
-        self.pfp_cache.insert((job_template, key), o.clone());
-        Ok(o)
+        self.pfp_cache.insert((job_template, shape), o.clone());
+        o
     }
 
-    /// The JobSet controller's answer to failed Jobs (full result of `jobsetFailurePolicy`).
-    pub fn jobset(&mut self, jobset: &Value, failed_jobs: &[Value]) -> Result<Value, Diagnostic> {
-        call(
-            "jobsetFailurePolicy",
-            self.input(json!({"jobset": jobset, "failedJobs": failed_jobs})),
-        )
+    /// The JobSet controller's answer to failed Jobs (the `jobsetFailurePolicy` op's function).
+    pub fn jobset(
+        &self,
+        jobset: &JobSet,
+        failed_jobs: &[Job],
+    ) -> Result<JobSetFailurePolicyOutput, Diagnostic> {
+        crate::eval::jobset::failure_policy(jobset, failed_jobs, &self.gates, None)
     }
 
-    /// CrashLoopBackOff (initial, max) in milliseconds for this run's version, gates and kubelet config.
-    pub fn crash_loop(&self, kubelet_config: Option<&Value>) -> Result<(u64, u64), Diagnostic> {
-        let mut q = json!({"component": "kubelet", "restarts": 2});
-        if let (Some(c), Some(m)) = (kubelet_config, q.as_object_mut()) {
-            m.insert("kubeletConfig".into(), c.clone());
-        }
-        let r = call("backoff", self.input(q))?;
-        let ms = |k: &str| {
-            r.get(k)
-                .and_then(Value::as_f64)
-                .map(|s| (s * 1000.0).round() as u64)
-        };
-        match (ms("initialSeconds"), ms("maxSeconds")) {
-            (Some(i), Some(m)) => Ok((i, m)),
-            _ => Err(Diagnostic::request(
-                "internal",
-                "",
-                "the backoff op gave no initialSeconds/maxSeconds",
-            )),
-        }
+    /// CrashLoopBackOff (initial, max) in milliseconds for this run's version, gates and kubelet
+    /// configuration (the `backoff` op's kubelet set-up: a configuration the kubelet refuses is
+    /// an error).
+    pub fn crash_loop(
+        &self,
+        kubelet_config: Option<&KubeletConfiguration>,
+    ) -> Result<(u64, u64), Diagnostic> {
+        let setup = crate::backoff::kubelet::kubelet_setup(&self.gates, kubelet_config.cloned())?;
+        Ok((ms(setup.initial.as_secs_f64()), ms(setup.max.as_secs_f64())))
     }
 
     /// The Job controller's delay before it creates Pods again after `failures` failures in a
     /// row, in milliseconds (getRemainingTime at the instant of the last failure).
-    pub fn job_backoff_ms(&mut self, failures: u32) -> Result<u64, Diagnostic> {
-        if failures == 0 {
-            return Ok(0);
-        }
-        if let Some(ms) = self.job_backoff_cache.get(&failures) {
-            return Ok(*ms);
-        }
-        let t = "2026-01-01T00:00:00Z";
-        let r = call(
-            "backoff",
-            json!({"component": "job-controller", "function": "getRemainingTime", "defaultBackoffSeconds": 10,
-                   "maxBackoffSeconds": 600, "failuresAfterLastSuccess": failures, "lastFailureTime": t, "now": t}),
-        )?;
-        let ms = r
-            .get("remainingSeconds")
-            .and_then(Value::as_f64)
-            .map(|s| (s * 1000.0).round() as u64)
-            .unwrap_or(0);
-        self.job_backoff_cache.insert(failures, ms);
-        Ok(ms)
+    pub fn job_backoff_ms(&self, failures: u32) -> u64 {
+        let nanos = |s: f64| (s * 1e9) as i64;
+        let remaining = remaining_for_failures(
+            nanos(DEFAULT_JOB_POD_FAILURE_BACKOFF_SECONDS),
+            nanos(MAX_JOB_POD_FAILURE_BACKOFF_SECONDS),
+            i32::try_from(failures).unwrap_or(i32::MAX),
+            0,
+        );
+        ms(remaining as f64 / 1e9)
     }
 }

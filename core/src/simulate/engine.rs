@@ -4,18 +4,22 @@
 //! order events were scheduled, and randomness comes from one seeded generator, so the same
 //! scenario always gives the same timeline.
 
-use super::decide::{Decider, PodFailureOutcome};
+use super::decide::{ContainerShape, Decider, FailureShape, PodFailureOutcome};
 use super::scenario::{FaultKind, Scenario, Selector};
 use super::{ContainerSummary, JobSetSummary, JobSummary, PodSummary, SimulationEvent, Summary};
+use crate::api::{
+    Condition, ContainerState, ContainerStateRunning, ContainerStateTerminated,
+    ContainerStateWaiting, ContainerStatus, Job, JobSet, JobStatus, ObjectMeta, Pod, PodStatus,
+    ReplicatedJobStatus,
+};
 use crate::diag::Diagnostic;
 use crate::eval::job_compiled::{CompiledPodFailurePolicy, Decision, UNKNOWN_CONTAINER};
 use crate::eval::kubelet::{CompiledContainerPolicy, KubeletDecision};
 use crate::features::FeatureGates;
 use dary_heap::QuaternaryHeap;
 use rustc_hash::FxHashMap;
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::cmp::Reverse;
-use std::collections::HashMap;
 
 mod job_controller;
 
@@ -30,8 +34,10 @@ enum Kind {
 
 /// A Pod template: the Pod itself, or the template of one replicatedJob / Job.
 pub(super) struct Template {
-    pub pod: Value,
-    pub job: Option<Value>,
+    /// The Pod as the policies see it (a Job's: `v1` Pod named `pod` with the template's spec).
+    pub pod: Pod,
+    /// The defaulted Job (a replicatedJob's template as a `batch/v1` Job).
+    pub job: Option<Job>,
     pub names: Vec<String>,
     kinds: Vec<Kind>,
     /// The kubelet's decision table of each container, in `names` order.
@@ -58,7 +64,7 @@ pub(super) struct Template {
     /// successPolicy rules (Indexed Jobs).
     success_rules: Vec<job_controller::SuccessRule>,
     /// The Job's podFailurePolicy compiled (None for a bare Pod, or a policy the compiled form
-    /// cannot hold: the JSON op then answers), and each container's index in it.
+    /// cannot hold: the policy's own function then answers), and each container's index in it.
     pfp: Option<CompiledPodFailurePolicy>,
     pfp_index: Vec<usize>,
     /// Proposal RestartRulesFuture: each container (in `names` order) whose rules the proposal
@@ -74,13 +80,13 @@ struct AlwaysPod {
 
 impl Template {
     pub fn new(
-        pod: Value,
-        spec: &crate::api::PodSpec,
+        pod: Pod,
         gates: &FeatureGates,
-        job: Option<Value>,
+        job: Option<Job>,
         replicated_job: Option<String>,
         replicas: u32,
     ) -> Self {
+        let spec = &pod.spec;
         let policies = spec
             .init_containers
             .iter()
@@ -89,51 +95,32 @@ impl Template {
             .collect();
         let mut names = Vec::new();
         let mut kinds = Vec::new();
-        for c in pod
-            .pointer("/spec/initContainers")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            names.push(
-                c.get("name")
-                    .and_then(Value::as_str)
-                    .unwrap_or("")
-                    .to_owned(),
-            );
-            kinds.push(
-                if c.get("restartPolicy").and_then(Value::as_str) == Some("Always") {
-                    Kind::Sidecar
-                } else {
-                    Kind::Init
-                },
-            );
+        for c in &spec.init_containers {
+            names.push(c.name.clone());
+            kinds.push(if c.restart_policy.as_deref() == Some("Always") {
+                Kind::Sidecar
+            } else {
+                Kind::Init
+            });
         }
-        for c in pod
-            .pointer("/spec/containers")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            names.push(
-                c.get("name")
-                    .and_then(Value::as_str)
-                    .unwrap_or("")
-                    .to_owned(),
-            );
+        for c in &spec.containers {
+            names.push(c.name.clone());
             kinds.push(Kind::Regular);
         }
-        let js = job.as_ref().and_then(|j| j.get("spec"));
-        let int = |k: &str| js.and_then(|s| s.get(k)).and_then(Value::as_i64);
-        let parallelism = int("parallelism").unwrap_or(1).clamp(0, 1_000_000) as u32;
+        let js = job.as_ref().map(|j| &j.spec);
+        let parallelism = js
+            .and_then(|s| s.parallelism)
+            .map_or(1, i64::from)
+            .clamp(0, 1_000_000) as u32;
+        let completions_set = js.and_then(|s| s.completions);
         // No completions (after defaulting): a work queue of `parallelism` Pods, done once one
         // has succeeded and none is active. Its slots are the parallel Pods.
-        let work_queue = job.is_some() && int("completions").is_none();
-        let completions = match int("completions") {
-            Some(c) => c.clamp(1, 1_000_000) as u32,
+        let work_queue = job.is_some() && completions_set.is_none();
+        let completions = match completions_set {
+            Some(c) => i64::from(c).clamp(1, 1_000_000) as u32,
             None => parallelism.max(1),
         };
-        let per_index = int("backoffLimitPerIndex");
+        let per_index = js.and_then(|s| s.backoff_limit_per_index).map(i64::from);
         let default_limit = if per_index.is_some() {
             i64::from(i32::MAX)
         } else {
@@ -141,31 +128,20 @@ impl Template {
         };
         let pfp = job
             .as_ref()
-            // Through the same decoder as validation: one copy of Job's decoding code in the module.
-            .and_then(|j| {
-                crate::validate::decode_at::<crate::api::Job>(j, &crate::diag::FieldPath::root())
-                    .ok()
-            })
-            .and_then(|j| CompiledPodFailurePolicy::from_job(&j, gates).ok());
-        let has_pfp = js.is_some_and(|s| s.get("podFailurePolicy").is_some_and(|v| !v.is_null()));
-        let only_replace_failed = match js
-            .and_then(|s| s.get("podReplacementPolicy"))
-            .and_then(Value::as_str)
-        {
+            .and_then(|j| CompiledPodFailurePolicy::from_job(j, gates).ok());
+        let has_pfp = js.is_some_and(|s| s.pod_failure_policy.is_some());
+        let only_replace_failed = match js.and_then(|s| s.pod_replacement_policy.as_deref()) {
             Some(p) => p == "Failed",
             None => has_pfp,
         };
         let success_rules = js
-            .and_then(|s| s.pointer("/successPolicy/rules"))
-            .and_then(Value::as_array)
+            .and_then(|s| s.success_policy.as_ref())
+            .and_then(|p| p.rules.as_ref())
             .into_iter()
             .flatten()
             .filter_map(|r| {
-                let count = r
-                    .get("succeededCount")
-                    .and_then(Value::as_u64)
-                    .map(|c| c as u32);
-                match r.get("succeededIndexes").and_then(Value::as_str) {
+                let count = r.succeeded_count.and_then(|c| u32::try_from(c).ok());
+                match r.succeeded_indexes.as_deref() {
                     // A rule whose indexes do not parse is skipped, as upstream skips it.
                     Some(ix) => job_controller::parse_indexes(ix, completions).map(|indexes| {
                         job_controller::SuccessRule {
@@ -180,12 +156,7 @@ impl Template {
                 }
             })
             .collect();
-        let grace_ms = pod
-            .pointer("/spec/terminationGracePeriodSeconds")
-            .and_then(Value::as_i64)
-            .unwrap_or(30)
-            .max(0) as u64
-            * 1000;
+        let grace_ms = spec.termination_grace_period_seconds.unwrap_or(30).max(0) as u64 * 1000;
         let pfp_index = pfp
             .as_ref()
             .map(|c| {
@@ -199,16 +170,16 @@ impl Template {
             pfp,
             pfp_index,
             future: Vec::new(),
-            on_failure: pod.pointer("/spec/restartPolicy").and_then(Value::as_str)
-                == Some("OnFailure"),
-            backoff_limit: int("backoffLimit").unwrap_or(default_limit),
+            on_failure: spec.restart_policy.as_deref() == Some("OnFailure"),
+            backoff_limit: js
+                .and_then(|s| s.backoff_limit)
+                .map_or(default_limit, i64::from),
             per_index,
-            max_failed_indexes: int("maxFailedIndexes"),
-            active_deadline_ms: int("activeDeadlineSeconds").map(|s| s.max(0) as u64 * 1000),
-            indexed: js
-                .and_then(|s| s.get("completionMode"))
-                .and_then(Value::as_str)
-                == Some("Indexed"),
+            max_failed_indexes: js.and_then(|s| s.max_failed_indexes).map(i64::from),
+            active_deadline_ms: js
+                .and_then(|s| s.active_deadline_seconds)
+                .map(|s| s.max(0) as u64 * 1000),
+            indexed: js.and_then(|s| s.completion_mode.as_deref()) == Some("Indexed"),
             only_replace_failed,
             work_queue,
             grace_ms,
@@ -310,10 +281,14 @@ struct PodState {
     tmpl: usize,
     job: Option<usize>,
     index: u32,
+    /// Creation order (a slot is used again once its Pod is of no further interest).
+    created: u64,
+    /// The slot is free (in `free_pods`).
+    freed: bool,
     epoch: u32,
     alive: bool,
     phase: &'static str,
-    reason: Option<String>,
+    reason: Option<&'static str>,
     containers: Vec<Container>,
     conditions: Vec<&'static str>,
     /// The Job controller deleted it; it terminates when its grace period is over.
@@ -344,6 +319,12 @@ struct JobState {
     name: String,
     tmpl: usize,
     job_index: u32,
+    /// Which Job of the run this is (its creation number): a queued sync names it, as the
+    /// Job's slot is used again once the Job is gone and its Pods are of no further interest.
+    creation: u32,
+    /// Its Pods whose slots are still in use.
+    pods_left: u32,
+    /// The restart attempt it belongs to.
     epoch: u32,
     phase: &'static str,
     reason: Option<String>,
@@ -384,7 +365,8 @@ struct JobState {
 pub(super) struct Engine<'a> {
     sc: &'a Scenario,
     pub templates: Vec<Template>,
-    jobset: Option<Value>,
+    /// The defaulted JobSet (its spec; the failure policy gets it with the run's status).
+    jobset: Option<JobSet>,
     decider: Decider,
     initial_ms: u64,
     always_pod: Option<AlwaysPod>,
@@ -406,6 +388,21 @@ pub(super) struct Engine<'a> {
     rng: u64,
     pods: Vec<PodState>,
     jobs: Vec<JobState>,
+    /// The Jobs not yet gone (phase other than `Deleted`), in creation order: what a reconcile
+    /// lists. A long run creates Jobs by the hundred thousand; the controllers look at these.
+    live_jobs: Vec<usize>,
+    /// The newest Job of each name: only it can exist (a Job is created again only once its
+    /// predecessor is gone), and its Pod count is where its successor's Pod names go on.
+    newest_job_by_name: FxHashMap<String, usize>,
+    /// Jobs deleted to be created again once gone (`recreate_when_gone`).
+    awaiting_recreation: Vec<usize>,
+    /// The newest Pod of each Job index, by Job name (what `results` reports).
+    newest_pods: FxHashMap<String, Vec<usize>>,
+    /// Slots of Pods of no further interest, to be used again: a run that recreates a
+    /// 1,024-Pod JobSet hundreds of times keeps only the Pods that still matter.
+    free_pods: Vec<usize>,
+    /// Slots of gone Jobs whose successor exists and whose Pods are all freed.
+    free_jobs: Vec<usize>,
     /// Script cursors keyed by (template, job index, pod index, container) so they survive Pod
     /// replacement and JobSet restarts: the script is per container of the workload.
     cursors: FxHashMap<(usize, u32, u32, usize), (usize, u32)>,
@@ -424,7 +421,7 @@ pub(super) struct Engine<'a> {
     js_reconcile_at: Option<u64>,
     /// status.replicatedJobsStatus as the failure policy last left it: the per-Job restart
     /// counters of RestartJob actions (one entry per replicatedJob, as the controller keeps).
-    js_rj_status: Value,
+    js_rj_status: Vec<ReplicatedJobStatus>,
 }
 
 fn matches(
@@ -447,18 +444,11 @@ impl<'a> Engine<'a> {
     pub fn new(
         sc: &'a Scenario,
         templates: Vec<Template>,
-        jobset: Option<Value>,
+        jobset: Option<JobSet>,
         decider: Decider,
         end_ms: u64,
     ) -> Result<Self, Diagnostic> {
-        let cfg = match &sc.kubelet_config {
-            Some(c) => Some(
-                serde_json::to_value(c)
-                    .map_err(|e| Diagnostic::request("internal", "", e.to_string()))?,
-            ),
-            None => None,
-        };
-        let (initial_ms, max_ms) = decider.crash_loop(cfg.as_ref())?;
+        let (initial_ms, max_ms) = decider.crash_loop(sc.kubelet_config.as_ref())?;
         let mut templates = templates;
         if sc
             .proposals
@@ -525,6 +515,12 @@ impl<'a> Engine<'a> {
             rng: sc.seed ^ 0x9E37_79B9_7F4A_7C15,
             pods: Vec::new(),
             jobs: Vec::new(),
+            live_jobs: Vec::new(),
+            newest_job_by_name: FxHashMap::default(),
+            awaiting_recreation: Vec::new(),
+            newest_pods: FxHashMap::default(),
+            free_pods: Vec::new(),
+            free_jobs: Vec::new(),
             cursors: FxHashMap::default(),
             scripts,
             summary: Summary::default(),
@@ -537,7 +533,7 @@ impl<'a> Engine<'a> {
             js_message: None,
             attempt: 0,
             js_reconcile_at: None,
-            js_rj_status: Value::Array(Vec::new()),
+            js_rj_status: Vec::new(),
         })
     }
 
@@ -747,20 +743,19 @@ impl<'a> Engine<'a> {
             Some(tm) => tm.completions,
             None => return,
         };
-        let j = self.jobs.len();
         // A recreated Job keeps its name; its Pods' names go on counting from its predecessor's,
         // as upstream's random suffixes would differ, so a timeline never shows two Pods of one name.
         let pods_before = self
-            .jobs
-            .iter()
-            .filter(|x| x.name == name)
-            .map(|x| x.pods_created)
-            .max()
-            .unwrap_or(0);
-        self.jobs.push(JobState {
+            .newest_job_by_name
+            .get(&name)
+            .and_then(|&x| self.jobs.get(x))
+            .map_or(0, |x| x.pods_created);
+        let state = JobState {
             name: name.clone(),
             tmpl,
             job_index,
+            creation: u32::try_from(self.summary.jobs_created).unwrap_or(u32::MAX),
+            pods_left: 0,
             epoch: self.attempt,
             phase: "Running",
             reason: None,
@@ -793,7 +788,21 @@ impl<'a> Engine<'a> {
             recreate_when_gone: false,
             restart_pending: false,
             failed_ms: 0,
-        });
+        };
+        let j = match self.free_jobs.pop() {
+            Some(j) if j < self.jobs.len() => {
+                if let Some(old) = self.jobs.get_mut(j) {
+                    *old = state;
+                }
+                j
+            }
+            _ => {
+                self.jobs.push(state);
+                self.jobs.len() - 1
+            }
+        };
+        self.newest_job_by_name.insert(name.clone(), j);
+        self.live_jobs.push(j);
         self.summary.jobs_created += 1;
         // A JobSet's Job carries the restart attempt it belongs to (label
         // jobset.sigs.k8s.io/restart-attempt = status.restarts when the controller created it).
@@ -816,12 +825,14 @@ impl<'a> Engine<'a> {
         t: u64,
     ) -> usize {
         let n = self.templates.get(tmpl).map(|x| x.names.len()).unwrap_or(0);
-        let p = self.pods.len();
-        self.pods.push(PodState {
+        let created = self.summary.pods_created;
+        let mut state = PodState {
             name,
             tmpl,
             job,
             index,
+            created,
+            freed: false,
             epoch: 0,
             alive: true,
             phase: "Pending",
@@ -832,7 +843,25 @@ impl<'a> Engine<'a> {
             counted: false,
             finished_ms: 0,
             outcome: None,
-        });
+        };
+        let reused = self.free_pods.pop();
+        let p = match reused.and_then(|p| self.pods.get_mut(p).map(|old| (p, old))) {
+            Some((p, old)) => {
+                // Events still queued for the slot's previous Pod carry its epochs: the new Pod's
+                // (and its containers') go on from there, so none of them can match it.
+                state.epoch = old.epoch.wrapping_add(1);
+                let container_epoch = old.containers.iter().map(|c| c.epoch).max().unwrap_or(0);
+                for c in &mut state.containers {
+                    c.epoch = container_epoch;
+                }
+                *old = state;
+                p
+            }
+            None => {
+                self.pods.push(state);
+                self.pods.len() - 1
+            }
+        };
         self.summary.pods_created += 1;
         self.record(Obj::Pod(p), None, "Scheduled", "Scheduled", || None);
         self.start_pod_sequence(p, t);
@@ -1232,7 +1261,7 @@ impl<'a> Engine<'a> {
                 self.record(Obj::Pod(p), Some((tmpl, c)), "RuleAction", "TerminatePod", || {
                     Some("a TerminatePod rule matched (proposal RestartRulesFuture): every container is killed and the Pod fails".into())
                 });
-                self.pod_terminal(p, "Failed", Some("TerminatePod".into()))
+                self.pod_terminal(p, "Failed", Some("TerminatePod"))
             }
         }
     }
@@ -1363,7 +1392,7 @@ impl<'a> Engine<'a> {
             }
             KubeletDecision::DoNotRestart => match kind {
                 Kind::Init if code == 0 => self.advance_init(p, c, now),
-                Kind::Init => self.pod_terminal(p, "Failed", Some("InitContainerFailed".into()))?,
+                Kind::Init => self.pod_terminal(p, "Failed", Some("InitContainerFailed"))?,
                 _ => {
                     let done = self
                         .pods
@@ -1434,10 +1463,9 @@ impl<'a> Engine<'a> {
         &mut self,
         p: usize,
         phase: &'static str,
-        reason: Option<String>,
+        reason: Option<&'static str>,
     ) -> Result<(), Diagnostic> {
-        let why = reason.clone().unwrap_or_else(|| phase.to_owned());
-        self.record(Obj::Pod(p), None, phase, &why, || None);
+        self.record(Obj::Pod(p), None, phase, reason.unwrap_or(phase), || None);
         // The podFailurePolicy decides from the containers' states before the kill; a Pod the
         // controller already counted (deleted with its Job) is not asked again.
         let decide = phase == "Failed"
@@ -1500,43 +1528,87 @@ impl<'a> Engine<'a> {
         Some(policy.decide(&statuses, &conditions))
     }
 
-    fn failed_pod_value(&self, p: usize) -> Value {
-        let Some(pod) = self.pods.get(p) else {
-            return Value::Null;
-        };
-        let Some(t) = self.templates.get(pod.tmpl) else {
-            return Value::Null;
-        };
+    /// The shape of failed Pod `p` (what its policy decision depends on).
+    pub(super) fn failure_shape(&self, p: usize) -> Option<FailureShape> {
+        let pod = self.pods.get(p)?;
+        Some(FailureShape {
+            containers: pod
+                .containers
+                .iter()
+                .map(|ct| match (ct.running, ct.last_exit) {
+                    (true, _) => ContainerShape::Running,
+                    (false, Some(code)) => ContainerShape::Exited(code),
+                    (false, None) => ContainerShape::NotStarted,
+                })
+                .collect(),
+            conditions: pod.conditions.clone(),
+        })
+    }
+
+    /// Failed Pod `p` as the Job controller reads it: the template's Pod with its name and
+    /// the statuses it ended with.
+    pub(super) fn failed_pod(&self, p: usize) -> Option<Pod> {
+        let pod = self.pods.get(p)?;
+        let t = self.templates.get(pod.tmpl)?;
         let mut regular = Vec::new();
         let mut init = Vec::new();
         for (i, ct) in pod.containers.iter().enumerate() {
-            let name = t.names.get(i).cloned().unwrap_or_default();
             let state = match (ct.running, ct.last_exit) {
-                (true, _) => json!({"running": {}}),
-                (false, Some(code)) => json!({"terminated": {"exitCode": code}}),
-                (false, None) => json!({"waiting": {"reason": "PodInitializing"}}),
+                (true, _) => ContainerState {
+                    running: Some(ContainerStateRunning::default()),
+                    ..Default::default()
+                },
+                (false, Some(code)) => ContainerState {
+                    terminated: Some(ContainerStateTerminated {
+                        exit_code: code,
+                        ..Default::default()
+                    }),
+                    ..Default::default()
+                },
+                (false, None) => ContainerState {
+                    waiting: Some(ContainerStateWaiting {
+                        reason: Some("PodInitializing".into()),
+                        ..Default::default()
+                    }),
+                    ..Default::default()
+                },
             };
-            let status = json!({"name": name, "state": state, "restartCount": ct.restart_count});
+            let status = ContainerStatus {
+                name: t.names.get(i).cloned().unwrap_or_default(),
+                state: Some(state),
+                restart_count: i32::try_from(ct.restart_count).unwrap_or(i32::MAX),
+                ..Default::default()
+            };
             if t.kinds.get(i) == Some(&Kind::Regular) {
                 regular.push(status)
             } else {
                 init.push(status)
             }
         }
-        let conditions: Vec<Value> = pod
+        let conditions = pod
             .conditions
             .iter()
-            .map(|c| json!({"type": c, "status": "True"}))
+            .map(|c| Condition {
+                type_: (*c).to_owned(),
+                status: "True".into(),
+                ..Default::default()
+            })
             .collect();
-        let mut v = t.pod.clone();
-        if let Some(m) = v.as_object_mut() {
-            m.insert(
-                "metadata".into(),
-                json!({"name": pod.name, "namespace": self.namespace()}),
-            );
-            m.insert("status".into(), json!({"phase": "Failed", "conditions": conditions, "containerStatuses": regular, "initContainerStatuses": init}));
-        }
-        v
+        Some(Pod {
+            metadata: ObjectMeta {
+                name: Some(pod.name.clone()),
+                namespace: Some(self.namespace()),
+                ..Default::default()
+            },
+            status: Some(PodStatus {
+                phase: Some("Failed".into()),
+                conditions,
+                container_statuses: regular,
+                init_container_statuses: init,
+                ..Default::default()
+            }),
+            ..t.pod.clone()
+        })
     }
 
     fn job_obj(&self, j: usize) -> String {
@@ -1547,37 +1619,40 @@ impl<'a> Engine<'a> {
         )
     }
 
-    fn job_value(&self, j: usize) -> Value {
-        let Some(job) = self.jobs.get(j) else {
-            return Value::Null;
-        };
-        let mut v = self
-            .templates
-            .get(job.tmpl)
-            .and_then(|t| t.job.clone())
-            .unwrap_or(Value::Null);
-        let rj = self
-            .templates
-            .get(job.tmpl)
-            .and_then(|t| t.replicated_job.clone());
-        if let Some(m) = v.as_object_mut() {
-            let mut labels = serde_json::Map::new();
-            if let Some(r) = rj {
-                labels.insert("jobset.sigs.k8s.io/replicatedjob-name".into(), json!(r));
-                labels.insert(
-                    "jobset.sigs.k8s.io/job-index".into(),
-                    json!(job.job_index.to_string()),
-                );
-                if let Some(js) = self.sc.workload.pointer("/metadata/name") {
-                    labels.insert("jobset.sigs.k8s.io/jobset-name".into(), js.clone());
-                }
-            }
-            m.insert(
-                "metadata".into(),
-                json!({"name": job.name, "namespace": self.namespace(), "labels": labels}),
+    /// Job `j` as its controllers see it: the template's Job with its name and, in a JobSet,
+    /// the labels the JobSet controller gives it.
+    pub(super) fn job_object(&self, j: usize) -> Option<Job> {
+        let job = self.jobs.get(j)?;
+        let t = self.templates.get(job.tmpl)?;
+        let template = t.job.as_ref()?;
+        let mut labels = std::collections::BTreeMap::new();
+        if let Some(r) = &t.replicated_job {
+            labels.insert(
+                crate::eval::jobset::REPLICATED_JOB_NAME_KEY.to_owned(),
+                r.clone(),
             );
+            labels.insert(
+                crate::eval::jobset::JOB_INDEX_KEY.to_owned(),
+                job.job_index.to_string(),
+            );
+            if let Some(js) = self
+                .sc
+                .workload
+                .pointer("/metadata/name")
+                .and_then(Value::as_str)
+            {
+                labels.insert("jobset.sigs.k8s.io/jobset-name".into(), js.to_owned());
+            }
         }
-        v
+        Some(Job {
+            metadata: ObjectMeta {
+                name: Some(job.name.clone()),
+                namespace: Some(self.namespace()),
+                labels: Some(labels),
+                ..Default::default()
+            },
+            ..template.clone()
+        })
     }
 
     fn jobset_name(&self) -> String {
@@ -1615,7 +1690,10 @@ impl<'a> Engine<'a> {
         // Jobs of an earlier run (restart-attempt label below status.restarts) or restarted by
         // RestartJob are deleted first (`deleteJobs(ownedJobs.previous)`); the garbage
         // collector acts on them once this reconcile is over.
-        let previous: Vec<usize> = (0..self.jobs.len())
+        let previous: Vec<usize> = self
+            .live_jobs
+            .iter()
+            .copied()
             .filter(|&x| {
                 self.jobs.get(x).is_some_and(|y| {
                     (y.epoch < self.attempt || y.restart_pending)
@@ -1641,7 +1719,10 @@ impl<'a> Engine<'a> {
     /// Jobs.
     fn reconcile_policies(&mut self) -> Result<(), Diagnostic> {
         // Upstream lists the Jobs by name (the fake API's order; a cluster's cache has none).
-        let mut failed: Vec<usize> = (0..self.jobs.len())
+        let mut failed: Vec<usize> = self
+            .live_jobs
+            .iter()
+            .copied()
             .filter(|&x| {
                 self.jobs
                     .get(x)
@@ -1669,7 +1750,7 @@ impl<'a> Engine<'a> {
         let Some(js) = self.jobset.as_ref() else {
             return false;
         };
-        let policy = js.pointer("/spec/successPolicy");
+        let policy = js.spec.success_policy.as_ref();
         let any = policy
             .and_then(|p| p.get("operator"))
             .and_then(Value::as_str)
@@ -1682,8 +1763,9 @@ impl<'a> Engine<'a> {
         let targeted =
             |rj: Option<&str>| targets.is_empty() || rj.is_some_and(|r| targets.contains(&r));
         let succeeded = self
-            .jobs
+            .live_jobs
             .iter()
+            .filter_map(|&x| self.jobs.get(x))
             .filter(|x| x.epoch == self.attempt && !x.deleting && x.phase == "Complete")
             .filter(|x| {
                 targeted(
@@ -1719,59 +1801,57 @@ impl<'a> Engine<'a> {
     fn jobset_jobs_failed(&mut self, failed: &[usize]) -> Result<(), Diagnostic> {
         let mut failed_jobs = Vec::with_capacity(failed.len());
         for &x in failed {
-            let mut v = self.job_value(x);
-            if let (Some(m), Some(job)) = (v.as_object_mut(), self.jobs.get(x)) {
-                m.insert(
-                    "status".into(),
-                    json!({"failed": job.failed, "conditions": [{"type": "Failed", "status": "True",
-                        "reason": job.reason, "message": job.message,
-                        "lastTransitionTime": condition_time(job.failed_ms)}]}),
-                );
-            }
-            failed_jobs.push(v);
+            let (Some(mut job), Some(state)) = (self.job_object(x), self.jobs.get(x)) else {
+                continue;
+            };
+            job.status = Some(JobStatus {
+                failed: Some(i32::try_from(state.failed).unwrap_or(i32::MAX)),
+                conditions: vec![Condition {
+                    type_: "Failed".into(),
+                    status: "True".into(),
+                    reason: state.reason.clone(),
+                    message: state.message.clone(),
+                    last_transition_time: Some(condition_time(state.failed_ms)),
+                    ..Default::default()
+                }],
+                ..Default::default()
+            });
+            failed_jobs.push(job);
         }
         // The controller computes a replicatedJobsStatus entry for every replicatedJob before its
         // failure policy runs, keeping the per-Job restart counters.
-        let rj_status: Vec<Value> = self
+        let rj_status: Vec<ReplicatedJobStatus> = self
             .templates
             .iter()
             .filter_map(|t| t.replicated_job.as_deref())
             .map(|name| {
                 self.js_rj_status
-                    .as_array()
-                    .and_then(|a| {
-                        a.iter()
-                            .find(|e| e.get("name").and_then(Value::as_str) == Some(name))
-                    })
+                    .iter()
+                    .find(|e| e.name == name)
                     .cloned()
-                    .unwrap_or_else(|| json!({"name": name}))
+                    .unwrap_or_else(|| ReplicatedJobStatus {
+                        name: name.to_owned(),
+                        ..Default::default()
+                    })
             })
             .collect();
-        let mut js = self.jobset.clone().unwrap_or(Value::Null);
-        if let Some(m) = js.as_object_mut() {
-            m.insert("status".into(), json!({"restarts": self.js_restarts, "restartsCountTowardsMax": self.js_restarts_towards_max,
-                "replicatedJobsStatus": rj_status}));
-        }
+        let Some(mut js) = self.jobset.clone() else {
+            return Ok(());
+        };
+        js.status = Some(crate::api::JobSetStatus {
+            restarts: i32::try_from(self.js_restarts).unwrap_or(i32::MAX),
+            restarts_count_towards_max: i32::try_from(self.js_restarts_towards_max)
+                .unwrap_or(i32::MAX),
+            replicated_jobs_status: rj_status,
+            ..Default::default()
+        });
         let r = self.decider.jobset(&js, &failed_jobs)?;
-        let action = r
-            .get("action")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_owned();
-        let failed_cond = r
-            .get("conditions")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .find(|c| {
-                c.get("type").and_then(Value::as_str) == Some("Failed")
-                    && c.get("status").and_then(Value::as_str) == Some("True")
-            })
-            .cloned();
-        if let Some(c) = failed_cond {
+        let action = r.action.clone().unwrap_or_default();
+        let is_true = |c: &&Condition, type_: &str| c.type_ == type_ && c.status == "True";
+        if let Some(c) = r.conditions.iter().find(|c| is_true(c, "Failed")) {
             self.js_phase = "Failed";
-            self.js_reason = c.get("reason").and_then(Value::as_str).map(str::to_owned);
-            self.js_message = c.get("message").and_then(Value::as_str).map(str::to_owned);
+            self.js_reason = c.reason.clone();
+            self.js_message = c.message.clone();
             let (reason, msg) = (
                 self.js_reason.clone().unwrap_or_default(),
                 self.js_message.clone(),
@@ -1784,46 +1864,25 @@ impl<'a> Engine<'a> {
             }
             return Ok(());
         }
-        if let Some(st) = r.get("jobSetStatus") {
-            if let Some(n) = st.get("restarts").and_then(Value::as_i64) {
-                self.js_restarts = n;
-            }
-            if let Some(n) = st.get("restartsCountTowardsMax").and_then(Value::as_i64) {
-                self.js_restarts_towards_max = n;
-            }
-            if let Some(a) = st.get("replicatedJobsStatus") {
-                self.js_rj_status = a.clone();
-            }
+        let st = &r.jobset_status;
+        self.js_restarts = i64::from(st.restarts);
+        self.js_restarts_towards_max = i64::from(st.restarts_count_towards_max);
+        // (An empty list is absent from the op's answer and left the counters as they were.)
+        if !st.replicated_jobs_status.is_empty() {
+            self.js_rj_status = st.replicated_jobs_status.clone();
         }
         // The Restarting condition the step set (reason FailurePolicy_<rule> or
         // DefaultFailurePolicy) is the event; RestartJob actions set none.
         let restarting = r
-            .get("conditions")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .find(|c| {
-                c.get("type").and_then(Value::as_str)
-                    == Some(crate::eval::jobset::CONDITION_RESTARTING)
-                    && c.get("status").and_then(Value::as_str) == Some("True")
-            });
+            .conditions
+            .iter()
+            .find(|c| is_true(c, crate::eval::jobset::CONDITION_RESTARTING));
         let (reason, msg) = match restarting {
             Some(c) => (
-                c.get("reason")
-                    .and_then(Value::as_str)
-                    .unwrap_or(&action)
-                    .to_owned(),
-                c.get("message").and_then(Value::as_str).map(str::to_owned),
+                c.reason.clone().unwrap_or_else(|| action.clone()),
+                c.message.clone(),
             ),
-            None => (
-                action.clone(),
-                r.get("events")
-                    .and_then(Value::as_array)
-                    .and_then(|a| a.first())
-                    .and_then(|e| e.get("message"))
-                    .and_then(Value::as_str)
-                    .map(str::to_owned),
-            ),
+            None => (action.clone(), r.events.first().map(|e| e.message.clone())),
         };
         let event = if restarting.is_some() {
             "Restarting"
@@ -1835,7 +1894,7 @@ impl<'a> Engine<'a> {
             "RestartJob" | "RestartJobAndIgnoreMaxRestarts" => {
                 // Only the matched failed Job is deleted, and created again once it is gone.
                 self.summary.job_restarts += 1;
-                let matched = r.get("matchedJob").and_then(Value::as_str);
+                let matched = r.matched_job.as_deref();
                 let j = failed
                     .iter()
                     .copied()
@@ -1868,6 +1927,7 @@ impl<'a> Engine<'a> {
                 job.deleting = true;
                 job.deleted_ms = self.now;
                 job.recreate_when_gone = true;
+                self.awaiting_recreation.push(j);
             }
             _ => return false,
         };
@@ -1911,6 +1971,100 @@ impl<'a> Engine<'a> {
         self.enqueue_job_sync(j, now);
     }
 
+    /// Whether Pod `p` is the newest of its Job index (`results` reports it).
+    fn is_newest_pod(&self, p: usize) -> bool {
+        let Some(pod) = self.pods.get(p) else {
+            return false;
+        };
+        let Some(name) = pod
+            .job
+            .and_then(|j| self.jobs.get(j))
+            .map(|j| j.name.as_str())
+        else {
+            return true;
+        };
+        self.newest_pods
+            .get(name)
+            .and_then(|v| v.get(pod.index as usize))
+            == Some(&p)
+    }
+
+    /// Pod `p` (ended, of a gone Job, and not the newest of its index) is of no further
+    /// interest: its slot is used again.
+    fn free_pod(&mut self, p: usize) {
+        if let Some(pod) = self.pods.get_mut(p)
+            && !pod.freed
+            && !pod.alive
+        {
+            pod.freed = true;
+            // Its name and outcome go now; the containers stay until the slot is used again
+            // (their epochs carry over).
+            pod.name = String::new();
+            pod.outcome = None;
+            let job = pod.job;
+            self.free_pods.push(p);
+            if let Some(j) = job {
+                if let Some(x) = self.jobs.get_mut(j) {
+                    x.pods_left = x.pods_left.saturating_sub(1);
+                }
+                self.free_job_if_done(j);
+            }
+        }
+    }
+
+    /// A gone Job whose successor exists and whose Pods are all freed is of no further
+    /// interest: its slot is used again.
+    fn free_job_if_done(&mut self, j: usize) {
+        if let Some(job) = self.jobs.get_mut(j)
+            && job.phase == "Deleted"
+            && !job.recreate_when_gone
+            && job.pods_left == 0
+            && job.tmpl != usize::MAX
+        {
+            // Marks the slot free (no template), and lets its heap go.
+            job.tmpl = usize::MAX;
+            job.name = String::new();
+            job.indexes = Vec::new();
+            self.free_jobs.push(j);
+        }
+    }
+
+    /// Records Pod `p` as the newest of index `index` of Job `j`; the Pod it replaces there is
+    /// freed once its Job is gone.
+    fn set_newest_pod(&mut self, j: usize, index: u32, p: usize) {
+        let Some(name) = self.jobs.get(j).map(|x| x.name.as_str()) else {
+            return;
+        };
+        let slot = index as usize;
+        let previous = match self.newest_pods.get_mut(name) {
+            Some(v) => {
+                if v.len() <= slot {
+                    v.resize(slot + 1, usize::MAX);
+                }
+                v.get_mut(slot).map(|x| std::mem::replace(x, p))
+            }
+            None => {
+                let mut v = vec![usize::MAX; slot + 1];
+                if let Some(x) = v.get_mut(slot) {
+                    *x = p;
+                }
+                let name = name.to_owned();
+                self.newest_pods.insert(name, v);
+                None
+            }
+        };
+        if let Some(q) = previous.filter(|&q| q != usize::MAX && q != p)
+            && self
+                .pods
+                .get(q)
+                .and_then(|x| x.job)
+                .and_then(|x| self.jobs.get(x))
+                .is_some_and(|x| x.phase == "Deleted")
+        {
+            self.free_pod(q);
+        }
+    }
+
     /// A Job in deletion whose Pods are all gone is removed by the garbage collector (checked
     /// after its syncs, which drop its Pods' finalizers, and when one of its Pods ends); its
     /// JobSet controller then reconciles and creates it again (`create_missing_jobs`).
@@ -1928,8 +2082,18 @@ impl<'a> Engine<'a> {
         {
             return;
         }
+        let mut pods = Vec::new();
         if let Some(job) = self.jobs.get_mut(j) {
             job.phase = "Deleted";
+            // Nothing looks at a gone Job's Pods again but `results`, for the newest of each index.
+            pods = std::mem::take(&mut job.all_pods);
+            job.pods = Vec::new();
+        }
+        self.live_jobs.retain(|&x| x != j);
+        for p in pods {
+            if !self.is_newest_pod(p) {
+                self.free_pod(p);
+            }
         }
         self.record(Obj::Job(j), None, "Gone", "Deleted", || None);
         // The Job's removal makes its JobSet controller reconcile (Owns(Job)): it creates the
@@ -1942,18 +2106,28 @@ impl<'a> Engine<'a> {
     /// at once; an index that had a Pod before gets a replacement (it waits
     /// podRescheduleSeconds), and its slot has waited since the deletion.
     fn create_missing_jobs(&mut self) {
-        let missing: Vec<usize> = (0..self.jobs.len())
+        // In creation order, as a reconcile lists them.
+        let jobs = &self.jobs;
+        self.awaiting_recreation
+            .sort_unstable_by_key(|&x| jobs.get(x).map_or(u32::MAX, |y| y.creation));
+        self.awaiting_recreation.dedup();
+        let is_gone = |x: usize| self.jobs.get(x).is_none_or(|y| y.phase == "Deleted");
+        let missing: Vec<usize> = self
+            .awaiting_recreation
+            .iter()
+            .copied()
             .filter(|&x| {
                 self.jobs.get(x).is_some_and(|y| {
                     y.phase == "Deleted"
                         && y.recreate_when_gone
-                        && !self
-                            .jobs
-                            .iter()
-                            .any(|z| z.name == y.name && z.phase != "Deleted")
+                        && self
+                            .newest_job_by_name
+                            .get(&y.name)
+                            .is_none_or(|&z| is_gone(z))
                 })
             })
             .collect();
+        self.awaiting_recreation.retain(|x| !missing.contains(x));
         for j in missing {
             let Some(job) = self.jobs.get_mut(j) else {
                 continue;
@@ -1962,8 +2136,13 @@ impl<'a> Engine<'a> {
             let (tmpl, ji, name, since) =
                 (job.tmpl, job.job_index, job.name.clone(), job.deleted_ms);
             let had_pod: Vec<bool> = job.indexes.iter().map(|ix| ix.started).collect();
-            let n = self.jobs.len();
+            // The gone Job is of no further interest: its successor carries on.
+            job.indexes = Vec::new();
+            job.failure_target = None;
+            job.success_target = None;
             self.create_job(tmpl, ji, name, self.now);
+            self.free_job_if_done(j);
+            let n = self.live_jobs.last().copied().unwrap_or(usize::MAX);
             if let Some(job) = self.jobs.get_mut(n) {
                 for (ix, &had) in job.indexes.iter_mut().zip(&had_pod) {
                     if had {
@@ -2042,7 +2221,7 @@ impl<'a> Engine<'a> {
                 }
             }
         }
-        self.pod_terminal(p, "Failed", Some("DisruptionTarget".into()))
+        self.pod_terminal(p, "Failed", Some("DisruptionTarget"))
     }
 
     /// The running containers of Pod `p` that fault `fi` may hit, as (index, container epoch):
@@ -2069,13 +2248,14 @@ impl<'a> Engine<'a> {
         let Some(a) = self.sc.container_recreate_requests.get(ai).cloned() else {
             return Ok(());
         };
-        let targets: Vec<usize> = (0..self.pods.len())
+        let mut targets: Vec<usize> = (0..self.pods.len())
             .filter(|p| self.pods.get(*p).is_some_and(|x| x.alive))
             .filter(|p| {
                 let (rj, ji, pi) = self.pod_identity(*p);
                 matches(&a.selector(), rj, ji, pi, None)
             })
             .collect();
+        targets.sort_unstable_by_key(|&p| self.pods.get(p).map_or(0, |x| x.created));
         for p in targets {
             self.record(
                 Obj::Pod(p),
@@ -2112,25 +2292,31 @@ impl<'a> Engine<'a> {
     }
 
     pub fn results(&self) -> (Vec<PodSummary>, Vec<JobSummary>, Option<JobSetSummary>) {
-        // The newest Pod of each Job index (or the bare Pod), with its containers.
-        // Keyed by the Job's name: a restarted Job (same name) replaces its predecessor's Pods.
-        let mut latest: HashMap<(Option<&str>, u32), usize> = HashMap::new();
-        for (i, p) in self.pods.iter().enumerate() {
-            let job = p
-                .job
-                .and_then(|j| self.jobs.get(j))
-                .map(|j| j.name.as_str());
-            latest.insert((job, p.index), i);
-        }
-        let mut idx: Vec<usize> = latest.into_values().collect();
-        idx.sort_unstable();
+        // The newest Pod of each Job index (or the bare Pod), with its containers, in creation
+        // order. Keyed by the Job's name: a restarted Job (same name) replaces its predecessor's
+        // Pods.
+        let mut idx: Vec<usize> = self
+            .newest_pods
+            .values()
+            .flatten()
+            .copied()
+            .filter(|&p| p != usize::MAX)
+            .chain(
+                self.pods
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, p)| p.job.is_none())
+                    .map(|(i, _)| i),
+            )
+            .collect();
+        idx.sort_unstable_by_key(|&p| self.pods.get(p).map_or(0, |x| x.created));
         let pods = idx
             .into_iter()
             .filter_map(|i| self.pods.get(i))
             .map(|p| PodSummary {
                 name: p.name.clone(),
                 phase: p.phase.to_owned(),
-                reason: p.reason.clone(),
+                reason: p.reason.map(str::to_owned),
                 containers: p
                     .containers
                     .iter()
@@ -2149,8 +2335,9 @@ impl<'a> Engine<'a> {
             })
             .collect();
         let jobs = self
-            .jobs
+            .live_jobs
             .iter()
+            .filter_map(|&j| self.jobs.get(j))
             .filter(|j| j.phase != "Deleted")
             .map(|j| JobSummary {
                 name: j.name.clone(),
@@ -2189,12 +2376,8 @@ enum KubeletDecisionOrFuture {
 
 /// The containers (init first, as `names`) whose rules RestartRulesFuture decides: those with
 /// any rule, paired with the Pod's restartPolicy.
-fn future_rules_of(pod: &Value) -> Vec<Option<(crate::api::Container, Option<String>)>> {
-    let Some(spec) = pod.get("spec").and_then(|s| {
-        crate::validate::decode_at::<crate::api::PodSpec>(s, &crate::diag::FieldPath::root()).ok()
-    }) else {
-        return Vec::new();
-    };
+fn future_rules_of(pod: &Pod) -> Vec<Option<(crate::api::Container, Option<String>)>> {
+    let spec = &pod.spec;
     let pod_policy = spec.restart_policy.clone();
     spec.init_containers
         .iter()

@@ -144,54 +144,38 @@ pub struct SimulateOutput {
     pub compare: Option<SimulationRun>,
 }
 
-fn encode<T: Serialize>(t: &T) -> Result<Value, Diagnostic> {
-    serde_json::to_value(t).map_err(|e| Diagnostic::request("internal", "", e.to_string()))
-}
-
-fn pod_of(spec: &crate::api::PodSpec, name: &str) -> Result<Value, Diagnostic> {
-    Ok(
-        json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name}, "spec": encode(spec)?}),
-    )
+/// A Job's Pods as its controllers see them: a `v1` Pod named `pod` with the template's spec.
+fn pod_of(spec: &crate::api::PodSpec) -> Pod {
+    Pod {
+        api_version: Some("v1".into()),
+        kind: Some("Pod".into()),
+        metadata: crate::api::ObjectMeta {
+            name: Some("pod".into()),
+            ..Default::default()
+        },
+        spec: spec.clone(),
+        ..Default::default()
+    }
 }
 
 /// Defaults the workload as the API server and webhooks would and splits it into Pod templates.
 fn templates(
     sc: &Scenario,
     gates: &crate::FeatureGates,
-) -> Result<(Vec<Template>, Option<Value>), Diagnostic> {
+) -> Result<(Vec<Template>, Option<JobSet>), Diagnostic> {
     let w = &sc.workload;
     let at = crate::FieldPath::new("scenario").child("workload");
     match w.get("kind").and_then(Value::as_str).unwrap_or("") {
         "Pod" => {
             let mut pod: Pod = validate::decode_at(w, &at)?;
             validate::pod::default_pod_spec(&mut pod.spec);
-            Ok((
-                vec![Template::new(
-                    encode(&pod)?,
-                    &pod.spec,
-                    gates,
-                    None,
-                    None,
-                    1,
-                )],
-                None,
-            ))
+            Ok((vec![Template::new(pod, gates, None, None, 1)], None))
         }
         "Job" => {
             let mut job: Job = validate::decode_at(w, &at)?;
             validate::job::default_job_spec(&mut job.spec);
-            let pod = pod_of(&job.spec.template.spec, "pod")?;
-            Ok((
-                vec![Template::new(
-                    pod,
-                    &job.spec.template.spec,
-                    gates,
-                    Some(encode(&job)?),
-                    None,
-                    1,
-                )],
-                None,
-            ))
+            let pod = pod_of(&job.spec.template.spec);
+            Ok((vec![Template::new(pod, gates, Some(job), None, 1)], None))
         }
         "JobSet" => {
             let mut js: JobSet = validate::decode_at(w, &at)?;
@@ -200,18 +184,22 @@ fn templates(
             for rj in &js.spec.replicated_jobs {
                 let mut spec = rj.template.spec.clone();
                 validate::job::default_job_spec(&mut spec);
-                let job = json!({"apiVersion": "batch/v1", "kind": "Job", "spec": encode(&spec)?});
-                let pod = pod_of(&spec.template.spec, "pod")?;
+                let pod = pod_of(&spec.template.spec);
+                let job = Job {
+                    api_version: Some("batch/v1".into()),
+                    kind: Some("Job".into()),
+                    spec,
+                    ..Default::default()
+                };
                 out.push(Template::new(
                     pod,
-                    &spec.template.spec,
                     gates,
                     Some(job),
                     Some(rj.name.clone()),
                     rj.replicas.unwrap_or(1).max(0) as u32,
                 ));
             }
-            Ok((out, Some(encode(&js)?)))
+            Ok((out, Some(js)))
         }
         other => Err(Diagnostic::request(
             "unsupported-kind",
@@ -249,13 +237,6 @@ fn run_one(sc: &Scenario) -> Result<SimulationRun, Diagnostic> {
         return Err(d);
     }
     let end_ms = scenario::parse_duration_ms(sc.run_for.as_deref().unwrap_or("1h"))?;
-    let mut options = serde_json::Map::new();
-    if let Some(v) = &sc.kubernetes_version {
-        options.insert("kubernetesVersion".into(), json!(v));
-    }
-    if let Some(g) = &sc.feature_gates {
-        options.insert("featureGates".into(), json!(g));
-    }
     // Proposal AlwaysPod: the kubelet runs the Pod as Always would; the engine widens each
     // restart to the whole Pod.
     let always_pod = sc
@@ -300,7 +281,13 @@ fn run_one(sc: &Scenario) -> Result<SimulationRun, Diagnostic> {
         sc
     };
     let (tmpls, jobset) = templates(sc, &gates)?;
-    let mut engine = Engine::new(sc, tmpls, jobset, decide::Decider::new(options), end_ms)?;
+    let mut engine = Engine::new(
+        sc,
+        tmpls,
+        jobset,
+        decide::Decider::new(gates.clone()),
+        end_ms,
+    )?;
     if always_pod {
         engine.set_always_pod(sandbox_ms);
     }

@@ -62,7 +62,7 @@ impl Engine<'_> {
             return;
         }
         job.sync_at = Some(t);
-        let jgen = job.epoch;
+        let jgen = job.creation;
         self.schedule(t, Ev::SyncJob { job: j, jgen });
     }
 
@@ -71,7 +71,7 @@ impl Engine<'_> {
         match self.jobs.get_mut(j) {
             // Only the Job's one pending entry runs; an event it replaced, or one already run at
             // this instant, is stale.
-            Some(job) if job.epoch == jgen && job.sync_at == Some(now) => job.sync_at = None,
+            Some(job) if job.creation == jgen && job.sync_at == Some(now) => job.sync_at = None,
             _ => return Ok(()),
         }
         self.sync_job(j)?;
@@ -114,15 +114,29 @@ impl Engine<'_> {
                 message: None,
             }));
         }
-        let job_value = self.job_value(j);
-        let pod_value = self.failed_pod_value(p);
-        let key = pod_value
-            .get("status")
-            .map(|s| s.to_string())
-            .unwrap_or_default();
-        let op = self
-            .decider
-            .pod_failure(tmpl, key, &job_value, &pod_value)?;
+        let op = match self.failure_shape(p).map(|shape| {
+            let cached = self.decider.cached_pod_failure(tmpl, &shape);
+            (shape, cached)
+        }) {
+            Some((_, Some(o))) => o,
+            Some((shape, None)) => {
+                let (Some(job), Some(pod)) = (self.job_object(j), self.failed_pod(p)) else {
+                    return Ok(compiled.unwrap_or(PodFailureOutcome {
+                        action: None,
+                        count_failed: true,
+                        message: None,
+                    }));
+                };
+                self.decider.pod_failure(tmpl, shape, &job, &pod)
+            }
+            None => {
+                return Ok(compiled.unwrap_or(PodFailureOutcome {
+                    action: None,
+                    count_failed: true,
+                    message: None,
+                }));
+            }
+        };
         if let Some(c) = compiled
             && (c.action != op.action || c.count_failed != op.count_failed)
         {
@@ -130,7 +144,7 @@ impl Engine<'_> {
                 "internal",
                 "",
                 format!(
-                    "the compiled podFailurePolicy answered {c:?}, the podFailurePolicy op {op:?}"
+                    "the compiled podFailurePolicy answered {c:?}, the podFailurePolicy function {op:?}"
                 ),
             ));
         }
@@ -376,7 +390,9 @@ impl Engine<'_> {
         if n_active > want {
             // Upstream removes the newest first among equals (controller.ActivePods order).
             let mut rm: Vec<usize> = job.indexes.iter().filter_map(|ix| ix.active).collect();
-            rm.sort_unstable_by(|a, b| b.cmp(a));
+            rm.sort_unstable_by_key(|&p| {
+                std::cmp::Reverse(self.pods.get(p).map_or(0, |x| x.created))
+            });
             rm.truncate((n_active - want) as usize);
             for p in rm {
                 self.delete_pod(p);
@@ -497,7 +513,7 @@ impl Engine<'_> {
         let Some(last) = last else {
             return Ok(0);
         };
-        let backoff = self.decider.job_backoff_ms(failures)?;
+        let backoff = self.decider.job_backoff_ms(failures);
         Ok((last + backoff).saturating_sub(self.now))
     }
 
@@ -508,7 +524,7 @@ impl Engine<'_> {
         let Some(last) = ix.last_finish_ms else {
             return Ok(0);
         };
-        let backoff = self.decider.job_backoff_ms(ix.failure_count + ix.ignored)?;
+        let backoff = self.decider.job_backoff_ms(ix.failure_count + ix.ignored);
         Ok((last + backoff).saturating_sub(self.now))
     }
 
@@ -618,7 +634,7 @@ impl Engine<'_> {
             ct.pending_start = false;
         }
         self.summary.container_exits += 1;
-        self.pod_terminal(p, "Failed", Some("Killed".into()))
+        self.pod_terminal(p, "Failed", Some("Killed"))
     }
 
     fn create_job_pod(&mut self, j: usize, index: u32) {
@@ -644,9 +660,11 @@ impl Engine<'_> {
             self.lose(1, since, start_at + self.startup_ms);
         }
         let p = self.new_pod(tmpl, Some(j), index, name, start_at);
+        self.set_newest_pod(j, index, p);
         if let Some(job) = self.jobs.get_mut(j) {
             job.pods.push(p);
             job.all_pods.push(p);
+            job.pods_left += 1;
             if let Some(ix) = job.indexes.get_mut(index as usize) {
                 ix.active = Some(p);
                 ix.started = true;
