@@ -119,15 +119,18 @@ func main() {
 	fmt.Println("//! and with `(?i)`; and `unicode.SimpleFold` for every code point it moves.")
 	fmt.Println()
 	fmt.Printf("pub(super) const UNICODE_VERSION: &str = %q;\n\n", unicode.Version)
-	fmt.Println("/// Inclusive code point ranges, sorted.")
-	fmt.Println("pub(super) type Ranges = [(u32, u32)];")
+	fmt.Println("/// A class: its inclusive code point ranges, sorted, packed as LEB128 numbers, two per range:")
+	fmt.Println("/// the gap from the end of the previous range (from 0 for the first) and the range's length")
+	fmt.Println("/// minus one: about a quarter of the size of (u32, u32) pairs; a class is unpacked only when a")
+	fmt.Println("/// pattern names it.")
+	fmt.Println("pub(super) type PackedRanges = [u8];")
 	fmt.Println()
 	for i, b := range bodies {
-		printPairs(fmt.Sprintf("static T%d", i), b)
+		printPacked(fmt.Sprintf("static T%d", i), b)
 	}
 	fmt.Println()
 	fmt.Println("/// Canonical name (as Go canonicalises it), class, class under `(?i)`. Sorted by name.")
-	fmt.Println("pub(super) static CLASSES: &[(&str, &Ranges, &Ranges)] = &[")
+	fmt.Println("pub(super) static CLASSES: &[(&str, &PackedRanges, &PackedRanges)] = &[")
 	for _, e := range entries {
 		fmt.Printf("    (%q, &T%d, &T%d),\n", e.name, e.plain, e.fold)
 	}
@@ -142,6 +145,41 @@ func main() {
 		}
 	}
 	printPairs("pub(super) static SIMPLE_FOLD", folds)
+}
+
+// printPacked writes `decl: [u8; N] = [...]`: the ranges of a flat lo, hi list as LEB128 numbers,
+// the gap since the previous range's end and the length minus one (see PackedRanges).
+func printPacked(decl string, rs []rune) {
+	var out []byte
+	next := rune(0)
+	for j := 0; j+1 < len(rs); j += 2 {
+		lo, hi := rs[j], rs[j+1]
+		if lo < next || hi < lo {
+			fmt.Fprintf(os.Stderr, "%s: ranges not sorted and disjoint at %#x-%#x\n", decl, lo, hi)
+			os.Exit(1)
+		}
+		out = appendLEB128(out, uint32(lo-next))
+		out = appendLEB128(out, uint32(hi-lo))
+		next = hi + 1
+	}
+	fmt.Printf("%s: [u8; %d] = [", decl, len(out))
+	for j, b := range out {
+		if j%24 == 0 {
+			fmt.Print("\n    ")
+		} else {
+			fmt.Print(" ")
+		}
+		fmt.Printf("%d,", b)
+	}
+	fmt.Println("\n];")
+}
+
+func appendLEB128(out []byte, v uint32) []byte {
+	for v >= 0x80 {
+		out = append(out, byte(v)|0x80)
+		v >>= 7
+	}
+	return append(out, byte(v))
 }
 
 // printPairs writes `decl: [(u32, u32); N] = [...]` from a flat list, eight pairs a line.

@@ -67,7 +67,46 @@ fn go_unicode_class(name: &str, fold: bool) -> Option<Ranges> {
         .binary_search_by(|(k, _, _)| (*k).cmp(canonical.as_str()))
         .ok()?;
     let (_, plain, folded) = tables::CLASSES.get(i)?;
-    Some(if fold { folded } else { plain }.to_vec())
+    unpack_ranges(if fold { folded } else { plain })
+}
+
+/// The ranges of a packed class (`tables::PackedRanges`: per range, the gap since the previous
+/// range's end and the length minus one, as LEB128 numbers). `None` only for malformed data,
+/// which the tests rule out for every table.
+fn unpack_ranges(packed: &[u8]) -> Option<Ranges> {
+    let mut bytes = packed.iter();
+    let mut next_free = 0u32;
+    let mut ranges = Vec::new();
+    while let Some(gap) = read_leb128(&mut bytes) {
+        let lo = next_free.checked_add(gap?)?;
+        let hi = lo.checked_add(read_leb128(&mut bytes)??)?;
+        ranges.push((lo, hi));
+        next_free = hi.checked_add(1)?;
+    }
+    Some(ranges)
+}
+
+/// One unsigned LEB128 number: `None` at the end of the data, `Some(None)` when it is cut short
+/// or does not fit in a u32.
+fn read_leb128(bytes: &mut std::slice::Iter<'_, u8>) -> Option<Option<u32>> {
+    let mut value = 0u32;
+    let mut shift = 0u32;
+    let mut first = true;
+    loop {
+        let Some(&byte) = bytes.next() else {
+            return if first { None } else { Some(None) };
+        };
+        first = false;
+        let bits = u32::from(byte & 0x7F);
+        if shift >= 32 || (shift > 0 && bits >> (32 - shift) != 0) {
+            return Some(None);
+        }
+        value |= bits << shift;
+        if byte & 0x80 == 0 {
+            return Some(Some(value));
+        }
+        shift += 7;
+    }
 }
 
 /// Inclusive code point ranges.
@@ -892,6 +931,70 @@ pub fn matches(pattern: &str, s: &str) -> Option<bool> {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
     use super::*;
+
+    #[test]
+    fn every_packed_class_unpacks_to_sorted_disjoint_code_point_ranges() {
+        for (name, plain, folded) in tables::CLASSES {
+            for packed in [plain, folded] {
+                let ranges = unpack_ranges(packed).unwrap_or_else(|| panic!("{name}: malformed"));
+                assert!(!ranges.is_empty(), "{name}");
+                assert!(
+                    ranges.iter().all(|&(lo, hi)| lo <= hi && hi <= MAX_RUNE),
+                    "{name}"
+                );
+                assert!(
+                    ranges.windows(2).all(|w| w[0].1 + 1 < w[1].0),
+                    "{name}: not canonical"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn packed_classes_hold_gos_ranges() {
+        // Values from Go 1.26's unicode tables (unicode.Greek, unicode.Nd, unicode.Lu).
+        let greek = go_unicode_class("Greek", false).unwrap();
+        assert_eq!(greek.first(), Some(&(0x370, 0x373)));
+        assert_eq!(greek.last(), Some(&(0x1D200, 0x1D245)));
+        assert_eq!(go_unicode_class("Any", false), Some(vec![(0, MAX_RUNE)]));
+        let nd = go_unicode_class("Nd", false).unwrap();
+        assert_eq!(nd.first(), Some(&(0x30, 0x39)));
+        assert_eq!(nd.len(), 64);
+        let lu = go_unicode_class("Lu", false).unwrap();
+        assert_eq!(lu.first(), Some(&(0x41, 0x5A)));
+        // Under (?i), Lu takes in the lower-case letters too.
+        assert!(
+            go_unicode_class("Lu", true)
+                .unwrap()
+                .contains(&(0x61, 0x7A))
+        );
+        assert_eq!(go_unicode_class("NoSuchClass", false), None);
+    }
+
+    #[test]
+    fn leb128_reads_to_the_end_and_refuses_cut_or_oversized_numbers() {
+        assert_eq!(unpack_ranges(&[]), Some(vec![]));
+        assert_eq!(unpack_ranges(&[0x80, 0x01]), None, "a gap without a length");
+        assert_eq!(unpack_ranges(&[0x80]), None, "a number cut short");
+        assert_eq!(
+            unpack_ranges(&[0xFF, 0xFF, 0xFF, 0xFF, 0x7F, 0]),
+            None,
+            "more than 32 bits"
+        );
+        assert_eq!(
+            unpack_ranges(&[0x80, 0x01, 0x02, 0x01, 0x00]),
+            Some(vec![(0x80, 0x82), (0x84, 0x84)])
+        );
+        assert_eq!(
+            unpack_ranges(&[0x00, 0xFF, 0xFF, 0x43]),
+            Some(vec![(0, MAX_RUNE)])
+        );
+        assert_eq!(
+            unpack_ranges(&[0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F, 0x00, 0x00]),
+            None,
+            "past u32::MAX"
+        );
+    }
 
     #[test]
     fn perl_classes_are_ascii() {
