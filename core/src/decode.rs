@@ -120,7 +120,7 @@ impl<'de, 'c> PathDe<'de, 'c> {
 }
 
 /// What a value is, for "invalid type" errors, as `serde_json` names it.
-fn unexpected(value: &Value) -> Unexpected<'_> {
+pub(crate) fn unexpected(value: &Value) -> Unexpected<'_> {
     match value {
         Value::Null => Unexpected::Unit,
         Value::Bool(b) => Unexpected::Bool(*b),
