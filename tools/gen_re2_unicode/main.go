@@ -136,15 +136,28 @@ func main() {
 	}
 	fmt.Println("];")
 	fmt.Println()
-	fmt.Println("/// `(c, unicode.SimpleFold(c))` for every `c` the fold moves, sorted by `c`: following it from `c`")
-	fmt.Println("/// walks `c`'s case-folding orbit.")
-	var folds []rune
+	fmt.Println("/// `(c, unicode.SimpleFold(c))` for every `c` the fold moves, sorted by `c` (following it from `c`")
+	fmt.Println("/// walks `c`'s case-folding orbit), packed as LEB128 numbers, two per pair: `c` minus the")
+	fmt.Println("/// previous pair's `c` (from 0), and `SimpleFold(c) - c` zigzag-encoded (2n for n >= 0, -2n-1")
+	fmt.Println("/// below 0). A quarter of the size of (u32, u32) pairs; unpacked once per pattern that folds.")
+	var out []byte
+	prev := rune(0)
+	count := 0
 	for c := rune(0); c <= unicode.MaxRune; c++ {
 		if f := unicode.SimpleFold(c); f != c {
-			folds = append(folds, c, f)
+			d := int64(f) - int64(c)
+			zigzag := uint32(2 * d)
+			if d < 0 {
+				zigzag = uint32(-2*d - 1)
+			}
+			out = appendLEB128(out, uint32(c-prev))
+			out = appendLEB128(out, zigzag)
+			prev = c
+			count++
 		}
 	}
-	printPairs("pub(super) static SIMPLE_FOLD", folds)
+	fmt.Printf("pub(super) const SIMPLE_FOLD_PAIRS: usize = %d;\n", count)
+	printBytes("pub(super) static SIMPLE_FOLD", out)
 }
 
 // printPacked writes `decl: [u8; N] = [...]`: the ranges of a flat lo, hi list as LEB128 numbers,
@@ -162,6 +175,11 @@ func printPacked(decl string, rs []rune) {
 		out = appendLEB128(out, uint32(hi-lo))
 		next = hi + 1
 	}
+	printBytes(decl, out)
+}
+
+// printBytes writes `decl: [u8; N] = [...]`, 24 numbers a line.
+func printBytes(decl string, out []byte) {
 	fmt.Printf("%s: [u8; %d] = [", decl, len(out))
 	for j, b := range out {
 		if j%24 == 0 {
@@ -180,18 +198,4 @@ func appendLEB128(out []byte, v uint32) []byte {
 		v >>= 7
 	}
 	return append(out, byte(v))
-}
-
-// printPairs writes `decl: [(u32, u32); N] = [...]` from a flat list, eight pairs a line.
-func printPairs(decl string, rs []rune) {
-	fmt.Printf("%s: [(u32, u32); %d] = [", decl, len(rs)/2)
-	for j := 0; j+1 < len(rs); j += 2 {
-		if j%16 == 0 {
-			fmt.Print("\n    ")
-		} else {
-			fmt.Print(" ")
-		}
-		fmt.Printf("(0x%X, 0x%X),", rs[j], rs[j+1])
-	}
-	fmt.Println("\n];")
 }
