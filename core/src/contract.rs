@@ -349,7 +349,7 @@ fn answer(req: Request, check: ObjectCheck) -> Response {
             check,
             eval::jobset::jobset_failure_policy,
         ),
-        "backoff" => encode(op, decode(input).and_then(backoff::run), vec![]),
+        "backoff" => encode(op, backoff::decode_input(input).and_then(backoff::run), vec![]),
         "whatIf" => evaluation(op, input, "object", None, check, eval::whatif::what_if),
         "backoffCompare" => encode(
             op,

@@ -120,7 +120,7 @@ impl<'de, 'c> PathDe<'de, 'c> {
 }
 
 /// What a value is, for "invalid type" errors, as `serde_json` names it.
-fn unexpected(value: &Value) -> Unexpected<'_> {
+pub(crate) fn unexpected(value: &Value) -> Unexpected<'_> {
     match value {
         Value::Null => Unexpected::Unit,
         Value::Bool(b) => Unexpected::Bool(*b),
@@ -143,8 +143,10 @@ fn unexpected(value: &Value) -> Unexpected<'_> {
 /// them (same calls, so the same values and messages), rather than to that deserializer: calling
 /// it would compile its code once more for every visitor, including its map and sequence paths.
 impl<'de> PathDe<'de, '_> {
-    fn invalid<V: Visitor<'de>>(&self, visitor: &V) -> Error {
-        self.fail(de::Error::invalid_type(unexpected(self.value), visitor))
+    /// Takes what was expected as a trait object (every visitor is one): generic, it was compiled
+    /// once per visitor, about 90 copies of the same few instructions.
+    fn invalid(&self, expected: &dyn de::Expected) -> Error {
+        self.fail(de::Error::invalid_type(unexpected(self.value), expected))
     }
 
     fn number<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {

@@ -45,9 +45,27 @@ const pkgExternal = {
     b.onResolve({ filter: /^\.\/pkg\// }, (args) => ({ path: args.path.replace(/^\.\/pkg\//, `./${pkgDir}/`), external: true }));
   },
 };
+// codemirror-json-schema, trimmed to what the playground uses (its YAML mode). Its markdown
+// renderer (markdown-it + the shiki highlighter, about 140 KiB gzipped) becomes src/schema-markdown.js,
+// and its JSON5 parser (the json5 and codemirror-json5 packages) a stub that refuses: JSON5 mode
+// is never switched on here. The library's own code is used as published otherwise.
+const schemaEditorTrim = {
+  name: 'codemirror-json-schema-trim',
+  setup(b) {
+    const fromLibrary = (args) => /[\\/]codemirror-json-schema[\\/]dist[\\/]/.test(args.importer);
+    b.onResolve({ filter: /^\.\.\/utils\/markdown(\.js)?$/ }, (args) =>
+      (fromLibrary(args) ? { path: join(here, 'src', 'schema-markdown.js') } : undefined));
+    b.onResolve({ filter: /^\.\/json5-parser(\.js)?$/ }, (args) =>
+      (fromLibrary(args) ? { path: 'json5-parser', namespace: 'schema-editor-trim' } : undefined));
+    b.onLoad({ filter: /^json5-parser$/, namespace: 'schema-editor-trim' }, () => ({
+      contents: "export function parseJSON5DocumentState() { throw new Error('JSON5 mode is not in the playground bundle'); }\n",
+      loader: 'js',
+    }));
+  },
+};
 const common = {
   bundle: true, format: 'esm', target: 'es2022', minify: true, sourcemap: false, logLevel: 'warning',
-  outdir: dist, entryNames: '[name]-[hash]', chunkNames: 'chunks/[name]-[hash]', metafile: true, plugins: [pkgExternal],
+  outdir: dist, entryNames: '[name]-[hash]', chunkNames: 'chunks/[name]-[hash]', metafile: true, plugins: [pkgExternal, schemaEditorTrim],
 };
 // The output file of one entry point (metafile paths are relative to absWorkingDir, here).
 const outputOf = (result, entry) => relative(dist, resolve(here, Object.entries(result.metafile.outputs)

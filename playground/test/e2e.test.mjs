@@ -609,17 +609,25 @@ describe('first load and bad input', () => {
     assert.equal(notBuilt?.code, 'op-not-built', JSON.stringify(notBuilt));
     const coreGz = build.files[`${build.pkgDir}/web-core/restartkit_wasm_bg.wasm`].gzip;
     const fullGz = build.files[`${build.pkgDir}/web/restartkit_wasm_bg.wasm`].gzip;
+    // The page's own JavaScript (CodeMirror and the rest), without the package's glue.
+    const bundleGz = Object.entries(build.files).filter(([f]) => f.endsWith('.js') && !f.startsWith(`${build.pkgDir}/`))
+      .reduce((a, [, v]) => a + v.gzip, 0);
     await page.locator('#simulation > summary').click();
     await waitFor(page, () => document.querySelector('[data-testid="sim-timeline"] tbody tr'), 'the timeline');
     assert.ok(wasmUrls().includes(`${build.pkgDir}/web/restartkit_wasm_bg.wasm`), wasmUrls().join(','));
     await settled();
     const total = fetched.reduce((a, f) => a + f.bytes, 0);
     const report = `first load: ${firstRequests} requests, ${(firstLoad / 1024).toFixed(0)} KiB transferred (gzip); after opening the simulation panel: ${fetched.length} requests, ${(total / 1024).toFixed(0)} KiB; ` +
-      `wasm gzip: core ${(coreGz / 1024).toFixed(0)} KiB, full ${(fullGz / 1024).toFixed(0)} KiB; time to interactive ${interactive} ms`;
+      `wasm gzip: core ${(coreGz / 1024).toFixed(0)} KiB, full ${(fullGz / 1024).toFixed(0)} KiB; JS bundle gzip ${(bundleGz / 1024).toFixed(0)} KiB; time to interactive ${interactive} ms`;
     console.log(`# ${report}`);
     mkdirSync(artifacts, { recursive: true });
     writeFileSync(join(artifacts, 'first-load.txt'), `${report}\n`);
     assert.ok(coreGz < fullGz, `core module ${coreGz} B gz is not smaller than the full one ${fullGz} B`);
+    // Budgets that keep what was won (issue #21: 478 KiB core module and 327 KiB of JavaScript
+    // before; measured 428 KiB and 208 KiB after). The issue's goal for the core module, 350 KiB,
+    // is not met yet (wasm/README.md, "Size"): lower this bound as the module shrinks.
+    assert.ok(coreGz <= 435 * 1024, `the first-load module is ${(coreGz / 1024).toFixed(1)} KiB gzipped, over its 435 KiB budget`);
+    assert.ok(bundleGz <= 215 * 1024, `the page's JavaScript is ${(bundleGz / 1024).toFixed(1)} KiB gzipped, over its 215 KiB budget`);
     await page.close();
   });
 

@@ -119,41 +119,83 @@ func main() {
 	fmt.Println("//! and with `(?i)`; and `unicode.SimpleFold` for every code point it moves.")
 	fmt.Println()
 	fmt.Printf("pub(super) const UNICODE_VERSION: &str = %q;\n\n", unicode.Version)
-	fmt.Println("/// Inclusive code point ranges, sorted.")
-	fmt.Println("pub(super) type Ranges = [(u32, u32)];")
+	fmt.Println("/// A class: its inclusive code point ranges, sorted, packed as LEB128 numbers, two per range:")
+	fmt.Println("/// the gap from the end of the previous range (from 0 for the first) and the range's length")
+	fmt.Println("/// minus one: about a quarter of the size of (u32, u32) pairs; a class is unpacked only when a")
+	fmt.Println("/// pattern names it.")
+	fmt.Println("pub(super) type PackedRanges = [u8];")
 	fmt.Println()
 	for i, b := range bodies {
-		printPairs(fmt.Sprintf("static T%d", i), b)
+		printPacked(fmt.Sprintf("static T%d", i), b)
 	}
 	fmt.Println()
 	fmt.Println("/// Canonical name (as Go canonicalises it), class, class under `(?i)`. Sorted by name.")
-	fmt.Println("pub(super) static CLASSES: &[(&str, &Ranges, &Ranges)] = &[")
+	fmt.Println("pub(super) static CLASSES: &[(&str, &PackedRanges, &PackedRanges)] = &[")
 	for _, e := range entries {
 		fmt.Printf("    (%q, &T%d, &T%d),\n", e.name, e.plain, e.fold)
 	}
 	fmt.Println("];")
 	fmt.Println()
-	fmt.Println("/// `(c, unicode.SimpleFold(c))` for every `c` the fold moves, sorted by `c`: following it from `c`")
-	fmt.Println("/// walks `c`'s case-folding orbit.")
-	var folds []rune
+	fmt.Println("/// `(c, unicode.SimpleFold(c))` for every `c` the fold moves, sorted by `c` (following it from `c`")
+	fmt.Println("/// walks `c`'s case-folding orbit), packed as LEB128 numbers, two per pair: `c` minus the")
+	fmt.Println("/// previous pair's `c` (from 0), and `SimpleFold(c) - c` zigzag-encoded (2n for n >= 0, -2n-1")
+	fmt.Println("/// below 0). A quarter of the size of (u32, u32) pairs; unpacked once per pattern that folds.")
+	var out []byte
+	prev := rune(0)
+	count := 0
 	for c := rune(0); c <= unicode.MaxRune; c++ {
 		if f := unicode.SimpleFold(c); f != c {
-			folds = append(folds, c, f)
+			d := int64(f) - int64(c)
+			zigzag := uint32(2 * d)
+			if d < 0 {
+				zigzag = uint32(-2*d - 1)
+			}
+			out = appendLEB128(out, uint32(c-prev))
+			out = appendLEB128(out, zigzag)
+			prev = c
+			count++
 		}
 	}
-	printPairs("pub(super) static SIMPLE_FOLD", folds)
+	fmt.Printf("pub(super) const SIMPLE_FOLD_PAIRS: usize = %d;\n", count)
+	printBytes("pub(super) static SIMPLE_FOLD", out)
 }
 
-// printPairs writes `decl: [(u32, u32); N] = [...]` from a flat list, eight pairs a line.
-func printPairs(decl string, rs []rune) {
-	fmt.Printf("%s: [(u32, u32); %d] = [", decl, len(rs)/2)
+// printPacked writes `decl: [u8; N] = [...]`: the ranges of a flat lo, hi list as LEB128 numbers,
+// the gap since the previous range's end and the length minus one (see PackedRanges).
+func printPacked(decl string, rs []rune) {
+	var out []byte
+	next := rune(0)
 	for j := 0; j+1 < len(rs); j += 2 {
-		if j%16 == 0 {
+		lo, hi := rs[j], rs[j+1]
+		if lo < next || hi < lo {
+			fmt.Fprintf(os.Stderr, "%s: ranges not sorted and disjoint at %#x-%#x\n", decl, lo, hi)
+			os.Exit(1)
+		}
+		out = appendLEB128(out, uint32(lo-next))
+		out = appendLEB128(out, uint32(hi-lo))
+		next = hi + 1
+	}
+	printBytes(decl, out)
+}
+
+// printBytes writes `decl: [u8; N] = [...]`, 24 numbers a line.
+func printBytes(decl string, out []byte) {
+	fmt.Printf("%s: [u8; %d] = [", decl, len(out))
+	for j, b := range out {
+		if j%24 == 0 {
 			fmt.Print("\n    ")
 		} else {
 			fmt.Print(" ")
 		}
-		fmt.Printf("(0x%X, 0x%X),", rs[j], rs[j+1])
+		fmt.Printf("%d,", b)
 	}
 	fmt.Println("\n];")
+}
+
+func appendLEB128(out []byte, v uint32) []byte {
+	for v >= 0x80 {
+		out = append(out, byte(v)|0x80)
+		v >>= 7
+	}
+	return append(out, byte(v))
 }

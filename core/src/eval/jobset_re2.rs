@@ -67,7 +67,46 @@ fn go_unicode_class(name: &str, fold: bool) -> Option<Ranges> {
         .binary_search_by(|(k, _, _)| (*k).cmp(canonical.as_str()))
         .ok()?;
     let (_, plain, folded) = tables::CLASSES.get(i)?;
-    Some(if fold { folded } else { plain }.to_vec())
+    unpack_ranges(if fold { folded } else { plain })
+}
+
+/// The ranges of a packed class (`tables::PackedRanges`: per range, the gap since the previous
+/// range's end and the length minus one, as LEB128 numbers). `None` only for malformed data,
+/// which the tests rule out for every table.
+fn unpack_ranges(packed: &[u8]) -> Option<Ranges> {
+    let mut bytes = packed.iter();
+    let mut next_free = 0u32;
+    let mut ranges = Vec::new();
+    while let Some(gap) = read_leb128(&mut bytes) {
+        let lo = next_free.checked_add(gap?)?;
+        let hi = lo.checked_add(read_leb128(&mut bytes)??)?;
+        ranges.push((lo, hi));
+        next_free = hi.checked_add(1)?;
+    }
+    Some(ranges)
+}
+
+/// One unsigned LEB128 number: `None` at the end of the data, `Some(None)` when it is cut short
+/// or does not fit in a u32.
+fn read_leb128(bytes: &mut std::slice::Iter<'_, u8>) -> Option<Option<u32>> {
+    let mut value = 0u32;
+    let mut shift = 0u32;
+    let mut first = true;
+    loop {
+        let Some(&byte) = bytes.next() else {
+            return if first { None } else { Some(None) };
+        };
+        first = false;
+        let bits = u32::from(byte & 0x7F);
+        if shift >= 32 || (shift > 0 && bits >> (32 - shift) != 0) {
+            return Some(None);
+        }
+        value |= bits << shift;
+        if byte & 0x80 == 0 {
+            return Some(Some(value));
+        }
+        shift += 7;
+    }
 }
 
 /// Inclusive code point ranges.
@@ -78,26 +117,57 @@ const MAX_RUNE: u32 = 0x10FFFF;
 const MIN_FOLD: u32 = 0x41;
 const MAX_FOLD: u32 = 0x1E943;
 
-/// `unicode.SimpleFold`: the next code point of `c`'s case-folding orbit (itself if none).
-fn simple_fold(c: u32) -> u32 {
-    tables::SIMPLE_FOLD
-        .binary_search_by_key(&c, |&(k, _)| k)
-        .ok()
-        .and_then(|i| tables::SIMPLE_FOLD.get(i))
-        .map_or(c, |&(_, next)| next)
+/// `unicode.SimpleFold` as a table: `(c, SimpleFold(c))` for every `c` the fold moves, sorted
+/// by `c`. Unpacked from `tables::SIMPLE_FOLD` by the first `(?i)` of a pattern that needs it.
+struct FoldOrbits(Vec<(u32, u32)>);
+
+impl FoldOrbits {
+    fn unpack() -> Self {
+        // Well-formed by construction (the generator) and checked whole by the tests.
+        FoldOrbits(unpack_fold_pairs(&tables::SIMPLE_FOLD).unwrap_or_default())
+    }
+
+    /// `unicode.SimpleFold`: the next code point of `c`'s case-folding orbit (itself if none).
+    fn next(&self, c: u32) -> u32 {
+        self.0
+            .binary_search_by_key(&c, |&(k, _)| k)
+            .ok()
+            .and_then(|i| self.0.get(i))
+            .map_or(c, |&(_, next)| next)
+    }
 }
 
-/// A range of a class, and under `(?i)` everything case folding reaches from it.
-fn push_range(r: &mut Ranges, lo: u32, hi: u32, fold: bool) {
-    if fold {
-        push_folded_range(r, lo, hi);
-    } else {
-        r.push((lo, hi));
+/// The pairs of `tables::SIMPLE_FOLD` (per pair, `c` minus the previous `c` and the zigzagged
+/// `SimpleFold(c) - c`, as LEB128 numbers). `None` for malformed data.
+fn unpack_fold_pairs(packed: &[u8]) -> Option<Vec<(u32, u32)>> {
+    let mut bytes = packed.iter();
+    let mut c = 0u32;
+    let mut pairs = Vec::with_capacity(tables::SIMPLE_FOLD_PAIRS);
+    while let Some(step) = read_leb128(&mut bytes) {
+        c = c.checked_add(step?)?;
+        let zigzag = read_leb128(&mut bytes)??;
+        let magnitude = zigzag / 2 + zigzag % 2;
+        let next = if zigzag % 2 == 0 {
+            c.checked_add(magnitude)?
+        } else {
+            c.checked_sub(magnitude)?
+        };
+        pairs.push((c, next));
+    }
+    Some(pairs)
+}
+
+/// A range of a class, and under `(?i)` (when `fold` holds the fold table) everything case
+/// folding reaches from it.
+fn push_range(r: &mut Ranges, lo: u32, hi: u32, fold: Option<&FoldOrbits>) {
+    match fold {
+        Some(orbits) => push_folded_range(r, lo, hi, orbits),
+        None => r.push((lo, hi)),
     }
 }
 
 /// Go's `appendFoldedRange`: the range and everything case folding reaches from it.
-fn push_folded_range(r: &mut Ranges, lo: u32, hi: u32) {
+fn push_folded_range(r: &mut Ranges, lo: u32, hi: u32, orbits: &FoldOrbits) {
     if lo <= MIN_FOLD && hi >= MAX_FOLD || hi < MIN_FOLD || lo > MAX_FOLD {
         r.push((lo, hi));
         return;
@@ -110,10 +180,10 @@ fn push_folded_range(r: &mut Ranges, lo: u32, hi: u32) {
     }
     for c in lo.max(MIN_FOLD)..=hi.min(MAX_FOLD) {
         r.push((c, c));
-        let mut f = simple_fold(c);
+        let mut f = orbits.next(c);
         while f != c {
             r.push((f, f));
-            f = simple_fold(f);
+            f = orbits.next(f);
         }
     }
 }
@@ -149,7 +219,7 @@ fn negate(r: &[(u32, u32)]) -> Ranges {
 
 /// Go's `appendGroup`: a Perl or POSIX class (ASCII ranges), folded under `(?i)`, negated
 /// after folding.
-fn push_group(r: &mut Ranges, class: &[(u32, u32)], negated: bool, fold: bool) {
+fn push_group(r: &mut Ranges, class: &[(u32, u32)], negated: bool, fold: Option<&FoldOrbits>) {
     let mut tmp: Ranges = Vec::new();
     for &(lo, hi) in class {
         push_range(&mut tmp, lo, hi, fold);
@@ -246,6 +316,8 @@ struct GoParser<'a> {
     /// The whole pattern's alternatives, under the open groups.
     root: Frame,
     open: Vec<Frame>,
+    /// The fold table, unpacked the first time `(?i)` needs it.
+    orbits: std::cell::OnceCell<FoldOrbits>,
 }
 
 /// Go's `repeatIsValid`: nested counted repetitions may not multiply past 1000 copies.
@@ -277,6 +349,13 @@ impl<'a> GoParser<'a> {
         }
     }
 
+    /// The fold table when `(?i)` is on, for [`push_range`] and [`push_group`].
+    fn fold_orbits(&self) -> Option<&FoldOrbits> {
+        self.flags
+            .fold
+            .then(|| self.orbits.get_or_init(FoldOrbits::unpack))
+    }
+
     fn current(&mut self) -> &mut Vec<Node> {
         &mut self.frame().current
     }
@@ -288,7 +367,7 @@ impl<'a> GoParser<'a> {
     /// A literal: under `(?i)`, its case-folding orbit.
     fn literal(&mut self, c: u32) {
         let mut r = Vec::new();
-        push_range(&mut r, c, c, self.flags.fold);
+        push_range(&mut r, c, c, self.fold_orbits());
         self.push(Node::Class(clean(r)));
     }
 
@@ -510,6 +589,7 @@ fn parse_class<'a>(p: &GoParser<'_>, s: &'a str) -> Result<(Node, &'a str), Stri
         t = t.get(1..).unwrap_or("");
     }
     let fold = p.flags.fold;
+    let orbits = p.fold_orbits();
     let mut class: Ranges = Vec::new();
     let mut first = true;
     while t.is_empty() || !t.starts_with(']') || first {
@@ -526,7 +606,7 @@ fn parse_class<'a>(p: &GoParser<'_>, s: &'a str) -> Result<(Node, &'a str), Stri
             let Some(group) = posix_class(key) else {
                 return Err(go_error("invalid character class range", name));
             };
-            push_group(&mut class, group, neg, fold);
+            push_group(&mut class, group, neg, orbits);
             t = t.get(i + 4..).unwrap_or("");
             continue;
         }
@@ -539,7 +619,7 @@ fn parse_class<'a>(p: &GoParser<'_>, s: &'a str) -> Result<(Node, &'a str), Stri
             && let Some((c, after)) = next_char(rest)
             && let Some((group, neg)) = perl_class(c)
         {
-            push_group(&mut class, group, neg, fold);
+            push_group(&mut class, group, neg, orbits);
             t = after;
             continue;
         }
@@ -558,7 +638,7 @@ fn parse_class<'a>(p: &GoParser<'_>, s: &'a str) -> Result<(Node, &'a str), Stri
                 return Err(go_error("invalid character class range", text));
             }
         }
-        push_range(&mut class, lo, hi, fold);
+        push_range(&mut class, lo, hi, orbits);
     }
     let rest = t.get(1..).unwrap_or("");
     let class = clean(class);
@@ -652,6 +732,7 @@ fn parse(pattern: &str) -> Result<Vec<Vec<Node>>, String> {
             current: Vec::new(),
         },
         open: Vec::new(),
+        orbits: std::cell::OnceCell::new(),
     };
     let mut t = pattern;
     let mut last_repeat: &str = "";
@@ -796,7 +877,7 @@ fn parse_backslash<'a>(p: &mut GoParser<'_>, t: &'a str) -> Result<&'a str, Stri
         && let Some((group, neg)) = perl_class(c)
     {
         let mut class = Vec::new();
-        push_group(&mut class, group, neg, fold);
+        push_group(&mut class, group, neg, p.fold_orbits());
         p.push(Node::Class(class));
         return Ok(after);
     }
@@ -892,6 +973,94 @@ pub fn matches(pattern: &str, s: &str) -> Option<bool> {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
     use super::*;
+
+    #[test]
+    fn every_packed_class_unpacks_to_sorted_disjoint_code_point_ranges() {
+        for (name, plain, folded) in tables::CLASSES {
+            for packed in [plain, folded] {
+                let ranges = unpack_ranges(packed).unwrap_or_else(|| panic!("{name}: malformed"));
+                assert!(!ranges.is_empty(), "{name}");
+                assert!(
+                    ranges.iter().all(|&(lo, hi)| lo <= hi && hi <= MAX_RUNE),
+                    "{name}"
+                );
+                assert!(
+                    ranges.windows(2).all(|w| w[0].1 + 1 < w[1].0),
+                    "{name}: not canonical"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn packed_classes_hold_gos_ranges() {
+        // Values from Go 1.26's unicode tables (unicode.Greek, unicode.Nd, unicode.Lu).
+        let greek = go_unicode_class("Greek", false).unwrap();
+        assert_eq!(greek.first(), Some(&(0x370, 0x373)));
+        assert_eq!(greek.last(), Some(&(0x1D200, 0x1D245)));
+        assert_eq!(go_unicode_class("Any", false), Some(vec![(0, MAX_RUNE)]));
+        let nd = go_unicode_class("Nd", false).unwrap();
+        assert_eq!(nd.first(), Some(&(0x30, 0x39)));
+        assert_eq!(nd.len(), 64);
+        let lu = go_unicode_class("Lu", false).unwrap();
+        assert_eq!(lu.first(), Some(&(0x41, 0x5A)));
+        // Under (?i), Lu takes in the lower-case letters too.
+        assert!(
+            go_unicode_class("Lu", true)
+                .unwrap()
+                .contains(&(0x61, 0x7A))
+        );
+        assert_eq!(go_unicode_class("NoSuchClass", false), None);
+    }
+
+    #[test]
+    fn the_packed_fold_table_unpacks_whole_and_sorted() {
+        let pairs = unpack_fold_pairs(&tables::SIMPLE_FOLD).unwrap();
+        assert_eq!(pairs.len(), tables::SIMPLE_FOLD_PAIRS);
+        assert!(pairs.windows(2).all(|w| w[0].0 < w[1].0));
+        assert!(pairs.iter().all(|&(c, f)| c != f && f <= MAX_RUNE));
+        // Values from Go 1.26's unicode.SimpleFold.
+        let orbits = FoldOrbits::unpack();
+        assert_eq!(orbits.next('A' as u32), 'a' as u32);
+        assert_eq!(orbits.next('a' as u32), 'A' as u32);
+        assert_eq!(orbits.next('K' as u32), 'k' as u32);
+        assert_eq!(orbits.next('k' as u32), 0x212A, "k -> KELVIN SIGN");
+        assert_eq!(orbits.next(0x212A), 'K' as u32);
+        assert_eq!(orbits.next('1' as u32), '1' as u32, "unmoved");
+        assert_eq!(orbits.next(0x1E943), 0x1E921);
+        // Zigzag: even is up, odd is down; a cut pair is malformed.
+        assert_eq!(
+            unpack_fold_pairs(&[0x41, 0x40, 0x01, 0x3F]),
+            Some(vec![(0x41, 0x61), (0x42, 0x22)])
+        );
+        assert_eq!(unpack_fold_pairs(&[0x41]), None);
+        assert_eq!(unpack_fold_pairs(&[0x00, 0x03]), None, "below code point 0");
+    }
+
+    #[test]
+    fn leb128_reads_to_the_end_and_refuses_cut_or_oversized_numbers() {
+        assert_eq!(unpack_ranges(&[]), Some(vec![]));
+        assert_eq!(unpack_ranges(&[0x80, 0x01]), None, "a gap without a length");
+        assert_eq!(unpack_ranges(&[0x80]), None, "a number cut short");
+        assert_eq!(
+            unpack_ranges(&[0xFF, 0xFF, 0xFF, 0xFF, 0x7F, 0]),
+            None,
+            "more than 32 bits"
+        );
+        assert_eq!(
+            unpack_ranges(&[0x80, 0x01, 0x02, 0x01, 0x00]),
+            Some(vec![(0x80, 0x82), (0x84, 0x84)])
+        );
+        assert_eq!(
+            unpack_ranges(&[0x00, 0xFF, 0xFF, 0x43]),
+            Some(vec![(0, MAX_RUNE)])
+        );
+        assert_eq!(
+            unpack_ranges(&[0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F, 0x00, 0x00]),
+            None,
+            "past u32::MAX"
+        );
+    }
 
     #[test]
     fn perl_classes_are_ascii() {
