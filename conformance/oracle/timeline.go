@@ -218,7 +218,7 @@ type tlHarness struct {
 	seenPod map[string]*corev1.Pod
 	// NonIndexed Pods' slots (see index).
 	slotOf   map[string]int
-	doneSlot map[int]bool
+	doneSlot map[slotKey]bool
 	// Indexes (or slots) that had a Pod: the next one is a replacement.
 	created map[string]bool
 	// CrashLoopBackOff entries per Pod (restartPolicy OnFailure).
@@ -258,19 +258,36 @@ func (h *tlHarness) assignSlot(p *corev1.Pod) {
 	if _, ok := p.Annotations[batchv1.JobCompletionIndexAnnotation]; ok {
 		return
 	}
+	// Slots are per Job (restartkit's are the Job's own): only the Pods of the same Job object
+	// hold one, and a Job recreated by a JobSet restart (a new UID) starts with all free.
+	owner := ownerUID(p)
 	held := map[int]bool{}
 	for _, q := range h.seenPod {
 		s, ok := h.slotOf[string(q.UID)]
-		if ok && q.DeletionTimestamp == nil && q.Status.Phase != corev1.PodFailed && q.Status.Phase != corev1.PodSucceeded {
+		if ok && ownerUID(q) == owner && q.DeletionTimestamp == nil && q.Status.Phase != corev1.PodFailed && q.Status.Phase != corev1.PodSucceeded {
 			held[s] = true
 		}
 	}
 	for s := 0; ; s++ {
-		if !held[s] && !h.doneSlot[s] {
+		if !held[s] && !h.doneSlot[slotKey{owner, s}] {
 			h.slotOf[string(p.UID)] = s
 			return
 		}
 	}
+}
+
+// slotKey names a NonIndexed Job's slot: the Job object's UID and the slot.
+type slotKey struct {
+	job  types.UID
+	slot int
+}
+
+// ownerUID is the UID of the Job that controls a Pod.
+func ownerUID(p *corev1.Pod) types.UID {
+	if ref := metav1.GetControllerOf(p); ref != nil {
+		return ref.UID
+	}
+	return ""
 }
 
 func podKey(p *corev1.Pod) string { return p.Namespace + "/" + p.Name }
@@ -781,7 +798,7 @@ func (h *tlHarness) act(a kubeletAction) error {
 		}
 		if allZero {
 			if s, ok := h.slotOf[string(pod.UID)]; ok {
-				h.doneSlot[s] = true
+				h.doneSlot[slotKey{ownerUID(pod), s}] = true
 			}
 			pod.Status.Phase = corev1.PodSucceeded
 			h.record(h.podEvent("PodSucceeded", pod))
@@ -879,7 +896,7 @@ func newTLHarness(ctx context.Context, sc *tlScenario) (*tlHarness, func(), erro
 	client := fake.NewSimpleClientset() //nolint:staticcheck // the plain tracker: no managed fields on every write
 	factory := informers.NewSharedInformerFactory(client, 0)
 	h := &tlHarness{sc: sc, clock: clk, client: client, cursors: map[string]*[2]int{}, seenPod: map[string]*corev1.Pod{},
-		slotOf: map[string]int{}, doneSlot: map[int]bool{}, created: map[string]bool{}, crash: map[string]*crashEntry{}}
+		slotOf: map[string]int{}, doneSlot: map[slotKey]bool{}, created: map[string]bool{}, crash: map[string]*crashEntry{}}
 	h.podInf = &capturedInformer{SharedIndexInformer: factory.Core().V1().Pods().Informer()}
 	h.jobInf = &capturedInformer{SharedIndexInformer: factory.Batch().V1().Jobs().Informer()}
 	ctrl, err := newJobControllerWithClock(ctx, client, clk,

@@ -511,6 +511,8 @@ func runTimeline(n int, seed uint64) (int, int, error) {
 		return 0, 0, err
 	}
 	g := gen{rand.New(rand.NewPCG(seed, 0x74696d65))}
+	// The families added later draw from a stream of their own (jobsetTimelineScenario).
+	extra := gen{rand.New(rand.NewPCG(seed, 0x66616d73))}
 	var scs []*tlScenario
 	var ups []tlOutcome
 	skipped, harnessErrors := 0, 0
@@ -553,7 +555,7 @@ func runTimeline(n int, seed uint64) (int, int, error) {
 		case i < n:
 			sc = g.timelineScenario(i)
 		default:
-			sc = g.jobsetTimelineScenario(i - n)
+			sc = g.jobsetTimelineScenario(i-n, extra)
 		}
 		up, refused, err := playUpstream(sc)
 		if err != nil && refused {

@@ -14,10 +14,13 @@ import (
 	jobset "sigs.k8s.io/jobset/api/jobset/v1alpha2"
 )
 
-// jobsetTimelineScenario generates one JobSet scenario: 1–3 replicatedJobs of 1–3 small Indexed
-// Jobs, a failurePolicy (each action, rules by reason, target and message pattern, maxRestarts
-// 0–3) or none, a successPolicy, scripted exits and node failures per Pod.
-func (g gen) jobsetTimelineScenario(i int) *tlScenario {
+// jobsetTimelineScenario generates one JobSet scenario: 1–3 replicatedJobs of 1–3 small Jobs
+// (Indexed, or NonIndexed), a failurePolicy (each action, rules by reason, target and message
+// pattern, maxRestarts 0–3) or none, a successPolicy, scripted exits and node failures per Pod.
+// The families added after the first release (NonIndexed Jobs) are drawn from extra, a stream of
+// their own, so that g's draws, and with them the scenarios of a given seed, stay as they were;
+// they only change where a new family is drawn.
+func (g gen) jobsetTimelineScenario(i int, extra gen) *tlScenario {
 	var fam []string
 	nrj := 1 + g.r.IntN(3)
 	var rjs []any
@@ -35,6 +38,11 @@ func (g gen) jobsetTimelineScenario(i int) *tlScenario {
 		parallelism := 1 + g.r.IntN(completions)
 		spec := map[string]any{"completions": completions, "parallelism": parallelism, "completionMode": "Indexed",
 			"backoffLimit": g.r.IntN(3)}
+		if extra.chance(0.3) {
+			// NonIndexed: the harness and restartkit name its Pods by slot (timeline.go, index).
+			spec["completionMode"] = "NonIndexed"
+			fam = append(fam, "job:NonIndexed")
+		}
 		if g.chance(0.3) {
 			var rules []any
 			if g.chance(0.7) {
