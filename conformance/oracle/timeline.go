@@ -627,7 +627,9 @@ func (h *tlHarness) kubeletSees(old, cur *corev1.Pod) {
 	if old == nil && cur.DeletionTimestamp == nil {
 		// Bound to a node at once; its container runs startupSeconds later, and a replacement
 		// (a Pod for an index or slot that had one before) podRescheduleSeconds before that.
-		delay := h.sc.StartupSeconds
+		// Init containers (the generated ones complete as soon as they run) come first, each
+		// startupSeconds after the one before, as restartkit's kubelet starts them.
+		delay := h.sc.StartupSeconds * float64(1+len(cur.Spec.InitContainers))
 		ix := h.jobOf(cur) + "/" + h.index(cur)
 		if h.created[ix] {
 			delay += h.sc.PodRescheduleSeconds
@@ -719,6 +721,16 @@ func (h *tlHarness) act(a kubeletAction) error {
 		pod.Status.Phase = corev1.PodRunning
 		pod.Status.StartTime = &now
 		pod.Status.ContainerStatuses = nil
+		pod.Status.InitContainerStatuses = nil
+		for _, c := range pod.Spec.InitContainers {
+			if c.RestartPolicy != nil {
+				return fmt.Errorf("pod %s: restartable init container %s: the harness's kubelet runs only init containers that complete", a.pod, c.Name)
+			}
+			pod.Status.InitContainerStatuses = append(pod.Status.InitContainerStatuses, corev1.ContainerStatus{
+				Name: c.Name, Started: ptrTo(false),
+				State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{
+					ExitCode: 0, Reason: "Completed", StartedAt: now, FinishedAt: now}}})
+		}
 		for _, c := range pod.Spec.Containers {
 			pod.Status.ContainerStatuses = append(pod.Status.ContainerStatuses, corev1.ContainerStatus{
 				Name: c.Name, Ready: true, Started: ptrTo(true),

@@ -59,7 +59,10 @@ type tlScenario struct {
 
 // timelineScenario generates one Job scenario; family names what it exercises (counted per
 // family in the run's summary).
-func (g gen) timelineScenario(i int) *tlScenario {
+//
+// The families added after the first release (init containers) are drawn from extra, a stream
+// of their own, after g's draws: a seed's scenarios stay as they were except where one is drawn.
+func (g gen) timelineScenario(i int, extra gen) *tlScenario {
 	indexed := g.chance(0.6)
 	completions := 1 + g.r.IntN(4)
 	parallelism := 1 + g.r.IntN(completions)
@@ -197,6 +200,30 @@ func (g gen) timelineScenario(i int) *tlScenario {
 	if g.chance(0.3) {
 		sc.PodRescheduleSeconds = float64(g.pick(10, 90).(int))
 		fam = append(fam, "podRescheduleSeconds")
+	}
+	if extra.chance(0.25) {
+		// Init containers (not restartable) that complete as soon as they run: the Pod's
+		// containers start after each of them has (startupSeconds each, as restartkit models
+		// it). The scripts then name the regular containers, so that none applies to an init
+		// container (a script without a container would make it fail or run on).
+		var inits []any
+		for k := 0; k <= extra.r.IntN(2); k++ {
+			inits = append(inits, map[string]any{"name": fmt.Sprintf("init%d", k), "image": "busybox"})
+		}
+		podSpec["initContainers"] = inits
+		var named []tlExit
+		for _, e := range exits {
+			if e.Container != "" {
+				named = append(named, e)
+				continue
+			}
+			for _, c := range containers {
+				e.Container = c
+				named = append(named, e)
+			}
+		}
+		sc.Exits = named
+		fam = append(fam, fmt.Sprintf("initContainers:%d", len(inits)))
 	}
 	sc.family = strings.Join(dedupe(fam), ",")
 	return sc
@@ -553,7 +580,7 @@ func runTimeline(n int, seed uint64) (int, int, error) {
 		case given != nil:
 			sc = given[i]
 		case i < n:
-			sc = g.timelineScenario(i)
+			sc = g.timelineScenario(i, extra)
 		default:
 			sc = g.jobsetTimelineScenario(i-n, extra)
 		}
