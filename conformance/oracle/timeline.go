@@ -627,17 +627,23 @@ func (h *tlHarness) kubeletSees(old, cur *corev1.Pod) {
 	if old == nil && cur.DeletionTimestamp == nil {
 		// Bound to a node at once; its container runs startupSeconds later, and a replacement
 		// (a Pod for an index or slot that had one before) podRescheduleSeconds before that.
-		// Init containers (the generated ones complete as soon as they run) come first, each
-		// startupSeconds after the one before, as restartkit's kubelet starts them.
-		delay := h.sc.StartupSeconds * float64(1+len(cur.Spec.InitContainers))
+		// Init containers (the generated ones complete as soon as they run; sidecars run on)
+		// come first, each startupSeconds after the one before, as restartkit's kubelet
+		// starts them.
+		delay := 0.0
 		ix := h.jobOf(cur) + "/" + h.index(cur)
 		if h.created[ix] {
 			delay += h.sc.PodRescheduleSeconds
 		}
 		h.created[ix] = true
-		if delay > 0 {
+		if delay+h.sc.StartupSeconds > 0 {
 			h.schedule(h.clock.Now(), podKey(cur), "bind", 0, "")
 		}
+		for _, c := range cur.Spec.InitContainers {
+			delay += h.sc.StartupSeconds
+			h.scheduleFor(h.clock.Now().Add(time.Duration(delay*float64(time.Second))), podKey(cur), "init", c.Name, 0, "")
+		}
+		delay += h.sc.StartupSeconds
 		h.schedule(h.clock.Now().Add(time.Duration(delay*float64(time.Second))), podKey(cur), "start", 0, "")
 		return
 	}
@@ -645,7 +651,7 @@ func (h *tlHarness) kubeletSees(old, cur *corev1.Pod) {
 		// Running containers get the grace period; a Pod with none running (not started yet,
 		// or waiting in CrashLoopBackOff) has nothing to stop and ends at once.
 		at := h.clock.Now()
-		for _, cs := range cur.Status.ContainerStatuses {
+		for _, cs := range append(cur.Status.ContainerStatuses, cur.Status.InitContainerStatuses...) {
 			if cs.State.Running != nil {
 				at = cur.DeletionTimestamp.Time
 			}
@@ -713,6 +719,28 @@ func (h *tlHarness) act(a kubeletAction) error {
 	case "bind":
 		pod.Spec.NodeName = "node-0"
 		return h.updatePod(pod)
+	case "init":
+		if terminal || pod.DeletionTimestamp != nil {
+			return nil
+		}
+		pod.Spec.NodeName = "node-0"
+		for _, c := range pod.Spec.InitContainers {
+			if c.Name != a.ctr {
+				continue
+			}
+			if c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways {
+				// A sidecar: it runs until the Pod ends (no script applies to it).
+				pod.Status.InitContainerStatuses = append(pod.Status.InitContainerStatuses, corev1.ContainerStatus{
+					Name: c.Name, Ready: true, Started: ptrTo(true),
+					State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: now}}})
+			} else {
+				pod.Status.InitContainerStatuses = append(pod.Status.InitContainerStatuses, corev1.ContainerStatus{
+					Name: c.Name, Started: ptrTo(false),
+					State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{
+						ExitCode: 0, Reason: "Completed", StartedAt: now, FinishedAt: now}}})
+			}
+		}
+		return h.updatePod(pod)
 	case "start":
 		if terminal || pod.DeletionTimestamp != nil {
 			return nil // the kubelet starts nothing in a Pod that is being deleted
@@ -721,16 +749,6 @@ func (h *tlHarness) act(a kubeletAction) error {
 		pod.Status.Phase = corev1.PodRunning
 		pod.Status.StartTime = &now
 		pod.Status.ContainerStatuses = nil
-		pod.Status.InitContainerStatuses = nil
-		for _, c := range pod.Spec.InitContainers {
-			if c.RestartPolicy != nil {
-				return fmt.Errorf("pod %s: restartable init container %s: the harness's kubelet runs only init containers that complete", a.pod, c.Name)
-			}
-			pod.Status.InitContainerStatuses = append(pod.Status.InitContainerStatuses, corev1.ContainerStatus{
-				Name: c.Name, Started: ptrTo(false),
-				State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{
-					ExitCode: 0, Reason: "Completed", StartedAt: now, FinishedAt: now}}})
-		}
 		for _, c := range pod.Spec.Containers {
 			pod.Status.ContainerStatuses = append(pod.Status.ContainerStatuses, corev1.ContainerStatus{
 				Name: c.Name, Ready: true, Started: ptrTo(true),
@@ -800,13 +818,19 @@ func (h *tlHarness) act(a kubeletAction) error {
 				Type: corev1.DisruptionTarget, Status: corev1.ConditionTrue, Reason: "DeletionByTaintManager",
 				Message: "Taint manager: deleting due to NoExecute taint", LastTransitionTime: now})
 		}
-		// The Pod ends when every container has: Succeeded if all exited 0.
+		// The Pod ends when every container has: Succeeded if all exited 0. Sidecars do not
+		// count; the kubelet stops them then (killed, 137: restartkit's worst case).
 		allZero := true
 		for _, cs := range pod.Status.ContainerStatuses {
 			if cs.State.Terminated == nil {
 				return h.updatePod(pod)
 			}
 			allZero = allZero && cs.State.Terminated.ExitCode == 0
+		}
+		for i := range pod.Status.InitContainerStatuses {
+			if cs := &pod.Status.InitContainerStatuses[i]; cs.State.Running != nil {
+				terminate(cs, 137, "Error")
+			}
 		}
 		if allZero {
 			if s, ok := h.slotOf[string(pod.UID)]; ok {

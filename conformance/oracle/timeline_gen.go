@@ -202,13 +202,19 @@ func (g gen) timelineScenario(i int, extra gen) *tlScenario {
 		fam = append(fam, "podRescheduleSeconds")
 	}
 	if extra.chance(0.25) {
-		// Init containers (not restartable) that complete as soon as they run: the Pod's
-		// containers start after each of them has (startupSeconds each, as restartkit models
-		// it). The scripts then name the regular containers, so that none applies to an init
-		// container (a script without a container would make it fail or run on).
+		// Init containers that complete as soon as they run, or sidecars (restartable init
+		// containers) that run until the Pod ends: the Pod's containers start after each of
+		// them has (startupSeconds each, as restartkit models it). The scripts then name the
+		// regular containers, so that none applies to an init container or sidecar.
 		var inits []any
 		for k := 0; k <= extra.r.IntN(2); k++ {
-			inits = append(inits, map[string]any{"name": fmt.Sprintf("init%d", k), "image": "busybox"})
+			c := map[string]any{"name": fmt.Sprintf("init%d", k), "image": "busybox"}
+			if extra.chance(0.5) {
+				// A sidecar: runs from its start until the Pod ends.
+				c["restartPolicy"] = "Always"
+				fam = append(fam, "sidecar")
+			}
+			inits = append(inits, c)
 		}
 		podSpec["initContainers"] = inits
 		var named []tlExit
