@@ -1059,7 +1059,12 @@ fn each_nonindexed_job_of_a_jobset_has_its_own_slots() {
     }));
     let events = jobset_events(&out);
     assert!(
-        events.contains(&ev(40.0, "train-workers-1", "Failed", "BackoffLimitExceeded")),
+        events.contains(&ev(
+            40.0,
+            "train-workers-1",
+            "Failed",
+            "BackoffLimitExceeded"
+        )),
         "{events:?}"
     );
     assert_eq!(events.last().unwrap().0, 40.0, "{events:?}");
