@@ -201,21 +201,22 @@ type kubeletAction struct {
 }
 
 type tlHarness struct {
-	sc      *tlScenario
-	clock   *clocktesting.FakeClock
-	client  *fake.Clientset
-	ctrl    *jobcontroller.Controller
-	queue   *tlQueue
-	podInf  *capturedInformer
-	jobInf  *capturedInformer
-	mu      sync.Mutex
-	counter int
-	rv      int
-	actions []kubeletAction
-	aseq    int
-	cursors map[string]*[2]int // per completion index: (exit entry, runs used)
-	out     tlOutcome
-	seenPod map[string]*corev1.Pod
+	sc     *tlScenario
+	clock  *clocktesting.FakeClock
+	client *fake.Clientset
+	ctrl   *jobcontroller.Controller
+	queue  *tlQueue
+	podInf *capturedInformer
+	jobInf *capturedInformer
+	mu     sync.Mutex
+	// generated counts the Pods created per GenerateName (guarded by mu).
+	generated map[string]int
+	rv        int
+	actions   []kubeletAction
+	aseq      int
+	cursors   map[string]*[2]int // per completion index: (exit entry, runs used)
+	out       tlOutcome
+	seenPod   map[string]*corev1.Pod
 	// NonIndexed Pods' slots (see index).
 	slotOf   map[string]int
 	doneSlot map[slotKey]bool
@@ -301,14 +302,22 @@ func (h *tlHarness) installReactors() {
 	})
 	h.client.PrependReactor("create", "pods", func(a clienttesting.Action) (bool, runtime.Object, error) {
 		pod := a.(clienttesting.CreateAction).GetObject().(*corev1.Pod)
+		// The controller creates Pods from parallel goroutines: a name numbered by one counter
+		// for all Pods depended on their order (and the informers deliver in name order). Numbered
+		// per GenerateName, an Indexed Pod's name depends only on its Job, index and how many
+		// Pods that index had; NonIndexed Pods created at one instant share a GenerateName and
+		// are interchangeable. The UID follows from the name.
 		h.mu.Lock()
-		h.counter++
-		n := h.counter
+		if h.generated == nil {
+			h.generated = map[string]int{}
+		}
+		h.generated[pod.GenerateName]++
+		n := h.generated[pod.GenerateName]
 		h.mu.Unlock()
 		if pod.Name == "" {
 			pod.Name = pod.GenerateName + strconv.Itoa(n)
 		}
-		pod.UID = types.UID(fmt.Sprintf("pod-uid-%d", n))
+		pod.UID = types.UID("pod-uid-" + pod.Name)
 		pod.CreationTimestamp = metav1.NewTime(h.clock.Now())
 		if pod.Spec.TerminationGracePeriodSeconds == nil {
 			g := int64(corev1.DefaultTerminationGracePeriodSeconds)
