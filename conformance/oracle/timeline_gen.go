@@ -28,6 +28,7 @@ var (
 	flagTimelineBatch   = flag.Duration("timeline-batch", 0, "the Job controller's SyncJobBatchPeriod in the harness (upstream's is 1s; 0 compares exactly, see docs/oracle.md)")
 	flagTimelineDump    = flag.String("timeline-dump", "", "write every timeline scenario with both reduced timelines (JSON lines) to this file")
 	flagTimelineJobSetN = flag.Int("timeline-jobset-n", 100, "generated JobSet scenarios for the timeline leg (real JobSet + Job controllers), after the Job scenarios")
+	flagTimelineReplay  = flag.Bool("timeline-replay-all", false, "play every scenario upstream twice more and report each whose upstream timeline is not reproducible (UNSTABLE), agreeing or not: checks the harness's determinism")
 )
 
 type tlExit struct {
@@ -658,13 +659,19 @@ func runTimeline(n int, seed uint64) (int, int, error) {
 			dump.Write(append(mustJSON(map[string]any{"scenario": sc, "difference": diff,
 				"upstream": canonical(ups[i]), "restartkit": canonical(rks[i])}), '\n'))
 		}
+		if diff == "" && *flagTimelineReplay && upstreamUnstable(sc, ups[i], 2) {
+			// Agreeing once is no verdict either when upstream's timeline is not reproducible.
+			unstable++
+			fmt.Printf("UNSTABLE %s: upstream's replays of this scenario differ from its first run (it agreed on the first); not counted\n  scenario: %s\n", sc.Name, mustJSON(sc))
+			continue
+		}
 		if diff == "" {
 			continue
 		}
 		// A disagreement counts only when upstream's own timeline is reproducible: the harness
 		// replays the scenario; if a replay differs from the first run, upstream (or the harness)
 		// was not deterministic here and the scenario is reported as unstable, not as a verdict.
-		if rkErrs[i] == "" && upstreamUnstable(sc, ups[i]) {
+		if rkErrs[i] == "" && upstreamUnstable(sc, ups[i], timelineReplays) {
 			unstable++
 			fmt.Printf("UNSTABLE %s: upstream's replays of this scenario differ from its first run; not counted\n  scenario: %s\n", sc.Name, mustJSON(sc))
 			continue
@@ -737,9 +744,9 @@ const timelineReplays = 3
 
 // upstreamUnstable replays a scenario upstream and tells whether any replay's timeline differs
 // from the first run's.
-func upstreamUnstable(sc *tlScenario, first tlOutcome) bool {
+func upstreamUnstable(sc *tlScenario, first tlOutcome, replays int) bool {
 	want := mustJSON(canonical(first))
-	for r := 0; r < timelineReplays; r++ {
+	for r := 0; r < replays; r++ {
 		again, _, err := playUpstream(sc)
 		if err != nil || string(mustJSON(canonical(again))) != string(want) {
 			return true
