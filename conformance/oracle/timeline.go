@@ -201,24 +201,25 @@ type kubeletAction struct {
 }
 
 type tlHarness struct {
-	sc      *tlScenario
-	clock   *clocktesting.FakeClock
-	client  *fake.Clientset
-	ctrl    *jobcontroller.Controller
-	queue   *tlQueue
-	podInf  *capturedInformer
-	jobInf  *capturedInformer
-	mu      sync.Mutex
-	counter int
-	rv      int
-	actions []kubeletAction
-	aseq    int
-	cursors map[string]*[2]int // per completion index: (exit entry, runs used)
-	out     tlOutcome
-	seenPod map[string]*corev1.Pod
+	sc     *tlScenario
+	clock  *clocktesting.FakeClock
+	client *fake.Clientset
+	ctrl   *jobcontroller.Controller
+	queue  *tlQueue
+	podInf *capturedInformer
+	jobInf *capturedInformer
+	mu     sync.Mutex
+	// generated counts the Pods created per GenerateName (guarded by mu).
+	generated map[string]int
+	rv        int
+	actions   []kubeletAction
+	aseq      int
+	cursors   map[string]*[2]int // per completion index: (exit entry, runs used)
+	out       tlOutcome
+	seenPod   map[string]*corev1.Pod
 	// NonIndexed Pods' slots (see index).
 	slotOf   map[string]int
-	doneSlot map[int]bool
+	doneSlot map[slotKey]bool
 	// Indexes (or slots) that had a Pod: the next one is a replacement.
 	created map[string]bool
 	// CrashLoopBackOff entries per Pod (restartPolicy OnFailure).
@@ -258,19 +259,36 @@ func (h *tlHarness) assignSlot(p *corev1.Pod) {
 	if _, ok := p.Annotations[batchv1.JobCompletionIndexAnnotation]; ok {
 		return
 	}
+	// Slots are per Job (restartkit's are the Job's own): only the Pods of the same Job object
+	// hold one, and a Job recreated by a JobSet restart (a new UID) starts with all free.
+	owner := ownerUID(p)
 	held := map[int]bool{}
 	for _, q := range h.seenPod {
 		s, ok := h.slotOf[string(q.UID)]
-		if ok && q.DeletionTimestamp == nil && q.Status.Phase != corev1.PodFailed && q.Status.Phase != corev1.PodSucceeded {
+		if ok && ownerUID(q) == owner && q.DeletionTimestamp == nil && q.Status.Phase != corev1.PodFailed && q.Status.Phase != corev1.PodSucceeded {
 			held[s] = true
 		}
 	}
 	for s := 0; ; s++ {
-		if !held[s] && !h.doneSlot[s] {
+		if !held[s] && !h.doneSlot[slotKey{owner, s}] {
 			h.slotOf[string(p.UID)] = s
 			return
 		}
 	}
+}
+
+// slotKey names a NonIndexed Job's slot: the Job object's UID and the slot.
+type slotKey struct {
+	job  types.UID
+	slot int
+}
+
+// ownerUID is the UID of the Job that controls a Pod.
+func ownerUID(p *corev1.Pod) types.UID {
+	if ref := metav1.GetControllerOf(p); ref != nil {
+		return ref.UID
+	}
+	return ""
 }
 
 func podKey(p *corev1.Pod) string { return p.Namespace + "/" + p.Name }
@@ -284,14 +302,22 @@ func (h *tlHarness) installReactors() {
 	})
 	h.client.PrependReactor("create", "pods", func(a clienttesting.Action) (bool, runtime.Object, error) {
 		pod := a.(clienttesting.CreateAction).GetObject().(*corev1.Pod)
+		// The controller creates Pods from parallel goroutines: a name numbered by one counter
+		// for all Pods depended on their order (and the informers deliver in name order). Numbered
+		// per GenerateName, an Indexed Pod's name depends only on its Job, index and how many
+		// Pods that index had; NonIndexed Pods created at one instant share a GenerateName and
+		// are interchangeable. The UID follows from the name.
 		h.mu.Lock()
-		h.counter++
-		n := h.counter
+		if h.generated == nil {
+			h.generated = map[string]int{}
+		}
+		h.generated[pod.GenerateName]++
+		n := h.generated[pod.GenerateName]
 		h.mu.Unlock()
 		if pod.Name == "" {
 			pod.Name = pod.GenerateName + strconv.Itoa(n)
 		}
-		pod.UID = types.UID(fmt.Sprintf("pod-uid-%d", n))
+		pod.UID = types.UID("pod-uid-" + pod.Name)
 		pod.CreationTimestamp = metav1.NewTime(h.clock.Now())
 		if pod.Spec.TerminationGracePeriodSeconds == nil {
 			g := int64(corev1.DefaultTerminationGracePeriodSeconds)
@@ -610,15 +636,23 @@ func (h *tlHarness) kubeletSees(old, cur *corev1.Pod) {
 	if old == nil && cur.DeletionTimestamp == nil {
 		// Bound to a node at once; its container runs startupSeconds later, and a replacement
 		// (a Pod for an index or slot that had one before) podRescheduleSeconds before that.
-		delay := h.sc.StartupSeconds
+		// Init containers (the generated ones complete as soon as they run; sidecars run on)
+		// come first, each startupSeconds after the one before, as restartkit's kubelet
+		// starts them.
+		delay := 0.0
 		ix := h.jobOf(cur) + "/" + h.index(cur)
 		if h.created[ix] {
 			delay += h.sc.PodRescheduleSeconds
 		}
 		h.created[ix] = true
-		if delay > 0 {
+		if delay+h.sc.StartupSeconds > 0 {
 			h.schedule(h.clock.Now(), podKey(cur), "bind", 0, "")
 		}
+		for _, c := range cur.Spec.InitContainers {
+			delay += h.sc.StartupSeconds
+			h.scheduleFor(h.clock.Now().Add(time.Duration(delay*float64(time.Second))), podKey(cur), "init", c.Name, 0, "")
+		}
+		delay += h.sc.StartupSeconds
 		h.schedule(h.clock.Now().Add(time.Duration(delay*float64(time.Second))), podKey(cur), "start", 0, "")
 		return
 	}
@@ -626,7 +660,7 @@ func (h *tlHarness) kubeletSees(old, cur *corev1.Pod) {
 		// Running containers get the grace period; a Pod with none running (not started yet,
 		// or waiting in CrashLoopBackOff) has nothing to stop and ends at once.
 		at := h.clock.Now()
-		for _, cs := range cur.Status.ContainerStatuses {
+		for _, cs := range append(cur.Status.ContainerStatuses, cur.Status.InitContainerStatuses...) {
 			if cs.State.Running != nil {
 				at = cur.DeletionTimestamp.Time
 			}
@@ -693,6 +727,28 @@ func (h *tlHarness) act(a kubeletAction) error {
 	switch a.kind {
 	case "bind":
 		pod.Spec.NodeName = "node-0"
+		return h.updatePod(pod)
+	case "init":
+		if terminal || pod.DeletionTimestamp != nil {
+			return nil
+		}
+		pod.Spec.NodeName = "node-0"
+		for _, c := range pod.Spec.InitContainers {
+			if c.Name != a.ctr {
+				continue
+			}
+			if c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways {
+				// A sidecar: it runs until the Pod ends (no script applies to it).
+				pod.Status.InitContainerStatuses = append(pod.Status.InitContainerStatuses, corev1.ContainerStatus{
+					Name: c.Name, Ready: true, Started: ptrTo(true),
+					State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: now}}})
+			} else {
+				pod.Status.InitContainerStatuses = append(pod.Status.InitContainerStatuses, corev1.ContainerStatus{
+					Name: c.Name, Started: ptrTo(false),
+					State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{
+						ExitCode: 0, Reason: "Completed", StartedAt: now, FinishedAt: now}}})
+			}
+		}
 		return h.updatePod(pod)
 	case "start":
 		if terminal || pod.DeletionTimestamp != nil {
@@ -771,7 +827,8 @@ func (h *tlHarness) act(a kubeletAction) error {
 				Type: corev1.DisruptionTarget, Status: corev1.ConditionTrue, Reason: "DeletionByTaintManager",
 				Message: "Taint manager: deleting due to NoExecute taint", LastTransitionTime: now})
 		}
-		// The Pod ends when every container has: Succeeded if all exited 0.
+		// The Pod ends when every container has: Succeeded if all exited 0. Sidecars do not
+		// count; the kubelet stops them then (killed, 137: restartkit's worst case).
 		allZero := true
 		for _, cs := range pod.Status.ContainerStatuses {
 			if cs.State.Terminated == nil {
@@ -779,9 +836,14 @@ func (h *tlHarness) act(a kubeletAction) error {
 			}
 			allZero = allZero && cs.State.Terminated.ExitCode == 0
 		}
+		for i := range pod.Status.InitContainerStatuses {
+			if cs := &pod.Status.InitContainerStatuses[i]; cs.State.Running != nil {
+				terminate(cs, 137, "Error")
+			}
+		}
 		if allZero {
 			if s, ok := h.slotOf[string(pod.UID)]; ok {
-				h.doneSlot[s] = true
+				h.doneSlot[slotKey{ownerUID(pod), s}] = true
 			}
 			pod.Status.Phase = corev1.PodSucceeded
 			h.record(h.podEvent("PodSucceeded", pod))
@@ -879,7 +941,7 @@ func newTLHarness(ctx context.Context, sc *tlScenario) (*tlHarness, func(), erro
 	client := fake.NewSimpleClientset() //nolint:staticcheck // the plain tracker: no managed fields on every write
 	factory := informers.NewSharedInformerFactory(client, 0)
 	h := &tlHarness{sc: sc, clock: clk, client: client, cursors: map[string]*[2]int{}, seenPod: map[string]*corev1.Pod{},
-		slotOf: map[string]int{}, doneSlot: map[int]bool{}, created: map[string]bool{}, crash: map[string]*crashEntry{}}
+		slotOf: map[string]int{}, doneSlot: map[slotKey]bool{}, created: map[string]bool{}, crash: map[string]*crashEntry{}}
 	h.podInf = &capturedInformer{SharedIndexInformer: factory.Core().V1().Pods().Informer()}
 	h.jobInf = &capturedInformer{SharedIndexInformer: factory.Batch().V1().Jobs().Informer()}
 	ctrl, err := newJobControllerWithClock(ctx, client, clk,

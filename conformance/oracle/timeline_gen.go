@@ -28,6 +28,7 @@ var (
 	flagTimelineBatch   = flag.Duration("timeline-batch", 0, "the Job controller's SyncJobBatchPeriod in the harness (upstream's is 1s; 0 compares exactly, see docs/oracle.md)")
 	flagTimelineDump    = flag.String("timeline-dump", "", "write every timeline scenario with both reduced timelines (JSON lines) to this file")
 	flagTimelineJobSetN = flag.Int("timeline-jobset-n", 100, "generated JobSet scenarios for the timeline leg (real JobSet + Job controllers), after the Job scenarios")
+	flagTimelineReplay  = flag.Bool("timeline-replay-all", false, "play every scenario upstream twice more and report each whose upstream timeline is not reproducible (UNSTABLE), agreeing or not: checks the harness's determinism")
 )
 
 type tlExit struct {
@@ -59,7 +60,10 @@ type tlScenario struct {
 
 // timelineScenario generates one Job scenario; family names what it exercises (counted per
 // family in the run's summary).
-func (g gen) timelineScenario(i int) *tlScenario {
+//
+// The families added after the first release (init containers) are drawn from extra, a stream
+// of their own, after g's draws: a seed's scenarios stay as they were except where one is drawn.
+func (g gen) timelineScenario(i int, extra gen) *tlScenario {
 	indexed := g.chance(0.6)
 	completions := 1 + g.r.IntN(4)
 	parallelism := 1 + g.r.IntN(completions)
@@ -197,6 +201,36 @@ func (g gen) timelineScenario(i int) *tlScenario {
 	if g.chance(0.3) {
 		sc.PodRescheduleSeconds = float64(g.pick(10, 90).(int))
 		fam = append(fam, "podRescheduleSeconds")
+	}
+	if extra.chance(0.25) {
+		// Init containers that complete as soon as they run, or sidecars (restartable init
+		// containers) that run until the Pod ends: the Pod's containers start after each of
+		// them has (startupSeconds each, as restartkit models it). The scripts then name the
+		// regular containers, so that none applies to an init container or sidecar.
+		var inits []any
+		for k := 0; k <= extra.r.IntN(2); k++ {
+			c := map[string]any{"name": fmt.Sprintf("init%d", k), "image": "busybox"}
+			if extra.chance(0.5) {
+				// A sidecar: runs from its start until the Pod ends.
+				c["restartPolicy"] = "Always"
+				fam = append(fam, "sidecar")
+			}
+			inits = append(inits, c)
+		}
+		podSpec["initContainers"] = inits
+		var named []tlExit
+		for _, e := range exits {
+			if e.Container != "" {
+				named = append(named, e)
+				continue
+			}
+			for _, c := range containers {
+				e.Container = c
+				named = append(named, e)
+			}
+		}
+		sc.Exits = named
+		fam = append(fam, fmt.Sprintf("initContainers:%d", len(inits)))
 	}
 	sc.family = strings.Join(dedupe(fam), ",")
 	return sc
@@ -511,6 +545,8 @@ func runTimeline(n int, seed uint64) (int, int, error) {
 		return 0, 0, err
 	}
 	g := gen{rand.New(rand.NewPCG(seed, 0x74696d65))}
+	// The families added later draw from a stream of their own (jobsetTimelineScenario).
+	extra := gen{rand.New(rand.NewPCG(seed, 0x66616d73))}
 	var scs []*tlScenario
 	var ups []tlOutcome
 	skipped, harnessErrors := 0, 0
@@ -551,9 +587,9 @@ func runTimeline(n int, seed uint64) (int, int, error) {
 		case given != nil:
 			sc = given[i]
 		case i < n:
-			sc = g.timelineScenario(i)
+			sc = g.timelineScenario(i, extra)
 		default:
-			sc = g.jobsetTimelineScenario(i - n)
+			sc = g.jobsetTimelineScenario(i-n, extra)
 		}
 		up, refused, err := playUpstream(sc)
 		if err != nil && refused {
@@ -623,13 +659,19 @@ func runTimeline(n int, seed uint64) (int, int, error) {
 			dump.Write(append(mustJSON(map[string]any{"scenario": sc, "difference": diff,
 				"upstream": canonical(ups[i]), "restartkit": canonical(rks[i])}), '\n'))
 		}
+		if diff == "" && *flagTimelineReplay && upstreamUnstable(sc, ups[i], 2) {
+			// Agreeing once is no verdict either when upstream's timeline is not reproducible.
+			unstable++
+			fmt.Printf("UNSTABLE %s: upstream's replays of this scenario differ from its first run (it agreed on the first); not counted\n  scenario: %s\n", sc.Name, mustJSON(sc))
+			continue
+		}
 		if diff == "" {
 			continue
 		}
 		// A disagreement counts only when upstream's own timeline is reproducible: the harness
 		// replays the scenario; if a replay differs from the first run, upstream (or the harness)
 		// was not deterministic here and the scenario is reported as unstable, not as a verdict.
-		if rkErrs[i] == "" && upstreamUnstable(sc, ups[i]) {
+		if rkErrs[i] == "" && upstreamUnstable(sc, ups[i], timelineReplays) {
 			unstable++
 			fmt.Printf("UNSTABLE %s: upstream's replays of this scenario differ from its first run; not counted\n  scenario: %s\n", sc.Name, mustJSON(sc))
 			continue
@@ -702,9 +744,9 @@ const timelineReplays = 3
 
 // upstreamUnstable replays a scenario upstream and tells whether any replay's timeline differs
 // from the first run's.
-func upstreamUnstable(sc *tlScenario, first tlOutcome) bool {
+func upstreamUnstable(sc *tlScenario, first tlOutcome, replays int) bool {
 	want := mustJSON(canonical(first))
-	for r := 0; r < timelineReplays; r++ {
+	for r := 0; r < replays; r++ {
 		again, _, err := playUpstream(sc)
 		if err != nil || string(mustJSON(canonical(again))) != string(want) {
 			return true

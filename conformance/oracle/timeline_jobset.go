@@ -62,7 +62,9 @@ type jsHarness struct {
 	queueKey string
 	queue    *tlQueue
 	seen     *jobset.JobSet
-	counter  int
+	// created counts the Jobs created per name (guarded by tlHarness.mu: the controller creates
+	// a restart's Jobs from parallel goroutines).
+	created map[string]int
 }
 
 func (j *jsHarness) enqueue() { j.queue.Add(j.queueKey) }
@@ -178,8 +180,16 @@ func (h *tlHarness) jsCreate(ctx context.Context, c client.WithWatch, obj client
 	if !ok {
 		return c.Create(ctx, obj, opts...)
 	}
-	h.js.counter++
-	job.UID = types.UID(fmt.Sprintf("job-uid-%d", h.js.counter))
+	// The UID names the Job and its incarnation, not the order in which the controller's
+	// goroutines got here: a shared counter raced (two Jobs could get one UID) and made
+	// upstream's runs irreproducible.
+	h.mu.Lock()
+	if h.js.created == nil {
+		h.js.created = map[string]int{}
+	}
+	h.js.created[job.Name]++
+	job.UID = types.UID(fmt.Sprintf("job-uid-%s-%d", job.Name, h.js.created[job.Name]))
+	h.mu.Unlock()
 	raw := mustJSON(job)
 	internal, admitted, err := admitJob(raw)
 	if err != nil {

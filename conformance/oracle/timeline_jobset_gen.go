@@ -14,11 +14,15 @@ import (
 	jobset "sigs.k8s.io/jobset/api/jobset/v1alpha2"
 )
 
-// jobsetTimelineScenario generates one JobSet scenario: 1–3 replicatedJobs of 1–3 small Indexed
-// Jobs, a failurePolicy (each action, rules by reason, target and message pattern, maxRestarts
-// 0–3) or none, a successPolicy, scripted exits and node failures per Pod.
-func (g gen) jobsetTimelineScenario(i int) *tlScenario {
+// jobsetTimelineScenario generates one JobSet scenario: 1–3 replicatedJobs of 1–3 small Jobs
+// (Indexed, or NonIndexed; sometimes with an init container or sidecar), a failurePolicy (each action, rules by reason, target and message
+// pattern, maxRestarts 0–3) or none, a successPolicy, scripted exits and node failures per Pod.
+// The families added after the first release (NonIndexed Jobs, init containers) are drawn from extra, a stream of
+// their own, so that g's draws, and with them the scenarios of a given seed, stay as they were;
+// they only change where a new family is drawn.
+func (g gen) jobsetTimelineScenario(i int, extra gen) *tlScenario {
 	var fam []string
+	withInit := false
 	nrj := 1 + g.r.IntN(3)
 	var rjs []any
 	var names []string
@@ -35,6 +39,11 @@ func (g gen) jobsetTimelineScenario(i int) *tlScenario {
 		parallelism := 1 + g.r.IntN(completions)
 		spec := map[string]any{"completions": completions, "parallelism": parallelism, "completionMode": "Indexed",
 			"backoffLimit": g.r.IntN(3)}
+		if extra.chance(0.3) {
+			// NonIndexed: the harness and restartkit name its Pods by slot (timeline.go, index).
+			spec["completionMode"] = "NonIndexed"
+			fam = append(fam, "job:NonIndexed")
+		}
 		if g.chance(0.3) {
 			var rules []any
 			if g.chance(0.7) {
@@ -59,6 +68,17 @@ func (g gen) jobsetTimelineScenario(i int) *tlScenario {
 		if g.chance(0.7) {
 			podSpec["terminationGracePeriodSeconds"] = g.pick(0, 5, 20, 45).(int)
 			fam = append(fam, "gracePeriod")
+		}
+		if extra.chance(0.2) {
+			// An init container that completes at once, or a sidecar (the Job family's kinds).
+			c := map[string]any{"name": "init0", "image": "busybox"}
+			fam = append(fam, "initContainers:1")
+			if extra.chance(0.5) {
+				c["restartPolicy"] = "Always"
+				fam = append(fam, "sidecar")
+			}
+			podSpec["initContainers"] = []any{c}
+			withInit = true
 		}
 		spec["template"] = map[string]any{"spec": podSpec}
 		rjs = append(rjs, map[string]any{"name": name, "replicas": replicas, "template": map[string]any{"spec": spec}})
@@ -125,6 +145,13 @@ func (g gen) jobsetTimelineScenario(i int) *tlScenario {
 				at := tlExit{ReplicatedJob: names[r], JobIndex: ptrTo(ji), PodIndex: ptrTo(pi)}
 				exits = append(exits, g.exitScript(at, codes, 0.1, &fam)...)
 			}
+		}
+	}
+	if withInit {
+		// Scripts name the Pods' one regular container, so that none applies to an init
+		// container or sidecar.
+		for k := range exits {
+			exits[k].Container = "main"
 		}
 	}
 	js := map[string]any{"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet",

@@ -971,3 +971,110 @@ fn a_jobset_recreated_many_times_reports_its_newest_pods_and_jobs() {
     // Pod names go on counting across the recreations: 26 runs of 2 Pods for Job train-a-0.
     assert!(names.contains(&"train-a-0-0-50"), "{names:?}");
 }
+
+/// A Job whose Pods have a sidecar (`init0`, restartable) before `main`, and `grace` seconds
+/// of termination grace period.
+fn job_with_sidecar(spec: Value, grace: u32) -> Value {
+    let mut job = indexed_job(spec);
+    job["spec"]["template"]["spec"]["initContainers"] =
+        json!([{"name": "init0", "image": "proxy", "restartPolicy": "Always"}]);
+    job["spec"]["template"]["spec"]["terminationGracePeriodSeconds"] = json!(grace);
+    job
+}
+
+#[test]
+fn a_pod_whose_sidecar_runs_is_given_its_grace_period_even_before_its_containers_start() {
+    // startupSeconds 5: the sidecar runs 5 s after a Pod's creation, `main` 5 s later. Index 0
+    // fails at 20 s; its replacement (created at 30 s, after the 10 s back-off) has its sidecar
+    // running from 35 s. Index 1 fails at 37 s: the Job (backoffLimit 1) fails and deletes the
+    // replacement, whose `main` never started — but its sidecar runs, so the Pod takes its
+    // 20 s grace period (without the sidecar it ends at once: the test above). The oracle's
+    // timeline leg checks the same scenario against the real Job controller
+    // (conformance/oracle/testdata/timeline-scenarios.jsonl, "sidecar-keeps-a-deleted-pod").
+    let out = simulate(json!({
+        "runFor": "10m", "startupSeconds": 5,
+        "workload": job_with_sidecar(json!({"completions": 2, "parallelism": 2, "backoffLimit": 1}), 20),
+        "exits": [
+            {"container": "main", "podIndex": 0, "afterSeconds": 10, "exitCode": 1, "times": 1},
+            {"container": "main", "podIndex": 0, "afterSeconds": 1, "exitCode": 0},
+            {"container": "main", "podIndex": 1, "afterSeconds": 27, "exitCode": 1},
+        ],
+    }));
+    assert_eq!(
+        job_events(&out)[2..],
+        [
+            ev(20.0, "pod[0]", "Failed", "Failed"),
+            ev(30.0, "pod[0]", "Scheduled", "Scheduled"),
+            ev(37.0, "pod[1]", "Failed", "Failed"),
+            ev(37.0, "job", "FailureTarget", "BackoffLimitExceeded"),
+            ev(37.0, "pod[0]", "Deleted", "Terminating"),
+            ev(57.0, "pod[0]", "Failed", "Killed"),
+            ev(57.0, "job", "Failed", "BackoffLimitExceeded"),
+        ]
+    );
+    // Both first Pods' sidecars at 5 s, the replacement's at 35 s; its `main` never starts.
+    assert_eq!(starts(&out, "init0"), vec![5.0, 5.0, 35.0]);
+    assert_eq!(starts(&out, "main"), vec![10.0, 10.0]);
+}
+
+#[test]
+fn init_containers_delay_the_pods_containers_by_a_start_up_each() {
+    // Two init containers that complete at once, startupSeconds 20: `main` starts at 60 s
+    // (20 s per container), so its 30 s run ends at 90 s and the Job completes then.
+    let mut job = indexed_job(json!({"completions": 1, "parallelism": 1}));
+    job["spec"]["template"]["spec"]["initContainers"] = json!([
+        {"name": "init0", "image": "setup"}, {"name": "init1", "image": "setup"}]);
+    let out = simulate(json!({
+        "runFor": "10m", "startupSeconds": 20, "workload": job,
+        "exits": [{"container": "main", "afterSeconds": 30, "exitCode": 0}],
+    }));
+    assert_eq!(starts(&out, "init0"), vec![20.0]);
+    assert_eq!(starts(&out, "init1"), vec![40.0]);
+    assert_eq!(starts(&out, "main"), vec![60.0]);
+    assert_eq!(
+        job_events(&out),
+        vec![
+            ev(0.0, "pod[0]", "Scheduled", "Scheduled"),
+            ev(90.0, "pod[0]", "Succeeded", "Succeeded"),
+            ev(90.0, "job", "SuccessCriteriaMet", "CompletionsReached"),
+            ev(90.0, "job", "Complete", "CompletionsReached"),
+        ]
+    );
+}
+
+#[test]
+fn each_nonindexed_job_of_a_jobset_has_its_own_slots() {
+    // Two NonIndexed Jobs of one replicatedJob, one Pod each: both Pods are slot 0 of their own
+    // Job (the oracle's harness first shared slots across the JobSet's Jobs and disagreed), so
+    // the script for Job 1's slot 0 fails that Job at 40 s and the default failure policy fails
+    // the JobSet.
+    let mut rj = workers(2, Some(0));
+    rj["template"]["spec"]["completionMode"] = json!("NonIndexed");
+    let out = simulate(json!({
+        "runFor": "10m", "workload": jobset(json!({"replicatedJobs": [rj]})),
+        "exits": [
+            {"replicatedJob": "workers", "jobIndex": 0, "podIndex": 0, "afterSeconds": 60, "exitCode": 0},
+            {"replicatedJob": "workers", "jobIndex": 1, "podIndex": 0, "afterSeconds": 40, "exitCode": 1},
+        ],
+    }));
+    let events = jobset_events(&out);
+    assert!(
+        events.contains(&ev(
+            40.0,
+            "train-workers-1",
+            "Failed",
+            "BackoffLimitExceeded"
+        )),
+        "{events:?}"
+    );
+    assert_eq!(events.last().unwrap().0, 40.0, "{events:?}");
+    assert_eq!(events.last().unwrap().2, "Failed", "{events:?}");
+    let failed_pods: Vec<_> = out["timeline"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["event"] == "Failed" && e["object"].as_str().unwrap().starts_with("pod/"))
+        .map(|e| (e["t"].as_f64().unwrap(), e["podIndex"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(failed_pods, vec![(40.0, 0)]);
+}
