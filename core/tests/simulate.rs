@@ -1078,3 +1078,69 @@ fn each_nonindexed_job_of_a_jobset_has_its_own_slots() {
         .collect();
     assert_eq!(failed_pods, vec![(40.0, 0)]);
 }
+
+/// What the JobSet and Job controllers would do with these fields (wait for readiness, keep
+/// Jobs suspended, restart in place) is not modelled: the simulator refuses them, naming the
+/// field, instead of simulating the workload as if they were absent.
+#[test]
+fn fields_whose_behaviour_is_not_modelled_are_refused_by_name() {
+    let jobset = |patch: Value| {
+        let mut js = json!({"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet",
+            "metadata": {"name": "js", "namespace": "default"},
+            "spec": {"replicatedJobs": [
+                {"name": "a", "replicas": 1, "template": {"spec": {"template": {"spec": {
+                    "restartPolicy": "Never", "containers": [{"name": "c", "image": "i"}]}}}}},
+                {"name": "b", "replicas": 1, "template": {"spec": {"template": {"spec": {
+                    "restartPolicy": "Never", "containers": [{"name": "c", "image": "i"}]}}}}}]}});
+        for (k, v) in patch.as_object().unwrap() {
+            js["spec"][k] = v.clone();
+        }
+        js
+    };
+    let refusal = |workload: Value| {
+        let r = restartkit::handle(restartkit::Request {
+            op: "simulate".into(),
+            input: json!({"scenario": {"runFor": "10m", "workload": workload}}),
+        });
+        match r {
+            restartkit::Response::Error { errors, .. } => {
+                assert_eq!(
+                    errors[0].code.as_deref(),
+                    Some("not-modelled"),
+                    "{errors:?}"
+                );
+                errors[0].field.clone()
+            }
+            restartkit::Response::Ok { .. } => panic!("simulated a workload it cannot model"),
+        }
+    };
+    assert_eq!(
+        refusal(jobset(
+            json!({"startupPolicy": {"startupPolicyOrder": "InOrder"}})
+        )),
+        "scenario.workload.spec.startupPolicy.startupPolicyOrder"
+    );
+    assert_eq!(
+        refusal(jobset(
+            json!({"failurePolicy": {"maxRestarts": 1, "restartStrategy": "BlockingRecreate"}})
+        )),
+        "scenario.workload.spec.failurePolicy.restartStrategy"
+    );
+    assert_eq!(
+        refusal(jobset(json!({"suspend": true}))),
+        "scenario.workload.spec.suspend"
+    );
+    let mut depends = jobset(json!({}));
+    depends["spec"]["replicatedJobs"][1]["dependsOn"] = json!([{"name": "a", "status": "Ready"}]);
+    assert_eq!(
+        refusal(depends),
+        "scenario.workload.spec.replicatedJobs[1].dependsOn"
+    );
+    let job = json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j", "namespace": "default"},
+        "spec": {"suspend": true, "template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "c", "image": "i"}]}}}});
+    assert_eq!(refusal(job), "scenario.workload.spec.suspend");
+    // The defaults are modelled: AnyOrder, Recreate, suspend false are simulated.
+    simulate(json!({"runFor": "10m", "workload": jobset(json!({
+        "startupPolicy": {"startupPolicyOrder": "AnyOrder"}, "suspend": false,
+        "failurePolicy": {"maxRestarts": 1, "restartStrategy": "Recreate"}}))}));
+}

@@ -158,6 +158,63 @@ fn pod_of(spec: &crate::api::PodSpec) -> Pod {
     }
 }
 
+/// The first field of a Job or JobSet that would make its controllers act in a way the
+/// simulator does not model, as (path below the workload, what the controllers would do).
+/// Such a workload is refused rather than simulated as if the field were absent.
+fn unmodelled_field(kind: &str, w: &Value) -> Option<(String, &'static str)> {
+    let spec = w.get("spec")?;
+    let truthy = |v: Option<&Value>| v.and_then(Value::as_bool) == Some(true);
+    if truthy(spec.get("suspend")) {
+        return Some((
+            "spec.suspend".into(),
+            "a suspended workload creates no Pods until it is resumed",
+        ));
+    }
+    if kind != "JobSet" {
+        return None;
+    }
+    if spec
+        .pointer("/startupPolicy/startupPolicyOrder")
+        .and_then(Value::as_str)
+        == Some("InOrder")
+    {
+        return Some((
+            "spec.startupPolicy.startupPolicyOrder".into(),
+            "InOrder creates each replicatedJob's Jobs once the previous ones are ready, and Pod readiness is not modelled",
+        ));
+    }
+    if let Some(s) = spec
+        .pointer("/failurePolicy/restartStrategy")
+        .and_then(Value::as_str)
+        && s != "Recreate"
+    {
+        return Some((
+            "spec.failurePolicy.restartStrategy".into(),
+            "only the Recreate restart strategy is modelled (BlockingRecreate waits for every Job to be gone; InPlaceRestart restarts Pods in place)",
+        ));
+    }
+    let rjs = spec.get("replicatedJobs").and_then(Value::as_array)?;
+    for (i, rj) in rjs.iter().enumerate() {
+        if rj
+            .get("dependsOn")
+            .and_then(Value::as_array)
+            .is_some_and(|d| !d.is_empty())
+        {
+            return Some((
+                format!("spec.replicatedJobs[{i}].dependsOn"),
+                "dependsOn creates a replicatedJob's Jobs once those it depends on are ready or complete, and Pod readiness is not modelled",
+            ));
+        }
+        if truthy(rj.pointer("/template/spec/suspend")) {
+            return Some((
+                format!("spec.replicatedJobs[{i}].template.spec.suspend"),
+                "a suspended Job creates no Pods until it is resumed",
+            ));
+        }
+    }
+    None
+}
+
 /// Defaults the workload as the API server and webhooks would and splits it into Pod templates.
 fn templates(
     sc: &Scenario,
@@ -165,7 +222,17 @@ fn templates(
 ) -> Result<(Vec<Template>, Option<JobSet>), Diagnostic> {
     let w = &sc.workload;
     let at = crate::FieldPath::new("scenario").child("workload");
-    match w.get("kind").and_then(Value::as_str).unwrap_or("") {
+    let kind = w.get("kind").and_then(Value::as_str).unwrap_or("");
+    if let Some((field, why)) = unmodelled_field(kind, w) {
+        return Err(Diagnostic::request(
+            "not-modelled",
+            &format!("scenario.workload.{field}"),
+            format!(
+                "the simulator does not model this field: {why}; remove it to simulate the workload without it"
+            ),
+        ));
+    }
+    match kind {
         "Pod" => {
             let mut pod: Pod = validate::decode_at(w, &at)?;
             validate::pod::default_pod_spec(&mut pod.spec);
