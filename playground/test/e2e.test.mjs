@@ -6,54 +6,26 @@
 // those ops are merged.
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { startServer } from '../scripts/serve.mjs';
+import { artifacts, dist, here, launchSite, repo } from './browser.mjs';
 
-const here = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const repo = resolve(here, '..');
-const dist = resolve(process.env.PLAYGROUND_DIST ?? join(here, 'dist'));
-const artifacts = join(repo, 'test-artifacts', 'playground');
 const examples = JSON.parse(readFileSync(join(here, 'examples', 'index.json'), 'utf8'));
 
-let server;
-let base;
-let context;
-let profile;
+let site;
 const foreign = [];
 
 before(async () => {
-  assert.ok(existsSync(join(dist, 'index.html')), `no playground in ${dist}: run \`make playground\``);
-  mkdirSync(artifacts, { recursive: true });
-  ({ server, url: base } = await startServer(dist, 0));
-  profile = mkdtempSync(join(tmpdir(), 'rk-playground-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    headless: true,
-    viewport: { width: 1400, height: 1000 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  context.on('request', (r) => { if (!r.url().startsWith(base)) foreign.push(r.url()); });
+  site = await launchSite('rk-playground-chromium-');
+  site.context.on('request', (r) => { if (!r.url().startsWith(site.base)) foreign.push(r.url()); });
 });
 
 after(async () => {
-  await context?.close();
-  await new Promise((r) => (server ? server.close(r) : r()));
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  await site?.close();
 });
 
-async function open(fragment = '') {
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${base}${fragment}`);
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
-  return { page, errors };
-}
+const open = (fragment) => site.open(fragment);
 
 const diagnosticsText = (page) => page.getByTestId('diagnostics').innerText();
 /** The text of a CodeMirror editor (its view hangs on the editor's element, see src/editor.js). */
@@ -340,7 +312,7 @@ describe('playground', () => {
     const decision = await page.getByTestId('decision').innerText();
     await page.close();
 
-    const again = await open(url.slice(base.length));
+    const again = await open(url.slice(site.base.length));
     assert.equal(await editorText(again.page), text);
     assert.equal(await again.page.getByTestId('version').inputValue(), version);
     assert.equal(await again.page.locator('#whatif-container').inputValue(), 'main');
@@ -434,7 +406,7 @@ describe('playground', () => {
     const url = page.url();
     assert.match(url, /[#&]p=RestartRulesFuture%2CRapid(&|$)/);
     await page.close();
-    const again = await open(url.slice(base.length));
+    const again = await open(url.slice(site.base.length));
     assert.equal(await again.page.getByLabel('RestartRulesFuture', { exact: true }).isChecked(), true);
     assert.equal(await again.page.getByLabel('Rapid', { exact: true }).isChecked(), true);
     assert.equal(again.page.url(), url);
@@ -579,7 +551,7 @@ describe('editor (CodeMirror, completion and hover from the JSON Schemas)', () =
 
 describe('first load and bad input', () => {
   test('the simulator module is fetched only when the simulation panel opens; sizes and time to interactive', async () => {
-    const page = await context.newPage();
+    const page = await site.context.newPage();
     const fetched = [];
     const sized = [];
     page.on('request', (r) => fetched.push({ url: r.url(), bytes: 0 }));
@@ -589,13 +561,13 @@ describe('first load and bad input', () => {
     }).catch(() => {})));
     const settled = async () => { await page.waitForLoadState('networkidle'); await Promise.all(sized); };
     // A first visit: nothing in the HTTP cache (earlier tests in this profile filled it).
-    await (await context.newCDPSession(page)).send('Network.clearBrowserCache');
+    await (await site.context.newCDPSession(page)).send('Network.clearBrowserCache');
     const t0 = Date.now();
-    await page.goto(`${base}#ex=restart-on-exit-42`);
+    await page.goto(`${site.base}#ex=restart-on-exit-42`);
     await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
     const interactive = Date.now() - t0;
     const build = JSON.parse(readFileSync(join(dist, 'build.json'), 'utf8'));
-    const wasmUrls = () => fetched.filter((f) => f.url.endsWith('.wasm')).map((f) => f.url.slice(base.length));
+    const wasmUrls = () => fetched.filter((f) => f.url.endsWith('.wasm')).map((f) => f.url.slice(site.base.length));
     // First load: only the core module (the main thread and the validation worker share it).
     assert.deepEqual([...new Set(wasmUrls())], [`${build.pkgDir}/web-core/restartkit_wasm_bg.wasm`]);
     await settled();
@@ -634,7 +606,7 @@ describe('first load and bad input', () => {
   test('works from a sub-path (as on GitHub Pages)', async () => {
     const sub = await startServer(dist, 0, '127.0.0.1', { prefix: '/restartkit/playground/' });
     try {
-      const page = await context.newPage();
+      const page = await site.context.newPage();
       const errors = [];
       const missing = [];
       page.on('pageerror', (e) => errors.push(e.message));

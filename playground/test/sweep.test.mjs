@@ -5,51 +5,21 @@
 // made chunk by chunk in its worker.
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-import { startServer } from '../scripts/serve.mjs';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { artifacts, dist, launchSite } from './browser.mjs';
 
-const here = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const repo = resolve(here, '..');
-const dist = resolve(process.env.PLAYGROUND_DIST ?? join(here, 'dist'));
-const artifacts = join(repo, 'test-artifacts', 'playground');
-
-let server;
-let base;
-let context;
-let profile;
+let site;
 
 before(async () => {
-  assert.ok(existsSync(join(dist, 'index.html')), `no playground in ${dist}: run \`make playground\``);
-  mkdirSync(artifacts, { recursive: true });
-  ({ server, url: base } = await startServer(dist, 0));
-  profile = mkdtempSync(join(tmpdir(), 'rk-playground-sweep-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    headless: true,
-    viewport: { width: 1400, height: 1000 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  site = await launchSite('rk-playground-sweep-');
 });
 
 after(async () => {
-  await context?.close();
-  await new Promise((r) => (server ? server.close(r) : r()));
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  await site?.close();
 });
 
-async function open(fragment = '') {
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${base}${fragment}`);
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
-  return { page, errors };
-}
+const open = (fragment) => site.open(fragment);
 
 async function waitFor(page, fn, what, arg, timeout = 10000) {
   try {
@@ -92,11 +62,11 @@ async function frameWithin(page, ms) {
 describe('sweep panel', () => {
   test('the full module is fetched only when a sweep runs, by the sweep worker', async () => {
     const wasm = [];
-    const page = await context.newPage();
-    page.on('request', (r) => { if (r.url().endsWith('.wasm')) wasm.push(r.url().slice(base.length)); });
+    const page = await site.context.newPage();
+    page.on('request', (r) => { if (r.url().endsWith('.wasm')) wasm.push(r.url().slice(site.base.length)); });
     const workers = [];
     page.on('worker', (w) => workers.push(w.url()));
-    await page.goto(`${base}#ex=restart-on-exit-42`);
+    await page.goto(`${site.base}#ex=restart-on-exit-42`);
     await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
     await page.locator('#sweep > summary').click();
     await waitFor(page, () => /[#&]ws=100(&|$)/.test(location.hash), 'the sweep keys in the fragment');
@@ -176,7 +146,7 @@ describe('sweep panel', () => {
     await waitFor(page, () => /[#&]wm=jobsetRestarts(&|$)/.test(location.hash), 'the measure in the fragment');
     const link = page.url();
     assert.match(decodeURIComponent(link), /[#&]ws=200&wa=maxRestarts\+3&wpa=[\w-]+&wb=maxRestarts\+10&wpb=[\w-]+&wm=jobsetRestarts/);
-    const again = await context.newPage();
+    const again = await site.context.newPage();
     await again.goto(link);
     await again.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
     assert.equal(await again.getByTestId('sweep-name-b').inputValue(), variants[1].name);
