@@ -4,7 +4,7 @@
 
 use crate::api::KubeletConfiguration;
 use crate::backoff::kubelet;
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, FieldPath};
 use crate::features::FeatureGates;
 use crate::proposals::{self, Proposal};
 use schemars::JsonSchema;
@@ -142,23 +142,32 @@ pub struct CompareOutput {
     pub kep_load_figures: Option<KepLoadFigures>,
 }
 
-/// The curve `cfg` names, up to `horizon` seconds: (initial, max, restart times), from the same
-/// kubelet set-up and curve as the `backoff` op.
-fn curve(cfg: &CurveConfig, horizon: u64) -> Result<(f64, f64, Vec<f64>), Diagnostic> {
-    // The op decodes its input as a whole, so a configuration that does not decode is named as
-    // the input, as the `backoff` op names it.
-    let kubelet_config =
-        match &cfg.kubelet_config {
-            Some(v) => Some(KubeletConfiguration::deserialize(v).map_err(|e| {
-                Diagnostic::request("invalid-input", "input", format!("input: {e}"))
-            })?),
-            None => None,
-        };
+/// The curve `cfg` (the input's member `at`) names, up to `horizon` seconds: (initial, max,
+/// restart times), from the same kubelet set-up and curve as the `backoff` op.
+fn curve(
+    cfg: &CurveConfig,
+    at: &FieldPath,
+    horizon: u64,
+) -> Result<(f64, f64, Vec<f64>), Diagnostic> {
+    let config_at = at.child("kubeletConfig");
+    let kubelet_config = match &cfg.kubelet_config {
+        Some(v) => Some(crate::validate::decode_at::<KubeletConfiguration>(
+            v, &config_at,
+        )?),
+        None => None,
+    };
     let (gates, _) = FeatureGates::resolve(
         cfg.kubernetes_version.as_deref(),
         cfg.feature_gates.as_ref(),
     )?;
-    let setup = kubelet::kubelet_setup(&gates, kubelet_config)?;
+    // kubelet_setup names a refused configuration's fields below the backoff op's
+    // `input.kubeletConfig`; here the configuration is a curve's.
+    let setup = kubelet::kubelet_setup(&gates, kubelet_config).map_err(|mut e| {
+        if let Some(rest) = e.field.strip_prefix("input.kubeletConfig") {
+            e.field = format!("{}{rest}", config_at.as_str());
+        }
+        e
+    })?;
     let (initial, max) = (setup.initial.as_secs_f64(), setup.max.as_secs_f64());
     // Enough restarts to pass the horizon at the fastest (capped) rate.
     let n = if max > 0.0 {
@@ -275,11 +284,12 @@ pub fn compare(input: CompareInput) -> Result<CompareOutput, Diagnostic> {
         feature_gates: gates(false),
         ..Default::default()
     };
-    let (_, _, legacy_times) = curve(&legacy, horizon)?;
+    let (_, _, legacy_times) = curve(&legacy, &FieldPath::new("input"), horizon)?;
     let per_restart = u64::from(input.pods) * u64::from(input.requests_per_restart);
     let mut out = Vec::new();
-    for cfg in &input.curves {
-        let (initial, max, times) = curve(cfg, horizon)?;
+    let curves_at = FieldPath::new("input").child("curves");
+    for (i, cfg) in input.curves.iter().enumerate() {
+        let (initial, max, times) = curve(cfg, &curves_at.index(i), horizon)?;
         out.push(result(
             cfg.label.clone(),
             initial,
@@ -326,7 +336,8 @@ pub fn compare(input: CompareInput) -> Result<CompareOutput, Diagnostic> {
         feature_gates: gates(true),
         ..Default::default()
     };
-    let (adopted_initial, adopted_max, adopted_times) = curve(&adopted, horizon)?;
+    let (adopted_initial, adopted_max, adopted_times) =
+        curve(&adopted, &FieldPath::new("input"), horizon)?;
     let in_5min = |t: &[f64]| count_within(t, 300.0) as i64;
     let excess_5min = in_5min(&adopted_times) - in_5min(&legacy_times);
     let steady_excess = if adopted_max > 0.0 {
@@ -354,4 +365,41 @@ pub fn compare(input: CompareInput) -> Result<CompareOutput, Diagnostic> {
         proposals: named,
         kep_load_figures: Some(figures),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::panic, clippy::indexing_slicing)]
+    use crate::{Request, Response, handle};
+    use serde_json::{Value, json};
+
+    fn refusal(curves: Value) -> String {
+        match handle(Request {
+            op: "backoffCompare".into(),
+            input: json!({"curves": curves}),
+        }) {
+            Response::Error { errors, .. } => errors[0].field.clone(),
+            Response::Ok { .. } => panic!("an invalid kubelet configuration was compared"),
+        }
+    }
+
+    /// A curve's kubelet configuration that does not decode, or that the kubelet refuses, is
+    /// named at that curve, down to the field.
+    #[test]
+    fn a_bad_kubelet_configuration_is_named_at_its_curve() {
+        let fine = json!({"label": "default"});
+        assert_eq!(
+            refusal(
+                json!([fine, {"label": "x", "kubeletConfig": {"crashLoopBackOff": {"maxContainerRestartPeriod": 5}}}])
+            ),
+            "input.curves[1].kubeletConfig.crashLoopBackOff.maxContainerRestartPeriod"
+        );
+        let refused = refusal(json!([{"label": "x", "kubernetesVersion": "1.35",
+            "featureGates": {"KubeletCrashLoopBackOffMax": true},
+            "kubeletConfig": {"crashLoopBackOff": {"maxContainerRestartPeriod": "0.5s"}}}]));
+        assert!(
+            refused.starts_with("input.curves[0].kubeletConfig."),
+            "{refused}"
+        );
+    }
 }
