@@ -171,23 +171,7 @@ pub fn decode<T: DeserializeOwned>(input: Value) -> Result<T, Diagnostic> {
 
 /// [`decode`] of a borrowed input (the caller still needs the JSON afterwards).
 pub fn decode_ref<T: DeserializeOwned>(input: &Value) -> Result<T, Diagnostic> {
-    // The fast, small path first; the path-tracking decoder only runs to explain a failure.
-    // Off in the wasm package (`fast-decode`): the second decoder is a copy of every type's
-    // Deserialize code; the path-tracking one alone gives the same values and errors.
-    #[cfg(feature = "fast-decode")]
-    if let Ok(t) = T::deserialize(input) {
-        return Ok(t);
-    }
-    // Borrowed, like `validate::decode_at`: one decoder per type serves both (the owned one would
-    // be a second copy of every type's decoding code in the wasm module).
-    crate::decode::from_value_ref(input).map_err(|(path, e)| {
-        let field = if path == "." {
-            "input".to_owned()
-        } else {
-            format!("input.{path}")
-        };
-        Diagnostic::request("invalid-input", &field, format!("{field}: {e}"))
-    })
+    crate::decode::input_at(input, &crate::FieldPath::new("input"))
 }
 
 /// [`decode`], but the (possibly large) free-form member `field` is moved into the result by

@@ -119,6 +119,32 @@ impl<'de, 'c> PathDe<'de, 'c> {
     }
 }
 
+/// An op's input member at `at` (`input`, `input.curves[1].kubeletConfig`) decoded as `T`; a
+/// failure is the request error `invalid-input` naming the field below `at`. The one decoding
+/// step every op input goes through (`contract::decode` is this at `input`).
+pub fn input_at<T: serde::de::DeserializeOwned>(
+    value: &Value,
+    at: &crate::FieldPath,
+) -> Result<T, crate::Diagnostic> {
+    // The fast, small path first; the path-tracking decoder only runs to explain a failure.
+    // Off in the wasm package (`fast-decode`): the second decoder is a copy of every type's
+    // Deserialize code; the path-tracking one alone gives the same values and errors.
+    #[cfg(feature = "fast-decode")]
+    if let Ok(t) = T::deserialize(value) {
+        return Ok(t);
+    }
+    // Borrowed, like `validate::decode_at`: one decoder per type serves both (the owned one would
+    // be a second copy of every type's decoding code in the wasm module).
+    from_value_ref(value).map_err(|(path, e)| {
+        let field = if path == "." {
+            at.as_str().to_owned()
+        } else {
+            format!("{}.{path}", at.as_str())
+        };
+        crate::Diagnostic::request("invalid-input", &field, format!("{field}: {e}"))
+    })
+}
+
 /// What a value is, for "invalid type" errors, as `serde_json` names it.
 pub(crate) fn unexpected(value: &Value) -> Unexpected<'_> {
     match value {

@@ -151,7 +151,7 @@ fn curve(
 ) -> Result<(f64, f64, Vec<f64>), Diagnostic> {
     let config_at = at.child("kubeletConfig");
     let kubelet_config = match &cfg.kubelet_config {
-        Some(v) => Some(crate::validate::decode_at::<KubeletConfiguration>(
+        Some(v) => Some(crate::decode::input_at::<KubeletConfiguration>(
             v, &config_at,
         )?),
         None => None,
@@ -373,12 +373,13 @@ mod tests {
     use crate::{Request, Response, handle};
     use serde_json::{Value, json};
 
-    fn refusal(curves: Value) -> String {
+    /// The first error's field and code.
+    fn refusal(curves: Value) -> (String, Option<String>) {
         match handle(Request {
             op: "backoffCompare".into(),
             input: json!({"curves": curves}),
         }) {
-            Response::Error { errors, .. } => errors[0].field.clone(),
+            Response::Error { errors, .. } => (errors[0].field.clone(), errors[0].code.clone()),
             Response::Ok { .. } => panic!("an invalid kubelet configuration was compared"),
         }
     }
@@ -392,9 +393,13 @@ mod tests {
             refusal(
                 json!([fine, {"label": "x", "kubeletConfig": {"crashLoopBackOff": {"maxContainerRestartPeriod": 5}}}])
             ),
-            "input.curves[1].kubeletConfig.crashLoopBackOff.maxContainerRestartPeriod"
+            (
+                "input.curves[1].kubeletConfig.crashLoopBackOff.maxContainerRestartPeriod".into(),
+                // The `backoff` op's request error for a configuration that does not decode.
+                Some("invalid-input".into())
+            )
         );
-        let refused = refusal(json!([{"label": "x", "kubernetesVersion": "1.35",
+        let (refused, _) = refusal(json!([{"label": "x", "kubernetesVersion": "1.35",
             "featureGates": {"KubeletCrashLoopBackOffMax": true},
             "kubeletConfig": {"crashLoopBackOff": {"maxContainerRestartPeriod": "0.5s"}}}]));
         assert!(

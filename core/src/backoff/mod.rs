@@ -68,9 +68,10 @@ pub fn decode_input(input: serde_json::Value) -> Result<BackoffInput, Diagnostic
         }
     };
     let rest = serde_json::Value::Object(members);
+    let at = crate::FieldPath::new("input");
     match component.as_str() {
-        "kubelet" => crate::contract::decode(rest).map(BackoffInput::Kubelet),
-        "job-controller" => crate::contract::decode(rest).map(BackoffInput::JobController),
+        "kubelet" => crate::decode::input_at(&rest, &at).map(BackoffInput::Kubelet),
+        "job-controller" => crate::decode::input_at(&rest, &at).map(BackoffInput::JobController),
         _ => Err(request_error(
             "input.component",
             serde_json::Error::unknown_variant(&component, COMPONENTS),
