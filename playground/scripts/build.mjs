@@ -24,9 +24,9 @@ rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });
 
 // ---- the wasm package, in a folder named by the hash of its content
-// The browser entries (index.browser.js: the full module in web/; core.browser.js: the module
-// without the simulator in web-core/) with their glue and modules.
-const moduleFiles = ['web', 'web-core'].flatMap((d) => readdirSync(join(pkg, d)).filter((f) => /\.(js|wasm)$/.test(f)).map((f) => `${d}/${f}`));
+// The browser entries (core.browser.js: the module's first-load part, the on-demand part fetched
+// by loadFull(); index.browser.js: both at import) with their glue and the two parts, in web/.
+const moduleFiles = readdirSync(join(pkg, 'web')).filter((f) => /\.(js|wasm)$/.test(f)).map((f) => `web/${f}`);
 const browserFiles = ['index.browser.js', 'core.browser.js', 'schemas.js', 'package.json', ...moduleFiles];
 for (const f of browserFiles) if (!existsSync(join(pkg, f))) throw new Error(`${pkg} has no ${f}: run \`make wasm\``);
 const pkgHash = createHash('sha256');
@@ -83,11 +83,11 @@ const cssFile = outputOf(appBuild, 'src/style.css');
 
 const html = readFileSync(join(here, 'src', 'index.html'), 'utf8');
 for (const needle of ['href="./style.css"', 'src="./app.js"']) if (!html.includes(needle)) throw new Error(`index.html no longer has ${needle}`);
-// The engine's core module and its glue are fetched beside the bundle, not after it has run.
+// The engine's first-load part and its glue are fetched beside the bundle, not after it has run.
 const preload = [
   `<link rel="modulepreload" href="./${pkgDir}/core.browser.js">`,
-  `<link rel="modulepreload" href="./${pkgDir}/web-core/restartkit_wasm.js">`,
-  `<link rel="preload" href="./${pkgDir}/web-core/restartkit_wasm_bg.wasm" as="fetch" type="application/wasm" crossorigin>`,
+  `<link rel="modulepreload" href="./${pkgDir}/web/restartkit_wasm.js">`,
+  `<link rel="preload" href="./${pkgDir}/web/restartkit_wasm_bg.wasm" as="fetch" type="application/wasm" crossorigin>`,
 ].map((l) => `  ${l}\n`).join('');
 writeFileSync(join(dist, 'index.html'), html.replace('href="./style.css"', `href="./${cssFile}"`)
   .replace(/( *)<script type="module" src="\.\/app\.js"><\/script>/, `${preload}$1<script type="module" src="./${appFile}"></script>`));

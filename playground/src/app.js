@@ -1,8 +1,9 @@
 // restartkit playground: everything runs in the page, on the restartkit-wasm package (./pkg) and
 // local files (./examples). No request leaves the page.
-// The package's core module (no simulator): the first load. The simulator panel imports the
-// main entry (the full module) the first time it opens.
-import * as rk from './pkg/core.browser.js';
+// The package's core entry: the module's first-load part (validation, evaluation, backoff). The
+// on-demand part (the simulator, sweeps, proposals, rarely taken paths) is fetched by
+// core.loadFull() when the simulation panel opens, or when a call here first needs it.
+import * as core from './pkg/core.browser.js';
 import { createEditor } from './editor.js';
 import { schemaForKind } from './kinds.js';
 import { stashText, stashedText } from './stash.js';
@@ -12,6 +13,25 @@ import { $, h } from './dom.js';
 import { renderWhatIf, workloadOf } from './whatif.js';
 import { renderSimulation, scenarioInput } from './simulate.js';
 import { createSweepPanel } from './sweep.js';
+
+// On this (main) thread a call that needs the on-demand part before it has loaded fails with code
+// module-loading and starts the fetch; the page shows that error where it shows errors and renders
+// again once the part is in. In the validation worker such calls simply load it.
+let reloadQueued = false;
+function onDemand(fn) {
+  return (...args) => {
+    try {
+      return fn(...args);
+    } catch (e) {
+      if (e?.code === 'module-loading' && !reloadQueued) {
+        reloadQueued = true;
+        core.loadFull().then(() => { reloadQueued = false; simKey = null; update(); }, () => { reloadQueued = false; });
+      }
+      throw e;
+    }
+  };
+}
+const rk = Object.fromEntries(Object.entries(core).map(([k, v]) => [k, typeof v === 'function' && k !== 'RestartkitError' && k !== 'Policy' ? onDemand(v) : v]));
 
 const description = rk.describe();
 const examples = await (await fetch('./examples/index.json')).json();
@@ -286,11 +306,10 @@ $('compare-select').addEventListener('change', (e) => { state.sc = e.target.valu
 let simKey = null;
 let simSeq = 0;
 let lastWorkload = null;
-// The simulator is in the package's main module, fetched the first time the panel opens: most
-// visits only validate, and the core module they load is a third smaller.
+// The simulator is in the module's on-demand part, fetched the first time the panel opens: most
+// visits only validate, and the first-load part is about 60 % of the module.
 const simPanel = $('simulation');
-let simulatorModule = null;
-const loadSimulator = () => (simulatorModule ??= import('./pkg/index.browser.js'));
+const loadSimulator = () => core.loadFull().then(() => rk);
 simPanel.addEventListener('toggle', () => {
   if (!simPanel.open) return;
   simKey = null;

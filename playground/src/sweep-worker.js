@@ -1,5 +1,5 @@
 // The sweep panel's worker: runs a sweep off the main thread, chunk by chunk, on the package's
-// full module (the simulator is in it; the page's first load has only the core module).
+// main entry (both parts of the module at import: the page's first load has only the first-load part).
 // The page sends {type: 'run', id, input} (a `sweep` op input); the worker answers
 //   {type: 'plan', id, plan, total}                      the variants and seeds (sweepPlan)
 //   {type: 'progress', id, done, total, variant, measures, phases}

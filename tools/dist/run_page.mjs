@@ -1,5 +1,6 @@
 // Serves a built page from 127.0.0.1 and opens it in headless Chromium (playwright-core, as the
-// playground tests do); prints #out and fails unless the manifest was validated.
+// playground tests do); prints #out and fails unless the manifest was validated and the scenario
+// simulated (the module's first-load and on-demand parts both reached the page).
 //   node run_page.mjs DIR VERSION
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
@@ -39,7 +40,7 @@ try {
   await page.waitForFunction(() => document.getElementById('out')?.textContent, null, { timeout: 15000 })
     .catch(() => assert.fail(`the page never answered: ${problems.join('; ')}`));
   const out = JSON.parse(await page.textContent('#out'));
-  assert.deepEqual(out, { version: expected, valid: false, field: 'spec.containers', line: 6 });
+  assert.deepEqual(out, { version: expected, valid: false, field: 'spec.containers', line: 6, inPlaceRestarts: 5 });
   console.log(`browser ok (${dirArg}): ${JSON.stringify(out)}`);
 } finally {
   await context.close();

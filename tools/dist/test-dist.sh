@@ -112,16 +112,17 @@ cp "$HERE/wasm_smoke.mjs" "$HERE/wasm_smoke.cjs" "$HERE/run_page.mjs" "$W/"
 # esbuild wraps page/main.js as CommonJS and the package's top-level await breaks).
 (cd "$W" && clean npm init -y >/dev/null && clean npm pkg set type=module && clean npm install -q "$WASM_TGZ" esbuild@0.28 vite@8 playwright-core@1)
 (cd "$W" && clean node wasm_smoke.mjs "$VERSION" && clean node wasm_smoke.cjs "$VERSION")
-# esbuild bundles the JavaScript; the module is fetched at run time from
-# new URL('./web/restartkit_wasm_bg.wasm', import.meta.url), so it goes next to the bundle.
+# esbuild bundles the JavaScript; the module's two parts are fetched at run time from
+# new URL('./web/restartkit_wasm_bg.wasm' and './web/restartkit_wasm_lazy.wasm', import.meta.url),
+# so they go next to the bundle.
 mkdir -p "$W/out-esbuild/web"
 (cd "$W" && clean npx esbuild page/main.js --bundle --format=esm --platform=browser --outfile=out-esbuild/main.js --log-level=warning)
 cp "$W/page/index.html" "$W/out-esbuild/"
-cp "$W/node_modules/restartkit-wasm/web/restartkit_wasm_bg.wasm" "$W/out-esbuild/web/"
+cp "$W/node_modules/restartkit-wasm/web/restartkit_wasm_bg.wasm" "$W/node_modules/restartkit-wasm/web/restartkit_wasm_lazy.wasm" "$W/out-esbuild/web/"
 (cd "$W" && clean node run_page.mjs out-esbuild "$VERSION")
 # Vite finds the module through the same new URL(...) and emits it as an asset by itself.
 (cd "$W" && clean npx vite build page --outDir ../out-vite --emptyOutDir --logLevel warn)
-ls "$W"/out-vite/assets/*.wasm >/dev/null || fail "vite emitted no .wasm asset"
+[ "$(ls "$W"/out-vite/assets/*.wasm | wc -l)" -eq 2 ] || fail "vite did not emit the module's two .wasm parts"
 (cd "$W" && clean node run_page.mjs out-vite "$VERSION")
 
 step "@restartkit/node (main + linux-x64-gnu platform package) in a new npm project"

@@ -1,16 +1,19 @@
 #!/usr/bin/env node
 // Builds the npm package restartkit-wasm into wasm/pkg (or $RESTARTKIT_WASM_PKG):
 //   cargo (wasm32-unknown-unknown) -> wasm-bindgen (web + nodejs glue, one shared .wasm)
-//   -> wasm-opt -Oz (npm binaryen) -> entry points for browser ESM, Node ESM and Node CJS,
+//   -> wasm-opt -Oz (npm binaryen) -> the module split into a first-load and an on-demand part
+//   (split.mjs; wasm-split from Debian's binaryen) -> entry points for browser ESM, Node ESM and Node CJS,
 //   package.json with `exports`, .d.ts (the contract types come from build.rs, generated from
 //   the core's JSON Schemas), schemas.js (the same JSON Schemas, kept out of the module).
 // Tools are installed by mk/wasm.mk. Env: CARGO_TARGET_DIR, RESTARTKIT_WASM_OPT=0 to skip wasm-opt.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { EXPORT_PREFIX, PLACEHOLDERS, PRIMARY, splitModule } from './split.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const wasmDir = resolve(here, '..');
@@ -49,13 +52,8 @@ function cargoBuild(extra) {
   if (!file || !dir) throw new Error(`cargo did not report the module or build.rs's OUT_DIR (module ${file}, out ${dir})`);
   return { file, dir };
 }
-// The core module (web-core/: everything but the simulator) is built first: the two builds
-// share the output path, so the full one is copied out by wasm-bindgen before the other overwrites it.
-const coreBuild = cargoBuild(['--no-default-features']);
-const coreStash = `${coreBuild.file}.core`;
-cpSync(coreBuild.file, coreStash);
 const { file: wasmFile, dir: outDir } = cargoBuild([]);
-lap('cargo build (core and full modules)');
+lap('cargo build');
 
 // ---- 2. wasm-bindgen: web glue (ESM, browser + Node ESM) and nodejs glue (CJS) share one .wasm.
 rmSync(pkg, { recursive: true, force: true });
@@ -64,7 +62,6 @@ const bindgen = (target, dir) =>
   execFileSync('wasm-bindgen', ['--target', target, '--out-dir', join(pkg, dir), '--experimental-reset-state-function', wasmFile], { stdio: 'inherit' });
 bindgen('web', 'web');
 bindgen('nodejs', 'cjs');
-execFileSync('wasm-bindgen', ['--target', 'web', '--out-dir', join(pkg, 'web-core'), '--out-name', 'restartkit_wasm', '--experimental-reset-state-function', coreStash], { stdio: 'inherit' });
 const wasmPath = join(pkg, 'web', 'restartkit_wasm_bg.wasm');
 const cjsWasm = join(pkg, 'cjs', 'restartkit_wasm_bg.wasm');
 if (!readFileSync(wasmPath).equals(readFileSync(cjsWasm))) {
@@ -83,15 +80,79 @@ const rawSize = statSync(wasmPath).size;
 lap('wasm-bindgen');
 
 // ---- 3. wasm-opt (npm binaryen)
-const coreWasmPath = join(pkg, 'web-core', 'restartkit_wasm_bg.wasm');
 if (process.env.RESTARTKIT_WASM_OPT !== '0') {
   const opt = join(wasmDir, 'node_modules', '.bin', 'wasm-opt');
-  for (const p of [wasmPath, coreWasmPath]) {
+  execFileSync(opt, ['-Oz', '--strip-debug', '--strip-producers', wasmPath, '-o', `${wasmPath}.opt`], { stdio: 'inherit' });
+  renameSync(`${wasmPath}.opt`, wasmPath);
+  lap('wasm-opt');
+}
+const wholeSize = statSync(wasmPath).size;
+const wholeGz = gzipSync(readFileSync(wasmPath), { level: 9 }).length;
+
+// ---- 3b. the split: the glue learns to link the on-demand part, then split.mjs cuts the module
+// into the first-load part (web/restartkit_wasm_bg.wasm, the name the glue loads) and the
+// on-demand part (web/restartkit_wasm_lazy.wasm).
+const lazyPath = join(pkg, 'web', 'restartkit_wasm_lazy.wasm');
+const linkCode = (exportLine) => `
+// ---- added by wasm/scripts/build.mjs: the module is split in two (wasm/scripts/split.mjs). Calls
+// into the on-demand part go through the function table, whose slots hold these placeholders until
+// that part is linked; the first placeholder called links it (the entry's loader gives the compiled
+// module synchronously, or throws when it cannot yet) and makes the call. A new instance
+// (__wbg_reset_state) starts unlinked and links again on first use.
+let __rk_lazy_loader = null;
+let __rk_linked_to = null;
+function __rk_link() {
+  if (__rk_linked_to === wasm) return;
+  if (__rk_lazy_loader === null) throw new Error('restartkit-wasm: the on-demand part of the module has no loader');
+  new WebAssembly.Instance(__rk_lazy_loader(), { ${JSON.stringify(PRIMARY)}: wasm });
+  __rk_linked_to = wasm;
+}
+const __rk_placeholders = new Proxy({}, {
+  get(_, slot) {
+    const index = Number(slot);
+    return function (...args) {
+      try {
+        __rk_link();
+      } catch (e) {
+        // Marked so that the entry's guard knows the call stopped inside the module.
+        if (e !== null && typeof e === 'object') e.restartkitOnDemandPart = true;
+        throw e;
+      }
+      return wasm[${JSON.stringify(`${EXPORT_PREFIX}table`)}].get(index)(...args);
+    };
+  },
+});
+${exportLine}
+`;
+for (const [glueFile, exportLine] of [
+  [join(pkg, 'web', 'restartkit_wasm.js'), 'export function __rkSetLazyLoader(loader) { __rk_lazy_loader = loader; }\n// The current instance\'s exports (the build\'s training run reads its profile from them).\nexport function __rkExports() { return wasm; }'],
+  [cjsGlue, 'exports.__rkSetLazyLoader = function (loader) { __rk_lazy_loader = loader; };\nexports.__rkExports = function () { return wasm; };'],
+]) {
+  let text = readFileSync(glueFile, 'utf8');
+  const at = text.indexOf('function __wbg_get_imports() {');
+  const ret = text.indexOf('"./restartkit_wasm_bg.js": import0,', at);
+  if (at < 0 || ret < 0) throw new Error(`${glueFile}: wasm-bindgen's imports no longer look as expected`);
+  text = `${text.slice(0, ret)}${JSON.stringify(PLACEHOLDERS)}: __rk_placeholders,\n        ${text.slice(ret)}`;
+  text = `${text.slice(0, at)}${linkCode(exportLine)}\n${text.slice(at)}`;
+  writeFileSync(glueFile, text);
+}
+const splitDir = mkdtempSync(join(tmpdir(), 'restartkit-split-'));
+const split = await splitModule({
+  wasmPath, glue: join(pkg, 'web', 'restartkit_wasm.js'),
+  primaryPath: join(splitDir, 'primary.wasm'), secondaryPath: lazyPath, workDir: splitDir,
+});
+renameSync(join(splitDir, 'primary.wasm'), wasmPath);
+rmSync(splitDir, { recursive: true, force: true });
+if (process.env.RESTARTKIT_WASM_OPT !== '0') {
+  // wasm-split writes both parts unoptimised; binaryen 132 leaves the exported table and the
+  // imports and exports that link the parts as they are.
+  const opt = join(wasmDir, 'node_modules', '.bin', 'wasm-opt');
+  for (const p of [wasmPath, lazyPath]) {
     execFileSync(opt, ['-Oz', '--strip-debug', '--strip-producers', p, '-o', `${p}.opt`], { stdio: 'inherit' });
     renameSync(`${p}.opt`, p);
   }
-  lap('wasm-opt');
 }
+lap(`split (${split.kept} of ${split.functions} functions in the first-load part)`);
 
 // ---- 4. JSON Schemas (build.rs wrote them) as a JS module, outside the wasm
 const schemasJson = JSON.stringify(JSON.parse(readFileSync(join(outDir, 'schemas.json'), 'utf8')));
@@ -102,12 +163,14 @@ writeFileSync(join(pkg, 'schemas.cjs'), `// Generated from restartkit::contract:
 // The names the glue exports, read from the CJS glue itself (so a new op shows up by itself).
 const require = createRequire(import.meta.url);
 const rawApi = require(cjsGlue);
-const hidden = new Set(['__wbg_reset_state', '__takePanic']);
+const hidden = new Set(['__wbg_reset_state', '__takePanic', '__rkSetLazyLoader', '__rkExports']);
 const names = Object.keys(rawApi).filter((n) => !hidden.has(n)).sort();
 const fnNames = names.filter((n) => n !== 'Policy');
 
 // Behaviour shared by every entry: guard each call so that a trap (a Rust panic; the module is
-// built with panic=abort) becomes a RestartkitError with code "panic" and a fresh instance.
+// built with panic=abort) becomes a RestartkitError with code "panic" and a fresh instance, and so
+// that a call that needs the on-demand part while it cannot be loaded synchronously (a browser's
+// main thread, restartkit-wasm/core before loadFull()) becomes one with code "module-loading".
 const common = `
 class RestartkitError extends Error {
   constructor(message, fields = {}) {
@@ -137,12 +200,38 @@ function panicError(e) {
   return new RestartkitError(message, { diagnostics: [diagnostic], code: 'panic', cause: e });
 }
 
+// Thrown by the lazy loader, through the module, when the on-demand part is still being fetched.
+class LazyPartPending extends Error {}
+
+function loadingError(e) {
+  // The call was cut short inside the module (its stack and any state it held are abandoned):
+  // start again from a fresh instance, as after a panic.
+  try { raw.__wbg_reset_state(); } catch { /* nothing more to do */ }
+  const message = 'restartkit-wasm: this call needs the part of the module that loads on demand, and it is loading now: await loadFull(), then call again';
+  const diagnostic = { severity: 'error', field: '', type: null, message, origin: 'restartkit', code: 'module-loading' };
+  return new RestartkitError(message, { diagnostics: [diagnostic], code: 'module-loading', cause: e });
+}
+
+function loadFailedError(e) {
+  try { raw.__wbg_reset_state(); } catch { /* nothing more to do */ }
+  const message = \`restartkit-wasm: the part of the module that loads on demand could not be loaded: \${e?.message ?? e}\`;
+  const diagnostic = { severity: 'error', field: '', type: null, message, origin: 'restartkit', code: 'module-load-failed' };
+  return new RestartkitError(message, { diagnostics: [diagnostic], code: 'module-load-failed', cause: e });
+}
+
+function failure(e) {
+  if (e instanceof WebAssembly.RuntimeError) return panicError(e);
+  if (e instanceof LazyPartPending) return loadingError(e);
+  if (e?.restartkitOnDemandPart) return loadFailedError(e);
+  return null;
+}
+
 function guard(fn) {
   return function (...args) {
     try {
       return fn.apply(this, args);
     } catch (e) {
-      throw e instanceof WebAssembly.RuntimeError ? panicError(e) : e;
+      throw failure(e) ?? e;
     }
   };
 }
@@ -153,8 +242,8 @@ function guardResponse(fn, asText) {
     try {
       return fn.apply(this, args);
     } catch (e) {
-      if (!(e instanceof WebAssembly.RuntimeError)) throw e;
-      const err = panicError(e);
+      const err = failure(e);
+      if (err === null) throw e;
       const resp = { status: 'error', errors: err.diagnostics };
       return asText ? JSON.stringify(resp) : resp;
     }
@@ -187,30 +276,97 @@ const cjsExports = [
 ].join('\n');
 const banner = '// restartkit-wasm entry point, generated by wasm/scripts/build.mjs. Do not edit.\n';
 
-const browserEntry = (dir) => `${banner}import init, * as raw from './${dir}/restartkit_wasm.js';
-import SCHEMAS_JSON from './schemas.js';
-
-await init({ module_or_path: new URL('./${dir}/restartkit_wasm_bg.wasm', import.meta.url) });
-${common}
-${esmExports}
+// The loaders of the on-demand part. Node reads it from disk when first needed. The main browser
+// entry fetches both parts at import. restartkit-wasm/core fetches only the first-load part: in a
+// worker the on-demand part is fetched synchronously when first needed; on a page's main thread
+// (where only small modules may be compiled synchronously) loadFull() fetches it, and a call that
+// needs it before then fails with code "module-loading" and starts the fetch.
+const lazyFile = 'restartkit_wasm_lazy.wasm';
+const browserLazy = `
+const lazyUrl = new URL('./web/${lazyFile}', import.meta.url);
+async function compileLazy() {
+  const response = await fetch(lazyUrl);
+  if (!response.ok) throw new Error(\`restartkit-wasm: \${lazyUrl} answered \${response.status}\`);
+  // compileStreaming needs the application/wasm type, which not every static host sends.
+  try {
+    return await WebAssembly.compileStreaming(response.clone());
+  } catch {
+    return WebAssembly.compile(await response.arrayBuffer());
+  }
+}
 `;
-writeFileSync(join(pkg, 'index.browser.js'), browserEntry('web'));
-// restartkit-wasm/core: the same API on the module without the simulator (`simulate` answers
-// with the error code op-not-built); a page that simulates imports the main entry when needed.
-writeFileSync(join(pkg, 'core.browser.js'), browserEntry('web-core'));
+const fullBrowserEntry = `${banner}import init, * as raw from './web/restartkit_wasm.js';
+import SCHEMAS_JSON from './schemas.js';
+${browserLazy}
+const [, lazyModule] = await Promise.all([
+  init({ module_or_path: new URL('./web/restartkit_wasm_bg.wasm', import.meta.url) }),
+  compileLazy(),
+]);
+raw.__rkSetLazyLoader(() => lazyModule);
+${common}
+/** Resolves once every op can run; in this entry, at once. */
+async function loadFull() {}
+${esmExports}
+export { loadFull };
+`;
+const coreBrowserEntry = `${banner}import init, * as raw from './web/restartkit_wasm.js';
+import SCHEMAS_JSON from './schemas.js';
+${browserLazy}
+await init({ module_or_path: new URL('./web/restartkit_wasm_bg.wasm', import.meta.url) });
+${common}
+let lazyModule = null;
+let lazyLoading = null;
+/** Fetches and compiles the on-demand part (once); resolves when every op can run. */
+function loadFull() {
+  lazyLoading ??= compileLazy().then(
+    (m) => { lazyModule = m; },
+    (e) => { lazyLoading = null; throw e; },
+  );
+  return lazyLoading;
+}
+const inWorker = typeof WorkerGlobalScope !== 'undefined' && globalThis instanceof WorkerGlobalScope;
+raw.__rkSetLazyLoader(() => {
+  if (lazyModule !== null) return lazyModule;
+  if (inWorker) {
+    const xhr = new XMLHttpRequest();
+    xhr.open('GET', lazyUrl, false);
+    xhr.responseType = 'arraybuffer';
+    xhr.send();
+    if (xhr.status !== 200 && xhr.status !== 0) throw new Error(\`restartkit-wasm: \${lazyUrl} answered \${xhr.status}\`);
+    lazyModule = new WebAssembly.Module(xhr.response);
+    return lazyModule;
+  }
+  loadFull().catch(() => { /* reported by the next call's loadFull() */ });
+  throw new LazyPartPending();
+});
+${esmExports}
+export { loadFull };
+`;
+writeFileSync(join(pkg, 'index.browser.js'), fullBrowserEntry);
+writeFileSync(join(pkg, 'core.browser.js'), coreBrowserEntry);
 writeFileSync(join(pkg, 'index.node.mjs'), `${banner}import { readFileSync } from 'node:fs';
 import * as raw from './web/restartkit_wasm.js';
 import SCHEMAS_JSON from './schemas.js';
 
 raw.initSync({ module: readFileSync(new URL('./web/restartkit_wasm_bg.wasm', import.meta.url)) });
+let lazyModule = null;
+raw.__rkSetLazyLoader(() => (lazyModule ??= new WebAssembly.Module(readFileSync(new URL('./web/${lazyFile}', import.meta.url)))));
 ${common}
+/** Resolves once every op can run; in Node, at once (the on-demand part is read when first needed). */
+async function loadFull() {}
 ${esmExports}
+export { loadFull };
 `);
 writeFileSync(join(pkg, 'index.cjs'), `${banner}'use strict';
 const raw = require('./cjs/restartkit_wasm.js');
 const SCHEMAS_JSON = require('./schemas.cjs');
+let lazyModule = null;
+raw.__rkSetLazyLoader(() => (lazyModule ??= new WebAssembly.Module(require('fs').readFileSync(require('path').join(__dirname, 'web', '${lazyFile}')))));
 ${common}
+/** Resolves once every op can run; in Node, at once (the on-demand part is read when first needed). */
+async function loadFull() {}
 ${cjsExports}
+exports.loadFull = loadFull;
 `);
 
 // Declarations: wasm-bindgen's .d.ts (with the contract types generated by build.rs) limited to
@@ -218,8 +374,9 @@ ${cjsExports}
 // Names starting with `__` are test hooks without declarations.
 const exported = [...fnNames.filter((n) => !n.startsWith('__')), 'Policy', 'RestartkitError', 'schemas'].join(', ');
 // Both read the nodejs glue's declarations: the web glue's add init() types that need the DOM lib.
-writeFileSync(join(pkg, 'index.d.ts'), `${banner}export type * from './cjs/restartkit_wasm.js';\nexport { ${exported} } from './cjs/restartkit_wasm.js';\n`);
-writeFileSync(join(pkg, 'index.d.cts'), `${banner}export type * from './cjs/restartkit_wasm.js';\nexport { ${exported} } from './cjs/restartkit_wasm.js';\n`);
+const loadFullDecl = '/** Resolves once every op can run (restartkit-wasm/core in a browser: fetches the part of the module that loads on demand). */\nexport declare function loadFull(): Promise<void>;\n';
+writeFileSync(join(pkg, 'index.d.ts'), `${banner}export type * from './cjs/restartkit_wasm.js';\nexport { ${exported} } from './cjs/restartkit_wasm.js';\n${loadFullDecl}`);
+writeFileSync(join(pkg, 'index.d.cts'), `${banner}export type * from './cjs/restartkit_wasm.js';\nexport { ${exported} } from './cjs/restartkit_wasm.js';\n${loadFullDecl}`);
 
 const version = execFileSync('cargo', ['pkgid', '-p', 'restartkit-wasm'], { cwd: root, encoding: 'utf8' }).trim().split(/[#@]/).pop();
 const manifest = {
@@ -241,23 +398,29 @@ const manifest = {
     },
     './core': { types: './index.d.ts', default: './core.browser.js' },
     './restartkit_wasm_bg.wasm': './web/restartkit_wasm_bg.wasm',
+    './restartkit_wasm_lazy.wasm': './web/restartkit_wasm_lazy.wasm',
     './package.json': './package.json',
   },
   main: './index.cjs',
   module: './index.browser.js',
   types: './index.d.ts',
-  files: ['index.*', 'core.browser.js', 'schemas.*', 'web/', 'web-core/', 'cjs/', 'README.md'],
+  files: ['index.*', 'core.browser.js', 'schemas.*', 'web/', 'cjs/', 'README.md'],
   engines: { node: '>=18' },
 };
 writeFileSync(join(pkg, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 if (existsSync(join(wasmDir, 'README.md'))) cpSync(join(wasmDir, 'README.md'), join(pkg, 'README.md'));
 
-const size = statSync(wasmPath).size;
-const gz = gzipSync(readFileSync(wasmPath), { level: 9 }).length;
-const coreSize = statSync(coreWasmPath).size;
-const coreGz = gzipSync(readFileSync(coreWasmPath), { level: 9 }).length;
+const sizeOf = (p) => ({ bytes: statSync(p).size, gzip: gzipSync(readFileSync(p), { level: 9 }).length });
+const first = sizeOf(wasmPath);
+const lazy = sizeOf(lazyPath);
+const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
 lap('package');
 console.error(`restartkit-wasm ${version} -> ${pkg}`);
-console.error(`  module: ${(rawSize / 1024).toFixed(1)} KiB after wasm-bindgen, ${(size / 1024).toFixed(1)} KiB shipped, ${(gz / 1024).toFixed(1)} KiB gzipped (-9)`);
-console.error(`  core module (no simulator): ${(coreSize / 1024).toFixed(1)} KiB, ${(coreGz / 1024).toFixed(1)} KiB gzipped (-9)`);
-writeFileSync(join(pkg, 'SIZES.txt'), `module_bytes=${size}\nmodule_gzip_bytes=${gz}\nmodule_before_wasm_opt_bytes=${rawSize}\ncore_module_bytes=${coreSize}\ncore_module_gzip_bytes=${coreGz}\n`);
+console.error(`  module: ${kib(rawSize)} after wasm-bindgen, ${kib(wholeSize)} optimised (${kib(wholeGz)} gzipped -9)`);
+console.error(`  shipped split: first-load part ${kib(first.bytes)} (${kib(first.gzip)} gzipped), on-demand part ${kib(lazy.bytes)} (${kib(lazy.gzip)} gzipped)`);
+writeFileSync(join(pkg, 'SIZES.txt'), [
+  `first_load_bytes=${first.bytes}`, `first_load_gzip_bytes=${first.gzip}`,
+  `on_demand_bytes=${lazy.bytes}`, `on_demand_gzip_bytes=${lazy.gzip}`,
+  `unsplit_bytes=${wholeSize}`, `unsplit_gzip_bytes=${wholeGz}`,
+  `module_before_wasm_opt_bytes=${rawSize}`, '',
+].join('\n'));

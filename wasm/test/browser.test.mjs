@@ -83,22 +83,85 @@ test('index.browser.js loads in Chromium and answers', async () => {
   await page.close();
 });
 
-test('core.browser.js (restartkit-wasm/core): the same API on the module without the simulator', async () => {
+// A scenario the simulator runs, and its answer from the Node entry (the same two parts).
+const node = await import(join(pkgDir, 'index.node.mjs'));
+const scenario = node.parseDocuments(readFileSync(join(pkgDir, '..', '..', 'examples', 'scenarios', 'crashlooping-sidecar.yaml'), 'utf8'))[0].value;
+const expected = node.call('simulate', { scenario });
+
+test('core.browser.js (restartkit-wasm/core): the first-load part only, the on-demand part fetched by loadFull()', async () => {
   const page = await context.newPage();
   const wasm = [];
   page.on('request', (r) => { if (r.url().endsWith('.wasm')) wasm.push(new URL(r.url()).pathname); });
   await page.goto(`${base}/`);
-  const out = await page.evaluate(async () => {
+  const out = await page.evaluate(async (scenario) => {
     const core = await import('/core.browser.js');
+    const wasmFetched = () => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname).filter((p) => p.endsWith('.wasm'));
     const valid = core.validate('apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers: [{name: c, image: i}]\n').valid;
-    let simulate = null;
-    try { core.call('simulate', { scenario: {} }); } catch (e) { simulate = { isRk: e instanceof core.RestartkitError, code: e.code, field: e.field }; }
-    return { valid, simulate, contract: core.describe().contractVersion };
-  });
+    const whatIf = core.call('whatIf', { object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'i' }] } }, exitCode: 1 }).podPhase;
+    const beforeSimulate = wasmFetched();
+    // The simulator is in the on-demand part: on the main thread, the first call fails with
+    // module-loading (and starts the fetch); request() answers with the same error.
+    let first = null;
+    try { core.call('simulate', { scenario }); } catch (e) { first = { isRk: e instanceof core.RestartkitError, code: e.code }; }
+    const viaRequest = core.request('simulate', { scenario }).errors?.[0]?.code ?? null;
+    await core.loadFull();
+    const simulated = core.call('simulate', { scenario });
+    // A panic replaces the instance; the new one links the on-demand part again by itself.
+    let panic = null;
+    try { core.__selfTestPanic('split'); } catch (e) { panic = e.code; }
+    const again = core.call('simulate', { scenario });
+    return { valid, whatIf, beforeSimulate, first, viaRequest, simulated, panic, again, contract: core.describe().contractVersion };
+  }, scenario);
   assert.equal(out.valid, true);
-  assert.deepEqual(out.simulate, { isRk: true, code: 'op-not-built', field: 'op' });
+  assert.equal(out.whatIf, 'Failed');
+  assert.deepEqual(out.beforeSimulate, ['/web/restartkit_wasm_bg.wasm']);
+  assert.deepEqual(out.first, { isRk: true, code: 'module-loading' });
+  assert.equal(out.viaRequest, 'module-loading');
+  assert.deepEqual(out.simulated, expected);
+  assert.equal(out.panic, 'panic');
+  assert.deepEqual(out.again, expected);
   assert.equal(out.contract, '1.2');
-  // Only the core module was fetched.
-  assert.deepEqual(wasm, ['/web-core/restartkit_wasm_bg.wasm']);
+  assert.deepEqual(wasm, ['/web/restartkit_wasm_bg.wasm', '/web/restartkit_wasm_lazy.wasm']);
+  await page.close();
+});
+
+test('core.browser.js in a worker: a call that needs the on-demand part fetches it synchronously', async () => {
+  const page = await context.newPage();
+  await page.goto(`${base}/`);
+  const out = await page.evaluate(async (scenario) => {
+    // The worker says when it is ready: a message sent during its top-level await would be lost.
+    const src = `import * as core from '${location.origin}/core.browser.js';
+      self.onmessage = ({ data }) => {
+        try { self.postMessage({ ok: core.call('simulate', { scenario: data }) }); } catch (e) { self.postMessage({ error: String(e.code ?? e.message) }); }
+      };
+      self.postMessage('ready');`;
+    const worker = new Worker(URL.createObjectURL(new Blob([src], { type: 'text/javascript' })), { type: 'module' });
+    const next = () => new Promise((resolve) => {
+      worker.onmessage = ({ data }) => resolve(data);
+      worker.onerror = (e) => resolve({ error: `worker: ${e.message}` });
+    });
+    const ready = await next();
+    if (ready !== 'ready') return ready;
+    worker.postMessage(scenario);
+    const data = await next();
+    worker.terminate();
+    return data;
+  }, scenario);
+  assert.equal(out.error, undefined);
+  assert.deepEqual(out.ok, expected);
+  await page.close();
+});
+
+test('index.browser.js: both parts at import; the simulator runs at once, and again after a panic', async () => {
+  const page = await context.newPage();
+  await page.goto(`${base}/`);
+  const out = await page.evaluate(async (scenario) => {
+    const m = await import('/index.browser.js');
+    const simulated = m.call('simulate', { scenario });
+    try { m.__selfTestPanic('split'); } catch { /* the instance is replaced */ }
+    return { simulated, again: m.call('simulate', { scenario }) };
+  }, scenario);
+  assert.deepEqual(out.simulated, expected);
+  assert.deepEqual(out.again, expected);
   await page.close();
 });

@@ -1,0 +1,119 @@
+// The first-load work that decides what stays in the first-load part of the module (split.mjs):
+// what a page that validates, evaluates and draws backoff curves does before it simulates — the
+// playground's first view and its main-thread panels. Every function this runs stays in that part;
+// the rest (the simulator and sweeps, proposals, the conformance ops, JobSet message patterns,
+// rarely taken paths) loads on demand. Inputs are the repository's own: the real-world corpus,
+// the examples and the bad-input corpus, and the conformance vectors of the validation,
+// kubelet/Job evaluation and backoff ops. Deterministic: same inputs, same profile.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+// The ops whose vectors are first-load work (the others' run on demand).
+const FIRST_LOAD_OPS = new Set(['validate', 'containerRestart', 'containerRestartable', 'matchRestartRule',
+  'statusTransition', 'podFailurePolicy', 'backoff']);
+
+const walk = (d) => readdirSync(d).sort().flatMap((f) => {
+  const p = join(d, f);
+  return statSync(p).isDirectory() ? walk(p) : [p];
+});
+const list = (x) => (Array.isArray(x) ? x : []);
+const attempt = (f) => {
+  try {
+    return f();
+  } catch (e) {
+    // Errors are part of the work (diagnostics, request errors); a trap is not.
+    if (e instanceof WebAssembly.RuntimeError) throw e;
+    return null;
+  }
+};
+
+/** The Pod template of a workload object, as the playground's whatIf panel picks it. */
+function podSpecOf(value) {
+  switch (value.kind) {
+    case 'Pod': return value.spec;
+    case 'Job': return value.spec?.template?.spec;
+    case 'CronJob': return value.spec?.jobTemplate?.spec?.template?.spec;
+    case 'JobSet': return list(value.spec?.replicatedJobs)[0]?.template?.spec?.template?.spec;
+    default: return null;
+  }
+}
+
+/**
+ * The calls a fresh instance may get first (the validation worker's is parseDocuments, the page's
+ * describe): each is played on an instance of its own, because the first call into an instance
+ * runs the one-time set-up of what it touches (lazily made statics such as the hash maps' keys)
+ * and later calls skip it.
+ */
+export function firstCalls(g) {
+  const pod = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  restartPolicy: Never\n  containers:\n  - name: c\n    image: i\n';
+  const obj = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'i' }] } };
+  return [
+    () => g.describe(),
+    () => g.parseDocuments(pod),
+    () => g.validate(pod, {}),
+    () => g.validate(obj, {}),
+    () => g.check(pod),
+    () => g.call('whatIf', { object: obj, container: 'c', exitCode: 1 }),
+    () => g.backoff({ component: 'kubelet', restarts: 10 }),
+    () => g.request('validate', { object: obj }),
+    () => g.handleJson(JSON.stringify({ op: 'validate', input: { object: obj } })),
+    () => g.containerRestart(obj, 'c', 1, {}),
+    () => g.podFailurePolicy({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j' }, spec: { template: { spec: obj.spec } } }, obj, {}),
+  ];
+}
+
+/** Runs the work on `g`, the wasm-bindgen glue's exports (request, validate, ...). */
+export function train(g) {
+  const describe = g.describe();
+  const oldest = describe.kubernetesVersions[0];
+  const allGates = Object.fromEntries(describe.featureGates
+    .filter((x) => x.stages?.[describe.defaultKubernetesVersion] !== 'Removed').map((x) => [x.name, true]));
+
+  // 1. Manifests as the playground handles them: read and validated (in its worker) as they are,
+  // under the oldest version and with every gate on; then, on the main thread, what happens when
+  // each container exits, and the backoff curves of a KubeletConfiguration.
+  const texts = [join(root, 'playground', 'examples'), join(root, 'conformance', 'realworld'), join(root, 'examples'), join(root, 'conformance', 'bad-input', 'files')]
+    .flatMap(walk).filter((p) => /\.(ya?ml|json)$/.test(p)).map((p) => readFileSync(p, 'utf8'));
+  for (const text of texts) {
+    const docs = attempt(() => g.parseDocuments(text)) ?? [];
+    for (const opts of [{}, { kubernetesVersion: oldest }, { featureGates: allGates }]) attempt(() => g.validate(text, opts));
+    for (const { value } of docs) {
+      if (!value || typeof value !== 'object') continue;
+      attempt(() => g.validate(value, {}));
+      const spec = podSpecOf(value);
+      for (const c of [...list(spec?.initContainers), ...list(spec?.containers)]) {
+        for (const exitCode of [0, 1, 42, 137]) {
+          for (const featureGates of [undefined, allGates]) {
+            attempt(() => g.call('whatIf', { object: value, container: c.name, exitCode, ...(featureGates ? { featureGates } : {}) }));
+          }
+        }
+      }
+      if (value.kind === 'KubeletConfiguration') {
+        attempt(() => g.backoff({ component: 'kubelet', restarts: 20, kubeletConfig: value, featureGates: allGates }));
+      }
+    }
+  }
+
+  // 2. The playground's backoff panel: the curves it draws on its first view (playground/src/app.js
+  // renderBackoff: legacy, reduced, a per-node maximum, the selected gates), over its ranges.
+  const off = { ReduceDefaultCrashLoopBackOffDecay: false, KubeletCrashLoopBackOffMax: false };
+  const nodeMax = (max) => ({
+    featureGates: { ...off, KubeletCrashLoopBackOffMax: true },
+    kubeletConfig: { apiVersion: 'kubelet.config.k8s.io/v1beta1', kind: 'KubeletConfiguration', featureGates: { KubeletCrashLoopBackOffMax: true }, crashLoopBackOff: { maxContainerRestartPeriod: `${max}s` } },
+  });
+  for (const range of [600, 3600]) {
+    for (const input of [{ featureGates: off }, { featureGates: { ...off, ReduceDefaultCrashLoopBackOffDecay: true } }, nodeMax(30), nodeMax(1), { featureGates: allGates }, {}]) {
+      attempt(() => g.backoff({ component: 'kubelet', restarts: Math.min(range + 2, 2000), ...input }));
+    }
+  }
+
+  // 3. The conformance vectors of the first-load ops, through the request API.
+  for (const f of readdirSync(join(root, 'conformance', 'vectors')).filter((x) => x.endsWith('.json')).sort()) {
+    for (const v of [JSON.parse(readFileSync(join(root, 'conformance', 'vectors', f), 'utf8'))].flat()) {
+      if (FIRST_LOAD_OPS.has(v.op)) attempt(() => g.request(v.op, v.input ?? null));
+    }
+  }
+  attempt(() => g.version());
+}
