@@ -435,9 +435,9 @@ function update() {
 function fragment() {
   const exText = state.ex ? exampleTexts.get(state.ex) : undefined;
   // The sweep runs the simulation panel's scenario: its keys stay while either panel is open.
-  const sim = simPanel.open || sweepPanel.open ? {} : { s: null, sm: null, sc: null };
+  const simKeys = simPanel.open || sweepPanel.open ? {} : { s: null, sm: null, sc: null };
   const sweepKeys = sweepPanel.open ? {} : { ws: null };
-  return toFragment({ ...state, m: editor.value, ...sim, ...sweepKeys }, exText, state.s ? fileCache.get(`scenarios/${scenarioFile(state.s)}`) : undefined);
+  return toFragment({ ...state, m: editor.value, ...simKeys, ...sweepKeys, sim: simPanel.open }, exText, state.s ? fileCache.get(`scenarios/${scenarioFile(state.s)}`) : undefined);
 }
 
 let lastDiags = [];
@@ -488,7 +488,8 @@ function quickFixes(d) {
 
 async function loadFragment() {
   const s = parseFragment(location.hash);
-  if (s.s || s.sm || s.sc) simPanel.open = true;
+  // A sweep link carries the scenario keys too: it opens the simulation panel only with `sim`.
+  if ((s.s || s.sm || s.sc) && (s.ws === null || s.sim)) simPanel.open = true;
   if (s.ws !== null) sweepPanel.open = true;
   state = { ...DEFAULTS, ...s, g: s.g, p: s.p.filter((n) => PROPOSAL_NAMES.has(n)) };
   if (state.v && !description.kubernetesVersions.includes(state.v)) state.v = null;

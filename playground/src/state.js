@@ -15,7 +15,7 @@
 //   wa=<name>         its first variant's name (absent: "as is"), wpa=<base64url> its patch text,
 //   wb=<name>         the second variant's name (absent: no second variant), wpb=<base64url> its
 //                     patch text, wm=<measure> the histogram's measure (absent: timeLostSeconds)
-export const DEFAULTS = Object.freeze({ v: null, g: {}, ex: null, m: null, c: null, x: 1, max: 30, r: 600, s: null, sm: null, sc: null, p: [],
+export const DEFAULTS = Object.freeze({ v: null, g: {}, ex: null, m: null, c: null, x: 1, max: 30, r: 600, s: null, sm: null, sc: null, sim: false, p: [],
   ws: null, wa: 'as is', wpa: '', wb: null, wpb: '', wm: 'timeLostSeconds' });
 
 export function encodeText(text) {
@@ -58,6 +58,7 @@ export function parseFragment(hash) {
     s: p.get('s') || null,
     sm: text('sm'),
     sc: p.get('sc') || null,
+    sim: p.get('sim') === '1',
     p: [...new Set((p.get('p') ?? '').split(',').filter(Boolean))],
     ws: int(p.get('ws'), null),
     wa: p.has('wa') ? p.get('wa') : DEFAULTS.wa,
@@ -94,6 +95,9 @@ export function toFragment(s, exampleText, scenarioText) {
   // The sweep panel's keys, only while it is open (the page passes ws: null otherwise).
   if (s.ws !== null && s.ws !== undefined) {
     p.set('ws', String(s.ws));
+    // The sweep keeps the scenario keys (s, sm, sc) for itself: `sim` says the simulation panel
+    // was open too.
+    if (s.sim) p.set('sim', '1');
     if (s.wa !== DEFAULTS.wa) p.set('wa', s.wa);
     if (s.wpa) p.set('wpa', encodeText(s.wpa));
     if (s.wb !== null && s.wb !== undefined) {

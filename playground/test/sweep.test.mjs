@@ -81,10 +81,26 @@ describe('sweep panel', () => {
     await page.close();
   });
 
+  test('a sweep link opens the simulation panel too only when it says so (sim=1), as the page writes it', async () => {
+    const { page } = await open('#ex=restart-on-exit-42&s=training-reschedule&ws=50');
+    assert.equal(await page.locator('#simulation').evaluate((d) => d.open), false);
+    // Opening the simulation panel beside the sweep panel puts sim=1 in the fragment...
+    await page.locator('#simulation > summary').click();
+    await waitFor(page, () => /[#&]sim=1(&|$)/.test(location.hash) && /[#&]ws=50(&|$)/.test(location.hash), 'sim=1 beside ws');
+    const both = await page.evaluate(() => location.hash);
+    await page.close();
+    // ...and that link opens both.
+    const again = await open(both);
+    assert.equal(await again.page.locator('#sweep').evaluate((d) => d.open), true);
+    assert.equal(await again.page.locator('#simulation').evaluate((d) => d.open), true);
+    await again.page.close();
+  });
+
   test('two variants side by side: histograms of N runs and P(phase) equal to one `sweep` call', async () => {
     const seeds = 200;
     const { page, errors } = await open(`#ex=restart-on-exit-42&s=training-reschedule&ws=${seeds}`);
     assert.equal(await page.locator('#sweep').evaluate((d) => d.open), true, 'a link with ws opens the sweep panel');
+    assert.equal(await page.locator('#simulation').evaluate((d) => d.open), false, 'and not the simulation panel (no sim=1)');
     assert.equal(await page.getByTestId('sweep-seeds').inputValue(), String(seeds));
     const variants = [
       { name: 'maxRestarts 3', patch: { runFor: '2h' }, text: 'runFor: 2h' },
