@@ -15,9 +15,13 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { firstCalls, train } from './training.mjs';
 
-export const PLACEHOLDERS = 'rk:placeholder';
-export const PRIMARY = 'rk:primary';
-export const EXPORT_PREFIX = 'rk%';
+// Names that the two parts carry hundreds of times each (one import or export per function that
+// crosses between them), so short ones: the placeholders' import module, the module name under
+// which the on-demand part imports the first-load part's exports, and the prefix of those exports
+// (wasm-bindgen's own names never start with it).
+export const PLACEHOLDERS = 'p';
+export const PRIMARY = 'r';
+export const EXPORT_PREFIX = '%';
 // The features rustc's wasm32-unknown-unknown target turns on; binaryen 108's --all-features would
 // add GC and write the externref table as anyref.
 const FEATURES = ['--enable-bulk-memory', '--enable-sign-ext', '--enable-nontrapping-float-to-int',
