@@ -298,11 +298,16 @@ async function compileLazy() {
 const fullBrowserEntry = `${banner}import init, * as raw from './web/restartkit_wasm.js';
 import SCHEMAS_JSON from './schemas.js';
 ${browserLazy}
+// A second part that cannot be fetched does not stop the import: the ops that need it fail with
+// module-load-failed (naming it), the rest answer.
 const [, lazyModule] = await Promise.all([
   init({ module_or_path: new URL('./web/restartkit_wasm_bg.wasm', import.meta.url) }),
-  compileLazy(),
+  compileLazy().catch((e) => e),
 ]);
-raw.__rkSetLazyLoader(() => lazyModule);
+raw.__rkSetLazyLoader(() => {
+  if (lazyModule instanceof Error) throw lazyModule;
+  return lazyModule;
+});
 ${common}
 /** Resolves once every op can run; in this entry, at once. */
 async function loadFull() {}

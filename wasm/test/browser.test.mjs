@@ -165,3 +165,21 @@ test('index.browser.js: both parts at import; the simulator runs at once, and ag
   assert.deepEqual(out.again, expected);
   await page.close();
 });
+
+test('index.browser.js when the on-demand part cannot be fetched: the import works, simulate names the missing part', async () => {
+  const page = await context.newPage();
+  await page.route('**/restartkit_wasm_lazy.wasm', (route) => route.fulfill({ status: 404, body: '' }));
+  await page.goto(`${base}/`);
+  const out = await page.evaluate(async (scenario) => {
+    const m = await import('/index.browser.js');
+    let sim = null;
+    try { m.call('simulate', { scenario }); } catch (e) { sim = { isRk: e instanceof m.RestartkitError, code: e.code, message: e.message }; }
+    const valid = m.validate('apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers: [{name: c, image: i}]\n').valid;
+    return { sim, valid };
+  }, scenario);
+  assert.equal(out.sim.isRk, true);
+  assert.equal(out.sim.code, 'module-load-failed');
+  assert.match(out.sim.message, /restartkit_wasm_lazy\.wasm answered 404/);
+  assert.equal(out.valid, true);
+  await page.close();
+});
