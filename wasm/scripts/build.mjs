@@ -79,13 +79,13 @@ writeFileSync(join(pkg, 'cjs', 'package.json'), '{ "type": "commonjs" }\n');
 const rawSize = statSync(wasmPath).size;
 lap('wasm-bindgen');
 
-// ---- 3. wasm-opt (npm binaryen)
-if (process.env.RESTARTKIT_WASM_OPT !== '0') {
-  const opt = join(wasmDir, 'node_modules', '.bin', 'wasm-opt');
-  execFileSync(opt, ['-Oz', '--strip-debug', '--strip-producers', wasmPath, '-o', `${wasmPath}.opt`], { stdio: 'inherit' });
-  renameSync(`${wasmPath}.opt`, wasmPath);
-  lap('wasm-opt');
-}
+// ---- 3. wasm-opt (npm binaryen), in place; RESTARTKIT_WASM_OPT=0 leaves the module as it is.
+const optimise = process.env.RESTARTKIT_WASM_OPT === '0' ? () => {} : (path) => {
+  execFileSync(join(wasmDir, 'node_modules', '.bin', 'wasm-opt'), ['-Oz', '--strip-debug', '--strip-producers', path, '-o', `${path}.opt`], { stdio: 'inherit' });
+  renameSync(`${path}.opt`, path);
+};
+optimise(wasmPath);
+lap('wasm-opt');
 const wholeSize = statSync(wasmPath).size;
 const wholeGz = gzipSync(readFileSync(wasmPath), { level: 9 }).length;
 
@@ -143,15 +143,10 @@ const split = await splitModule({
 });
 renameSync(join(splitDir, 'primary.wasm'), wasmPath);
 rmSync(splitDir, { recursive: true, force: true });
-if (process.env.RESTARTKIT_WASM_OPT !== '0') {
-  // wasm-split writes both parts unoptimised; binaryen 132 leaves the exported table and the
-  // imports and exports that link the parts as they are.
-  const opt = join(wasmDir, 'node_modules', '.bin', 'wasm-opt');
-  for (const p of [wasmPath, lazyPath]) {
-    execFileSync(opt, ['-Oz', '--strip-debug', '--strip-producers', p, '-o', `${p}.opt`], { stdio: 'inherit' });
-    renameSync(`${p}.opt`, p);
-  }
-}
+// wasm-split writes both parts unoptimised; binaryen 132 leaves the exported table and the
+// imports and exports that link the parts as they are.
+optimise(wasmPath);
+optimise(lazyPath);
 lap(`split (${split.kept} of ${split.functions} functions in the first-load part)`);
 
 // ---- 4. JSON Schemas (build.rs wrote them) as a JS module, outside the wasm

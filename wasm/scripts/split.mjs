@@ -7,13 +7,13 @@
 //
 // wasm-split is Debian's binaryen 108 (npm's binaryen has no wasm-split). Its reader mixes up the
 // indices of exported tables when a module has two (wasm-bindgen's funcref table and externref
-// table), so fixTableExports() repairs the table exports of what it writes (toolchain notes in
-// wasm/README.md, "Size").
+// table), so fixTableExports() repairs the table exports of what it writes (wasm/README.md, "One
+// module in two parts").
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { firstCalls, train } from './training.mjs';
+import { attempt, firstCalls, train } from './training.mjs';
 
 // Names that the two parts carry hundreds of times each (one import or export per function that
 // crosses between them), so short ones: the placeholders' import module, the module name under
@@ -170,7 +170,7 @@ export async function splitModule({ wasmPath, glue, primaryPath, secondaryPath, 
   writeProfile();
   for (const call of firstCalls(g)) {
     g.__wbg_reset_state();
-    try { call(); } catch (e) { if (e instanceof WebAssembly.RuntimeError) throw e; }
+    attempt(call);
     writeProfile();
   }
   const profile = join(workDir, 'first-load.prof');

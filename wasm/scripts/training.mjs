@@ -19,7 +19,8 @@ const walk = (d) => readdirSync(d).sort().flatMap((f) => {
   return statSync(p).isDirectory() ? walk(p) : [p];
 });
 const list = (x) => (Array.isArray(x) ? x : []);
-const attempt = (f) => {
+/** Runs f; an error is part of the work and gives null, a trap (a panic) is thrown. */
+export const attempt = (f) => {
   try {
     return f();
   } catch (e) {
