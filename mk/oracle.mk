@@ -1,14 +1,23 @@
 # Differential oracle: restartkit against the upstream Go code (conformance/oracle/, docs/oracle.md).
-#   make oracle N=<cases per op> [SEED=1]   long run on the release CLI, with the speed comparison per stage
-#   make test-oracle                        smoke run (ORACLE_SMOKE_N cases per op, debug CLI), part of make test
-#   make oracle-bump K8S=1.37.3             pin another Kubernetes release (go.mod is the one place
-#                                           the upstream versions are written), then re-run
-#   make oracle-bump-jobset JOBSET=0.13.0   pin another sigs.k8s.io/jobset release
-#   (OpenKruise: conformance/oracle/kruise/go.mod, its own module; see docs/oracle.md)
+# One source tree, built once per supported Kubernetes minor against that release's own module
+# graph (conformance/oracle/versions/go.1.<minor>.mod; build tags k8s_before_1_<n> select the few
+# files where the upstream API differs between minors).
+#   make oracle [K8S=1.34] [N=20000] [SEED=1]   long run on the release CLI, every leg, one minor or
+#                                              all of them (the default), with the speed comparison
+#   make test-oracle                           smoke run on the oldest and the newest minor (part of make test)
+#   make oracle-pin K8S=1.37.3                 pin a minor to another release (writes its modfile), then
+#                                              regenerate the per-minor tables (make gen-k8s) and re-run
+#   make gen-k8s                               core/src/generated/ from the pinned releases (tools/gen_k8s_versions.py)
+#   (sigs.k8s.io/jobset: conformance/oracle/jobset/go.mod, OpenKruise: conformance/oracle/kruise/go.mod,
+#    each its own module at its release's pins; see docs/oracle.md)
 ORACLE_DIR := $(CURDIR)/conformance/oracle
-ORACLE_BIN := $(CARGO_TARGET_DIR)/oracle/oracle
-# OpenKruise's answers come from a helper in its own Go module (its Kubernetes pins differ).
-KRUISE_BIN := $(CARGO_TARGET_DIR)/oracle/kruise-upstream
+ORACLE_MINORS := 1.31 1.32 1.33 1.34 1.35 1.36 1.37
+ORACLE_OLDEST := $(firstword $(ORACLE_MINORS))
+ORACLE_NEWEST := $(lastword $(ORACLE_MINORS))
+ORACLE_OUT := $(CARGO_TARGET_DIR)/oracle
+# The helpers: OpenKruise's and sigs.k8s.io/jobset's own code, each a module of its own.
+KRUISE_BIN := $(ORACLE_OUT)/kruise-upstream
+JOBSET_BIN := $(ORACLE_OUT)/jobset-upstream
 ORACLE_SMOKE_N ?= 2000
 N ?= 20000
 # The timeline leg (real Job controller vs restartkit simulate): generated Job scenarios.
@@ -18,39 +27,57 @@ TIMELINE_N ?= 20000
 TIMELINE_JOBSET_SMOKE_N ?= 200
 TIMELINE_JOBSET_N ?= 5000
 SEED ?= 1
-# matchPodFailurePolicy is unexported: the oracle pulls it with go:linkname, which the linker
-# refuses unless its check is off.
+K8S ?= all
+# matchPodFailurePolicy and the controllers' constructors are unexported: the oracle pulls them
+# with go:linkname, which the linker refuses unless its check is off.
 ORACLE_GOFLAGS := -ldflags=-checklinkname=0
 
 FRONTEND_TESTS += test-oracle
 
-.PHONY: oracle test-oracle oracle-bin oracle-bump oracle-bump-jobset
+# oracle_minor: "1.34.4", "v1.34" or "1.34" -> "34"; oracle_tags: the k8s_before_1_<n> tags of a minor.
+oracle_minor = $(word 2,$(subst ., ,$(patsubst v%,%,$(1))))
+oracle_tags = $(subst $(eval) ,$(comma),$(foreach n,$(shell seq $$(( $(1) + 1 )) $(call oracle_minor,$(ORACLE_NEWEST))),k8s_before_1_$(n)))
+comma := ,
+oracle_bin = $(ORACLE_OUT)/oracle-1.$(1)
+oracle_selected = $(if $(filter all,$(K8S)),$(ORACLE_MINORS),1.$(call oracle_minor,$(K8S)))
 
-oracle-bin:
+.PHONY: oracle test-oracle oracle-helpers oracle-pin gen-k8s $(addprefix oracle-bin-,$(ORACLE_MINORS))
+
+oracle-go:
 	@command -v go >/dev/null || { echo "go is required for conformance/oracle (see docs/oracle.md)"; exit 1; }
-	cd $(ORACLE_DIR) && go vet $(ORACLE_GOFLAGS) . && go build $(ORACLE_GOFLAGS) -o $(ORACLE_BIN) .
+
+oracle-helpers: oracle-go
 	cd $(ORACLE_DIR)/kruise && go vet . && go build -o $(KRUISE_BIN) .
+	cd $(ORACLE_DIR)/jobset && go vet $(ORACLE_GOFLAGS) . && go build $(ORACLE_GOFLAGS) -o $(JOBSET_BIN) .
 
-test-oracle: build oracle-bin
-	$(ORACLE_BIN) -n $(ORACLE_SMOKE_N) -seed $(SEED) -timing=false -restartkit $(RK) -kruise $(KRUISE_BIN) -timeline-n $(TIMELINE_SMOKE_N) -timeline-jobset-n $(TIMELINE_JOBSET_SMOKE_N)
+# oracle-bin-1.34: the oracle linked against Kubernetes 1.34's release.
+$(addprefix oracle-bin-,$(ORACLE_MINORS)): oracle-bin-%: oracle-go
+	@m=$(call oracle_minor,$*); test -f $(ORACLE_DIR)/versions/go.1.$$m.mod || { echo "no conformance/oracle/versions/go.1.$$m.mod: supported minors are $(ORACLE_MINORS)"; exit 2; }
+	cd $(ORACLE_DIR) && go vet -modfile=versions/go.$*.mod -tags '$(call oracle_tags,$(call oracle_minor,$*))' $(ORACLE_GOFLAGS) . && \
+	  go build -modfile=versions/go.$*.mod -tags '$(call oracle_tags,$(call oracle_minor,$*))' $(ORACLE_GOFLAGS) -o $(call oracle_bin,$(call oracle_minor,$*)) .
 
-oracle: oracle-bin
+test-oracle: build oracle-helpers oracle-bin-$(ORACLE_OLDEST) oracle-bin-$(ORACLE_NEWEST)
+	@for m in $(ORACLE_OLDEST) $(ORACLE_NEWEST); do \
+	  echo "== oracle smoke, Kubernetes $$m"; \
+	  $(ORACLE_OUT)/oracle-$$m -n $(ORACLE_SMOKE_N) -seed $(SEED) -timing=false -restartkit $(RK) -kruise $(KRUISE_BIN) -jobset $(JOBSET_BIN) \
+	    -timeline-n $(TIMELINE_SMOKE_N) -timeline-jobset-n $(TIMELINE_JOBSET_SMOKE_N) || exit 1; \
+	done
+
+oracle: oracle-helpers $(addprefix oracle-bin-,$(oracle_selected))
 	$(CARGO) build --locked --release -p restartkit-cli
-	$(ORACLE_BIN) -n $(N) -seed $(SEED) -restartkit $(RK_RELEASE) -kruise $(KRUISE_BIN) -out $(CARGO_TARGET_DIR)/oracle/disagreements.jsonl -timeline-n $(TIMELINE_N) -timeline-jobset-n $(TIMELINE_JOBSET_N) -timeline-out $(CARGO_TARGET_DIR)/oracle/timeline-disagreements.jsonl
+	@fail=0; for m in $(oracle_selected); do \
+	  echo "== oracle, Kubernetes $$m"; \
+	  $(ORACLE_OUT)/oracle-$$m -n $(N) -seed $(SEED) -restartkit $(RK_RELEASE) -kruise $(KRUISE_BIN) -jobset $(JOBSET_BIN) \
+	    -out $(ORACLE_OUT)/disagreements-$$m.jsonl -timeline-n $(TIMELINE_N) -timeline-jobset-n $(TIMELINE_JOBSET_N) \
+	    -timeline-out $(ORACLE_OUT)/timeline-disagreements-$$m.jsonl || fail=1; \
+	done; exit $$fail
 
-# Moves k8s.io/kubernetes to v$(K8S) and every staging module it requires at v0.0.0 to the
-# matching v0.x.y, as its own go.mod replaces them with ./staging.
-oracle-bump:
-	@test -n "$(K8S)" || { echo "usage: make oracle-bump K8S=1.37.2"; exit 1; }
-	cd $(ORACLE_DIR) && go mod edit -require=k8s.io/kubernetes@v$(K8S) && \
-	  staging=$$(go mod download -json k8s.io/kubernetes@v$(K8S) | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p') && \
-	  for m in $$(awk '$$2 == "v0.0.0" && $$1 ~ /^k8s.io\// {print $$1}' $$staging); do \
-	    go mod edit -replace=$$m=$$m@v0.$$(echo $(K8S) | cut -d. -f2-); done && \
-	  GOFLAGS=-mod=mod go mod tidy
-	@echo "now: make oracle N=20000 (and update docs/oracle.md with the counts)"
+# Pins one minor to a release: versions/go.1.<minor>.mod requires k8s.io/kubernetes@v$(K8S) with
+# every staging module at the matching v0.x.y and every other dependency at the release's own pin.
+oracle-pin: oracle-go
+	@test -n "$(K8S)" || { echo "usage: make oracle-pin K8S=1.37.3"; exit 1; }
+	$(ORACLE_DIR)/versions/pin.sh $(patsubst v%,%,$(K8S))
+	@echo "now: make gen-k8s && make oracle K8S=$(K8S) (and update docs/oracle.md with the counts)"
 
-# Moves sigs.k8s.io/jobset to v$(JOBSET) (the proxy serves tags, not commit hashes).
-oracle-bump-jobset:
-	@test -n "$(JOBSET)" || { echo "usage: make oracle-bump-jobset JOBSET=0.12.0"; exit 1; }
-	cd $(ORACLE_DIR) && GOFLAGS=-mod=mod go get sigs.k8s.io/jobset@v$(JOBSET) && GOFLAGS=-mod=mod go mod tidy
-	@echo "now: make oracle N=20000 (and update docs/oracle.md, JobSet)"
+gen-k8s: oracle-go
+	python3 tools/gen_k8s_versions.py

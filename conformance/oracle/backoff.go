@@ -236,11 +236,15 @@ func newCrashLoopBackOff(kubeCfg *kubeletconfiginternal.KubeletConfiguration) (t
 
 var crashLoopGates = []string{"ReduceDefaultCrashLoopBackOffDecay", "KubeletCrashLoopBackOffMax"}
 
+// someGates draws a value for some of names; those the linked release does not know are left
+// out after the draw (the kubelet refuses to start with a gate it does not know).
 func (g gen) someGates(names []string) map[string]any {
 	m := map[string]any{}
 	for _, n := range names {
 		if g.chance(0.5) {
-			m[n] = g.chance(0.5)
+			if on := g.chance(0.5); knownGates[n] {
+				m[n] = on
+			}
 		}
 	}
 	return m

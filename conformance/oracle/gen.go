@@ -155,13 +155,16 @@ func (g gen) restartGates() map[string]bool {
 	return map[string]bool{"RestartAllContainersOnContainerExits": g.chance(0.5)}
 }
 
+// gatesOf is a case's featureGates: the gates drawn, less those the linked release does not know.
+func gatesOf(g map[string]bool) map[string]bool { return onlyKnown(g) }
+
 func pod(spec map[string]any) map[string]any {
 	return map[string]any{"apiVersion": "v1", "kind": "Pod", "metadata": map[string]any{"name": "pod", "namespace": "default"}, "spec": spec}
 }
 
 func (g gen) containerRestart() map[string]any {
 	spec, names := g.restartSpec(g.chance(0.8))
-	return map[string]any{"pod": pod(spec), "container": names[g.r.IntN(len(names))], "exitCode": g.exitCode(), "featureGates": g.restartGates()}
+	return map[string]any{"pod": pod(spec), "container": names[g.r.IntN(len(names))], "exitCode": g.exitCode(), "featureGates": gatesOf(g.restartGates())}
 }
 
 func (g gen) containerRestartable() map[string]any {
@@ -313,7 +316,7 @@ func (g gen) validatePod() map[string]any {
 	if !gates["ContainerRestartRules"] {
 		gates["RestartAllContainersOnContainerExits"] = false // it depends on ContainerRestartRules
 	}
-	return map[string]any{"object": pod(spec), "featureGates": gates}
+	return map[string]any{"object": pod(spec), "featureGates": gatesOf(gates)}
 }
 
 // validateJob: a Job to create, focused on its podFailurePolicy and the template's restart
@@ -339,7 +342,7 @@ func (g gen) validateJob() map[string]any {
 	if !gates["ContainerRestartRules"] {
 		gates["RestartAllContainersOnContainerExits"] = false // it depends on ContainerRestartRules
 	}
-	return map[string]any{"object": job, "featureGates": gates}
+	return map[string]any{"object": job, "featureGates": gatesOf(gates)}
 }
 
 // statusTransition: a status update that may move containers from terminated back to running.
@@ -360,5 +363,5 @@ func (g gen) statusTransition() map[string]any {
 		}
 	}
 	gates := map[string]bool{"ContainerRestartRules": true, "RestartAllContainersOnContainerExits": true}
-	return map[string]any{"pod": pod(spec), "oldContainerStatuses": oldS, "newContainerStatuses": newS, "featureGates": gates}
+	return map[string]any{"pod": pod(spec), "oldContainerStatuses": oldS, "newContainerStatuses": newS, "featureGates": gatesOf(gates)}
 }

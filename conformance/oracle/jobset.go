@@ -1,125 +1,69 @@
 package main
 
-// The JobSet leg: JobSet manifests validated by the JobSet webhook (sigs.k8s.io/jobset at the
-// version in go.mod: its mutating Default, then ValidateCreate) and by restartkit's `validate`.
-//
-// The webhook's type is unexported, so its two methods are pulled with go:linkname (the binary
-// is built with -checklinkname=0, as for matchPodFailurePolicy). The receiver only holds a
-// client, which ValidateCreate uses for volume claim policies alone; the generator never sets
-// those, and a struct of the same layout stands in for it.
-//
-// What is compared: the webhook returns plain messages, so a case expects `valid`, and for an
-// invalid JobSet each upstream message as a substring of one of restartkit's errors
-// (`errorMessages`, FORMAT.md rule 3), with `errorsComplete: false`: restartkit may report more,
-// as it also validates the Job templates the JobSet controller will create. The generator keeps
-// within the CRD's OpenAPI schema (enums, minimums), which the API server checks before the
-// webhook is called, and within what restartkit models (no in-place restart, no volume claim
-// policies, no coordinator).
+// The JobSet leg: JobSet manifests validated by the JobSet webhook, whose answers come from the
+// jobset-upstream helper built from jobset/ (sigs.k8s.io/jobset at its own release pins; see
+// jobset/main.go for why it is a binary of its own). It is kept running and asked one JSON line
+// per case, as the kruise helper is; the JobSet timeline also drives its reconciler through it.
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"strings"
-	_ "unsafe" // go:linkname
-
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
-	jobset "sigs.k8s.io/jobset/api/jobset/v1alpha2"
-	_ "sigs.k8s.io/jobset/pkg/webhooks" // the methods pulled below live there
 )
 
-// jobSetWebhookLayout has the layout of sigs.k8s.io/jobset/pkg/webhooks.jobSetWebhook.
-type jobSetWebhookLayout struct {
-	client client.Client
+var flagJobSet = flag.String("jobset", "", "the jobset-upstream helper (built from conformance/oracle/jobset); without it the JobSet legs are skipped")
+
+var jobsetHelperProc *helper
+
+func jobsetHelper() (*helper, error) {
+	if jobsetHelperProc != nil {
+		return jobsetHelperProc, nil
+	}
+	if *flagJobSet == "" {
+		return nil, errors.New("no -jobset helper given")
+	}
+	h, err := startHelper(*flagJobSet)
+	if err != nil {
+		return nil, fmt.Errorf("jobset helper: %v", err)
+	}
+	var v struct{ Version string }
+	if err := h.call(map[string]any{"op": "version"}, &v); err != nil {
+		return nil, fmt.Errorf("jobset helper: %v", err)
+	}
+	h.version = v.Version
+	jobsetHelperProc = h
+	return h, nil
 }
 
-//go:linkname jobSetDefault sigs.k8s.io/jobset/pkg/webhooks.(*jobSetWebhook).Default
-func jobSetDefault(w *jobSetWebhookLayout, ctx context.Context, js *jobset.JobSet) error
-
-//go:linkname jobSetValidateCreate sigs.k8s.io/jobset/pkg/webhooks.(*jobSetWebhook).ValidateCreate
-func jobSetValidateCreate(w *jobSetWebhookLayout, ctx context.Context, js *jobset.JobSet) (admission.Warnings, error)
-
-// jobsetModule is the pinned sigs.k8s.io/jobset version, read from the build.
-func jobsetModule() string { return moduleVersion("sigs.k8s.io/jobset") }
-
-// defaultJobSet gives a JobSet the defaults the API server gives it on create: the CRD's
-// OpenAPI defaults (+kubebuilder:default in api/jobset/v1alpha2/jobset_types.go), applied
-// before any webhook sees the object, then the webhook's Default.
-func defaultJobSet(js *jobset.JobSet) error {
-	for i := range js.Spec.ReplicatedJobs {
-		if js.Spec.ReplicatedJobs[i].GroupName == "" {
-			js.Spec.ReplicatedJobs[i].GroupName = "default"
-		}
+// jobsetModule names the jobset release the helper was built from.
+func jobsetModule() string {
+	if h, err := jobsetHelper(); err == nil {
+		return h.version
 	}
-	if fp := js.Spec.FailurePolicy; fp != nil && fp.RestartStrategy == "" {
-		fp.RestartStrategy = jobset.Recreate
-	}
-	if err := jobSetDefault(&jobSetWebhookLayout{}, context.Background(), js); err != nil {
-		return fmt.Errorf("jobset default: %v", err)
-	}
-	return nil
+	return "(helper missing)"
 }
 
-func upstreamJobSetValidate(raw []byte) (map[string]any, error) {
-	var in struct {
-		Object       json.RawMessage `json:"object"`
-		FeatureGates map[string]bool `json:"featureGates"`
-	}
-	if err := json.Unmarshal(raw, &in); err != nil {
-		return nil, err
-	}
-	if err := setGates(in.FeatureGates); err != nil {
-		return nil, err
-	}
-	js := &jobset.JobSet{}
-	if err := json.Unmarshal(in.Object, js); err != nil {
-		return nil, fmt.Errorf("jobset decode: %v", err)
-	}
-	if err := defaultJobSet(js); err != nil {
-		return nil, err
-	}
-	_, err := jobSetValidateCreate(&jobSetWebhookLayout{}, context.Background(), js)
-	if err == nil {
-		return map[string]any{"valid": true, "errors": []any{}}, nil
-	}
-	var status *apierrors.StatusError
-	if !errors.As(err, &status) || status.ErrStatus.Details == nil {
-		return nil, fmt.Errorf("jobset webhook: %v", err)
-	}
-	msgs := []any{}
-	for _, c := range status.ErrStatus.Details.Causes {
-		if !jobsetInScope(c.Message) {
-			continue
+// jobsetExpect asks the helper for upstream's answer to one case of a JobSet op.
+func jobsetExpect(op string) func([]byte) (map[string]any, error) {
+	return func(raw []byte) (map[string]any, error) {
+		h, err := jobsetHelper()
+		if err != nil {
+			return nil, err
 		}
-		// Plain errors arrive as field.InternalError(nil, err); field errors as
-		// "Invalid value: ...: detail". The detail is what both sides must say.
-		m := strings.TrimPrefix(c.Message, "Internal error: ")
-		if i := strings.LastIndex(m, ": "); strings.HasPrefix(m, "Invalid value: ") && i > 0 {
-			m = m[i+2:]
+		var a struct {
+			Expect map[string]any `json:"expect"`
+			Skip   string         `json:"skip"`
 		}
-		msgs = append(msgs, m)
-	}
-	if len(msgs) == 0 {
-		return map[string]any{"valid": true, "errors": []any{}}, nil
-	}
-	return map[string]any{"valid": false, "errors": []any{}, "errorMessages": msgs, "errorsComplete": false}, nil
-}
-
-// jobsetInScope: the webhook's checks restartkit models, those about restarts and failures
-// (the failure policy, RestartJob, in-place restart, replicas × parallelism). Its other checks
-// (group and generated job/pod names as DNS labels, success policy and dependsOn targets,
-// network subdomain, managedBy, coordinator, volume claim policies) are outside restartkit's
-// scope (docs/oracle.md, "JobSet"), so their messages are not expected of it.
-func jobsetInScope(msg string) bool {
-	for _, s := range []string{"failure policy", "rule name", "RestartJob", "InPlaceRestart", "in-place restart", "product of replicas and parallelism"} {
-		if strings.Contains(msg, s) {
-			return true
+		if err := h.call(map[string]any{"op": op, "input": json.RawMessage(raw)}, &a); err != nil {
+			return nil, err
 		}
+		if a.Skip != "" {
+			return nil, errors.New("jobset: " + a.Skip)
+		}
+		return a.Expect, nil
 	}
-	return false
 }
 
 var jobsetFailureReasons = []string{"BackoffLimitExceeded", "DeadlineExceeded", "FailedIndexes", "MaxFailedIndexesExceeded", "PodFailurePolicy"}

@@ -6,27 +6,19 @@ package main
 // JSON line per case.
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os/exec"
 	"strings"
 )
 
 var flagKruise = flag.String("kruise", "", "the kruise-upstream helper (built from conformance/oracle/kruise); without it the crrValidate leg is skipped")
 
-type kruiseHelper struct {
-	in      io.WriteCloser
-	out     *bufio.Scanner
-	version string
-}
+var kruise *helper
 
-var kruise *kruiseHelper
-
-func startKruise() (*kruiseHelper, error) {
+func startKruise() (*helper, error) {
 	if kruise != nil {
 		return kruise, nil
 	}
@@ -37,21 +29,12 @@ func startKruise() (*kruiseHelper, error) {
 	if err != nil {
 		return nil, fmt.Errorf("kruise helper: %v", err)
 	}
-	cmd := exec.Command(*flagKruise)
-	in, err := cmd.StdinPipe()
+	h, err := startHelper(*flagKruise)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("kruise helper: %v", err)
 	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	sc := bufio.NewScanner(out)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	kruise = &kruiseHelper{in: in, out: sc, version: strings.TrimSpace(string(v))}
+	h.version = strings.TrimSpace(string(v))
+	kruise = h
 	return kruise, nil
 }
 
@@ -62,22 +45,17 @@ func kruiseModule() string {
 	return "github.com/openkruise/kruise (helper missing)"
 }
 
+// upstreamCRR: the helper takes the crrValidate input as its request line.
 func upstreamCRR(raw []byte) (map[string]any, error) {
 	k, err := startKruise()
 	if err != nil {
 		return nil, err
 	}
-	if _, err := k.in.Write(append(append([]byte{}, raw...), '\n')); err != nil {
-		return nil, err
-	}
-	if !k.out.Scan() {
-		return nil, errors.New("kruise helper stopped")
-	}
 	var a struct {
 		Expect map[string]any `json:"expect"`
 		Skip   string         `json:"skip"`
 	}
-	if err := json.Unmarshal(k.out.Bytes(), &a); err != nil {
+	if err := k.call(json.RawMessage(raw), &a); err != nil {
 		return nil, err
 	}
 	if a.Skip != "" {

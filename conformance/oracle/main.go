@@ -32,7 +32,7 @@ type op struct {
 	prepare  func([]byte) ([]byte, error) // optional: the input both sides see
 	upstream func([]byte) (map[string]any, error)
 	timed    func([][]byte) (timedStages, error) // optional: upstream's stages, timed (timing.go)
-	module   string                              // upstream module and version when not k8s.io/kubernetes
+	module   string                              // "kruise" or "jobset": answered by that helper, not k8s.io/kubernetes
 }
 
 var ops = []op{
@@ -48,9 +48,9 @@ var ops = []op{
 	{name: "backoff", label: "backoff(job.getRemainingTimePerIndex)", gen: gen.jobBackoffPerIndex, upstream: upstreamJobBackoff},
 	{name: "backoff", label: "backoff(job.getFinishedTime)", gen: gen.jobFinishedTime, upstream: upstreamJobBackoff},
 	{name: "backoff", label: "backoff(kubelet)", gen: gen.kubeletBackoff, upstream: upstreamKubeletBackoff},
-	{name: "validate", label: "validate(JobSet webhook)", gen: gen.validateJobSet, upstream: upstreamJobSetValidate, module: "sigs.k8s.io/jobset " + jobsetModule()},
-	{name: "jobsetFailurePolicy", gen: gen.jobsetFailurePolicy, upstream: upstreamJobSetFailurePolicy, module: "sigs.k8s.io/jobset " + jobsetModule()},
-	{name: "jobsetFailurePolicy", label: "jobsetFailurePolicy(RE2 patterns)", gen: gen.jobsetPatterns, upstream: upstreamJobSetFailurePolicy, module: "sigs.k8s.io/jobset " + jobsetModule()},
+	{name: "validate", label: "validate(JobSet webhook)", gen: gen.validateJobSet, upstream: jobsetExpect("validate"), module: "jobset"},
+	{name: "jobsetFailurePolicy", gen: gen.jobsetFailurePolicy, upstream: jobsetExpect("failurePolicy"), module: "jobset"},
+	{name: "jobsetFailurePolicy", label: "jobsetFailurePolicy(RE2 patterns)", gen: gen.jobsetPatterns, upstream: jobsetExpect("failurePolicy"), module: "jobset"},
 	{name: "crrValidate", gen: gen.crr, upstream: upstreamCRR, module: "kruise"},
 }
 
@@ -173,10 +173,11 @@ func makeCase(o op, id string, input []byte, version string) (vcase, bool) {
 	}
 	in["kubernetesVersion"] = minorVersion(version)
 	source := "differential vs upstream k8s.io/kubernetes " + version
-	if o.module == "kruise" {
+	switch o.module {
+	case "kruise":
 		source = "differential vs upstream " + kruiseModule()
-	} else if o.module != "" {
-		source = "differential vs upstream " + o.module
+	case "jobset":
+		source = "differential vs upstream sigs.k8s.io/jobset " + jobsetModule()
 	}
 	return vcase{
 		vector: map[string]any{

@@ -32,12 +32,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/informers"
 	batchinformers "k8s.io/client-go/informers/batch/v1"
 	coreinformers "k8s.io/client-go/informers/core/v1"
-	schedulinginformers "k8s.io/client-go/informers/scheduling/v1beta1"
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/fake"
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
@@ -46,20 +43,13 @@ import (
 	"k8s.io/kubernetes/pkg/apis/batch"
 	jobcontroller "k8s.io/kubernetes/pkg/controller/job"
 	jobregistry "k8s.io/kubernetes/pkg/registry/batch/job"
-	"k8s.io/utils/clock"
 	clocktesting "k8s.io/utils/clock/testing"
 )
 
-// The controller's constructor with an injected clock and its sync function are unexported; the
-// harness pulls them by name, as the other legs pull matchPodFailurePolicy (signatures must match
-// job_controller.go exactly).
+// The controller's constructor with an injected clock (jobctrl_*.go: its signature changes
+// between minors) and its sync function are unexported; the harness pulls them by name, as the
+// other legs pull matchPodFailurePolicy (signatures must match job_controller.go exactly).
 //
-//go:linkname newJobControllerWithClock k8s.io/kubernetes/pkg/controller/job.newControllerWithClock
-func newJobControllerWithClock(ctx context.Context, kubeClient kubernetes.Interface, clock clock.WithTicker,
-	podInformer coreinformers.PodInformer, jobInformer batchinformers.JobInformer,
-	workloadInformer schedulinginformers.WorkloadInformer,
-	podGroupInformer schedulinginformers.PodGroupInformer) (*jobcontroller.Controller, error)
-
 //go:linkname jobSync k8s.io/kubernetes/pkg/controller/job.(*Controller).syncJob
 func jobSync(jm *jobcontroller.Controller, ctx context.Context, key string) error
 
@@ -944,9 +934,8 @@ func newTLHarness(ctx context.Context, sc *tlScenario) (*tlHarness, func(), erro
 		slotOf: map[string]int{}, doneSlot: map[slotKey]bool{}, created: map[string]bool{}, crash: map[string]*crashEntry{}}
 	h.podInf = &capturedInformer{SharedIndexInformer: factory.Core().V1().Pods().Informer()}
 	h.jobInf = &capturedInformer{SharedIndexInformer: factory.Batch().V1().Jobs().Informer()}
-	ctrl, err := newJobControllerWithClock(ctx, client, clk,
-		podInformer{factory.Core().V1().Pods(), h.podInf}, jobInformer{factory.Batch().V1().Jobs(), h.jobInf},
-		factory.Scheduling().V1beta1().Workloads(), factory.Scheduling().V1beta1().PodGroups())
+	ctrl, err := newJobController(ctx, client, clk,
+		podInformer{factory.Core().V1().Pods(), h.podInf}, jobInformer{factory.Batch().V1().Jobs(), h.jobInf}, factory)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -1047,7 +1036,9 @@ func (h *tlHarness) play(ctx context.Context, final func() string) (tlOutcome, e
 			}
 		case h.js != nil && key == h.js.queueKey:
 			delete(h.queue.due, key)
-			h.js.reconcile(ctx, h)
+			if err := h.js.reconcile(ctx, h); err != nil {
+				return tlOutcome{}, fmt.Errorf("jobset controller: %w", err)
+			}
 		default:
 			delete(h.queue.due, key)
 			if err := jobSync(h.ctrl, ctx, key); err != nil {
@@ -1076,6 +1067,8 @@ func jobValidate(j *batch.Job) field.ErrorList {
 	return jobregistry.Strategy.Validate(ctxNS(), j)
 }
 
+// setTimelineGates: StaleControllerConsistencyJob (from 1.36) makes the controller wait for its
+// informer to have seen its own writes, which the harness's deliveries settle anyway.
 func setTimelineGates() error {
-	return utilfeature.DefaultMutableFeatureGate.Set("StaleControllerConsistencyJob=false")
+	return setGates(onlyKnown(map[string]bool{"StaleControllerConsistencyJob": false}))
 }

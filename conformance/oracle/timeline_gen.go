@@ -720,7 +720,7 @@ func playUpstream(sc *tlScenario) (up tlOutcome, refused bool, err error) {
 	for k, v := range sc.FeatureGates {
 		gates[k] = v
 	}
-	if err := setGates(gates); err != nil {
+	if err := setGates(onlyKnown(gates)); err != nil {
 		return up, false, err
 	}
 	if kind, _ := sc.Workload["kind"].(string); kind == "JobSet" {

@@ -6,12 +6,9 @@ package main
 // removal, and the JobSet's restarts and final condition.
 
 import (
-	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
-
-	jobset "sigs.k8s.io/jobset/api/jobset/v1alpha2"
 )
 
 // jobsetTimelineScenario generates one JobSet scenario: 1–3 replicatedJobs of 1–3 small Jobs
@@ -171,17 +168,22 @@ func (g gen) jobsetTimelineScenario(i int, extra gen) *tlScenario {
 }
 
 // upstreamJobSet is the scenario's JobSet as the API server stores it: the CRD's OpenAPI
-// defaults, the webhook's Default, and its ValidateCreate (a JobSet it refuses is skipped).
-func upstreamJobSet(sc *tlScenario) (*jobset.JobSet, error) {
-	js := &jobset.JobSet{}
-	if err := json.Unmarshal(mustJSON(sc.Workload), js); err != nil {
+// defaults, the webhook's Default, and its ValidateCreate (a JobSet it refuses is skipped), by
+// the jobset-upstream helper.
+func upstreamJobSet(sc *tlScenario) (map[string]any, error) {
+	h, err := jobsetHelper()
+	if err != nil {
 		return nil, err
 	}
-	if err := defaultJobSet(js); err != nil {
+	var a struct {
+		Object map[string]any `json:"object"`
+		Skip   string         `json:"skip"`
+	}
+	if err := h.call(map[string]any{"op": "admit", "object": sc.Workload, "featureGates": sc.FeatureGates}, &a); err != nil {
 		return nil, err
 	}
-	if _, err := jobSetValidateCreate(&jobSetWebhookLayout{}, context.Background(), js); err != nil {
-		return nil, fmt.Errorf("invalid JobSet: %v", err)
+	if a.Skip != "" {
+		return nil, errors.New(a.Skip)
 	}
-	return js, nil
+	return a.Object, nil
 }

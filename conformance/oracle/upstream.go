@@ -36,15 +36,39 @@ import (
 func matchPodFailurePolicy(podFailurePolicy *batchv1.PodFailurePolicy, failedPod *corev1.Pod) (*string, bool, *batchv1.PodFailurePolicyAction)
 
 // variedGates are the gates the generators vary; a case that does not name one gets the
-// pinned release's default, so no setting leaks from one case into the next.
-var variedGates = []string{"ContainerRestartRules", "RestartAllContainersOnContainerExits", "ReduceDefaultCrashLoopBackOffDecay", "KubeletCrashLoopBackOffMax",
-	// sigs.k8s.io/jobset's gates, registered in the same global gate by its features package.
-	"RestartJob", "InPlaceRestart"}
+// pinned release's default, so no setting leaks from one case into the next. A gate the linked
+// release does not know (ContainerRestartRules before 1.34, ...) is left out.
+var variedGates = []string{"ContainerRestartRules", "RestartAllContainersOnContainerExits", "ReduceDefaultCrashLoopBackOffDecay", "KubeletCrashLoopBackOffMax"}
+
+// knownGates: every gate the linked release registers (pkg/features, with the apiserver's and
+// client-go's), by name: what kube-apiserver, kube-controller-manager and the kubelet accept.
+var knownGates = func() map[string]bool {
+	m := map[string]bool{}
+	for f := range utilfeature.DefaultMutableFeatureGate.GetAll() {
+		m[string(f)] = true
+	}
+	return m
+}()
+
+// onlyKnown drops the gates the linked release does not know: a generator draws the same gates
+// for every minor (so that a seed's cases stay the same), and a minor that has no such gate
+// takes the case without it.
+func onlyKnown(g map[string]bool) map[string]bool {
+	out := map[string]bool{}
+	for k, v := range g {
+		if knownGates[k] {
+			out[k] = v
+		}
+	}
+	return out
+}
 
 var gateDefaults = func() map[string]bool {
 	m := map[string]bool{}
 	for _, g := range variedGates {
-		m[g] = utilfeature.DefaultFeatureGate.Enabled(featuregate.Feature(g))
+		if knownGates[g] {
+			m[g] = utilfeature.DefaultFeatureGate.Enabled(featuregate.Feature(g))
+		}
 	}
 	return m
 }()

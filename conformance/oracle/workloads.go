@@ -217,7 +217,7 @@ func (g gen) validateWorkload() map[string]any {
 	if !gates["ContainerRestartRules"] {
 		gates["RestartAllContainersOnContainerExits"] = false // it depends on ContainerRestartRules
 	}
-	return map[string]any{"object": obj, "featureGates": gates}
+	return map[string]any{"object": obj, "featureGates": gatesOf(gates)}
 }
 
 // cronJobSpec: a CronJob's job template (never defaulted by SetDefaults_Job): the Pod

@@ -1,0 +1,31 @@
+//go:build !k8s_before_1_37
+
+package main
+
+// The Job controller's constructor from 1.37: it also takes the scheduling.k8s.io/v1beta1
+// Workload and PodGroup informers (gang scheduling), left empty here.
+
+import (
+	"context"
+	_ "unsafe" // go:linkname
+
+	"k8s.io/client-go/informers"
+	batchinformers "k8s.io/client-go/informers/batch/v1"
+	coreinformers "k8s.io/client-go/informers/core/v1"
+	schedulinginformers "k8s.io/client-go/informers/scheduling/v1beta1"
+	"k8s.io/client-go/kubernetes"
+	jobcontroller "k8s.io/kubernetes/pkg/controller/job"
+	"k8s.io/utils/clock"
+)
+
+//go:linkname newJobControllerWithClock k8s.io/kubernetes/pkg/controller/job.newControllerWithClock
+func newJobControllerWithClock(ctx context.Context, kubeClient kubernetes.Interface, clock clock.WithTicker,
+	podInformer coreinformers.PodInformer, jobInformer batchinformers.JobInformer,
+	workloadInformer schedulinginformers.WorkloadInformer,
+	podGroupInformer schedulinginformers.PodGroupInformer) (*jobcontroller.Controller, error)
+
+func newJobController(ctx context.Context, client kubernetes.Interface, clk clock.WithTicker,
+	pods coreinformers.PodInformer, jobs batchinformers.JobInformer, factory informers.SharedInformerFactory) (*jobcontroller.Controller, error) {
+	return newJobControllerWithClock(ctx, client, clk, pods, jobs,
+		factory.Scheduling().V1beta1().Workloads(), factory.Scheduling().V1beta1().PodGroups())
+}
