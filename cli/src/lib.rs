@@ -46,7 +46,7 @@ struct Cli {
 
 #[derive(Args, Clone)]
 struct Target {
-    /// Kubernetes version to model (1.33 … 1.37; default: the newest).
+    /// Kubernetes version to model (1.31 … 1.37, or a full version such as v1.36.3; default: the newest).
     #[arg(short = 'k', long, global = true, value_name = "VERSION")]
     kubernetes_version: Option<String>,
     /// Feature-gate overrides, e.g. `ContainerRestartRules=true,RestartAllContainersOnContainerExits=false`.

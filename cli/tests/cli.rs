@@ -346,7 +346,7 @@ fn request_reads_a_contract_request() {
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(
         v["result"]["kubernetesVersions"],
-        serde_json::json!(["1.33", "1.34", "1.35", "1.36", "1.37"])
+        serde_json::json!(["1.31", "1.32", "1.33", "1.34", "1.35", "1.36", "1.37"])
     );
     assert_eq!(v["result"]["defaultKubernetesVersion"], "1.37");
     let _ = Path::new(&p);

@@ -388,6 +388,23 @@ pub fn realworld_target(entry: &Value) -> (Option<String>, serde_json::Map<Strin
         .map(|v| v.trim_end_matches('+'))
         .filter(|v| crate::KubeVersion::parse(v).is_ok())
         .map(str::to_owned);
+    // A cluster that runs these gates on runs their dependencies on too (from 1.35 its
+    // components refuse to start otherwise), though the index names only the gates themselves.
+    let minor = version
+        .as_deref()
+        .and_then(|v| crate::KubeVersion::parse(v).ok())
+        .unwrap_or_default()
+        .minor;
+    let on: Vec<String> = gates
+        .iter()
+        .filter(|(_, v)| v.as_bool() == Some(true))
+        .map(|(k, _)| k.clone())
+        .collect();
+    for g in on {
+        for d in crate::features::dependencies_at(&g, minor) {
+            gates.entry(d.to_owned()).or_insert(Value::Bool(true));
+        }
+    }
     (version, gates)
 }
 

@@ -1,16 +1,23 @@
 //! Kubernetes versions and feature gates.
 //!
-//! Defaults per minor version follow upstream's `pkg/features/kube_features.go` (versioned
-//! feature specs); JobSet's and OpenKruise's own gates follow their `pkg/features` files. A
-//! request may override any gate, even one upstream has locked, as upstream's unit tests do --
-//! except a gate upstream has removed from the version asked for: that component no longer knows
-//! the name and refuses to start with it, so such an override is a request error.
+//! What each supported minor's components know comes from that minor's own release, generated
+//! into `crate::generated::k8s_gates` (tools/gen_k8s_versions.py): every gate kube-apiserver,
+//! kube-controller-manager and the kubelet register, with its default, lock, stage and
+//! dependencies. A request's overrides are judged as those components judge their
+//! `--feature-gates` (component-base's `featureGate.SetFromMap`): a gate the minor does not know,
+//! a locked gate set against its lock, or a gate on whose dependencies are off is refused with the
+//! components' own message. JobSet's and OpenKruise's gates belong to their controllers, whose
+//! releases do not follow the Kubernetes minor; they are listed by hand from their
+//! `pkg/features` files.
 
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, Severity};
+use crate::generated::gate_types::{self, Gate, Minor};
+use crate::generated::k8s_gates::{MINORS, NAMES};
 use std::collections::BTreeMap;
 
-/// The Kubernetes minor versions restartkit models.
-pub const SUPPORTED_MINORS: [u32; 5] = [33, 34, 35, 36, 37];
+/// The Kubernetes minor versions restartkit models, oldest first.
+pub const SUPPORTED_MINORS: [u32; 7] = [31, 32, 33, 34, 35, 36, 37];
+pub const OLDEST_MINOR: u32 = 31;
 pub const NEWEST_MINOR: u32 = 37;
 
 /// A Kubernetes `1.<minor>` release.
@@ -27,31 +34,45 @@ impl Default for KubeVersion {
     }
 }
 
+fn supported_list() -> String {
+    format!("1.{OLDEST_MINOR} to 1.{NEWEST_MINOR}")
+}
+
 impl KubeVersion {
-    /// Accepts `1.35`, `v1.35`, `1.35.2`, `v1.35.0-rc.1`.
+    /// Accepts a minor (`1.35`, `v1.35`) or a full version naming one (`1.35.2`, `v1.36.3` as
+    /// `kubectl version` prints it, `v1.35.0-rc.1`).
     pub fn parse(s: &str) -> Result<Self, Diagnostic> {
-        let t = s.trim().trim_start_matches('v');
-        let mut parts = t.split(['.', '-', '+']);
-        let major = parts.next().and_then(|p| p.parse::<u32>().ok());
-        let minor = parts.next().and_then(|p| p.parse::<u32>().ok());
-        match (major, minor) {
-            (Some(1), Some(m)) if SUPPORTED_MINORS.contains(&m) => Ok(KubeVersion { minor: m }),
-            (Some(1), Some(m)) => Err(Diagnostic::request(
+        let t = s.trim();
+        let t = t.strip_prefix('v').unwrap_or(t);
+        let core = t.split(['-', '+']).next().unwrap_or("");
+        let parts: Vec<&str> = core.split('.').collect();
+        let number = |p: &str| {
+            (!p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| p.parse::<u32>().ok())
+                .flatten()
+        };
+        let parsed = match parts.as_slice() {
+            [major, minor] => number(major).zip(number(minor)),
+            [major, minor, patch] if number(patch).is_some() => number(major).zip(number(minor)),
+            _ => None,
+        };
+        match parsed {
+            Some((1, m)) if SUPPORTED_MINORS.contains(&m) => Ok(KubeVersion { minor: m }),
+            Some((major, m)) => Err(Diagnostic::request(
                 "unsupported-version",
                 "kubernetesVersion",
                 format!(
-                    "Kubernetes 1.{m} is not modelled; supported versions: {}",
-                    SUPPORTED_MINORS
-                        .iter()
-                        .map(|m| format!("1.{m}"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    "Kubernetes {major}.{m} is not modelled; supported versions: {} (a minor such as \"1.{NEWEST_MINOR}\", or a full version such as \"v1.{NEWEST_MINOR}.2\")",
+                    supported_list()
                 ),
             )),
-            _ => Err(Diagnostic::request(
+            None => Err(Diagnostic::request(
                 "invalid-version",
                 "kubernetesVersion",
-                format!("kubernetesVersion {s:?} is not a Kubernetes version such as \"1.35\""),
+                format!(
+                    "kubernetesVersion {s:?} is not a Kubernetes version: write a minor such as \"1.{NEWEST_MINOR}\" or a full version such as \"v1.{NEWEST_MINOR}.2\"; supported versions: {}",
+                    supported_list()
+                ),
             )),
         }
     }
@@ -59,141 +80,201 @@ impl KubeVersion {
     pub fn as_string(&self) -> String {
         format!("1.{}", self.minor)
     }
+
+    /// The k8s.io/kubernetes release this minor's tables come from (e.g. `v1.37.2`).
+    pub fn release(&self) -> &'static str {
+        minor_table(self.minor).map_or("", |m| m.release)
+    }
 }
 
-/// Stage of a gate from a given minor version on.
+/// A gate's stage in one minor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Stage {
     Alpha,
     Beta,
     Ga,
     Deprecated,
-    /// Gone from kube_features.go: the code behaves as the gate's last default (always on for the
-    /// GA gates upstream removes) and the components reject the name at start-up.
+    /// Gone from the minor's components, which refuse the name; its code behaves as the gate's
+    /// last default (on, for the GA gates upstream removes).
     Removed,
 }
 
-/// One gate: from which minor it exists, and its (stage, default) from each minor on.
+impl From<gate_types::Stage> for Stage {
+    fn from(s: gate_types::Stage) -> Self {
+        match s {
+            gate_types::Stage::Alpha => Stage::Alpha,
+            gate_types::Stage::Beta => Stage::Beta,
+            gate_types::Stage::Ga => Stage::Ga,
+            gate_types::Stage::Deprecated => Stage::Deprecated,
+        }
+    }
+}
+
+/// A gate whose value changes one of restartkit's answers.
 pub struct GateSpec {
     pub name: &'static str,
     pub component: &'static str,
-    /// (first minor, stage, default) in ascending order; before the first entry the gate does not
-    /// exist and reads as off.
-    pub history: &'static [(u32, Stage, bool)],
     pub summary: &'static str,
 }
 
-/// Every gate that changes a restart or failure answer.
+/// Every gate that changes a restart or failure answer. The Kubernetes ones' defaults and stages
+/// per minor come from the generated tables; `CONTROLLER_GATES` gives the others'.
 pub const GATES: &[GateSpec] = &[
     GateSpec {
         name: "ContainerRestartRules",
         component: "kube-apiserver, kubelet",
-        history: &[(34, Stage::Alpha, false), (35, Stage::Beta, true)],
         summary: "KEP-5307: container restartPolicy and restartPolicyRules on regular and init containers",
     },
     GateSpec {
         name: "RestartAllContainersOnContainerExits",
         component: "kube-apiserver, kubelet",
-        // Beta, default on, in 1.36 (kube_features.go v1.36.3 and v1.37.2).
-        history: &[(35, Stage::Alpha, false), (36, Stage::Beta, true)],
         summary: "KEP-5532: the RestartAllContainers rule action (in-place restart of the whole pod)",
     },
     GateSpec {
         name: "KubeletCrashLoopBackOffMax",
         component: "kubelet",
-        history: &[(32, Stage::Alpha, false), (35, Stage::Beta, true)],
         summary: "KEP-4603: per-node crashLoopBackOff.maxContainerRestartPeriod",
     },
     GateSpec {
         name: "ReduceDefaultCrashLoopBackOffDecay",
         component: "kubelet",
-        history: &[(33, Stage::Alpha, false)],
         summary: "KEP-4603: CrashLoopBackOff starts at 1s and caps at 60s",
     },
     GateSpec {
         name: "JobBackoffLimitPerIndex",
         component: "kube-apiserver, kube-controller-manager",
-        // Removed in 1.37 (kube_features.go v1.37.2 has no entry); pod_failure_policy.go and
-        // indexed_job_utils.go no longer check it.
-        history: &[
-            (28, Stage::Alpha, false),
-            (29, Stage::Beta, true),
-            (33, Stage::Ga, true),
-            (37, Stage::Removed, true),
-        ],
         summary: "KEP-3850: backoffLimitPerIndex, maxFailedIndexes and the FailIndex action",
     },
     GateSpec {
         name: "JobPodReplacementPolicy",
         component: "kube-apiserver, kube-controller-manager",
-        // Removed in 1.37: batch/v1 defaults.go defaults podReplacementPolicy unconditionally.
-        history: &[
-            (28, Stage::Alpha, false),
-            (29, Stage::Beta, true),
-            (34, Stage::Ga, true),
-            (37, Stage::Removed, true),
-        ],
         summary: "KEP-3939: podReplacementPolicy",
     },
     GateSpec {
         name: "JobManagedBy",
         component: "kube-apiserver, kube-controller-manager",
-        // GA and locked to on since 1.35; still listed in v1.37.2 ("remove in 1.38").
-        history: &[
-            (30, Stage::Alpha, false),
-            (32, Stage::Beta, true),
-            (35, Stage::Ga, true),
-        ],
         summary: "KEP-4368: spec.managedBy on Jobs",
     },
     GateSpec {
         name: "JobSuccessPolicy",
         component: "kube-apiserver, kube-controller-manager",
-        // Removed in 1.37: success_policy.go and the Job strategy no longer check it.
-        history: &[
-            (30, Stage::Alpha, false),
-            (31, Stage::Beta, true),
-            (33, Stage::Ga, true),
-            (37, Stage::Removed, true),
-        ],
         summary: "KEP-3998: Job successPolicy",
     },
     GateSpec {
         name: "SidecarContainers",
         component: "kube-apiserver, kubelet",
-        // Removed in 1.37: pkg/api/pod/util.go no longer drops init containers' restartPolicy and
-        // the Job controller's backoff_utils.go always counts sidecars' finish times.
-        history: &[
-            (28, Stage::Alpha, false),
-            (29, Stage::Beta, true),
-            (33, Stage::Ga, true),
-            (37, Stage::Removed, true),
-        ],
         summary: "KEP-753: init containers with restartPolicy Always",
     },
     GateSpec {
         name: "RestartJob",
         component: "jobset-controller",
-        history: &[(0, Stage::Alpha, false)],
         summary: "JobSet: RestartJob and RestartJobAndIgnoreMaxRestarts failure policy actions",
     },
     GateSpec {
         name: "InPlaceRestart",
         component: "jobset-controller",
-        history: &[(0, Stage::Alpha, false)],
         summary: "JobSet: failurePolicy.restartStrategy InPlaceRestart",
     },
     GateSpec {
         name: "KruiseDaemon",
         component: "kruise-manager",
-        history: &[(0, Stage::Beta, true)],
         summary: "OpenKruise: kruise-daemon, needed by ContainerRecreateRequest",
     },
 ];
 
+/// The gates of controllers whose releases do not follow the Kubernetes minor: (name, stage,
+/// default), the same at every minor. sigs.k8s.io/jobset v0.12.0 pkg/features/features.go;
+/// OpenKruise pkg/features/kruise_features.go.
+pub const CONTROLLER_GATES: &[(&str, Stage, bool)] = &[
+    ("InPlaceRestart", Stage::Alpha, false),
+    ("KruiseDaemon", Stage::Beta, true),
+    ("RestartJob", Stage::Alpha, false),
+];
+
+fn minor_table(minor: u32) -> Option<&'static Minor> {
+    MINORS.iter().find(|m| m.minor == minor)
+}
+
+fn name_index(name: &str) -> Option<u16> {
+    NAMES
+        .binary_search(&name)
+        .ok()
+        .and_then(|i| u16::try_from(i).ok())
+}
+
+fn gate_name(i: u16) -> &'static str {
+    NAMES.get(usize::from(i)).copied().unwrap_or("")
+}
+
+/// A Kubernetes gate as the minor's components register it.
+fn k8s_gate(name: &str, minor: u32) -> Option<&'static Gate> {
+    let i = name_index(name)?;
+    let gates = minor_table(minor)?.gates;
+    gates
+        .binary_search_by(|g| gate_name(g.name).cmp(name))
+        .ok()
+        .and_then(|k| gates.get(k))
+        .filter(|g| g.name == i)
+}
+
+fn controller_gate(name: &str) -> Option<(Stage, bool)> {
+    CONTROLLER_GATES
+        .iter()
+        .find(|(n, _, _)| *n == name)
+        .map(|(_, s, d)| (*s, *d))
+}
+
+/// Where a Kubernetes gate is, seen from one minor.
+enum Presence {
+    Known(&'static Gate),
+    /// Known to older minors only: removed in this one (first minor without it, last default).
+    Removed { in_minor: u32, last_default: bool },
+    /// Known to newer minors only (first minor with it).
+    NotYet { from: u32 },
+    /// No supported minor has it.
+    Never,
+}
+
+fn presence(name: &str, minor: u32) -> Presence {
+    if let Some(g) = k8s_gate(name, minor) {
+        return Presence::Known(g);
+    }
+    let older = SUPPORTED_MINORS
+        .iter()
+        .rev()
+        .filter(|m| **m < minor)
+        .find_map(|m| k8s_gate(name, *m).map(|g| (*m, g.default)));
+    if let Some((last, last_default)) = older {
+        return Presence::Removed {
+            in_minor: last + 1,
+            last_default,
+        };
+    }
+    match SUPPORTED_MINORS
+        .iter()
+        .find(|m| **m > minor && k8s_gate(name, **m).is_some())
+    {
+        Some(from) => Presence::NotYet { from: *from },
+        None => Presence::Never,
+    }
+}
+
+/// A gate's default in a minor: what its code does when nobody sets it. A removed gate behaves
+/// as its last default; one the minor does not have yet is off (its code is not there).
+fn default_at(name: &str, minor: u32) -> bool {
+    if let Some((_, d)) = controller_gate(name) {
+        return d;
+    }
+    match presence(name, minor) {
+        Presence::Known(g) => g.default,
+        Presence::Removed { last_default, .. } => last_default,
+        Presence::NotYet { .. } | Presence::Never => false,
+    }
+}
+
 /// The resolved gate set for one request: version defaults, then the request's overrides.
 /// Modelled gates are a flag each, in `GATES` order (every request resolves a gate set, so it
-/// allocates nothing for them); other names a request sets are kept apart.
+/// allocates nothing for them); other gates a request sets are kept apart.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FeatureGates {
     pub version: KubeVersion,
@@ -207,11 +288,16 @@ impl Default for FeatureGates {
     }
 }
 
+/// The message component-base gives for a gate it does not know.
+fn unrecognized(name: &str) -> String {
+    format!("unrecognized feature gate: {name}")
+}
+
 impl FeatureGates {
     pub fn for_version(version: KubeVersion) -> Self {
         let mut known = [false; GATES.len()];
         for (k, g) in known.iter_mut().zip(GATES) {
-            *k = default_at(g, version.minor);
+            *k = default_at(g.name, version.minor);
         }
         FeatureGates {
             version,
@@ -220,8 +306,11 @@ impl FeatureGates {
         }
     }
 
-    /// Resolves a request's `kubernetesVersion` and `featureGates`. Unknown gate names are kept
-    /// (a gate restartkit does not model cannot change its answers) and reported as warnings.
+    /// Resolves a request's `kubernetesVersion` and `featureGates` as the minor's components
+    /// resolve their `--feature-gates`: a gate the minor does not have, a locked gate set against
+    /// its lock, or a gate turned on while a gate it depends on is off (from 1.35) is a request
+    /// error with the components' message. Setting a GA or deprecated gate is a warning (they
+    /// log one), as is a gate that changes nothing restartkit models.
     pub fn resolve(
         version: Option<&str>,
         overrides: Option<&BTreeMap<String, bool>>,
@@ -232,34 +321,119 @@ impl FeatureGates {
         };
         let mut gates = FeatureGates::for_version(v);
         let mut warnings = Vec::new();
-        if let Some(o) = overrides {
-            for (k, on) in o {
-                if let Some(removed) = removed_in(k, v.minor) {
+        let Some(o) = overrides else {
+            return Ok((gates, warnings));
+        };
+        let field = |k: &str| format!("featureGates[{k}]");
+        let warn = |k: &str, msg: String| {
+            Diagnostic::request("feature-gate-note", &field(k), msg).with_severity(Severity::Warning)
+        };
+        for (k, on) in o {
+            if controller_gate(k).is_some() {
+                gates.set(k, *on);
+                continue;
+            }
+            match presence(k, v.minor) {
+                Presence::Known(g) => {
+                    if g.locked && g.default != *on {
+                        return Err(Diagnostic::request(
+                            "locked-feature-gate",
+                            &field(k),
+                            format!(
+                                "cannot set feature gate {k} to {on}, feature is locked to {} (Kubernetes 1.{}; its components refuse to start with it)",
+                                g.default, v.minor
+                            ),
+                        ));
+                    }
+                    match Stage::from(g.stage) {
+                        Stage::Ga => warnings.push(warn(k, format!("setting GA feature gate {k}={on}. It will be removed in a future release."))),
+                        Stage::Deprecated => warnings.push(warn(k, format!("setting deprecated feature gate {k}={on}. It will be removed in a future release."))),
+                        _ => {}
+                    }
+                    if !GATES.iter().any(|m| m.name == k) {
+                        warnings.push(
+                            Diagnostic::request(
+                                "unknown-feature-gate",
+                                &field(k),
+                                format!("feature gate {k:?} does not change any restart or failure behaviour restartkit models"),
+                            )
+                            .with_severity(Severity::Warning),
+                        );
+                    }
+                    gates.set(k, *on);
+                }
+                Presence::Removed { in_minor, last_default } => {
+                    let behaves = if last_default { "always on" } else { "always off" };
                     return Err(Diagnostic::request(
                         "removed-feature-gate",
-                        &format!("featureGates[{k}]"),
+                        &field(k),
                         format!(
-                            "feature gate {k:?} was removed in Kubernetes 1.{removed} (it is always on there); \
-                             its components refuse to start with it (\"unrecognized feature gate: {k}\"). \
+                            "feature gate {k:?} was removed in Kubernetes 1.{in_minor} (it is {behaves} there); \
+                             its components refuse to start with it (\"{}\"). \
                              Drop the override, or model an older version such as 1.{}",
-                            removed - 1
+                            unrecognized(k),
+                            in_minor - 1
                         ),
                     ));
                 }
-                if !GATES.iter().any(|g| g.name == k) {
-                    warnings.push(
-                        Diagnostic::request(
-                            "unknown-feature-gate",
-                            &format!("featureGates[{k}]"),
-                            format!("feature gate {k:?} does not change any restart or failure behaviour restartkit models"),
-                        )
-                        .with_severity(crate::diag::Severity::Warning),
-                    );
+                Presence::NotYet { from } => {
+                    return Err(Diagnostic::request(
+                        "unknown-feature-gate",
+                        &field(k),
+                        format!(
+                            "Kubernetes 1.{} has no feature gate {k:?} (it first appears in 1.{from}); \
+                             its components refuse to start with it (\"{}\"). Drop the override, or model 1.{from} or later",
+                            v.minor,
+                            unrecognized(k)
+                        ),
+                    ));
                 }
-                gates.set(k, *on);
+                Presence::Never => {
+                    return Err(Diagnostic::request(
+                        "unknown-feature-gate",
+                        &field(k),
+                        format!(
+                            "{}: no Kubernetes minor from {} has a feature gate {k:?} (nor JobSet or OpenKruise); \
+                             the components refuse to start with it. Gates are case-sensitive (e.g. ContainerRestartRules)",
+                            unrecognized(k),
+                            supported_list()
+                        ),
+                    ));
+                }
             }
         }
+        gates.check_dependencies()?;
         Ok((gates, warnings))
+    }
+
+    /// component-base's dependency check (from 1.35): every enabled gate's dependencies are on.
+    fn check_dependencies(&self) -> Result<(), Diagnostic> {
+        let Some(m) = minor_table(self.version.minor) else {
+            return Ok(());
+        };
+        for (gate, deps) in m.depends {
+            let name = gate_name(*gate);
+            if !self.enabled(name) {
+                continue;
+            }
+            let off: Vec<&str> = deps
+                .iter()
+                .map(|d| gate_name(*d))
+                .filter(|d| !self.enabled(d))
+                .collect();
+            if !off.is_empty() {
+                return Err(Diagnostic::request(
+                    "feature-gate-dependency",
+                    &format!("featureGates[{name}]"),
+                    format!(
+                        "{name} is enabled, but depends on features that are disabled: [{}] (Kubernetes 1.{}; its components refuse to start so)",
+                        off.join(" "),
+                        self.version.minor
+                    ),
+                ));
+            }
+        }
+        Ok(())
     }
 
     pub fn set(&mut self, name: &str, on: bool) {
@@ -278,11 +452,15 @@ impl FeatureGates {
     pub fn enabled(&self, name: &str) -> bool {
         match GATES.iter().position(|g| g.name == name) {
             Some(i) => self.known.get(i).copied().unwrap_or(false),
-            None => self.extra.get(name).copied().unwrap_or(false),
+            None => self
+                .extra
+                .get(name)
+                .copied()
+                .unwrap_or_else(|| default_at(name, self.version.minor)),
         }
     }
 
-    /// Every gate with its value, by name.
+    /// Every modelled gate, and every other gate the request set, with its value, by name.
     pub fn iter(&self) -> impl Iterator<Item = (&str, bool)> {
         let mut all: Vec<(&str, bool)> = GATES
             .iter()
@@ -295,38 +473,84 @@ impl FeatureGates {
     }
 }
 
-fn default_at(g: &GateSpec, minor: u32) -> bool {
-    g.history
-        .iter()
-        .rev()
-        .find(|(from, _, _)| *from <= minor)
-        .map(|(_, _, on)| *on)
-        .unwrap_or(false)
-}
-
 /// The minor version a gate was removed in, when it is removed at `minor`.
 pub fn removed_in(name: &str, minor: u32) -> Option<u32> {
-    let g = GATES.iter().find(|g| g.name == name)?;
-    match g.history.iter().rev().find(|(from, _, _)| *from <= minor) {
-        Some((from, Stage::Removed, _)) => Some(*from),
+    match presence(name, minor) {
+        Presence::Removed { in_minor, .. } => Some(in_minor),
         _ => None,
     }
 }
 
-/// Stage of a gate at a minor version, or None where it does not exist yet. A removed gate
-/// reports `Stage::Removed` with the value the code now behaves as.
+/// Whether the components of `minor` know the gate (Kubernetes', JobSet's or OpenKruise's).
+pub fn known_at(name: &str, minor: u32) -> bool {
+    controller_gate(name).is_some() || k8s_gate(name, minor).is_some()
+}
+
+/// Stage and default of a gate at a minor version, or None where it does not exist yet. A
+/// removed gate reports `Stage::Removed` with the value the code now behaves as.
 pub fn stage_at(name: &str, minor: u32) -> Option<(Stage, bool)> {
-    let g = GATES.iter().find(|g| g.name == name)?;
-    g.history
-        .iter()
-        .rev()
-        .find(|(from, _, _)| *from <= minor)
-        .map(|(_, s, on)| (*s, *on))
+    if let Some(c) = controller_gate(name) {
+        return Some(c);
+    }
+    match presence(name, minor) {
+        Presence::Known(g) => Some((g.stage.into(), g.default)),
+        Presence::Removed { last_default, .. } => Some((Stage::Removed, last_default)),
+        Presence::NotYet { .. } | Presence::Never => None,
+    }
+}
+
+/// The gates `name` needs on at `minor` (its dependencies, transitively; from 1.35): a cluster
+/// that runs with `name` on runs with these on too, or its components would not start.
+pub fn dependencies_at(name: &str, minor: u32) -> Vec<&'static str> {
+    let Some(m) = minor_table(minor) else {
+        return Vec::new();
+    };
+    let mut out: Vec<&'static str> = Vec::new();
+    let mut todo = vec![name_index(name)];
+    while let Some(Some(g)) = todo.pop() {
+        let Ok(k) = m.depends.binary_search_by_key(&g, |(n, _)| *n) else {
+            continue;
+        };
+        for d in m.depends.get(k).map_or(&[][..], |(_, ds)| ds) {
+            let dn = gate_name(*d);
+            if !out.contains(&dn) {
+                out.push(dn);
+                todo.push(Some(*d));
+            }
+        }
+    }
+    out
+}
+
+/// Whether a gate is locked to its default at a minor.
+pub fn locked_at(name: &str, minor: u32) -> bool {
+    k8s_gate(name, minor).is_some_and(|g| g.locked)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn resolve(
+        v: &str,
+        gates: &[(&str, bool)],
+    ) -> Result<(FeatureGates, Vec<Diagnostic>), Diagnostic> {
+        let o: BTreeMap<String, bool> = gates.iter().map(|(k, v)| ((*k).to_owned(), *v)).collect();
+        FeatureGates::resolve(Some(v), Some(&o))
+    }
+
+    fn error(v: &str, gates: &[(&str, bool)]) -> (String, String, String) {
+        resolve(v, gates)
+            .err()
+            .map(|d| {
+                (
+                    d.code.clone().unwrap_or_default(),
+                    d.field.to_string(),
+                    d.message.clone(),
+                )
+            })
+            .unwrap_or_default()
+    }
 
     #[test]
     fn version_parsing() {
@@ -335,55 +559,69 @@ mod tests {
             KubeVersion::parse("v1.34.2").map(|v| v.minor).ok(),
             Some(34)
         );
-        assert!(KubeVersion::parse("1.20").is_err());
-        assert!(KubeVersion::parse("banana").is_err());
+        assert_eq!(
+            KubeVersion::parse("v1.36.3").map(|v| v.minor).ok(),
+            Some(36)
+        );
+        assert_eq!(
+            KubeVersion::parse("v1.35.0-rc.1").map(|v| v.minor).ok(),
+            Some(35)
+        );
+        assert_eq!(KubeVersion::parse("1.31").map(|v| v.minor).ok(), Some(31));
+        for (bad, code) in [
+            ("1.30", "unsupported-version"),
+            ("1.20", "unsupported-version"),
+            ("2.0", "unsupported-version"),
+            ("1.38", "unsupported-version"),
+            ("1.3x", "invalid-version"),
+            ("banana", "invalid-version"),
+            ("1", "invalid-version"),
+            ("1.35.x", "invalid-version"),
+            ("1.35.2.1", "invalid-version"),
+            ("", "invalid-version"),
+        ] {
+            let e = KubeVersion::parse(bad).err();
+            assert_eq!(
+                e.as_ref().and_then(|d| d.code.as_deref()),
+                Some(code),
+                "{bad}"
+            );
+            let msg = e.map(|d| d.message).unwrap_or_default();
+            assert!(msg.contains("1.31 to 1.37"), "{bad}: {msg}");
+        }
     }
 
     #[test]
-    fn crash_loop_max_is_on_by_default_from_1_35() {
-        assert!(
-            !FeatureGates::for_version(KubeVersion { minor: 34 })
-                .enabled("KubeletCrashLoopBackOffMax")
-        );
-        assert!(
-            FeatureGates::for_version(KubeVersion { minor: 35 })
-                .enabled("KubeletCrashLoopBackOffMax")
-        );
-        assert!(
-            !FeatureGates::for_version(KubeVersion { minor: 35 })
-                .enabled("ReduceDefaultCrashLoopBackOffDecay")
-        );
-        assert!(
-            !FeatureGates::for_version(KubeVersion { minor: 33 }).enabled("ContainerRestartRules")
-        );
-        assert!(
-            FeatureGates::for_version(KubeVersion { minor: 35 }).enabled("ContainerRestartRules")
-        );
-    }
-
-    #[test]
-    fn overrides_win_and_unknown_gates_warn() {
-        let mut o = BTreeMap::new();
-        o.insert("ContainerRestartRules".to_owned(), false);
-        o.insert("NoSuchGate".to_owned(), true);
-        let (g, w) = FeatureGates::resolve(Some("1.35"), Some(&o)).unwrap_or_default();
-        assert!(!g.enabled("ContainerRestartRules"));
-        assert_eq!(w.len(), 1);
+    fn defaults_come_from_each_minor() {
+        let at = |m: u32, g: &str| FeatureGates::for_version(KubeVersion { minor: m }).enabled(g);
+        assert!(!at(34, "KubeletCrashLoopBackOffMax"));
+        assert!(at(35, "KubeletCrashLoopBackOffMax"));
+        assert!(!at(35, "ReduceDefaultCrashLoopBackOffDecay"));
+        // Not in 1.33 at all: off, as the code path is not there.
+        assert!(!at(33, "ContainerRestartRules"));
+        assert!(!at(34, "ContainerRestartRules"));
+        assert!(at(35, "ContainerRestartRules"));
+        // JobManagedBy: alpha off in 1.31, beta on from 1.32.
+        assert!(!at(31, "JobManagedBy"));
+        assert!(at(32, "JobManagedBy"));
+        // Removed in 1.37: behaves as on.
+        assert!(at(37, "SidecarContainers"));
+        assert!(at(31, "SidecarContainers"));
     }
 
     #[test]
     fn newest_is_1_37_and_the_default() {
         assert_eq!(NEWEST_MINOR, 37);
         assert_eq!(SUPPORTED_MINORS.last().copied(), Some(NEWEST_MINOR));
+        assert_eq!(SUPPORTED_MINORS.first().copied(), Some(OLDEST_MINOR));
         assert_eq!(KubeVersion::default().minor, 37);
-        assert_eq!(
-            KubeVersion::parse("v1.37.2").map(|v| v.minor).ok(),
-            Some(37)
-        );
-        assert!(KubeVersion::parse("1.38").is_err());
+        assert_eq!(KubeVersion::default().release(), "v1.37.2");
+        // One generated table per supported minor.
+        let generated: Vec<u32> = MINORS.iter().map(|m| m.minor).collect();
+        assert_eq!(generated, SUPPORTED_MINORS.to_vec());
     }
 
-    /// kube_features.go v1.37.2: the gates restartkit models, as that file lists them.
+    /// kube_features.go v1.37.2: the gates restartkit models, as that release registers them.
     #[test]
     fn gates_in_1_37() {
         let g = FeatureGates::for_version(KubeVersion { minor: 37 });
@@ -396,14 +634,11 @@ mod tests {
             Some((Stage::Beta, true))
         );
         assert_eq!(
-            stage_at("KubeletCrashLoopBackOffMax", 37),
-            Some((Stage::Beta, true))
-        );
-        assert_eq!(
             stage_at("ReduceDefaultCrashLoopBackOffDecay", 37),
             Some((Stage::Alpha, false))
         );
         assert_eq!(stage_at("JobManagedBy", 37), Some((Stage::Ga, true)));
+        assert!(locked_at("JobManagedBy", 37));
         for removed in [
             "JobBackoffLimitPerIndex",
             "JobPodReplacementPolicy",
@@ -420,29 +655,76 @@ mod tests {
             assert_eq!(removed_in(removed, 36), None);
             assert!(g.enabled(removed), "{removed} behaves as on once removed");
         }
-        assert!(!g.enabled("ReduceDefaultCrashLoopBackOffDecay"));
+        assert!(stage_at("ContainerRestartRules", 33).is_none());
     }
 
     #[test]
-    fn overriding_a_removed_gate_is_a_request_error_naming_gate_and_version() {
-        let mut o = BTreeMap::new();
-        o.insert("SidecarContainers".to_owned(), true);
-        let e = FeatureGates::resolve(None, Some(&o))
-            .err()
-            .map(|d| (d.code.clone(), d.field.to_string(), d.message.clone()));
-        let (code, field, message) = e.unwrap_or_default();
-        assert_eq!(code.as_deref(), Some("removed-feature-gate"));
-        assert_eq!(field, "featureGates[SidecarContainers]");
-        assert!(message.contains("removed in Kubernetes 1.37"), "{message}");
+    fn a_gate_the_minor_does_not_know_is_refused_with_the_components_message() {
+        let (code, field, msg) = error("1.33", &[("ContainerRestartRules", true)]);
+        assert_eq!(code, "unknown-feature-gate");
+        assert_eq!(field, "featureGates[ContainerRestartRules]");
+        assert!(msg.contains("unrecognized feature gate: ContainerRestartRules"), "{msg}");
+        assert!(msg.contains("first appears in 1.34"), "{msg}");
+        let (code, _, msg) = error("1.37", &[("SidecarContainers", true)]);
+        assert_eq!(code, "removed-feature-gate");
+        assert!(msg.contains("removed in Kubernetes 1.37"), "{msg}");
+        assert!(msg.contains("unrecognized feature gate: SidecarContainers"), "{msg}");
+        let (code, _, msg) = error("1.35", &[("NoSuchGate", true)]);
+        assert_eq!(code, "unknown-feature-gate");
+        assert!(msg.starts_with("unrecognized feature gate: NoSuchGate"), "{msg}");
+        // The same override is honoured where the gate exists and is not locked.
+        let (g, w) = resolve("1.34", &[("ContainerRestartRules", true)]).unwrap_or_default();
+        assert!(g.enabled("ContainerRestartRules"));
+        assert!(w.is_empty(), "{w:?}");
+    }
+
+    #[test]
+    fn locked_gates_and_dependencies_are_refused_as_the_components_refuse_them() {
+        let (code, _, msg) = error("1.37", &[("JobManagedBy", false)]);
+        assert_eq!(code, "locked-feature-gate");
         assert!(
-            message.contains("unrecognized feature gate: SidecarContainers"),
-            "{message}"
+            msg.starts_with("cannot set feature gate JobManagedBy to false, feature is locked to true"),
+            "{msg}"
         );
-        // The same override is still honoured where the gate exists.
-        let mut off = BTreeMap::new();
-        off.insert("SidecarContainers".to_owned(), false);
-        let (g, w) = FeatureGates::resolve(Some("1.36"), Some(&off)).unwrap_or_default();
-        assert!(!g.enabled("SidecarContainers"));
-        assert!(w.is_empty());
+        // Setting a locked gate to its value is accepted, with the GA warning the components log.
+        let (g, w) = resolve("1.37", &[("JobManagedBy", true)]).unwrap_or_default();
+        assert!(g.enabled("JobManagedBy"));
+        assert!(w.iter().any(|d| d.message.contains("setting GA feature gate JobManagedBy=true")));
+        // 1.35: RestartAllContainersOnContainerExits needs NodeDeclaredFeatures (alpha, off).
+        let (code, field, msg) = error("1.35", &[("RestartAllContainersOnContainerExits", true)]);
+        assert_eq!(code, "feature-gate-dependency");
+        assert_eq!(field, "featureGates[RestartAllContainersOnContainerExits]");
+        assert!(
+            msg.starts_with("RestartAllContainersOnContainerExits is enabled, but depends on features that are disabled: [NodeDeclaredFeatures]"),
+            "{msg}"
+        );
+        assert!(
+            resolve(
+                "1.35",
+                &[("RestartAllContainersOnContainerExits", true), ("NodeDeclaredFeatures", true)]
+            )
+            .is_ok()
+        );
+        let (code, _, _) = error("1.37", &[("ContainerRestartRules", false)]);
+        assert_eq!(code, "feature-gate-dependency");
+    }
+
+    #[test]
+    fn dependencies_are_listed_transitively() {
+        assert_eq!(
+            dependencies_at("RestartAllContainersOnContainerExits", 35),
+            vec!["ContainerRestartRules", "NodeDeclaredFeatures"]
+        );
+        assert!(dependencies_at("RestartAllContainersOnContainerExits", 34).is_empty());
+        assert!(dependencies_at("ContainerRestartRules", 37).is_empty());
+    }
+
+    #[test]
+    fn controller_gates_are_known_at_every_minor() {
+        for m in SUPPORTED_MINORS {
+            assert!(known_at("RestartJob", m));
+            let (g, _) = resolve(&format!("1.{m}"), &[("RestartJob", true)]).unwrap_or_default();
+            assert!(g.enabled("RestartJob"));
+        }
     }
 }

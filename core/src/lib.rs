@@ -17,6 +17,7 @@ pub mod decode;
 pub mod diag;
 pub mod eval;
 pub mod features;
+pub mod generated;
 pub mod prepared;
 pub mod proposals;
 #[cfg(feature = "simulate")]

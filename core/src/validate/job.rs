@@ -1585,7 +1585,7 @@ mod tests {
     #[test]
     fn success_policy_gate_off_is_dropped_with_a_warning() {
         let (gates, _) = FeatureGates::resolve(
-            Some("1.36"),
+            Some("1.32"),
             Some(
                 &[("JobSuccessPolicy".to_owned(), false)]
                     .into_iter()

@@ -1,0 +1,103 @@
+//! What each supported Kubernetes minor knows, generated from that minor's own release by
+//! tools/gen_k8s_versions.py (never edited by hand): its feature gates (`k8s_gates`) and the
+//! fields of the API types restartkit reads (`k8s_schema`). The pinned releases are the ones the
+//! differential oracle links (conformance/oracle/versions/go.1.<minor>.mod).
+
+#[rustfmt::skip]
+#[allow(clippy::all)]
+pub mod k8s_gates;
+#[rustfmt::skip]
+#[allow(clippy::all)]
+pub mod k8s_schema;
+
+/// The shapes of `k8s_gates`.
+pub mod gate_types {
+    /// A gate's pre-release stage in one minor (component-base's `prerelease`).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum Stage {
+        Alpha,
+        Beta,
+        Ga,
+        Deprecated,
+    }
+
+    /// One gate as a minor's components register it.
+    #[derive(Debug)]
+    pub struct Gate {
+        /// Index in `k8s_gates::NAMES`.
+        pub name: u16,
+        pub default: bool,
+        /// LockToDefault: the components refuse any other value.
+        pub locked: bool,
+        pub stage: Stage,
+    }
+
+    /// One supported minor: the release its tables come from and its gates, by name.
+    #[derive(Debug)]
+    pub struct Minor {
+        pub minor: u32,
+        /// The k8s.io/kubernetes release, e.g. `v1.37.2`.
+        pub release: &'static str,
+        /// Sorted by name.
+        pub gates: &'static [Gate],
+        /// (gate, the gates that must be on for it to be on), indexes in `NAMES`: the
+        /// dependencies a minor declares (from 1.35); sorted by gate.
+        pub depends: &'static [(u16, &'static [u16])],
+    }
+}
+
+/// The shapes of `k8s_schema`.
+pub mod schema_types {
+    /// A scalar as the API server's decoder reads it.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum Scalar {
+        String,
+        /// base64 text (`format: byte`).
+        Bytes,
+        Int32,
+        Int64,
+        Number,
+        Boolean,
+        IntOrString,
+        Quantity,
+        Time,
+        /// Anything (RawExtension, FieldsV1, an object without a schema).
+        Any,
+    }
+
+    /// A field's value.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum Value {
+        Scalar(Scalar),
+        /// An object of the type at this index of `k8s_schema::TYPES`.
+        Object(u16),
+        List(&'static Value),
+        Map(&'static Value),
+    }
+
+    /// One field, with the minors (inclusive) it exists in.
+    #[derive(Debug)]
+    pub struct Field {
+        pub name: &'static str,
+        pub since: u32,
+        pub until: u32,
+        pub value: Value,
+    }
+
+    /// One API type; its fields sorted by (length, name).
+    #[derive(Debug)]
+    pub struct Type {
+        pub name: &'static str,
+        pub since: u32,
+        pub until: u32,
+        pub fields: &'static [Field],
+    }
+
+    /// A kind whose objects are checked.
+    #[derive(Debug)]
+    pub struct Kind {
+        pub group: &'static str,
+        pub kind: &'static str,
+        pub type_: u16,
+    }
+}
