@@ -8,7 +8,9 @@ release (the k8s.io/kubernetes version pinned in conformance/oracle/versions/go.
 - core/src/generated/k8s_schema.rs: the fields of every API type the workload kinds restartkit
   reads reach (Pod, Job, CronJob, Deployment, StatefulSet, DaemonSet, ReplicaSet,
   ReplicationController, PodTemplate), with the minors each field exists in and its value's
-  shape, read from the release's published OpenAPI (api/openapi-spec/swagger.json).
+  shape, read from the release's published OpenAPI (api/openapi-spec/swagger.json); and those of
+  the kubelet's KubeletConfiguration, which the OpenAPI does not describe, from its Go type
+  (k8sfacts).
 
     python3 tools/gen_k8s_versions.py            # rewrite both files
     python3 tools/gen_k8s_versions.py --check    # exit 1 when either is not what it would write
@@ -30,6 +32,8 @@ ORACLE = ROOT / "conformance" / "oracle"
 OUT = ROOT / "core" / "src" / "generated"
 NEWEST = 37
 
+KUBELET = "io.k8s.kubelet.config.v1beta1."
+
 # The kinds whose objects restartkit reads (group, kind) and their OpenAPI definitions.
 KINDS = [
     ("", "Pod", "io.k8s.api.core.v1.Pod"),
@@ -41,6 +45,8 @@ KINDS = [
     ("apps", "StatefulSet", "io.k8s.api.apps.v1.StatefulSet"),
     ("batch", "CronJob", "io.k8s.api.batch.v1.CronJob"),
     ("batch", "Job", "io.k8s.api.batch.v1.Job"),
+    # Not an API object, so not in the OpenAPI: its fields come from its Go type (k8sfacts).
+    ("kubelet.config.k8s.io", "KubeletConfiguration", KUBELET + "KubeletConfiguration"),
 ]
 # Types other documents embed (a JobSet's replicated Job template, a runtime's Pod templates).
 EMBEDDED = ["io.k8s.api.batch.v1.JobTemplateSpec", "io.k8s.api.core.v1.PodTemplateSpec",
@@ -128,6 +134,18 @@ def walk_types(defs: Dict[str, Any]) -> Dict[str, Dict[str, Tuple]]:
                 stack.append(inner[1])
         seen[t] = fields
     return seen
+
+
+def kubelet_types(facts: Dict[str, Any]) -> Dict[str, Dict[str, Tuple]]:
+    """k8sfacts' KubeletConfiguration types, as walk_types gives the OpenAPI ones."""
+    def tup(shape: List[Any]) -> Tuple:
+        if shape[0] == "object":
+            return ("object", KUBELET + shape[1])
+        if shape[0] in ("list", "map"):
+            return (shape[0], tup(shape[1]))
+        return tuple(shape)
+    return {KUBELET + name: {f: tup(sh) for f, sh in fields.items()}
+            for name, fields in facts["kubeletTypes"].items()}
 
 
 def short(defn: str) -> str:
@@ -233,8 +251,8 @@ def main() -> int:
     gates = {}
     for m, v in versions.items():
         defs = json.loads((module_dir(v) / "api" / "openapi-spec" / "swagger.json").read_text())["definitions"]
-        schemas[m] = walk_types(defs)
         gates[m] = facts(m)
+        schemas[m] = {**walk_types(defs), **kubelet_types(gates[m])}
     files = {OUT / "k8s_schema.rs": schema_rs(schemas, versions), OUT / "k8s_gates.rs": gates_rs(gates, versions)}
     stale = []
     for path, text in files.items():

@@ -65,6 +65,29 @@ enum Output {
     Sarif,
 }
 
+/// kubectl's `--validate`: what the API server does with a field it does not know.
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum FieldValidationArg {
+    /// The document is refused (kubectl's default: `strict decoding error: unknown field`).
+    #[value(alias = "true")]
+    Strict,
+    /// A warning; the API server drops the field.
+    Warn,
+    /// Nothing is said; the API server drops the field.
+    #[value(alias = "false")]
+    Ignore,
+}
+
+impl FieldValidationArg {
+    fn api_value(self) -> &'static str {
+        match self {
+            FieldValidationArg::Strict => "Strict",
+            FieldValidationArg::Warn => "Warn",
+            FieldValidationArg::Ignore => "Ignore",
+        }
+    }
+}
+
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
 enum SimOutput {
     Table,
@@ -88,6 +111,11 @@ enum Command {
         /// Validate objects exactly as given, without upstream defaulting (as upstream unit tests do).
         #[arg(long)]
         skip_defaulting: bool,
+        /// What a field the targeted Kubernetes version does not know costs, as kubectl's
+        /// --validate: strict (kubectl's default) refuses the document, warn reports it, ignore
+        /// says nothing; the API server drops the field under the last two.
+        #[arg(long = "validate", value_enum, default_value_t = FieldValidationArg::Strict)]
+        field_validation: FieldValidationArg,
         #[command(flatten)]
         target: Target,
     },
@@ -209,6 +237,11 @@ enum Command {
         /// "stopsKubectl": true|false}`.
         #[arg(long, requires = "jsonl")]
         stream: bool,
+        /// Read as the kubectl of this Kubernetes version reads a file (1.31 … 1.37, or a full
+        /// version; default: the newest): before 1.33 a stream that starts with `{` is JSON to
+        /// the end.
+        #[arg(short = 'k', long = "kubernetes-version")]
+        kubernetes_version: Option<String>,
     },
     /// JSON lines in, JSON lines out: one contract request per line of standard input.
     Batch {
@@ -346,8 +379,9 @@ fn dispatch(cli: Cli) -> ExitCode {
             files,
             output,
             skip_defaulting,
+            field_validation,
             target,
-        } => validate(&files, output, skip_defaulting, &target),
+        } => validate(&files, output, skip_defaulting, field_validation, &target),
         Command::Evaluate {
             file,
             container,
@@ -427,17 +461,32 @@ fn dispatch(cli: Cli) -> ExitCode {
             files,
             jsonl,
             stream,
+            kubernetes_version,
         } => {
+            let minor = match kubernetes_version.as_deref().map(restartkit::KubeVersion::parse) {
+                None => restartkit::KubeVersion::default().minor,
+                Some(Ok(v)) => v.minor,
+                Some(Err(d)) => {
+                    eprintln!("error: {}", d.message);
+                    return ExitCode::from(2);
+                }
+            };
             if jsonl {
-                convert_lines(stream)
+                convert_lines(stream, minor)
             } else {
-                convert(&files)
+                convert(&files, minor)
             }
         }
     }
 }
 
-fn validate(files: &[PathBuf], output: Output, skip_defaulting: bool, target: &Target) -> ExitCode {
+fn validate(
+    files: &[PathBuf],
+    output: Output,
+    skip_defaulting: bool,
+    field_validation: FieldValidationArg,
+    target: &Target,
+) -> ExitCode {
     let mut any_error = false;
     let mut unreadable = Vec::new();
     let mut reports = Vec::new();
@@ -464,6 +513,10 @@ fn validate(files: &[PathBuf], output: Output, skip_defaulting: bool, target: &T
         if skip_defaulting {
             input.insert("skipDefaulting".into(), json!(true));
         }
+        input.insert(
+            "fieldValidation".into(),
+            json!(field_validation.api_value()),
+        );
         let (result, errors) = match call("validate", Value::Object(input)) {
             Ok((r, _)) => {
                 let errs: Vec<Diagnostic> =
@@ -535,7 +588,7 @@ fn located(path: &Path, d: &restartkit::Diagnostic) -> String {
     )
 }
 
-fn convert(files: &[PathBuf]) -> ExitCode {
+fn convert(files: &[PathBuf], minor: u32) -> ExitCode {
     let mut status = ExitCode::SUCCESS;
     for f in files {
         let text = match read_input(f) {
@@ -547,7 +600,7 @@ fn convert(files: &[PathBuf]) -> ExitCode {
         };
         // Document by document, as kubectl reads the file: a broken one is reported and the
         // others are still converted.
-        for entry in restartkit::source::read_stream(&text) {
+        for entry in restartkit::source::read_stream_at(&text, minor) {
             match entry {
                 Ok(d) => {
                     if !print_line(&d.value) {
@@ -564,7 +617,7 @@ fn convert(files: &[PathBuf]) -> ExitCode {
     status
 }
 
-fn convert_lines(stream: bool) -> ExitCode {
+fn convert_lines(stream: bool, minor: u32) -> ExitCode {
     for line in std::io::stdin().lock().lines() {
         let Ok(line) = line else {
             return ExitCode::from(2);
@@ -576,7 +629,7 @@ fn convert_lines(stream: bool) -> ExitCode {
             Err(e) => {
                 json!({"error": {"message": format!("each line must be a JSON string: {e}")}})
             }
-            Ok(text) if stream => stream_answer(&text),
+            Ok(text) if stream => stream_answer(&text, minor),
             Ok(text) => match restartkit::source::parse_whole(&text) {
                 Ok(docs) => {
                     json!({"documents": docs.into_iter().map(|d| d.value).collect::<Vec<_>>()})
@@ -593,11 +646,11 @@ fn convert_lines(stream: bool) -> ExitCode {
 
 /// `{"documents": [values read], "error": the first error (absent when none), "stream": per
 /// document {"value"} or {"error", "stopsKubectl"}}`.
-fn stream_answer(text: &str) -> Value {
+fn stream_answer(text: &str, minor: u32) -> Value {
     let mut documents = Vec::new();
     let mut first_error = None;
     let mut stream = Vec::new();
-    for entry in restartkit::source::read_stream(text) {
+    for entry in restartkit::source::read_stream_at(text, minor) {
         match entry {
             Ok(d) => {
                 stream.push(json!({"value": d.value}));

@@ -248,6 +248,7 @@ fn validate_stage(texts: &[String], values: &[Value]) -> Vec<String> {
                 skip_defaulting: i.skip_defaulting,
                 future_rules: false,
                 always_pod: false,
+                field_validation: i.field_validation,
             },
         ))
     })

@@ -20,7 +20,6 @@ import (
 	"k8s.io/client-go/util/flowcontrol"
 	"k8s.io/klog/v2"
 	kubeletconfigv1beta1 "k8s.io/kubelet/config/v1beta1"
-	_ "k8s.io/kubernetes/pkg/kubelet" // holds newCrashLoopBackOff
 	kubeletconfiginternal "k8s.io/kubernetes/pkg/kubelet/apis/config"
 	kubeletconfigscheme "k8s.io/kubernetes/pkg/kubelet/apis/config/scheme"
 	kubeletconfigvalidation "k8s.io/kubernetes/pkg/kubelet/apis/config/validation"
@@ -231,9 +230,6 @@ func upstreamJobBackoff(raw []byte) (map[string]any, error) {
 // container that crashes as soon as it starts: the kubelet's flowcontrol.Backoff driven as
 // kuberuntime's doBackOff drives it, on a fake clock.
 
-//go:linkname newCrashLoopBackOff k8s.io/kubernetes/pkg/kubelet.newCrashLoopBackOff
-func newCrashLoopBackOff(kubeCfg *kubeletconfiginternal.KubeletConfiguration) (time.Duration, time.Duration)
-
 var crashLoopGates = []string{"ReduceDefaultCrashLoopBackOffDecay", "KubeletCrashLoopBackOffMax"}
 
 // someGates draws a value for some of names; those the linked release does not know are left
@@ -322,13 +318,10 @@ func upstreamKubeletBackoff(raw []byte) (map[string]any, error) {
 		// request (restartkit's refusals are compared by the conformance vectors instead).
 		return nil, fmt.Errorf("the kubelet refuses the configuration: %v", err)
 	}
-	boMax, initial := newCrashLoopBackOff(cfg)
+	boMax, initial := crashLoopBackOff(cfg)
 	clk := clocktesting.NewFakeClock(backoffBase)
 	b := flowcontrol.NewFakeBackOff(initial, boMax, clk)
-	// The kubelet's own expiry (NewMainKubelet): a container that ran 600 s starts over.
-	b.HasExpiredFunc = func(eventTime, lastUpdate time.Time, _ time.Duration) bool {
-		return eventTime.Sub(lastUpdate) > 600*time.Second
-	}
+	setCrashLoopExpiry(b)
 	delays := []any{}
 	for k := 0; k < in.Restarts; k++ {
 		finishedAt := clk.Now() // crashed as soon as it started

@@ -7,6 +7,7 @@ package main
 
 import (
 	"context"
+	"time"
 	_ "unsafe" // go:linkname
 
 	"k8s.io/client-go/informers"
@@ -29,3 +30,6 @@ func newJobController(ctx context.Context, client kubernetes.Interface, clk cloc
 	return newJobControllerWithClock(ctx, client, clk, pods, jobs,
 		factory.Scheduling().V1beta1().Workloads(), factory.Scheduling().V1beta1().PodGroups())
 }
+
+// setSyncJobBatchPeriod sets how long the controller batches Pod events (exported from 1.34).
+func setSyncJobBatchPeriod(d time.Duration) { jobcontroller.SyncJobBatchPeriod = d }

@@ -23,6 +23,9 @@ import (
 	"runtime/debug"
 	"strings"
 	"time"
+
+	"github.com/go-logr/logr"
+	"k8s.io/klog/v2"
 )
 
 type op struct {
@@ -248,6 +251,9 @@ func orNull(b json.RawMessage) json.RawMessage {
 
 func main() {
 	flag.Parse()
+	// Upstream's code logs through klog (older releases at verbosity 0 in the Job controller's
+	// hot path): the run's own output is its report.
+	klog.SetLogger(logr.Discard())
 	version := k8sModule()
 	want := map[string]bool{}
 	for _, s := range strings.Split(*flagOps, ",") {

@@ -332,7 +332,7 @@ func runReading(n int, seed uint64) (int, int, error) {
 		in.Write(mustJSON(streams[i]))
 		in.WriteByte('\n')
 	}
-	cmd := exec.Command(*flagRK, "convert", "--jsonl", "--stream")
+	cmd := exec.Command(*flagRK, "convert", "--jsonl", "--stream", "-k", minorVersion(k8sModule()))
 	cmd.Stdin = &in
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

@@ -18,7 +18,6 @@ import (
 	"time"
 
 	batchv1 "k8s.io/api/batch/v1"
-	jobcontroller "k8s.io/kubernetes/pkg/controller/job"
 )
 
 var (
@@ -540,7 +539,7 @@ func runTimeline(n int, seed uint64) (int, int, error) {
 	// restartkit's controllers react at the instant of a Pod event; the real Job controller
 	// batches Pod events for SyncJobBatchPeriod (1 s) before it syncs. The harness sets the batch
 	// period to 0 so that every other timing is compared exactly (docs/oracle.md, docs/simulation.md).
-	jobcontroller.SyncJobBatchPeriod = *flagTimelineBatch
+	setSyncJobBatchPeriod(*flagTimelineBatch)
 	if err := askKubeletCurve(); err != nil {
 		return 0, 0, err
 	}

@@ -8,7 +8,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	podutil "k8s.io/kubernetes/pkg/api/v1/pod"
 	"k8s.io/kubernetes/pkg/apis/batch"
 	api "k8s.io/kubernetes/pkg/apis/core"
 	jobregistry "k8s.io/kubernetes/pkg/registry/batch/job"
@@ -85,7 +84,7 @@ func timedContainerRestart(inputs [][]byte) (timedStages, error) {
 		decideName: "ContainerShouldRestart",
 		decide: func() {
 			for _, t := range tcs {
-				if podutil.ContainerShouldRestart(t.c, *t.spec, t.code) {
+				if containerShouldRestart(t.c, *t.spec, t.code) {
 					sink++
 				}
 			}
@@ -100,7 +99,7 @@ func timedContainerRestart(inputs [][]byte) (timedStages, error) {
 				if err != nil {
 					continue
 				}
-				if podutil.ContainerShouldRestart(*c, in.Pod.Spec, in.ExitCode) {
+				if containerShouldRestart(*c, in.Pod.Spec, in.ExitCode) {
 					sink++
 				}
 			}

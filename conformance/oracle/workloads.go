@@ -138,7 +138,7 @@ func withMessages(errs field.ErrorList, keep func(string) bool) map[string]any {
 	msgs := []any{}
 	for _, e := range errs {
 		if keep == nil || keep(e.Field) {
-			msgs = append(msgs, e.Error())
+			msgs = append(msgs, maskAddresses(e.Error()))
 		}
 	}
 	if len(msgs) > 0 {

@@ -332,7 +332,7 @@ func runYAML(n int, seed uint64) (int, int, error) {
 		in.Write(mustJSON(docs[i]))
 		in.WriteByte('\n')
 	}
-	cmd := exec.Command(*flagRK, "convert", "--jsonl")
+	cmd := exec.Command(*flagRK, "convert", "--jsonl", "-k", minorVersion(k8sModule()))
 	cmd.Stdin = &in
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

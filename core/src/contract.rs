@@ -274,7 +274,19 @@ pub fn handle(req: Request) -> Response {
 
 fn answer(req: Request, check: ObjectCheck) -> Response {
     let op = req.op.as_str();
-    let input = req.input;
+    let mut input = req.input;
+    // The objects an op is given as the requested minor's API server keeps them.
+    let dropped = validate::unknown_fields::prune_op_input(op, &mut input);
+    let mut response = answer_op(op, input, check);
+    if let Response::Ok { warnings, .. } = &mut response
+        && !dropped.is_empty()
+    {
+        warnings.splice(0..0, dropped);
+    }
+    response
+}
+
+fn answer_op(op: &str, input: Value, check: ObjectCheck) -> Response {
     match op {
         "validate" => encode(
             op,

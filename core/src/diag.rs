@@ -227,6 +227,23 @@ impl Diagnostic {
             (!d.is_empty()).then_some(d),
         )
     }
+    /// `field.Invalid` whose value apimachinery prints in a form of its own (`printed`: Go's `%#v`
+    /// of an internal type, as releases before 1.34 print a struct); `value` is kept as data.
+    pub fn invalid_printed(
+        path: &FieldPath,
+        value: Value,
+        printed: &str,
+        detail: impl Into<String>,
+    ) -> Self {
+        let d: String = detail.into();
+        let mut e = Self::invalid(path, value, d.clone());
+        e.message = format!("{}: Invalid value: {printed}", path.as_str());
+        if !d.is_empty() {
+            e.message.push_str(": ");
+            e.message.push_str(&d);
+        }
+        e
+    }
     /// `field.Invalid` with the value omitted (apimachinery's `field.OmitValueType`).
     pub fn invalid_omit_value(path: &FieldPath, detail: impl Into<String>) -> Self {
         let d: String = detail.into();
@@ -273,14 +290,43 @@ impl Diagnostic {
             Some(format!("must have at most {max} items")),
         )
     }
-    /// `field.TooLong`: the message leaves the value out, as upstream's does.
+    /// `field.TooLong`: the message leaves the value out, as upstream's does. The wording is
+    /// apimachinery's from v0.34; [`Diagnostic::reword_for`] gives older releases'.
     pub fn too_long(path: &FieldPath, value: impl Into<Value>, max: usize) -> Self {
         Self::field_error(
             path,
             ErrorType::FieldValueTooLong,
             Some(value.into()),
-            Some(format!("may not be more than {max} bytes")),
+            Some(format!(
+                "may not be more than {max} {}",
+                if max == 1 { "byte" } else { "bytes" }
+            )),
         )
+    }
+    /// Words this diagnostic as the API server of Kubernetes 1.`minor` does, where apimachinery's
+    /// wording has changed since (field.TooLong: "must have at most N bytes" up to v0.31, "may not
+    /// be more than N bytes" in v0.32 and v0.33, with "byte" for 1 from v0.34).
+    pub fn reword_for(&mut self, minor: u32) {
+        if self.origin != Origin::KubeApiserver
+            || self.error_type != Some(ErrorType::FieldValueTooLong)
+            || minor >= 34
+        {
+            return;
+        }
+        let Some(max) = self.detail.as_deref().and_then(|d| {
+            d.strip_prefix("may not be more than ")
+                .and_then(|r| r.split(' ').next())
+                .map(str::to_owned)
+        }) else {
+            return;
+        };
+        let detail = if minor <= 31 {
+            format!("must have at most {max} bytes")
+        } else {
+            format!("may not be more than {max} bytes")
+        };
+        self.message = format!("{}: Too long: {detail}", self.field);
+        self.detail = Some(detail);
     }
     pub fn duplicate(path: &FieldPath, value: impl Into<Value>) -> Self {
         Self::field_error(

@@ -265,6 +265,7 @@ pub fn kubelet_setup(
         skip_defaulting: false,
         future_rules: false,
         always_pod: false,
+        field_validation: Default::default(),
     };
     kubelet_config::default_kubelet_config(&mut cfg, &ctx);
     let mut findings = Findings::default();

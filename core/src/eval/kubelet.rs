@@ -942,10 +942,15 @@ fn state_transition(
 pub fn status_transition(i: StatusTransitionInput) -> Result<StatusTransitionOutput, Diagnostic> {
     let gates = resolve(i.kubernetes_version.as_deref(), i.feature_gates.as_ref())?;
     let spec = stored_spec(&i.pod);
-    // GetValidationOptionsFromPodSpecAndMeta on a status update: the gate, or the old Pod
-    // already using the fields.
-    let allow_rules = gates.enabled(GATE_RULES) || container_restart_rules_in_use(&spec);
-    let allow_all = gates.enabled(GATE_RESTART_ALL) || restart_all_containers_in_use(&spec);
+    // From 1.35, GetValidationOptionsFromPodSpecAndMeta on a status update: the gate, or the
+    // old Pod already using the fields. In 1.34 ValidateContainerStateTransition reads the
+    // ContainerRestartRules gate itself (and knows no RestartAllContainers); before 1.34 it reads
+    // the Pod's restartPolicy alone.
+    let minor = gates.version.minor;
+    let allow_rules = minor >= 34
+        && (gates.enabled(GATE_RULES) || (minor >= 35 && container_restart_rules_in_use(&spec)));
+    let allow_all = minor >= 35
+        && (gates.enabled(GATE_RESTART_ALL) || restart_all_containers_in_use(&spec));
     let status = FieldPath::new("status");
     let mut errors = state_transition(
         &i.new_container_statuses,

@@ -80,6 +80,7 @@ pub fn object_warnings(
         skip_defaulting: false,
         future_rules: proposals.contains(&Proposal::RestartRulesFuture),
         always_pod: proposals.contains(&Proposal::AlwaysPod),
+        field_validation: Default::default(),
     };
     let (findings, _) = validate::validate_value(&object, &ctx);
     findings

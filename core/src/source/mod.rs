@@ -16,7 +16,7 @@
 mod resolve;
 mod stream;
 
-pub use stream::{BrokenDocument, read_stream};
+pub use stream::{BrokenDocument, read_stream, read_stream_at};
 
 use crate::diag::Diagnostic;
 use resolve::{CoreTag, Resolved};

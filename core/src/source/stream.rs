@@ -49,9 +49,20 @@ pub struct BrokenDocument {
     pub stops_kubectl: bool,
 }
 
-/// Every document of a YAML or JSON stream in order, each read or refused on its own.
+/// Every document of a YAML or JSON stream in order, each read or refused on its own, as the
+/// newest modelled kubectl reads it.
 pub fn read_stream(text: &str) -> Vec<Result<Document, BrokenDocument>> {
-    let mut out = Reader::default();
+    read_stream_at(text, crate::features::NEWEST_MINOR)
+}
+
+/// [`read_stream`] as kubectl 1.`minor` reads it: before 1.33 (apimachinery v0.32 and older) a
+/// stream whose first character is `{` is JSON to the end, and a JSON error is final; from 1.33
+/// the decoder turns to YAML when JSON fails before a second value.
+pub fn read_stream_at(text: &str, minor: u32) -> Vec<Result<Document, BrokenDocument>> {
+    let mut out = Reader {
+        yaml_after_bad_json: minor >= 33,
+        ..Reader::default()
+    };
     if looks_like_json(text) {
         out.json(text);
     } else {
@@ -166,6 +177,8 @@ impl Cursor {
 
 #[derive(Default)]
 struct Reader {
+    /// apimachinery v0.33's fallback: JSON that fails before its second value is read as YAML.
+    yaml_after_bad_json: bool,
     entries: Vec<Result<Document, BrokenDocument>>,
     /// Per entry: why kubectl stops there, if it does.
     stops: Vec<Option<Stop>>,
@@ -358,7 +371,7 @@ impl Reader {
                 }
                 Err(e) => {
                     let (line, column) = absolute(text, base, &e);
-                    if decoded <= 1 && self.yaml_after_json(text, end) {
+                    if self.yaml_after_bad_json && decoded <= 1 && self.yaml_after_json(text, end) {
                         return;
                     }
                     let error = Diagnostic::request(

@@ -202,7 +202,7 @@ pub fn validate_job_spec(spec: &JobSpec, path: &FieldPath, ctx: &Ctx, out: &mut 
         validate_pod_failure_policy(spec, &path.child("podFailurePolicy"), out);
     }
     if let Some(sp) = &spec.success_policy {
-        validate_success_policy(spec, sp, &path.child("successPolicy"), out);
+        validate_success_policy(spec, sp, &path.child("successPolicy"), ctx.gates.version.minor, out);
     }
     validate_pod_replacement_policy(spec, &path.child("podReplacementPolicy"), out);
 
@@ -330,14 +330,17 @@ fn validate_success_policy(
     spec: &JobSpec,
     sp: &SuccessPolicy,
     path: &FieldPath,
+    minor: u32,
     out: &mut Findings,
 ) {
     if !is_indexed(spec) {
-        out.push(Diagnostic::invalid(
-            path,
-            go_internal_success_policy(sp),
-            "requires indexed completion mode",
-        ));
+        let detail = "requires indexed completion mode";
+        out.push(if minor >= 34 {
+            Diagnostic::invalid(path, go_internal_success_policy(sp), detail)
+        } else {
+            // apimachinery before v0.34 prints a struct value with Go's %#v.
+            Diagnostic::invalid_printed(path, go_internal_success_policy(sp), &go_syntax_success_policy(sp), detail)
+        });
         return;
     }
     let rules_path = path.child("rules");
@@ -428,6 +431,34 @@ fn go_internal_success_policy(sp: &SuccessPolicy) -> serde_json::Value {
             .collect::<Vec<_>>()
     });
     serde_json::json!({ "Rules": rules })
+}
+
+/// The same value as apimachinery before v0.34 prints it: Go's `%#v` of the internal type, with
+/// each pointer's address (which is no fact about the object) written `0x…`.
+fn go_syntax_success_policy(sp: &SuccessPolicy) -> String {
+    let ptr = |ty: &str, set: bool| {
+        if set {
+            format!("(*{ty})(0x…)")
+        } else {
+            format!("(*{ty})(nil)")
+        }
+    };
+    let rules = match &sp.rules {
+        None => "[]batch.SuccessPolicyRule(nil)".to_owned(),
+        Some(rules) => format!(
+            "[]batch.SuccessPolicyRule{{{}}}",
+            rules
+                .iter()
+                .map(|r| format!(
+                    "batch.SuccessPolicyRule{{SucceededIndexes:{}, SucceededCount:{}}}",
+                    ptr("string", r.succeeded_indexes.is_some()),
+                    ptr("int32", r.succeeded_count.is_some())
+                ))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    format!("batch.SuccessPolicy{{Rules:{rules}}}")
 }
 
 /// validateIndexesFormat: `indexes` is a comma-separated list of indexes and `a-b` intervals
@@ -1652,7 +1683,8 @@ mod tests {
                     gates: gates.clone(),
                     skip_defaulting: false,
                     future_rules: false,
-                    always_pod: false
+                    always_pod: false,
+                    field_validation: Default::default(),
                 }
             ),
             vec![e("spec.podReplacementPolicy", FieldValueNotSupported)]
@@ -1667,6 +1699,7 @@ mod tests {
                 skip_defaulting: false,
                 future_rules: false,
                 always_pod: false,
+                field_validation: Default::default(),
             },
             &mut out,
         );

@@ -539,6 +539,7 @@ mod tests {
             skip_defaulting: false,
             future_rules: false,
             always_pod: false,
+            field_validation: Default::default(),
         }
     }
     fn run(v: Value, gates: &[(&str, bool)]) -> Findings {
@@ -683,6 +684,7 @@ mod tests {
             skip_defaulting: true,
             future_rules: false,
             always_pod: false,
+            field_validation: Default::default(),
         };
         validate_jobset_spec(&s, &FieldPath::new("spec"), &ctx, &mut out);
         // Undefaulted Job templates also lack terminationGracePeriodSeconds; only the webhook's

@@ -477,6 +477,7 @@ mod tests {
             skip_defaulting: false,
             future_rules: false,
             always_pod: false,
+            field_validation: Default::default(),
         }
     }
 

@@ -6,8 +6,6 @@ pub mod crr;
 pub mod job;
 pub mod job_lint;
 pub mod jobset;
-#[rustfmt::skip]
-mod known_fields;
 pub mod kubelet_config;
 pub mod pod;
 pub mod unknown_fields;
@@ -32,6 +30,8 @@ pub struct Ctx {
     pub future_rules: bool,
     /// Proposal AlwaysPod: Pod restartPolicy `AlwaysPod` is accepted.
     pub always_pod: bool,
+    /// What an unknown field costs (the API's `fieldValidation`).
+    pub field_validation: unknown_fields::FieldValidation,
 }
 
 /// `validate` op input: either one `object` (API JSON) or `source` text (YAML or JSON, one or
@@ -52,6 +52,11 @@ pub struct ValidateInput {
     pub feature_gates: Option<BTreeMap<String, bool>>,
     #[serde(default)]
     pub skip_defaulting: bool,
+    /// The API's `fieldValidation` for unknown fields: `Strict` (kubectl's default: an error),
+    /// `Warn` (the API server's default when a client sends none: a warning, the field dropped)
+    /// or `Ignore`. Default `Warn`.
+    #[serde(default)]
+    pub field_validation: unknown_fields::FieldValidation,
     /// Proposals to judge under (docs/proposals.md); the result lists them.
     #[serde(default)]
     pub proposals: Vec<crate::proposals::Proposal>,
@@ -105,6 +110,7 @@ pub fn run(input: ValidateInput) -> Result<ValidateOutput, Diagnostic> {
         skip_defaulting: input.skip_defaulting,
         future_rules,
         always_pod,
+        field_validation: input.field_validation,
     };
     let mut all = Findings::default();
     all.extend(gate_warnings);
@@ -118,7 +124,7 @@ pub fn run(input: ValidateInput) -> Result<ValidateOutput, Diagnostic> {
         (None, Some(text)) => {
             // Document by document, as kubectl decodes and applies them: one that cannot be
             // read is an error of its own (naming it), and the others are still validated.
-            for entry in source::read_stream(&text) {
+            for entry in source::read_stream_at(&text, ctx.gates.version.minor) {
                 let doc = match entry {
                     Ok(doc) => doc,
                     Err(broken) => {
@@ -348,7 +354,13 @@ pub fn validate_value(obj: &Value, ctx: &Ctx) -> (Findings, bool) {
     }
     let api_version = map.get("apiVersion").and_then(Value::as_str).unwrap_or("");
     let group = api_version.rsplit_once('/').map(|(g, _)| g).unwrap_or("");
+    // The API server decodes first: unknown fields are refused or dropped before validation.
+    let pruned = workloads::unknown_fields(group, kind, obj, ctx, &mut out);
+    let obj = pruned.as_ref().unwrap_or(obj);
     let modelled = workloads::validate_kind(group, api_version, kind, obj, ctx, &mut out);
-    workloads::check_unknown_fields(group, kind, obj, &mut out);
+    let minor = ctx.gates.version.minor;
+    for d in out.all_mut() {
+        d.reword_for(minor);
+    }
     (out, modelled)
 }

@@ -14,6 +14,9 @@ use crate::diag::{Diagnostic, FieldPath, Findings};
 use crate::eval::kubelet::{
     ACTION_RESTART, ACTION_RESTART_ALL, GATE_RESTART_ALL, GATE_RULES, OP_IN, OP_NOT_IN, is_sidecar,
 };
+
+/// KEP-753's gate: off, a create drops init containers' restartPolicy (settable in 1.31 and 1.32).
+const GATE_SIDECARS: &str = "SidecarContainers";
 use rustc_hash::FxHashSet;
 use std::collections::BTreeSet;
 
@@ -42,11 +45,24 @@ struct Opts {
     allow_all: bool,
 }
 
-/// dropContainerRestartRules: what a create does to the KEP-5307 fields with the gate off.
-/// Returns the spec to validate and one warning per dropped field.
-fn drop_disabled(spec: &PodSpec, path: &FieldPath, out: &mut Findings) -> PodSpec {
+/// What a create drops from the containers' restart fields (pkg/api/pod/util.go
+/// dropDisabledPodFields): with SidecarContainers off (settable in 1.31 and 1.32 only) every init
+/// container's restartPolicy; from 1.34, with ContainerRestartRules off, the KEP-5307 fields
+/// (dropContainerRestartRules: regular and ephemeral containers' restartPolicy and every
+/// container's rules, but a sidecar's restartPolicy Always). Before 1.34 those fields do not
+/// exist, and a regular container's restartPolicy is refused by validation instead. Returns the
+/// spec to validate, when anything was dropped, with one warning per dropped field.
+fn drop_disabled(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, out: &mut Findings) -> Option<PodSpec> {
+    let drop_sidecars = !ctx.gates.enabled(GATE_SIDECARS)
+        && spec.init_containers.iter().any(|c| c.restart_policy.is_some());
+    let drop_rules = ctx.gates.version.minor >= 34 && !ctx.gates.enabled(GATE_RULES);
+    if !drop_sidecars && !drop_rules {
+        return None;
+    }
     let mut s = spec.clone();
-    let note = "dropped on create: the ContainerRestartRules feature gate is off, so the API server clears this field";
+    let note = |gate: &str| {
+        format!("dropped on create: the {gate} feature gate is off, so the API server clears this field")
+    };
     let lists: [(&str, &mut Vec<Container>); 3] = [
         ("initContainers", &mut s.init_containers),
         ("containers", &mut s.containers),
@@ -55,26 +71,28 @@ fn drop_disabled(spec: &PodSpec, path: &FieldPath, out: &mut Findings) -> PodSpe
     for (name, list) in lists {
         for (i, c) in list.iter_mut().enumerate() {
             let p = path.child(name).index(i);
-            let keep_policy = name == "initContainers" && is_sidecar(c);
-            if c.restart_policy.is_some() && !keep_policy {
+            let init = name == "initContainers";
+            let keep_policy = init && is_sidecar(c) && !drop_sidecars;
+            let gate = if init && drop_sidecars { GATE_SIDECARS } else { GATE_RULES };
+            if c.restart_policy.is_some() && !keep_policy && (drop_rules || (init && drop_sidecars)) {
                 out.push(Diagnostic::lint(
                     "field-dropped",
                     &p.child("restartPolicy"),
-                    format!("{}: {note}", p.child("restartPolicy")),
+                    format!("{}: {}", p.child("restartPolicy"), note(gate)),
                 ));
                 c.restart_policy = None;
             }
-            if c.restart_policy_rules.is_some() {
+            if drop_rules && c.restart_policy_rules.is_some() {
                 out.push(Diagnostic::lint(
                     "field-dropped",
                     &p.child("restartPolicyRules"),
-                    format!("{}: {note}", p.child("restartPolicyRules")),
+                    format!("{}: {}", p.child("restartPolicyRules"), note(GATE_RULES)),
                 ));
                 c.restart_policy_rules = None;
             }
         }
     }
-    s
+    Some(s)
 }
 
 /// validateContainerRestartPolicy: a container's restartPolicy and restartPolicyRules.
@@ -184,13 +202,12 @@ pub fn validate_pod_spec(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, out: &mut 
         allow_rules: ctx.gates.enabled(GATE_RULES),
         allow_all: ctx.gates.enabled(GATE_RESTART_ALL),
     };
-    let dropped;
-    let spec = if !ctx.skip_defaulting && !opts.allow_rules {
-        dropped = drop_disabled(spec, path, out);
-        &dropped
+    let dropped = if ctx.skip_defaulting {
+        None
     } else {
-        spec
+        drop_disabled(spec, path, ctx, out)
     };
+    let spec = dropped.as_ref().unwrap_or(spec);
 
     if spec.termination_grace_period_seconds.is_none() {
         out.push(Diagnostic::required(
@@ -586,6 +603,7 @@ mod tests {
             skip_defaulting: skip,
             future_rules: false,
             always_pod: false,
+            field_validation: Default::default(),
         }
     }
 

@@ -148,35 +148,72 @@ pub(super) fn validate_kind(
     }
 }
 
-/// Unknown-field warnings for the built-in kinds, and for the Job templates a JobSet embeds.
-pub(super) fn check_unknown_fields(group: &str, kind: &str, obj: &Value, out: &mut Findings) {
-    let root = FieldPath::root();
-    match (group, kind) {
-        ("", "Pod")
-        | ("batch", "Job" | "CronJob")
-        | ("apps", "Deployment" | "StatefulSet" | "DaemonSet" | "ReplicaSet") => {
-            super::unknown_fields::check(kind, obj, &root, out);
-        }
-        ("jobset.x-k8s.io", "JobSet") => {
-            let p = FieldPath::new("spec").child("replicatedJobs");
-            for (i, rj) in at(obj, &["spec", "replicatedJobs"])
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .enumerate()
-            {
-                if let Some(t) = rj.get("template") {
-                    super::unknown_fields::check(
-                        "JobTemplateSpec",
-                        t,
-                        &p.index(i).child("template"),
-                        out,
-                    );
-                }
-            }
-        }
-        _ => {}
+/// Unknown fields, as the API server's decoding finds them: of the built-in kinds, against the
+/// targeted minor's types; of the Job templates a JobSet embeds, against the JobSet CRD's schema
+/// (pruned, or refused under `Strict`), then against the targeted minor, whose API server drops
+/// what it does not know from the Jobs the JobSet controller creates (a warning whatever the
+/// field validation: the JobSet itself is accepted). Returns the object without them, when any.
+pub(super) fn unknown_fields(
+    group: &str,
+    kind: &str,
+    obj: &Value,
+    ctx: &Ctx,
+    out: &mut Findings,
+) -> Option<Value> {
+    use super::unknown_fields::{self as uf, Allow, JOBSET_SCHEMA_MINOR};
+    let minor = ctx.gates.version.minor;
+    let allow = Allow {
+        future_rules: ctx.future_rules,
+    };
+    if let Some(t) = uf::kind_type(group, kind) {
+        return uf::check(t, obj, &FieldPath::root(), minor, ctx.field_validation, allow, out);
     }
+    if (group, kind) != ("jobset.x-k8s.io", "JobSet") {
+        return None;
+    }
+    let tmpl = uf::type_named("JobTemplateSpec")?;
+    let rjs = at(obj, &["spec", "replicatedJobs"]).and_then(Value::as_array)?;
+    let p = FieldPath::new("spec").child("replicatedJobs");
+    let mut pruned: Option<Value> = None;
+    for (i, rj) in rjs.iter().enumerate() {
+        let Some(t) = rj.get("template") else {
+            continue;
+        };
+        let tp = p.index(i).child("template");
+        let after_crd = uf::check(tmpl, t, &tp, JOBSET_SCHEMA_MINOR, ctx.field_validation, allow, out);
+        let t1 = after_crd.as_ref().unwrap_or(t);
+        let dropped = uf::find(tmpl, t1, &tp, minor, allow);
+        for u in &dropped {
+            out.push(Diagnostic::lint(
+                "field-dropped",
+                &u.path,
+                format!(
+                    "{}: Kubernetes 1.{minor}'s API server drops this field from the Jobs the JobSet controller creates ({}{}), so it has no effect there",
+                    u.path,
+                    u.type_name,
+                    match u.elsewhere {
+                        Some((since, _)) if since > minor => format!(" has it from 1.{since}"),
+                        _ => " does not have it".to_owned(),
+                    }
+                ),
+            ));
+        }
+        if after_crd.is_none() && dropped.is_empty() {
+            continue;
+        }
+        let mut t2 = t1.clone();
+        uf::prune(tmpl, &mut t2, minor, allow);
+        let whole = pruned.get_or_insert_with(|| obj.clone());
+        if let Some(slot) = whole
+            .get_mut("spec")
+            .and_then(|s| s.get_mut("replicatedJobs"))
+            .and_then(|r| r.get_mut(i))
+            .and_then(|r| r.get_mut("template"))
+        {
+            *slot = t2;
+        }
+    }
+    pruned
 }
 
 fn decode<T: serde::de::DeserializeOwned>(
@@ -310,7 +347,25 @@ fn controller_template_value(
     if !ctx.skip_defaulting {
         super::pod::default_pod_spec(&mut spec);
     }
-    super::pod::validate_pod_template_spec(&spec, p, ctx, out);
+    if always_only == Some("StatefulSet") && ctx.gates.version.minor < 34 {
+        // Before 1.34 ValidatePodTemplateSpecForStatefulSet leaves the Pod spec unchecked (its
+        // call to ValidatePodTemplateSpec is commented out): the StatefulSet is accepted, and
+        // what is wrong shows when its controller creates the Pods, which are refused.
+        let mut later = Findings::default();
+        super::pod::validate_pod_template_spec(&spec, p, ctx, &mut later);
+        for e in later.errors {
+            let message = format!(
+                "{}; Kubernetes 1.{} accepts the StatefulSet without checking its Pod template (it does from 1.34), and refuses the Pods its controller creates from it",
+                e.message,
+                ctx.gates.version.minor
+            );
+            out.push(Diagnostic { message, ..e }.with_severity(Severity::Warning).with_code("pod-template-refused-later"));
+        }
+        out.warnings.extend(later.warnings);
+        out.infos.extend(later.infos);
+    } else {
+        super::pod::validate_pod_template_spec(&spec, p, ctx, out);
+    }
     let Some(owner) = always_only else { return };
     let sp = p.child("spec");
     // "RestartPolicy has already been first-order validated": an unknown value gets both errors.
