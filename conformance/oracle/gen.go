@@ -155,8 +155,37 @@ func (g gen) restartGates() map[string]bool {
 	return map[string]bool{"RestartAllContainersOnContainerExits": g.chance(0.5)}
 }
 
-// gatesOf is a case's featureGates: the gates drawn, less those the linked release does not know.
-func gatesOf(g map[string]bool) map[string]bool { return onlyKnown(g) }
+// gatesOf is a case's featureGates: the gates drawn, less those the linked release does not
+// know, with every gate that depends on a gate turned off turned off too (from 1.35 the
+// components refuse a gate on whose dependencies are off, as a cluster's operator would find).
+func gatesOf(g map[string]bool) map[string]bool {
+	out := onlyKnown(g)
+	deps := gateDependencies()
+	for changed := true; changed; {
+		changed = false
+		for gate, ds := range deps {
+			if !effective(out, gate) {
+				continue
+			}
+			for _, d := range ds {
+				if !effective(out, d) {
+					out[gate] = false
+					changed = true
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+// effective: a gate's value with the case's settings over the release's defaults.
+func effective(set map[string]bool, gate string) bool {
+	if v, ok := set[gate]; ok {
+		return v
+	}
+	return releaseDefaults[gate]
+}
 
 func pod(spec map[string]any) map[string]any {
 	return map[string]any{"apiVersion": "v1", "kind": "Pod", "metadata": map[string]any{"name": "pod", "namespace": "default"}, "spec": spec}

@@ -49,6 +49,16 @@ var knownGates = func() map[string]bool {
 	return m
 }()
 
+// releaseDefaults: every known gate's default in the linked release, read before any case sets
+// one (the global gate holds the last case's values afterwards).
+var releaseDefaults = func() map[string]bool {
+	m := map[string]bool{}
+	for f, spec := range utilfeature.DefaultMutableFeatureGate.GetAll() {
+		m[string(f)] = spec.Default
+	}
+	return m
+}()
+
 // onlyKnown drops the gates the linked release does not know: a generator draws the same gates
 // for every minor (so that a seed's cases stay the same), and a minor that has no such gate
 // takes the case without it.

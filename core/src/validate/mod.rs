@@ -356,8 +356,27 @@ pub fn validate_value(obj: &Value, ctx: &Ctx) -> (Findings, bool) {
     let group = api_version.rsplit_once('/').map(|(g, _)| g).unwrap_or("");
     // The API server decodes first: unknown fields are refused or dropped before validation.
     let pruned = workloads::unknown_fields(group, kind, obj, ctx, &mut out);
+    let refused = ctx.field_validation == unknown_fields::FieldValidation::Strict
+        && out.errors.iter().any(|d| d.code.as_deref() == Some("unknown-field"));
     let obj = pruned.as_ref().unwrap_or(obj);
-    let modelled = workloads::validate_kind(group, api_version, kind, obj, ctx, &mut out);
+    let mut checked = Findings::default();
+    let modelled = workloads::validate_kind(group, api_version, kind, obj, ctx, &mut checked);
+    if refused {
+        // A strict decoding error refuses the request before validation runs: what validation
+        // would say next is told as warnings, so that one run shows both.
+        for e in std::mem::take(&mut checked.errors) {
+            let message = format!(
+                "{} (the API server says this once the unknown fields are gone; their strict decoding error refuses the request first)",
+                e.message
+            );
+            checked.push(
+                Diagnostic { message, ..e }
+                    .with_severity(crate::diag::Severity::Warning)
+                    .with_code("refused-after-unknown-fields"),
+            );
+        }
+    }
+    out.merge(checked);
     let minor = ctx.gates.version.minor;
     for d in out.all_mut() {
         d.reword_for(minor);
