@@ -17,6 +17,7 @@ macro_rules! outln {
 }
 
 mod chart;
+mod compare;
 mod render;
 mod stages;
 mod sweep;
@@ -116,6 +117,13 @@ enum Command {
         /// says nothing; the API server drops the field under the last two.
         #[arg(long = "validate", value_enum, default_value_t = FieldValidationArg::Strict)]
         field_validation: FieldValidationArg,
+        /// The upgrade check: judge the files by this Kubernetes version too (1.31 … 1.37) and
+        /// report, per document, what changes from --kubernetes-version to it: admitted by one and
+        /// refused by the other, errors and warnings that appear or go, and container exits
+        /// decided differently, with the upstream change that explains each where known. Exit
+        /// status 1 when the compared version refuses a document or decides an exit differently.
+        #[arg(long = "compare-version", value_name = "VERSION", conflicts_with = "skip_defaulting")]
+        compare_version: Option<String>,
         #[command(flatten)]
         target: Target,
     },
@@ -378,8 +386,17 @@ fn dispatch(cli: Cli) -> ExitCode {
         Command::Validate {
             files,
             output,
+            skip_defaulting: _,
+            field_validation,
+            compare_version: Some(to),
+            target,
+        } => compare_versions(&files, output, field_validation, &to, &target),
+        Command::Validate {
+            files,
+            output,
             skip_defaulting,
             field_validation,
+            compare_version: None,
             target,
         } => validate(&files, output, skip_defaulting, field_validation, &target),
         Command::Evaluate {
@@ -478,6 +495,64 @@ fn dispatch(cli: Cli) -> ExitCode {
             }
         }
     }
+}
+
+fn compare_versions(
+    files: &[PathBuf],
+    output: Output,
+    field_validation: FieldValidationArg,
+    to: &str,
+    target: &Target,
+) -> ExitCode {
+    if output == Output::Sarif {
+        eprintln!("error: --compare-version writes human or json output");
+        return ExitCode::from(2);
+    }
+    let from = target
+        .kubernetes_version
+        .clone()
+        .unwrap_or_else(|| restartkit::KubeVersion::default().as_string());
+    let mut reports = Vec::new();
+    for f in files {
+        let name = f.display().to_string();
+        let text = match read_input(f) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        let mut input = json!({"source": text, "fileName": name, "fromVersion": from,
+            "toVersion": to, "fieldValidation": field_validation.api_value()});
+        if let (Some(g), Some(m)) = (&target.feature_gates, input.as_object_mut()) {
+            m.insert("featureGates".into(), json!(g));
+        }
+        let result = match call("compareVersions", input) {
+            Ok((r, _)) => r,
+            Err(errs) => return report_errors(&errs),
+        };
+        match serde_json::from_value::<restartkit::upgrade::CompareVersionsOutput>(result) {
+            Ok(o) => reports.push((name, o)),
+            Err(e) => {
+                eprintln!("error: cannot read the comparison: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    match output {
+        Output::Json => {
+            if !print_line(&compare::json_report(&reports)) {
+                return ExitCode::SUCCESS;
+            }
+        }
+        _ => {
+            for (name, o) in &reports {
+                compare::print_human(name, o);
+            }
+        }
+    }
+    let outs: Vec<_> = reports.into_iter().map(|(_, o)| o).collect();
+    compare::status(&outs)
 }
 
 fn validate(

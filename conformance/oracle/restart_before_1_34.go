@@ -16,14 +16,14 @@ import (
 	api "k8s.io/kubernetes/pkg/apis/core"
 	corevalidation "k8s.io/kubernetes/pkg/apis/core/validation"
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
-	kubetypes "k8s.io/kubernetes/pkg/kubelet/types"
 )
 
-// isSidecar: c is one of spec's init containers, and restartable.
+// isSidecar: c is one of spec's init containers, and restartable: its restartPolicy is Always
+// (IsRestartableInitContainer, in pkg/kubelet/types in 1.31 and pkg/api/v1/pod from 1.32).
 func isSidecar(c corev1.Container, spec corev1.PodSpec) bool {
-	for i := range spec.InitContainers {
-		if spec.InitContainers[i].Name == c.Name {
-			return kubetypes.IsRestartableInitContainer(&spec.InitContainers[i])
+	for _, ic := range spec.InitContainers {
+		if ic.Name == c.Name {
+			return ic.RestartPolicy != nil && *ic.RestartPolicy == corev1.ContainerRestartPolicyAlways
 		}
 	}
 	return false

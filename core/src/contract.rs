@@ -38,6 +38,7 @@ pub const OPERATIONS: &[&str] = &[
     "sweepChunk",
     "sweepMerge",
     "backoffCompare",
+    "compareVersions",
     "checkVector",
     "vectorExpect",
     "describe",
@@ -352,6 +353,11 @@ fn answer_op(op: &str, input: Value, check: ObjectCheck) -> Response {
             decode(input).and_then(backoff::compare::compare),
             vec![],
         ),
+        "compareVersions" => encode(
+            op,
+            decode(input).and_then(crate::upgrade::compare_versions),
+            vec![],
+        ),
         #[cfg(feature = "simulate")]
         "simulate" => encode(op, decode(input).and_then(crate::simulate::run), vec![]),
         #[cfg(feature = "simulate")]
@@ -514,6 +520,14 @@ pub fn json_schemas() -> std::collections::BTreeMap<&'static str, Value> {
     put(
         "BackoffCompareOutput",
         schema_for!(backoff::compare::CompareOutput),
+    );
+    put(
+        "CompareVersionsInput",
+        schema_for!(crate::upgrade::CompareVersionsInput),
+    );
+    put(
+        "CompareVersionsOutput",
+        schema_for!(crate::upgrade::CompareVersionsOutput),
     );
     #[cfg(feature = "simulate")]
     {

@@ -306,11 +306,15 @@ impl FeatureGates {
         }
     }
 
-    /// Resolves a request's `kubernetesVersion` and `featureGates` as the minor's components
-    /// resolve their `--feature-gates`: a gate the minor does not have, a locked gate set against
-    /// its lock, or a gate turned on while a gate it depends on is off (from 1.35) is a request
-    /// error with the components' message. Setting a GA or deprecated gate is a warning (they
-    /// log one), as is a gate that changes nothing restartkit models.
+    /// Resolves a request's `kubernetesVersion` and `featureGates`. A gate the minor's components
+    /// do not know (not there yet, removed, or never) is a request error with their message
+    /// (`unrecognized feature gate: X`). What they refuse of a known gate is answered as
+    /// upstream's unit tests answer it (conformance/FORMAT.md: gates apply as given, even
+    /// locked ones), with a warning in the components' words: a locked gate set against its
+    /// lock, or a gate on whose dependencies are off (from 1.35). Turning a gate off turns off
+    /// the gates that depend on it and are not set (as upstream's featuregatetesting does, and
+    /// as a cluster must). Setting a GA or deprecated gate is a warning (the components log one),
+    /// as is a gate that changes nothing restartkit models.
     pub fn resolve(
         version: Option<&str>,
         overrides: Option<&BTreeMap<String, bool>>,
@@ -325,8 +329,8 @@ impl FeatureGates {
             return Ok((gates, warnings));
         };
         let field = |k: &str| format!("featureGates[{k}]");
-        let warn = |k: &str, msg: String| {
-            Diagnostic::request("feature-gate-note", &field(k), msg).with_severity(Severity::Warning)
+        let warn = |code: &str, k: &str, msg: String| {
+            Diagnostic::request(code, &field(k), msg).with_severity(Severity::Warning)
         };
         for (k, on) in o {
             if controller_gate(k).is_some() {
@@ -336,29 +340,28 @@ impl FeatureGates {
             match presence(k, v.minor) {
                 Presence::Known(g) => {
                     if g.locked && g.default != *on {
-                        return Err(Diagnostic::request(
+                        warnings.push(warn(
                             "locked-feature-gate",
-                            &field(k),
+                            k,
                             format!(
-                                "cannot set feature gate {k} to {on}, feature is locked to {} (Kubernetes 1.{}; its components refuse to start with it)",
-                                g.default, v.minor
+                                "cannot set feature gate {k} to {on}, feature is locked to {} (Kubernetes 1.{}'s components refuse to start so); answered with the gate {} as upstream's unit tests answer",
+                                g.default,
+                                v.minor,
+                                if *on { "on" } else { "off" }
                             ),
                         ));
                     }
                     match Stage::from(g.stage) {
-                        Stage::Ga => warnings.push(warn(k, format!("setting GA feature gate {k}={on}. It will be removed in a future release."))),
-                        Stage::Deprecated => warnings.push(warn(k, format!("setting deprecated feature gate {k}={on}. It will be removed in a future release."))),
+                        Stage::Ga => warnings.push(warn("feature-gate-note", k, format!("setting GA feature gate {k}={on}. It will be removed in a future release."))),
+                        Stage::Deprecated => warnings.push(warn("feature-gate-note", k, format!("setting deprecated feature gate {k}={on}. It will be removed in a future release."))),
                         _ => {}
                     }
                     if !GATES.iter().any(|m| m.name == k) {
-                        warnings.push(
-                            Diagnostic::request(
-                                "unknown-feature-gate",
-                                &field(k),
-                                format!("feature gate {k:?} does not change any restart or failure behaviour restartkit models"),
-                            )
-                            .with_severity(Severity::Warning),
-                        );
+                        warnings.push(warn(
+                            "unknown-feature-gate",
+                            k,
+                            format!("feature gate {k:?} does not change any restart or failure behaviour restartkit models"),
+                        ));
                     }
                     gates.set(k, *on);
                 }
@@ -402,15 +405,40 @@ impl FeatureGates {
                 }
             }
         }
-        gates.check_dependencies()?;
+        warnings.extend(gates.settle_dependencies(o));
         Ok((gates, warnings))
     }
 
-    /// component-base's dependency check (from 1.35): every enabled gate's dependencies are on.
-    fn check_dependencies(&self) -> Result<(), Diagnostic> {
+    /// component-base's dependencies (from 1.35): a gate turned off turns off the gates that
+    /// depend on it and are not set (featuregatetesting's rule); a set gate left on whose
+    /// dependencies are off is kept, with the components' refusal as a warning.
+    fn settle_dependencies(&mut self, set: &BTreeMap<String, bool>) -> Vec<Diagnostic> {
+        let mut out = Vec::new();
         let Some(m) = minor_table(self.version.minor) else {
-            return Ok(());
+            return out;
         };
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for (gate, deps) in m.depends {
+                let name = gate_name(*gate);
+                if set.contains_key(name) || !self.enabled(name) {
+                    continue;
+                }
+                if let Some(off) = deps.iter().map(|d| gate_name(*d)).find(|d| set.get(*d) == Some(&false)) {
+                    self.set(name, false);
+                    changed = true;
+                    out.push(
+                        Diagnostic::request(
+                            "feature-gate-dependency",
+                            &format!("featureGates[{name}]"),
+                            format!("{name} is off because {off} is off: it depends on it (a cluster that turns {off} off must turn {name} off too, or its components refuse to start)"),
+                        )
+                        .with_severity(Severity::Warning),
+                    );
+                }
+            }
+        }
         for (gate, deps) in m.depends {
             let name = gate_name(*gate);
             if !self.enabled(name) {
@@ -422,18 +450,21 @@ impl FeatureGates {
                 .filter(|d| !self.enabled(d))
                 .collect();
             if !off.is_empty() {
-                return Err(Diagnostic::request(
-                    "feature-gate-dependency",
-                    &format!("featureGates[{name}]"),
-                    format!(
-                        "{name} is enabled, but depends on features that are disabled: [{}] (Kubernetes 1.{}; its components refuse to start so)",
-                        off.join(" "),
-                        self.version.minor
-                    ),
-                ));
+                out.push(
+                    Diagnostic::request(
+                        "feature-gate-dependency",
+                        &format!("featureGates[{name}]"),
+                        format!(
+                            "{name} is enabled, but depends on features that are disabled: [{}] (Kubernetes 1.{}'s components refuse to start so; turn them on too)",
+                            off.join(" "),
+                            self.version.minor
+                        ),
+                    )
+                    .with_severity(Severity::Warning),
+                );
             }
         }
-        Ok(())
+        out
     }
 
     pub fn set(&mut self, name: &str, on: bool) {
@@ -679,34 +710,39 @@ mod tests {
     }
 
     #[test]
-    fn locked_gates_and_dependencies_are_refused_as_the_components_refuse_them() {
-        let (code, _, msg) = error("1.37", &[("JobManagedBy", false)]);
-        assert_eq!(code, "locked-feature-gate");
+    fn locked_gates_and_dependencies_warn_in_the_components_words() {
+        let warning = |v: &str, gates: &[(&str, bool)], code: &str| {
+            let (g, w) = resolve(v, gates).unwrap_or_default();
+            let found = w.into_iter().find(|d| d.code.as_deref() == Some(code)).map(|d| d.message);
+            (g, found.unwrap_or_default())
+        };
+        // Applied as given (conformance/FORMAT.md), with the components' refusal as a warning.
+        let (g, msg) = warning("1.37", &[("JobManagedBy", false)], "locked-feature-gate");
+        assert!(!g.enabled("JobManagedBy"));
         assert!(
             msg.starts_with("cannot set feature gate JobManagedBy to false, feature is locked to true"),
             "{msg}"
         );
-        // Setting a locked gate to its value is accepted, with the GA warning the components log.
-        let (g, w) = resolve("1.37", &[("JobManagedBy", true)]).unwrap_or_default();
-        assert!(g.enabled("JobManagedBy"));
-        assert!(w.iter().any(|d| d.message.contains("setting GA feature gate JobManagedBy=true")));
+        // Setting a locked gate to its value: the GA warning the components log.
+        let (_, msg) = warning("1.37", &[("JobManagedBy", true)], "feature-gate-note");
+        assert!(msg.contains("setting GA feature gate JobManagedBy=true"), "{msg}");
         // 1.35: RestartAllContainersOnContainerExits needs NodeDeclaredFeatures (alpha, off).
-        let (code, field, msg) = error("1.35", &[("RestartAllContainersOnContainerExits", true)]);
-        assert_eq!(code, "feature-gate-dependency");
-        assert_eq!(field, "featureGates[RestartAllContainersOnContainerExits]");
+        let (g, msg) = warning("1.35", &[("RestartAllContainersOnContainerExits", true)], "feature-gate-dependency");
+        assert!(g.enabled("RestartAllContainersOnContainerExits"));
         assert!(
             msg.starts_with("RestartAllContainersOnContainerExits is enabled, but depends on features that are disabled: [NodeDeclaredFeatures]"),
             "{msg}"
         );
-        assert!(
-            resolve(
-                "1.35",
-                &[("RestartAllContainersOnContainerExits", true), ("NodeDeclaredFeatures", true)]
-            )
-            .is_ok()
-        );
-        let (code, _, _) = error("1.37", &[("ContainerRestartRules", false)]);
-        assert_eq!(code, "feature-gate-dependency");
+        let (_, w) = resolve(
+            "1.35",
+            &[("RestartAllContainersOnContainerExits", true), ("NodeDeclaredFeatures", true)],
+        )
+        .unwrap_or_default();
+        assert!(w.iter().all(|d| d.code.as_deref() != Some("feature-gate-dependency")), "{w:?}");
+        // Turning ContainerRestartRules off turns its unset dependent off (featuregatetesting).
+        let (g, msg) = warning("1.37", &[("ContainerRestartRules", false)], "feature-gate-dependency");
+        assert!(!g.enabled("RestartAllContainersOnContainerExits"));
+        assert!(msg.starts_with("RestartAllContainersOnContainerExits is off because ContainerRestartRules is off"), "{msg}");
     }
 
     #[test]

@@ -25,6 +25,7 @@ pub mod simulate;
 pub mod source;
 #[cfg(feature = "simulate")]
 pub mod sweep;
+pub mod upgrade;
 pub mod validate;
 
 pub use contract::{Request, Response, handle, handle_json};
