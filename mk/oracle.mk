@@ -41,7 +41,7 @@ comma := ,
 oracle_bin = $(ORACLE_OUT)/oracle-1.$(1)
 oracle_selected = $(if $(filter all,$(K8S)),$(ORACLE_MINORS),1.$(call oracle_minor,$(K8S)))
 
-.PHONY: oracle test-oracle oracle-helpers oracle-pin gen-k8s $(addprefix oracle-bin-,$(ORACLE_MINORS))
+.PHONY: oracle test-oracle oracle-helpers oracle-pin gen-k8s oracle-minor-vectors oracle-go $(addprefix oracle-bin-,$(ORACLE_MINORS))
 
 oracle-go:
 	@command -v go >/dev/null || { echo "go is required for conformance/oracle (see docs/oracle.md)"; exit 1; }
@@ -81,3 +81,11 @@ oracle-pin: oracle-go
 
 gen-k8s: oracle-go
 	python3 tools/gen_k8s_versions.py
+
+# conformance/vectors/minors.json: the hand-written inputs of conformance/oracle/testdata/
+# minors-inputs.jsonl, each with the expectation every minor's own code gives it.
+oracle-minor-vectors: $(addprefix oracle-bin-,$(ORACLE_MINORS))
+	@for m in $(ORACLE_MINORS); do $(ORACLE_OUT)/oracle-$$m -expect $(ORACLE_DIR)/testdata/minors-inputs.jsonl || exit 1; done \
+	  | python3 -c 'import json,sys; vs=[json.loads(l) for l in sys.stdin]; [v.update(id=v["id"]+"@"+v["input"]["kubernetesVersion"]) for v in vs]; print(json.dumps(vs, indent=1, ensure_ascii=False))' \
+	  > conformance/vectors/minors.json
+	@echo "conformance/vectors/minors.json: $$(grep -c '"id"' conformance/vectors/minors.json) vectors"

@@ -16,8 +16,10 @@ use std::fmt::Write as _;
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
     println!("cargo::rerun-if-changed=../core/src");
-    let mut schemas: BTreeMap<String, Value> =
-        restartkit::contract::json_schemas().into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
+    let mut schemas: BTreeMap<String, Value> = restartkit::contract::json_schemas()
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v))
+        .collect();
     // The options of `compile()`, not part of the request contract table.
     schemas.insert(
         "PrepareOptions".to_owned(),
@@ -65,8 +67,11 @@ fn main() {
     let written = std::fs::write(format!("{dir}/contract_ts.rs"), rust)
         .and_then(|()| std::fs::write(format!("{dir}/contract.d.ts"), &out))
         .and_then(|()| {
-        std::fs::write(format!("{dir}/schemas.json"), serde_json::to_string(&schemas).unwrap_or_default())
-    });
+            std::fs::write(
+                format!("{dir}/schemas.json"),
+                serde_json::to_string(&schemas).unwrap_or_default(),
+            )
+        });
     if let Err(e) = written {
         println!("cargo::error=cannot write the generated TypeScript: {e}");
     }
@@ -76,7 +81,9 @@ fn main() {
 fn add(named: &mut BTreeMap<String, Value>, name: &str, schema: Value, warnings: &mut Vec<String>) {
     match named.get(name) {
         Some(prev) if *prev != schema => {
-            warnings.push(format!("two different JSON Schemas are both named {name}; the TypeScript keeps the first"));
+            warnings.push(format!(
+                "two different JSON Schemas are both named {name}; the TypeScript keeps the first"
+            ));
         }
         Some(_) => {}
         None => {
@@ -95,7 +102,9 @@ fn is_plain_object(s: &Value) -> bool {
 }
 
 fn doc(out: &mut String, s: &Value, indent: &str) {
-    let Some(d) = s.get("description").and_then(Value::as_str) else { return };
+    let Some(d) = s.get("description").and_then(Value::as_str) else {
+        return;
+    };
     let d = d.replace("*/", "*\\/");
     let _ = writeln!(out, "{indent}/**");
     for line in d.lines() {
@@ -110,9 +119,14 @@ fn literal(v: &Value) -> String {
 
 fn prop_name(k: &str) -> String {
     let ident = !k.is_empty()
-        && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+        && k.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
         && !k.starts_with(|c: char| c.is_ascii_digit());
-    if ident { k.to_owned() } else { literal(&Value::String(k.to_owned())) }
+    if ident {
+        k.to_owned()
+    } else {
+        literal(&Value::String(k.to_owned()))
+    }
 }
 
 fn union(parts: Vec<String>) -> String {
@@ -125,7 +139,17 @@ fn union(parts: Vec<String>) -> String {
     match seen.len() {
         0 => "never".to_owned(),
         1 => seen.concat(),
-        _ => seen.iter().map(|p| if p.contains(" | ") || p.contains(" & ") { format!("({p})") } else { p.clone() }).collect::<Vec<_>>().join(" | "),
+        _ => seen
+            .iter()
+            .map(|p| {
+                if p.contains(" | ") || p.contains(" & ") {
+                    format!("({p})")
+                } else {
+                    p.clone()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" | "),
     }
 }
 
@@ -148,7 +172,9 @@ fn ts(s: &Value, indent: &str) -> String {
         parts.push(union(e.iter().map(literal).collect()));
     } else if let Some(t) = own_type(o, indent) {
         // A bare `type: object` next to a `$ref` or to variants adds nothing.
-        if !(t == "Record<string, unknown>" && (o.contains_key("$ref") || o.contains_key("oneOf") || o.contains_key("anyOf"))) {
+        if !(t == "Record<string, unknown>"
+            && (o.contains_key("$ref") || o.contains_key("oneOf") || o.contains_key("anyOf")))
+        {
             parts.push(t);
         }
     }
@@ -163,7 +189,17 @@ fn ts(s: &Value, indent: &str) -> String {
     match parts.len() {
         0 => "unknown".to_owned(),
         1 => parts.concat(),
-        _ => parts.iter().map(|p| if p.contains(" | ") { format!("({p})") } else { p.clone() }).collect::<Vec<_>>().join(" & "),
+        _ => parts
+            .iter()
+            .map(|p| {
+                if p.contains(" | ") {
+                    format!("({p})")
+                } else {
+                    p.clone()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" & "),
     }
 }
 
@@ -174,7 +210,9 @@ fn own_type(o: &Map<String, Value>, indent: &str) -> Option<String> {
         _ if o.contains_key("properties") => vec!["object"],
         _ => return None,
     };
-    Some(union(types.iter().map(|t| one_type(t, o, indent)).collect()))
+    Some(union(
+        types.iter().map(|t| one_type(t, o, indent)).collect(),
+    ))
 }
 
 fn one_type(t: &str, o: &Map<String, Value>, indent: &str) -> String {
@@ -186,7 +224,11 @@ fn one_type(t: &str, o: &Map<String, Value>, indent: &str) -> String {
         "array" => match o.get("items") {
             Some(items) => {
                 let inner = ts(items, indent);
-                if inner.contains(' ') && !inner.starts_with('{') { format!("({inner})[]") } else { format!("{inner}[]") }
+                if inner.contains(' ') && !inner.starts_with('{') {
+                    format!("({inner})[]")
+                } else {
+                    format!("{inner}[]")
+                }
             }
             None => "unknown[]".to_owned(),
         },
@@ -201,17 +243,27 @@ fn object(o: &Map<String, Value>, indent: &str) -> String {
     let Some(props) = props.filter(|p| !p.is_empty()) else {
         return match extra {
             Some(Value::Bool(false)) => "Record<string, never>".to_owned(),
-            Some(Value::Object(s)) => format!("{{ [key: string]: {} }}", ts(&Value::Object(s.clone()), indent)),
+            Some(Value::Object(s)) => format!(
+                "{{ [key: string]: {} }}",
+                ts(&Value::Object(s.clone()), indent)
+            ),
             _ => "Record<string, unknown>".to_owned(),
         };
     };
-    let required: Vec<&str> =
-        o.get("required").and_then(Value::as_array).map(|r| r.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+    let required: Vec<&str> = o
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
     let inner = format!("{indent}  ");
     let mut out = String::from("{\n");
     for (k, v) in props {
         doc(&mut out, v, &inner);
-        let opt = if required.contains(&k.as_str()) { "" } else { "?" };
+        let opt = if required.contains(&k.as_str()) {
+            ""
+        } else {
+            "?"
+        };
         let _ = writeln!(out, "{inner}{}{opt}: {};", prop_name(k), ts(v, &inner));
     }
     // JSON Schema allows keys it does not name unless `additionalProperties: false` (the core's

@@ -20,7 +20,10 @@ fn label(k: &ChangeKind) -> &'static str {
 
 /// Prints one file's comparison for a person.
 pub fn print_human(file: &str, out: &CompareVersionsOutput) {
-    println!("{file}: Kubernetes {} → {}", out.from_version, out.to_version);
+    println!(
+        "{file}: Kubernetes {} → {}",
+        out.from_version, out.to_version
+    );
     for d in &out.documents {
         let what = match (&d.kind, &d.name) {
             (Some(k), Some(n)) => format!("{k} {n}"),
@@ -28,7 +31,10 @@ pub fn print_human(file: &str, out: &CompareVersionsOutput) {
             _ => "document".to_owned(),
         };
         if d.changes.is_empty() {
-            println!("  document {} ({what}, line {}): no change", d.index, d.line);
+            println!(
+                "  document {} ({what}, line {}): no change",
+                d.index, d.line
+            );
             continue;
         }
         println!("  document {} ({what}, line {}):", d.index, d.line);
@@ -59,7 +65,10 @@ pub fn print_human(file: &str, out: &CompareVersionsOutput) {
 /// The exit status of a comparison: 1 when the target minor refuses a document the current one
 /// admits, or decides an exit differently (what an upgrade gate must stop on).
 pub fn status(outs: &[CompareVersionsOutput]) -> ExitCode {
-    if outs.iter().any(|o| o.newly_refused > 0 || o.decisions_changed > 0) {
+    if outs
+        .iter()
+        .any(|o| o.newly_refused > 0 || o.decisions_changed > 0)
+    {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
@@ -68,8 +77,10 @@ pub fn status(outs: &[CompareVersionsOutput]) -> ExitCode {
 
 /// The JSON report: one object per file.
 pub fn json_report(files: &[(String, CompareVersionsOutput)]) -> Value {
-    json!(files
-        .iter()
-        .map(|(f, o)| json!({"file": f, "comparison": o}))
-        .collect::<Vec<_>>())
+    json!(
+        files
+            .iter()
+            .map(|(f, o)| json!({"file": f, "comparison": o}))
+            .collect::<Vec<_>>()
+    )
 }

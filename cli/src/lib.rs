@@ -122,7 +122,11 @@ enum Command {
         /// refused by the other, errors and warnings that appear or go, and container exits
         /// decided differently, with the upstream change that explains each where known. Exit
         /// status 1 when the compared version refuses a document or decides an exit differently.
-        #[arg(long = "compare-version", value_name = "VERSION", conflicts_with = "skip_defaulting")]
+        #[arg(
+            long = "compare-version",
+            value_name = "VERSION",
+            conflicts_with = "skip_defaulting"
+        )]
         compare_version: Option<String>,
         #[command(flatten)]
         target: Target,
@@ -480,7 +484,10 @@ fn dispatch(cli: Cli) -> ExitCode {
             stream,
             kubernetes_version,
         } => {
-            let minor = match kubernetes_version.as_deref().map(restartkit::KubeVersion::parse) {
+            let minor = match kubernetes_version
+                .as_deref()
+                .map(restartkit::KubeVersion::parse)
+            {
                 None => restartkit::KubeVersion::default().minor,
                 Some(Ok(v)) => v.minor,
                 Some(Err(d)) => {

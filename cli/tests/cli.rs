@@ -914,3 +914,111 @@ fn errors_on_one_long_line_show_a_window_of_it() {
     let longest = err.lines().map(|l| l.chars().count()).max().unwrap_or(0);
     assert!(longest < 300, "a line of {longest} chars");
 }
+
+const RULES_POD_YAML: &[u8] = b"apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  restartPolicy: Never
+  containers:
+  - name: app
+    image: busybox
+    restartPolicy: Never
+    restartPolicyRules:
+    - action: Restart
+      exitCodes: {operator: In, values: [42]}
+";
+
+/// kubectl's --validate: strict (its default) refuses a field the version does not know, warn
+/// warns, ignore says nothing; 1.35 knows the field.
+#[test]
+fn validate_follows_kubectls_field_validation_for_the_chosen_version() {
+    let p = temp_file("rules-pod.yaml", RULES_POD_YAML);
+    let f = p.to_str().unwrap();
+    let all = |o: &Output| stdout(o) + &stderr(o);
+    let strict = run(&["validate", "-k", "1.33", f]);
+    assert_eq!(strict.status.code(), Some(1), "{}", all(&strict));
+    assert!(
+        all(&strict).contains(
+            "error: strict decoding error: unknown field \"spec.containers[0].restartPolicyRules\""
+        ),
+        "{}",
+        all(&strict)
+    );
+    let warn = run(&["validate", "-k", "1.33", "--validate", "warn", f]);
+    // Dropped with a warning; what is left is a regular container's restartPolicy, forbidden in 1.33.
+    assert_eq!(warn.status.code(), Some(1));
+    assert!(
+        all(&warn).contains("warning: unknown field"),
+        "{}",
+        all(&warn)
+    );
+    assert!(all(&warn).contains("error: spec.containers[0].restartPolicy: Forbidden: may not be set for non-init containers"), "{}", all(&warn));
+    let ignore = run(&["validate", "-k", "1.33", "--validate", "ignore", f]);
+    assert!(!all(&ignore).contains("unknown field"), "{}", all(&ignore));
+    let new = run(&["validate", "-k", "v1.35.4", f]);
+    assert_eq!(new.status.code(), Some(0), "{}", all(&new));
+}
+
+#[test]
+fn a_gate_the_version_does_not_know_is_refused_with_the_components_message() {
+    let p = temp_file("gate-pod.yaml", RULES_POD_YAML);
+    let o = run(&[
+        "validate",
+        "-k",
+        "1.33",
+        "--feature-gates",
+        "ContainerRestartRules=true",
+        p.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o) + &stdout(&o);
+    assert!(
+        err.contains("unrecognized feature gate: ContainerRestartRules"),
+        "{err}"
+    );
+    assert!(err.contains("first appears in 1.34"), "{err}");
+    for (v, what) in [
+        ("1.30", "not modelled"),
+        ("1.3x", "not a Kubernetes version"),
+    ] {
+        let o = run(&["validate", "-k", v, p.to_str().unwrap()]);
+        assert_ne!(o.status.code(), Some(0));
+        let err = stderr(&o) + &stdout(&o);
+        assert!(
+            err.contains(what) && err.contains("1.31 to 1.37"),
+            "{v}: {err}"
+        );
+    }
+}
+
+#[test]
+fn compare_version_reports_the_upgrade_and_fails_on_changed_decisions() {
+    let p = temp_file("upgrade-pod.yaml", RULES_POD_YAML);
+    let f = p.to_str().unwrap();
+    let o = run(&["validate", "-k", "1.33", "--compare-version", "1.35", f]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("Kubernetes 1.33 → 1.35"), "{out}");
+    assert!(out.contains("newly admitted"), "{out}");
+    assert!(
+        out.contains("decision changed: container app exiting with 42: 1.33: kubelet DoNotRestart, Pod Failed; 1.35: kubelet Restart, Pod Running"),
+        "{out}"
+    );
+    assert!(out.contains("why: KEP-5307"), "{out}");
+    let json = run(&[
+        "validate",
+        "-k",
+        "1.33",
+        "--compare-version",
+        "1.35",
+        "-o",
+        "json",
+        f,
+    ]);
+    let v: Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(v[0]["comparison"]["decisionsChanged"], 1);
+    // The same minor twice: nothing changes.
+    let same = run(&["validate", "-k", "1.35", "--compare-version", "1.35", f]);
+    assert_eq!(same.status.code(), Some(0), "{}", stdout(&same));
+}

@@ -64,7 +64,9 @@ pub fn cases(front_end: &str) -> Vec<Case> {
         .iter()
         .map(|c| {
             let bytes = match (c.get("file"), c.get("generate")) {
-                (Some(f), _) => std::fs::read(dir().join(f.as_str().expect("file"))).expect("case file"),
+                (Some(f), _) => {
+                    std::fs::read(dir().join(f.as_str().expect("file"))).expect("case file")
+                }
                 (None, Some(Value::Array(parts))) => generate(parts),
                 _ => panic!("case {} has neither file nor generate", c["name"]),
             };
@@ -72,7 +74,12 @@ pub fn cases(front_end: &str) -> Vec<Case> {
             if let Some(Value::Object(o)) = c.get("frontEnds").and_then(|f| f.get(front_end)) {
                 expect = o.clone();
             }
-            Case { name: c["name"].as_str().expect("name").to_owned(), input: c["input"].as_str().expect("input").to_owned(), bytes, expect }
+            Case {
+                name: c["name"].as_str().expect("name").to_owned(),
+                input: c["input"].as_str().expect("input").to_owned(),
+                bytes,
+                expect,
+            }
         })
         .collect()
 }
@@ -80,14 +87,24 @@ pub fn cases(front_end: &str) -> Vec<Case> {
 /// Ok when some diagnostic in `diags` has every key of `expect` with the same value.
 pub fn check(diags: &[Value], expect: &Map<String, Value>) -> Result<(), String> {
     for d in diags {
-        if d.get("message").and_then(Value::as_str).is_none_or(|m| m.trim().is_empty()) {
+        if d.get("message")
+            .and_then(Value::as_str)
+            .is_none_or(|m| m.trim().is_empty())
+        {
             return Err(format!("a diagnostic without a message: {d}"));
         }
     }
-    if diags.iter().any(|d| expect.iter().all(|(k, v)| d.get(k) == Some(v))) {
+    if diags
+        .iter()
+        .any(|d| expect.iter().all(|(k, v)| d.get(k) == Some(v)))
+    {
         Ok(())
     } else {
-        Err(format!("no diagnostic has {}; got {}", Value::Object(expect.clone()), Value::Array(diags.to_vec())))
+        Err(format!(
+            "no diagnostic has {}; got {}",
+            Value::Object(expect.clone()),
+            Value::Array(diags.to_vec())
+        ))
     }
 }
 
@@ -95,7 +112,10 @@ pub fn check(diags: &[Value], expect: &Map<String, Value>) -> Result<(), String>
 pub fn response_errors(resp: &Value) -> Vec<Value> {
     match resp.get("status").and_then(Value::as_str) {
         Some("error") => resp["errors"].as_array().cloned().unwrap_or_default(),
-        _ => resp["result"]["errors"].as_array().cloned().unwrap_or_default(),
+        _ => resp["result"]["errors"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default(),
     }
 }
 
@@ -106,7 +126,10 @@ pub fn validate_request(text: &str) -> String {
 
 /// Runs `f` on a thread and waits at most [`CASE_TIMEOUT`]: a hang fails the case instead of
 /// stalling the suite; a panic fails it too.
-pub fn bounded<T: Send + 'static>(name: &str, f: impl FnOnce() -> T + Send + 'static) -> Result<T, String> {
+pub fn bounded<T: Send + 'static>(
+    name: &str,
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, String> {
     let (tx, rx) = mpsc::channel();
     std::thread::Builder::new()
         .name(format!("bad-input {name}"))
@@ -116,7 +139,9 @@ pub fn bounded<T: Send + 'static>(name: &str, f: impl FnOnce() -> T + Send + 'st
         .map_err(|e| e.to_string())?;
     match rx.recv_timeout(CASE_TIMEOUT) {
         Ok(v) => Ok(v),
-        Err(mpsc::RecvTimeoutError::Timeout) => Err(format!("no answer within {CASE_TIMEOUT:?} (a hang)")),
+        Err(mpsc::RecvTimeoutError::Timeout) => {
+            Err(format!("no answer within {CASE_TIMEOUT:?} (a hang)"))
+        }
         Err(mpsc::RecvTimeoutError::Disconnected) => Err("panicked".to_owned()),
     }
 }
@@ -136,8 +161,12 @@ pub fn output_within(mut cmd: std::process::Command) -> Result<std::process::Out
     let file = |tag: &str| tempfile_path(tag);
     let (out_path, err_path) = (file("out"), file("err"));
     let mut child = cmd
-        .stdout(Stdio::from(std::fs::File::create(&out_path).map_err(|e| e.to_string())?))
-        .stderr(Stdio::from(std::fs::File::create(&err_path).map_err(|e| e.to_string())?))
+        .stdout(Stdio::from(
+            std::fs::File::create(&out_path).map_err(|e| e.to_string())?,
+        ))
+        .stderr(Stdio::from(
+            std::fs::File::create(&err_path).map_err(|e| e.to_string())?,
+        ))
         .spawn()
         .map_err(|e| e.to_string())?;
     let start = Instant::now();
@@ -148,12 +177,18 @@ pub fn output_within(mut cmd: std::process::Command) -> Result<std::process::Out
         if start.elapsed() > CASE_TIMEOUT {
             let _ = child.kill();
             let _ = child.wait();
-            return Err(format!("no answer within {CASE_TIMEOUT:?} (a hang); killed"));
+            return Err(format!(
+                "no answer within {CASE_TIMEOUT:?} (a hang); killed"
+            ));
         }
         std::thread::sleep(Duration::from_millis(20));
     };
     let read = |p: &Path| std::fs::read(p).unwrap_or_default();
-    let out = std::process::Output { status, stdout: read(&out_path), stderr: read(&err_path) };
+    let out = std::process::Output {
+        status,
+        stdout: read(&out_path),
+        stderr: read(&err_path),
+    };
     let _ = std::fs::remove_file(out_path);
     let _ = std::fs::remove_file(err_path);
     Ok(out)
@@ -162,5 +197,9 @@ pub fn output_within(mut cmd: std::process::Command) -> Result<std::process::Out
 fn tempfile_path(tag: &str) -> PathBuf {
     use std::sync::atomic::{AtomicUsize, Ordering};
     static N: AtomicUsize = AtomicUsize::new(0);
-    std::env::temp_dir().join(format!("restartkit-bad-input-{}-{}.{tag}", std::process::id(), N.fetch_add(1, Ordering::Relaxed)))
+    std::env::temp_dir().join(format!(
+        "restartkit-bad-input-{}-{}.{tag}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ))
 }

@@ -66,6 +66,7 @@ var (
 	flagOut    = flag.String("out", "", "write each minimised disagreement as a vector (JSON lines) to this file")
 	flagDump   = flag.String("dump", "", "write every generated case as a vector (JSON lines) to this file")
 	flagTiming = flag.Bool("timing", true, "time upstream and restartkit on the generated inputs")
+	flagExpect = flag.String("expect", "", "instead of a run: read vectors (JSON lines: id, op, a leg's label in \"leg\", input) from this file and print each with upstream's `expect` for the linked release")
 )
 
 // k8sModule is the pinned k8s.io/kubernetes version, read from the build (go.mod is the one
@@ -282,6 +283,13 @@ func main() {
 		defer f.Close()
 		dump = f
 	}
+	if *flagExpect != "" {
+		if err := writeExpectations(*flagExpect, version); err != nil {
+			fmt.Fprintln(os.Stderr, "oracle:", err)
+			os.Exit(2)
+		}
+		return
+	}
 	fmt.Printf("oracle: upstream k8s.io/kubernetes %s, sigs.k8s.io/jobset %s (restartkit kubernetesVersion %s), %d cases per op, seed %d\n",
 		version, jobsetModule(), minorVersion(version), *flagN, *flagSeed)
 	total, disagreements := 0, 0
@@ -464,4 +472,63 @@ func lastLine(s string) string {
 		return s[i+1:]
 	}
 	return s
+}
+
+// writeExpectations: hand-written vectors get their `expect` from upstream, for the release
+// linked (their input's kubernetesVersion is set to its minor): how conformance/vectors/minors.json
+// is made.
+func writeExpectations(path, version string) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	for i, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var v struct {
+			ID    string          `json:"id"`
+			Op    string          `json:"op"`
+			Leg   string          `json:"leg"`
+			Note  string          `json:"note"`
+			Input json.RawMessage `json:"input"`
+		}
+		if err := json.Unmarshal([]byte(line), &v); err != nil {
+			return fmt.Errorf("%s:%d: %v", path, i+1, err)
+		}
+		var o *op
+		for k := range ops {
+			if (v.Leg != "" && ops[k].label == v.Leg) || (v.Leg == "" && ops[k].label == "" && ops[k].name == v.Op) {
+				o = &ops[k]
+				break
+			}
+		}
+		if o == nil {
+			return fmt.Errorf("%s:%d: no leg %q", path, i+1, v.Leg)
+		}
+		// Gates the release does not know are dropped, as the generators drop them.
+		var in map[string]any
+		if err := json.Unmarshal(v.Input, &in); err != nil {
+			return fmt.Errorf("%s:%d: %v", path, i+1, err)
+		}
+		if fg, ok := in["featureGates"].(map[string]any); ok {
+			gates := map[string]bool{}
+			for k, x := range fg {
+				gates[k], _ = x.(bool)
+			}
+			in["featureGates"] = gatesOf(gates)
+		}
+		raw := mustJSON(in)
+		if o.prepare != nil {
+			if raw, err = o.prepare(raw); err != nil {
+				return fmt.Errorf("%s:%d: %v", path, i+1, err)
+			}
+		}
+		c, ok := makeCase(*o, v.ID, raw, version)
+		if !ok {
+			return fmt.Errorf("%s:%d: upstream cannot take the input", path, i+1)
+		}
+		if v.Note != "" {
+			c.vector["note"] = v.Note
+		}
+		fmt.Println(string(mustJSON(c.vector)))
+	}
+	return nil
 }

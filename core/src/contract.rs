@@ -346,7 +346,11 @@ fn answer_op(op: &str, input: Value, check: ObjectCheck) -> Response {
             check,
             eval::jobset::jobset_failure_policy,
         ),
-        "backoff" => encode(op, backoff::decode_input(input).and_then(backoff::run), vec![]),
+        "backoff" => encode(
+            op,
+            backoff::decode_input(input).and_then(backoff::run),
+            vec![],
+        ),
         "whatIf" => evaluation(op, input, "object", None, check, eval::whatif::what_if),
         "backoffCompare" => encode(
             op,
@@ -374,7 +378,9 @@ fn answer_op(op: &str, input: Value, check: ObjectCheck) -> Response {
             Diagnostic::request(
                 "op-not-built",
                 "op",
-                format!("op {op:?} is not in this build of restartkit (built without the `simulate` feature)"),
+                format!(
+                    "op {op:?} is not in this build of restartkit (built without the `simulate` feature)"
+                ),
             ),
         ),
         "vectorExpect" => encode(

@@ -526,6 +526,31 @@ mod tests {
     use super::*;
 
     #[test]
+    fn too_long_is_worded_as_each_minors_apimachinery_words_it() {
+        let p = FieldPath::new("spec.x");
+        let at = |m: u32, max: usize| {
+            let mut d = Diagnostic::too_long(&p, "v", max);
+            d.reword_for(m);
+            d.message
+        };
+        assert_eq!(at(31, 64), "spec.x: Too long: must have at most 64 bytes");
+        assert_eq!(
+            at(32, 64),
+            "spec.x: Too long: may not be more than 64 bytes"
+        );
+        assert_eq!(at(33, 1), "spec.x: Too long: may not be more than 1 bytes");
+        assert_eq!(at(34, 1), "spec.x: Too long: may not be more than 1 byte");
+        assert_eq!(
+            at(37, 64),
+            "spec.x: Too long: may not be more than 64 bytes"
+        );
+        // Only the API server's own errors are reworded.
+        let mut js = Diagnostic::too_long(&p, "v", 64).with_origin(Origin::JobsetWebhook);
+        js.reword_for(31);
+        assert!(js.message.ends_with("may not be more than 64 bytes"));
+    }
+
+    #[test]
     fn messages_follow_apimachinery() {
         let p = FieldPath::new("spec")
             .child("containers")

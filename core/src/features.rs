@@ -228,9 +228,14 @@ fn controller_gate(name: &str) -> Option<(Stage, bool)> {
 enum Presence {
     Known(&'static Gate),
     /// Known to older minors only: removed in this one (first minor without it, last default).
-    Removed { in_minor: u32, last_default: bool },
+    Removed {
+        in_minor: u32,
+        last_default: bool,
+    },
     /// Known to newer minors only (first minor with it).
-    NotYet { from: u32 },
+    NotYet {
+        from: u32,
+    },
     /// No supported minor has it.
     Never,
 }
@@ -365,8 +370,15 @@ impl FeatureGates {
                     }
                     gates.set(k, *on);
                 }
-                Presence::Removed { in_minor, last_default } => {
-                    let behaves = if last_default { "always on" } else { "always off" };
+                Presence::Removed {
+                    in_minor,
+                    last_default,
+                } => {
+                    let behaves = if last_default {
+                        "always on"
+                    } else {
+                        "always off"
+                    };
                     return Err(Diagnostic::request(
                         "removed-feature-gate",
                         &field(k),
@@ -425,7 +437,11 @@ impl FeatureGates {
                 if set.contains_key(name) || !self.enabled(name) {
                     continue;
                 }
-                if let Some(off) = deps.iter().map(|d| gate_name(*d)).find(|d| set.get(*d) == Some(&false)) {
+                if let Some(off) = deps
+                    .iter()
+                    .map(|d| gate_name(*d))
+                    .find(|d| set.get(*d) == Some(&false))
+                {
                     self.set(name, false);
                     changed = true;
                     out.push(
@@ -694,15 +710,24 @@ mod tests {
         let (code, field, msg) = error("1.33", &[("ContainerRestartRules", true)]);
         assert_eq!(code, "unknown-feature-gate");
         assert_eq!(field, "featureGates[ContainerRestartRules]");
-        assert!(msg.contains("unrecognized feature gate: ContainerRestartRules"), "{msg}");
+        assert!(
+            msg.contains("unrecognized feature gate: ContainerRestartRules"),
+            "{msg}"
+        );
         assert!(msg.contains("first appears in 1.34"), "{msg}");
         let (code, _, msg) = error("1.37", &[("SidecarContainers", true)]);
         assert_eq!(code, "removed-feature-gate");
         assert!(msg.contains("removed in Kubernetes 1.37"), "{msg}");
-        assert!(msg.contains("unrecognized feature gate: SidecarContainers"), "{msg}");
+        assert!(
+            msg.contains("unrecognized feature gate: SidecarContainers"),
+            "{msg}"
+        );
         let (code, _, msg) = error("1.35", &[("NoSuchGate", true)]);
         assert_eq!(code, "unknown-feature-gate");
-        assert!(msg.starts_with("unrecognized feature gate: NoSuchGate"), "{msg}");
+        assert!(
+            msg.starts_with("unrecognized feature gate: NoSuchGate"),
+            "{msg}"
+        );
         // The same override is honoured where the gate exists and is not locked.
         let (g, w) = resolve("1.34", &[("ContainerRestartRules", true)]).unwrap_or_default();
         assert!(g.enabled("ContainerRestartRules"));
@@ -713,21 +738,33 @@ mod tests {
     fn locked_gates_and_dependencies_warn_in_the_components_words() {
         let warning = |v: &str, gates: &[(&str, bool)], code: &str| {
             let (g, w) = resolve(v, gates).unwrap_or_default();
-            let found = w.into_iter().find(|d| d.code.as_deref() == Some(code)).map(|d| d.message);
+            let found = w
+                .into_iter()
+                .find(|d| d.code.as_deref() == Some(code))
+                .map(|d| d.message);
             (g, found.unwrap_or_default())
         };
         // Applied as given (conformance/FORMAT.md), with the components' refusal as a warning.
         let (g, msg) = warning("1.37", &[("JobManagedBy", false)], "locked-feature-gate");
         assert!(!g.enabled("JobManagedBy"));
         assert!(
-            msg.starts_with("cannot set feature gate JobManagedBy to false, feature is locked to true"),
+            msg.starts_with(
+                "cannot set feature gate JobManagedBy to false, feature is locked to true"
+            ),
             "{msg}"
         );
         // Setting a locked gate to its value: the GA warning the components log.
         let (_, msg) = warning("1.37", &[("JobManagedBy", true)], "feature-gate-note");
-        assert!(msg.contains("setting GA feature gate JobManagedBy=true"), "{msg}");
+        assert!(
+            msg.contains("setting GA feature gate JobManagedBy=true"),
+            "{msg}"
+        );
         // 1.35: RestartAllContainersOnContainerExits needs NodeDeclaredFeatures (alpha, off).
-        let (g, msg) = warning("1.35", &[("RestartAllContainersOnContainerExits", true)], "feature-gate-dependency");
+        let (g, msg) = warning(
+            "1.35",
+            &[("RestartAllContainersOnContainerExits", true)],
+            "feature-gate-dependency",
+        );
         assert!(g.enabled("RestartAllContainersOnContainerExits"));
         assert!(
             msg.starts_with("RestartAllContainersOnContainerExits is enabled, but depends on features that are disabled: [NodeDeclaredFeatures]"),
@@ -735,14 +772,30 @@ mod tests {
         );
         let (_, w) = resolve(
             "1.35",
-            &[("RestartAllContainersOnContainerExits", true), ("NodeDeclaredFeatures", true)],
+            &[
+                ("RestartAllContainersOnContainerExits", true),
+                ("NodeDeclaredFeatures", true),
+            ],
         )
         .unwrap_or_default();
-        assert!(w.iter().all(|d| d.code.as_deref() != Some("feature-gate-dependency")), "{w:?}");
+        assert!(
+            w.iter()
+                .all(|d| d.code.as_deref() != Some("feature-gate-dependency")),
+            "{w:?}"
+        );
         // Turning ContainerRestartRules off turns its unset dependent off (featuregatetesting).
-        let (g, msg) = warning("1.37", &[("ContainerRestartRules", false)], "feature-gate-dependency");
+        let (g, msg) = warning(
+            "1.37",
+            &[("ContainerRestartRules", false)],
+            "feature-gate-dependency",
+        );
         assert!(!g.enabled("RestartAllContainersOnContainerExits"));
-        assert!(msg.starts_with("RestartAllContainersOnContainerExits is off because ContainerRestartRules is off"), "{msg}");
+        assert!(
+            msg.starts_with(
+                "RestartAllContainersOnContainerExits is off because ContainerRestartRules is off"
+            ),
+            "{msg}"
+        );
     }
 
     #[test]

@@ -140,7 +140,10 @@ fn stage_words(name: &str, minor: u32) -> String {
     match stage_at(name, minor) {
         None => format!("absent in 1.{minor}"),
         Some((Stage::Removed, on)) => {
-            format!("removed in 1.{minor} (always {})", if on { "on" } else { "off" })
+            format!(
+                "removed in 1.{minor} (always {})",
+                if on { "on" } else { "off" }
+            )
         }
         Some((stage, on)) => format!(
             "{} and {} by default in 1.{minor}",
@@ -192,7 +195,10 @@ fn explain(
     let (lo, hi) = (from.min(to), from.max(to));
     if code == Some("unknown-field") {
         // The diagnostic names the minor that added or dropped the field.
-        return Some("the field's presence differs between the two minors' API types (from their OpenAPI)".to_owned());
+        return Some(
+            "the field's presence differs between the two minors' API types (from their OpenAPI)"
+                .to_owned(),
+        );
     }
     if let Some(g) = gates.iter().find(|g| message.contains(&g.name)) {
         return Some(format!("feature gate {}: {} → {}", g.name, g.from, g.to));
@@ -286,7 +292,7 @@ pub fn compare_versions(i: CompareVersionsInput) -> Result<CompareVersionsOutput
             }
         }
         ok(handle(crate::Request::new("validate", input)), which)
-            .and_then(|r| crate::contract::decode::<crate::validate::ValidateOutput>(r))
+            .and_then(crate::contract::decode::<crate::validate::ValidateOutput>)
     };
     let a = validate(&from, &from_gates, "fromVersion")?;
     let b = validate(&to, &to_gates, "toVersion")?;
@@ -305,41 +311,91 @@ pub fn compare_versions(i: CompareVersionsInput) -> Result<CompareVersionsOutput
                 .cloned()
                 .collect()
         };
-        let (ae, aw, be, bw) = (of(&a.errors), of(&a.warnings), of(&b.errors), of(&b.warnings));
+        let (ae, aw, be, bw) = (
+            of(&a.errors),
+            of(&a.warnings),
+            of(&b.errors),
+            of(&b.warnings),
+        );
         let mut changes = Vec::new();
         let (a_valid, b_valid) = (ae.is_empty(), be.is_empty());
         if a_valid && !b_valid {
-            changes.push(Change::plain(ChangeKind::Refused, "", format!("1.{} refuses what 1.{} admits", to.minor, from.minor)));
+            changes.push(Change::plain(
+                ChangeKind::Refused,
+                "",
+                format!("1.{} refuses what 1.{} admits", to.minor, from.minor),
+            ));
         } else if !a_valid && b_valid {
-            changes.push(Change::plain(ChangeKind::Admitted, "", format!("1.{} admits what 1.{} refuses", to.minor, from.minor)));
+            changes.push(Change::plain(
+                ChangeKind::Admitted,
+                "",
+                format!("1.{} admits what 1.{} refuses", to.minor, from.minor),
+            ));
         }
+        // A finding one minor reports as an error and the other only as a warning at the same
+        // field (a StatefulSet's template before 1.34) is explained by that warning's code.
+        let all_warnings: Vec<&Diagnostic> = aw.iter().chain(bw.iter()).collect();
         let mut diff = |left: &[Diagnostic], right: &[Diagnostic], kind: ChangeKind| {
             for d in right {
                 if !left.iter().any(|l| key(l) == key(d)) {
                     let mut c = Change::plain(kind.clone(), &d.field, d.message.clone());
                     c.line = d.line;
-                    c.explanation = explain(&d.message, &d.field, d.code.as_deref(), from.minor, to.minor, &gate_changes);
+                    let code = all_warnings
+                        .iter()
+                        .find(|w| {
+                            w.field == d.field
+                                && w.code.as_deref() == Some("pod-template-refused-later")
+                        })
+                        .and_then(|w| w.code.as_deref())
+                        .or(d.code.as_deref());
+                    c.explanation = explain(
+                        &d.message,
+                        &d.field,
+                        code,
+                        from.minor,
+                        to.minor,
+                        &gate_changes,
+                    );
                     changes.push(c);
                 }
             }
         };
         diff(&ae, &be, ChangeKind::ErrorAdded);
         diff(&be, &ae, ChangeKind::ErrorRemoved);
-        let lint = |ds: Vec<Diagnostic>| -> Vec<Diagnostic> {
-            ds.into_iter().filter(|d| d.severity == Severity::Warning).collect()
+        let lint = |ds: &[Diagnostic]| -> Vec<Diagnostic> {
+            ds.iter()
+                .filter(|d| d.severity == Severity::Warning)
+                .cloned()
+                .collect()
         };
-        diff(&lint(aw.clone()), &lint(bw.clone()), ChangeKind::WarningAdded);
-        diff(&lint(bw), &lint(aw.clone()), ChangeKind::WarningRemoved);
+        diff(&lint(&aw), &lint(&bw), ChangeKind::WarningAdded);
+        diff(&lint(&bw), &lint(&aw), ChangeKind::WarningRemoved);
         if let Some(obj) = objects.get(n) {
-            changes.extend(decisions(obj, &i, &from, &to, &from_gates, &to_gates, &gate_changes));
+            changes.extend(decisions(
+                obj,
+                &i,
+                &from,
+                &to,
+                &from_gates,
+                &to_gates,
+                &gate_changes,
+            ));
         }
         documents.push(DocumentComparison {
             index,
             kind: summary.and_then(|s| s.kind.clone()),
             name: summary.and_then(|s| s.name.clone()),
             line: summary.map_or(1, |s| s.line),
-            from: Side { valid: a_valid, errors: ae.len(), warnings: aw.len() },
-            to: Side { valid: b_valid, errors: be.len(), warnings: of(&b.warnings).len() },
+            from: Side {
+                valid: a_valid,
+                errors: ae.len(),
+                warnings: aw.len(),
+            },
+            to: Side {
+                valid: b_valid,
+                errors: be.len(),
+                warnings: of(&b.warnings).len(),
+            },
             changes,
         });
     }
@@ -399,7 +455,11 @@ fn exit_codes(obj: &Value) -> Vec<i32> {
                     if k == "values"
                         && let Some(a) = x.as_array()
                     {
-                        out.extend(a.iter().filter_map(Value::as_i64).filter_map(|n| i32::try_from(n).ok()));
+                        out.extend(
+                            a.iter()
+                                .filter_map(Value::as_i64)
+                                .filter_map(|n| i32::try_from(n).ok()),
+                        );
                     }
                     walk(x, out);
                 }
@@ -429,7 +489,10 @@ fn exits_of(obj: &Value) -> Vec<(Option<String>, String)> {
     };
     let at = |v: &Value, p: &[&str]| p.iter().try_fold(v, |cur, k| cur.get(*k)).cloned();
     match obj.get("kind").and_then(Value::as_str) {
-        Some("Pod") => names(obj.get("spec")).into_iter().map(|c| (None, c)).collect(),
+        Some("Pod") => names(obj.get("spec"))
+            .into_iter()
+            .map(|c| (None, c))
+            .collect(),
         Some("Job") => names(at(obj, &["spec", "template", "spec"]).as_ref())
             .into_iter()
             .map(|c| (None, c))
@@ -509,9 +572,22 @@ fn decisions(
                     Some(r) => format!("{r}/{container}"),
                     None => container.clone(),
                 };
-                let message = format!("container {who} exiting with {code}: 1.{}: {a}; 1.{}: {b}", from.minor, to.minor);
+                let message = format!(
+                    "container {who} exiting with {code}: 1.{}: {a}; 1.{}: {b}",
+                    from.minor, to.minor
+                );
                 let mut c = Change::plain(ChangeKind::Decision, "", message.clone());
-                c.explanation = explain(&format!("{message} {}", serde_json::to_string(obj).unwrap_or_default()), "", None, from.minor, to.minor, gate_changes);
+                c.explanation = explain(
+                    &format!(
+                        "{message} {}",
+                        serde_json::to_string(obj).unwrap_or_default()
+                    ),
+                    "",
+                    None,
+                    from.minor,
+                    to.minor,
+                    gate_changes,
+                );
                 c.container = Some(container.clone());
                 c.exit_code = Some(*code);
                 c.from = Some(a);

@@ -34,10 +34,13 @@ const SIM_RUN_FOR: &[&str] = &["90s", "10m", "1h", "6h"];
 /// Checks one contract response: JSON, the documented shape, and diagnostics that say something.
 /// `need_line`: every error diagnostic must carry a line (the request held source text).
 pub fn check_response(resp: &str, need_line: bool) -> Result<Value, String> {
-    let v: Value = serde_json::from_str(resp).map_err(|e| format!("response is not JSON ({e}): {resp}"))?;
+    let v: Value =
+        serde_json::from_str(resp).map_err(|e| format!("response is not JSON ({e}): {resp}"))?;
     let diags: Vec<&Value> = match v.get("status").and_then(Value::as_str) {
         Some("ok") => {
-            let r = v.get("result").ok_or_else(|| format!("ok without result: {resp}"))?;
+            let r = v
+                .get("result")
+                .ok_or_else(|| format!("ok without result: {resp}"))?;
             match r.get("errors").and_then(Value::as_array) {
                 Some(errs) => {
                     if r.get("valid") == Some(&Value::Bool(false)) && errs.is_empty() {
@@ -49,7 +52,10 @@ pub fn check_response(resp: &str, need_line: bool) -> Result<Value, String> {
             }
         }
         Some("error") => {
-            let errs = v.get("errors").and_then(Value::as_array).ok_or_else(|| format!("error without errors: {resp}"))?;
+            let errs = v
+                .get("errors")
+                .and_then(Value::as_array)
+                .ok_or_else(|| format!("error without errors: {resp}"))?;
             if errs.is_empty() {
                 return Err(format!("error response with no diagnostic: {resp}"));
             }
@@ -63,7 +69,9 @@ pub fn check_response(resp: &str, need_line: bool) -> Result<Value, String> {
             return Err(format!("diagnostic without message: {d}"));
         }
         if need_line && d.get("line").and_then(Value::as_u64).is_none_or(|l| l == 0) {
-            return Err(format!("diagnostic without a line although the input was source text: {d}"));
+            return Err(format!(
+                "diagnostic without a line although the input was source text: {d}"
+            ));
         }
     }
     Ok(v)
@@ -81,10 +89,16 @@ pub fn source_reader(data: &[u8]) -> Result<(), String> {
 
 /// (b) Validation of structured objects: the input is a JSON value, validated as an object.
 pub fn validate_object(data: &[u8]) -> Result<(), String> {
-    let Ok(text) = std::str::from_utf8(data) else { return Ok(()) };
-    let Ok(object) = restartkit::source::parse_json_strict(text) else { return Ok(()) };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return Ok(());
+    };
+    let Ok(object) = restartkit::source::parse_json_strict(text) else {
+        return Ok(());
+    };
     for version in ["1.33", "1.36"] {
-        let req = json!({"op": "validate", "input": {"object": object, "kubernetesVersion": version}}).to_string();
+        let req =
+            json!({"op": "validate", "input": {"object": object, "kubernetesVersion": version}})
+                .to_string();
         check_response(&restartkit::handle_json(&req), false)?;
     }
     let req = json!({"op": "crrValidate", "input": {"object": object}}).to_string();
@@ -107,7 +121,10 @@ pub fn eval_request(data: &[u8]) -> Option<String> {
 }
 
 fn bound_simulation(input: &mut Value, pick: u8) {
-    let run_for = SIM_RUN_FOR.get(usize::from(pick) % SIM_RUN_FOR.len()).copied().unwrap_or("1h");
+    let run_for = SIM_RUN_FOR
+        .get(usize::from(pick) % SIM_RUN_FOR.len())
+        .copied()
+        .unwrap_or("1h");
     for key in ["scenario", "compare"] {
         if let Some(Value::Object(sc)) = input.get_mut(key) {
             sc.insert("runFor".into(), json!(run_for));
@@ -117,6 +134,8 @@ fn bound_simulation(input: &mut Value, pick: u8) {
 
 /// (c) Evaluation ops through `handle_json`: first byte picks the op, the rest is its input.
 pub fn eval_ops(data: &[u8]) -> Result<(), String> {
-    let Some(req) = eval_request(data) else { return Ok(()) };
+    let Some(req) = eval_request(data) else {
+        return Ok(());
+    };
     check_response(&restartkit::handle_json(&req), false).map(drop)
 }

@@ -20,7 +20,10 @@ fn bytes_at<const N: usize>(data: &[u8], at: usize) -> [u8; N] {
 
 /// Errors the sandbox may legitimately answer with (limits), as opposed to bugs.
 fn limit(e: &HostError) -> bool {
-    matches!(e, HostError::Timeout { .. } | HostError::OutOfFuel { .. } | HostError::MemoryLimit { .. })
+    matches!(
+        e,
+        HostError::Timeout { .. } | HostError::OutOfFuel { .. } | HostError::MemoryLimit { .. }
+    )
 }
 
 fn bug(what: &str, e: &HostError) -> String {
@@ -29,7 +32,9 @@ fn bug(what: &str, e: &HostError) -> String {
 
 /// One fuzz input. The first byte picks the boundary exercised; the rest is its payload.
 pub fn plugin_abi(host: &mut Host, data: &[u8]) -> Result<(), String> {
-    let Some((&pick, rest)) = data.split_first() else { return Ok(()) };
+    let Some((&pick, rest)) = data.split_first() else {
+        return Ok(());
+    };
     match pick % 4 {
         // A request as bytes (any bytes: the guest checks UTF-8 and JSON itself).
         0 => match host.evaluate(rest) {
@@ -41,7 +46,10 @@ pub fn plugin_abi(host: &mut Host, data: &[u8]) -> Result<(), String> {
                     {
                         let native = restartkit::handle_json(text);
                         if native != e.body {
-                            return Err(format!("plugin and native answers differ:\nplugin: {}\nnative: {native}", e.body));
+                            return Err(format!(
+                                "plugin and native answers differ:\nplugin: {}\nnative: {native}",
+                                e.body
+                            ));
                         }
                     }
                     crate::core_harness::check_response(&e.body, false).map(drop)
@@ -68,10 +76,16 @@ pub fn plugin_abi(host: &mut Host, data: &[u8]) -> Result<(), String> {
         2 => {
             let split = usize::from(bytes_at::<1>(rest, 0)[0]).min(rest.len());
             let (codes, req) = rest.split_at(split);
-            let Ok(req) = std::str::from_utf8(req) else { return Ok(()) };
+            let Ok(req) = std::str::from_utf8(req) else {
+                return Ok(());
+            };
             let prepared = match host.prepare(req) {
                 Ok(p) => p,
-                Err(HostError::Status { status, .. }) if !matches!(status, Status::Other(_) | Status::Internal) => return Ok(()),
+                Err(HostError::Status { status, .. })
+                    if !matches!(status, Status::Other(_) | Status::Internal) =>
+                {
+                    return Ok(());
+                }
                 Err(e) if limit(&e) => return Ok(()),
                 Err(e) => return Err(bug("prepare", &e)),
             };
@@ -83,7 +97,10 @@ pub fn plugin_abi(host: &mut Host, data: &[u8]) -> Result<(), String> {
                 match host.decide_exit(&prepared, index, exit) {
                     Ok(_) if index < n => {}
                     Ok(a) => result = Err(format!("container index {index} of {n} decided {a:?}")),
-                    Err(HostError::Status { status: Status::OutOfRange, .. }) if index >= n => {}
+                    Err(HostError::Status {
+                        status: Status::OutOfRange,
+                        ..
+                    }) if index >= n => {}
                     Err(e) if limit(&e) => {}
                     Err(e) => result = Err(bug(&format!("decide_exit({index}, {exit})"), &e)),
                 }
@@ -101,7 +118,9 @@ pub fn plugin_abi(host: &mut Host, data: &[u8]) -> Result<(), String> {
             let exit = i32::from_le_bytes(bytes_at(rest, 8));
             match host.raw_decide_exit(handle, container, exit) {
                 Ok(c) if (0..=6).contains(&c) || c == -8 || c == -9 => Ok(()),
-                Ok(c) => Err(format!("raw_decide_exit({handle}, {container}, {exit}) = {c}")),
+                Ok(c) => Err(format!(
+                    "raw_decide_exit({handle}, {container}, {exit}) = {c}"
+                )),
                 Err(e) if limit(&e) => Ok(()),
                 Err(e) => Err(bug("raw_decide_exit", &e)),
             }

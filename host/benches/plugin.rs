@@ -4,7 +4,12 @@
 //! `cargo bench -p restartkit-host` (after `make plugin`). While the core's PreparedPolicy is a
 //! placeholder, `prepared/decide_exit` measures the same call with an unknown handle (the guest
 //! answers -8 after one table lookup), and says so in its name.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use restartkit_host::{Cache, Host, Limits};
@@ -13,7 +18,8 @@ use std::hint::black_box;
 use std::time::Duration;
 
 fn plugin_path() -> std::path::PathBuf {
-    restartkit_host::default_plugin_path().expect("restartkit_plugin.wasm not found: run `make plugin`")
+    restartkit_host::default_plugin_path()
+        .expect("restartkit_plugin.wasm not found: run `make plugin`")
 }
 
 fn vector_request(id: &str) -> String {
@@ -50,7 +56,8 @@ fn benches(c: &mut Criterion) {
             });
             let policy = restartkit::prepared::PreparedPolicy::new(
                 &serde_json::from_str::<Value>(POD).unwrap()["object"],
-                &serde_json::from_value(json!({"featureGates": {"ContainerRestartRules": true}})).unwrap(),
+                &serde_json::from_value(json!({"featureGates": {"ContainerRestartRules": true}}))
+                    .unwrap(),
             )
             .unwrap();
             g.bench_function("decide_exit/native", |b| {
@@ -62,9 +69,16 @@ fn benches(c: &mut Criterion) {
             });
         }
         Err(e) => {
-            eprintln!("prepare: {e}\n-> measuring decide_exit with an unknown handle (placeholder PreparedPolicy)");
+            eprintln!(
+                "prepare: {e}\n-> measuring decide_exit with an unknown handle (placeholder PreparedPolicy)"
+            );
             g.bench_function("decide_exit_unknown_handle", |b| {
-                b.iter(|| black_box(host.raw_decide_exit(black_box(1), 0, black_box(42)).unwrap()))
+                b.iter(|| {
+                    black_box(
+                        host.raw_decide_exit(black_box(1), 0, black_box(42))
+                            .unwrap(),
+                    )
+                })
             });
         }
     }
@@ -75,12 +89,19 @@ fn benches(c: &mut Criterion) {
     let cases = [
         ("describe", r#"{"op":"describe","input":{}}"#.to_owned()),
         ("validate-job", vector_request("val-job-valid-pfp")),
-        ("container-restart", vector_request("rr-cr-in-nomatch-fallback")),
+        (
+            "container-restart",
+            vector_request("rr-cr-in-nomatch-fallback"),
+        ),
     ];
     for (name, req) in &cases {
         assert_eq!(host.handle_json(req).unwrap(), restartkit::handle_json(req));
-        g.bench_function(format!("{name}/native"), |b| b.iter(|| black_box(restartkit::handle_json(black_box(req)))));
-        g.bench_function(format!("{name}/plugin"), |b| b.iter(|| black_box(host.handle_json(black_box(req)).unwrap())));
+        g.bench_function(format!("{name}/native"), |b| {
+            b.iter(|| black_box(restartkit::handle_json(black_box(req))))
+        });
+        g.bench_function(format!("{name}/plugin"), |b| {
+            b.iter(|| black_box(host.handle_json(black_box(req)).unwrap()))
+        });
     }
     g.finish();
 
@@ -89,7 +110,9 @@ fn benches(c: &mut Criterion) {
     // thread, cache lookup by the file's identity (no read, no hash), deserialize_file (mmap),
     // InstancePre, first instance and its ABI version checks.
     let mut g = c.benchmark_group("instantiate");
-    g.bench_function("instance_from_compiled_module", |b| b.iter(|| host.reinstantiate().unwrap()));
+    g.bench_function("instance_from_compiled_module", |b| {
+        b.iter(|| host.reinstantiate().unwrap())
+    });
     // `host_load_from_cache`: a whole `Host::load` of the plugin file from the warm module cache,
     // dropped inside the timing: stat + canonicalize of the file, the identity-keyed compiled
     // module mapped by `deserialize_file`, InstancePre, the first instance with its ABI checks and
@@ -100,11 +123,15 @@ fn benches(c: &mut Criterion) {
     drop(cached);
     let cached = Host::load_with_cache(&path, Limits::default(), Cache::Default).unwrap();
     if cached.cache_hit() != Some(restartkit_host::CacheHit::FileIdentity) {
-        eprintln!("note: the plugin file is under a second old, no identity key yet: measuring the content-key path");
+        eprintln!(
+            "note: the plugin file is under a second old, no identity key yet: measuring the content-key path"
+        );
     }
     drop(cached);
     g.bench_function("host_load_from_cache", |b| {
-        b.iter(|| black_box(Host::load_with_cache(&path, Limits::default(), Cache::Default).unwrap()))
+        b.iter(|| {
+            black_box(Host::load_with_cache(&path, Limits::default(), Cache::Default).unwrap())
+        })
     });
     // The same load keyed by content only (what every load did before the identity key): read the
     // module (3.3 MB), SHA-256 it, then as above.
@@ -116,13 +143,20 @@ fn benches(c: &mut Criterion) {
     });
     // Parts of a load, to see where the time goes.
     let bytes = std::fs::read(&path).unwrap();
-    g.bench_function("part/read_file", |b| b.iter(|| black_box(std::fs::read(&path).unwrap())));
+    g.bench_function("part/read_file", |b| {
+        b.iter(|| black_box(std::fs::read(&path).unwrap()))
+    });
     g.bench_function("part/sha256", |b| {
         use sha2::Digest;
         b.iter(|| black_box(sha2::Sha256::digest(black_box(&bytes))))
     });
     g.bench_function("part/stat_and_canonicalize", |b| {
-        b.iter(|| black_box((std::fs::metadata(&path).unwrap(), std::fs::canonicalize(&path).unwrap())))
+        b.iter(|| {
+            black_box((
+                std::fs::metadata(&path).unwrap(),
+                std::fs::canonicalize(&path).unwrap(),
+            ))
+        })
     });
     g.bench_function("part/engine_new", |b| {
         b.iter(|| {
@@ -146,10 +180,14 @@ fn benches(c: &mut Criterion) {
     #[allow(unsafe_code)]
     g.bench_function("part/module_deserialize_bytes", |b| {
         // SAFETY: bytes this benchmark just serialized with the same engine.
-        b.iter(|| black_box(unsafe { wasmtime::Module::deserialize(&engine, &serialized) }.unwrap()))
+        b.iter(|| {
+            black_box(unsafe { wasmtime::Module::deserialize(&engine, &serialized) }.unwrap())
+        })
     });
     let linker: wasmtime::Linker<()> = wasmtime::Linker::new(&engine);
-    g.bench_function("part/instance_pre", |b| b.iter(|| black_box(linker.instantiate_pre(&module).unwrap())));
+    g.bench_function("part/instance_pre", |b| {
+        b.iter(|| black_box(linker.instantiate_pre(&module).unwrap()))
+    });
     let pre = linker.instantiate_pre(&module).unwrap();
     g.bench_function("part/instantiate", |b| {
         b.iter(|| {

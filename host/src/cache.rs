@@ -36,8 +36,14 @@ impl Cache {
             Cache::Dir(d) => Some(d.clone()),
             Cache::Default => std::env::var_os("RESTARTKIT_CACHE_DIR")
                 .map(PathBuf::from)
-                .or_else(|| std::env::var_os("XDG_CACHE_HOME").map(|x| PathBuf::from(x).join("restartkit/modules")))
-                .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/restartkit/modules"))),
+                .or_else(|| {
+                    std::env::var_os("XDG_CACHE_HOME")
+                        .map(|x| PathBuf::from(x).join("restartkit/modules"))
+                })
+                .or_else(|| {
+                    std::env::var_os("HOME")
+                        .map(|h| PathBuf::from(h).join(".cache/restartkit/modules"))
+                }),
         }
     }
 }
@@ -61,7 +67,9 @@ const SETTLED: std::time::Duration = std::time::Duration::from_secs(1);
 fn settled(meta: &std::fs::Metadata) -> bool {
     let now = std::time::SystemTime::now();
     let old = |t: std::io::Result<std::time::SystemTime>| {
-        t.ok().and_then(|t| now.duration_since(t).ok()).is_some_and(|age| age >= SETTLED)
+        t.ok()
+            .and_then(|t| now.duration_since(t).ok())
+            .is_some_and(|age| age >= SETTLED)
     };
     #[cfg(unix)]
     let ctime = {
@@ -94,7 +102,11 @@ pub(crate) fn cache_file(dir: &Path, engine: &Engine, bytes: &[u8]) -> PathBuf {
 pub(crate) fn identity_file(dir: &Path, engine: &Engine, path: &Path) -> Option<PathBuf> {
     let path = std::fs::canonicalize(path).ok()?;
     let meta = std::fs::metadata(&path).ok()?;
-    let mtime = meta.modified().ok()?.duration_since(std::time::UNIX_EPOCH).ok()?;
+    let mtime = meta
+        .modified()
+        .ok()?
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?;
     let mut h = std::collections::hash_map::DefaultHasher::new();
     path.hash(&mut h);
     meta.len().hash(&mut h);
@@ -106,11 +118,19 @@ pub(crate) fn identity_file(dir: &Path, engine: &Engine, path: &Path) -> Option<
     }
     let mut e = std::collections::hash_map::DefaultHasher::new();
     engine.precompile_compatibility_hash().hash(&mut e);
-    Some(dir.join(format!("file-{:016x}-{:016x}.cwasm", h.finish(), e.finish())))
+    Some(dir.join(format!(
+        "file-{:016x}-{:016x}.cwasm",
+        h.finish(),
+        e.finish()
+    )))
 }
 
 /// Loads the module file `path` from its identity-keyed cache entry, if there is one.
-pub(crate) fn load_by_identity(engine: &Engine, path: &Path, cache: &Cache) -> Option<(Module, PathBuf)> {
+pub(crate) fn load_by_identity(
+    engine: &Engine,
+    path: &Path,
+    cache: &Cache,
+) -> Option<(Module, PathBuf)> {
     let file = identity_file(&cache.dir()?, engine, path)?;
     // SAFETY: as in `compile`: a file this host wrote (hard link or copy of a Module::serialize
     // output) in the trusted cache directory; wasmtime re-checks the engine compatibility.
@@ -121,7 +141,12 @@ pub(crate) fn load_by_identity(engine: &Engine, path: &Path, cache: &Cache) -> O
 /// Remembers that the module file `path` compiled to the content-keyed entry of `bytes`.
 pub(crate) fn link_identity(engine: &Engine, path: &Path, bytes: &[u8], cache: &Cache) {
     let Some(dir) = cache.dir() else { return };
-    let (Some(link), content) = (identity_file(&dir, engine, path), cache_file(&dir, engine, bytes)) else { return };
+    let (Some(link), content) = (
+        identity_file(&dir, engine, path),
+        cache_file(&dir, engine, bytes),
+    ) else {
+        return;
+    };
     if link.is_file() || !content.is_file() {
         return;
     }
@@ -130,14 +155,21 @@ pub(crate) fn link_identity(engine: &Engine, path: &Path, bytes: &[u8], cache: &
     }
     // A cache that cannot be written only costs time: errors are ignored.
     let tmp = link.with_extension(format!("tmp{}", std::process::id()));
-    if std::fs::hard_link(&content, &tmp).or_else(|_| std::fs::copy(&content, &tmp).map(|_| ())).is_ok() {
+    if std::fs::hard_link(&content, &tmp)
+        .or_else(|_| std::fs::copy(&content, &tmp).map(|_| ()))
+        .is_ok()
+    {
         let _ = std::fs::rename(&tmp, &link);
     }
 }
 
 /// Compiles `bytes` (binary or, with wasmtime's `wat` feature, text), through the cache.
 /// Returns the module and whether it came from the cache.
-pub(crate) fn compile(engine: &Engine, bytes: &[u8], cache: &Cache) -> Result<(Module, bool), HostError> {
+pub(crate) fn compile(
+    engine: &Engine,
+    bytes: &[u8],
+    cache: &Cache,
+) -> Result<(Module, bool), HostError> {
     let file = cache.dir().map(|d| cache_file(&d, engine, bytes));
     if let Some(f) = &file
         && f.is_file()
@@ -149,7 +181,8 @@ pub(crate) fn compile(engine: &Engine, bytes: &[u8], cache: &Cache) -> Result<(M
             return Ok((m, true));
         }
     }
-    let module = Module::new(engine, bytes).map_err(|e| HostError::InvalidModule(format!("{e:#}")))?;
+    let module =
+        Module::new(engine, bytes).map_err(|e| HostError::InvalidModule(format!("{e:#}")))?;
     if let Some(f) = &file {
         // A cache that cannot be written only costs time: errors are ignored.
         let _ = store(f, &module);

@@ -77,7 +77,11 @@ pub enum HostError {
     /// A required export is missing or has the wrong type: not a restartkit plugin.
     NotAPlugin { export: String, message: String },
     /// The module speaks another ABI major than this host.
-    AbiMismatch { kind: &'static str, found: i32, expected: i32 },
+    AbiMismatch {
+        kind: &'static str,
+        found: i32,
+        expected: i32,
+    },
     /// The module imports something; ABI v1 modules import nothing.
     HasImports(Vec<String>),
     /// Instantiation failed (e.g. its initial memory exceeds the cap).
@@ -93,7 +97,10 @@ pub enum HostError {
     /// plugin. The instance was discarded.
     Trap(String),
     /// The guest reported a transport status; `detail` is its JSON error response, if any.
-    Status { status: Status, detail: Option<String> },
+    Status {
+        status: Status,
+        detail: Option<String>,
+    },
     /// The guest broke the ABI (a pointer outside memory, output that is not UTF-8, …).
     Protocol(String),
     /// A decider returned a code that is not Restart (1), DoNotRestart (0) or Abstain (-1).
@@ -127,27 +134,44 @@ impl HostError {
 impl fmt::Display for HostError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            HostError::Io { path, message } => write!(f, "cannot read {}: {message}", path.display()),
+            HostError::Io { path, message } => {
+                write!(f, "cannot read {}: {message}", path.display())
+            }
             HostError::InvalidModule(m) => write!(f, "not a valid WebAssembly module: {m}"),
             HostError::NotAPlugin { export, message } => {
                 write!(f, "not a restartkit plugin: export {export:?}: {message}")
             }
-            HostError::AbiMismatch { kind, found, expected } => write!(
+            HostError::AbiMismatch {
+                kind,
+                found,
+                expected,
+            } => write!(
                 f,
                 "{kind} ABI major version mismatch: the module speaks {found}, this host speaks {expected}"
             ),
             HostError::HasImports(names) => {
-                write!(f, "plugin ABI v1 modules import nothing, this one imports {}", names.join(", "))
+                write!(
+                    f,
+                    "plugin ABI v1 modules import nothing, this one imports {}",
+                    names.join(", ")
+                )
             }
             HostError::Instantiate(m) => write!(f, "cannot instantiate the module: {m}"),
-            HostError::Timeout { limit } => write!(f, "the plugin call ran past its deadline of {limit:?}"),
+            HostError::Timeout { limit } => {
+                write!(f, "the plugin call ran past its deadline of {limit:?}")
+            }
             HostError::OutOfFuel { fuel } => write!(f, "the plugin call used up its fuel ({fuel})"),
             HostError::MemoryLimit { limit_bytes } => {
                 write!(f, "the plugin hit its memory cap of {limit_bytes} bytes")
             }
             HostError::Trap(m) => write!(f, "the plugin trapped (internal error): {m}"),
             HostError::Status { status, detail } => {
-                write!(f, "the plugin answered status {} ({})", status.code(), status.name())?;
+                write!(
+                    f,
+                    "the plugin answered status {} ({})",
+                    status.code(),
+                    status.name()
+                )?;
                 if let Some(d) = detail {
                     write!(f, ": {d}")?;
                 }
@@ -155,9 +179,15 @@ impl fmt::Display for HostError {
             }
             HostError::Protocol(m) => write!(f, "the plugin broke the ABI: {m}"),
             HostError::InvalidDecision { decider, code } => {
-                write!(f, "decider {decider} returned {code}, which is not 0, 1 or -1")
+                write!(
+                    f,
+                    "decider {decider} returned {code}, which is not 0, 1 or -1"
+                )
             }
-            HostError::UnknownPrepared => write!(f, "this prepared policy is not (or no longer) held by this host"),
+            HostError::UnknownPrepared => write!(
+                f,
+                "this prepared policy is not (or no longer) held by this host"
+            ),
         }
     }
 }

@@ -57,8 +57,13 @@ fn run(args: Vec<String>) -> Result<ExitCode, String> {
                 return Err("conformance needs at least one vector file".to_owned());
             }
             let mut host = load(plugin)?;
-            let (_, failed) = restartkit_host::conformance::run_files(&mut host, &rest, &mut std::io::stdout());
-            Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+            let (_, failed) =
+                restartkit_host::conformance::run_files(&mut host, &rest, &mut std::io::stdout());
+            Ok(if failed == 0 {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
         }
         "describe" => {
             let mut host = load(plugin)?;
@@ -70,7 +75,9 @@ fn run(args: Vec<String>) -> Result<ExitCode, String> {
                 Some(r) => r.clone(),
                 None => {
                     let mut s = String::new();
-                    std::io::stdin().read_to_string(&mut s).map_err(|e| e.to_string())?;
+                    std::io::stdin()
+                        .read_to_string(&mut s)
+                        .map_err(|e| e.to_string())?;
                     s
                 }
             };
@@ -79,7 +86,9 @@ fn run(args: Vec<String>) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
         "wat2wasm" => {
-            let [input, output] = rest.as_slice() else { return Err("wat2wasm needs IN and OUT".to_owned()) };
+            let [input, output] = rest.as_slice() else {
+                return Err("wat2wasm needs IN and OUT".to_owned());
+            };
             let text = std::fs::read(input).map_err(|e| format!("{input}: {e}"))?;
             let bin = wat::parse_bytes(&text).map_err(|e| format!("{input}: {e:#}"))?;
             std::fs::write(output, bin).map_err(|e| format!("{output}: {e}"))?;

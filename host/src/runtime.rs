@@ -4,13 +4,13 @@ use crate::cache::{self, Cache, CacheHit};
 use crate::error::{HostError, Status};
 use crate::{ABI_MAJOR, Action, DECIDER_ABI_MAJOR, action_from_code};
 use std::path::Path;
-use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::thread::JoinHandle;
 use std::time::Duration;
 use wasmtime::{
-    Config, Engine, Instance, InstancePre, Linker, Memory, Module, ResourceLimiter, Store, StoreLimits,
-    StoreLimitsBuilder, Trap, TypedFunc,
+    Config, Engine, Instance, InstancePre, Linker, Memory, Module, ResourceLimiter, Store,
+    StoreLimits, StoreLimitsBuilder, Trap, TypedFunc,
 };
 
 /// What one plugin call may use.
@@ -28,7 +28,11 @@ pub struct Limits {
 impl Default for Limits {
     /// The recommended limits of ABI.md: 64 MiB, 1 s, no fuel.
     fn default() -> Self {
-        Limits { memory_bytes: 64 << 20, timeout: Duration::from_secs(1), fuel: None }
+        Limits {
+            memory_bytes: 64 << 20,
+            timeout: Duration::from_secs(1),
+            fuel: None,
+        }
     }
 }
 
@@ -82,14 +86,24 @@ pub(crate) struct State {
 }
 
 impl ResourceLimiter for State {
-    fn memory_growing(&mut self, current: usize, desired: usize, maximum: Option<usize>) -> wasmtime::Result<bool> {
+    fn memory_growing(
+        &mut self,
+        current: usize,
+        desired: usize,
+        maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
         let ok = self.limits.memory_growing(current, desired, maximum)?;
         if !ok {
             self.denied = true;
         }
         Ok(ok)
     }
-    fn table_growing(&mut self, current: usize, desired: usize, maximum: Option<usize>) -> wasmtime::Result<bool> {
+    fn table_growing(
+        &mut self,
+        current: usize,
+        desired: usize,
+        maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
         self.limits.table_growing(current, desired, maximum)
     }
     fn instances(&self) -> usize {
@@ -125,45 +139,77 @@ struct Sandbox {
 
 impl Sandbox {
     fn new(engine: &Engine, module: &Module, limits: &Limits) -> Result<Sandbox, HostError> {
-        let imports: Vec<String> = module.imports().map(|i| format!("{}::{}", i.module(), i.name())).collect();
+        let imports: Vec<String> = module
+            .imports()
+            .map(|i| format!("{}::{}", i.module(), i.name()))
+            .collect();
         if !imports.is_empty() {
             return Err(HostError::HasImports(imports));
         }
         let linker: Linker<State> = Linker::new(engine);
-        let pre = linker.instantiate_pre(module).map_err(|e| HostError::Instantiate(format!("{e:#}")))?;
+        let pre = linker
+            .instantiate_pre(module)
+            .map_err(|e| HostError::Instantiate(format!("{e:#}")))?;
         let tick = TICK.as_micros().max(1);
-        let deadline_ticks = u64::try_from(limits.timeout.as_micros().div_ceil(tick)).unwrap_or(u64::MAX).saturating_add(1);
-        Ok(Sandbox { engine: engine.clone(), pre, limits: limits.clone(), deadline_ticks })
+        let deadline_ticks = u64::try_from(limits.timeout.as_micros().div_ceil(tick))
+            .unwrap_or(u64::MAX)
+            .saturating_add(1);
+        Ok(Sandbox {
+            engine: engine.clone(),
+            pre,
+            limits: limits.clone(),
+            deadline_ticks,
+        })
     }
 
     fn arm(&self, store: &mut Store<State>) -> Result<(), HostError> {
         store.set_epoch_deadline(self.deadline_ticks);
         if let Some(fuel) = self.limits.fuel {
-            store.set_fuel(fuel).map_err(|e| HostError::Trap(format!("cannot set fuel: {e:#}")))?;
+            store
+                .set_fuel(fuel)
+                .map_err(|e| HostError::Trap(format!("cannot set fuel: {e:#}")))?;
         }
         store.data_mut().denied = false;
         Ok(())
     }
 
     fn instantiate(&self) -> Result<(Store<State>, Instance), HostError> {
-        let limits = StoreLimitsBuilder::new().memory_size(self.limits.memory_bytes).instances(1).build();
-        let mut store = Store::new(&self.engine, State { limits, denied: false });
+        let limits = StoreLimitsBuilder::new()
+            .memory_size(self.limits.memory_bytes)
+            .instances(1)
+            .build();
+        let mut store = Store::new(
+            &self.engine,
+            State {
+                limits,
+                denied: false,
+            },
+        );
         store.limiter(|s| s);
         store.epoch_deadline_trap();
         self.arm(&mut store)?;
-        let instance = self.pre.instantiate(&mut store).map_err(|e| match self.classify(e, &store) {
-            HostError::Trap(m) => HostError::Instantiate(m),
-            other => other,
-        })?;
+        let instance =
+            self.pre
+                .instantiate(&mut store)
+                .map_err(|e| match self.classify(e, &store) {
+                    HostError::Trap(m) => HostError::Instantiate(m),
+                    other => other,
+                })?;
         Ok((store, instance))
     }
 
     fn classify(&self, e: wasmtime::Error, store: &Store<State>) -> HostError {
         let denied = store.data().denied;
         match e.downcast_ref::<Trap>() {
-            Some(Trap::Interrupt) => HostError::Timeout { limit: self.limits.timeout },
-            Some(Trap::OutOfFuel) => HostError::OutOfFuel { fuel: self.limits.fuel.unwrap_or(0) },
-            _ if denied => HostError::MemoryLimit { limit_bytes: self.limits.memory_bytes },
+            Some(Trap::Interrupt) => HostError::Timeout {
+                limit: self.limits.timeout,
+            },
+            Some(Trap::OutOfFuel) => HostError::OutOfFuel {
+                fuel: self.limits.fuel.unwrap_or(0),
+            },
+            _ if denied => HostError::MemoryLimit {
+                limit_bytes: self.limits.memory_bytes,
+            },
             Some(t) => HostError::Trap(t.to_string()),
             None => HostError::Trap(format!("{e:#}")),
         }
@@ -177,22 +223,37 @@ fn func<P: wasmtime::WasmParams, R: wasmtime::WasmResults>(
 ) -> Result<TypedFunc<P, R>, HostError> {
     instance
         .get_typed_func::<P, R>(&mut *store, name)
-        .map_err(|e| HostError::NotAPlugin { export: name.to_owned(), message: format!("{e:#}") })
+        .map_err(|e| HostError::NotAPlugin {
+            export: name.to_owned(),
+            message: format!("{e:#}"),
+        })
 }
 
 fn unpack(r: u64) -> (u32, u32) {
     ((r >> 32) as u32, r as u32)
 }
 
-fn read_bytes(memory: &Memory, store: &Store<State>, ptr: u32, len: u32) -> Result<Vec<u8>, HostError> {
+fn read_bytes(
+    memory: &Memory,
+    store: &Store<State>,
+    ptr: u32,
+    len: u32,
+) -> Result<Vec<u8>, HostError> {
     let (p, l) = (ptr as usize, len as usize);
     p.checked_add(l)
         .and_then(|end| memory.data(store).get(p..end))
         .map(<[u8]>::to_vec)
-        .ok_or_else(|| HostError::Protocol(format!("output ({ptr}, {len}) lies outside linear memory")))
+        .ok_or_else(|| {
+            HostError::Protocol(format!("output ({ptr}, {len}) lies outside linear memory"))
+        })
 }
 
-fn read_string(memory: &Memory, store: &Store<State>, ptr: u32, len: u32) -> Result<String, HostError> {
+fn read_string(
+    memory: &Memory,
+    store: &Store<State>,
+    ptr: u32,
+    len: u32,
+) -> Result<String, HostError> {
     String::from_utf8(read_bytes(memory, store, ptr, len)?)
         .map_err(|e| HostError::Protocol(format!("output is not UTF-8: {e}")))
 }
@@ -221,7 +282,8 @@ struct Live {
 impl Live {
     /// Copies `bytes` into a fresh guest buffer; returns (ptr, len).
     fn put(&mut self, bytes: &[u8], limit: usize) -> Result<(u32, u32), Fail> {
-        let len = u32::try_from(bytes.len()).map_err(|_| Fail::Host(HostError::MemoryLimit { limit_bytes: limit }))?;
+        let len = u32::try_from(bytes.len())
+            .map_err(|_| Fail::Host(HostError::MemoryLimit { limit_bytes: limit }))?;
         if len == 0 {
             return Ok((0, 0));
         }
@@ -230,12 +292,19 @@ impl Live {
             return Err(Fail::Host(if self.store.data().denied {
                 HostError::MemoryLimit { limit_bytes: limit }
             } else {
-                HostError::Status { status: Status::Internal, detail: Some("restartkit_alloc returned 0".to_owned()) }
+                HostError::Status {
+                    status: Status::Internal,
+                    detail: Some("restartkit_alloc returned 0".to_owned()),
+                }
             }));
         }
         self.memory
             .write(&mut self.store, ptr as usize, bytes)
-            .map_err(|e| Fail::Host(HostError::Protocol(format!("restartkit_alloc gave a bad buffer: {e}"))))?;
+            .map_err(|e| {
+                Fail::Host(HostError::Protocol(format!(
+                    "restartkit_alloc gave a bad buffer: {e}"
+                )))
+            })?;
         Ok((ptr, len))
     }
 
@@ -252,7 +321,9 @@ impl Live {
         if p == 0 {
             return Ok(None);
         }
-        Ok(Some(read_string(&self.memory, &self.store, p, l).map_err(Fail::Host)?))
+        Ok(Some(
+            read_string(&self.memory, &self.store, p, l).map_err(Fail::Host)?,
+        ))
     }
 
     /// A packed u64 answer: the output on success, or the status and detail.
@@ -263,7 +334,10 @@ impl Live {
                 let body = self.detail()?.unwrap_or_default();
                 Ok(Evaluation { status, body })
             }
-            (p, l) => Ok(Evaluation { status: Status::Ok, body: self.take(p, l)? }),
+            (p, l) => Ok(Evaluation {
+                status: Status::Ok,
+                body: self.take(p, l)?,
+            }),
         }
     }
 }
@@ -298,7 +372,10 @@ impl Prepared {
         &self.warnings
     }
     pub fn container_index(&self, name: &str) -> Option<u32> {
-        self.containers.iter().position(|c| c == name).and_then(|i| u32::try_from(i).ok())
+        self.containers
+            .iter()
+            .position(|c| c == name)
+            .and_then(|i| u32::try_from(i).ok())
     }
 }
 
@@ -364,21 +441,31 @@ fn engine_for(limits: &Limits) -> Result<Arc<SharedEngine>, HostError> {
     let fuel = limits.fuel.is_some();
     let mut engines = ENGINES.lock().unwrap_or_else(PoisonError::into_inner);
     engines.retain(|(_, e)| e.strong_count() > 0);
-    if let Some(shared) = engines.iter().find(|(f, _)| *f == fuel).and_then(|(_, e)| e.upgrade()) {
+    if let Some(shared) = engines
+        .iter()
+        .find(|(f, _)| *f == fuel)
+        .and_then(|(_, e)| e.upgrade())
+    {
         return Ok(shared);
     }
     let mut config = Config::new();
     config.epoch_interruption(true);
     config.consume_fuel(fuel);
-    let engine =
-        Engine::new(&config).map_err(|e| HostError::Instantiate(format!("cannot set up wasmtime: {e:#}")))?;
-    let shared = Arc::new(SharedEngine { _ticker: Ticker::start(engine.clone()), engine });
+    let engine = Engine::new(&config)
+        .map_err(|e| HostError::Instantiate(format!("cannot set up wasmtime: {e:#}")))?;
+    let shared = Arc::new(SharedEngine {
+        _ticker: Ticker::start(engine.clone()),
+        engine,
+    });
     engines.push((fuel, Arc::downgrade(&shared)));
     Ok(shared)
 }
 
 fn read_file(path: &Path) -> Result<Vec<u8>, HostError> {
-    std::fs::read(path).map_err(|e| HostError::Io { path: path.to_owned(), message: e.to_string() })
+    std::fs::read(path).map_err(|e| HostError::Io {
+        path: path.to_owned(),
+        message: e.to_string(),
+    })
 }
 
 impl Host {
@@ -388,7 +475,11 @@ impl Host {
     }
 
     /// A cache hit on the file's identity (see [`Cache`]) neither reads nor hashes the module.
-    pub fn load_with_cache(path: impl AsRef<Path>, limits: Limits, cache: Cache) -> Result<Host, HostError> {
+    pub fn load_with_cache(
+        path: impl AsRef<Path>,
+        limits: Limits,
+        cache: Cache,
+    ) -> Result<Host, HostError> {
         let path = path.as_ref();
         let shared = engine_for(&limits)?;
         if let Some((module, _)) = cache::load_by_identity(&shared.engine, path, &cache) {
@@ -397,14 +488,26 @@ impl Host {
         let bytes = read_file(path)?;
         let (module, from_cache) = cache::compile(&shared.engine, &bytes, &cache)?;
         cache::link_identity(&shared.engine, path, &bytes, &cache);
-        Host::from_module(shared, module, from_cache.then_some(CacheHit::Content), limits, cache)
+        Host::from_module(
+            shared,
+            module,
+            from_cache.then_some(CacheHit::Content),
+            limits,
+            cache,
+        )
     }
 
     /// Loads a policy module from bytes (binary, or WebAssembly text).
     pub fn from_bytes(bytes: &[u8], limits: Limits, cache: Cache) -> Result<Host, HostError> {
         let shared = engine_for(&limits)?;
         let (module, from_cache) = cache::compile(&shared.engine, bytes, &cache)?;
-        Host::from_module(shared, module, from_cache.then_some(CacheHit::Content), limits, cache)
+        Host::from_module(
+            shared,
+            module,
+            from_cache.then_some(CacheHit::Content),
+            limits,
+            cache,
+        )
     }
 
     fn from_module(
@@ -435,16 +538,28 @@ impl Host {
     fn instantiate(&mut self) -> Result<Live, HostError> {
         let (mut store, instance) = self.sandbox.instantiate()?;
         let major: TypedFunc<(), i32> = func(&mut store, &instance, "restartkit_abi_version")?;
-        let major = major.call(&mut store, ()).map_err(|e| self.sandbox.classify(e, &store))?;
+        let major = major
+            .call(&mut store, ())
+            .map_err(|e| self.sandbox.classify(e, &store))?;
         if major != ABI_MAJOR {
-            return Err(HostError::AbiMismatch { kind: "policy module", found: major, expected: ABI_MAJOR });
+            return Err(HostError::AbiMismatch {
+                kind: "policy module",
+                found: major,
+                expected: ABI_MAJOR,
+            });
         }
-        let minor: TypedFunc<(), i32> = func(&mut store, &instance, "restartkit_abi_minor_version")?;
-        self.abi_minor = minor.call(&mut store, ()).map_err(|e| self.sandbox.classify(e, &store))?;
-        let memory = instance.get_memory(&mut store, "memory").ok_or_else(|| HostError::NotAPlugin {
-            export: "memory".to_owned(),
-            message: "no exported memory".to_owned(),
-        })?;
+        let minor: TypedFunc<(), i32> =
+            func(&mut store, &instance, "restartkit_abi_minor_version")?;
+        self.abi_minor = minor
+            .call(&mut store, ())
+            .map_err(|e| self.sandbox.classify(e, &store))?;
+        let memory =
+            instance
+                .get_memory(&mut store, "memory")
+                .ok_or_else(|| HostError::NotAPlugin {
+                    export: "memory".to_owned(),
+                    message: "no exported memory".to_owned(),
+                })?;
         let f = PolicyFns {
             alloc: func(&mut store, &instance, "restartkit_alloc")?,
             free: func(&mut store, &instance, "restartkit_free")?,
@@ -465,7 +580,10 @@ impl Host {
     }
 
     /// Runs `f` on a live, armed instance; a wasm error discards the instance.
-    fn call<R>(&mut self, f: impl FnOnce(&mut Live, usize) -> Result<R, Fail>) -> Result<R, HostError> {
+    fn call<R>(
+        &mut self,
+        f: impl FnOnce(&mut Live, usize) -> Result<R, Fail>,
+    ) -> Result<R, HostError> {
         if self.live.is_none() {
             let live = self.instantiate()?;
             self.live = Some(live);
@@ -534,7 +652,10 @@ impl Host {
         })?;
         match e.status {
             Status::Ok => Ok(e.body),
-            status => Err(HostError::Status { status, detail: Some(e.body) }),
+            status => Err(HostError::Status {
+                status,
+                detail: Some(e.body),
+            }),
         }
     }
 
@@ -555,10 +676,15 @@ impl Host {
         let e = self.evaluate(request.as_bytes())?;
         match e.status {
             Status::Ok => Ok(e.body),
-            Status::InvalidJson | Status::UnknownOperation | Status::UnsupportedVersion if !e.body.is_empty() => {
+            Status::InvalidJson | Status::UnknownOperation | Status::UnsupportedVersion
+                if !e.body.is_empty() =>
+            {
                 Ok(e.body)
             }
-            status => Err(HostError::Status { status, detail: (!e.body.is_empty()).then_some(e.body) }),
+            status => Err(HostError::Status {
+                status,
+                detail: (!e.body.is_empty()).then_some(e.body),
+            }),
         }
     }
 
@@ -571,7 +697,10 @@ impl Host {
                 Ok(h)
             } else {
                 let detail = l.detail()?;
-                Err(Fail::Host(HostError::Status { status: Status::from_code(h.saturating_neg()), detail }))
+                Err(Fail::Host(HostError::Status {
+                    status: Status::from_code(h.saturating_neg()),
+                    detail,
+                }))
             }
         })
     }
@@ -586,7 +715,10 @@ impl Host {
             l.answer(r)
         })?;
         if names.status != Status::Ok {
-            return Err(HostError::Status { status: names.status, detail: Some(names.body) });
+            return Err(HostError::Status {
+                status: names.status,
+                detail: Some(names.body),
+            });
         }
         let containers: Vec<String> = serde_json::from_str(&names.body)
             .map_err(|e| HostError::Protocol(format!("restartkit_prepared_containers: {e}")))?;
@@ -601,9 +733,18 @@ impl Host {
             None => Vec::new(),
             Some(w) if w.status == Status::Ok => serde_json::from_str(&w.body)
                 .map_err(|e| HostError::Protocol(format!("restartkit_prepared_warnings: {e}")))?,
-            Some(w) => return Err(HostError::Status { status: w.status, detail: Some(w.body) }),
+            Some(w) => {
+                return Err(HostError::Status {
+                    status: w.status,
+                    detail: Some(w.body),
+                });
+            }
         };
-        let entry = Entry { request: request_json.as_bytes().to_vec(), handle, generation: self.generation };
+        let entry = Entry {
+            request: request_json.as_bytes().to_vec(),
+            handle,
+            generation: self.generation,
+        };
         let slot = match self.prepared.iter().position(Option::is_none) {
             Some(i) => {
                 if let Some(s) = self.prepared.get_mut(i) {
@@ -616,7 +757,13 @@ impl Host {
                 self.prepared.len() - 1
             }
         };
-        Ok(Prepared { host: self.id, slot, serial: HOST_IDS.fetch_add(1, Ordering::Relaxed), containers, warnings })
+        Ok(Prepared {
+            host: self.id,
+            slot,
+            serial: HOST_IDS.fetch_add(1, Ordering::Relaxed),
+            containers,
+            warnings,
+        })
     }
 
     /// The guest handle of `p` in the live instance, re-preparing after a rebuild.
@@ -627,7 +774,9 @@ impl Host {
         let generation = self.generation;
         let (handle, stale, request) = match self.prepared.get(p.slot).and_then(Option::as_ref) {
             None => return Err(HostError::UnknownPrepared),
-            Some(e) if e.generation == generation && self.live.is_some() => (e.handle, false, Vec::new()),
+            Some(e) if e.generation == generation && self.live.is_some() => {
+                (e.handle, false, Vec::new())
+            }
             Some(e) => (e.handle, true, e.request.clone()),
         };
         if !stale {
@@ -644,12 +793,22 @@ impl Host {
 
     /// The built-in decision for container `container_index` of `p` exiting with `exit_code`
     /// (custom deciders are not consulted; see [`Host::decide`]).
-    pub fn decide_exit(&mut self, p: &Prepared, container_index: u32, exit_code: i32) -> Result<Action, HostError> {
+    pub fn decide_exit(
+        &mut self,
+        p: &Prepared,
+        container_index: u32,
+        exit_code: i32,
+    ) -> Result<Action, HostError> {
         let h = self.handle_of(p)?;
-        let idx = i32::try_from(container_index)
-            .map_err(|_| HostError::Status { status: Status::OutOfRange, detail: None })?;
+        let idx = i32::try_from(container_index).map_err(|_| HostError::Status {
+            status: Status::OutOfRange,
+            detail: None,
+        })?;
         let code = self.call(|l, _| Ok(l.f.decide.call(&mut l.store, (h, idx, exit_code))?))?;
-        action_from_code(code).ok_or(HostError::Status { status: Status::from_code(code.saturating_neg()), detail: None })
+        action_from_code(code).ok_or(HostError::Status {
+            status: Status::from_code(code.saturating_neg()),
+            detail: None,
+        })
     }
 
     /// `restartkit_evaluate` on a raw (pointer, length): for testing how the guest treats bad
@@ -664,8 +823,17 @@ impl Host {
 
     /// `restartkit_decide_exit` on a raw guest handle: the code as the guest returns it.
     #[doc(hidden)]
-    pub fn raw_decide_exit(&mut self, handle: i32, container: i32, exit_code: i32) -> Result<i32, HostError> {
-        self.call(|l, _| Ok(l.f.decide.call(&mut l.store, (handle, container, exit_code))?))
+    pub fn raw_decide_exit(
+        &mut self,
+        handle: i32,
+        container: i32,
+        exit_code: i32,
+    ) -> Result<i32, HostError> {
+        self.call(|l, _| {
+            Ok(l.f
+                .decide
+                .call(&mut l.store, (handle, container, exit_code))?)
+        })
     }
 
     /// Drops a prepared policy in the plugin.
@@ -673,7 +841,11 @@ impl Host {
         if p.host != self.id {
             return Err(HostError::UnknownPrepared);
         }
-        let entry = self.prepared.get_mut(p.slot).and_then(Option::take).ok_or(HostError::UnknownPrepared)?;
+        let entry = self
+            .prepared
+            .get_mut(p.slot)
+            .and_then(Option::take)
+            .ok_or(HostError::UnknownPrepared)?;
         while matches!(self.prepared.last(), Some(None)) {
             self.prepared.pop();
         }
@@ -681,23 +853,47 @@ impl Host {
             return Ok(()); // that instance is gone, and the policy with it
         }
         let r = self.call(|l, _| Ok(l.f.release.call(&mut l.store, entry.handle)?))?;
-        if r == 0 { Ok(()) } else { Err(HostError::Status { status: Status::from_code(r.saturating_neg()), detail: None }) }
+        if r == 0 {
+            Ok(())
+        } else {
+            Err(HostError::Status {
+                status: Status::from_code(r.saturating_neg()),
+                detail: None,
+            })
+        }
     }
 
     /// Adds a custom decider (decider ABI v1) behind those already added. `config` is handed to
     /// its `restartkit_decider_configure`, if it has one.
-    pub fn add_decider(&mut self, path: impl AsRef<Path>, config: Option<&str>) -> Result<(), HostError> {
+    pub fn add_decider(
+        &mut self,
+        path: impl AsRef<Path>,
+        config: Option<&str>,
+    ) -> Result<(), HostError> {
         let path = path.as_ref();
         let bytes = read_file(path)?;
-        let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "decider".to_owned());
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "decider".to_owned());
         self.add_decider_bytes(&name, &bytes, config)
     }
 
     /// Like [`Host::add_decider`], from bytes (binary or WebAssembly text).
-    pub fn add_decider_bytes(&mut self, name: &str, bytes: &[u8], config: Option<&str>) -> Result<(), HostError> {
+    pub fn add_decider_bytes(
+        &mut self,
+        name: &str,
+        bytes: &[u8],
+        config: Option<&str>,
+    ) -> Result<(), HostError> {
         let (module, _) = cache::compile(&self.sandbox.engine, bytes, &self.cache)?;
         let sandbox = Sandbox::new(&self.sandbox.engine, &module, &self.sandbox.limits)?;
-        let mut d = Decider { name: name.to_owned(), sandbox, live: None, config: config.map(str::to_owned) };
+        let mut d = Decider {
+            name: name.to_owned(),
+            sandbox,
+            live: None,
+            config: config.map(str::to_owned),
+        };
         d.live = Some(d.instantiate()?);
         self.deciders.push(d);
         Ok(())
@@ -716,7 +912,10 @@ impl Host {
         }
         // Deciders are promised an index into the container list they were configured with.
         if !usize::try_from(ev.container_index).is_ok_and(|i| i < p.containers.len()) {
-            return Err(HostError::Status { status: Status::OutOfRange, detail: None });
+            return Err(HostError::Status {
+                status: Status::OutOfRange,
+                detail: None,
+            });
         }
         for d in &mut self.deciders {
             match d.decide(p, ev)? {
@@ -725,14 +924,25 @@ impl Host {
                     let action = match code {
                         0 => Action::DoNotRestart,
                         1 => Action::Restart,
-                        _ => return Err(HostError::InvalidDecision { decider: d.name.clone(), code }),
+                        _ => {
+                            return Err(HostError::InvalidDecision {
+                                decider: d.name.clone(),
+                                code,
+                            });
+                        }
                     };
-                    return Ok(Decision { action, decided_by: DecidedBy::Decider(d.name.clone()) });
+                    return Ok(Decision {
+                        action,
+                        decided_by: DecidedBy::Decider(d.name.clone()),
+                    });
                 }
             }
         }
         let action = self.decide_exit(p, ev.container_index, ev.exit_code)?;
-        Ok(Decision { action, decided_by: DecidedBy::BuiltIn })
+        Ok(Decision {
+            action,
+            decided_by: DecidedBy::BuiltIn,
+        })
     }
 }
 
@@ -762,17 +972,32 @@ struct Decider {
 impl Decider {
     fn instantiate(&self) -> Result<DeciderLive, HostError> {
         let (mut store, instance) = self.sandbox.instantiate()?;
-        let major: TypedFunc<(), i32> = func(&mut store, &instance, "restartkit_decider_abi_version")?;
-        let major = major.call(&mut store, ()).map_err(|e| self.sandbox.classify(e, &store))?;
+        let major: TypedFunc<(), i32> =
+            func(&mut store, &instance, "restartkit_decider_abi_version")?;
+        let major = major
+            .call(&mut store, ())
+            .map_err(|e| self.sandbox.classify(e, &store))?;
         if major != DECIDER_ABI_MAJOR {
-            return Err(HostError::AbiMismatch { kind: "decider", found: major, expected: DECIDER_ABI_MAJOR });
+            return Err(HostError::AbiMismatch {
+                kind: "decider",
+                found: major,
+                expected: DECIDER_ABI_MAJOR,
+            });
         }
         let decide = func(&mut store, &instance, "restartkit_decide")?;
-        let configure = if instance.get_export(&mut store, "restartkit_decider_configure").is_some() {
-            let memory = instance.get_memory(&mut store, "memory").ok_or_else(|| HostError::NotAPlugin {
-                export: "memory".to_owned(),
-                message: "a decider with restartkit_decider_configure must export its memory".to_owned(),
-            })?;
+        let configure = if instance
+            .get_export(&mut store, "restartkit_decider_configure")
+            .is_some()
+        {
+            let memory =
+                instance
+                    .get_memory(&mut store, "memory")
+                    .ok_or_else(|| HostError::NotAPlugin {
+                        export: "memory".to_owned(),
+                        message:
+                            "a decider with restartkit_decider_configure must export its memory"
+                                .to_owned(),
+                    })?;
             Some((
                 memory,
                 func(&mut store, &instance, "restartkit_decider_alloc")?,
@@ -781,7 +1006,11 @@ impl Decider {
         } else {
             None
         };
-        Ok(DeciderLive { store, f: DeciderFns { decide, configure }, configured_for: None })
+        Ok(DeciderLive {
+            store,
+            f: DeciderFns { decide, configure },
+            configured_for: None,
+        })
     }
 
     fn decide(&mut self, p: &Prepared, ev: &ExitEvent) -> Result<i32, HostError> {
@@ -800,31 +1029,47 @@ impl Decider {
                 && live.configured_for != Some(p.serial)
             {
                 let cfg: serde_json::Value = match config {
-                    Some(c) => serde_json::from_str(c).unwrap_or_else(|_| serde_json::Value::String(c.to_owned())),
+                    Some(c) => serde_json::from_str(c)
+                        .unwrap_or_else(|_| serde_json::Value::String(c.to_owned())),
                     None => serde_json::Value::Null,
                 };
-                let msg = serde_json::json!({"containers": p.containers, "config": cfg}).to_string();
-                let len = u32::try_from(msg.len()).map_err(|_| Fail::Host(HostError::MemoryLimit { limit_bytes: limit }))?;
+                let msg =
+                    serde_json::json!({"containers": p.containers, "config": cfg}).to_string();
+                let len = u32::try_from(msg.len())
+                    .map_err(|_| Fail::Host(HostError::MemoryLimit { limit_bytes: limit }))?;
                 let ptr = alloc.call(&mut live.store, len)?;
                 if ptr == 0 {
                     return Err(Fail::Host(HostError::MemoryLimit { limit_bytes: limit }));
                 }
                 memory
                     .write(&mut live.store, ptr as usize, msg.as_bytes())
-                    .map_err(|e| Fail::Host(HostError::Protocol(format!("decider {name}: bad buffer: {e}"))))?;
+                    .map_err(|e| {
+                        Fail::Host(HostError::Protocol(format!(
+                            "decider {name}: bad buffer: {e}"
+                        )))
+                    })?;
                 let rc = configure.call(&mut live.store, (ptr, len))?;
                 if rc != 0 {
                     return Err(Fail::Host(HostError::Status {
                         status: Status::Rejected,
-                        detail: Some(format!("decider {name} refused its configuration (code {rc})")),
+                        detail: Some(format!(
+                            "decider {name} refused its configuration (code {rc})"
+                        )),
                     }));
                 }
                 live.configured_for = Some(p.serial);
             }
-            let idx = i32::try_from(ev.container_index)
-                .map_err(|_| Fail::Host(HostError::Status { status: Status::OutOfRange, detail: None }))?;
+            let idx = i32::try_from(ev.container_index).map_err(|_| {
+                Fail::Host(HostError::Status {
+                    status: Status::OutOfRange,
+                    detail: None,
+                })
+            })?;
             let restarts = i32::try_from(ev.restart_count).unwrap_or(i32::MAX);
-            Ok(live.f.decide.call(&mut live.store, (idx, ev.exit_code, restarts))?)
+            Ok(live
+                .f
+                .decide
+                .call(&mut live.store, (idx, ev.exit_code, restarts))?)
         })();
         match r {
             Ok(code) => Ok(code),

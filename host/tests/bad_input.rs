@@ -4,15 +4,20 @@
 //!   expected line or field, never a trap, an ABI breach or a hang;
 //! - the plugin_abi fuzz target's seed corpus and past findings (fuzz/corpus/plugin_abi,
 //!   fuzz/regressions/plugin_abi), replayed through the target's own harness on stable.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
 
 mod common;
 
-#[path = "../../conformance/bad-input/corpus.rs"]
-mod corpus;
 #[path = "../../fuzz/src/core_harness.rs"]
 #[allow(dead_code)]
 mod core_harness;
+#[path = "../../conformance/bad-input/corpus.rs"]
+mod corpus;
 #[path = "../../fuzz/src/plugin_harness.rs"]
 mod plugin_harness;
 
@@ -24,7 +29,11 @@ use std::time::Duration;
 /// keeps a position per node), above the recommended 64 MiB cap, where the host answers with a
 /// MemoryLimit error instead; the deadline only turns a hang into a failure.
 fn host() -> Host {
-    let limits = Limits { memory_bytes: 512 << 20, timeout: Duration::from_secs(60), ..Limits::default() };
+    let limits = Limits {
+        memory_bytes: 512 << 20,
+        timeout: Duration::from_secs(60),
+        ..Limits::default()
+    };
     Host::load(common::plugin_path(), limits).unwrap()
 }
 
@@ -52,10 +61,16 @@ fn every_bad_input_case_gives_a_clear_error_through_the_plugin() {
     let cases = corpus::cases("plugin");
     let mut failures = Vec::new();
     for c in &cases {
-        let request = if c.input == "source" { validate_request(&c.bytes) } else { c.bytes.clone() };
+        let request = if c.input == "source" {
+            validate_request(&c.bytes)
+        } else {
+            c.bytes.clone()
+        };
         let outcome = match h.evaluate(&request) {
             Err(e) => Err(format!("{} ({e})", e.kind())),
-            Ok(e) if matches!(e.status, Status::Other(_)) => Err(format!("undocumented status {:?}", e.status)),
+            Ok(e) if matches!(e.status, Status::Other(_)) => {
+                Err(format!("undocumented status {:?}", e.status))
+            }
             Ok(e) => serde_json::from_str::<Value>(&e.body)
                 .map_err(|err| format!("status {:?}, body not JSON ({err}): {}", e.status, e.body))
                 .and_then(|resp| corpus::check(&corpus::response_errors(&resp), &c.expect)),
@@ -64,7 +79,13 @@ fn every_bad_input_case_gives_a_clear_error_through_the_plugin() {
             failures.push(format!("{}: {why}", c.name));
         }
     }
-    assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases failed:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -81,7 +102,17 @@ fn plugin_abi_fuzz_corpus_replays_clean() {
     assert!(files.len() >= 10, "seed corpus missing: {files:?}");
     let failures: Vec<String> = files
         .iter()
-        .filter_map(|f| plugin_harness::plugin_abi(&mut h, &std::fs::read(f).unwrap()).err().map(|e| format!("{}: {e}", f.display())))
+        .filter_map(|f| {
+            plugin_harness::plugin_abi(&mut h, &std::fs::read(f).unwrap())
+                .err()
+                .map(|e| format!("{}: {e}", f.display()))
+        })
         .collect();
-    assert!(failures.is_empty(), "{} of {} inputs fail:\n{}", failures.len(), files.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} inputs fail:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n")
+    );
 }

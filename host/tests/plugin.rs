@@ -1,5 +1,10 @@
 //! The real policy module (`restartkit_plugin.wasm`, built by `make plugin`) through the host.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 
 mod common;
 use common::*;
@@ -11,7 +16,10 @@ fn host() -> Host {
 }
 
 fn vectors() -> Vec<Value> {
-    vector_files().iter().flat_map(|f| restartkit_host::conformance::read_vectors(f).unwrap()).collect()
+    vector_files()
+        .iter()
+        .flat_map(|f| restartkit_host::conformance::read_vectors(f).unwrap())
+        .collect()
 }
 
 fn request(v: &Value) -> String {
@@ -25,7 +33,12 @@ fn every_vector_answers_byte_for_byte_what_the_native_core_answers() {
     assert!(vs.len() > 100, "only {} vectors", vs.len());
     for v in &vs {
         let req = request(v);
-        assert_eq!(host.handle_json(&req).unwrap(), restartkit::handle_json(&req), "vector {}", v["id"]);
+        assert_eq!(
+            host.handle_json(&req).unwrap(),
+            restartkit::handle_json(&req),
+            "vector {}",
+            v["id"]
+        );
     }
 }
 
@@ -40,7 +53,11 @@ fn conformance_verdicts_through_the_plugin_equal_the_native_ones() {
         let via_plugin = restartkit_host::conformance::run_vector(&mut host, &v);
         let native = restartkit::conformance::run_vector(&v);
         assert_eq!(via_plugin, native, "vector {}", v["id"]);
-        if via_plugin.is_ok() { passed += 1 } else { failed += 1 }
+        if via_plugin.is_ok() {
+            passed += 1
+        } else {
+            failed += 1
+        }
     }
     eprintln!("plugin conformance: {passed} passed, {failed} failed (same as native)");
 }
@@ -61,13 +78,21 @@ fn describe_reports_abi_and_the_core_capabilities() {
     let d: Value = serde_json::from_str(&host.describe().unwrap()).unwrap();
     assert_eq!(d["abi"], json!({"major": 1, "minor": 1}));
     assert_eq!(host.abi_minor(), 1);
-    assert!(d["exports"].as_array().unwrap().contains(&json!("restartkit_prepared_warnings")));
+    assert!(
+        d["exports"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("restartkit_prepared_warnings"))
+    );
     let core = restartkit::contract::describe();
     assert_eq!(d["restartkitVersion"], restartkit::VERSION);
     assert_eq!(d["contractVersion"], core.contract_version);
     assert_eq!(d["operations"], json!(core.operations));
     assert_eq!(d["kubernetesVersions"], json!(core.kubernetes_versions));
-    assert_eq!(d["featureGates"].as_array().unwrap().len(), core.feature_gates.len());
+    assert_eq!(
+        d["featureGates"].as_array().unwrap().len(),
+        core.feature_gates.len()
+    );
     assert_eq!(d["actions"][6], json!({"code": 6, "name": "Count"}));
     assert_eq!(d["statusCodes"]["unknown-operation"], 4);
     assert_eq!(d["deterministic"], true);
@@ -82,23 +107,44 @@ fn transport_statuses() {
     assert_eq!(e.body, restartkit::handle_json("{\"op\": "));
     assert!(e.body.contains("\"code\":\"invalid-json\""), "{}", e.body);
     // handle_json gives the same answer as the native function.
-    assert_eq!(host.handle_json("{\"op\": ").unwrap(), restartkit::handle_json("{\"op\": "));
+    assert_eq!(
+        host.handle_json("{\"op\": ").unwrap(),
+        restartkit::handle_json("{\"op\": ")
+    );
 
     let e = host.evaluate(br#"{"op":"noSuchOp","input":{}}"#).unwrap();
     assert_eq!(e.status, Status::UnknownOperation);
     assert!(e.body.contains("unknown op \\\"noSuchOp\\\""), "{}", e.body);
 
-    let e = host.evaluate(br#"{"op":"describe","input":{},"contractVersion":"2.0"}"#).unwrap();
+    let e = host
+        .evaluate(br#"{"op":"describe","input":{},"contractVersion":"2.0"}"#)
+        .unwrap();
     assert_eq!(e.status, Status::UnsupportedVersion);
-    assert!(e.body.contains("contract version \\\"2.0\\\" is not supported"), "{}", e.body);
-    let e = host.evaluate(br#"{"op":"describe","input":{},"contractVersion":"1.0"}"#).unwrap();
+    assert!(
+        e.body
+            .contains("contract version \\\"2.0\\\" is not supported"),
+        "{}",
+        e.body
+    );
+    let e = host
+        .evaluate(br#"{"op":"describe","input":{},"contractVersion":"1.0"}"#)
+        .unwrap();
     assert_eq!(e.status, Status::Ok);
-    assert_eq!(e.body, restartkit::handle_json(r#"{"op":"describe","input":{}}"#));
+    assert_eq!(
+        e.body,
+        restartkit::handle_json(r#"{"op":"describe","input":{}}"#)
+    );
 
     let e = host.evaluate(b"{\"op\":\"\xff\"}").unwrap();
     assert_eq!(e.status, Status::InvalidUtf8);
-    let err = host.handle_json("{\"op\":\"describe\"}\u{0}").map(|_| ()).err();
-    assert!(err.is_none(), "a NUL inside the text is invalid JSON, not a transport failure");
+    let err = host
+        .handle_json("{\"op\":\"describe\"}\u{0}")
+        .map(|_| ())
+        .err();
+    assert!(
+        err.is_none(),
+        "a NUL inside the text is invalid JSON, not a transport failure"
+    );
 
     // Buffers outside linear memory, or at address 0.
     let mem = host.memory_size().unwrap() as u32;
@@ -116,10 +162,23 @@ fn transport_statuses() {
 
 #[test]
 fn an_input_larger_than_the_memory_cap_is_refused_before_the_guest_runs() {
-    let mut host = Host::load(plugin_path(), Limits { memory_bytes: 8 << 20, ..Limits::default() }).unwrap();
-    let big = format!(r#"{{"op":"describe","input":{{"pad":"{}"}}}}"#, "x".repeat(16 << 20));
+    let mut host = Host::load(
+        plugin_path(),
+        Limits {
+            memory_bytes: 8 << 20,
+            ..Limits::default()
+        },
+    )
+    .unwrap();
+    let big = format!(
+        r#"{{"op":"describe","input":{{"pad":"{}"}}}}"#,
+        "x".repeat(16 << 20)
+    );
     let err = host.handle_json(&big).unwrap_err();
-    assert!(matches!(err, HostError::MemoryLimit { limit_bytes } if limit_bytes == 8 << 20), "{err}");
+    assert!(
+        matches!(err, HostError::MemoryLimit { limit_bytes } if limit_bytes == 8 << 20),
+        "{err}"
+    );
     // No trap happened: the same instance answers the next call.
     assert_eq!(host.rebuilds(), 0);
     let ok = r#"{"op":"describe","input":{}}"#;
@@ -155,7 +214,9 @@ const POD: &str = r#"{"object":{"apiVersion":"v1","kind":"Pod","metadata":{"name
 #[test]
 fn a_million_prepared_calls_keep_memory_flat() {
     let mut host = host();
-    let p = host.prepare(POD).unwrap_or_else(|e| panic!("prepare failed: {e}"));
+    let p = host
+        .prepare(POD)
+        .unwrap_or_else(|e| panic!("prepare failed: {e}"));
     assert_eq!(p.container_names(), ["app"]);
     let first = host.decide_exit(&p, 0, 42).unwrap();
     assert_eq!(first, Action::Restart);
@@ -168,7 +229,10 @@ fn a_million_prepared_calls_keep_memory_flat() {
     assert_eq!(host.memory_size().unwrap(), before);
     assert!(matches!(
         host.decide_exit(&p, 5, 0),
-        Err(HostError::Status { status: Status::OutOfRange, .. })
+        Err(HostError::Status {
+            status: Status::OutOfRange,
+            ..
+        })
     ));
     host.release(p).unwrap();
 }
@@ -190,7 +254,9 @@ fn unknown_handles_are_refused_with_flat_memory() {
 fn prepare_release_cycles_keep_memory_flat() {
     let mut host = host();
     let cycle = |host: &mut Host| {
-        let p = host.prepare(POD).unwrap_or_else(|e| panic!("prepare failed: {e}"));
+        let p = host
+            .prepare(POD)
+            .unwrap_or_else(|e| panic!("prepare failed: {e}"));
         host.release(p).unwrap();
     };
     for _ in 0..100 {
@@ -207,18 +273,43 @@ fn prepare_release_cycles_keep_memory_flat() {
 fn prepare_refusals_carry_the_core_diagnostics() {
     let mut host = host();
     match host.prepare(r#"{"object":{},"kubernetesVersion":"1.35","noSuchOption":1}"#) {
-        Err(HostError::Status { status: Status::Rejected, detail: Some(d) }) => {
+        Err(HostError::Status {
+            status: Status::Rejected,
+            detail: Some(d),
+        }) => {
             let r: restartkit::Response = serde_json::from_str(&d).unwrap();
-            let restartkit::Response::Error { op, errors } = r else { panic!("{d}") };
+            let restartkit::Response::Error { op, errors } = r else {
+                panic!("{d}")
+            };
             assert_eq!(op.as_deref(), Some("prepare"));
             assert!(errors[0].message.contains("noSuchOption"), "{d}");
         }
         other => panic!("{other:?}"),
     }
     let err = host.prepare("[1,").unwrap_err();
-    assert!(matches!(err, HostError::Status { status: Status::InvalidJson, .. }), "{err}");
-    let err = host.prepare(r#"{"object":{},"contractVersion":"9.1"}"#).unwrap_err();
-    assert!(matches!(err, HostError::Status { status: Status::UnsupportedVersion, .. }), "{err}");
+    assert!(
+        matches!(
+            err,
+            HostError::Status {
+                status: Status::InvalidJson,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    let err = host
+        .prepare(r#"{"object":{},"contractVersion":"9.1"}"#)
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            HostError::Status {
+                status: Status::UnsupportedVersion,
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert_eq!(host.raw_decide_exit(0, 0, 0).unwrap(), -8);
     assert_eq!(host.raw_decide_exit(-5, 0, 0).unwrap(), -8);
 }
@@ -245,15 +336,22 @@ fn an_invalid_job_is_evaluated_as_upstream_with_its_errors_as_warnings() {
     assert_eq!(bad["result"]["job"]["podFailurePolicy"]["matched"], false);
     assert_eq!(bad["result"]["warnings"][0]["field"], field);
     assert_eq!(bad["result"]["warnings"][0]["code"], "invalid-object");
-    assert_eq!(what_if(&mut host, "FailJob")["result"]["warnings"], json!([]));
+    assert_eq!(
+        what_if(&mut host, "FailJob")["result"]["warnings"],
+        json!([])
+    );
 
-    let prepared = host.prepare(&json!({"object": job("Bogus")}).to_string()).unwrap();
+    let prepared = host
+        .prepare(&json!({"object": job("Bogus")}).to_string())
+        .unwrap();
     assert_eq!(host.decide_exit(&prepared, 0, 3).unwrap(), Action::Count);
     let w = prepared.warnings();
     assert_eq!(w.len(), 1, "{w:?}");
     assert_eq!(w[0].field, field);
     assert_eq!(w[0].code.as_deref(), Some("invalid-object"));
-    let valid = host.prepare(&json!({"object": job("FailJob")}).to_string()).unwrap();
+    let valid = host
+        .prepare(&json!({"object": job("FailJob")}).to_string())
+        .unwrap();
     assert_eq!(host.decide_exit(&valid, 0, 3).unwrap(), Action::FailJob);
     assert!(valid.warnings().is_empty());
 }
@@ -279,13 +377,32 @@ fn cli_conformance_runner_prints_fail_lines_and_totals() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{stdout}");
     let got = restartkit::contract::CONTRACT_VERSION;
-    assert!(stdout.contains(&format!("FAIL describe-wrong: contractVersion: expected \"0.9\", got \"{got}\"")), "{stdout}");
+    assert!(
+        stdout.contains(&format!(
+            "FAIL describe-wrong: contractVersion: expected \"0.9\", got \"{got}\""
+        )),
+        "{stdout}"
+    );
     assert!(!stdout.contains("describe-ok"), "{stdout}");
-    assert!(stdout.trim_end().ends_with("1 passed, 1 failed"), "{stdout}");
-    std::fs::write(&file, r#"[{"id":"describe-ok","op":"describe","input":{},"expect":{"contractVersion":"1.2"}}]"#)
+    assert!(
+        stdout.trim_end().ends_with("1 passed, 1 failed"),
+        "{stdout}"
+    );
+    std::fs::write(
+        &file,
+        r#"[{"id":"describe-ok","op":"describe","input":{},"expect":{"contractVersion":"1.2"}}]"#,
+    )
+    .unwrap();
+    let out = std::process::Command::new(exe)
+        .args(["conformance", "--plugin"])
+        .arg(plugin_path())
+        .arg(&file)
+        .output()
         .unwrap();
-    let out = std::process::Command::new(exe).args(["conformance", "--plugin"]).arg(plugin_path()).arg(&file).output().unwrap();
     assert_eq!(out.status.code(), Some(0));
-    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "1 passed, 0 failed");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "1 passed, 0 failed"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -1,6 +1,11 @@
 //! The host on its own, with hand-written modules: deadlines, fuel, memory caps, bad modules,
 //! the module cache and the decider chain.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 
 mod common;
 use common::*;
@@ -8,7 +13,11 @@ use restartkit_host::{Action, Cache, CacheHit, DecidedBy, ExitEvent, Host, HostE
 use std::time::{Duration, Instant};
 
 fn limits() -> Limits {
-    Limits { memory_bytes: 4 << 20, timeout: Duration::from_millis(50), fuel: None }
+    Limits {
+        memory_bytes: 4 << 20,
+        timeout: Duration::from_millis(50),
+        fuel: None,
+    }
 }
 
 /// A runaway guest must be stopped at the 50 ms deadline. The lower bounds (45 ms) are exact;
@@ -30,9 +39,15 @@ fn runaway_guest_is_stopped_at_its_deadline_and_the_instance_rebuilt() {
         let took = t.elapsed();
         assert!(matches!(err, HostError::Timeout { .. }), "{err}");
         assert!(took < STOPPED_WITHIN, "stopped after {took:?}");
-        assert!(took >= Duration::from_millis(45), "stopped too early, after {took:?}");
+        assert!(
+            took >= Duration::from_millis(45),
+            "stopped too early, after {took:?}"
+        );
         assert_eq!(host.rebuilds(), round);
-        assert!(host.memory_size().is_none(), "the trapped instance must be discarded");
+        assert!(
+            host.memory_size().is_none(),
+            "the trapped instance must be discarded"
+        );
         // The next call runs on a fresh instance.
         assert!(host.describe().unwrap().contains("\"fake\""));
     }
@@ -43,38 +58,70 @@ fn hosts_sharing_an_engine_keep_their_deadlines() {
     // Hosts with the same engine configuration share one engine and one epoch ticker: with
     // three alive the deadline must neither shrink (one ticker per host would advance the shared
     // epoch three times as fast) nor stretch.
-    let others: Vec<Host> = (0..2).map(|_| load(&well_behaved(), limits()).unwrap()).collect();
+    let others: Vec<Host> = (0..2)
+        .map(|_| load(&well_behaved(), limits()).unwrap())
+        .collect();
     let mut host = load(&fake_policy(1, SPIN, "(i32.const 0)"), limits()).unwrap();
     let t = Instant::now();
     let err = host.evaluate(b"{}").unwrap_err();
     let took = t.elapsed();
     assert!(matches!(err, HostError::Timeout { .. }), "{err}");
-    assert!((Duration::from_millis(45)..STOPPED_WITHIN).contains(&took), "stopped after {took:?}");
+    assert!(
+        (Duration::from_millis(45)..STOPPED_WITHIN).contains(&took),
+        "stopped after {took:?}"
+    );
     drop(others);
     // The last host alive keeps the ticker running.
     let t = Instant::now();
-    assert!(matches!(host.evaluate(b"{}"), Err(HostError::Timeout { .. })));
-    assert!(t.elapsed() < STOPPED_WITHIN, "stopped after {:?}", t.elapsed());
+    assert!(matches!(
+        host.evaluate(b"{}"),
+        Err(HostError::Timeout { .. })
+    ));
+    assert!(
+        t.elapsed() < STOPPED_WITHIN,
+        "stopped after {:?}",
+        t.elapsed()
+    );
 }
 
 #[test]
 fn fuel_stops_a_runaway_guest() {
-    let l = Limits { fuel: Some(1_000_000), timeout: Duration::from_secs(10), ..limits() };
+    let l = Limits {
+        fuel: Some(1_000_000),
+        timeout: Duration::from_secs(10),
+        ..limits()
+    };
     let mut host = load(&fake_policy(1, SPIN, "(i32.const 0)"), l).unwrap();
     let err = host.evaluate(b"{}").unwrap_err();
-    assert!(matches!(err, HostError::OutOfFuel { fuel: 1_000_000 }), "{err}");
+    assert!(
+        matches!(err, HostError::OutOfFuel { fuel: 1_000_000 }),
+        "{err}"
+    );
     // Fuel is per call: a normal call afterwards has its full budget again.
     assert!(host.describe().is_ok());
 }
 
 #[test]
 fn memory_bomb_is_stopped_at_the_cap() {
-    let mut host = load(&fake_policy(1, GROW_UNTIL_REFUSED, "(i32.const 0)"), limits()).unwrap();
+    let mut host = load(
+        &fake_policy(1, GROW_UNTIL_REFUSED, "(i32.const 0)"),
+        limits(),
+    )
+    .unwrap();
     let err = host.evaluate(b"{}").unwrap_err();
-    assert!(matches!(err, HostError::MemoryLimit { limit_bytes } if limit_bytes == 4 << 20), "{err}");
-    assert!(err.to_string().contains("memory cap of 4194304 bytes"), "{err}");
+    assert!(
+        matches!(err, HostError::MemoryLimit { limit_bytes } if limit_bytes == 4 << 20),
+        "{err}"
+    );
+    assert!(
+        err.to_string().contains("memory cap of 4194304 bytes"),
+        "{err}"
+    );
     assert_eq!(host.rebuilds(), 1);
-    assert_eq!(host.describe().unwrap(), r#"{"abi":{"major":1,"minor":0},"module":"fake"}"#);
+    assert_eq!(
+        host.describe().unwrap(),
+        r#"{"abi":{"major":1,"minor":0},"module":"fake"}"#
+    );
 }
 
 #[test]
@@ -91,17 +138,37 @@ fn one_huge_growth_is_refused_without_a_trap() {
 
 #[test]
 fn garbage_is_not_a_module() {
-    let err = Host::from_bytes(b"\0asm\x01\0\0\0garbage", limits(), Cache::Disabled).err().unwrap();
+    let err = Host::from_bytes(b"\0asm\x01\0\0\0garbage", limits(), Cache::Disabled)
+        .err()
+        .unwrap();
     assert!(matches!(err, HostError::InvalidModule(_)), "{err}");
-    let err = Host::from_bytes(b"definitely not wasm", limits(), Cache::Disabled).err().unwrap();
+    let err = Host::from_bytes(b"definitely not wasm", limits(), Cache::Disabled)
+        .err()
+        .unwrap();
     assert!(matches!(err, HostError::InvalidModule(_)), "{err}");
-    assert!(err.to_string().starts_with("not a valid WebAssembly module"), "{err}");
+    assert!(
+        err.to_string()
+            .starts_with("not a valid WebAssembly module"),
+        "{err}"
+    );
 }
 
 #[test]
 fn wrong_abi_major_is_refused_clearly() {
-    let err = load(&fake_policy(2, "(i64.const 0)", "(i32.const 0)"), limits()).err().unwrap();
-    assert!(matches!(err, HostError::AbiMismatch { found: 2, expected: 1, .. }), "{err}");
+    let err = load(&fake_policy(2, "(i64.const 0)", "(i32.const 0)"), limits())
+        .err()
+        .unwrap();
+    assert!(
+        matches!(
+            err,
+            HostError::AbiMismatch {
+                found: 2,
+                expected: 1,
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert_eq!(
         err.to_string(),
         "policy module ABI major version mismatch: the module speaks 2, this host speaks 1"
@@ -110,22 +177,42 @@ fn wrong_abi_major_is_refused_clearly() {
 
 #[test]
 fn modules_with_imports_or_missing_exports_are_refused() {
-    let err = load(r#"(module (import "env" "clock" (func)))"#, limits()).err().unwrap();
-    assert!(matches!(&err, HostError::HasImports(v) if v == &["env::clock".to_owned()]), "{err}");
-    let err = load("(module)", limits()).err().unwrap();
-    assert!(matches!(&err, HostError::NotAPlugin { export, .. } if export == "restartkit_abi_version"), "{err}");
-    // The right names with the wrong types.
-    let err = load(r#"(module (func (export "restartkit_abi_version") (result i64) (i64.const 1)))"#, limits())
+    let err = load(r#"(module (import "env" "clock" (func)))"#, limits())
         .err()
         .unwrap();
+    assert!(
+        matches!(&err, HostError::HasImports(v) if v == &["env::clock".to_owned()]),
+        "{err}"
+    );
+    let err = load("(module)", limits()).err().unwrap();
+    assert!(
+        matches!(&err, HostError::NotAPlugin { export, .. } if export == "restartkit_abi_version"),
+        "{err}"
+    );
+    // The right names with the wrong types.
+    let err = load(
+        r#"(module (func (export "restartkit_abi_version") (result i64) (i64.const 1)))"#,
+        limits(),
+    )
+    .err()
+    .unwrap();
     assert!(matches!(err, HostError::NotAPlugin { .. }), "{err}");
 }
 
 #[test]
 fn initial_memory_over_the_cap_fails_instantiation() {
-    let wat = well_behaved().replace("(memory (export \"memory\") 1)", "(memory (export \"memory\") 100)");
+    let wat = well_behaved().replace(
+        "(memory (export \"memory\") 1)",
+        "(memory (export \"memory\") 100)",
+    );
     let err = load(&wat, limits()).err().unwrap();
-    assert!(matches!(err, HostError::Instantiate(_) | HostError::MemoryLimit { .. }), "{err}");
+    assert!(
+        matches!(
+            err,
+            HostError::Instantiate(_) | HostError::MemoryLimit { .. }
+        ),
+        "{err}"
+    );
 }
 
 #[test]
@@ -135,7 +222,10 @@ fn module_cache_is_written_then_used() {
     let wat = well_behaved();
     let a = Host::from_bytes(wat.as_bytes(), limits(), Cache::Dir(dir.clone())).unwrap();
     assert!(!a.from_cache());
-    let files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    let files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     assert_eq!(files.len(), 1, "{files:?}");
     assert!(files[0].extension().is_some_and(|e| e == "cwasm"));
     let mut b = Host::from_bytes(wat.as_bytes(), limits(), Cache::Dir(dir.clone())).unwrap();
@@ -170,7 +260,11 @@ fn module_cache_by_file_identity_follows_changes_to_the_file() {
     std::fs::write(&module, well_behaved()).unwrap();
     let a = load();
     assert_eq!(a.cache_hit(), None);
-    assert_eq!(entries(), 1, "a fresh file gets no identity key (its timestamps may not move yet)");
+    assert_eq!(
+        entries(),
+        1,
+        "a fresh file gets no identity key (its timestamps may not move yet)"
+    );
     // Rewritten at once with the same length: hashed, so the new content is seen.
     std::fs::write(&module, well_behaved().replace("fake", "FAKE")).unwrap();
     let mut b = load();
@@ -192,7 +286,12 @@ fn module_cache_by_file_identity_follows_changes_to_the_file() {
     // Changed with the same length and its old mtime put back: ctime still moves.
     let mtime = std::fs::metadata(&module).unwrap().modified().unwrap();
     std::fs::write(&module, well_behaved().replace("fake", "FAKE")).unwrap();
-    std::fs::File::options().write(true).open(&module).unwrap().set_modified(mtime).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&module)
+        .unwrap()
+        .set_modified(mtime)
+        .unwrap();
     let mut e = load();
     assert_eq!(e.cache_hit(), Some(CacheHit::Content));
     assert!(said(&mut e).contains("FAKE"));
@@ -208,7 +307,11 @@ fn module_cache_by_file_identity_follows_changes_to_the_file() {
 }
 
 fn ev(container_index: u32, exit_code: i32, restart_count: u32) -> ExitEvent {
-    ExitEvent { container_index, exit_code, restart_count }
+    ExitEvent {
+        container_index,
+        exit_code,
+        restart_count,
+    }
 }
 
 #[test]
@@ -218,7 +321,10 @@ fn decider_chain_custom_first_builtin_when_it_abstains() {
     assert_eq!(p.container_names(), ["app", "sidecar"]);
     assert_eq!(p.container_index("sidecar"), Some(1));
     // No decider: the built-in answer.
-    assert_eq!(host.decide(&p, &ev(0, 137, 0)).unwrap().action, Action::Count);
+    assert_eq!(
+        host.decide(&p, &ev(0, 137, 0)).unwrap().action,
+        Action::Count
+    );
 
     let example = repo_root().join("plugin/examples/deciders/oom-retry.wat");
     host.add_decider(&example, None).unwrap();
@@ -227,19 +333,40 @@ fn decider_chain_custom_first_builtin_when_it_abstains() {
     let d = host.decide(&p, &ev(0, 137, 0)).unwrap();
     assert_eq!((d.action, &d.decided_by), (Action::Restart, &by_plugin));
     let d = host.decide(&p, &ev(0, 137, 3)).unwrap();
-    assert_eq!((d.action, &d.decided_by), (Action::DoNotRestart, &by_plugin));
+    assert_eq!(
+        (d.action, &d.decided_by),
+        (Action::DoNotRestart, &by_plugin)
+    );
     let d = host.decide(&p, &ev(1, 3, 0)).unwrap();
-    assert_eq!((d.action, &d.decided_by), (Action::DoNotRestart, &by_plugin));
+    assert_eq!(
+        (d.action, &d.decided_by),
+        (Action::DoNotRestart, &by_plugin)
+    );
     // Abstain: the built-in rules decide.
     let d = host.decide(&p, &ev(0, 1, 0)).unwrap();
-    assert_eq!((d.action, &d.decided_by), (Action::Count, &DecidedBy::BuiltIn));
+    assert_eq!(
+        (d.action, &d.decided_by),
+        (Action::Count, &DecidedBy::BuiltIn)
+    );
     let d = host.decide(&p, &ev(0, 0, 0)).unwrap();
-    assert_eq!((d.action, &d.decided_by), (Action::DoNotRestart, &DecidedBy::BuiltIn));
+    assert_eq!(
+        (d.action, &d.decided_by),
+        (Action::DoNotRestart, &DecidedBy::BuiltIn)
+    );
     // decide_exit alone never asks the decider.
     assert_eq!(host.decide_exit(&p, 0, 137).unwrap(), Action::Count);
     // An index outside the container list reaches no decider.
     let err = host.decide(&p, &ev(2, 137, 0)).unwrap_err();
-    assert!(matches!(err, HostError::Status { status: restartkit_host::Status::OutOfRange, .. }), "{err}");
+    assert!(
+        matches!(
+            err,
+            HostError::Status {
+                status: restartkit_host::Status::OutOfRange,
+                ..
+            }
+        ),
+        "{err}"
+    );
 }
 
 const CONFIGURABLE: &str = r#"(module
@@ -261,14 +388,29 @@ const CONFIGURABLE: &str = r#"(module
 fn decider_is_configured_before_it_decides_and_rebuilt_after_a_timeout() {
     let mut host = load(&well_behaved(), limits()).unwrap();
     let p = host.prepare("{}").unwrap();
-    host.add_decider_bytes("configurable", CONFIGURABLE.as_bytes(), Some(r#"{"maxRestarts": 2}"#)).unwrap();
-    assert_eq!(host.decide(&p, &ev(0, 1, 0)).unwrap().action, Action::Restart);
+    host.add_decider_bytes(
+        "configurable",
+        CONFIGURABLE.as_bytes(),
+        Some(r#"{"maxRestarts": 2}"#),
+    )
+    .unwrap();
+    assert_eq!(
+        host.decide(&p, &ev(0, 1, 0)).unwrap().action,
+        Action::Restart
+    );
     let t = Instant::now();
     let err = host.decide(&p, &ev(0, 99, 0)).unwrap_err();
     assert!(matches!(err, HostError::Timeout { .. }), "{err}");
-    assert!(t.elapsed() < STOPPED_WITHIN, "stopped after {:?}", t.elapsed());
+    assert!(
+        t.elapsed() < STOPPED_WITHIN,
+        "stopped after {:?}",
+        t.elapsed()
+    );
     // A fresh decider instance, configured again before deciding.
-    assert_eq!(host.decide(&p, &ev(0, 1, 0)).unwrap().action, Action::Restart);
+    assert_eq!(
+        host.decide(&p, &ev(0, 1, 0)).unwrap().action,
+        Action::Restart
+    );
 }
 
 #[test]
@@ -280,7 +422,10 @@ fn decider_returning_nonsense_is_an_error() {
       (func (export "restartkit_decide") (param i32 i32 i32) (result i32) (i32.const 7)))"#;
     host.add_decider_bytes("bad", bad.as_bytes(), None).unwrap();
     let err = host.decide(&p, &ev(0, 1, 0)).unwrap_err();
-    assert!(matches!(&err, HostError::InvalidDecision { code: 7, .. }), "{err}");
+    assert!(
+        matches!(&err, HostError::InvalidDecision { code: 7, .. }),
+        "{err}"
+    );
 }
 
 #[test]
@@ -289,18 +434,33 @@ fn decider_with_wrong_abi_major_is_refused() {
     let wrong = r#"(module
       (func (export "restartkit_decider_abi_version") (result i32) (i32.const 3))
       (func (export "restartkit_decide") (param i32 i32 i32) (result i32) (i32.const -1)))"#;
-    let err = host.add_decider_bytes("wrong", wrong.as_bytes(), None).unwrap_err();
-    assert_eq!(err.to_string(), "decider ABI major version mismatch: the module speaks 3, this host speaks 1");
+    let err = host
+        .add_decider_bytes("wrong", wrong.as_bytes(), None)
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "decider ABI major version mismatch: the module speaks 3, this host speaks 1"
+    );
     assert!(host.deciders().is_empty());
 }
 
 #[test]
 fn prepared_policies_survive_an_instance_rebuild() {
-    let mut host = load(&fake_policy(1, SPIN, "(select (i32.const 0) (i32.const 6) (i32.eqz (local.get 2)))"), limits())
-        .unwrap();
+    let mut host = load(
+        &fake_policy(
+            1,
+            SPIN,
+            "(select (i32.const 0) (i32.const 6) (i32.eqz (local.get 2)))",
+        ),
+        limits(),
+    )
+    .unwrap();
     let p = host.prepare("{}").unwrap();
     assert_eq!(host.decide_exit(&p, 0, 1).unwrap(), Action::Count);
-    assert!(matches!(host.evaluate(b"{}"), Err(HostError::Timeout { .. })));
+    assert!(matches!(
+        host.evaluate(b"{}"),
+        Err(HostError::Timeout { .. })
+    ));
     // Re-prepared on the new instance without the caller noticing.
     assert_eq!(host.decide_exit(&p, 0, 0).unwrap(), Action::DoNotRestart);
     host.release(p).unwrap();
@@ -311,6 +471,9 @@ fn a_prepared_policy_belongs_to_its_host() {
     let mut a = load(&well_behaved(), limits()).unwrap();
     let mut b = load(&well_behaved(), limits()).unwrap();
     let p = a.prepare("{}").unwrap();
-    assert!(matches!(b.decide_exit(&p, 0, 0), Err(HostError::UnknownPrepared)));
+    assert!(matches!(
+        b.decide_exit(&p, 0, 0),
+        Err(HostError::UnknownPrepared)
+    ));
     a.release(p).unwrap();
 }

@@ -10,15 +10,17 @@
 use napi::bindgen_prelude::{AsyncTask, Int32Array, Uint8Array};
 use napi::{Env, Error, Result, Status, Task};
 use napi_derive::napi;
-use restartkit::prepared::{Action, PrepareOptions, PreparedPolicy};
 use restartkit::Diagnostic;
+use restartkit::prepared::{Action, PrepareOptions, PreparedPolicy};
 use serde_json::Value;
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// Prefix of an error message that holds diagnostics as JSON.
 const MARK: &str = "RESTARTKIT_DIAGNOSTICS:";
 
-fn guarded<T>(f: impl FnOnce() -> std::result::Result<T, Diagnostic>) -> std::result::Result<T, Diagnostic> {
+fn guarded<T>(
+    f: impl FnOnce() -> std::result::Result<T, Diagnostic>,
+) -> std::result::Result<T, Diagnostic> {
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(r) => r,
         Err(p) => {
@@ -27,7 +29,11 @@ fn guarded<T>(f: impl FnOnce() -> std::result::Result<T, Diagnostic>) -> std::re
                 .map(|s| (*s).to_owned())
                 .or_else(|| p.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown panic".to_owned());
-            Err(Diagnostic::request("internal", "", format!("internal error in restartkit: {what}")))
+            Err(Diagnostic::request(
+                "internal",
+                "",
+                format!("internal error in restartkit: {what}"),
+            ))
         }
     }
 }
@@ -159,7 +165,11 @@ pub struct NativePolicy {
 }
 
 fn out_of_range(i: u32) -> Error {
-    to_js_error(&diag("unknown-container", "container", format!("container index {i} is out of range")))
+    to_js_error(&diag(
+        "unknown-container",
+        "container",
+        format!("container index {i} is out of range"),
+    ))
 }
 
 #[napi]
@@ -168,10 +178,20 @@ impl NativePolicy {
     #[napi(factory)]
     pub fn compile(object_json: String, options_json: String) -> Result<Self> {
         guarded(|| {
-            let obj: Value = serde_json::from_str(&object_json)
-                .map_err(|e| diag("invalid-input", "object", format!("object is not JSON: {e}")))?;
-            let opts_value: Value = serde_json::from_str(&options_json)
-                .map_err(|e| diag("invalid-input", "options", format!("options are not JSON: {e}")))?;
+            let obj: Value = serde_json::from_str(&object_json).map_err(|e| {
+                diag(
+                    "invalid-input",
+                    "object",
+                    format!("object is not JSON: {e}"),
+                )
+            })?;
+            let opts_value: Value = serde_json::from_str(&options_json).map_err(|e| {
+                diag(
+                    "invalid-input",
+                    "options",
+                    format!("options are not JSON: {e}"),
+                )
+            })?;
             let opts: PrepareOptions = restartkit::contract::decode(opts_value)?;
             PreparedPolicy::new(&obj, &opts)
         })
@@ -206,7 +226,10 @@ impl NativePolicy {
     pub fn decide_many(&self, index: u32, exit_codes: Int32Array) -> Result<Uint8Array> {
         let codes: &[i32] = &exit_codes;
         let out = guarded(|| {
-            Ok(codes.iter().map(|c| self.inner.decide_exit(index as usize, *c).map(Action::code)).collect::<Option<Vec<u8>>>())
+            Ok(codes
+                .iter()
+                .map(|c| self.inner.decide_exit(index as usize, *c).map(Action::code))
+                .collect::<Option<Vec<u8>>>())
         })
         .map_err(|d| to_js_error(&d))?
         .ok_or_else(|| out_of_range(index))?;
@@ -226,12 +249,21 @@ mod tests {
         assert_eq!(d.code.as_deref(), Some("internal"));
         let resp: Value = serde_json::from_str(&error_response(&d)).unwrap();
         assert_eq!(resp["status"], "error");
-        assert!(resp["errors"][0]["message"].as_str().unwrap().contains("boom"));
+        assert!(
+            resp["errors"][0]["message"]
+                .as_str()
+                .unwrap()
+                .contains("boom")
+        );
     }
 
     #[test]
     fn thrown_errors_carry_diagnostics_after_the_marker() {
-        let e = to_js_error(&diag("unknown-container", "container", "no container named \"x\""));
+        let e = to_js_error(&diag(
+            "unknown-container",
+            "container",
+            "no container named \"x\"",
+        ));
         let json = e.reason.strip_prefix(MARK).unwrap();
         let ds: Vec<Diagnostic> = serde_json::from_str(json).unwrap();
         assert_eq!(ds[0].field, "container");
@@ -239,7 +271,8 @@ mod tests {
 
     #[test]
     fn parse_source_reports_documents_or_errors() {
-        let ok: Value = serde_json::from_str(&parse_source("a: 1\n---\nb: 2\n".to_owned())).unwrap();
+        let ok: Value =
+            serde_json::from_str(&parse_source("a: 1\n---\nb: 2\n".to_owned())).unwrap();
         assert_eq!(ok["documents"].as_array().unwrap().len(), 2);
         let bad: Value = serde_json::from_str(&parse_source("a: [1\n".to_owned())).unwrap();
         assert_eq!(bad["status"], "error");

@@ -42,7 +42,10 @@ fn input<'a>(ptr: u32, len: u32) -> Result<&'a [u8], Failure> {
         }
         _ => Err(Failure::plain(
             Status::BadPointer,
-            &format!("input buffer ({ptr}, {len}) is not inside linear memory ({} bytes)", memory_bytes()),
+            &format!(
+                "input buffer ({ptr}, {len}) is not inside linear memory ({} bytes)",
+                memory_bytes()
+            ),
         )),
     }
 }
@@ -62,7 +65,9 @@ pub extern "C" fn restartkit_abi_minor_version() -> i32 {
 /// Allocates `len` bytes for the host (alignment 1); 0 when `len` is 0 or memory is exhausted.
 #[unsafe(no_mangle)]
 pub extern "C" fn restartkit_alloc(len: u32) -> u32 {
-    let Ok(layout) = Layout::array::<u8>(len as usize) else { return 0 };
+    let Ok(layout) = Layout::array::<u8>(len as usize) else {
+        return 0;
+    };
     if layout.size() == 0 {
         return 0;
     }
@@ -79,7 +84,9 @@ pub extern "C" fn restartkit_free(ptr: u32, len: u32) {
     if ptr == 0 || len == 0 {
         return;
     }
-    let Ok(layout) = Layout::array::<u8>(len as usize) else { return };
+    let Ok(layout) = Layout::array::<u8>(len as usize) else {
+        return;
+    };
     // SAFETY: by the ABI contract (ptr, len) came from restartkit_alloc(len) or from a handed-out
     // Box<[u8]> of length len; both use Layout::array::<u8>(len), the layout given here.
     unsafe { std::alloc::dealloc(ptr as usize as *mut u8, layout) }

@@ -70,10 +70,17 @@ pub struct Failure {
 
 impl Failure {
     pub fn new(status: Status, op: Option<&str>, d: Diagnostic) -> Self {
-        Failure { status, detail: encode_response(&Response::error(op, d)) }
+        Failure {
+            status,
+            detail: encode_response(&Response::error(op, d)),
+        }
     }
     pub fn plain(status: Status, message: &str) -> Self {
-        Failure::new(status, None, Diagnostic::request(status.name(), "", message))
+        Failure::new(
+            status,
+            None,
+            Diagnostic::request(status.name(), "", message),
+        )
     }
 }
 
@@ -128,7 +135,12 @@ fn contract_major(v: &str) -> Option<&str> {
 pub fn evaluate(bytes: &[u8]) -> Result<Box<[u8]>, Failure> {
     let text = as_text(bytes)?;
     let owned;
-    let text = if text.contains("\"contractVersion\"") { owned = strip_version(text)?; owned.as_str() } else { text };
+    let text = if text.contains("\"contractVersion\"") {
+        owned = strip_version(text)?;
+        owned.as_str()
+    } else {
+        text
+    };
     let out = restartkit::handle_json(text);
     // Request-level failures get their own status; their response becomes the detail. Only
     // error responses (which serialize `status` first) are parsed again.
@@ -142,7 +154,10 @@ pub fn evaluate(bytes: &[u8]) -> Result<Box<[u8]>, Failure> {
             _ => None,
         };
         if let Some(status) = status {
-            return Err(Failure { status, detail: out.into_bytes().into_boxed_slice() });
+            return Err(Failure {
+                status,
+                detail: out.into_bytes().into_boxed_slice(),
+            });
         }
     }
     Ok(out.into_bytes().into_boxed_slice())
@@ -151,25 +166,35 @@ pub fn evaluate(bytes: &[u8]) -> Result<Box<[u8]>, Failure> {
 /// A request may name the contract version it was written for (`"contractVersion": "1.0"`);
 /// a different major is refused, the key is removed before the core sees the request.
 fn strip_version(text: &str) -> Result<String, Failure> {
-    let mut v = restartkit::source::parse_json_strict(text).map_err(|d| Failure::new(Status::InvalidJson, None, d))?;
+    let mut v = restartkit::source::parse_json_strict(text)
+        .map_err(|d| Failure::new(Status::InvalidJson, None, d))?;
     if let Some(obj) = v.as_object_mut() {
         let op = obj.get("op").and_then(Value::as_str).map(str::to_owned);
         check_version(obj, op.as_deref())?;
     }
-    serde_json::to_string(&v).map_err(|e| Failure::plain(Status::Internal, &format!("cannot re-encode the request: {e}")))
+    serde_json::to_string(&v).map_err(|e| {
+        Failure::plain(
+            Status::Internal,
+            &format!("cannot re-encode the request: {e}"),
+        )
+    })
 }
 
 /// Removes `contractVersion` from a request object, refusing a major other than ours.
 fn check_version(obj: &mut Map<String, Value>, op: Option<&str>) -> Result<(), Failure> {
     match obj.remove("contractVersion") {
-        Some(asked) if asked.as_str().and_then(contract_major) != contract_major(CONTRACT_VERSION) => {
+        Some(asked)
+            if asked.as_str().and_then(contract_major) != contract_major(CONTRACT_VERSION) =>
+        {
             Err(Failure::new(
                 Status::UnsupportedVersion,
                 op,
                 Diagnostic::request(
                     "unsupported-version",
                     "contractVersion",
-                    format!("contract version {asked} is not supported; this plugin speaks {CONTRACT_VERSION}"),
+                    format!(
+                        "contract version {asked} is not supported; this plugin speaks {CONTRACT_VERSION}"
+                    ),
                 ),
             ))
         }
@@ -181,19 +206,25 @@ fn check_version(obj: &mut Map<String, Value>, op: Option<&str>) -> Result<(), F
 /// handle (>= 1) out.
 pub fn prepare(bytes: &[u8]) -> Result<i32, Failure> {
     let text = as_text(bytes)?;
-    let mut v = restartkit::source::parse_json_strict(text).map_err(|d| Failure::new(Status::InvalidJson, None, d))?;
+    let mut v = restartkit::source::parse_json_strict(text)
+        .map_err(|d| Failure::new(Status::InvalidJson, None, d))?;
     let Some(obj) = v.as_object_mut() else {
         return Err(Failure::new(
             Status::Rejected,
             Some("prepare"),
-            Diagnostic::request("invalid-input", "", "the prepare request must be a JSON object"),
+            Diagnostic::request(
+                "invalid-input",
+                "",
+                "the prepare request must be a JSON object",
+            ),
         ));
     };
     check_version(obj, Some("prepare"))?;
     let object = obj.remove("object").unwrap_or(Value::Null);
     let options: PrepareOptions = restartkit::contract::decode(Value::Object(std::mem::take(obj)))
         .map_err(|d| Failure::new(Status::Rejected, Some("prepare"), d))?;
-    let policy = PreparedPolicy::new(&object, &options).map_err(|d| Failure::new(Status::Rejected, Some("prepare"), d))?;
+    let policy = PreparedPolicy::new(&object, &options)
+        .map_err(|d| Failure::new(Status::Rejected, Some("prepare"), d))?;
     SLOTS.with(|s| {
         let mut slots = s.borrow_mut();
         let index = match slots.iter().position(Option::is_none) {
@@ -208,7 +239,8 @@ pub fn prepare(bytes: &[u8]) -> Result<i32, Failure> {
                 slots.len().saturating_sub(1)
             }
         };
-        i32::try_from(index + 1).map_err(|_| Failure::plain(Status::Internal, "too many prepared policies"))
+        i32::try_from(index + 1)
+            .map_err(|_| Failure::plain(Status::Internal, "too many prepared policies"))
     })
 }
 
@@ -220,7 +252,10 @@ fn slot_index(handle: i32) -> Option<usize> {
 pub fn decide_exit(handle: i32, container: i32, exit_code: i32) -> i32 {
     SLOTS.with(|s| {
         let slots = s.borrow();
-        let Some(policy) = slot_index(handle).and_then(|i| slots.get(i)).and_then(Option::as_ref) else {
+        let Some(policy) = slot_index(handle)
+            .and_then(|i| slots.get(i))
+            .and_then(Option::as_ref)
+        else {
             return -Status::BadHandle.code();
         };
         let Ok(index) = usize::try_from(container) else {
@@ -237,12 +272,23 @@ pub fn decide_exit(handle: i32, container: i32, exit_code: i32) -> i32 {
 pub fn prepared_containers(handle: i32) -> Result<Box<[u8]>, Failure> {
     SLOTS.with(|s| {
         let slots = s.borrow();
-        let Some(policy) = slot_index(handle).and_then(|i| slots.get(i)).and_then(Option::as_ref) else {
-            return Err(Failure::plain(Status::BadHandle, &format!("no prepared policy has handle {handle}")));
+        let Some(policy) = slot_index(handle)
+            .and_then(|i| slots.get(i))
+            .and_then(Option::as_ref)
+        else {
+            return Err(Failure::plain(
+                Status::BadHandle,
+                &format!("no prepared policy has handle {handle}"),
+            ));
         };
         serde_json::to_vec(policy.container_names())
             .map(Vec::into_boxed_slice)
-            .map_err(|e| Failure::plain(Status::Internal, &format!("cannot encode the container names: {e}")))
+            .map_err(|e| {
+                Failure::plain(
+                    Status::Internal,
+                    &format!("cannot encode the container names: {e}"),
+                )
+            })
     })
 }
 
@@ -252,12 +298,23 @@ pub fn prepared_containers(handle: i32) -> Result<Box<[u8]>, Failure> {
 pub fn prepared_warnings(handle: i32) -> Result<Box<[u8]>, Failure> {
     SLOTS.with(|s| {
         let slots = s.borrow();
-        let Some(policy) = slot_index(handle).and_then(|i| slots.get(i)).and_then(Option::as_ref) else {
-            return Err(Failure::plain(Status::BadHandle, &format!("no prepared policy has handle {handle}")));
+        let Some(policy) = slot_index(handle)
+            .and_then(|i| slots.get(i))
+            .and_then(Option::as_ref)
+        else {
+            return Err(Failure::plain(
+                Status::BadHandle,
+                &format!("no prepared policy has handle {handle}"),
+            ));
         };
         serde_json::to_vec(policy.warnings())
             .map(Vec::into_boxed_slice)
-            .map_err(|e| Failure::plain(Status::Internal, &format!("cannot encode the warnings: {e}")))
+            .map_err(|e| {
+                Failure::plain(
+                    Status::Internal,
+                    &format!("cannot encode the warnings: {e}"),
+                )
+            })
     })
 }
 
@@ -286,7 +343,10 @@ pub fn describe() -> Result<Box<[u8]>, Failure> {
     for s in Status::ALL {
         statuses.insert(s.name().to_owned(), json!(s.code()));
     }
-    let actions: Vec<Value> = ACTIONS.iter().map(|a| json!({"code": a.code(), "name": a.name()})).collect();
+    let actions: Vec<Value> = ACTIONS
+        .iter()
+        .map(|a| json!({"code": a.code(), "name": a.name()}))
+        .collect();
     let d = json!({
         "abi": {"major": ABI_MAJOR, "minor": ABI_MINOR},
         "module": "restartkit-policy",
@@ -307,7 +367,12 @@ pub fn describe() -> Result<Box<[u8]>, Failure> {
     });
     serde_json::to_vec(&d)
         .map(Vec::into_boxed_slice)
-        .map_err(|e| Failure::plain(Status::Internal, &format!("cannot encode the description: {e}")))
+        .map_err(|e| {
+            Failure::plain(
+                Status::Internal,
+                &format!("cannot encode the description: {e}"),
+            )
+        })
 }
 
 use restartkit::prepared::Action;

@@ -8,10 +8,10 @@
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
-use restartkit::prepared::{Action, PrepareOptions, PreparedPolicy};
 use restartkit::Diagnostic;
+use restartkit::prepared::{Action, PrepareOptions, PreparedPolicy};
 use serde_json::Value;
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// Runs `f`, turning a panic into a diagnostic.
 fn guarded<T>(f: impl FnOnce() -> Result<T, Diagnostic>) -> Result<T, Diagnostic> {
@@ -23,7 +23,11 @@ fn guarded<T>(f: impl FnOnce() -> Result<T, Diagnostic>) -> Result<T, Diagnostic
                 .map(|s| (*s).to_owned())
                 .or_else(|| p.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown panic".to_owned());
-            Err(Diagnostic::request("internal", "", format!("internal error in restartkit: {what}")))
+            Err(Diagnostic::request(
+                "internal",
+                "",
+                format!("internal error in restartkit: {what}"),
+            ))
         }
     }
 }
@@ -93,10 +97,18 @@ fn to_json(v: &Bound<'_, PyAny>, depth: usize) -> Option<Value> {
         return Some(Value::Object(m));
     }
     if let Ok(l) = v.cast::<PyList>() {
-        return l.iter().map(|x| to_json(&x, depth + 1)).collect::<Option<Vec<_>>>().map(Value::Array);
+        return l
+            .iter()
+            .map(|x| to_json(&x, depth + 1))
+            .collect::<Option<Vec<_>>>()
+            .map(Value::Array);
     }
     if let Ok(t) = v.cast::<PyTuple>() {
-        return t.iter().map(|x| to_json(&x, depth + 1)).collect::<Option<Vec<_>>>().map(Value::Array);
+        return t
+            .iter()
+            .map(|x| to_json(&x, depth + 1))
+            .collect::<Option<Vec<_>>>()
+            .map(Value::Array);
     }
     // bool before int: True is an int in Python.
     if let Ok(b) = v.cast::<pyo3::types::PyBool>() {
@@ -126,7 +138,10 @@ fn to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
         },
         Value::String(s) => PyString::new(py, s).into_any(),
         Value::Array(a) => {
-            let items = a.iter().map(|x| to_py(py, x)).collect::<PyResult<Vec<_>>>()?;
+            let items = a
+                .iter()
+                .map(|x| to_py(py, x))
+                .collect::<PyResult<Vec<_>>>()?;
             PyList::new(py, items)?.into_any()
         }
         Value::Object(m) => {
@@ -143,12 +158,21 @@ fn to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
 /// response as a dict out. Returns None, having done nothing, when `input` holds something JSON
 /// text would have to explain (see `to_json`); the caller then uses `handle_json`.
 #[pyfunction]
-fn call<'py>(py: Python<'py>, op: &str, input: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
-    let Some(input) = to_json(input, 0) else { return Ok(None) };
+fn call<'py>(
+    py: Python<'py>,
+    op: &str,
+    input: &Bound<'py, PyAny>,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let Some(input) = to_json(input, 0) else {
+        return Ok(None);
+    };
     let op = op.to_owned();
     let resp = py.detach(|| {
         guarded(|| Ok(restartkit::handle(restartkit::Request::new(op, input))))
-            .and_then(|r| serde_json::to_value(r).map_err(|e| diag("internal", "", format!("cannot encode the response: {e}"))))
+            .and_then(|r| {
+                serde_json::to_value(r)
+                    .map_err(|e| diag("internal", "", format!("cannot encode the response: {e}")))
+            })
             .unwrap_or_else(|d| serde_json::json!({"status": "error", "errors": [d]}))
     });
     to_py(py, &resp).map(Some)
@@ -168,7 +192,8 @@ fn parse_source(py: Python<'_>, text: &str) -> PyResult<String> {
         guarded(|| {
             let docs = restartkit::source::parse_documents(text)?;
             let values: Vec<&Value> = docs.iter().map(|d| &d.value).collect();
-            serde_json::to_string(&values).map_err(|e| diag("internal", "", format!("cannot encode documents: {e}")))
+            serde_json::to_string(&values)
+                .map_err(|e| diag("internal", "", format!("cannot encode documents: {e}")))
         })
     });
     out.map_err(|d| raise(py, &[d]))
@@ -198,8 +223,15 @@ struct Policy {
     action_names: Vec<Py<PyString>>,
 }
 
-const ACTIONS: [Action; 7] =
-    [Action::DoNotRestart, Action::Restart, Action::RestartAllContainers, Action::FailJob, Action::FailIndex, Action::Ignore, Action::Count];
+const ACTIONS: [Action; 7] = [
+    Action::DoNotRestart,
+    Action::Restart,
+    Action::RestartAllContainers,
+    Action::FailJob,
+    Action::FailIndex,
+    Action::Ignore,
+    Action::Count,
+];
 
 impl Policy {
     /// The container index of `container` when it is one of the interned names, an equal str or
@@ -210,7 +242,10 @@ impl Policy {
             return Some(i);
         }
         if container.cast::<pyo3::types::PyInt>().is_ok() {
-            return container.extract::<usize>().ok().filter(|i| *i < self.names.len());
+            return container
+                .extract::<usize>()
+                .ok()
+                .filter(|i| *i < self.names.len());
         }
         if let Ok(Some(i)) = self.index_of.bind(py).get_item(container) {
             return i.extract::<usize>().ok();
@@ -229,7 +264,14 @@ impl Policy {
             return self.inner.container_index(name).ok_or_else(|| {
                 raise(
                     py,
-                    &[diag("unknown-container", "container", format!("no container named {name:?}; containers: {}", names.join(", ")))],
+                    &[diag(
+                        "unknown-container",
+                        "container",
+                        format!(
+                            "no container named {name:?}; containers: {}",
+                            names.join(", ")
+                        ),
+                    )],
                 )
             });
         }
@@ -237,9 +279,15 @@ impl Policy {
             Ok(i) if i >= 0 && (i as u64) < names.len() as u64 => Ok(i as usize),
             Ok(i) => Err(raise(
                 py,
-                &[diag("unknown-container", "container", format!("container index {i} is out of range (0..{})", names.len()))],
+                &[diag(
+                    "unknown-container",
+                    "container",
+                    format!("container index {i} is out of range (0..{})", names.len()),
+                )],
             )),
-            Err(_) => Err(PyTypeError::new_err("container must be a container name (str) or an index (int)")),
+            Err(_) => Err(PyTypeError::new_err(
+                "container must be a container name (str) or an index (int)",
+            )),
         }
     }
 
@@ -253,9 +301,18 @@ impl Policy {
 
 fn exit_codes_from_bytes(b: &[u8]) -> Result<Vec<i32>, Diagnostic> {
     if !b.len().is_multiple_of(4) {
-        return Err(diag("invalid-input", "exitCodes", format!("a buffer of int32 exit codes must have a multiple of 4 bytes, got {}", b.len())));
+        return Err(diag(
+            "invalid-input",
+            "exitCodes",
+            format!(
+                "a buffer of int32 exit codes must have a multiple of 4 bytes, got {}",
+                b.len()
+            ),
+        ));
     }
-    Ok(b.chunks_exact(4).map(|c| i32::from_ne_bytes(<[u8; 4]>::try_from(c).unwrap_or([0; 4]))).collect())
+    Ok(b.chunks_exact(4)
+        .map(|c| i32::from_ne_bytes(<[u8; 4]>::try_from(c).unwrap_or([0; 4])))
+        .collect())
 }
 
 #[pymethods]
@@ -266,23 +323,46 @@ impl Policy {
     fn new(py: Python<'_>, object_json: &str, options_json: &str) -> PyResult<Self> {
         let r = py.detach(|| {
             guarded(|| {
-                let obj: Value = serde_json::from_str(object_json)
-                    .map_err(|e| diag("invalid-input", "object", format!("object is not JSON: {e}")))?;
+                let obj: Value = serde_json::from_str(object_json).map_err(|e| {
+                    diag(
+                        "invalid-input",
+                        "object",
+                        format!("object is not JSON: {e}"),
+                    )
+                })?;
                 let opts: PrepareOptions = restartkit::contract::decode(
-                    serde_json::from_str(options_json).map_err(|e| diag("invalid-input", "options", format!("options are not JSON: {e}")))?,
+                    serde_json::from_str(options_json).map_err(|e| {
+                        diag(
+                            "invalid-input",
+                            "options",
+                            format!("options are not JSON: {e}"),
+                        )
+                    })?,
                 )?;
                 PreparedPolicy::new(&obj, &opts)
             })
         });
         let inner = r.map_err(|d| raise(py, &[d]))?;
-        let names: Vec<Py<PyString>> = inner.container_names().iter().map(|n| PyString::intern(py, n).unbind()).collect();
+        let names: Vec<Py<PyString>> = inner
+            .container_names()
+            .iter()
+            .map(|n| PyString::intern(py, n).unbind())
+            .collect();
         let index_of = PyDict::new(py);
         // The first of equal names wins, as `container_index` finds it.
         for (i, name) in names.iter().enumerate().rev() {
             index_of.set_item(name, i)?;
         }
-        let action_names = ACTIONS.iter().map(|a| PyString::intern(py, a.name()).unbind()).collect();
-        Ok(Policy { inner, names, index_of: index_of.unbind(), action_names })
+        let action_names = ACTIONS
+            .iter()
+            .map(|a| PyString::intern(py, a.name()).unbind())
+            .collect();
+        Ok(Policy {
+            inner,
+            names,
+            index_of: index_of.unbind(),
+            action_names,
+        })
     }
 
     /// Container names in index order (containers, then init containers).
@@ -296,14 +376,25 @@ impl Policy {
     /// `invalid-object`), found once when it was compiled; empty for a valid object.
     #[getter]
     fn warnings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        let from_dict = py.import("restartkit._model")?.getattr("Diagnostic")?.getattr("_from_dict")?;
+        let from_dict = py
+            .import("restartkit._model")?
+            .getattr("Diagnostic")?
+            .getattr("_from_dict")?;
         let items = self
             .inner
             .warnings()
             .iter()
             .map(|d| {
-                let v = serde_json::to_value(d)
-                    .map_err(|e| raise(py, &[diag("internal", "", format!("cannot encode a warning: {e}"))]))?;
+                let v = serde_json::to_value(d).map_err(|e| {
+                    raise(
+                        py,
+                        &[diag(
+                            "internal",
+                            "",
+                            format!("cannot encode a warning: {e}"),
+                        )],
+                    )
+                })?;
                 from_dict.call1((to_py(py, &v)?,))
             })
             .collect::<PyResult<Vec<_>>>()?;
@@ -312,24 +403,42 @@ impl Policy {
 
     /// The action name (`"Restart"`, `"FailJob"`, ...) for `container` (name or index) exiting
     /// with `exit_code`.
-    fn decide(&self, py: Python<'_>, container: &Bound<'_, PyAny>, exit_code: i32) -> PyResult<Py<PyString>> {
+    fn decide(
+        &self,
+        py: Python<'_>,
+        container: &Bound<'_, PyAny>,
+        exit_code: i32,
+    ) -> PyResult<Py<PyString>> {
         let i = self.index(py, container)?;
         let r = guarded(|| {
-            self.inner
-                .decide_exit(i, exit_code)
-                .ok_or_else(|| diag("unknown-container", "container", format!("container index {i} is out of range")))
+            self.inner.decide_exit(i, exit_code).ok_or_else(|| {
+                diag(
+                    "unknown-container",
+                    "container",
+                    format!("container index {i} is out of range"),
+                )
+            })
         });
         let action = r.map_err(|d| raise(py, &[d]))?;
         Ok(self.action_name(py, action))
     }
 
     /// The action code (0..6, see `restartkit.ACTIONS`) of one decision.
-    fn decide_code(&self, py: Python<'_>, container: &Bound<'_, PyAny>, exit_code: i32) -> PyResult<u8> {
+    fn decide_code(
+        &self,
+        py: Python<'_>,
+        container: &Bound<'_, PyAny>,
+        exit_code: i32,
+    ) -> PyResult<u8> {
         let i = self.index(py, container)?;
         let r = guarded(|| {
-            self.inner
-                .decide_exit(i, exit_code)
-                .ok_or_else(|| diag("unknown-container", "container", format!("container index {i} is out of range")))
+            self.inner.decide_exit(i, exit_code).ok_or_else(|| {
+                diag(
+                    "unknown-container",
+                    "container",
+                    format!("container index {i} is out of range"),
+                )
+            })
         });
         r.map(Action::code).map_err(|d| raise(py, &[d]))
     }
@@ -337,13 +446,25 @@ impl Policy {
     /// Decides every exit code of `exit_codes` (a list/tuple of ints, `bytes`/`bytearray` of native int32, or
     /// any object exporting a buffer of int32: `array.array('i')`, a numpy int32 array, a
     /// memoryview) and returns `bytes`, one action code per exit code. Runs without the GIL.
-    fn decide_many<'py>(&self, py: Python<'py>, container: &Bound<'py, PyAny>, exit_codes: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
+    fn decide_many<'py>(
+        &self,
+        py: Python<'py>,
+        container: &Bound<'py, PyAny>,
+        exit_codes: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
         let i = self.index(py, container)?;
         let codes: Vec<i32> = if let Ok(b) = exit_codes.cast::<PyBytes>() {
             exit_codes_from_bytes(b.as_bytes()).map_err(|d| raise(py, &[d]))?
         } else if exit_codes.cast::<PyList>().is_ok() || exit_codes.cast::<PyTuple>().is_ok() {
             exit_codes.extract::<Vec<i32>>().map_err(|_| {
-                raise(py, &[diag("invalid-input", "exitCodes", "exit codes must be integers in the int32 range")])
+                raise(
+                    py,
+                    &[diag(
+                        "invalid-input",
+                        "exitCodes",
+                        "exit codes must be integers in the int32 range",
+                    )],
+                )
             })?
         } else {
             // The limited API of CPython 3.10 has no buffer protocol (it joined in 3.11): go through memoryview and copy
@@ -352,22 +473,45 @@ impl Policy {
                 .import("builtins")?
                 .getattr("memoryview")?
                 .call1((exit_codes,))
-                .map_err(|_| PyTypeError::new_err("exit_codes must be a list or tuple of int, or a buffer of int32"))?;
+                .map_err(|_| {
+                    PyTypeError::new_err(
+                        "exit_codes must be a list or tuple of int, or a buffer of int32",
+                    )
+                })?;
             let itemsize: usize = mv.getattr("itemsize")?.extract()?;
             let format: String = mv.getattr("format")?.extract()?;
             let signed32 = itemsize == 4
-                && matches!(format.trim_start_matches(['@', '=', if cfg!(target_endian = "little") { '<' } else { '>' }]), "i" | "l");
+                && matches!(
+                    format.trim_start_matches([
+                        '@',
+                        '=',
+                        if cfg!(target_endian = "little") {
+                            '<'
+                        } else {
+                            '>'
+                        }
+                    ]),
+                    "i" | "l"
+                );
             // Unsigned bytes (bytearray, a memoryview of bytes) are raw native int32 data, as
             // `bytes` is.
             let raw_bytes = itemsize == 1 && format == "B";
             if !signed32 && !raw_bytes {
                 return Err(raise(
                     py,
-                    &[diag("invalid-input", "exitCodes", format!("a buffer of exit codes must hold int32 items, got format {format:?} of {itemsize} bytes"))],
+                    &[diag(
+                        "invalid-input",
+                        "exitCodes",
+                        format!(
+                            "a buffer of exit codes must hold int32 items, got format {format:?} of {itemsize} bytes"
+                        ),
+                    )],
                 ));
             }
             let bytes = mv.call_method1("cast", ("B",))?.call_method0("tobytes")?;
-            let b = bytes.cast::<PyBytes>().map_err(|_| PyTypeError::new_err("memoryview.tobytes() did not return bytes"))?;
+            let b = bytes
+                .cast::<PyBytes>()
+                .map_err(|_| PyTypeError::new_err("memoryview.tobytes() did not return bytes"))?;
             exit_codes_from_bytes(b.as_bytes()).map_err(|d| raise(py, &[d]))?
         };
         let inner = &self.inner;
@@ -377,7 +521,13 @@ impl Policy {
                     .iter()
                     .map(|c| inner.decide_exit(i, *c).map(Action::code))
                     .collect::<Option<Vec<u8>>>()
-                    .ok_or_else(|| diag("unknown-container", "container", format!("container index {i} is out of range")))
+                    .ok_or_else(|| {
+                        diag(
+                            "unknown-container",
+                            "container",
+                            format!("container index {i} is out of range"),
+                        )
+                    })
             })
         });
         let out = out.map_err(|d| raise(py, &[d]))?;
@@ -385,7 +535,10 @@ impl Policy {
     }
 
     fn __repr__(&self) -> String {
-        format!("<restartkit.Policy containers={:?}>", self.inner.container_names())
+        format!(
+            "<restartkit.Policy containers={:?}>",
+            self.inner.container_names()
+        )
     }
 }
 
@@ -395,7 +548,8 @@ impl Policy {
 #[pyfunction]
 fn run_cli(py: Python<'_>, args: Vec<std::ffi::OsString>) -> PyResult<u8> {
     let argv = std::iter::once(std::ffi::OsString::from("restartkit")).chain(args);
-    py.detach(|| guarded(|| Ok(restartkit_cli::run(argv)))).map_err(|d| raise(py, &[d]))
+    py.detach(|| guarded(|| Ok(restartkit_cli::run(argv))))
+        .map_err(|d| raise(py, &[d]))
 }
 
 /// A sweep (the `sweep` op's input as JSON text) run on `jobs` threads (default: every core)
@@ -408,18 +562,26 @@ fn sweep(py: Python<'_>, input_json: &str, jobs: Option<usize>) -> PyResult<Stri
     use rayon::prelude::*;
     use std::sync::atomic::{AtomicBool, Ordering};
     let input: restartkit::sweep::SweepInput = restartkit::contract::decode(
-        serde_json::from_str(input_json).map_err(|e| raise(py, &[diag("invalid-json", "", format!("sweep input: {e}"))]))?,
+        serde_json::from_str(input_json)
+            .map_err(|e| raise(py, &[diag("invalid-json", "", format!("sweep input: {e}"))]))?,
     )
     .map_err(|d| raise(py, &[d]))?;
     if jobs == Some(0) {
-        return Err(raise(py, &[diag("invalid-input", "jobs", "jobs: at least 1")]));
+        return Err(raise(
+            py,
+            &[diag("invalid-input", "jobs", "jobs: at least 1")],
+        ));
     }
-    let prepared = py.detach(|| guarded(|| restartkit::sweep::prepare(&input))).map_err(|d| raise(py, &[d]))?;
+    let prepared = py
+        .detach(|| guarded(|| restartkit::sweep::prepare(&input)))
+        .map_err(|d| raise(py, &[d]))?;
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(j) = jobs {
         builder = builder.num_threads(j);
     }
-    let pool = builder.build().map_err(|e| raise(py, &[diag("internal", "", format!("thread pool: {e}"))]))?;
+    let pool = builder
+        .build()
+        .map_err(|e| raise(py, &[diag("internal", "", format!("thread pool: {e}"))]))?;
     let stop = AtomicBool::new(false);
     // Run i is variant i / seeds, seed offset i % seeds: no list of runs is kept.
     let seeds = prepared.seeds();
@@ -467,7 +629,11 @@ fn sweep(py: Python<'_>, input_json: &str, jobs: Option<usize>) -> PyResult<Stri
                         }
                     }
                     Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
-                        return Err(diag("internal", "", "the sweep's worker thread ended without an answer"));
+                        return Err(diag(
+                            "internal",
+                            "",
+                            "the sweep's worker thread ended without an answer",
+                        ));
                     }
                 }
             }
@@ -477,7 +643,16 @@ fn sweep(py: Python<'_>, input_json: &str, jobs: Option<usize>) -> PyResult<Stri
         return Err(e);
     }
     let out = result.map_err(|d| raise(py, &[d]))?;
-    serde_json::to_string(&out).map_err(|e| raise(py, &[diag("internal", "", format!("cannot encode the sweep: {e}"))]))
+    serde_json::to_string(&out).map_err(|e| {
+        raise(
+            py,
+            &[diag(
+                "internal",
+                "",
+                format!("cannot encode the sweep: {e}"),
+            )],
+        )
+    })
 }
 
 /// The compiled part of restartkit.

@@ -949,8 +949,8 @@ pub fn status_transition(i: StatusTransitionInput) -> Result<StatusTransitionOut
     let minor = gates.version.minor;
     let allow_rules = minor >= 34
         && (gates.enabled(GATE_RULES) || (minor >= 35 && container_restart_rules_in_use(&spec)));
-    let allow_all = minor >= 35
-        && (gates.enabled(GATE_RESTART_ALL) || restart_all_containers_in_use(&spec));
+    let allow_all =
+        minor >= 35 && (gates.enabled(GATE_RESTART_ALL) || restart_all_containers_in_use(&spec));
     let status = FieldPath::new("status");
     let mut errors = state_transition(
         &i.new_container_statuses,

@@ -202,7 +202,13 @@ pub fn validate_job_spec(spec: &JobSpec, path: &FieldPath, ctx: &Ctx, out: &mut 
         validate_pod_failure_policy(spec, &path.child("podFailurePolicy"), out);
     }
     if let Some(sp) = &spec.success_policy {
-        validate_success_policy(spec, sp, &path.child("successPolicy"), ctx.gates.version.minor, out);
+        validate_success_policy(
+            spec,
+            sp,
+            &path.child("successPolicy"),
+            ctx.gates.version.minor,
+            out,
+        );
     }
     validate_pod_replacement_policy(spec, &path.child("podReplacementPolicy"), out);
 
@@ -339,7 +345,12 @@ fn validate_success_policy(
             Diagnostic::invalid(path, go_internal_success_policy(sp), detail)
         } else {
             // apimachinery before v0.34 prints a struct value with Go's %#v.
-            Diagnostic::invalid_printed(path, go_internal_success_policy(sp), &go_syntax_success_policy(sp), detail)
+            Diagnostic::invalid_printed(
+                path,
+                go_internal_success_policy(sp),
+                &go_syntax_success_policy(sp),
+                detail,
+            )
         });
         return;
     }

@@ -357,7 +357,10 @@ pub fn validate_value(obj: &Value, ctx: &Ctx) -> (Findings, bool) {
     // The API server decodes first: unknown fields are refused or dropped before validation.
     let pruned = workloads::unknown_fields(group, kind, obj, ctx, &mut out);
     let refused = ctx.field_validation == unknown_fields::FieldValidation::Strict
-        && out.errors.iter().any(|d| d.code.as_deref() == Some("unknown-field"));
+        && out
+            .errors
+            .iter()
+            .any(|d| d.code.as_deref() == Some("unknown-field"));
     let obj = pruned.as_ref().unwrap_or(obj);
     let mut checked = Findings::default();
     let modelled = workloads::validate_kind(group, api_version, kind, obj, ctx, &mut checked);

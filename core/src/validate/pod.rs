@@ -52,16 +52,26 @@ struct Opts {
 /// container's rules, but a sidecar's restartPolicy Always). Before 1.34 those fields do not
 /// exist, and a regular container's restartPolicy is refused by validation instead. Returns the
 /// spec to validate, when anything was dropped, with one warning per dropped field.
-fn drop_disabled(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, out: &mut Findings) -> Option<PodSpec> {
+fn drop_disabled(
+    spec: &PodSpec,
+    path: &FieldPath,
+    ctx: &Ctx,
+    out: &mut Findings,
+) -> Option<PodSpec> {
     let drop_sidecars = !ctx.gates.enabled(GATE_SIDECARS)
-        && spec.init_containers.iter().any(|c| c.restart_policy.is_some());
+        && spec
+            .init_containers
+            .iter()
+            .any(|c| c.restart_policy.is_some());
     let drop_rules = ctx.gates.version.minor >= 34 && !ctx.gates.enabled(GATE_RULES);
     if !drop_sidecars && !drop_rules {
         return None;
     }
     let mut s = spec.clone();
     let note = |gate: &str| {
-        format!("dropped on create: the {gate} feature gate is off, so the API server clears this field")
+        format!(
+            "dropped on create: the {gate} feature gate is off, so the API server clears this field"
+        )
     };
     let lists: [(&str, &mut Vec<Container>); 3] = [
         ("initContainers", &mut s.init_containers),
@@ -73,8 +83,13 @@ fn drop_disabled(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, out: &mut Findings
             let p = path.child(name).index(i);
             let init = name == "initContainers";
             let keep_policy = init && is_sidecar(c) && !drop_sidecars;
-            let gate = if init && drop_sidecars { GATE_SIDECARS } else { GATE_RULES };
-            if c.restart_policy.is_some() && !keep_policy && (drop_rules || (init && drop_sidecars)) {
+            let gate = if init && drop_sidecars {
+                GATE_SIDECARS
+            } else {
+                GATE_RULES
+            };
+            if c.restart_policy.is_some() && !keep_policy && (drop_rules || (init && drop_sidecars))
+            {
                 out.push(Diagnostic::lint(
                     "field-dropped",
                     &p.child("restartPolicy"),

@@ -335,7 +335,14 @@ fn ignored(u: &Unknown, minor: u32) -> Diagnostic {
 }
 
 /// Drops from `v` (of type `type_`, at `at`) what `minor` does not know, reporting it.
-fn prune_reporting(type_: u16, v: &mut Value, at: &FieldPath, minor: u32, allow: Allow, out: &mut Vec<Diagnostic>) {
+fn prune_reporting(
+    type_: u16,
+    v: &mut Value,
+    at: &FieldPath,
+    minor: u32,
+    allow: Allow,
+    out: &mut Vec<Diagnostic>,
+) {
     let unknown = find(type_, v, at, minor, allow);
     if !unknown.is_empty() {
         out.extend(unknown.iter().map(|u| ignored(u, minor)));
@@ -346,10 +353,23 @@ fn prune_reporting(type_: u16, v: &mut Value, at: &FieldPath, minor: u32, allow:
 /// [`prune_reporting`] for an object of any kind: the built-in kinds by their type, a JobSet's
 /// Job templates against the JobSet CRD's schema and then against `minor` (whose API server
 /// drops the rest from the Jobs the JobSet controller creates).
-pub fn prune_any_kind(v: &mut Value, at: &FieldPath, minor: u32, allow: Allow, out: &mut Vec<Diagnostic>) {
+pub fn prune_any_kind(
+    v: &mut Value,
+    at: &FieldPath,
+    minor: u32,
+    allow: Allow,
+    out: &mut Vec<Diagnostic>,
+) {
     let api_version = v.get("apiVersion").and_then(Value::as_str).unwrap_or("");
-    let group = api_version.rsplit_once('/').map_or("", |(g, _)| g).to_owned();
-    let kind = v.get("kind").and_then(Value::as_str).unwrap_or("").to_owned();
+    let group = api_version
+        .rsplit_once('/')
+        .map_or("", |(g, _)| g)
+        .to_owned();
+    let kind = v
+        .get("kind")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_owned();
     if let Some(t) = kind_type(&group, &kind) {
         prune_reporting(t, v, at, minor, allow, out);
         return;
@@ -397,7 +417,11 @@ pub fn prune_op_input(op: &str, input: &mut Value) -> Vec<Diagnostic> {
             .is_some_and(|p| p.iter().any(|x| x == "RestartRulesFuture")),
     };
     let typed = |name: &str| type_named(name);
-    let member = |input: &mut Value, key: &str, type_: Option<u16>, list: bool, out: &mut Vec<Diagnostic>| {
+    let member = |input: &mut Value,
+                  key: &str,
+                  type_: Option<u16>,
+                  list: bool,
+                  out: &mut Vec<Diagnostic>| {
         let (Some(t), Some(v)) = (type_, input.get_mut(key)) else {
             return;
         };
@@ -418,8 +442,20 @@ pub fn prune_op_input(op: &str, input: &mut Value) -> Vec<Diagnostic> {
         }
         "statusTransition" => {
             member(input, "pod", typed("Pod"), false, &mut out);
-            member(input, "oldContainerStatuses", typed("ContainerStatus"), true, &mut out);
-            member(input, "newContainerStatuses", typed("ContainerStatus"), true, &mut out);
+            member(
+                input,
+                "oldContainerStatuses",
+                typed("ContainerStatus"),
+                true,
+                &mut out,
+            );
+            member(
+                input,
+                "newContainerStatuses",
+                typed("ContainerStatus"),
+                true,
+                &mut out,
+            );
         }
         "podFailurePolicy" => {
             member(input, "job", typed("Job"), false, &mut out);
@@ -435,7 +471,13 @@ pub fn prune_op_input(op: &str, input: &mut Value) -> Vec<Diagnostic> {
         "backoff" => {
             member(input, "pod", typed("Pod"), false, &mut out);
             member(input, "lastFailedPod", typed("Pod"), false, &mut out);
-            member(input, "kubeletConfig", typed("KubeletConfiguration"), false, &mut out);
+            member(
+                input,
+                "kubeletConfig",
+                typed("KubeletConfiguration"),
+                false,
+                &mut out,
+            );
         }
         "whatIf" => {
             if let Some(o) = input.get_mut("object") {
@@ -457,9 +499,17 @@ pub fn prune_op_input(op: &str, input: &mut Value) -> Vec<Diagnostic> {
                 });
             if let (Some(m), Some(o)) = (
                 sc_minor,
-                input.get_mut("scenario").and_then(|s| s.get_mut("workload")),
+                input
+                    .get_mut("scenario")
+                    .and_then(|s| s.get_mut("workload")),
             ) {
-                prune_any_kind(o, &FieldPath::new("scenario").child("workload"), m, allow, &mut out);
+                prune_any_kind(
+                    o,
+                    &FieldPath::new("scenario").child("workload"),
+                    m,
+                    allow,
+                    &mut out,
+                );
             }
         }
         _ => {}
@@ -474,10 +524,16 @@ mod tests {
     use serde_json::json;
 
     fn fields(type_: &str, v: Value, minor: u32) -> Vec<String> {
-        find(type_named(type_).unwrap(), &v, &FieldPath::root(), minor, Allow::default())
-            .into_iter()
-            .map(|u| u.path.as_str().to_owned())
-            .collect()
+        find(
+            type_named(type_).unwrap(),
+            &v,
+            &FieldPath::root(),
+            minor,
+            Allow::default(),
+        )
+        .into_iter()
+        .map(|u| u.path.as_str().to_owned())
+        .collect()
     }
 
     #[test]
@@ -532,7 +588,13 @@ mod tests {
                 "restartPolicyRules": [{"action": "Restart", "exitCodes": {"operator": "In", "values": [42]}}]}]}});
         assert!(fields("Pod", pod.clone(), 34).is_empty());
         assert!(fields("Pod", pod.clone(), 37).is_empty());
-        let at_33 = find(type_named("Pod").unwrap(), &pod, &FieldPath::root(), 33, Allow::default());
+        let at_33 = find(
+            type_named("Pod").unwrap(),
+            &pod,
+            &FieldPath::root(),
+            33,
+            Allow::default(),
+        );
         assert_eq!(at_33.len(), 1);
         let u = &at_33[0];
         assert_eq!(u.path.as_str(), "spec.containers[0].restartPolicyRules");
@@ -544,11 +606,19 @@ mod tests {
             "{}",
             d.message
         );
-        assert_eq!(u.diagnostic(33, FieldValidation::Warn).unwrap().severity, Severity::Warning);
+        assert_eq!(
+            u.diagnostic(33, FieldValidation::Warn).unwrap().severity,
+            Severity::Warning
+        );
         assert!(u.diagnostic(33, FieldValidation::Ignore).is_none());
         // As the 1.33 API server decodes it: the field is gone, restartPolicy (which 1.33 has) stays.
         let mut pruned = pod.clone();
-        prune(type_named("Pod").unwrap(), &mut pruned, 33, Allow::default());
+        prune(
+            type_named("Pod").unwrap(),
+            &mut pruned,
+            33,
+            Allow::default(),
+        );
         assert_eq!(
             pruned["spec"]["containers"][0],
             json!({"name": "c", "image": "i", "restartPolicy": "Never"})
@@ -558,10 +628,22 @@ mod tests {
     #[test]
     fn misspellings_get_a_suggestion() {
         let pod = json!({"spec": {"containers": [{"name": "c", "restartPolicyRule": []}], "restartpolicy": "Never"}});
-        let u = find(type_named("Pod").unwrap(), &pod, &FieldPath::root(), 37, Allow::default());
+        let u = find(
+            type_named("Pod").unwrap(),
+            &pod,
+            &FieldPath::root(),
+            37,
+            Allow::default(),
+        );
         let names: Vec<_> = u.iter().map(|u| (u.key.as_str(), u.did_you_mean)).collect();
-        assert!(names.contains(&("restartPolicyRule", Some("restartPolicyRules"))), "{names:?}");
-        assert!(names.contains(&("restartpolicy", Some("restartPolicy"))), "{names:?}");
+        assert!(
+            names.contains(&("restartPolicyRule", Some("restartPolicyRules"))),
+            "{names:?}"
+        );
+        assert!(
+            names.contains(&("restartpolicy", Some("restartPolicy"))),
+            "{names:?}"
+        );
     }
 
     #[test]
@@ -596,7 +678,19 @@ mod tests {
         let pod = json!({"spec": {"containers": [{"name": "c", "restartPolicy": "Never",
             "restartPolicyRules": [{"action": "Restart", "when": {"exitCodes": {"operator": "In", "values": [1]}}}]}]}});
         let t = type_named("Pod").unwrap();
-        assert_eq!(find(t, &pod, &FieldPath::root(), 37, Allow::default()).len(), 1);
-        assert!(find(t, &pod, &FieldPath::root(), 37, Allow { future_rules: true }).is_empty());
+        assert_eq!(
+            find(t, &pod, &FieldPath::root(), 37, Allow::default()).len(),
+            1
+        );
+        assert!(
+            find(
+                t,
+                &pod,
+                &FieldPath::root(),
+                37,
+                Allow { future_rules: true }
+            )
+            .is_empty()
+        );
     }
 }

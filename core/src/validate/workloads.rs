@@ -166,7 +166,15 @@ pub(super) fn unknown_fields(
         future_rules: ctx.future_rules,
     };
     if let Some(t) = uf::kind_type(group, kind) {
-        return uf::check(t, obj, &FieldPath::root(), minor, ctx.field_validation, allow, out);
+        return uf::check(
+            t,
+            obj,
+            &FieldPath::root(),
+            minor,
+            ctx.field_validation,
+            allow,
+            out,
+        );
     }
     if (group, kind) != ("jobset.x-k8s.io", "JobSet") {
         return None;
@@ -180,7 +188,15 @@ pub(super) fn unknown_fields(
             continue;
         };
         let tp = p.index(i).child("template");
-        let after_crd = uf::check(tmpl, t, &tp, JOBSET_SCHEMA_MINOR, ctx.field_validation, allow, out);
+        let after_crd = uf::check(
+            tmpl,
+            t,
+            &tp,
+            JOBSET_SCHEMA_MINOR,
+            ctx.field_validation,
+            allow,
+            out,
+        );
         let t1 = after_crd.as_ref().unwrap_or(t);
         let dropped = uf::find(tmpl, t1, &tp, minor, allow);
         for u in &dropped {
@@ -356,10 +372,13 @@ fn controller_template_value(
         for e in later.errors {
             let message = format!(
                 "{}; Kubernetes 1.{} accepts the StatefulSet without checking its Pod template (it does from 1.34), and refuses the Pods its controller creates from it",
-                e.message,
-                ctx.gates.version.minor
+                e.message, ctx.gates.version.minor
             );
-            out.push(Diagnostic { message, ..e }.with_severity(Severity::Warning).with_code("pod-template-refused-later"));
+            out.push(
+                Diagnostic { message, ..e }
+                    .with_severity(Severity::Warning)
+                    .with_code("pod-template-refused-later"),
+            );
         }
         out.warnings.extend(later.warnings);
         out.infos.extend(later.infos);
