@@ -254,8 +254,15 @@ func orNull(b json.RawMessage) json.RawMessage {
 func main() {
 	flag.Parse()
 	// Upstream's code logs through klog (older releases at verbosity 0 in the Job controller's
-	// hot path): the run's own output is its report.
-	klog.SetLogger(logr.Discard())
+	// hot path): the run's own output is its report. ORACLE_KLOG=<verbosity> shows it on
+	// standard error, to follow what the controllers do in a scenario.
+	if v := os.Getenv("ORACLE_KLOG"); v != "" {
+		fs := flag.NewFlagSet("klog", flag.ContinueOnError)
+		klog.InitFlags(fs)
+		_ = fs.Set("v", v)
+	} else {
+		klog.SetLogger(logr.Discard())
+	}
 	version := k8sModule()
 	want := map[string]bool{}
 	for _, s := range strings.Split(*flagOps, ",") {

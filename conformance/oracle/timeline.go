@@ -18,9 +18,11 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"reflect"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 	"unsafe"
@@ -40,6 +42,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/workqueue"
+	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	"k8s.io/kubernetes/pkg/apis/batch"
 	jobcontroller "k8s.io/kubernetes/pkg/controller/job"
 	jobregistry "k8s.io/kubernetes/pkg/registry/batch/job"
@@ -52,6 +55,10 @@ import (
 //
 //go:linkname jobSync k8s.io/kubernetes/pkg/controller/job.(*Controller).syncJob
 func jobSync(jm *jobcontroller.Controller, ctx context.Context, key string) error
+
+// traceHarness: ORACLE_KLOG is set (main.go): the harness marks each sync with the fake clock's
+// time among the controllers' log lines.
+var traceHarness = os.Getenv("ORACLE_KLOG") != ""
 
 // tlEpoch is the scenario's time 0 on the fake clock.
 var tlEpoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -288,6 +295,36 @@ func podKey(p *corev1.Pod) string { return p.Namespace + "/" + p.Name }
 func (h *tlHarness) installReactors() {
 	defer h.client.PrependReactor("*", "*", func(clienttesting.Action) (bool, runtime.Object, error) {
 		h.dirty = true // every write through the clientset (the controllers', the kubelet's deletes)
+		return false, nil, nil
+	})
+	// kube-apiserver validates a Job's status update (the registry's StatusStrategy: e.g. "cannot
+	// set more ready pods than active"); the fake clientset does not, and a controller whose
+	// update a cluster refuses (up to 1.35 the Job controller wrote active 0 while Pods were
+	// ready when its pod-failure backoff held back a replacement) must see it refused here too.
+	h.client.PrependReactor("update", "jobs", func(a clienttesting.Action) (bool, runtime.Object, error) {
+		u, ok := a.(clienttesting.UpdateAction)
+		if !ok || u.GetSubresource() != "status" {
+			return false, nil, nil
+		}
+		newJob, ok := u.GetObject().(*batchv1.Job)
+		if !ok {
+			return false, nil, nil
+		}
+		cur, err := h.client.Tracker().Get(jobsGVR, newJob.Namespace, newJob.Name)
+		if err != nil {
+			return false, nil, nil
+		}
+		var oldI, newI batch.Job
+		if err := legacyscheme.Scheme.Convert(cur.(*batchv1.Job), &oldI, nil); err != nil {
+			return true, nil, err
+		}
+		if err := legacyscheme.Scheme.Convert(newJob, &newI, nil); err != nil {
+			return true, nil, err
+		}
+		jobregistry.StatusStrategy.PrepareForUpdate(ctxNS(), &newI, &oldI)
+		if errs := jobregistry.StatusStrategy.ValidateUpdate(ctxNS(), &newI, &oldI); len(errs) > 0 {
+			return true, nil, apierrors.NewInvalid(batchv1.SchemeGroupVersion.WithKind("Job").GroupKind(), newJob.Name, errs)
+		}
 		return false, nil, nil
 	})
 	h.client.PrependReactor("create", "pods", func(a clienttesting.Action) (bool, runtime.Object, error) {
@@ -670,7 +707,57 @@ func (h *tlHarness) getPod(key string) (*corev1.Pod, error) {
 
 func (h *tlHarness) updatePod(p *corev1.Pod) error {
 	h.dirty = true
+	h.setReadiness(p)
 	return h.client.Tracker().Update(podsGVR, p, p.Namespace)
+}
+
+// setReadiness gives the Pod the ContainersReady and Ready conditions the kubelet's status
+// manager gives it (pkg/kubelet/status GenerateContainersReadyCondition and
+// GeneratePodReadyCondition, without probes or readiness gates, which no scenario has): ready
+// while it is Running and every regular container and every sidecar is ready. The Job
+// controller counts ready Pods (status.ready), and the API server refuses a status with more
+// ready Pods than active ones.
+func (h *tlHarness) setReadiness(p *corev1.Pod) {
+	ready := p.Status.Phase == corev1.PodRunning && len(p.Status.ContainerStatuses) == len(p.Spec.Containers)
+	for _, cs := range p.Status.ContainerStatuses {
+		ready = ready && cs.Ready
+	}
+	for _, c := range p.Spec.InitContainers {
+		if c.RestartPolicy == nil || *c.RestartPolicy != corev1.ContainerRestartPolicyAlways {
+			continue
+		}
+		cs := initContainerStatus(p, c.Name)
+		ready = ready && cs != nil && cs.Ready
+	}
+	status := corev1.ConditionFalse
+	if ready {
+		status = corev1.ConditionTrue
+	}
+	for _, t := range []corev1.PodConditionType{corev1.ContainersReady, corev1.PodReady} {
+		found := false
+		for i := range p.Status.Conditions {
+			c := &p.Status.Conditions[i]
+			if c.Type != t {
+				continue
+			}
+			found = true
+			if c.Status != status {
+				c.Status, c.LastTransitionTime = status, metav1.NewTime(h.clock.Now())
+			}
+		}
+		if !found {
+			p.Status.Conditions = append(p.Status.Conditions, corev1.PodCondition{Type: t, Status: status, LastTransitionTime: metav1.NewTime(h.clock.Now())})
+		}
+	}
+}
+
+func initContainerStatus(p *corev1.Pod, name string) *corev1.ContainerStatus {
+	for i := range p.Status.InitContainerStatuses {
+		if p.Status.InitContainerStatuses[i].Name == name {
+			return &p.Status.InitContainerStatuses[i]
+		}
+	}
+	return nil
 }
 
 // nextScript consumes the next run of the scenario's exits for the Pod's completion index (the
@@ -1041,6 +1128,9 @@ func (h *tlHarness) play(ctx context.Context, final func() string) (tlOutcome, e
 			}
 		default:
 			delete(h.queue.due, key)
+			if traceHarness {
+				fmt.Fprintf(os.Stderr, "--- t=%gs sync %s (backoff record %s; pods %s)\n", h.now(), key, backoffRecordOf(h.ctrl), h.tracePods())
+			}
 			if err := jobSync(h.ctrl, ctx, key); err != nil {
 				// What processNextWorkItem does; a harness run counts it as a harness note.
 				h.queue.AddRateLimited(key)
@@ -1071,4 +1161,60 @@ func jobValidate(j *batch.Job) field.ErrorList {
 // informer to have seen its own writes, which the harness's deliveries settle anyway.
 func setTimelineGates() error {
 	return setGates(onlyKnown(map[string]bool{"StaleControllerConsistencyJob": false}))
+}
+
+// backoffRecordOf prints the controller's pod-failure back-off records (its unexported
+// podBackoffStore), for tracing.
+func backoffRecordOf(ctrl *jobcontroller.Controller) string {
+	store := reflect.ValueOf(ctrl).Elem().FieldByName("podBackoffStore")
+	if !store.IsValid() || store.IsNil() {
+		return "?"
+	}
+	s := reflect.NewAt(store.Type(), unsafe.Pointer(store.UnsafeAddr())).Elem().Elem().FieldByName("store")
+	cs := reflect.NewAt(s.Type(), unsafe.Pointer(s.UnsafeAddr())).Elem().Interface().(cache.Store)
+	var out []string
+	for _, r := range cs.List() {
+		v := reflect.ValueOf(r).Elem()
+		f := v.FieldByName("failuresAfterLastSuccess")
+		t := v.FieldByName("lastFailureTime")
+		failures := reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Int()
+		last := reflect.NewAt(t.Type(), unsafe.Pointer(t.UnsafeAddr())).Elem().Interface().(*time.Time)
+		at := "nil"
+		if last != nil {
+			at = fmt.Sprintf("%gs", last.Sub(tlEpoch).Seconds())
+		}
+		out = append(out, fmt.Sprintf("%d failures, last %s", failures, at))
+	}
+	return strings.Join(out, "; ")
+}
+
+// tracePods: each Pod's name, phase and whether it holds the Job's tracking finalizer.
+func (h *tlHarness) tracePods() string {
+	list, err := h.client.Tracker().List(podsGVR, corev1.SchemeGroupVersion.WithKind("Pod"), "")
+	if err != nil {
+		return "?"
+	}
+	var out []string
+	for _, p := range list.(*corev1.PodList).Items {
+		fin := ""
+		for _, f := range p.Finalizers {
+			if f == batchv1.JobTrackingFinalizer {
+				fin = "+fin"
+			}
+		}
+		out = append(out, fmt.Sprintf("%s:%s%s", p.Name, p.Status.Phase, fin))
+	}
+	if jl, err := h.client.Tracker().List(jobsGVR, batchv1.SchemeGroupVersion.WithKind("Job"), ""); err == nil {
+		for _, j := range jl.(*batchv1.JobList).Items {
+			out = append(out, fmt.Sprintf("job %s failed=%d active=%d ready=%v uncounted=%v", j.Name, j.Status.Failed, j.Status.Active, ptrDeref(j.Status.Ready), j.Status.UncountedTerminatedPods))
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+func ptrDeref(p *int32) int32 {
+	if p == nil {
+		return -1
+	}
+	return *p
 }

@@ -385,6 +385,9 @@ func restartkitTimelines(scs []*tlScenario) ([]tlOutcome, []string, error) {
 					o.Events = append(o.Events, tlEvent{T: e.T, Event: "JobDeleted", Job: j})
 				case "Gone":
 					o.Events = append(o.Events, tlEvent{T: e.T, Event: "JobGone", Job: j})
+				case "SyncError":
+					// A sync whose status update the API server refuses (up to 1.35).
+					o.Events = append(o.Events, tlEvent{T: e.T, Event: "SyncError", Msg: msg})
 				}
 			case strings.HasPrefix(e.Object, "jobset/"):
 				switch e.Event {
