@@ -1144,3 +1144,64 @@ fn fields_whose_behaviour_is_not_modelled_are_refused_by_name() {
         "startupPolicy": {"startupPolicyOrder": "AnyOrder"}, "suspend": false,
         "failurePolicy": {"maxRestarts": 1, "restartStrategy": "Recreate"}}))}));
 }
+
+/// The oracle's scenario timeline-433, whose timelines upstream's Job controllers gave (v1.33.13
+/// and v1.37.2): two Pods, a sidecar-like second container lost to a node failure (DisruptionTarget,
+/// ignored), a counted failure later.
+fn status_refusal_scenario(version: &str) -> Value {
+    json!({
+        "kubernetesVersion": version, "runFor": "1800s",
+        "exits": [
+            {"container": "main", "podIndex": 0, "afterSeconds": 70, "exitCode": 3},
+            {"container": "side", "podIndex": 0, "afterSeconds": 110, "exitCode": 1, "times": 2},
+            {"container": "side", "podIndex": 0, "afterSeconds": 100, "exitCode": 0},
+            {"container": "main", "podIndex": 1, "afterSeconds": 10, "exitCode": 42, "times": 1},
+            {"container": "main", "podIndex": 1, "afterSeconds": 115, "exitCode": 0},
+            {"container": "side", "podIndex": 1, "afterSeconds": 35, "exitCode": 137, "nodeFailure": true},
+            {"podIndex": 2, "afterSeconds": 10, "exitCode": 1, "times": 1},
+            {"podIndex": 2, "afterSeconds": 5, "exitCode": 42}
+        ],
+        "workload": {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "job", "namespace": "default"},
+            "spec": {"backoffLimit": 0, "completions": 3, "parallelism": 2, "podReplacementPolicy": "Failed",
+                "podFailurePolicy": {"rules": [
+                    {"action": "Count", "onExitCodes": {"operator": "In", "values": [3]}},
+                    {"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget"}]}]},
+                "template": {"spec": {"restartPolicy": "Never", "terminationGracePeriodSeconds": 45,
+                    "containers": [{"name": "main", "image": "busybox"}, {"name": "side", "image": "busybox"}]}}}}
+    })
+}
+
+fn times_of(out: &Value, event: &str) -> Vec<f64> {
+    out["timeline"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["event"] == event)
+        .map(|e| e["t"].as_f64().unwrap())
+        .collect()
+}
+
+#[test]
+fn up_to_1_35_a_held_back_replacement_gets_the_status_update_refused() {
+    // 1.33: while the pod-failure back-off holds the replacement back, the Job controller writes
+    // active 0 with a Pod still ready; the API server refuses it and the work queue retries
+    // (1 s, 2 s, 4 s). The failure the policy ignored is never stored in the back-off record
+    // (the sync that finally succeeds writes nothing), so the next replacement waits 10 s, not 20.
+    let old = simulate(status_refusal_scenario("1.33"));
+    assert_eq!(times_of(&old, "SyncError"), vec![35.0, 36.0, 38.0, 42.0]);
+    let refused = old["timeline"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["event"] == "SyncError")
+        .unwrap();
+    assert_eq!(
+        refused["message"],
+        "tracking status: adding uncounted pods to status: Job.batch \"job\" is invalid: status.ready: Invalid value: 1: cannot set more ready pods than active"
+    );
+    assert_eq!(times_of(&old, "Scheduled"), vec![0.0, 0.0, 45.0, 90.0]);
+    // 1.37 (fixed in 1.36): no refusal, and the ignored failure counts in the back-off.
+    let new = simulate(status_refusal_scenario("1.37"));
+    assert!(times_of(&new, "SyncError").is_empty());
+    assert_eq!(times_of(&new, "Scheduled"), vec![0.0, 0.0, 45.0, 100.0]);
+}

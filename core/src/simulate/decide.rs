@@ -54,6 +54,16 @@ fn ms(seconds: f64) -> u64 {
 }
 
 impl Decider {
+    /// The Kubernetes minor of the run.
+    pub fn minor(&self) -> u32 {
+        self.gates.version.minor
+    }
+
+    /// Whether feature gate `name` is on in the run.
+    pub fn gate(&self, name: &str) -> bool {
+        self.gates.enabled(name)
+    }
+
     pub fn new(gates: FeatureGates) -> Self {
         Decider {
             gates,

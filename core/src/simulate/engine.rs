@@ -314,6 +314,15 @@ struct IndexState {
     last_finish_ms: Option<u64>,
 }
 
+/// The Pod counts a Job's status carries: status.active, status.ready and status.terminating
+/// (tracked while JobPodReplacementPolicy is on).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct StatusCounts {
+    active: u32,
+    ready: u32,
+    terminating: Option<u32>,
+}
+
 #[derive(Debug, Clone)]
 struct JobState {
     name: String,
@@ -347,6 +356,27 @@ struct JobState {
     start_ms: u64,
     /// When the Job's pending sync is due (its work-queue entry), if any.
     sync_at: Option<u64>,
+    /// Consecutive syncs that failed (the work queue's rate limiter: the next retry waits
+    /// 1 s doubled per failure, at most 60 s); a sync that succeeds starts it over.
+    sync_errors: u32,
+    /// The sync now running failed (its status update was refused).
+    sync_failed: bool,
+    /// What the Job's status says (active, ready, terminating) as its last sync that wrote it
+    /// left it: a sync writes only when something changed (upstream's needsFlush).
+    written: StatusCounts,
+    /// The last sync held Pod creation back for the pod-failure back-off.
+    held: bool,
+    /// The last sync left an index waiting for its back-off (it may have created others): the
+    /// next sync holds.
+    index_waiting: bool,
+    /// The sync counted something its status update has to carry (finished Pods, failed
+    /// indexes, a condition); a refused sync leaves it set, as the retry counts them again.
+    status_changed: bool,
+    /// The back-off record in the controller's store: a sync stores its new record only when
+    /// it writes the Job's status. `backoff_failures`/`last_failure_ms` are the record the next
+    /// sync starts from (the store's, plus the Pods a refused sync found and the next finds
+    /// again).
+    stored_backoff: (u32, Option<u64>),
     /// Every Pod of this Job, in creation order, also those counted and gone (`pods` keeps
     /// only what a sync still has to look at): the garbage collector deletes what is left.
     all_pods: Vec<usize>,
@@ -782,6 +812,13 @@ impl<'a> Engine<'a> {
             last_failure_ms: None,
             start_ms: t,
             sync_at: None,
+            sync_errors: 0,
+            sync_failed: false,
+            written: StatusCounts::default(),
+            held: false,
+            index_waiting: false,
+            status_changed: false,
+            stored_backoff: (0, None),
             all_pods: Vec::new(),
             deleting: false,
             deleted_ms: 0,
@@ -1016,6 +1053,9 @@ impl<'a> Engine<'a> {
             .copied()
             .unwrap_or(Kind::Regular);
         self.record(Obj::Pod(p), Some((tmpl, c)), "Started", "Started", || None);
+        if let Some(j) = job {
+            self.pod_status_changed(j);
+        }
         // The scripted exit for this run, if any. Containers without scripts (the common case
         // in fault-driven runs) skip the cursor table; nothing is cloned on this hot path.
         let (_, job_index, pod_index) = self.pod_identity(p);
@@ -1124,10 +1164,19 @@ impl<'a> Engine<'a> {
         code: i32,
         reason: u8,
     ) -> Result<(), Diagnostic> {
-        if let Some(action) = self.future_action(p, c, epoch, code, reason) {
-            return self.on_exit_future(p, c, epoch, code, reason, action);
+        let exits = self.summary.container_exits;
+        match self.future_action(p, c, epoch, code, reason) {
+            Some(action) => self.on_exit_future(p, c, epoch, code, reason, action)?,
+            None => self.on_exit_decided(p, c, epoch, code, reason, None, false)?,
         }
-        self.on_exit_decided(p, c, epoch, code, reason, None, false)
+        // A container stopped in a Pod that goes on (a terminal Pod has its own sync; an exit
+        // of a container already gone changed nothing).
+        if self.summary.container_exits > exits
+            && let Some(j) = self.pods.get(p).filter(|x| x.alive).and_then(|x| x.job)
+        {
+            self.pod_status_changed(j);
+        }
+        Ok(())
     }
 
     pub(super) fn set_always_pod(&mut self, sandbox_ms: u64) {

@@ -7,7 +7,7 @@
 //! Job is still terminating. The oracle's timeline leg runs the real controller on the same
 //! scenarios (docs/oracle.md).
 
-use super::{Engine, Ev, Obj, PodFailureOutcome};
+use super::{Engine, Ev, Obj, PodFailureOutcome, PodState, StatusCounts};
 use crate::diag::Diagnostic;
 use crate::eval::job::PolicyAction;
 
@@ -71,12 +71,146 @@ impl Engine<'_> {
         match self.jobs.get_mut(j) {
             // Only the Job's one pending entry runs; an event it replaced, or one already run at
             // this instant, is stale.
-            Some(job) if job.creation == jgen && job.sync_at == Some(now) => job.sync_at = None,
+            Some(job) if job.creation == jgen && job.sync_at == Some(now) => {
+                job.sync_at = None;
+                job.sync_failed = false;
+                job.held = false;
+                job.index_waiting = false;
+            }
             _ => return Ok(()),
         }
         self.sync_job(j)?;
+        self.write_status(j);
         self.collect_job_if_gone(j);
         Ok(())
+    }
+
+    /// The end of a sync: its status update (upstream's flushUncountedAndRemoveFinalizers). The
+    /// controller writes the Job's status only when something changed, the counts or what the
+    /// sync counted, and stores the sync's pod-failure back-off record only then: a failure the
+    /// podFailurePolicy ignores, found by a sync that writes nothing, is not remembered (its
+    /// finalizer goes all the same). A refused update writes and stores nothing.
+    fn write_status(&mut self, j: usize) {
+        let counts = self.status_counts(j);
+        let Some(job) = self.jobs.get_mut(j) else {
+            return;
+        };
+        if job.sync_failed {
+            return;
+        }
+        job.sync_errors = 0; // the work queue's Forget
+        let changed = std::mem::take(&mut job.status_changed);
+        if changed || counts != job.written {
+            job.written = counts;
+            job.stored_backoff = (job.backoff_failures, job.last_failure_ms);
+        } else if (job.backoff_failures, job.last_failure_ms) != job.stored_backoff {
+            (job.backoff_failures, job.last_failure_ms) = job.stored_backoff;
+            // The finalizers the sync removed are Pod updates: the Job syncs again at once, and
+            // that sync, from the record without the forgotten failure, asks for an earlier
+            // wake-up if its back-off ends sooner.
+            let now = self.now;
+            self.enqueue_job_sync(j, now);
+        }
+    }
+
+    /// What a sync of Job `j` writes to status.active, status.ready and status.terminating now:
+    /// its Pods neither finished nor being deleted (none, up to 1.35, while the pod-failure
+    /// back-off holds a replacement back: see `status_refused_while_held`), the Ready ones among
+    /// them, and those being deleted.
+    fn status_counts(&self, j: usize) -> StatusCounts {
+        let Some(job) = self.jobs.get(j) else {
+            return StatusCounts::default();
+        };
+        let mut counts = StatusCounts::default();
+        let mut terminating = 0;
+        for p in job.pods.iter().filter_map(|&p| self.pods.get(p)) {
+            if !p.alive {
+                continue;
+            }
+            if p.deleting {
+                terminating += 1;
+                continue;
+            }
+            counts.active += 1;
+            if self.pod_ready(p) {
+                counts.ready += 1;
+            }
+        }
+        if job.held && self.decider.minor() <= 35 {
+            counts.active = 0;
+        }
+        if self.decider.gate("JobPodReplacementPolicy") {
+            counts.terminating = Some(terminating);
+        }
+        counts
+    }
+
+    /// Up to 1.35, while the pod-failure back-off holds a replacement back, manageJob reports no
+    /// active Pod (it returns 0; 1.36 returns the active count, job_controller.go), so the
+    /// status it writes says `active: 0`: with a ready Pod that is `ready > active`, which the
+    /// API server refuses ("cannot set more ready pods than active"). The sync fails, and the
+    /// work queue retries it, 1 s after the first failure and doubling (at most 60 s), until the
+    /// back-off is over and the sync creates the Pods. Nothing the sync counted is lost (every
+    /// retry finds the same finished Pods again, their finalizers still on), so only the
+    /// failures themselves and their retries are told. True when this sync is refused.
+    fn status_refused_while_held(&mut self, j: usize) -> bool {
+        if let Some(job) = self.jobs.get_mut(j) {
+            job.held = true;
+        }
+        if self.decider.minor() > 35 {
+            return false;
+        }
+        let ready = self.status_counts(j).ready;
+        if ready == 0 {
+            return false;
+        }
+        let Some(job) = self.jobs.get_mut(j) else {
+            return false;
+        };
+        job.sync_failed = true;
+        let delay = 1000u64 << job.sync_errors.min(6);
+        job.sync_errors = job.sync_errors.saturating_add(1);
+        let name = job.name.clone();
+        self.record(Obj::Job(j), None, "SyncError", "Invalid", || {
+            Some(format!(
+                "tracking status: adding uncounted pods to status: Job.batch {name:?} is invalid: status.ready: Invalid value: {ready}: cannot set more ready pods than active"
+            ))
+        });
+        self.enqueue_job_sync(j, self.now + delay.min(60_000));
+        true
+    }
+
+    /// A Pod of Job `j` changed in a way the kubelet writes to its status (a container started
+    /// or stopped): the Job controller's pod handler queues a sync for every such update. Up to
+    /// 1.35, while the back-off holds creation back or the Job's syncs keep failing, that sync
+    /// is played: it writes `active: 0`, and is refused as soon as a Pod is ready. Otherwise the
+    /// sync writes the status counts as they now are and does nothing the timeline shows.
+    pub(super) fn pod_status_changed(&mut self, j: usize) {
+        let counts = self.status_counts(j);
+        let minor = self.decider.minor();
+        let now = self.now;
+        let Some(job) = self.jobs.get_mut(j) else {
+            return;
+        };
+        if job.phase != "Running" {
+            return;
+        }
+        if minor <= 35 && (job.held || job.index_waiting || job.sync_errors > 0) {
+            self.enqueue_job_sync(j, now);
+        } else {
+            job.written = counts;
+        }
+    }
+
+    /// Pod `p` is Ready (the kubelet's PodReady condition, with no probes): Running, every
+    /// regular container and every sidecar running.
+    fn pod_ready(&self, p: &PodState) -> bool {
+        let kinds = self.templates.get(p.tmpl).map(|t| t.kinds.as_slice()).unwrap_or(&[]);
+        p.phase == "Running"
+            && p.containers
+                .iter()
+                .zip(kinds)
+                .all(|(c, k)| c.running || *k == super::Kind::Init)
     }
 
     /// The Pod's podFailurePolicy outcome while it still has its statuses (computed when it
@@ -251,11 +385,17 @@ impl Engine<'_> {
             let Some(job) = self.jobs.get_mut(j) else {
                 return Ok(());
             };
+            // A success is news for the status (uncountedTerminatedPods, completedIndexes)
+            // unless its index had succeeded before.
+            if !indexed {
+                job.status_changed = true;
+            }
             if let Some(ix) = job.indexes.get_mut(index as usize)
                 && !ix.done
             {
                 ix.done = true;
                 job.succeeded += 1;
+                job.status_changed = true;
             }
             if let Some(ix) = job.indexes.get_mut(index as usize)
                 && ix.active == Some(p)
@@ -278,6 +418,7 @@ impl Engine<'_> {
             };
             if o.count_failed {
                 job.failed += 1;
+                job.status_changed = true;
             }
             if let Some(ix) = job.indexes.get_mut(index as usize) {
                 if ix.active == Some(p) {
@@ -297,6 +438,7 @@ impl Engine<'_> {
                 {
                     ix.failed = true;
                     job.failed_indexes += 1;
+                    job.status_changed = true;
                 }
             }
         }
@@ -406,6 +548,9 @@ impl Engine<'_> {
                 let remaining = self.job_backoff_remaining(j)?;
                 if remaining > 0 {
                     self.enqueue_job_sync(j, now + remaining);
+                    if self.status_refused_while_held(j) {
+                        return Ok(());
+                    }
                     return self.check_complete(j);
                 }
             }
@@ -446,14 +591,27 @@ impl Engine<'_> {
                 // sync asks for it: the same wake-up, without the extra sync.
                 if let Some(r) = soonest {
                     self.enqueue_job_sync(j, now + r);
+                    if let Some(job) = self.jobs.get_mut(j) {
+                        job.index_waiting = true;
+                    }
                 }
                 if ready.is_empty() {
+                    // Held back only when an index waits for its back-off (none pending: no
+                    // hold, and the status written is right).
+                    if soonest.is_some() && self.status_refused_while_held(j) {
+                        return Ok(());
+                    }
                     return self.check_complete(j);
                 }
                 pending = ready;
             }
             for index in pending {
                 self.create_job_pod(j, index);
+            }
+            // The new Pods' add events queue a sync at once; up to 1.35 it is played when an
+            // index still waits for its back-off (it holds, and its status may be refused).
+            if self.decider.minor() <= 35 && self.jobs.get(j).is_some_and(|x| x.index_waiting) {
+                self.enqueue_job_sync(j, now);
             }
         }
         self.check_complete(j)
@@ -683,6 +841,7 @@ impl Engine<'_> {
         let active: Vec<usize> = match self.jobs.get_mut(j) {
             Some(job) if job.phase == "Running" && job.failure_target.is_none() => {
                 job.failure_target = Some((reason.to_owned(), message.clone()));
+                job.status_changed = true;
                 job.indexes.iter().filter_map(|i| i.active).collect()
             }
             _ => return Ok(()),
@@ -710,6 +869,7 @@ impl Engine<'_> {
         let active: Vec<usize> = match self.jobs.get_mut(j) {
             Some(job) if job.phase == "Running" && job.success_target.is_none() => {
                 job.success_target = Some((reason.to_owned(), message.clone()));
+                job.status_changed = true;
                 job.indexes.iter().filter_map(|i| i.active).collect()
             }
             _ => return Ok(()),
