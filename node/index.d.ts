@@ -4,6 +4,8 @@
 import type {
   BackoffInput,
   BackoffOutput,
+  CompareVersionsInput,
+  CompareVersionsOutput,
   ContainerRestartOutput,
   Description,
   Diagnostic,
@@ -12,6 +14,7 @@ import type {
   JobsetFailurePolicyOutput,
   Pod,
   PodFailurePolicyOutput,
+  ValidateInput,
   ValidateOutput,
 } from './contract';
 
@@ -35,7 +38,12 @@ export interface ValidateOptions extends Options {
   skipDefaulting?: boolean;
   /** Shown in diagnostics. */
   fileName?: string;
+  /** Fields the Kubernetes version does not know: refused (Strict), a warning each (Warn, the default), or dropped (Ignore). */
+  fieldValidation?: ValidateInput["fieldValidation"];
 }
+
+/** Options of `compareVersions`: its input without the manifests. */
+export type CompareVersionsOptions = Omit<CompareVersionsInput, "object" | "source">;
 
 /** A Kubernetes object (API JSON, camelCase) or YAML/JSON text. */
 export type ObjectOrText = Record<string, unknown> | Pod | Job | JobSet | string | Uint8Array;
@@ -82,6 +90,8 @@ export declare function validateAsync(objOrText: ObjectOrText, opts?: ValidateOp
 export declare function validateManyAsync(objsOrTexts: Iterable<ObjectOrText>, opts?: ValidateOptions): Promise<ValidateOutput[]>;
 /** Like validate, but throws RestartkitError when upstream would reject the object. */
 export declare function check(objOrText: ObjectOrText, opts?: ValidateOptions): ValidateOutput;
+/** The upgrade check: what changes for these manifests from `fromVersion` to `toVersion`. */
+export declare function compareVersions(objOrText: ObjectOrText, opts: CompareVersionsOptions): CompareVersionsOutput;
 /** The kubelet's decision when `container` exits with `exitCode`. */
 export declare function containerRestart(pod: Pod | ObjectOrText, container: string, exitCode: number, opts?: Options): ContainerRestartOutput;
 /** What the Job controller does with a failed Pod. */

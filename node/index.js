@@ -177,6 +177,7 @@ function validateInput(objOrText, opts) {
   else throw new TypeError('validate takes an object or YAML/JSON text');
   if (opts && opts.skipDefaulting) inp.skipDefaulting = true;
   if (opts && opts.fileName != null) inp.fileName = String(opts.fileName);
+  if (opts && opts.fieldValidation != null) inp.fieldValidation = String(opts.fieldValidation);
   return inp;
 }
 
@@ -202,6 +203,22 @@ async function validateManyAsync(objsOrTexts, opts) {
   const texts = Array.from(objsOrTexts, (o) => requestText('validate', validateInput(o, opts)));
   const out = await native.handleJsonManyAsync(texts);
   return out.map((t) => withWarnings(decode(t)));
+}
+
+/**
+ * The upgrade check: the manifests judged by `opts.fromVersion` and `opts.toVersion`, with what
+ * changes per document (CompareVersionsOutput).
+ */
+function compareVersions(objOrText, opts) {
+  if (opts == null || typeof opts !== 'object') throw new TypeError('compareVersions takes {fromVersion, toVersion}');
+  const inp = validateInput(objOrText, { fileName: opts.fileName, fieldValidation: opts.fieldValidation });
+  inp.fromVersion = String(opts.fromVersion);
+  inp.toVersion = String(opts.toVersion);
+  for (const key of ['featureGates', 'fromFeatureGates', 'toFeatureGates']) {
+    if (opts[key] != null) inp[key] = opts[key];
+  }
+  if (opts.exitCodes != null) inp.exitCodes = Array.from(opts.exitCodes, Number);
+  return withWarnings(decode(native.handleJson(requestText('compareVersions', inp))));
 }
 
 /** Like validate, but throws RestartkitError (with every error in `diagnostics`) when invalid. */
@@ -348,6 +365,7 @@ module.exports = {
   validateAsync,
   validateManyAsync,
   check,
+  compareVersions,
   containerRestart,
   podFailurePolicy,
   jobsetFailurePolicy,

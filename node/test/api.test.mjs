@@ -239,3 +239,38 @@ test('a compiled policy has the warnings of an invalid Job, found once', () => {
   assert.deepEqual(valid.warnings, []);
   assert.equal(valid.decide('trainer', 42), 'FailJob');
 });
+
+const RULES_POD = `apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  restartPolicy: Never
+  containers:
+  - name: app
+    image: busybox
+    restartPolicy: Never
+    restartPolicyRules:
+    - action: Restart
+      exitCodes: {operator: In, values: [42]}
+`;
+
+test('fieldValidation: an older minor refuses, warns about or drops fields it does not know', () => {
+  const strict = rk.validate(RULES_POD, { kubernetesVersion: '1.33', fieldValidation: 'Strict' });
+  assert.equal(strict.valid, false);
+  assert.ok(strict.errors.some((e) => e.message.includes('unknown field') && e.message.includes('restartPolicyRules')));
+  const warn = rk.validate(RULES_POD, { kubernetesVersion: '1.33', fieldValidation: 'Warn' });
+  assert.ok(warn.warnings.some((w) => w.message.includes('restartPolicyRules')));
+  const ignore = rk.validate(RULES_POD, { kubernetesVersion: '1.33', fieldValidation: 'Ignore' });
+  assert.ok(!ignore.warnings.some((w) => w.message.includes('restartPolicyRules')));
+});
+
+test('compareVersions: admitted by the newer minor, exit 42 decided differently', () => {
+  const r = rk.compareVersions(RULES_POD, { fromVersion: '1.33', toVersion: 'v1.35.4', fieldValidation: 'Strict', exitCodes: [42] });
+  assert.deepEqual([r.fromVersion, r.toVersion], ['1.33', '1.35']);
+  const [doc] = r.documents;
+  assert.deepEqual([doc.from.valid, doc.to.valid], [false, true]);
+  const decision = doc.changes.find((c) => c.kind === 'decision');
+  assert.equal(decision.exitCode, 42);
+  assert.equal(r.decisionsChanged, 1);
+  assert.throws(() => rk.compareVersions(RULES_POD, { fromVersion: '1.30', toVersion: '1.35' }), (e) => e instanceof RestartkitError && /1\.31 to 1\.37/.test(e.message));
+});

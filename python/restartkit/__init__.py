@@ -18,7 +18,7 @@ Objects may be dicts (API JSON, camelCase), YAML or JSON text, or objects of the
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union, cast
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union, cast
 
 from . import _native
 from ._errors import RestartkitError, ValidationError
@@ -28,6 +28,7 @@ from ._sweep import load_scenario, sweep, sweep_rows
 if TYPE_CHECKING:
     from ._types import (
         BackoffOutput,
+        CompareVersionsOutput,
         ContainerRestartOutput,
         Description,
         JobsetFailurePolicyOutput,
@@ -47,6 +48,7 @@ __all__ = [
     "__version__",
     "backoff_curve",
     "check",
+    "compare_versions",
     "compile",
     "describe",
     "evaluate_container_exit",
@@ -257,8 +259,21 @@ def _validate_input(
     feature_gates: Optional[Mapping[str, bool]],
     skip_defaulting: bool,
     file_name: Optional[str],
+    field_validation: Optional[str] = None,
 ) -> Dict[str, Any]:
     inp = _options(kubernetes_version, feature_gates)
+    if field_validation is not None:
+        inp["fieldValidation"] = field_validation
+    _put_object(inp, obj)
+    if skip_defaulting:
+        inp["skipDefaulting"] = True
+    if file_name is not None:
+        inp["fileName"] = file_name
+    return inp
+
+
+def _put_object(inp: Dict[str, Any], obj: KubeObject) -> None:
+    """Puts ``obj`` into a validate-like input: text as ``source``, an object as ``object``."""
     if isinstance(obj, bytes):
         obj = _decode_text(obj)
     if isinstance(obj, str):
@@ -271,11 +286,6 @@ def _validate_input(
         raise TypeError(
             f"obj must be a dict, YAML/JSON text or a kubernetes client object (V1Pod, V1Job, ...), not {type(obj).__name__}"
         )
-    if skip_defaulting:
-        inp["skipDefaulting"] = True
-    if file_name is not None:
-        inp["fileName"] = file_name
-    return inp
 
 
 def validate(
@@ -285,16 +295,19 @@ def validate(
     feature_gates: Optional[Mapping[str, bool]] = None,
     skip_defaulting: bool = False,
     file_name: Optional[str] = None,
+    field_validation: Optional[str] = None,
 ) -> ValidationResult:
     """Validates a Pod, Job, JobSet, ContainerRecreateRequest or KubeletConfiguration as
     kube-apiserver (and the JobSet / OpenKruise webhooks) would on create.
 
     ``obj`` is a dict, YAML or JSON text (several documents allowed; diagnostics then carry
     ``line`` and ``column``) or a ``kubernetes`` client object. Upstream defaulting runs first
-    unless ``skip_defaulting``. An invalid object is a result with ``valid=False``; only a request
-    restartkit cannot answer raises :class:`RestartkitError`.
+    unless ``skip_defaulting``. ``field_validation`` is the API server's handling of fields the
+    Kubernetes version does not know: ``"Strict"`` (refused, as kubectl asks), ``"Warn"`` (the
+    default: a warning each) or ``"Ignore"``. An invalid object is a result with
+    ``valid=False``; only a request restartkit cannot answer raises :class:`RestartkitError`.
     """
-    inp = _validate_input(obj, kubernetes_version, feature_gates, skip_defaulting, file_name)
+    inp = _validate_input(obj, kubernetes_version, feature_gates, skip_defaulting, file_name, field_validation)
     result, warnings = _request("validate", inp)
     return ValidationResult._from_output(cast("ValidateOutput", result), warnings)
 
@@ -305,10 +318,14 @@ def validate_many(
     kubernetes_version: Optional[str] = None,
     feature_gates: Optional[Mapping[str, bool]] = None,
     skip_defaulting: bool = False,
+    field_validation: Optional[str] = None,
 ) -> List[ValidationResult]:
     """Validates many objects in one call into the core, without holding the GIL while the core
     works. Returns one result per object, in order; raises on the first request error."""
-    reqs = [_encode("validate", _validate_input(o, kubernetes_version, feature_gates, skip_defaulting, None)) for o in objs]
+    reqs = [
+        _encode("validate", _validate_input(o, kubernetes_version, feature_gates, skip_defaulting, None, field_validation))
+        for o in objs
+    ]
     out = []
     for text in _native.handle_json_many(reqs):
         result, warnings = _decode(text)
@@ -322,14 +339,57 @@ def check(
     kubernetes_version: Optional[str] = None,
     feature_gates: Optional[Mapping[str, bool]] = None,
     skip_defaulting: bool = False,
+    field_validation: Optional[str] = None,
 ) -> ValidationResult:
     """Like :func:`validate`, but raises :class:`ValidationError` (whose ``errors()`` lists the
     Kubernetes field errors) when upstream would reject the object. Returns the result (with any
     warnings) when it is valid."""
-    r = validate(obj, kubernetes_version=kubernetes_version, feature_gates=feature_gates, skip_defaulting=skip_defaulting)
+    r = validate(
+        obj,
+        kubernetes_version=kubernetes_version,
+        feature_gates=feature_gates,
+        skip_defaulting=skip_defaulting,
+        field_validation=field_validation,
+    )
     if not r.valid:
         raise ValidationError(r.errors)
     return r
+
+
+def compare_versions(
+    obj: KubeObject,
+    *,
+    from_version: str,
+    to_version: str,
+    feature_gates: Optional[Mapping[str, bool]] = None,
+    from_feature_gates: Optional[Mapping[str, bool]] = None,
+    to_feature_gates: Optional[Mapping[str, bool]] = None,
+    field_validation: Optional[str] = None,
+    exit_codes: Optional[Sequence[int]] = None,
+    file_name: Optional[str] = None,
+) -> "CompareVersionsOutput":
+    """The upgrade check: ``obj`` (as :func:`validate` takes it) judged by Kubernetes
+    ``from_version`` and ``to_version``. Per document, what changes: admitted by one and refused
+    by the other, errors and warnings that appear or go, container exits (``exit_codes``, default
+    a standard set) decided differently; each with the upstream change that explains it where
+    known. ``feature_gates`` apply to both sides, ``from_feature_gates``/``to_feature_gates`` to
+    one. ``result["newlyRefused"]`` and ``result["decisionsChanged"]`` count what breaks."""
+    inp: Dict[str, Any] = {"fromVersion": str(from_version), "toVersion": str(to_version)}
+    for key, gates in (
+        ("featureGates", feature_gates),
+        ("fromFeatureGates", from_feature_gates),
+        ("toFeatureGates", to_feature_gates),
+    ):
+        if gates is not None:
+            inp[key] = dict(gates)
+    if field_validation is not None:
+        inp["fieldValidation"] = field_validation
+    if exit_codes is not None:
+        inp["exitCodes"] = [int(c) for c in exit_codes]
+    if file_name is not None:
+        inp["fileName"] = file_name
+    _put_object(inp, obj)
+    return cast("CompareVersionsOutput", request("compareVersions", inp))
 
 
 # ---------------------------------------------------------------------------------------------

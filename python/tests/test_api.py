@@ -484,3 +484,48 @@ def test_compile_errors() -> None:
         policy.decide_many("trainer", 5)
     with pytest.raises(RestartkitError):
         restartkit.compile({"apiVersion": "v1", "kind": "ConfigMap"})
+
+
+RULES_POD = """\
+apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  restartPolicy: Never
+  containers:
+  - name: app
+    image: busybox
+    restartPolicy: Never
+    restartPolicyRules:
+    - action: Restart
+      exitCodes: {operator: In, values: [42]}
+"""
+
+
+def test_field_validation_modes_of_an_older_minor() -> None:
+    # restartPolicyRules came in 1.34: 1.33 does not know the fields.
+    strict = restartkit.validate(RULES_POD, kubernetes_version="1.33", field_validation="Strict")
+    assert not strict.valid
+    assert any("unknown field" in e.message and "restartPolicyRules" in e.message for e in strict.errors)
+    warn = restartkit.validate(RULES_POD, kubernetes_version="1.33", field_validation="Warn")
+    assert any("restartPolicyRules" in w.message for w in warn.warnings)
+    ignore = restartkit.validate(RULES_POD, kubernetes_version="1.33", field_validation="Ignore")
+    assert not any("restartPolicyRules" in w.message for w in ignore.warnings)
+    many = restartkit.validate_many([RULES_POD], kubernetes_version="1.33", field_validation="Strict")
+    assert [r.valid for r in many] == [False]
+    with pytest.raises(ValidationError):
+        restartkit.check(RULES_POD, kubernetes_version="1.33", field_validation="Strict")
+
+
+def test_compare_versions_reports_the_upgrade() -> None:
+    r = restartkit.compare_versions(RULES_POD, from_version="1.33", to_version="v1.35.4", field_validation="Strict", exit_codes=[42])
+    assert (r["fromVersion"], r["toVersion"]) == ("1.33", "1.35")
+    (doc,) = r["documents"]
+    assert (doc["from"]["valid"], doc["to"]["valid"]) == (False, True)
+    decision = next(c for c in doc["changes"] if c["kind"] == "decision")
+    assert decision["exitCode"] == 42
+    assert decision["to"] == "kubelet Restart, Pod Running"
+    assert r["decisionsChanged"] == 1
+    with pytest.raises(RestartkitError) as e:
+        restartkit.compare_versions(RULES_POD, from_version="1.30", to_version="1.35")
+    assert "1.31 to 1.37" in str(e.value)

@@ -21,6 +21,8 @@ include!(concat!(env!("OUT_DIR"), "/contract_ts.rs"));
 const API_TS: &'static str = r#"
 /** Options of `validate` and `check`: the `validate` input without the object itself. */
 export type ValidateOptions = Omit<ValidateInput, "object" | "source">;
+/** Options of `compareVersions`: its input without the manifests (fromVersion, toVersion, ...). */
+export type CompareVersionsOptions = Omit<CompareVersionsInput, "object" | "source">;
 /** Options of the evaluation ops: the target Kubernetes version and feature-gate overrides. */
 export type EvalOptions = Pick<ContainerRestartInput, "kubernetesVersion" | "featureGates">;
 /**
@@ -56,6 +58,8 @@ extern "C" {
     pub type ValidateOptions;
     #[wasm_bindgen(typescript_type = "EvalOptions")]
     pub type EvalOptions;
+    #[wasm_bindgen(typescript_type = "CompareVersionsOptions")]
+    pub type CompareVersionsOptions;
     #[wasm_bindgen(typescript_type = "PrepareOptions")]
     pub type PrepareOptionsJs;
 }
@@ -305,6 +309,20 @@ pub fn check(
         return Err(error_with(Some("validate"), Some("invalid"), &errors));
     }
     Ok(to_js(&out))
+}
+
+/// The upgrade check: the manifests (an object or YAML/JSON text) judged by `fromVersion` and
+/// `toVersion`, with what changes per document.
+#[wasm_bindgen(js_name = compareVersions, unchecked_return_type = "CompareVersionsOutput")]
+pub fn compare_versions(
+    #[wasm_bindgen(unchecked_param_type = "string | Uint8Array | Record<string, unknown>", js_name = objOrText)]
+    obj_or_text: JsValue,
+    opts: CompareVersionsOptions,
+) -> Result<JsValue, JsValue> {
+    run(
+        "compareVersions",
+        validate_input(obj_or_text, Some(opts.into()))?,
+    )
 }
 
 /// OpenKruise's admission of a ContainerRecreateRequest (the `crrValidate` input).

@@ -251,3 +251,23 @@ describe('API', () => {
     assert.deepEqual(out.delaysSeconds, [0, 10, 20, 40, 80, 160, 300]);
   });
 });
+
+describe('versions', () => {
+  test('fieldValidation: 1.33 does not know restartPolicyRules', () => {
+    const strict = esm.validate(pod(restartOn42), { kubernetesVersion: '1.33', fieldValidation: 'Strict' });
+    assert.equal(strict.valid, false);
+    assert.ok(strict.errors.some((e) => e.message.includes('unknown field') && e.message.includes('restartPolicyRules')));
+    const warn = esm.validate(pod(restartOn42), { kubernetesVersion: '1.33' });
+    assert.equal(warn.valid, true);
+    assert.ok(warn.warnings.some((w) => w.message.includes('restartPolicyRules')));
+  });
+
+  test('compareVersions: the rules Pod from 1.33 to 1.35', () => {
+    for (const m of [esm, cjs]) {
+      const r = m.compareVersions(pod(restartOn42), { fromVersion: '1.33', toVersion: '1.35', fieldValidation: 'Strict', exitCodes: [42] });
+      assert.deepEqual([r.documents[0].from.valid, r.documents[0].to.valid], [false, true]);
+      assert.equal(r.decisionsChanged, 1);
+      assert.throws(() => m.compareVersions(pod(restartOn42), { fromVersion: '1.30', toVersion: '1.35' }), (e) => e.name === 'RestartkitError' && /1\.31 to 1\.37/.test(e.message));
+    }
+  });
+});
