@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// Version of the request/response contract. Bumped on any incompatible change.
-pub const CONTRACT_VERSION: &str = "1.2";
+pub const CONTRACT_VERSION: &str = "1.3";
 
 /// Every operation the contract offers, in the order `describe` lists them.
 pub const OPERATIONS: &[&str] = &[
@@ -41,6 +41,8 @@ pub const OPERATIONS: &[&str] = &[
     "checkVector",
     "vectorExpect",
     "describe",
+    "complete",
+    "hover",
 ];
 
 /// A request. `input` is decoded according to `op`; its schema is `restartkit schema <Op>Input`.
@@ -333,7 +335,11 @@ fn answer(req: Request, check: ObjectCheck) -> Response {
             check,
             eval::jobset::jobset_failure_policy,
         ),
-        "backoff" => encode(op, backoff::decode_input(input).and_then(backoff::run), vec![]),
+        "backoff" => encode(
+            op,
+            backoff::decode_input(input).and_then(backoff::run),
+            vec![],
+        ),
         "whatIf" => evaluation(op, input, "object", None, check, eval::whatif::what_if),
         "backoffCompare" => encode(
             op,
@@ -356,7 +362,9 @@ fn answer(req: Request, check: ObjectCheck) -> Response {
             Diagnostic::request(
                 "op-not-built",
                 "op",
-                format!("op {op:?} is not in this build of restartkit (built without the `simulate` feature)"),
+                format!(
+                    "op {op:?} is not in this build of restartkit (built without the `simulate` feature)"
+                ),
             ),
         ),
         "vectorExpect" => encode(
@@ -370,6 +378,16 @@ fn answer(req: Request, check: ObjectCheck) -> Response {
             vec![],
         ),
         "describe" => encode(op, Ok(describe()), vec![]),
+        "complete" => encode(
+            op,
+            decode(input).and_then(crate::editor::complete::run),
+            vec![],
+        ),
+        "hover" => encode(
+            op,
+            decode(input).and_then(crate::editor::hover::run),
+            vec![],
+        ),
         other => Response::error(
             Some(other),
             Diagnostic::request(
@@ -541,6 +559,19 @@ pub fn json_schemas() -> std::collections::BTreeMap<&'static str, Value> {
     put(
         "VectorExpectOutput",
         schema_for!(crate::conformance::VectorExpectOutput),
+    );
+    put(
+        "CompleteInput",
+        schema_for!(crate::editor::complete::CompleteInput),
+    );
+    put(
+        "CompleteOutput",
+        schema_for!(crate::editor::complete::CompleteOutput),
+    );
+    put("HoverInput", schema_for!(crate::editor::hover::HoverInput));
+    put(
+        "HoverOutput",
+        schema_for!(crate::editor::hover::HoverOutput),
     );
     put("Pod", schema_for!(crate::api::Pod));
     put("Job", schema_for!(crate::api::Job));

@@ -266,7 +266,7 @@ fn cli_conformance_runner_prints_fail_lines_and_totals() {
     let file = dir.join("v.json");
     std::fs::write(
         &file,
-        r#"[{"id":"describe-ok","op":"describe","input":{},"expect":{"contractVersion":"1.2"}},
+        r#"[{"id":"describe-ok","op":"describe","input":{},"expect":{"contractVersion":"1.3"}},
             {"id":"describe-wrong","op":"describe","input":{},"expect":{"contractVersion":"0.9"}}]"#,
     )
     .unwrap();
@@ -282,7 +282,7 @@ fn cli_conformance_runner_prints_fail_lines_and_totals() {
     assert!(stdout.contains(&format!("FAIL describe-wrong: contractVersion: expected \"0.9\", got \"{got}\"")), "{stdout}");
     assert!(!stdout.contains("describe-ok"), "{stdout}");
     assert!(stdout.trim_end().ends_with("1 passed, 1 failed"), "{stdout}");
-    std::fs::write(&file, r#"[{"id":"describe-ok","op":"describe","input":{},"expect":{"contractVersion":"1.2"}}]"#)
+    std::fs::write(&file, r#"[{"id":"describe-ok","op":"describe","input":{},"expect":{"contractVersion":"1.3"}}]"#)
         .unwrap();
     let out = std::process::Command::new(exe).args(["conformance", "--plugin"]).arg(plugin_path()).arg(&file).output().unwrap();
     assert_eq!(out.status.code(), Some(0));

@@ -14,8 +14,10 @@
 //! validation kubectl asks for by default.
 
 mod resolve;
+mod span;
 mod stream;
 
+pub use span::{Part, attach_range, token_range};
 pub use stream::{BrokenDocument, read_stream};
 
 use crate::diag::Diagnostic;

@@ -26,6 +26,22 @@ fn by_length_then_bytes(name: &str, key: &str) -> Ordering {
         .then_with(|| name.as_bytes().cmp(key.as_bytes()))
 }
 
+/// The field names the API server knows at `path` (field names; `None` for a list's item) below
+/// an object of Kubernetes type `type_`, where the generated table reaches (for editors'
+/// completion). None past what the table covers.
+pub fn names_at(type_: &str, path: &[Option<&str>]) -> Option<Vec<&'static str>> {
+    let mut known = type_named(type_)?;
+    for step in path {
+        let Some(name) = step else { continue };
+        let (_, index) = known.fields.iter().find(|(f, _)| f == name)?;
+        if *index == NOT_CHECKED {
+            return None;
+        }
+        known = TYPES.get(usize::from(*index))?;
+    }
+    Some(known.fields.iter().map(|(f, _)| *f).collect())
+}
+
 /// One step below the path `check` started at: a field name or a list index.
 #[derive(Clone, Copy)]
 enum Step<'a> {
@@ -123,7 +139,11 @@ mod tests {
                 t.name
             );
             for (f, child) in t.fields {
-                assert!(*child == NOT_CHECKED || TYPES.get(usize::from(*child)).is_some(), "{}.{f}", t.name);
+                assert!(
+                    *child == NOT_CHECKED || TYPES.get(usize::from(*child)).is_some(),
+                    "{}.{f}",
+                    t.name
+                );
             }
         }
     }
