@@ -17,6 +17,7 @@ macro_rules! outln {
 }
 
 mod chart;
+mod lsp;
 mod render;
 mod stages;
 mod sweep;
@@ -209,6 +210,14 @@ enum Command {
         /// "stopsKubectl": true|false}`.
         #[arg(long, requires = "jsonl")]
         stream: bool,
+    },
+    /// Run the Language Server (LSP over standard input and output) for editors: diagnostics as
+    /// `validate` gives them, quick fixes, hover, completion, and "what if" / CrashLoopBackOff
+    /// commands (docs/integrations.md).
+    Lsp {
+        /// Accepted for editors that pass it; stdio is the only transport.
+        #[arg(long)]
+        stdio: bool,
     },
     /// JSON lines in, JSON lines out: one contract request per line of standard input.
     Batch {
@@ -423,6 +432,7 @@ fn dispatch(cli: Cli) -> ExitCode {
             }
         },
         Command::Batch { timing, stages } => batch(timing, stages),
+        Command::Lsp { stdio: _ } => lsp::serve(),
         Command::Convert {
             files,
             jsonl,

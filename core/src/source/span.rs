@@ -205,9 +205,9 @@ fn key_end(chars: &[char], start: usize) -> Option<usize> {
 fn quoted_end(chars: &[char], start: usize, q: char) -> usize {
     let mut j = start + 1;
     while let Some(&c) = chars.get(j) {
-        if q == '"' && c == '\\' {
-            j += 2;
-        } else if c == q && q == '\'' && chars.get(j + 1) == Some(&'\'') {
+        let escaped =
+            (q == '"' && c == '\\') || (c == q && q == '\'' && chars.get(j + 1) == Some(&'\''));
+        if escaped {
             j += 2;
         } else if c == q {
             return j;
