@@ -31,3 +31,13 @@ bench-lsp:
 	RESTARTKIT_BIN=$(RK_RELEASE) node editors/lsp-tests/bench/edit.mjs
 
 FRONTEND_TESTS += test-lsp
+
+# The .vsix for linux-x64 with the static musl CLI inside, packaged by @vscode/vsce (offline: the
+# extension's dependencies come from its node_modules) in a staging copy of editors/vscode.
+DIST_VSIX = $(DIST_DIR)/restartkit-vscode-$(DIST_VERSION)-linux-x64.vsix
+.PHONY: dist-vscode
+dist-vscode: dist-cli vscode
+	rm -rf $(DIST_TOOLS_DIR)/vscode-stage && mkdir -p $(DIST_TOOLS_DIR)/vscode-stage/bin/linux-x64
+	cd editors/vscode && cp -r package.json package-lock.json extension.js server.js README.md .vscodeignore node_modules $(DIST_TOOLS_DIR)/vscode-stage/
+	cp $(CARGO_TARGET_DIR)/$(DIST_MUSL)/release/restartkit $(DIST_TOOLS_DIR)/vscode-stage/bin/linux-x64/
+	cd $(DIST_TOOLS_DIR)/vscode-stage && npx vsce package --target linux-x64 --skip-license -o $(DIST_VSIX)
