@@ -378,15 +378,26 @@ fn answer(req: Request, check: ObjectCheck) -> Response {
             vec![],
         ),
         "describe" => encode(op, Ok(describe()), vec![]),
+        #[cfg(feature = "schemas")]
         "complete" => encode(
             op,
             decode(input).and_then(crate::editor::complete::run),
             vec![],
         ),
+        #[cfg(feature = "schemas")]
         "hover" => encode(
             op,
             decode(input).and_then(crate::editor::hover::run),
             vec![],
+        ),
+        #[cfg(not(feature = "schemas"))]
+        op @ ("complete" | "hover") => Response::error(
+            Some(op),
+            Diagnostic::request(
+                "op-not-built",
+                "op",
+                format!("op {op:?} is not in this build of restartkit (built without the `schemas` feature; restartkit-wasm offers complete() with the package's schemas)"),
+            ),
         ),
         other => Response::error(
             Some(other),

@@ -686,7 +686,13 @@ fn handle(s: &Shared, req: &Request) -> Answer {
             let (text, _, config) = doc()?;
             let (line, column) = position(&text)?;
             let gates = gates_for(&text, &config).map_err(|e| (ErrorCode::RequestFailed, e))?;
-            let h = restartkit::editor::hover::hover(&text, line, column, &gates);
+            let h = restartkit::editor::hover::hover(
+                &text,
+                line,
+                column,
+                &gates,
+                &restartkit::editor::complete::schema_of,
+            );
             let Some(contents) = h.contents.filter(|c| !c.is_empty()) else {
                 return Ok(Value::Null);
             };

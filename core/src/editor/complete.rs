@@ -7,7 +7,9 @@
 //! fields not yet written, after `kind: ` the kinds restartkit reads.
 
 use super::text::{At, Context, Step, context_at};
-use crate::diag::{Diagnostic, Range};
+#[cfg(feature = "schemas")]
+use crate::diag::Diagnostic;
+use crate::diag::Range;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -84,7 +86,15 @@ pub const KINDS: &[(&str, &str)] = &[
     ("ContainerRecreateRequest", "apps.kruise.io/v1alpha1"),
 ];
 
+/// Where the completer finds the JSON Schema of a core type by its name (`Pod`, `Job`, `JobSet`,
+/// `KubeletConfiguration`, `ContainerRecreateRequest`): [`schema_of`], or schemas given as JSON.
+pub type SchemaSource<'a> = &'a dyn Fn(&str) -> Option<Value>;
+
+/// The type names the completer asks a [`SchemaSource`] for.
+pub const SCHEMA_NAMES: &[&str] = &["Pod", "Job", "JobSet", "KubeletConfiguration", "ContainerRecreateRequest"];
+
 /// The JSON Schema of one of the core's types, by the kind it describes.
+#[cfg(feature = "schemas")]
 pub fn schema_of(name: &str) -> Option<Value> {
     use schemars::schema_for;
     let s = match name {
@@ -280,7 +290,7 @@ fn known_names(kind: &str, path: &[Step]) -> Vec<&'static str> {
 }
 
 /// The items for a context.
-fn items_for(c: &Context) -> Vec<CompletionItem> {
+fn items_for(c: &Context, schemas: SchemaSource) -> Vec<CompletionItem> {
     let kind = c.kind.as_deref().unwrap_or("");
     // The top level of a document: apiVersion and kind first, whatever the kind.
     if c.path.is_empty()
@@ -309,7 +319,7 @@ fn items_for(c: &Context) -> Vec<CompletionItem> {
         }
     }
     let described =
-        schema_path(kind, &c.path).and_then(|(name, path)| Some((schema_of(name)?, path)));
+        schema_path(kind, &c.path).and_then(|(name, path)| Some((schemas(name)?, path)));
     let node = described
         .as_ref()
         .and_then(|(root, path)| Some((root, node_at(root, path)?)));
@@ -394,15 +404,20 @@ fn steps_of(field: &str) -> Vec<Step> {
 }
 
 /// The type and description the core's schema gives a field of a kind, for hover.
-pub fn schema_field(kind: &str, field: &str) -> Option<(Option<String>, Option<String>)> {
+pub fn schema_field(
+    kind: &str,
+    field: &str,
+    schemas: SchemaSource,
+) -> Option<(Option<String>, Option<String>)> {
     let (name, path) = schema_path(kind, &steps_of(field))?;
-    let root = schema_of(name)?;
+    let root = schemas(name)?;
     let node = node_at(&root, &path)?;
     let described = (type_name(node), description(node));
     (described.0.is_some() || described.1.is_some()).then_some(described)
 }
 
 /// The `complete` op.
+#[cfg(feature = "schemas")]
 pub fn run(input: CompleteInput) -> Result<CompleteOutput, Diagnostic> {
     // The target is checked as every op checks it, though completion does not depend on it.
     crate::features::FeatureGates::resolve(
@@ -412,8 +427,20 @@ pub fn run(input: CompleteInput) -> Result<CompleteOutput, Diagnostic> {
     Ok(complete(&input.source, input.line, input.column))
 }
 
-/// What fits at 1-based `line`:`column` of `text`.
+/// What fits at 1-based `line`:`column` of `text`, from the core's own schemas.
+#[cfg(feature = "schemas")]
 pub fn complete(text: &str, line: u32, column: u32) -> CompleteOutput {
+    complete_with(text, line, column, &schema_of)
+}
+
+/// Schemas given as a JSON object by name (`restartkit schema NAME` for each of
+/// [`SCHEMA_NAMES`], or the contract's `json_schemas()`), as a [`SchemaSource`].
+pub fn given_schemas(all: &Value) -> impl Fn(&str) -> Option<Value> + '_ {
+    move |name| all.get(name).cloned()
+}
+
+/// What fits at 1-based `line`:`column` of `text`, with the schemas from `schemas`.
+pub fn complete_with(text: &str, line: u32, column: u32, schemas: SchemaSource) -> CompleteOutput {
     let Some(c) = context_at(text, line, column) else {
         return CompleteOutput {
             items: Vec::new(),
@@ -425,7 +452,7 @@ pub fn complete(text: &str, line: u32, column: u32) -> CompleteOutput {
         .word_start
         .saturating_add(u32::try_from(c.typed.chars().count()).unwrap_or(0));
     CompleteOutput {
-        items: items_for(&c),
+        items: items_for(&c, schemas),
         range: Some(Range {
             line,
             column: c.word_start,
@@ -436,10 +463,26 @@ pub fn complete(text: &str, line: u32, column: u32) -> CompleteOutput {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "schemas"))]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
     use super::*;
+
+    #[test]
+    fn given_schemas_answer_as_the_built_in_ones() {
+        let text = "kind: Job\nspec:\n  completionMode: \n  \n";
+        let all: serde_json::Map<String, Value> = SCHEMA_NAMES
+            .iter()
+            .map(|n| ((*n).to_owned(), schema_of(n).unwrap()))
+            .collect();
+        let all = Value::Object(all);
+        for (line, column) in [(3, 19), (4, 3)] {
+            assert_eq!(
+                complete_with(text, line, column, &given_schemas(&all)),
+                complete(text, line, column)
+            );
+        }
+    }
 
     fn labels(text: &str, line: u32, column: u32) -> Vec<String> {
         complete(text, line, column)

@@ -3,12 +3,14 @@
 //! the JobSet controller's rule applicability), for the version and gates in force. Fields
 //! without such an answer get their description from the core's types.
 
-use super::complete::schema_field;
+use super::complete::{SchemaSource, schema_field};
 use crate::api::{
     Condition, ContainerState, ContainerStateTerminated, ContainerStatus, Job,
     JobSetFailurePolicyRule, JobSpec, ObjectMeta, Pod, PodSpec, PodStatus,
 };
-use crate::diag::{Diagnostic, Range};
+#[cfg(feature = "schemas")]
+use crate::diag::Diagnostic;
+use crate::diag::Range;
 use crate::eval::job::{FAIL_INDEX_GATE, PolicyAction, fail_job_message, match_policy};
 use crate::eval::kubelet::{CompiledContainerPolicy, KubeletDecision, find_matching_rule};
 use crate::features::FeatureGates;
@@ -45,6 +47,7 @@ pub struct HoverOutput {
 }
 
 /// The `hover` op.
+#[cfg(feature = "schemas")]
 pub fn run(input: HoverInput) -> Result<HoverOutput, Diagnostic> {
     let (file, _) = super::settings::read(&input.source);
     let (version, gates) = file.over(
@@ -52,10 +55,24 @@ pub fn run(input: HoverInput) -> Result<HoverOutput, Diagnostic> {
         input.feature_gates.as_ref(),
     );
     let (gates, _) = FeatureGates::resolve(version.as_deref(), gates.as_ref())?;
-    Ok(hover(&input.source, input.line, input.column, &gates))
+    Ok(hover(
+        &input.source,
+        input.line,
+        input.column,
+        &gates,
+        &super::complete::schema_of,
+    ))
 }
 
-pub fn hover(text: &str, line: u32, column: u32, gates: &FeatureGates) -> HoverOutput {
+/// What the field at 1-based `line`:`column` of `text` does for its object, or its description
+/// from `schemas`.
+pub fn hover(
+    text: &str,
+    line: u32,
+    column: u32,
+    gates: &FeatureGates,
+    schemas: SchemaSource,
+) -> HoverOutput {
     let none = HoverOutput {
         contents: None,
         field: None,
@@ -75,7 +92,7 @@ pub fn hover(text: &str, line: u32, column: u32, gates: &FeatureGates) -> HoverO
     let kind = doc.value.get("kind").and_then(Value::as_str).unwrap_or("");
     let explained = explain(&doc.value, kind, &field, gates);
     let described = || {
-        let (type_, description) = schema_field(kind, &field)?;
+        let (type_, description) = schema_field(kind, &field, schemas)?;
         let mut s = format!("**{}**", field.rsplit('.').next().unwrap_or(&field));
         if let Some(t) = type_ {
             let _ = write!(s, " `{t}`");
@@ -537,7 +554,7 @@ fn jobset_rule(js: &crate::api::JobSet, i: usize, _gates: &FeatureGates) -> Stri
     s
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "schemas"))]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
     use super::*;
