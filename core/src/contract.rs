@@ -396,7 +396,9 @@ fn answer(req: Request, check: ObjectCheck) -> Response {
             Diagnostic::request(
                 "op-not-built",
                 "op",
-                format!("op {op:?} is not in this build of restartkit (built without the `schemas` feature; restartkit-wasm offers complete() with the package's schemas)"),
+                format!(
+                    "op {op:?} is not in this build of restartkit (built without the `schemas` feature; restartkit-wasm offers complete() with the package's schemas)"
+                ),
             ),
         ),
         other => Response::error(

@@ -91,7 +91,13 @@ pub const KINDS: &[(&str, &str)] = &[
 pub type SchemaSource<'a> = &'a dyn Fn(&str) -> Option<Value>;
 
 /// The type names the completer asks a [`SchemaSource`] for.
-pub const SCHEMA_NAMES: &[&str] = &["Pod", "Job", "JobSet", "KubeletConfiguration", "ContainerRecreateRequest"];
+pub const SCHEMA_NAMES: &[&str] = &[
+    "Pod",
+    "Job",
+    "JobSet",
+    "KubeletConfiguration",
+    "ContainerRecreateRequest",
+];
 
 /// The JSON Schema of one of the core's types, by the kind it describes.
 #[cfg(feature = "schemas")]

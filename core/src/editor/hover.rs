@@ -565,6 +565,7 @@ mod tests {
             line,
             column,
             &FeatureGates::for_version(crate::features::KubeVersion::default()),
+            &crate::editor::complete::schema_of,
         )
         .contents
         .unwrap_or_default()
