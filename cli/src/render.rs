@@ -193,9 +193,7 @@ const URI_PATH: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERI
 /// What a rule id names, for the log's rule table.
 fn rule_description(rule: &str, d: &Diagnostic) -> String {
     if d.error_type.is_some() {
-        format!(
-            "Kubernetes validation error of type {rule} (field.ErrorType), as the API server reports it"
-        )
+        format!("Kubernetes validation error of type {rule} (field.ErrorType), as the API server reports it")
     } else {
         format!("restartkit finding `{rule}`")
     }

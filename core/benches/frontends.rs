@@ -16,28 +16,22 @@ fn bench(c: &mut Criterion) {
     // The same op without the check of the evaluated object (the engine's own path, which the
     // simulator takes): the difference is what the per-request `warnings` cost.
     let input = calls["containerRestartRequest"]["input"].clone();
-    c.bench_function(
-        "frontends/containerRestart via call_op (no object check)",
-        |b| {
-            b.iter(|| {
-                black_box(restartkit::contract::call_op(
-                    "containerRestart",
-                    black_box(input.clone()),
-                ))
-            })
-        },
-    );
-    c.bench_function(
-        "frontends/containerRestart via handle (object checked)",
-        |b| {
-            b.iter(|| {
-                black_box(restartkit::handle(Request {
-                    op: "containerRestart".into(),
-                    input: black_box(input.clone()),
-                }))
-            })
-        },
-    );
+    c.bench_function("frontends/containerRestart via call_op (no object check)", |b| {
+        b.iter(|| {
+            black_box(restartkit::contract::call_op(
+                "containerRestart",
+                black_box(input.clone()),
+            ))
+        })
+    });
+    c.bench_function("frontends/containerRestart via handle (object checked)", |b| {
+        b.iter(|| {
+            black_box(restartkit::handle(Request {
+                op: "containerRestart".into(),
+                input: black_box(input.clone()),
+            }))
+        })
+    });
     let yaml = calls["jobYaml"].as_str().unwrap().to_owned();
     c.bench_function("frontends/validate Job YAML", |b| {
         b.iter(|| {

@@ -335,11 +335,7 @@ fn answer(req: Request, check: ObjectCheck) -> Response {
             check,
             eval::jobset::jobset_failure_policy,
         ),
-        "backoff" => encode(
-            op,
-            backoff::decode_input(input).and_then(backoff::run),
-            vec![],
-        ),
+        "backoff" => encode(op, backoff::decode_input(input).and_then(backoff::run), vec![]),
         "whatIf" => evaluation(op, input, "object", None, check, eval::whatif::what_if),
         "backoffCompare" => encode(
             op,
@@ -362,9 +358,7 @@ fn answer(req: Request, check: ObjectCheck) -> Response {
             Diagnostic::request(
                 "op-not-built",
                 "op",
-                format!(
-                    "op {op:?} is not in this build of restartkit (built without the `simulate` feature)"
-                ),
+                format!("op {op:?} is not in this build of restartkit (built without the `simulate` feature)"),
             ),
         ),
         "vectorExpect" => encode(

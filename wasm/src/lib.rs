@@ -104,26 +104,14 @@ fn set(target: &JsValue, key: &str, value: &JsValue) {
 /// Measured against serde-wasm-bindgen (one boundary call per field) with wasm/bench/transfer.mjs,
 /// JSON text was faster in every case (1.1x to 2.3x); see wasm/README.md.
 fn to_js<T: Serialize + ?Sized>(v: &T) -> JsValue {
-    serde_json::to_string(v)
-        .ok()
-        .and_then(|text| js_sys::JSON::parse(&text).ok())
-        .unwrap_or(JsValue::NULL)
+    serde_json::to_string(v).ok().and_then(|text| js_sys::JSON::parse(&text).ok()).unwrap_or(JsValue::NULL)
 }
 
 fn from_js(v: JsValue, field: &str) -> Result<Value, JsValue> {
     if v.is_undefined() {
         return Ok(Value::Null);
     }
-    let bad = |why: String| {
-        error(
-            None,
-            &[Diagnostic::request(
-                "invalid-input",
-                field,
-                format!("{field}: {why}"),
-            )],
-        )
-    };
+    let bad = |why: String| error(None, &[Diagnostic::request("invalid-input", field, format!("{field}: {why}"))]);
     let text = js_sys::JSON::stringify(&v)
         .map_err(|e| bad(format!("cannot be written as JSON: {}", js_message(&e))))?
         .as_string()
@@ -132,8 +120,7 @@ fn from_js(v: JsValue, field: &str) -> Result<Value, JsValue> {
 }
 
 fn js_message(e: &JsValue) -> String {
-    e.dyn_ref::<js_sys::Error>()
-        .map_or_else(|| format!("{e:?}"), |e| String::from(e.message()))
+    e.dyn_ref::<js_sys::Error>().map_or_else(|| format!("{e:?}"), |e| String::from(e.message()))
 }
 
 fn js_opt<T: Into<JsValue>>(v: Option<T>) -> JsValue {
@@ -143,10 +130,7 @@ fn js_opt<T: Into<JsValue>>(v: Option<T>) -> JsValue {
 /// A JS `Error` named `RestartkitError` carrying `diagnostics` and the first one's fields.
 fn error_with(op: Option<&str>, code: Option<&str>, diags: &[Diagnostic]) -> JsValue {
     let first = diags.first();
-    let mut message = first.map_or_else(
-        || "restartkit: request failed".to_owned(),
-        |d| d.message.clone(),
-    );
+    let mut message = first.map_or_else(|| "restartkit: request failed".to_owned(), |d| d.message.clone());
     if diags.len() > 1 {
         message.push_str(&format!(" (and {} more)", diags.len() - 1));
     }
@@ -154,30 +138,12 @@ fn error_with(op: Option<&str>, code: Option<&str>, diags: &[Diagnostic]) -> JsV
     e.set_name("RestartkitError");
     let e: JsValue = e.into();
     set(&e, "diagnostics", &to_js(diags));
-    let first_json = first
-        .and_then(|d| serde_json::to_value(d).ok())
-        .unwrap_or(Value::Null);
+    let first_json = first.and_then(|d| serde_json::to_value(d).ok()).unwrap_or(Value::Null);
     set(&e, "field", &js_opt(first.map(|d| d.field.clone())));
-    set(
-        &e,
-        "type",
-        &js_opt(
-            first_json
-                .get("type")
-                .and_then(Value::as_str)
-                .map(str::to_owned),
-        ),
-    );
+    set(&e, "type", &js_opt(first_json.get("type").and_then(Value::as_str).map(str::to_owned)));
     set(&e, "line", &js_opt(first.and_then(|d| d.line)));
     set(&e, "column", &js_opt(first.and_then(|d| d.column)));
-    set(
-        &e,
-        "code",
-        &js_opt(
-            code.map(str::to_owned)
-                .or_else(|| first.and_then(|d| d.code.clone())),
-        ),
-    );
+    set(&e, "code", &js_opt(code.map(str::to_owned).or_else(|| first.and_then(|d| d.code.clone()))));
     set(&e, "op", &js_opt(op.map(str::to_owned)));
     e
 }
@@ -188,10 +154,7 @@ fn error(op: Option<&str>, diags: &[Diagnostic]) -> JsValue {
 
 /// Runs one op; a request-level error becomes a thrown `RestartkitError`.
 fn run_value(op: &str, input: Value) -> Result<Value, JsValue> {
-    match restartkit::handle(Request {
-        op: op.to_owned(),
-        input,
-    }) {
+    match restartkit::handle(Request { op: op.to_owned(), input }) {
         Response::Ok { result, .. } => Ok(result),
         Response::Error { op, errors } => Err(error(op.as_deref(), &errors)),
     }
@@ -208,14 +171,7 @@ fn input(fields: Vec<(&str, Value)>, opts: Option<JsValue>) -> Result<Value, JsV
         Value::Null => {}
         Value::Object(o) => m.extend(o),
         _ => {
-            return Err(error(
-                None,
-                &[Diagnostic::request(
-                    "invalid-input",
-                    "opts",
-                    "opts: must be an object",
-                )],
-            ));
+            return Err(error(None, &[Diagnostic::request("invalid-input", "opts", "opts: must be an object")]));
         }
     }
     for (k, v) in fields {
@@ -230,8 +186,7 @@ fn input(fields: Vec<(&str, Value)>, opts: Option<JsValue>) -> Result<Value, JsV
 fn validate_input(obj_or_text: JsValue, opts: Option<JsValue>) -> Result<Value, JsValue> {
     if let Some(bytes) = obj_or_text.dyn_ref::<js_sys::Uint8Array>() {
         let bytes = bytes.to_vec();
-        let text = restartkit::source::text_from_bytes(&bytes)
-            .map_err(|d| error(Some("validate"), &[d]))?;
+        let text = restartkit::source::text_from_bytes(&bytes).map_err(|d| error(Some("validate"), &[d]))?;
         return input(vec![("source", Value::String(text.to_owned()))], opts);
     }
     match obj_or_text.as_string() {
@@ -252,23 +207,14 @@ pub fn handle_json(#[wasm_bindgen(js_name = requestJson)] request_json: &str) ->
 /// One request as objects: `{status: "ok", result}` or `{status: "error", errors}`. Never throws
 /// for a request-level error (it is in the response).
 #[wasm_bindgen(unchecked_return_type = "Response")]
-pub fn request(
-    op: &str,
-    #[wasm_bindgen(unchecked_param_type = "unknown")] input: JsValue,
-) -> Result<JsValue, JsValue> {
+pub fn request(op: &str, #[wasm_bindgen(unchecked_param_type = "unknown")] input: JsValue) -> Result<JsValue, JsValue> {
     let input = from_js(input, "input")?;
-    Ok(to_js(&restartkit::handle(Request {
-        op: op.to_owned(),
-        input,
-    })))
+    Ok(to_js(&restartkit::handle(Request { op: op.to_owned(), input })))
 }
 
 /// Any op by name (including ops newer than this wrapper): its result, or a thrown `RestartkitError`.
 #[wasm_bindgen(unchecked_return_type = "unknown")]
-pub fn call(
-    op: &str,
-    #[wasm_bindgen(unchecked_param_type = "unknown")] input: JsValue,
-) -> Result<JsValue, JsValue> {
+pub fn call(op: &str, #[wasm_bindgen(unchecked_param_type = "unknown")] input: JsValue) -> Result<JsValue, JsValue> {
     run(op, from_js(input, "input")?)
 }
 
@@ -279,34 +225,23 @@ pub fn call(
 /// more documents; diagnostics then carry `line`/`column`). `valid: false` is returned, not thrown.
 #[wasm_bindgen(unchecked_return_type = "ValidateOutput")]
 pub fn validate(
-    #[wasm_bindgen(unchecked_param_type = "string | Uint8Array | Record<string, unknown>", js_name = objOrText)]
-    obj_or_text: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string | Uint8Array | Record<string, unknown>", js_name = objOrText)] obj_or_text: JsValue,
     opts: Option<ValidateOptions>,
 ) -> Result<JsValue, JsValue> {
-    run(
-        "validate",
-        validate_input(obj_or_text, opts.map(Into::into))?,
-    )
+    run("validate", validate_input(obj_or_text, opts.map(Into::into))?)
 }
 
 /// Like `validate`, but throws a `RestartkitError` (code `invalid`) carrying the errors when the
 /// object is invalid.
 #[wasm_bindgen(unchecked_return_type = "ValidateOutput")]
 pub fn check(
-    #[wasm_bindgen(unchecked_param_type = "string | Record<string, unknown>", js_name = objOrText)]
-    obj_or_text: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string | Record<string, unknown>", js_name = objOrText)] obj_or_text: JsValue,
     opts: Option<ValidateOptions>,
 ) -> Result<JsValue, JsValue> {
-    let out = run_value(
-        "validate",
-        validate_input(obj_or_text, opts.map(Into::into))?,
-    )?;
+    let out = run_value("validate", validate_input(obj_or_text, opts.map(Into::into))?)?;
     if out.get("valid").and_then(Value::as_bool) == Some(false) {
-        let errors: Vec<Diagnostic> = out
-            .get("errors")
-            .cloned()
-            .and_then(|e| serde_json::from_value(e).ok())
-            .unwrap_or_default();
+        let errors: Vec<Diagnostic> =
+            out.get("errors").cloned().and_then(|e| serde_json::from_value(e).ok()).unwrap_or_default();
         return Err(error_with(Some("validate"), Some("invalid"), &errors));
     }
     Ok(to_js(&out))
@@ -314,9 +249,7 @@ pub fn check(
 
 /// OpenKruise's admission of a ContainerRecreateRequest (the `crrValidate` input).
 #[wasm_bindgen(js_name = crrValidate, unchecked_return_type = "CrrValidateOutput")]
-pub fn crr_validate(
-    #[wasm_bindgen(unchecked_param_type = "CrrValidateInput")] input: JsValue,
-) -> Result<JsValue, JsValue> {
+pub fn crr_validate(#[wasm_bindgen(unchecked_param_type = "CrrValidateInput")] input: JsValue) -> Result<JsValue, JsValue> {
     run("crrValidate", from_js(input, "input")?)
 }
 
@@ -331,14 +264,7 @@ pub fn container_restart(
     let pod = from_js(pod, "pod")?;
     run(
         "containerRestart",
-        input(
-            vec![
-                ("pod", pod),
-                ("container", container.into()),
-                ("exitCode", exit_code.into()),
-            ],
-            opts.map(Into::into),
-        )?,
+        input(vec![("pod", pod), ("container", container.into()), ("exitCode", exit_code.into())], opts.map(Into::into))?,
     )
 }
 
@@ -350,13 +276,7 @@ pub fn container_restartable(
     opts: Option<EvalOptions>,
 ) -> Result<JsValue, JsValue> {
     let pod = from_js(pod, "pod")?;
-    run(
-        "containerRestartable",
-        input(
-            vec![("pod", pod), ("container", container.into())],
-            opts.map(Into::into),
-        )?,
-    )
+    run("containerRestartable", input(vec![("pod", pod), ("container", container.into())], opts.map(Into::into))?)
 }
 
 /// The first `restartPolicyRules` entry of `container` that matches `exitCode`.
@@ -370,14 +290,7 @@ pub fn match_restart_rule(
     let pod = from_js(pod, "pod")?;
     run(
         "matchRestartRule",
-        input(
-            vec![
-                ("pod", pod),
-                ("container", container.into()),
-                ("exitCode", exit_code.into()),
-            ],
-            opts.map(Into::into),
-        )?,
+        input(vec![("pod", pod), ("container", container.into()), ("exitCode", exit_code.into())], opts.map(Into::into))?,
     )
 }
 
@@ -385,22 +298,14 @@ pub fn match_restart_rule(
 #[wasm_bindgen(js_name = statusTransition, unchecked_return_type = "StatusTransitionOutput")]
 pub fn status_transition(
     #[wasm_bindgen(unchecked_param_type = "Pod")] pod: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "StatusTransitionInput[\"oldContainerStatuses\"]", js_name = oldStatuses)]
-    old_statuses: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "StatusTransitionInput[\"newContainerStatuses\"]", js_name = newStatuses)]
-    new_statuses: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "StatusTransitionInput[\"oldContainerStatuses\"]", js_name = oldStatuses)] old_statuses: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "StatusTransitionInput[\"newContainerStatuses\"]", js_name = newStatuses)] new_statuses: JsValue,
     opts: Option<EvalOptions>,
 ) -> Result<JsValue, JsValue> {
     let fields = vec![
         ("pod", from_js(pod, "pod")?),
-        (
-            "oldContainerStatuses",
-            from_js(old_statuses, "oldContainerStatuses")?,
-        ),
-        (
-            "newContainerStatuses",
-            from_js(new_statuses, "newContainerStatuses")?,
-        ),
+        ("oldContainerStatuses", from_js(old_statuses, "oldContainerStatuses")?),
+        ("newContainerStatuses", from_js(new_statuses, "newContainerStatuses")?),
     ];
     run("statusTransition", input(fields, opts.map(Into::into))?)
 }
@@ -423,18 +328,13 @@ pub fn jobset_failure_policy(
     #[wasm_bindgen(unchecked_param_type = "Job[]", js_name = failedJobs)] failed_jobs: JsValue,
     opts: Option<EvalOptions>,
 ) -> Result<JsValue, JsValue> {
-    let fields = vec![
-        ("jobset", from_js(jobset, "jobset")?),
-        ("failedJobs", from_js(failed_jobs, "failedJobs")?),
-    ];
+    let fields = vec![("jobset", from_js(jobset, "jobset")?), ("failedJobs", from_js(failed_jobs, "failedJobs")?)];
     run("jobsetFailurePolicy", input(fields, opts.map(Into::into))?)
 }
 
 /// Backoff curves (the kubelet's CrashLoopBackOff, the Job controller's pod-failure backoff).
 #[wasm_bindgen(unchecked_return_type = "BackoffOutput")]
-pub fn backoff(
-    #[wasm_bindgen(unchecked_param_type = "BackoffInput")] input: JsValue,
-) -> Result<JsValue, JsValue> {
+pub fn backoff(#[wasm_bindgen(unchecked_param_type = "BackoffInput")] input: JsValue) -> Result<JsValue, JsValue> {
     run("backoff", from_js(input, "input")?)
 }
 
@@ -460,28 +360,10 @@ pub fn parse_documents(text: &str) -> Result<JsValue, JsValue> {
 /// entry points' `complete()` passes them, so the module holds no schema code): `schemas` is a
 /// JSON object of the core types' JSON Schemas by name.
 #[wasm_bindgen(js_name = "__completeWith", skip_typescript)]
-pub fn complete_with(
-    source: &str,
-    line: u32,
-    column: u32,
-    schemas: &str,
-) -> Result<JsValue, JsValue> {
-    let all: Value = serde_json::from_str(schemas).map_err(|e| {
-        error(
-            None,
-            &[Diagnostic::request(
-                "invalid-input",
-                "schemas",
-                format!("schemas: {e}"),
-            )],
-        )
-    })?;
-    let out = restartkit::editor::complete::complete_with(
-        source,
-        line,
-        column,
-        &restartkit::editor::complete::given_schemas(&all),
-    );
+pub fn complete_with(source: &str, line: u32, column: u32, schemas: &str) -> Result<JsValue, JsValue> {
+    let all: Value = serde_json::from_str(schemas)
+        .map_err(|e| error(None, &[Diagnostic::request("invalid-input", "schemas", format!("schemas: {e}"))]))?;
+    let out = restartkit::editor::complete::complete_with(source, line, column, &restartkit::editor::complete::given_schemas(&all));
     Ok(to_js(&out))
 }
 
@@ -531,28 +413,19 @@ impl Policy {
     fn index(&self, container: &JsValue) -> Result<usize, JsValue> {
         let found = match (container.as_string(), container.as_f64()) {
             (Some(name), _) => self.inner.container_index(&name),
-            (None, Some(i))
-                if i >= 0.0
-                    && i.fract() == 0.0
-                    && (i as usize) < self.inner.container_names().len() =>
-            {
+            (None, Some(i)) if i >= 0.0 && i.fract() == 0.0 && (i as usize) < self.inner.container_names().len() => {
                 Some(i as usize)
             }
             _ => None,
         };
         found.ok_or_else(|| {
-            let shown = container
-                .as_string()
-                .unwrap_or_else(|| format!("{container:?}"));
+            let shown = container.as_string().unwrap_or_else(|| format!("{container:?}"));
             error(
                 None,
                 &[Diagnostic::request(
                     "invalid-input",
                     "container",
-                    format!(
-                        "container: no container {shown} (containers: {})",
-                        self.inner.container_names().join(", ")
-                    ),
+                    format!("container: no container {shown} (containers: {})", self.inner.container_names().join(", ")),
                 )],
             )
         })
@@ -566,19 +439,9 @@ impl Policy {
         #[wasm_bindgen(js_name = exitCode)] exit_code: i32,
     ) -> Result<String, JsValue> {
         let i = self.index(&container)?;
-        self.inner
-            .decide_exit(i, exit_code)
-            .map(|a| a.name().to_owned())
-            .ok_or_else(|| {
-                error(
-                    None,
-                    &[Diagnostic::request(
-                        "invalid-input",
-                        "container",
-                        "container: index out of range",
-                    )],
-                )
-            })
+        self.inner.decide_exit(i, exit_code).map(|a| a.name().to_owned()).ok_or_else(|| {
+            error(None, &[Diagnostic::request("invalid-input", "container", "container: index out of range")])
+        })
     }
 
     /// The action codes (0 DoNotRestart, 1 Restart, 2 RestartAllContainers, 3 FailJob, 4 FailIndex,
@@ -587,24 +450,14 @@ impl Policy {
     pub fn decide_many(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string | number")] container: JsValue,
-        #[wasm_bindgen(js_name = exitCodes, unchecked_param_type = "Int32Array | number[]")]
-        exit_codes: &[i32],
+        #[wasm_bindgen(js_name = exitCodes, unchecked_param_type = "Int32Array | number[]")] exit_codes: &[i32],
     ) -> Result<Vec<u8>, JsValue> {
         let i = self.index(&container)?;
         exit_codes
             .iter()
             .map(|c| self.inner.decide_exit(i, *c).map(|a| a.code()))
             .collect::<Option<Vec<u8>>>()
-            .ok_or_else(|| {
-                error(
-                    None,
-                    &[Diagnostic::request(
-                        "invalid-input",
-                        "container",
-                        "container: index out of range",
-                    )],
-                )
-            })
+            .ok_or_else(|| error(None, &[Diagnostic::request("invalid-input", "container", "container: index out of range")]))
     }
 }
 
@@ -618,17 +471,8 @@ pub fn compile(
     let opts = match from_js(opts.map(Into::into).unwrap_or(JsValue::UNDEFINED), "opts")? {
         Value::Null => PrepareOptions::default(),
         v => serde_json::from_value(v).map_err(|e| {
-            error(
-                None,
-                &[Diagnostic::request(
-                    "invalid-input",
-                    "opts",
-                    format!("opts: {e}"),
-                )],
-            )
+            error(None, &[Diagnostic::request("invalid-input", "opts", format!("opts: {e}"))])
         })?,
     };
-    PreparedPolicy::new(&object, &opts)
-        .map(|inner| Policy { inner })
-        .map_err(|d| error(None, &[d]))
+    PreparedPolicy::new(&object, &opts).map(|inner| Policy { inner }).map_err(|d| error(None, &[d]))
 }

@@ -88,7 +88,11 @@ pub fn hover(
     let Some(field) = doc.field_at(line, column) else {
         return none;
     };
-    let range = doc.range_of(&field, crate::source::Part::Key);
+    let range = doc.range_of(
+        &field,
+        crate::source::Part::Key,
+        &crate::source::LineIndex::new(text),
+    );
     let kind = doc.value.get("kind").and_then(Value::as_str).unwrap_or("");
     let explained = explain(&doc.value, kind, &field, gates);
     let described = || {

@@ -17,7 +17,7 @@ mod resolve;
 mod span;
 mod stream;
 
-pub use span::{Part, attach_range, token_range};
+pub use span::{LineIndex, Part, attach_range, token_range};
 pub use stream::{BrokenDocument, read_stream};
 
 use crate::diag::Diagnostic;

@@ -35,22 +35,50 @@ impl Part {
     }
 }
 
+/// A text's lines, found once (a stream with many diagnostics must not be rescanned for each).
+pub struct LineIndex<'a> {
+    text: &'a str,
+    starts: Vec<usize>,
+}
+
+impl<'a> LineIndex<'a> {
+    pub fn new(text: &'a str) -> Self {
+        let mut starts = vec![0];
+        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        LineIndex { text, starts }
+    }
+
+    /// The characters of 1-based line `line` (without its line break).
+    fn chars(&self, line: u32) -> Option<Vec<char>> {
+        let n = usize::try_from(line).ok()?.checked_sub(1)?;
+        let start = *self.starts.get(n)?;
+        let end = self.starts.get(n + 1).map_or(self.text.len(), |e| e - 1);
+        let l = self.text.get(start..end)?;
+        Some(l.strip_suffix('\r').unwrap_or(l).chars().collect())
+    }
+}
+
 impl Document {
-    /// The range of `field`'s key or value in the whole stream. For a field the text does not
-    /// hold (a required field left out), the key of its nearest ancestor that it holds.
-    pub fn range_of(&self, field: &str, part: Part) -> Option<Range> {
+    /// The range of `field`'s key or value in the whole stream (`lines`: the whole stream's).
+    /// For a field the text does not hold (a required field left out), the key of its nearest
+    /// ancestor that it holds.
+    pub fn range_of(&self, field: &str, part: Part, lines: &LineIndex) -> Option<Range> {
         let positions = self.positions.of(self.chunk_index)?;
-        let text = &self.positions.text;
-        let (exact, (line, column)) = match lookup(positions, field) {
+        let offset = self.positions.offset;
+        let (exact, local) = match lookup(positions, field) {
             Some(p) => (true, p),
             None => (false, nearest_ancestor(positions, field)?),
         };
-        let chars: Vec<char> = super::line_chars(text, line)?;
+        let (line, column) = offset.apply(local);
+        let chars = lines.chars(line)?;
         let start = usize::try_from(column).ok()?.checked_sub(1)?;
         let key_end = key_end(&chars, start);
         let (from, to) = match (key_end, part, exact) {
             (Some(end), Part::Value, true) => {
-                match replace_value_at(text, line, column, &serde_json::Value::Null) {
+                // The value written after the key on its line (the same scan a fix's text edit
+                // makes), on that line alone.
+                let text: String = chars.iter().collect();
+                match replace_value_at(&text, 1, column, &serde_json::Value::Null) {
                     Some(edit) if edit.end_column > edit.column => (
                         usize::try_from(edit.column).ok()? - 1,
                         usize::try_from(edit.end_column).ok()? - 1,
@@ -63,43 +91,20 @@ impl Document {
             // A list item or a value on its own: its token.
             (None, _, _) => (start, token_end(&chars, start)),
         };
-        let local = Range {
+        Some(Range {
             line,
             column: u32::try_from(from + 1).ok()?,
             end_line: line,
-            end_column: u32::try_from(to.max(from + 1).min(chars.len().max(from + 1)) + 1).ok()?,
-        };
-        let offset = self.positions.offset;
-        let (line, column) = offset.apply((local.line, local.column));
-        let (end_line, end_column) = offset.apply((local.end_line, local.end_column));
-        Some(Range {
-            line,
-            column,
-            end_line,
-            end_column,
+            end_column: u32::try_from(to.max(from + 1).min(chars.len().max(from + 1)) + 1)
+                .ok()?,
         })
     }
 }
 
-impl Document {
-    /// The field whose key (or list item) is at 1-based `line` and `column` of the whole stream:
-    /// the deepest field written on that line that starts at or before the column.
-    pub fn field_at(&self, line: u32, column: u32) -> Option<String> {
-        let positions = self.positions.of(self.chunk_index)?;
-        let offset = self.positions.offset;
-        positions
-            .iter()
-            .map(|(f, p)| (f, offset.apply(*p)))
-            .filter(|(_, (l, c))| *l == line && *c <= column)
-            .max_by(|(fa, (_, ca)), (fb, (_, cb))| ca.cmp(cb).then(fa.len().cmp(&fb.len())))
-            .map(|(f, _)| f.clone())
-    }
-}
-
-/// The range of the token at 1-based `line`:`column` of `text` (a scalar, a key, a bracket), for
+/// The range of the token at 1-based `line`:`column` (a scalar, a key, a bracket), for
 /// diagnostics that carry their own position (errors of the text, YAML 1.1 readings).
-pub fn token_range(text: &str, line: u32, column: u32) -> Option<Range> {
-    let chars = super::line_chars(text, line)?;
+pub fn token_range(lines: &LineIndex, line: u32, column: u32) -> Option<Range> {
+    let chars = lines.chars(line)?;
     let start = usize::try_from(column).ok()?.checked_sub(1)?;
     if start >= chars.len() {
         // At the end of the line (or past it): the last character, or an empty line's start.
@@ -121,18 +126,33 @@ pub fn token_range(text: &str, line: u32, column: u32) -> Option<Range> {
 }
 
 /// Sets `d.range` from its field (when `d` has no position of its own) or from its position.
-pub fn attach_range(d: &mut Diagnostic, doc: Option<&Document>, text: &str, own_position: bool) {
+pub fn attach_range(d: &mut Diagnostic, doc: Option<&Document>, lines: &LineIndex, own_position: bool) {
     if d.range.is_some() {
         return;
     }
     d.range = match (own_position, doc) {
-        (false, Some(doc)) => doc.range_of(&d.field, Part::of(d)),
+        (false, Some(doc)) => doc.range_of(&d.field, Part::of(d), lines),
         _ => match (d.line, d.column) {
-            (Some(line), Some(column)) => token_range(text, line, column),
-            (Some(line), None) => token_range(text, line, 1),
+            (Some(line), Some(column)) => token_range(lines, line, column),
+            (Some(line), None) => token_range(lines, line, 1),
             _ => None,
         },
     };
+}
+
+impl Document {
+    /// The field whose key (or list item) is at 1-based `line` and `column` of the whole stream:
+    /// the deepest field written on that line that starts at or before the column.
+    pub fn field_at(&self, line: u32, column: u32) -> Option<String> {
+        let positions = self.positions.of(self.chunk_index)?;
+        let offset = self.positions.offset;
+        positions
+            .iter()
+            .map(|(f, p)| (f, offset.apply(*p)))
+            .filter(|(_, (l, c))| *l == line && *c <= column)
+            .max_by(|(fa, (_, ca)), (fb, (_, cb))| ca.cmp(cb).then(fa.len().cmp(&fb.len())))
+            .map(|(f, _)| f.clone())
+    }
 }
 
 /// The exact position of `field`, map keys written either way (`labels[a]` or `labels.a`).
@@ -270,6 +290,10 @@ mod tests {
             .unwrap()
     }
 
+    fn range(d: &Document, text: &str, field: &str, part: Part) -> Option<Range> {
+        d.range_of(field, part, &LineIndex::new(text))
+    }
+
     fn r(line: u32, column: u32, end_column: u32) -> Option<Range> {
         Some(Range {
             line,
@@ -281,39 +305,42 @@ mod tests {
 
     #[test]
     fn value_errors_underline_the_value_and_others_the_key() {
-        let d =
-            doc("kind: Job\nspec:\n  completionMode: Within  # x\n  \"q\": 'v'\n  items: [1, 2]\n");
-        assert_eq!(d.range_of("spec.completionMode", Part::Value), r(3, 19, 25));
-        assert_eq!(d.range_of("spec.completionMode", Part::Key), r(3, 3, 17));
-        assert_eq!(d.range_of("spec.q", Part::Value), r(4, 8, 11));
-        assert_eq!(d.range_of("spec.q", Part::Key), r(4, 3, 6));
-        assert_eq!(d.range_of("spec.items", Part::Value), r(5, 10, 16));
-        assert_eq!(d.range_of("spec.items[1]", Part::Value), r(5, 14, 15));
+        const TEXT: &str =
+            "kind: Job\nspec:\n  completionMode: Within  # x\n  \"q\": 'v'\n  items: [1, 2]\n";
+        let d = doc(TEXT);
+        assert_eq!(range(&d, TEXT, "spec.completionMode", Part::Value), r(3, 19, 25));
+        assert_eq!(range(&d, TEXT, "spec.completionMode", Part::Key), r(3, 3, 17));
+        assert_eq!(range(&d, TEXT, "spec.q", Part::Value), r(4, 8, 11));
+        assert_eq!(range(&d, TEXT, "spec.q", Part::Key), r(4, 3, 6));
+        assert_eq!(range(&d, TEXT, "spec.items", Part::Value), r(5, 10, 16));
+        assert_eq!(range(&d, TEXT, "spec.items[1]", Part::Value), r(5, 14, 15));
         // Absent: the nearest ancestor's key.
-        assert_eq!(d.range_of("spec.template.spec", Part::Key), r(2, 1, 5));
+        assert_eq!(range(&d, TEXT, "spec.template.spec", Part::Key), r(2, 1, 5));
     }
 
     #[test]
     fn block_values_and_empty_values_underline_the_key() {
-        let d = doc("spec:\n  rules:\n  - action: \n    name: x\n");
-        assert_eq!(d.range_of("spec.rules", Part::Value), r(2, 3, 8));
-        assert_eq!(d.range_of("spec.rules[0].action", Part::Value), r(3, 5, 11));
+        const TEXT: &str = "spec:\n  rules:\n  - action: \n    name: x\n";
+        let d = doc(TEXT);
+        assert_eq!(range(&d, TEXT, "spec.rules", Part::Value), r(2, 3, 8));
+        assert_eq!(range(&d, TEXT, "spec.rules[0].action", Part::Value), r(3, 5, 11));
     }
 
     #[test]
     fn later_documents_are_in_the_whole_streams_lines() {
-        let docs = super::super::parse_documents("a: 1\n---\nb:\n  c: [x, \"y\"]\n").unwrap();
-        assert_eq!(docs[1].range_of("b.c[1]", Part::Value), r(4, 10, 13));
+        const TWO: &str = "a: 1\n---\nb:\n  c: [x, \"y\"]\n";
+        let docs = super::super::parse_documents(TWO).unwrap();
+        assert_eq!(docs[1].range_of("b.c[1]", Part::Value, &LineIndex::new(TWO)), r(4, 10, 13));
     }
 
     #[test]
     fn tokens_at_a_position() {
         let t = "a: yes\n- [1, 2] # c\nkey: 'it''s'\n\n";
-        assert_eq!(token_range(t, 1, 4), r(1, 4, 7));
-        assert_eq!(token_range(t, 2, 3), r(2, 3, 9));
-        assert_eq!(token_range(t, 3, 1), r(3, 1, 4));
-        assert_eq!(token_range(t, 3, 6), r(3, 6, 13));
-        assert_eq!(token_range(t, 4, 1), r(4, 1, 1));
-        assert_eq!(token_range(t, 9, 1), None);
+        assert_eq!(token_range(&LineIndex::new(t), 1, 4), r(1, 4, 7));
+        assert_eq!(token_range(&LineIndex::new(t), 2, 3), r(2, 3, 9));
+        assert_eq!(token_range(&LineIndex::new(t), 3, 1), r(3, 1, 4));
+        assert_eq!(token_range(&LineIndex::new(t), 3, 6), r(3, 6, 13));
+        assert_eq!(token_range(&LineIndex::new(t), 4, 1), r(4, 1, 1));
+        assert_eq!(token_range(&LineIndex::new(t), 9, 1), None);
     }
 }

@@ -151,6 +151,7 @@ pub fn run(input: ValidateInput) -> Result<ValidateOutput, Diagnostic> {
             all.merge(f);
         }
         (None, Some(text)) => {
+            let lines = source::LineIndex::new(&text);
             // Document by document, as kubectl decodes and applies them: one that cannot be
             // read is an error of its own (naming it), and the others are still validated.
             for entry in source::read_stream(&text) {
@@ -167,7 +168,7 @@ pub fn run(input: ValidateInput) -> Result<ValidateOutput, Diagnostic> {
                             valid: false,
                         });
                         let mut error = broken.error;
-                        source::attach_range(&mut error, None, &text, true);
+                        source::attach_range(&mut error, None, &lines, true);
                         all.push(error);
                         continue;
                     }
@@ -188,7 +189,7 @@ pub fn run(input: ValidateInput) -> Result<ValidateOutput, Diagnostic> {
                 }
                 for d in f.all_mut() {
                     d.document = Some(doc.index);
-                    source::attach_range(d, Some(&doc), &text, d.line.is_some());
+                    source::attach_range(d, Some(&doc), &lines, d.line.is_some());
                     attach_position(d, &doc);
                     attach_text_edits(d, &doc);
                 }

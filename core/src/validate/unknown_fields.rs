@@ -139,11 +139,7 @@ mod tests {
                 t.name
             );
             for (f, child) in t.fields {
-                assert!(
-                    *child == NOT_CHECKED || TYPES.get(usize::from(*child)).is_some(),
-                    "{}.{f}",
-                    t.name
-                );
+                assert!(*child == NOT_CHECKED || TYPES.get(usize::from(*child)).is_some(), "{}.{f}", t.name);
             }
         }
     }
