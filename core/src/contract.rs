@@ -40,9 +40,9 @@ pub const OPERATIONS: &[&str] = &[
     "backoffCompare",
     "checkVector",
     "vectorExpect",
-    "describe",
     "complete",
     "hover",
+    "describe",
 ];
 
 /// A request. `input` is decoded according to `op`; its schema is `restartkit schema <Op>Input`.
