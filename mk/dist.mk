@@ -2,7 +2,7 @@
 #   make dist        dist/: the Python wheel (abi3, CPython >= 3.10, manylinux2014) and sdist,
 #                    restartkit-wasm-<v>.tgz, @restartkit/node + @restartkit/node-linux-x64-gnu
 #                    (npm pack), the static musl CLI tarball, the plugin tarball (module + ABI.md),
-#                    SHA256SUMS. One version everywhere: [workspace.package] version in Cargo.toml.
+#                    the VS Code extension (.vsix, the static CLI inside: mk/lsp.mk), SHA256SUMS. One version everywhere: [workspace.package] version in Cargo.toml.
 #   make test-dist   installs each artifact in a fresh temporary directory as a user would, with no
 #                    cargo on PATH (the sdist excepted: it builds from source), and uses it
 #                    (tools/dist/test-dist.sh)
@@ -72,7 +72,7 @@ dist-plugin: plugin-wasm dist-clean-release
 	cp $(PLUGIN_WASM) plugin/ABI.md plugin/README.md $(DIST_TOOLS_DIR)/$(DIST_PLUGIN_NAME)/
 	$(DIST_TAR) -czf $(DIST_DIR)/$(DIST_PLUGIN_NAME).tar.gz -C $(DIST_TOOLS_DIR) $(DIST_PLUGIN_NAME)
 
-dist: dist-python dist-npm dist-cli dist-plugin
+dist: dist-python dist-npm dist-cli dist-plugin dist-vscode
 	cd $(DIST_DIR) && find . -maxdepth 1 -type f -name 'restartkit*' -printf '%f\n' | sort | xargs sha256sum > SHA256SUMS
 	@echo "dist/ ($(DIST_VERSION)):" && cat $(DIST_DIR)/SHA256SUMS
 

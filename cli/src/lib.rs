@@ -18,6 +18,7 @@ macro_rules! outln {
 
 mod chart;
 mod compare;
+mod lsp;
 mod render;
 mod stages;
 mod sweep;
@@ -255,6 +256,14 @@ enum Command {
         #[arg(short = 'k', long = "kubernetes-version")]
         kubernetes_version: Option<String>,
     },
+    /// Run the Language Server (LSP over standard input and output) for editors: diagnostics as
+    /// `validate` gives them, quick fixes, hover, completion, and "what if" / CrashLoopBackOff
+    /// commands (docs/integrations.md).
+    Lsp {
+        /// Accepted for editors that pass it; stdio is the only transport.
+        #[arg(long)]
+        stdio: bool,
+    },
     /// JSON lines in, JSON lines out: one contract request per line of standard input.
     Batch {
         /// At the end, print to standard error `timing: N requests, T ns` (T: the time spent
@@ -478,6 +487,7 @@ fn dispatch(cli: Cli) -> ExitCode {
             }
         },
         Command::Batch { timing, stages } => batch(timing, stages),
+        Command::Lsp { stdio: _ } => lsp::serve(),
         Command::Convert {
             files,
             jsonl,

@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// Version of the request/response contract. Bumped on any incompatible change.
-pub const CONTRACT_VERSION: &str = "1.2";
+pub const CONTRACT_VERSION: &str = "1.3";
 
 /// Every operation the contract offers, in the order `describe` lists them.
 pub const OPERATIONS: &[&str] = &[
@@ -41,6 +41,8 @@ pub const OPERATIONS: &[&str] = &[
     "compareVersions",
     "checkVector",
     "vectorExpect",
+    "complete",
+    "hover",
     "describe",
 ];
 
@@ -394,6 +396,29 @@ fn answer_op(op: &str, input: Value, check: ObjectCheck) -> Response {
             vec![],
         ),
         "describe" => encode(op, Ok(describe()), vec![]),
+        #[cfg(feature = "schemas")]
+        "complete" => encode(
+            op,
+            decode(input).and_then(crate::editor::complete::run),
+            vec![],
+        ),
+        #[cfg(feature = "schemas")]
+        "hover" => encode(
+            op,
+            decode(input).and_then(crate::editor::hover::run),
+            vec![],
+        ),
+        #[cfg(not(feature = "schemas"))]
+        op @ ("complete" | "hover") => Response::error(
+            Some(op),
+            Diagnostic::request(
+                "op-not-built",
+                "op",
+                format!(
+                    "op {op:?} is not in this build of restartkit (built without the `schemas` feature; restartkit-wasm offers complete() with the package's schemas)"
+                ),
+            ),
+        ),
         other => Response::error(
             Some(other),
             Diagnostic::request(
@@ -573,6 +598,19 @@ pub fn json_schemas() -> std::collections::BTreeMap<&'static str, Value> {
     put(
         "VectorExpectOutput",
         schema_for!(crate::conformance::VectorExpectOutput),
+    );
+    put(
+        "CompleteInput",
+        schema_for!(crate::editor::complete::CompleteInput),
+    );
+    put(
+        "CompleteOutput",
+        schema_for!(crate::editor::complete::CompleteOutput),
+    );
+    put("HoverInput", schema_for!(crate::editor::hover::HoverInput));
+    put(
+        "HoverOutput",
+        schema_for!(crate::editor::hover::HoverOutput),
     );
     put("Pod", schema_for!(crate::api::Pod));
     put("Job", schema_for!(crate::api::Job));

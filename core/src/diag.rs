@@ -96,10 +96,28 @@ pub struct Diagnostic {
     /// 0-based index of the document in a multi-document stream.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub document: Option<usize>,
+    /// The text an editor underlines, when the input was text: the refused value of a value error
+    /// (`Invalid value`, `Unsupported value`, `Duplicate value`, a type error), the key of a
+    /// field that is `Required`, `Forbidden` or unknown (or of its nearest ancestor written in
+    /// the text, when the field itself is absent), the token at `line`:`column` for errors of
+    /// the text itself. `line` and `column` stay where the field is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub range: Option<Range>,
     /// Repairs, where the problem has one obvious one (absent when there is none). Every front
     /// end can apply them: `edits` to the object, `textEdits` to the text it came from.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fixes: Vec<Fix>,
+}
+
+/// A stretch of the source text: from `line`:`column` up to, not including, `endLine`:`endColumn`
+/// (1-based; columns count characters, as `Diagnostic.column` does).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Range {
+    pub line: u32,
+    pub column: u32,
+    pub end_line: u32,
+    pub end_column: u32,
 }
 
 /// One repair of the input that makes its diagnostic go away.
@@ -205,6 +223,7 @@ impl Diagnostic {
             line: None,
             column: None,
             document: None,
+            range: None,
             fixes: Vec::new(),
         }
     }
@@ -360,6 +379,7 @@ impl Diagnostic {
             line: None,
             column: None,
             document: None,
+            range: None,
             fixes: Vec::new(),
         }
     }
@@ -378,6 +398,7 @@ impl Diagnostic {
             line: None,
             column: None,
             document: None,
+            range: None,
             fixes: Vec::new(),
         }
     }
@@ -396,6 +417,7 @@ impl Diagnostic {
             line: None,
             column: None,
             document: None,
+            range: None,
             fixes: Vec::new(),
         }
     }

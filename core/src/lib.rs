@@ -15,6 +15,7 @@ pub mod conformance;
 pub mod contract;
 pub mod decode;
 pub mod diag;
+pub mod editor;
 pub mod eval;
 pub mod features;
 pub mod generated;

@@ -75,7 +75,7 @@ func TestDescribe(t *testing.T) {
 		t.Fatal(err)
 	}
 	abi := v["abi"].(map[string]any)
-	if abi["major"].(float64) != 1 || v["contractVersion"] != "1.2" || v["deterministic"] != true {
+	if abi["major"].(float64) != 1 || v["contractVersion"] != "1.3" || v["deterministic"] != true {
 		t.Fatalf("describe: %s", d)
 	}
 	ops := v["operations"].([]any)

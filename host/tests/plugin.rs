@@ -364,7 +364,7 @@ fn cli_conformance_runner_prints_fail_lines_and_totals() {
     let file = dir.join("v.json");
     std::fs::write(
         &file,
-        r#"[{"id":"describe-ok","op":"describe","input":{},"expect":{"contractVersion":"1.2"}},
+        r#"[{"id":"describe-ok","op":"describe","input":{},"expect":{"contractVersion":"1.3"}},
             {"id":"describe-wrong","op":"describe","input":{},"expect":{"contractVersion":"0.9"}}]"#,
     )
     .unwrap();
@@ -390,7 +390,7 @@ fn cli_conformance_runner_prints_fail_lines_and_totals() {
     );
     std::fs::write(
         &file,
-        r#"[{"id":"describe-ok","op":"describe","input":{},"expect":{"contractVersion":"1.2"}}]"#,
+        r#"[{"id":"describe-ok","op":"describe","input":{},"expect":{"contractVersion":"1.3"}}]"#,
     )
     .unwrap();
     let out = std::process::Command::new(exe)

@@ -17,13 +17,13 @@ function file(vectors) {
 }
 
 test('FAIL lines, summary and exit status', () => {
-  const ok = { id: 'describe-ok', op: 'describe', input: {}, expect: { contractVersion: '1.2' } };
+  const ok = { id: 'describe-ok', op: 'describe', input: {}, expect: { contractVersion: '1.3' } };
   const bad = { id: 'describe-bad', op: 'describe', input: {}, expect: { contractVersion: '9' } };
   const unknown = { id: 'unknown-op', op: 'nope', input: {}, expect: {} };
   const p = run(file([ok, bad, unknown]));
   const lines = p.stdout.trim().split('\n');
   assert.equal(p.status, 1);
-  assert.ok(lines[0].startsWith('FAIL describe-bad: contractVersion: expected "9", got "1.2"'), lines[0]);
+  assert.ok(lines[0].startsWith('FAIL describe-bad: contractVersion: expected "9", got "1.3"'), lines[0]);
   assert.ok(lines[1].startsWith('FAIL unknown-op: request failed: '), lines[1]);
   assert.equal(lines.at(-1), '1 passed, 2 failed');
   const good = run(file([ok]));

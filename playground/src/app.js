@@ -48,6 +48,8 @@ const SCHEMAS = rk.schemas();
 const editor = createEditor($('editor'), {
   onInput: (text) => { state.m = text; schedule(); },
   schemaFor: (kind) => schemaForKind(SCHEMAS, kind),
+  // Completion is the core's (the language server's too), with the target chosen here.
+  complete: (source, line, column) => rk.complete(source, line, column),
   label: 'Manifest: YAML or JSON (Tab indents, Esc then Tab leaves)',
   describedBy: 'diag-count',
   testid: 'manifest-input',

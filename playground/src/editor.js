@@ -1,7 +1,9 @@
 // The manifest and scenario editors: CodeMirror 6 with the YAML language. Diagnostics come from
-// restartkit's own validation (line and column, pushed in with setDiagnostics), completion and
-// hover from restartkit's JSON Schemas (codemirror-json-schema, YAML mode), the schema picked by
-// the `kind` of the document under the cursor.
+// restartkit's own validation (each with the range the core gives it, pushed in with
+// setDiagnostics); the manifest editor's completion is the core's `complete` op (the one the
+// language server answers with, also at an empty value: `operator: ` offers In and NotIn), the
+// scenario editor's and hover come from restartkit's JSON Schemas (codemirror-json-schema, YAML
+// mode), the schema picked by the `kind` of the document under the cursor.
 import { EditorState } from '@codemirror/state';
 import {
   EditorView, keymap, lineNumbers, highlightActiveLine, highlightActiveLineGutter, drawSelection,
@@ -54,7 +56,42 @@ export function kindAt(text, pos) {
  * @param opts.label accessible name; opts.describedBy id of the live diagnostics summary
  * @param opts.testid data-testid of the editable element
  */
-export function createEditor(root, { onInput, schemaFor, label, describedBy, testid, id }) {
+/**
+ * A CodeMirror completion source on the core's `complete` op: `complete(text, line, column)`
+ * returns its output ({items, range}), 1-based lines and character columns. Explicit requests
+ * (Ctrl-Space) are answered anywhere, an empty value included; while typing, after a word, a colon
+ * or a dash.
+ */
+export function coreCompletion(complete) {
+  return (context) => {
+    const { state, pos } = context;
+    const line = state.doc.lineAt(pos);
+    const before = line.text.slice(0, pos - line.from);
+    if (!context.explicit && !/[\w:-]\s?$/.test(before)) return null;
+    let out;
+    try {
+      out = complete(state.doc.toString(), line.number, [...before].length + 1);
+    } catch {
+      return null;
+    }
+    if (!out?.items?.length || !out.range) return null;
+    const from = line.from + [...line.text].slice(0, out.range.column - 1).join('').length;
+    return {
+      from,
+      to: pos,
+      validFor: /^[\w./-]*$/,
+      options: out.items.map((i) => ({
+        label: i.label,
+        apply: i.insertText,
+        type: i.kind === 'field' ? 'property' : 'enum',
+        detail: i.detail,
+        info: i.documentation,
+      })),
+    };
+  };
+}
+
+export function createEditor(root, { onInput, schemaFor, complete, label, describedBy, testid, id }) {
   let fromOutside = false;
   let schemaKind;
   const syncSchema = (view) => {
@@ -81,7 +118,7 @@ export function createEditor(root, { onInput, schemaFor, label, describedBy, tes
         indentUnit.of('  '),
         EditorState.tabSize.of(2),
         yaml(),
-        yamlLanguage.data.of({ autocomplete: yamlCompletion() }),
+        yamlLanguage.data.of({ autocomplete: complete ? coreCompletion(complete) : yamlCompletion() }),
         autocompletion({ activateOnTyping: true }),
         hoverTooltip(yamlSchemaHover()),
         stateExtensions(schemaFor(null)),
@@ -115,18 +152,27 @@ export function createEditor(root, { onInput, schemaFor, label, describedBy, tes
       }
       syncSchema(view);
     },
-    /** restartkit's diagnostics ({line, column, severity, field, message, fixes?}) as lint marks:
-     * the range is the token at line:column (to the end of the line's word), or the whole line
-     * when the diagnostic has no column. `actionsFor(d)` gives CodeMirror lint actions. */
+    /** restartkit's diagnostics ({line, column, range?, severity, field, message, fixes?}) as lint
+     * marks: the core's `range` (the refused value of a value error, the key of a required,
+     * forbidden or unknown field), else the token at line:column, else the whole line.
+     * `actionsFor(d)` gives CodeMirror lint actions. */
     setDiagnostics(diags, actionsFor = () => []) {
       const doc = view.state.doc;
+      const at = (lineNo, column) => {
+        const line = doc.line(lineNo);
+        return Math.min(line.from + [...line.text].slice(0, column - 1).join('').length, line.to);
+      };
       const marks = [];
       for (const d of diags) {
         if (!d.line || d.line > doc.lines) continue;
         const line = doc.line(d.line);
         let from = line.from;
         let to = line.to;
-        if (d.column) {
+        if (d.range && d.range.endLine <= doc.lines) {
+          from = at(d.range.line, d.range.column);
+          to = Math.max(at(d.range.endLine, d.range.endColumn), from);
+          if (to === from) to = Math.min(from + 1, doc.line(d.range.line).to);
+        } else if (d.column) {
           from = Math.min(line.from + d.column - 1, line.to);
           const rest = line.text.slice(from - line.from);
           // A quoted scalar, or a plain one up to `: ` (a key's colon), a comma, a bracket or a comment.

@@ -150,9 +150,9 @@ describe('playground', () => {
     const item = page.locator(`[data-testid="diagnostics"] li[data-field="${field}"]`);
     assert.match(await item.innerText(), /Unsupported value: "Sometimes"/);
     const line = (await editorText(page)).split('\n').findIndex((l) => l.includes('operator: Sometimes')) + 1;
-    // The engine places an unsupported value's error at its key (as its reader reports it).
+    // The refused value is underlined (the core's range), not its key.
     const lineText = (await editorText(page)).split('\n')[line - 1];
-    assert.deepEqual(await lintMarks(page), [{ line, column: lineText.indexOf('operator') + 1, text: 'operator' }]);
+    assert.deepEqual(await lintMarks(page), [{ line, column: lineText.indexOf('Sometimes') + 1, text: 'Sometimes' }]);
     // The list entry's button moves the cursor there.
     await item.locator('button.goto').click();
     assert.equal(await page.evaluate(() => {
@@ -477,6 +477,12 @@ describe('editor (CodeMirror, completion and hover from the JSON Schemas)', () =
       await page.keyboard.press('Escape');
     }
     assert.ok(offered.includes('In') && offered.includes('NotIn'), offered.join(','));
+    // At an empty value, before any letter: Ctrl-Space lists the values (the core's `complete`,
+    // as the language server answers).
+    await setText(page, rule);
+    await setCursor(page, rule.length);
+    assert.deepEqual(await completions(page), ['In', 'NotIn']);
+    await page.keyboard.press('Escape');
     // Accepting a completion writes it.
     await setText(page, rule);
     await setCursor(page, rule.length);

@@ -113,6 +113,40 @@ class CheckVectorOutput(TypedDict):
     notes: List[str]
 
 
+class CompleteInput(TypedDict):
+    """`complete` op input: a text and a place in it."""
+
+    #: The whole text (YAML, one or more documents).
+    source: str
+    #: 1-based line of the cursor.
+    line: int
+    #: 1-based column of the cursor, in characters (the cursor is before this character).
+    column: int
+    kubernetesVersion: NotRequired[Optional[str]]
+    featureGates: NotRequired[Optional[Dict[str, bool]]]
+
+
+class CompleteOutput(TypedDict):
+    #: What fits at the cursor (empty when nothing does, or the place is not in a known kind).
+    items: List[CompletionItem]
+    #: The text an item replaces: the word typed so far (empty at an empty value).
+    range: NotRequired[Optional[Range]]
+    #: The kind whose schema was used (absent for a document without `kind`).
+    kind: NotRequired[Optional[str]]
+
+
+class CompletionItem(TypedDict):
+    label: str
+    #: `field` (a key of the mapping) or `value`.
+    kind: ItemKind
+    #: The text to insert in place of `range` (a field's name with its colon).
+    insertText: str
+    #: The field's type (`string`, `integer`, `array`, `object`, …).
+    detail: NotRequired[Optional[str]]
+    #: The field's description (Markdown), from the core's types.
+    documentation: NotRequired[Optional[str]]
+
+
 class Condition(TypedDict):
     """A condition as Pods, Jobs and JobSets carry it (`metav1.Condition` and the core/batch variants)."""
 
@@ -397,6 +431,8 @@ where upstream returns a plain message (JobSet and Kruise webhooks, kubelet conf
     column: NotRequired[Optional[int]]
     #: 0-based index of the document in a multi-document stream.
     document: NotRequired[Optional[int]]
+    #: The text an editor underlines, when the input was text: the refused value of a value error (`Invalid value`, `Unsupported value`, `Duplicate value`, a type error), the key of a field that is `Required`, `Forbidden` or unknown (or of its nearest ancestor written in the text, when the field itself is absent), the token at `line`:`column` for errors of the text itself. `line` and `column` stay where the field is.
+    range: NotRequired[Optional[Range]]
     #: Repairs, where the problem has one obvious one (absent when there is none). Every front end can apply them: `edits` to the object, `textEdits` to the text it came from.
     fixes: NotRequired[List[Fix]]
 
@@ -478,6 +514,30 @@ class GridAxis(TypedDict):
     path: str
     #: The values the path takes (JSON values; quote a version: `"1.36"`).
     values: List[JsonValue]
+
+
+class HoverInput(TypedDict):
+    """`hover` op input: a text and a place in it, with the target (a settings comment in the text
+wins, as for `validate`)."""
+
+    source: str
+    #: 1-based line and column (characters) of the cursor.
+    line: int
+    column: int
+    kubernetesVersion: NotRequired[Optional[str]]
+    featureGates: NotRequired[Optional[Dict[str, bool]]]
+
+
+class HoverOutput(TypedDict):
+    #: Markdown; absent when nothing is known about the place.
+    contents: NotRequired[Optional[str]]
+    #: The field path under the cursor.
+    field: NotRequired[Optional[str]]
+    #: The key of that field in the text.
+    range: NotRequired[Optional[Range]]
+
+
+ItemKind: TypeAlias = Literal["field", "value"]
 
 
 class Job(TypedDict):
@@ -862,6 +922,16 @@ class PodTemplateSpec(TypedDict):
 
 #: A proposal by name. An unknown name is a request error that lists the known ones.
 Proposal: TypeAlias = Union[Literal["KEP4603Alternatives"], Literal["Rapid"], Literal["FastOnSuccess"], Literal["FrontLoadedCatchUp"], Literal["ExitReasonOverrides"], Literal["InitialValueGrid"], Literal["RestartRulesFuture"], Literal["AlwaysPod"]]
+
+
+class Range(TypedDict):
+    """A stretch of the source text: from `line`:`column` up to, not including, `endLine`:`endColumn`
+(1-based; columns count characters, as `Diagnostic.column` does)."""
+
+    line: int
+    column: int
+    endLine: int
+    endColumn: int
 
 
 class ReasonCurve(TypedDict):

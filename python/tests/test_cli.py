@@ -9,7 +9,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import List, Sequence
+from typing import Any, Dict, List, Sequence
 
 import pytest
 
@@ -102,3 +102,40 @@ def test_binding_conformance_over_the_repository_vectors() -> None:
     assert p.stdout.splitlines()[-1].endswith("failed")
     assert p.returncode == 0, p.stdout[-3000:]
 
+
+
+def _frame(msg: Dict[str, Any]) -> bytes:
+    body = json.dumps(msg).encode()
+    return b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
+
+
+def test_the_console_command_is_the_language_server_too(tmp_path: Path) -> None:
+    """``restartkit lsp`` from the wheel: a whole session, the diagnostic of a bad Pod included."""
+    uri = "file:///bad.yaml"
+    messages: List[Dict[str, Any]] = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}},
+        {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+        {"jsonrpc": "2.0", "method": "textDocument/didOpen",
+         "params": {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": BAD_POD}}},
+        # Hover is answered after the validation (one worker, in order) once the debounce passed.
+        {"jsonrpc": "2.0", "id": 2, "method": "textDocument/hover",
+         "params": {"textDocument": {"uri": uri}, "position": {"line": 5, "character": 3}}},
+    ]
+    proc = subprocess.Popen([str(CONSOLE), "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=tmp_path)
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(b"".join(_frame(m) for m in messages))
+    proc.stdin.flush()
+    got: List[Dict[str, Any]] = []
+    while not any(m.get("method") == "textDocument/publishDiagnostics" for m in got):
+        header = proc.stdout.readline()
+        length = int(header.split(b":")[1])
+        proc.stdout.readline()
+        got.append(json.loads(proc.stdout.read(length)))
+    proc.stdin.write(_frame({"jsonrpc": "2.0", "id": 3, "method": "shutdown"}) + _frame({"jsonrpc": "2.0", "method": "exit"}))
+    proc.stdin.close()
+    assert proc.wait(timeout=60) == 0
+    init = next(m for m in got if m.get("id") == 1)
+    assert init["result"]["serverInfo"] == {"name": "restartkit", "version": _native.VERSION}
+    diags = next(m for m in got if m.get("method") == "textDocument/publishDiagnostics")["params"]["diagnostics"]
+    assert [d["range"]["start"]["line"] for d in diags] == [5]
+    assert "spec.containers" in diags[0]["message"]

@@ -133,4 +133,14 @@ tar -tzf "$NODE_TGZ" | grep -q '\.node$' && fail "the main @restartkit/node pack
 (cd "$N" && clean node node_smoke.mjs "$VERSION" && clean node node_smoke.cjs "$VERSION")
 glibc_at_most_2_17 "$N/node_modules/@restartkit/node-linux-x64-gnu/restartkit.linux-x64-gnu.node"
 
+step "VS Code extension (.vsix) unpacked into a fresh extensions directory, as VS Code installs it"
+VSIX=$(one "restartkit-vscode-$VERSION-linux-x64.vsix")
+EXT="$WORK/vscode-extensions/restartkit.restartkit-$VERSION-linux-x64"
+mkdir -p "$EXT" && clean "$PYTHON" -m zipfile -e "$VSIX" "$WORK/vsix" && cp -r "$WORK/vsix/extension/." "$EXT/"
+# Python's zipfile drops the mode bits the archive records (and VS Code's unzip restores): the
+# binary must be recorded executable.
+clean "$PYTHON" -c 'import sys, zipfile; m = zipfile.ZipFile(sys.argv[1]).getinfo("extension/bin/linux-x64/restartkit").external_attr >> 16; sys.exit(0 if m & 0o111 else "the bundled binary is not executable in the .vsix")' "$VSIX"
+chmod +x "$EXT/bin/linux-x64/restartkit"
+clean node "$HERE/vsix_check.mjs" "$EXT" "$WORK/vsix/extension.vsixmanifest" "$VERSION" "$ROOT/examples/editor/job-fix-me.yaml"
+
 step "all artifacts installed and agree on version $VERSION"

@@ -19,6 +19,12 @@ const walk = (d) => readdirSync(d).sort().flatMap((f) => {
   return statSync(p).isDirectory() ? walk(p) : [p];
 });
 const list = (x) => (Array.isArray(x) ? x : []);
+/** The core types' schemas as the package's complete() passes them (set by build.mjs). */
+let editorSchemas = '{}';
+export function setEditorSchemas(json) {
+  editorSchemas = json;
+}
+
 /** Runs f; an error is part of the work and gives null, a trap (a panic) is thrown. */
 export const attempt = (f) => {
   try {
@@ -58,6 +64,7 @@ export function firstCalls(g) {
     () => g.check(pod),
     () => g.call('whatIf', { object: obj, container: 'c', exitCode: 1 }),
     () => g.backoff({ component: 'kubelet', restarts: 10 }),
+    () => g.__completeWith(pod, 6, 18, editorSchemas),
     () => g.request('validate', { object: obj }),
     () => g.handleJson(JSON.stringify({ op: 'validate', input: { object: obj } })),
     () => g.containerRestart(obj, 'c', 1, {}),
@@ -77,6 +84,16 @@ export function train(g) {
   // each container exits, and the backoff curves of a KubeletConfiguration.
   const texts = [join(root, 'playground', 'examples'), join(root, 'conformance', 'realworld'), join(root, 'examples'), join(root, 'conformance', 'bad-input', 'files')]
     .flatMap(walk).filter((p) => /\.(ya?ml|json)$/.test(p)).map((p) => readFileSync(p, 'utf8'));
+  // Completion as the manifest editor asks for it (the core's `complete`, on Ctrl-Space and while
+  // typing): at the end of each line of the playground's examples and after each key's colon.
+  for (const p of walk(join(root, 'playground', 'examples')).filter((f) => /\.ya?ml$/.test(f))) {
+    const text = readFileSync(p, 'utf8');
+    text.split('\n').forEach((l, i) => {
+      attempt(() => g.__completeWith(text, i + 1, [...l].length + 1, editorSchemas));
+      const colon = l.indexOf(': ');
+      if (colon > 0) attempt(() => g.__completeWith(text, i + 1, colon + 3, editorSchemas));
+    });
+  }
   for (const text of texts) {
     const docs = attempt(() => g.parseDocuments(text)) ?? [];
     for (const opts of [{}, { kubernetesVersion: oldest }, { featureGates: allGates }]) attempt(() => g.validate(text, opts));

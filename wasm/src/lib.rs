@@ -30,6 +30,11 @@ export type EvalOptions = Pick<ContainerRestartInput, "kubernetesVersion" | "fea
  * each call. (Served from JSON generated at build time, so the schema code stays out of the module.)
  */
 export declare function schemas(): Record<string, Record<string, unknown>>;
+/**
+ * Completion at 1-based `line` and `column` (characters) of a manifest: field names and values from
+ * the core's schemas, as the `complete` op of `restartkit lsp` answers (the same function).
+ */
+export declare function complete(source: string, line: number, column: number): CompleteOutput;
 /** Action codes of `Policy.decideMany`, by name. */
 export type ActionName = "DoNotRestart" | "Restart" | "RestartAllContainers" | "FailJob" | "FailIndex" | "Ignore" | "Count";
 
@@ -466,6 +471,17 @@ pub fn parse_documents(text: &str) -> Result<JsValue, JsValue> {
         .into_iter()
         .map(|d| serde_json::json!({ "index": d.index, "line": d.line, "value": d.value }))
         .collect();
+    Ok(to_js(&out))
+}
+
+/// The core's completion (the `complete` op) with the schemas the package ships (schemas.js; the
+/// entry points' `complete()` passes them, so the module holds no schema code): `schemas` is a
+/// JSON object of the core types' JSON Schemas by name.
+#[wasm_bindgen(js_name = "__completeWith", skip_typescript)]
+pub fn complete_with(source: &str, line: u32, column: u32, schemas: &str) -> Result<JsValue, JsValue> {
+    let all: Value = serde_json::from_str(schemas)
+        .map_err(|e| error(None, &[Diagnostic::request("invalid-input", "schemas", format!("schemas: {e}"))]))?;
+    let out = restartkit::editor::complete::complete_with(source, line, column, &restartkit::editor::complete::given_schemas(&all));
     Ok(to_js(&out))
 }
 

@@ -69,14 +69,14 @@ test('index.browser.js loads in Chromium and answers', async () => {
       panic,
     };
   });
-  assert.equal(out.contract, '1.2');
+  assert.equal(out.contract, '1.3');
   assert.equal(out.raw, 'ok');
   assert.ok(out.schemaNames > 10);
   assert.deepEqual(out.err, { isRk: true, name: 'RestartkitError', field: 'spec.containers', line: 6, code: 'invalid' });
   assert.equal(out.panic.isRk, true);
   assert.equal(out.panic.code, 'panic');
   assert.match(out.panic.message, /self-test panic: in the browser/);
-  assert.equal(out.afterPanic, '1.2');
+  assert.equal(out.afterPanic, '1.3');
   // Everything came from the local server.
   assert.ok(requests.length > 0);
   for (const u of requests) assert.ok(u.startsWith(base), u);
@@ -120,7 +120,7 @@ test('core.browser.js (restartkit-wasm/core): the first-load part only, the on-d
   assert.deepEqual(out.simulated, expected);
   assert.equal(out.panic, 'panic');
   assert.deepEqual(out.again, expected);
-  assert.equal(out.contract, '1.2');
+  assert.equal(out.contract, '1.3');
   assert.deepEqual(wasm, ['/web/restartkit_wasm_bg.wasm', '/web/restartkit_wasm_lazy.wasm']);
   await page.close();
 });

@@ -45,7 +45,7 @@ test('comparator: errors compare as a set of {field, type}; errorsComplete; unty
 
 test('runner: passing vectors, the summary line and exit 0', () => {
   const r = run([
-    { id: 'd1', op: 'describe', input: {}, expect: { contractVersion: '1.2' } },
+    { id: 'd1', op: 'describe', input: {}, expect: { contractVersion: '1.3' } },
     { id: 'v1', op: 'validate', input: { source: 'apiVersion: v1\nkind: Pod\nspec:\n  containers: 5\n' }, expect: { valid: false, errors: [{ field: 'spec.containers', type: 'FieldValueTypeInvalid' }] } },
   ]);
   assert.equal(r.stdout, '2 passed, 0 failed\n');
@@ -54,7 +54,7 @@ test('runner: passing vectors, the summary line and exit 0', () => {
 
 test('runner: one FAIL line per failing vector, exit 1', () => {
   const r = run([
-    { id: 'ok', op: 'describe', input: {}, expect: { contractVersion: '1.2' } },
+    { id: 'ok', op: 'describe', input: {}, expect: { contractVersion: '1.3' } },
     { id: 'wrong-value', op: 'describe', input: {}, expect: { contractVersion: '9.9' } },
     { id: 'bad-op', op: 'nope', input: {}, expect: {} },
     { id: 'no-expect', op: 'describe', input: {} },
@@ -62,7 +62,7 @@ test('runner: one FAIL line per failing vector, exit 1', () => {
   assert.equal(r.status, 1);
   const lines = r.stdout.trim().split('\n');
   assert.deepEqual(lines.map((l) => l.split(':')[0]), ['FAIL wrong-value', 'FAIL bad-op', 'FAIL no-expect', '1 passed, 3 failed']);
-  assert.match(lines[0], /^FAIL wrong-value: contractVersion: expected "9.9", got "1.2"$/);
+  assert.match(lines[0], /^FAIL wrong-value: contractVersion: expected "9.9", got "1.3"$/);
   assert.match(lines[1], /^FAIL bad-op: request failed: unknown op "nope"/);
 });
 

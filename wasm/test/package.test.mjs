@@ -61,8 +61,8 @@ describe('entry points', () => {
   test('a plain `node` script can import and require it', () => {
     writeFileSync(join(consumer.dir, 'a.mjs'), 'import { describe } from "restartkit-wasm"; console.log(describe().contractVersion);\n');
     writeFileSync(join(consumer.dir, 'b.cjs'), 'const { describe } = require("restartkit-wasm"); console.log(describe().contractVersion);\n');
-    assert.equal(execFileSync(process.execPath, ['a.mjs'], { cwd: consumer.dir, encoding: 'utf8' }).trim(), '1.2');
-    assert.equal(execFileSync(process.execPath, ['b.cjs'], { cwd: consumer.dir, encoding: 'utf8' }).trim(), '1.2');
+    assert.equal(execFileSync(process.execPath, ['a.mjs'], { cwd: consumer.dir, encoding: 'utf8' }).trim(), '1.3');
+    assert.equal(execFileSync(process.execPath, ['b.cjs'], { cwd: consumer.dir, encoding: 'utf8' }).trim(), '1.3');
   });
 });
 
@@ -100,7 +100,7 @@ describe('API', () => {
     assert.equal(r.status, 'error');
     assert.equal(r.errors[0].field, 'op');
     assert.throws(() => esm.call('frobnicate', {}), (e) => e instanceof esm.RestartkitError && e.code === 'unknown-op' && e.op === 'frobnicate');
-    assert.equal(esm.call('describe', {}).contractVersion, '1.2');
+    assert.equal(esm.call('describe', {}).contractVersion, '1.3');
   });
 
   test('parseDocuments reads a multi-document stream with lines; a syntax error carries its line', () => {
@@ -177,7 +177,7 @@ describe('API', () => {
         console.error = quiet;
       }
       // A fresh instance answers afterwards.
-      assert.equal(m.describe().contractVersion, '1.2');
+      assert.equal(m.describe().contractVersion, '1.3');
       assert.equal(JSON.parse(m.handleJson('{"op":"describe"}')).status, 'ok');
     }
   });

@@ -14,8 +14,10 @@
 //! validation kubectl asks for by default.
 
 mod resolve;
+mod span;
 mod stream;
 
+pub use span::{LineIndex, Part, attach_range, token_range};
 pub use stream::{BrokenDocument, read_stream, read_stream_at};
 
 use crate::diag::Diagnostic;

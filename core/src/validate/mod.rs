@@ -95,10 +95,44 @@ pub struct ValidateOutput {
 }
 
 pub fn run(input: ValidateInput) -> Result<ValidateOutput, Diagnostic> {
-    let (gates, gate_warnings) = FeatureGates::resolve(
+    // A text may name its own version and gates (crate::editor::settings): they win over the
+    // request's, and what is wrong with them is an error at the comment line.
+    let (file, settings_errors) = input
+        .source
+        .as_deref()
+        .map(crate::editor::settings::read)
+        .unwrap_or_default();
+    let (version, overrides) = file.over(
         input.kubernetes_version.as_deref(),
         input.feature_gates.as_ref(),
-    )?;
+    );
+    let (gates, gate_warnings) = match FeatureGates::resolve(version.as_deref(), overrides.as_ref())
+    {
+        Ok(resolved) => resolved,
+        Err(e) if file.names(&e.field) => {
+            // The file's own settings cannot be met: nothing can be judged under them.
+            let mut errors = settings_errors;
+            errors.push(file.locate(e));
+            return Ok(ValidateOutput {
+                valid: false,
+                errors,
+                warnings: Vec::new(),
+                infos: Vec::new(),
+                kubernetes_version: version.unwrap_or_default(),
+                documents: Vec::new(),
+                proposals: crate::proposals::marker(&input.proposals),
+            });
+        }
+        Err(e) => return Err(e),
+    };
+    // A warning about a gate the file names is the file's (an unknown gate in the comment).
+    let gate_warnings = gate_warnings.into_iter().map(|w| {
+        if file.names(&w.field) {
+            file.locate(w)
+        } else {
+            w
+        }
+    });
     let future_rules = input
         .proposals
         .contains(&crate::proposals::Proposal::RestartRulesFuture);
@@ -113,6 +147,7 @@ pub fn run(input: ValidateInput) -> Result<ValidateOutput, Diagnostic> {
         field_validation: input.field_validation,
     };
     let mut all = Findings::default();
+    all.extend(settings_errors);
     all.extend(gate_warnings);
     let mut documents = Vec::new();
     let proposals = crate::proposals::marker(&input.proposals);
@@ -122,6 +157,7 @@ pub fn run(input: ValidateInput) -> Result<ValidateOutput, Diagnostic> {
             all.merge(f);
         }
         (None, Some(text)) => {
+            let lines = source::LineIndex::new(&text);
             // Document by document, as kubectl decodes and applies them: one that cannot be
             // read is an error of its own (naming it), and the others are still validated.
             for entry in source::read_stream_at(&text, ctx.gates.version.minor) {
@@ -137,7 +173,9 @@ pub fn run(input: ValidateInput) -> Result<ValidateOutput, Diagnostic> {
                             modelled: false,
                             valid: false,
                         });
-                        all.push(broken.error);
+                        let mut error = broken.error;
+                        source::attach_range(&mut error, None, &lines, true);
+                        all.push(error);
                         continue;
                     }
                 };
@@ -157,6 +195,7 @@ pub fn run(input: ValidateInput) -> Result<ValidateOutput, Diagnostic> {
                 }
                 for d in f.all_mut() {
                     d.document = Some(doc.index);
+                    source::attach_range(d, Some(&doc), &lines, d.line.is_some());
                     attach_position(d, &doc);
                     attach_text_edits(d, &doc);
                 }

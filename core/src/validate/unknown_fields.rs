@@ -64,6 +64,39 @@ fn field_of(t: &'static Type, key: &str) -> Option<&'static Field> {
         .and_then(|i| t.fields.get(i))
 }
 
+/// The field names Kubernetes 1.`minor` knows at `path` (field names; `None` for a list's or a
+/// map's item) below an object of the Go type `type_` (`Pod`, `Job`, ...): what an editor offers
+/// to complete. None where the path leaves the typed schema (a free-form value, an unknown field).
+pub fn names_at(type_: &str, path: &[Option<&str>], minor: u32) -> Option<Vec<&'static str>> {
+    let mut known = type_at(type_named(type_)?)?;
+    let mut value: Option<Shape> = None;
+    for step in path {
+        match (step, value) {
+            (None, Some(Shape::List(item) | Shape::Map(item))) => value = Some(*item),
+            (Some(name), None | Some(Shape::Object(_))) => {
+                if let Some(Shape::Object(id)) = value {
+                    known = type_at(id)?;
+                }
+                let field = field_of(known, name).filter(|f| f.since <= minor && minor <= f.until)?;
+                value = Some(field.value);
+            }
+            _ => return None,
+        }
+    }
+    if let Some(v) = value {
+        let Shape::Object(id) = v else { return None };
+        known = type_at(id)?;
+    }
+    Some(
+        known
+            .fields
+            .iter()
+            .filter(|f| f.since <= minor && minor <= f.until)
+            .map(|f| f.name)
+            .collect(),
+    )
+}
+
 /// One field the minor does not know.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unknown {
