@@ -269,3 +269,51 @@ fn a_version_outside_the_range_or_malformed_names_the_accepted_ones() {
     );
     assert_eq!(r["action"], "Restart");
 }
+
+#[test]
+fn restart_rule_limits_and_init_rules_as_each_minor_words_them() {
+    // 21 rules on a regular container and, on an init container, rules without a restartPolicy.
+    let rules: Vec<Value> = (0..21)
+        .map(|i| json!({"action": "Restart", "exitCodes": {"operator": "In", "values": [i]}}))
+        .collect();
+    let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"},
+        "spec": {"restartPolicy": "Never",
+            "initContainers": [{"name": "i", "image": "x", "restartPolicyRules": [rules[0].clone()]}],
+            "containers": [{"name": "c", "image": "x", "restartPolicy": "Never", "restartPolicyRules": rules}]}});
+    let errors = |v: &str| -> Vec<(String, String, String)> {
+        let (r, _) = ok(
+            "validate",
+            json!({"object": pod, "kubernetesVersion": v, "featureGates": {"ContainerRestartRules": true}}),
+        );
+        r["errors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| {
+                (
+                    e["field"].as_str().unwrap().to_owned(),
+                    e["type"].as_str().unwrap().to_owned(),
+                    e["message"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect()
+    };
+    let limit = "spec.containers[0].restartPolicyRules";
+    let init = "spec.initContainers[0].restartPolicy";
+    // 1.34: field.TooLong, and nothing about the init container (validateInitContainerRestartPolicy
+    // returns when its restartPolicy is unset).
+    let v34 = errors("1.34");
+    assert!(v34.iter().any(|(f, t, m)| f == limit
+        && t == "FieldValueTooLong"
+        && m.ends_with("Too long: may not be more than 20 bytes")));
+    assert!(!v34.iter().any(|(f, _, _)| f == init));
+    // 1.35: still TooLong; the init container's rules need a restartPolicy.
+    let v35 = errors("1.35");
+    assert!(v35.iter().any(|(f, t, _)| f == limit && t == "FieldValueTooLong"));
+    assert!(v35.iter().any(|(f, t, _)| f == init && t == "FieldValueRequired"));
+    // 1.36: field.TooMany.
+    let v36 = errors("1.36");
+    assert!(v36.iter().any(|(f, t, m)| f == limit
+        && t == "FieldValueTooMany"
+        && m.ends_with("must have at most 20 items")));
+}

@@ -18,6 +18,7 @@ use crate::eval::kubelet::{
 /// KEP-753's gate: off, a create drops init containers' restartPolicy (settable in 1.31 and 1.32).
 const GATE_SIDECARS: &str = "SidecarContainers";
 use rustc_hash::FxHashSet;
+use serde_json::Value;
 use std::collections::BTreeSet;
 
 const POD_RESTART_POLICIES: [&str; 3] = ["Always", "OnFailure", "Never"];
@@ -43,6 +44,8 @@ pub fn default_pod_spec(spec: &mut PodSpec) {
 struct Opts {
     allow_rules: bool,
     allow_all: bool,
+    /// The Kubernetes minor: validateContainerRestartPolicy changed in 1.35 and 1.36.
+    minor: u32,
 }
 
 /// What a create drops from the containers' restart fields (pkg/api/pod/util.go
@@ -130,8 +133,16 @@ fn validate_container_restart_policy(c: &Container, p: &FieldPath, opts: Opts, o
         Some(_) => {}
     }
     let rules_path = p.child("restartPolicyRules");
+    // Up to 1.35 the limits are `field.TooLong` errors, `field.TooMany` from 1.36.
+    let over = |path: &FieldPath, n: usize, max: usize| {
+        if opts.minor <= 35 {
+            Diagnostic::too_long(path, Value::Null, max)
+        } else {
+            Diagnostic::too_many(path, n, max)
+        }
+    };
     if rules.len() > MAX_RULES {
-        out.push(Diagnostic::too_many(&rules_path, rules.len(), MAX_RULES));
+        out.push(over(&rules_path, rules.len(), MAX_RULES));
     }
     let allowed: &[&str] = if opts.allow_all {
         &[ACTION_RESTART, ACTION_RESTART_ALL]
@@ -158,11 +169,7 @@ fn validate_container_restart_policy(c: &Container, p: &FieldPath, opts: Opts, o
                     ));
                 }
                 if ec.values.len() > MAX_VALUES {
-                    out.push(Diagnostic::too_many(
-                        &ep.child("values"),
-                        ec.values.len(),
-                        MAX_VALUES,
-                    ));
+                    out.push(over(&ep.child("values"), ec.values.len(), MAX_VALUES));
                 }
             }
             None => out.push(Diagnostic::required(
@@ -176,7 +183,8 @@ fn validate_container_restart_policy(c: &Container, p: &FieldPath, opts: Opts, o
 /// validateInitContainerRestartPolicy.
 fn validate_init_restart_policy(c: &Container, p: &FieldPath, opts: Opts, out: &mut Findings) {
     let Some(policy) = c.restart_policy.as_deref() else {
-        if !c.rules().is_empty() {
+        // 1.34 says nothing of an init container's rules without a restartPolicy.
+        if !c.rules().is_empty() && opts.minor >= 35 {
             out.push(Diagnostic::required(
                 &p.child("restartPolicy"),
                 "must specify restartPolicy when restart rules are used",
@@ -216,6 +224,7 @@ pub fn validate_pod_spec(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, out: &mut 
     let opts = Opts {
         allow_rules: ctx.gates.enabled(GATE_RULES),
         allow_all: ctx.gates.enabled(GATE_RESTART_ALL),
+        minor: ctx.gates.version.minor,
     };
     let dropped = if ctx.skip_defaulting {
         None
