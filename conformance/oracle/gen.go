@@ -193,7 +193,10 @@ func pod(spec map[string]any) map[string]any {
 
 func (g gen) containerRestart() map[string]any {
 	spec, names := g.restartSpec(g.chance(0.8))
-	return map[string]any{"pod": pod(spec), "container": names[g.r.IntN(len(names))], "exitCode": g.exitCode(), "featureGates": gatesOf(g.restartGates())}
+	// The kubelet reads the restart rules only with ContainerRestartRules on: both ways.
+	gates := g.restartGates()
+	gates["ContainerRestartRules"] = g.chance(0.8)
+	return map[string]any{"pod": pod(spec), "container": names[g.r.IntN(len(names))], "exitCode": g.exitCode(), "featureGates": gatesOf(gates)}
 }
 
 func (g gen) containerRestartable() map[string]any {

@@ -15,28 +15,12 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	api "k8s.io/kubernetes/pkg/apis/core"
 	corevalidation "k8s.io/kubernetes/pkg/apis/core/validation"
-	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 )
 
-// isSidecar: c is one of spec's init containers, and restartable: its restartPolicy is Always
-// (IsRestartableInitContainer, in pkg/kubelet/types in 1.31 and pkg/api/v1/pod from 1.32).
-func isSidecar(c corev1.Container, spec corev1.PodSpec) bool {
-	for _, ic := range spec.InitContainers {
-		if ic.Name == c.Name {
-			return ic.RestartPolicy != nil && *ic.RestartPolicy == corev1.ContainerRestartPolicyAlways
-		}
-	}
-	return false
-}
-
+// Before 1.34 pkg/api/v1/pod has neither question: the kubelet's composition
+// (restart_kubelet.go) is the answer, the gate being unknown.
 func containerShouldRestart(c corev1.Container, spec corev1.PodSpec, code int32) bool {
-	if isSidecar(c, spec) {
-		return true
-	}
-	status := &kubecontainer.PodStatus{ContainerStatuses: []*kubecontainer.Status{
-		{Name: c.Name, State: kubecontainer.ContainerStateExited, ExitCode: int(code)},
-	}}
-	return kubecontainer.ShouldContainerBeRestarted(&c, &corev1.Pod{Spec: spec}, status)
+	return kubeletShouldRestart(c, spec, code)
 }
 
 func containerRestartable(spec corev1.PodSpec, c corev1.Container) bool {

@@ -177,7 +177,7 @@ func upstreamContainerRestart(raw []byte) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"action": restartAction(containerShouldRestart(*c, in.Pod.Spec, in.ExitCode))}, nil
+	return map[string]any{"action": restartAction(kubeletShouldRestart(*c, in.Pod.Spec, in.ExitCode))}, nil
 }
 
 func upstreamContainerRestartable(raw []byte) (map[string]any, error) {
@@ -185,7 +185,7 @@ func upstreamContainerRestartable(raw []byte) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"restartable": containerRestartable(in.Pod.Spec, *c)}, nil
+	return map[string]any{"restartable": kubeletRestartable(in.Pod.Spec, *c)}, nil
 }
 
 // upstreamMatchRestartRule: upstream returns the rule itself; its position is the shortest
