@@ -231,6 +231,13 @@ func (g gen) timelineScenario(i int, extra gen) *tlScenario {
 		sc.Exits = named
 		fam = append(fam, fmt.Sprintf("initContainers:%d", len(inits)))
 	}
+	// JobManagedBy against its default now and then, where the release lets it be set: with it
+	// on, the API server checks the Job's status transitions (up to 1.35 it refuses the status
+	// the controller writes while its back-off holds a replacement back with a Pod ready).
+	if gate := "JobManagedBy"; extra.chance(0.15) && settableGate(gate) {
+		sc.FeatureGates = map[string]bool{gate: !releaseDefaults[gate]}
+		fam = append(fam, "JobManagedBy")
+	}
 	sc.family = strings.Join(dedupe(fam), ",")
 	return sc
 }

@@ -37,7 +37,7 @@ func matchPodFailurePolicy(podFailurePolicy *batchv1.PodFailurePolicy, failedPod
 // variedGates are the gates the generators vary; a case that does not name one gets the
 // pinned release's default, so no setting leaks from one case into the next. A gate the linked
 // release does not know (ContainerRestartRules before 1.34, ...) is left out.
-var variedGates = []string{"ContainerRestartRules", "RestartAllContainersOnContainerExits", "ReduceDefaultCrashLoopBackOffDecay", "KubeletCrashLoopBackOffMax"}
+var variedGates = []string{"ContainerRestartRules", "RestartAllContainersOnContainerExits", "ReduceDefaultCrashLoopBackOffDecay", "KubeletCrashLoopBackOffMax", "JobManagedBy"}
 
 // knownGates: every gate the linked release registers (pkg/features, with the apiserver's and
 // client-go's), by name: what kube-apiserver, kube-controller-manager and the kubelet accept.
@@ -62,6 +62,12 @@ var releaseDefaults = func() map[string]bool {
 // onlyKnown drops the gates the linked release does not know: a generator draws the same gates
 // for every minor (so that a seed's cases stay the same), and a minor that has no such gate
 // takes the case without it.
+// settableGate: the linked release registers the gate and does not lock it.
+func settableGate(name string) bool {
+	spec, ok := utilfeature.DefaultMutableFeatureGate.GetAll()[featuregate.Feature(name)]
+	return ok && !spec.LockToDefault
+}
+
 func onlyKnown(g map[string]bool) map[string]bool {
 	out := map[string]bool{}
 	for k, v := range g {

@@ -148,7 +148,7 @@ impl Engine<'_> {
     /// Up to 1.35, while the pod-failure back-off holds a replacement back, manageJob reports no
     /// active Pod (it returns 0; 1.36 returns the active count, job_controller.go), so the
     /// status it writes says `active: 0`: with a ready Pod that is `ready > active`, which the
-    /// API server refuses ("cannot set more ready pods than active"). The sync fails, and the
+    /// API server refuses ("cannot set more ready pods than active") when JobManagedBy is on. The sync fails, and the
     /// work queue retries it, 1 s after the first failure and doubling (at most 60 s), until the
     /// back-off is over and the sync creates the Pods. Nothing the sync counted is lost (every
     /// retry finds the same finished Pods again, their finalizers still on), so only the
@@ -157,7 +157,9 @@ impl Engine<'_> {
         if let Some(job) = self.jobs.get_mut(j) {
             job.held = true;
         }
-        if self.decider.minor() > 35 {
+        // The API server checks ready against active only with JobManagedBy on (beta, on by
+        // default from 1.32; pkg/registry/batch/job/strategy.go getStatusValidationOptions).
+        if self.decider.minor() > 35 || !self.decider.gate("JobManagedBy") {
             return false;
         }
         let ready = self.status_counts(j).ready;
