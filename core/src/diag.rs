@@ -63,6 +63,10 @@ pub enum Origin {
     Kubelet,
     JobsetWebhook,
     KruiseWebhook,
+    /// Kubeflow Trainer's validating webhooks (TrainJob, TrainingRuntime, ClusterTrainingRuntime).
+    TrainerWebhook,
+    /// Kubeflow Trainer's TrainJob controller, when it cannot build the objects of a TrainJob.
+    TrainerController,
     /// restartkit's own checks (lints, input decoding, request errors).
     Restartkit,
 }
@@ -96,6 +100,10 @@ pub struct Diagnostic {
     /// 0-based index of the document in a multi-document stream.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub document: Option<usize>,
+    /// The file `line` and `column` refer to, when it is not the input's own text: a TrainJob's
+    /// runtime read from another file (the CLI's `validate a.yaml b.yaml`, `--runtime FILE`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
     /// Repairs, where the problem has one obvious one (absent when there is none). Every front
     /// end can apply them: `edits` to the object, `textEdits` to the text it came from.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -205,6 +213,7 @@ impl Diagnostic {
             line: None,
             column: None,
             document: None,
+            file: None,
             fixes: Vec::new(),
         }
     }
@@ -314,6 +323,7 @@ impl Diagnostic {
             line: None,
             column: None,
             document: None,
+            file: None,
             fixes: Vec::new(),
         }
     }
@@ -332,6 +342,7 @@ impl Diagnostic {
             line: None,
             column: None,
             document: None,
+            file: None,
             fixes: Vec::new(),
         }
     }
@@ -350,6 +361,7 @@ impl Diagnostic {
             line: None,
             column: None,
             document: None,
+            file: None,
             fixes: Vec::new(),
         }
     }

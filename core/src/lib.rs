@@ -24,6 +24,7 @@ pub mod simulate;
 pub mod source;
 #[cfg(feature = "simulate")]
 pub mod sweep;
+pub mod trainer;
 pub mod validate;
 
 pub use contract::{Request, Response, handle, handle_json};
