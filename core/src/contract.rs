@@ -32,6 +32,7 @@ pub const OPERATIONS: &[&str] = &[
     "jobsetFailurePolicy",
     "backoff",
     "whatIf",
+    "resolve",
     "simulate",
     "sweep",
     "sweepPlan",
@@ -267,6 +268,36 @@ fn evaluation<I: DeserializeOwned, O: Serialize>(
     encode(op, out, vec![])
 }
 
+/// An evaluation's result with `extra` warnings first (a TrainJob's own admission errors, when
+/// the JobSet built from it is what is evaluated).
+fn with_warnings(resp: Response, extra: Vec<Diagnostic>) -> Response {
+    if extra.is_empty() {
+        return resp;
+    }
+    match resp {
+        Response::Ok {
+            op,
+            mut result,
+            warnings,
+        } => {
+            if let Some(Value::Array(ws)) = result.get_mut("warnings") {
+                let mut all: Vec<Value> = extra
+                    .iter()
+                    .filter_map(|d| serde_json::to_value(d).ok())
+                    .collect();
+                all.append(ws);
+                *ws = all;
+            }
+            Response::Ok {
+                op,
+                result,
+                warnings,
+            }
+        }
+        e => e,
+    }
+}
+
 /// Runs one request.
 pub fn handle(req: Request) -> Response {
     answer(req, ObjectCheck::On)
@@ -333,8 +364,19 @@ fn answer(req: Request, check: ObjectCheck) -> Response {
             check,
             eval::jobset::jobset_failure_policy,
         ),
-        "backoff" => encode(op, backoff::decode_input(input).and_then(backoff::run), vec![]),
-        "whatIf" => evaluation(op, input, "object", None, check, eval::whatif::what_if),
+        "backoff" => encode(
+            op,
+            backoff::decode_input(input).and_then(backoff::run),
+            vec![],
+        ),
+        "whatIf" => match crate::trainer::op::what_if_input(input) {
+            Ok((input, extra)) => with_warnings(
+                evaluation(op, input, "object", None, check, eval::whatif::what_if),
+                extra,
+            ),
+            Err(d) => Response::error(Some(op), d),
+        },
+        "resolve" => encode(op, decode(input).and_then(crate::trainer::op::run), vec![]),
         "backoffCompare" => encode(
             op,
             decode(input).and_then(backoff::compare::compare),
@@ -356,7 +398,9 @@ fn answer(req: Request, check: ObjectCheck) -> Response {
             Diagnostic::request(
                 "op-not-built",
                 "op",
-                format!("op {op:?} is not in this build of restartkit (built without the `simulate` feature)"),
+                format!(
+                    "op {op:?} is not in this build of restartkit (built without the `simulate` feature)"
+                ),
             ),
         ),
         "vectorExpect" => encode(
@@ -496,6 +540,14 @@ pub fn json_schemas() -> std::collections::BTreeMap<&'static str, Value> {
         schema_for!(Evaluated<eval::whatif::WhatIfOutput>),
     );
     put(
+        "ResolveInput",
+        schema_for!(crate::trainer::op::ResolveInput),
+    );
+    put(
+        "ResolveOutput",
+        schema_for!(crate::trainer::op::ResolveOutput),
+    );
+    put(
         "BackoffCompareInput",
         schema_for!(backoff::compare::CompareInput),
     );
@@ -545,6 +597,8 @@ pub fn json_schemas() -> std::collections::BTreeMap<&'static str, Value> {
     put("Pod", schema_for!(crate::api::Pod));
     put("Job", schema_for!(crate::api::Job));
     put("JobSet", schema_for!(crate::api::JobSet));
+    put("TrainJob", schema_for!(crate::api::TrainJob));
+    put("TrainingRuntime", schema_for!(crate::api::TrainingRuntime));
     put(
         "ContainerRecreateRequest",
         schema_for!(crate::api::ContainerRecreateRequest),
