@@ -369,11 +369,25 @@ fn answer(req: Request, check: ObjectCheck) -> Response {
             backoff::decode_input(input).and_then(backoff::run),
             vec![],
         ),
-        "whatIf" => match crate::trainer::op::what_if_input(input) {
-            Ok((input, extra)) => with_warnings(
-                evaluation(op, input, "object", None, check, eval::whatif::what_if),
-                extra,
+        "whatIf" => match crate::trainer::op::what_if_input(&input) {
+            // A TrainJob: the JobSet the trainer builds is evaluated; the warnings are the
+            // TrainJob's, placed at its fields (the JobSet's own check would name the JobSet's).
+            Ok(Some((input, extra))) => with_warnings(
+                evaluation(
+                    op,
+                    input,
+                    "object",
+                    None,
+                    ObjectCheck::Off,
+                    eval::whatif::what_if,
+                ),
+                if check == ObjectCheck::On {
+                    extra
+                } else {
+                    Vec::new()
+                },
             ),
+            Ok(None) => evaluation(op, input, "object", None, check, eval::whatif::what_if),
             Err(d) => Response::error(Some(op), d),
         },
         "resolve" => encode(op, decode(input).and_then(crate::trainer::op::run), vec![]),

@@ -939,6 +939,16 @@ pub(crate) fn jobset_findings(built: &Built, ctx: &Ctx, prefix: &str) -> Vec<Pla
             let o = built.origin_of(&d.field);
             d.message = format!("{prefix}{}", d.message);
             d.field = o.path;
+            // A fix's edits name the JobSet's fields too: those of the same document carry over.
+            for fix in &mut d.fixes {
+                fix.edits.retain_mut(|e| {
+                    let eo = built.origin_of(&e.field);
+                    e.field = eo.path;
+                    eo.doc == o.doc
+                });
+                fix.text_edits.clear();
+            }
+            d.fixes.retain(|f| !f.edits.is_empty());
             placed(o.doc, d)
         })
         .collect()

@@ -166,6 +166,7 @@ fn locate(d: &mut Diagnostic, doc: &Document) {
         d.line = Some(line);
         d.column = Some(column);
     }
+    crate::validate::attach_text_edits(d, doc);
 }
 
 /// The JobSet checks of a built JobSet, without those the runtime's own reading reports for
@@ -485,38 +486,60 @@ pub fn jobset_for(
     train_job: &Value,
     runtimes: &[RuntimeInput],
     at: &str,
+    ctx: Option<&Ctx>,
 ) -> Result<(Value, Vec<Diagnostic>), Diagnostic> {
     let rts = Runtimes::new(&[], runtimes);
     let res = super::resolve(train_job, &rts.values());
-    let mut warnings: Vec<Diagnostic> = res
+    let errors: Vec<&Placed> = res
         .findings
         .iter()
         .chain(&res.runtime_findings)
         .filter(|p| p.diagnostic.severity == Severity::Error)
-        .map(|p| {
-            let mut d = p.diagnostic.clone();
-            if p.role == DocRole::Runtime {
-                d.message = format!("runtime: {}", d.message);
-            }
-            d.severity = Severity::Warning;
-            d.code = Some("invalid-object".into());
-            d
-        })
         .collect();
+    let as_warning = |p: &Placed| {
+        let mut d = p.diagnostic.clone();
+        if p.role == DocRole::Runtime {
+            d.message = format!("runtime: {}", d.message);
+        }
+        d.severity = Severity::Warning;
+        d.code = Some(crate::eval::object_warnings::INVALID_OBJECT.into());
+        d
+    };
+    let mut warnings: Vec<Diagnostic> = errors.iter().map(|p| as_warning(p)).collect();
     warnings.extend(rts.reading_errors);
     match res.outcome {
         Outcome::Built(b) => {
+            if let Some(ctx) = ctx {
+                let name = res.train_job.metadata.name_or_empty();
+                let prefix = format!("JobSet {name:?} as the trainer builds it: ");
+                warnings.extend(
+                    super::jobset_findings(&b, ctx, &prefix)
+                        .iter()
+                        .filter(|p| p.diagnostic.severity == Severity::Error)
+                        .map(as_warning),
+                );
+            }
             let v = serde_json::to_value(&b.jobset).map_err(|e| {
                 Diagnostic::request("internal", at, format!("cannot encode the JobSet: {e}"))
             })?;
             Ok((v, warnings))
         }
         Outcome::NotBuilt(p) => {
-            let mut d = p.diagnostic.clone();
-            let why = d.message.clone();
-            d = Diagnostic::request(
+            // The first admission error says more than "refused".
+            let why = match errors.first() {
+                Some(e) if errors.len() > 1 => {
+                    format!(
+                        "{} ({} errors; validate it for all)",
+                        e.diagnostic.message,
+                        errors.len()
+                    )
+                }
+                Some(e) => e.diagnostic.message.clone(),
+                None => p.diagnostic.message.clone(),
+            };
+            let mut d = Diagnostic::request(
                 "trainjob-not-built",
-                format!("{at}.{}", d.field).trim_end_matches('.'),
+                format!("{at}.{}", p.diagnostic.field).trim_end_matches('.'),
                 format!("{at}: the trainer creates no JobSet for this TrainJob: {why}"),
             );
             d.origin = Origin::TrainerController;
@@ -542,18 +565,25 @@ pub(crate) fn validate_alone(v: &Value, ctx: &Ctx, out: &mut Findings) {
 }
 
 /// `whatIf` on a TrainJob: the input with the JobSet the trainer builds in place of the
-/// TrainJob (and the trainer's replicatedJob as the default one), and the TrainJob's and
-/// runtime's admission errors as warnings. Any other input is returned as it is.
-pub fn what_if_input(mut input: Value) -> Result<(Value, Vec<Diagnostic>), Diagnostic> {
+/// TrainJob (and the trainer's replicatedJob as the default one), and, as warnings, the
+/// TrainJob's and runtime's admission errors and the built JobSet's, each at the TrainJob or
+/// runtime field it comes from. `None` for any other input.
+pub fn what_if_input(input: &Value) -> Result<Option<(Value, Vec<Diagnostic>)>, Diagnostic> {
     let Some(object) = input.get("object").filter(|o| is_train_job(o)).cloned() else {
-        return Ok((input, Vec::new()));
+        return Ok(None);
     };
+    let mut input = input.clone();
     let runtimes: Vec<RuntimeInput> = match input.get("runtimes") {
         Some(v) => crate::contract::decode_ref(&serde_json::json!({ "runtimes": v }))
             .map(|w: RuntimesOnly| w.runtimes)?,
         None => Vec::new(),
     };
-    let (jobset, warnings) = jobset_for(&object, &runtimes, "input.object")?;
+    let version = input.get("kubernetesVersion").and_then(Value::as_str);
+    let gates: Option<BTreeMap<String, bool>> = input
+        .get("featureGates")
+        .and_then(|g| serde_json::from_value(g.clone()).ok());
+    let (ctx, _) = ctx_of(version, gates.as_ref())?;
+    let (jobset, warnings) = jobset_for(&object, &runtimes, "input.object", Some(&ctx))?;
     let rj = trainer_replicated_job(&jobset);
     if let Some(m) = input.as_object_mut() {
         if m.get("replicatedJob").is_none_or(Value::is_null)
@@ -564,7 +594,7 @@ pub fn what_if_input(mut input: Value) -> Result<(Value, Vec<Diagnostic>), Diagn
         m.insert("object".into(), jobset);
         m.remove("runtimes");
     }
-    Ok((input, warnings))
+    Ok(Some((input, warnings)))
 }
 
 #[derive(Deserialize)]
@@ -621,7 +651,7 @@ pub fn simulate_train_job(
             ..Default::default()
         })
         .collect();
-    let (jobset, _) = jobset_for(&sc.workload, &runtimes, "scenario.workload")?;
+    let (jobset, _) = jobset_for(&sc.workload, &runtimes, "scenario.workload", None)?;
     let deadline = active_deadline(&sc.workload);
     let mut js_sc = sc.clone();
     js_sc.workload = jobset;

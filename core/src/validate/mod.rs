@@ -181,6 +181,13 @@ pub fn run(input: ValidateInput) -> Result<ValidateOutput, Diagnostic> {
                     ),
                     None => validate_value(&doc.value, &ctx),
                 };
+                if runtimes.is_some() {
+                    // A runtime beside a TrainJob is checked with it; the note that reading it
+                    // alone leaves the TrainJob's part unchecked does not apply.
+                    f.infos.retain(|d| {
+                        !(d.code.as_deref() == Some("waits-for-trainjob") && d.field == "spec")
+                    });
+                }
                 f.extend(doc.notes.iter().map(yaml_reading_warning));
                 if let Some(line) = doc.unread_from {
                     f.push(
