@@ -748,7 +748,7 @@ fn build_from(
             owned.push((p, o.origin.clone()));
         }
     }
-    patch_provenance(tj, &jobset_json, &mut owned);
+    patch_provenance(tj, &jobset_json, runtime_spec, &mut owned);
     let notes = build_notes(tj);
     Ok((
         Built {
@@ -828,10 +828,16 @@ fn build_notes(tj: &TrainJob) -> Vec<Placed> {
 /// The fields of the built JobSet a runtime patch set: every value of the patch, found in the
 /// JobSet through the merge keys (replicatedJobs, containers, env and volumes by name, mounts
 /// by path); a list that replaces the runtime's (tolerations) as a whole.
-fn patch_provenance(tj: &TrainJob, jobset: &Value, owned: &mut Vec<(Vec<PathStep>, Origin)>) {
+fn patch_provenance(
+    tj: &TrainJob,
+    jobset: &Value,
+    runtime_spec: &Value,
+    owned: &mut Vec<(Vec<PathStep>, Origin)>,
+) {
     fn walk(
         patch: &Value,
         js: &Value,
+        rt: &Value,
         node: smp::Node,
         js_path: &mut Vec<PathStep>,
         tj_path: &str,
@@ -843,20 +849,35 @@ fn patch_provenance(tj: &TrainJob, jobset: &Value, owned: &mut Vec<(Vec<PathStep
                     let (child, keyed) = field_strategy(node, k);
                     js_path.push(PathStep::Field(k.clone()));
                     let jv = js.get(k).unwrap_or(&Value::Null);
+                    let rv = rt.get(k).unwrap_or(&Value::Null);
                     let tp = format!("{tj_path}.{k}");
                     match (v, keyed) {
                         (Value::Array(items), Some(key)) => {
                             for (q, item) in items.iter().enumerate() {
                                 let tpq = format!("{tp}[{q}]");
-                                let Some(i) = jv.as_array().and_then(|l| {
-                                    l.iter().position(|x| x.get(key) == item.get(key))
-                                }) else {
+                                let same = |x: &&Value| x.get(key) == item.get(key);
+                                let Some(i) =
+                                    jv.as_array().and_then(|l| l.iter().position(|x| same(&x)))
+                                else {
                                     continue;
                                 };
                                 js_path.push(PathStep::Index(i));
+                                let rt_item = rv.as_array().and_then(|l| l.iter().find(same));
+                                if rt_item.is_none() {
+                                    // An item the patch adds (a replicatedJob or container the
+                                    // runtime lacks): what it leaves unset is the patch's too.
+                                    out.push((
+                                        js_path.clone(),
+                                        Origin {
+                                            doc: DocRole::TrainJob,
+                                            path: tpq.clone(),
+                                        },
+                                    ));
+                                }
                                 walk(
                                     item,
                                     jv.get(i).unwrap_or(&Value::Null),
+                                    rt_item.unwrap_or(&Value::Null),
                                     child,
                                     js_path,
                                     &tpq,
@@ -865,7 +886,7 @@ fn patch_provenance(tj: &TrainJob, jobset: &Value, owned: &mut Vec<(Vec<PathStep
                                 js_path.pop();
                             }
                         }
-                        (Value::Object(_), _) => walk(v, jv, child, js_path, &tp, out),
+                        (Value::Object(_), _) => walk(v, jv, rv, child, js_path, &tp, out),
                         _ => out.push((
                             js_path.clone(),
                             Origin {
@@ -917,6 +938,7 @@ fn patch_provenance(tj: &TrainJob, jobset: &Value, owned: &mut Vec<(Vec<PathStep
         walk(
             &patch,
             jobset.get("spec").unwrap_or(&Value::Null),
+            runtime_spec,
             smp::Node::JobSetSpec,
             &mut path,
             &format!("spec.runtimePatches[{i}].trainingRuntimeSpec.template.spec"),

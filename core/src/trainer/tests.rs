@@ -131,3 +131,40 @@ fn built_jobset_diagnostics_point_at_their_origin() {
         "spec.template.spec.replicatedJobs[0].template.spec.template.spec.restartPolicy"
     );
 }
+
+/// A runtimePatch naming a replicatedJob the runtime lacks: v2.3.0's webhook checks the names
+/// against the runtime after the patches are merged (trainingruntime.go ValidateObjects →
+/// newRuntimeInfo), so it admits the TrainJob; the JobSet it builds then has a Job without
+/// containers, refused by kube-apiserver, at the patch's replicatedJob.
+#[test]
+fn patch_adding_a_replicated_job_is_refused_at_the_patch() {
+    let rt = torch_runtime();
+    let tj = train_job(json!({"runtimeRef": {"name": "torch-distributed"},
+        "runtimePatches": [{"manager": "example.com/x", "trainingRuntimeSpec": {"template": {"spec": {
+            "replicatedJobs": [{"name": "worker", "template": {"spec": {"template": {"spec": {
+                "nodeSelector": {"pool": "a"}}}}}}]}}}}]}));
+    let res = resolve(&tj, &[&rt]);
+    assert!(
+        res.findings
+            .iter()
+            .all(|p| p.diagnostic.severity != Severity::Error),
+        "{:?}",
+        res.findings
+    );
+    let Outcome::Built(b) = &res.outcome else {
+        panic!("{:?}", res.findings)
+    };
+    let found = jobset_findings(b, &Ctx::default(), "");
+    let c = found
+        .iter()
+        .find(|p| p.diagnostic.message.contains("containers"))
+        .unwrap();
+    assert_eq!(c.role, DocRole::TrainJob);
+    assert_eq!(
+        c.diagnostic.field,
+        "spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs[0]"
+    );
+    // The runtime's own replicatedJob keeps pointing at the runtime.
+    let node = b.origin_of("spec.replicatedJobs[1].template.spec.template.spec.containers");
+    assert_eq!(node.doc, DocRole::Runtime);
+}
