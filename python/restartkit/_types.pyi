@@ -11,6 +11,15 @@ from typing_extensions import NotRequired, TypeAlias, TypedDict
 JsonValue: TypeAlias = Any
 
 
+class AssetInitializer(TypedDict):
+    """`DatasetInitializer` and `ModelInitializer` (the same fields)."""
+
+    storageUri: NotRequired[Optional[str]]
+    env: NotRequired[List[EnvVar]]
+    #: A `LocalObjectReference` (`name`).
+    secretRef: NotRequired[JsonValue]
+
+
 class BackoffCompareInput(TypedDict):
     curves: List[CurveConfig]
     #: Crashing Pods on one node (KEP-4603 uses the default maximum, 110).
@@ -143,6 +152,13 @@ class Container(TypedDict):
 ContainerKind: TypeAlias = Literal["container", "initContainer", "sidecar", "ephemeralContainer"]
 
 
+class ContainerPatch(TypedDict):
+    name: NotRequired[str]
+    env: NotRequired[List[EnvVar]]
+    volumeMounts: NotRequired[List[JsonValue]]
+    securityContext: NotRequired[JsonValue]
+
+
 class ContainerRecreateRequest(TypedDict):
     """`apps.kruise.io` ContainerRecreateRequest, v1alpha1 and v1beta1 (the same spec shape)."""
 
@@ -258,6 +274,11 @@ class ContainerSummary(TypedDict):
     name: str
     restartCount: int
     lastExitCode: NotRequired[Optional[int]]
+
+
+class CoschedulingPolicy(TypedDict):
+    #: Default 60.
+    scheduleTimeoutSeconds: NotRequired[Optional[int]]
 
 
 class CrashLoopBackOffConfig(TypedDict):
@@ -397,6 +418,8 @@ where upstream returns a plain message (JobSet and Kruise webhooks, kubelet conf
     column: NotRequired[Optional[int]]
     #: 0-based index of the document in a multi-document stream.
     document: NotRequired[Optional[int]]
+    #: The file `line` and `column` refer to, when it is not the input's own text: a TrainJob's runtime read from another file (the CLI's `validate a.yaml b.yaml`, `--runtime FILE`).
+    file: NotRequired[Optional[str]]
     #: Repairs, where the problem has one obvious one (absent when there is none). Every front end can apply them: `edits` to the object, `textEdits` to the text it came from.
     fixes: NotRequired[List[Fix]]
 
@@ -413,6 +436,23 @@ class DocumentSummary(TypedDict):
     #: Whether restartkit models this kind (false: passed over with an info note).
     modelled: bool
     valid: bool
+
+
+class EnvInjection(TypedDict):
+    targets: NotRequired[List[EnvInjectionTarget]]
+
+
+class EnvInjectionTarget(TypedDict):
+    jobName: NotRequired[str]
+    containerNames: NotRequired[List[str]]
+
+
+class EnvVar(TypedDict):
+    """`corev1.EnvVar`."""
+
+    name: NotRequired[str]
+    value: NotRequired[Optional[str]]
+    valueFrom: NotRequired[JsonValue]
 
 
 #: The Go names of apimachinery's `field.ErrorType` constants.
@@ -463,6 +503,11 @@ class Fix(TypedDict):
     textEdits: NotRequired[List[TextEdit]]
 
 
+class FluxPolicy(TypedDict):
+    #: Default 1.
+    numProcPerNode: NotRequired[Optional[int]]
+
+
 class GateDescription(TypedDict):
     name: str
     component: str
@@ -478,6 +523,11 @@ class GridAxis(TypedDict):
     path: str
     #: The values the path takes (JSON values; quote a version: `"1.36"`).
     values: List[JsonValue]
+
+
+class Initializer(TypedDict):
+    dataset: NotRequired[Optional[AssetInitializer]]
+    model: NotRequired[Optional[AssetInitializer]]
 
 
 class Job(TypedDict):
@@ -552,6 +602,10 @@ class JobSetSpec(TypedDict):
     managedBy: NotRequired[Optional[str]]
 
 
+class JobSetSpecPatch(TypedDict):
+    replicatedJobs: NotRequired[List[ReplicatedJobPatch]]
+
+
 class JobSetStatus(TypedDict):
     conditions: NotRequired[List[Condition]]
     restarts: NotRequired[int]
@@ -569,6 +623,17 @@ class JobSetSummary(TypedDict):
     restarts: int
     #: `status.restartsCountTowardsMax`: the restarts that count against `maxRestarts`.
     restartsCountTowardsMax: int
+
+
+class JobSetTemplatePatch(TypedDict):
+    #: Labels and annotations added to the JobSet.
+    metadata: NotRequired[Optional[ObjectMeta]]
+    spec: NotRequired[Optional[JobSetSpecPatch]]
+
+
+class JobSetTemplateSpec(TypedDict):
+    metadata: NotRequired[Optional[ObjectMeta]]
+    spec: NotRequired[JobSetSpec]
 
 
 class JobSpec(TypedDict):
@@ -592,6 +657,10 @@ class JobSpec(TypedDict):
     template: NotRequired[PodTemplateSpec]
 
 
+class JobSpecPatch(TypedDict):
+    template: NotRequired[Optional[PodTemplatePatch]]
+
+
 class JobStatus(TypedDict):
     conditions: NotRequired[List[Condition]]
     active: NotRequired[Optional[int]]
@@ -609,6 +678,11 @@ class JobSummary(TypedDict):
     message: NotRequired[Optional[str]]
     failed: int
     succeeded: int
+
+
+class JobTemplatePatch(TypedDict):
+    metadata: NotRequired[Optional[ObjectMeta]]
+    spec: NotRequired[Optional[JobSpecPatch]]
 
 
 class JobTemplateSpec(TypedDict):
@@ -732,6 +806,28 @@ object whose policy was evaluated (docs/contract.md, "Evaluation warnings")."""
     warnings: List[Diagnostic]
 
 
+class MlPolicy(TypedDict):
+    numNodes: NotRequired[Optional[int]]
+    torch: NotRequired[Optional[TorchPolicy]]
+    mpi: NotRequired[Optional[MpiPolicy]]
+    flux: NotRequired[Optional[FluxPolicy]]
+    #: No fields.
+    jax: NotRequired[Optional[Dict[str, JsonValue]]]
+    #: No fields.
+    xgboost: NotRequired[Optional[Dict[str, JsonValue]]]
+
+
+class MpiPolicy(TypedDict):
+    #: Default 1.
+    numProcPerNode: NotRequired[Optional[int]]
+    #: `OpenMPI` (default) or `""`.
+    mpiImplementation: NotRequired[Optional[str]]
+    #: Default `/root/.ssh`.
+    sshAuthMountPath: NotRequired[Optional[str]]
+    #: Default false.
+    runLauncherAsNode: NotRequired[Optional[bool]]
+
+
 class ObjectMeta(TypedDict):
     name: NotRequired[Optional[str]]
     generateName: NotRequired[Optional[str]]
@@ -747,7 +843,7 @@ class ObjectMeta(TypedDict):
 
 
 #: Which component's behaviour a diagnostic reports.
-Origin: TypeAlias = Union[Literal["kube-apiserver", "kubelet", "jobset-webhook", "kruise-webhook"], Literal["restartkit"]]
+Origin: TypeAlias = Union[Literal["kube-apiserver", "kubelet", "jobset-webhook", "kruise-webhook"], Literal["trainer-webhook"], Literal["trainer-controller"], Literal["restartkit"]]
 
 
 class PhaseShare(TypedDict):
@@ -826,6 +922,12 @@ class PodFailurePolicyRule(TypedDict):
     onPodConditions: NotRequired[Optional[List[PodFailurePolicyOnPodConditionsPattern]]]
 
 
+class PodGroupPolicy(TypedDict):
+    coscheduling: NotRequired[Optional[CoschedulingPolicy]]
+    #: `networkTopology` (`mode`, `highestTierAllowed`).
+    volcano: NotRequired[JsonValue]
+
+
 class PodSpec(TypedDict):
     containers: NotRequired[List[Container]]
     initContainers: NotRequired[List[Container]]
@@ -835,6 +937,22 @@ class PodSpec(TypedDict):
     terminationGracePeriodSeconds: NotRequired[Optional[int]]
     activeDeadlineSeconds: NotRequired[Optional[int]]
     nodeName: NotRequired[Optional[str]]
+
+
+class PodSpecPatch(TypedDict):
+    """The Pod spec fields a runtime patch may set."""
+
+    serviceAccountName: NotRequired[Optional[str]]
+    volumes: NotRequired[List[JsonValue]]
+    initContainers: NotRequired[List[ContainerPatch]]
+    containers: NotRequired[List[ContainerPatch]]
+    imagePullSecrets: NotRequired[List[JsonValue]]
+    securityContext: NotRequired[JsonValue]
+    nodeSelector: NotRequired[Optional[Dict[str, str]]]
+    affinity: NotRequired[JsonValue]
+    tolerations: NotRequired[List[JsonValue]]
+    schedulingGates: NotRequired[List[JsonValue]]
+    terminationGracePeriodSeconds: NotRequired[Optional[int]]
 
 
 class PodStatus(TypedDict):
@@ -851,6 +969,11 @@ class PodSummary(TypedDict):
     phase: str
     reason: NotRequired[Optional[str]]
     containers: List[ContainerSummary]
+
+
+class PodTemplatePatch(TypedDict):
+    metadata: NotRequired[Optional[ObjectMeta]]
+    spec: NotRequired[Optional[PodSpecPatch]]
 
 
 class PodTemplateSpec(TypedDict):
@@ -879,6 +1002,11 @@ class ReplicatedJob(TypedDict):
     template: NotRequired[JobTemplateSpec]
 
 
+class ReplicatedJobPatch(TypedDict):
+    name: NotRequired[str]
+    template: NotRequired[Optional[JobTemplatePatch]]
+
+
 class ReplicatedJobStatus(TypedDict):
     name: NotRequired[str]
     jobRestarts: NotRequired[Optional[List[int]]]
@@ -890,6 +1018,46 @@ class Request(TypedDict):
 
     op: str
     input: NotRequired[JsonValue]
+
+
+class ResolveInput(TypedDict):
+    """`resolve` op input: a TrainJob (`trainJob`, or `source` text holding TrainJobs and maybe
+their runtimes) and the runtimes given apart."""
+
+    trainJob: NotRequired[JsonValue]
+    #: YAML or JSON text: every TrainJob in it is resolved, with the runtimes in it and in `runtimes`.
+    source: NotRequired[Optional[str]]
+    #: Shown in diagnostics; not read.
+    fileName: NotRequired[Optional[str]]
+    runtimes: NotRequired[List[RuntimeInput]]
+    kubernetesVersion: NotRequired[Optional[str]]
+    featureGates: NotRequired[Optional[Dict[str, bool]]]
+
+
+class ResolveOutput(TypedDict):
+    trainJobs: List[ResolvedTrainJob]
+    #: No error in the TrainJobs, their runtimes and the JobSets built from them.
+    valid: bool
+    errors: List[Diagnostic]
+    warnings: List[Diagnostic]
+    infos: NotRequired[List[Diagnostic]]
+    kubernetesVersion: str
+
+
+class ResolvedTrainJob(TypedDict):
+    """What the trainer creates for one TrainJob."""
+
+    name: str
+    namespace: NotRequired[Optional[str]]
+    #: The TrainJob's document in `source` (0-based).
+    document: NotRequired[Optional[int]]
+    runtime: NotRequired[Optional[RuntimeName]]
+    #: The JobSet the trainer applies (before the JobSet webhook's defaults), or null.
+    jobSet: NotRequired[Optional[JobSet]]
+    #: The other objects the trainer creates.
+    objects: NotRequired[List[SideObject]]
+    #: Why no JobSet is created (refused at admission, another manager, a build error).
+    notBuilt: NotRequired[Optional[Diagnostic]]
 
 
 #: The answer to any request.
@@ -934,6 +1102,40 @@ class RunRow(TypedDict):
     endSeconds: float
 
 
+class RuntimeInput(TypedDict):
+    """A TrainingRuntime or ClusterTrainingRuntime given beside the input: an object, or text (YAML
+or JSON; every runtime among its documents counts)."""
+
+    object: NotRequired[JsonValue]
+    source: NotRequired[Optional[str]]
+    #: The file `source` came from: diagnostics in it carry it as `file`.
+    fileName: NotRequired[Optional[str]]
+    #: The caller validates this runtime on its own (as the CLI does every file it is given): its own findings are left out here, the TrainJob's findings in it are kept.
+    validated: NotRequired[bool]
+
+
+class RuntimeName(TypedDict):
+    """The runtime a TrainJob uses."""
+
+    kind: str
+    name: str
+
+
+class RuntimePatch(TypedDict):
+    manager: NotRequired[str]
+    #: Set by the trainer's mutating webhook; not read by the build.
+    time: NotRequired[JsonValue]
+    trainingRuntimeSpec: NotRequired[Optional[TrainingRuntimeSpecPatch]]
+
+
+class RuntimeRef(TypedDict):
+    name: NotRequired[Optional[str]]
+    #: Default `trainer.kubeflow.org`.
+    apiGroup: NotRequired[Optional[str]]
+    #: `ClusterTrainingRuntime` (default) or `TrainingRuntime`.
+    kind: NotRequired[Optional[str]]
+
+
 class Scenario(TypedDict):
     """A simulation scenario (`kind: Scenario`; YAML or JSON)."""
 
@@ -951,6 +1153,10 @@ class Scenario(TypedDict):
     workload: NotRequired[JsonValue]
     #: A path to the workload manifest, relative to the scenario file (CLI only).
     workloadFile: NotRequired[Optional[str]]
+    #: When the workload is a Kubeflow TrainJob: its TrainingRuntime or ClusterTrainingRuntime (the JobSet the trainer builds from the two is simulated).
+    runtime: NotRequired[JsonValue]
+    #: A path to the runtime manifest, relative to the scenario file (CLI only).
+    runtimeFile: NotRequired[Optional[str]]
     #: How long to simulate: `90s`, `30m`, `2h`, `30d` (default `1h`).
     runFor: NotRequired[Optional[str]]
     #: Seconds from a container's start decision until it runs (image pull, start).
@@ -993,6 +1199,14 @@ class ScriptedExit(TypedDict):
 Severity: TypeAlias = Union[Literal["error"], Literal["warning"], Literal["info"]]
 
 
+class SideObject(TypedDict):
+    """An object the trainer creates beside the JobSet (ConfigMaps, Secrets, PodGroups)."""
+
+    object: JsonValue
+    #: Fields of the object restartkit leaves out (generated keys, scripts from the trainer's templates, sums of resource quantities), each with why.
+    omitted: NotRequired[List[str]]
+
+
 class SimulateInput(TypedDict):
     """`simulate` op input: a scenario, and optionally a second one to run side by side."""
 
@@ -1014,6 +1228,8 @@ class SimulateOutput(TypedDict):
     timeline: List[SimulationEvent]
     #: The proposals this run was made under (absent: upstream semantics only).
     proposals: NotRequired[List[Proposal]]
+    #: For a Kubeflow TrainJob workload: the TrainJob's state, as its controller derives it from the JobSet (and its activeDeadlineSeconds).
+    trainJob: NotRequired[Optional[TrainJobSummary]]
     compare: NotRequired[Optional[SimulationRun]]
 
 
@@ -1043,6 +1259,8 @@ class SimulationRun(TypedDict):
     timeline: List[SimulationEvent]
     #: The proposals this run was made under (absent: upstream semantics only).
     proposals: NotRequired[List[Proposal]]
+    #: For a Kubeflow TrainJob workload: the TrainJob's state, as its controller derives it from the JobSet (and its activeDeadlineSeconds).
+    trainJob: NotRequired[Optional[TrainJobSummary]]
 
 
 class Stats(TypedDict):
@@ -1270,6 +1488,81 @@ class TimelineStepOutput(TypedDict):
     reason: StepReason
 
 
+class TorchPolicy(TypedDict):
+    envInjection: NotRequired[Optional[EnvInjection]]
+
+
+class TrainJob(TypedDict):
+    """`trainer.kubeflow.org/v1alpha1` TrainJob."""
+
+    apiVersion: NotRequired[Optional[str]]
+    kind: NotRequired[Optional[str]]
+    metadata: NotRequired[ObjectMeta]
+    spec: NotRequired[TrainJobSpec]
+    status: NotRequired[JsonValue]
+
+
+class TrainJobSpec(TypedDict):
+    #: The runtime the TrainJob uses (required).
+    runtimeRef: NotRequired[Optional[RuntimeRef]]
+    initializer: NotRequired[Optional[Initializer]]
+    trainer: NotRequired[Optional[Trainer]]
+    #: Patches of the runtime's JobSet template, keyed by manager.
+    runtimePatches: NotRequired[List[RuntimePatch]]
+    #: Default false (CRD default). Copied to the JobSet's `spec.suspend`.
+    suspend: NotRequired[Optional[bool]]
+    #: The TrainJob controller fails the TrainJob (`DeadlineExceeded`) and deletes its JobSet this many seconds after the TrainJob was created (or last resumed).
+    activeDeadlineSeconds: NotRequired[Optional[int]]
+    #: `trainer.kubeflow.org/trainjob-controller` (default) or `kueue.x-k8s.io/multikueue`.
+    managedBy: NotRequired[Optional[str]]
+
+
+class TrainJobSummary(TypedDict):
+    """A TrainJob's state at the end of a simulation: its controller copies the JobSet's
+Completed or Failed condition (as Complete or Failed), and fails it with
+`DeadlineExceeded`, deleting the JobSet, once activeDeadlineSeconds have passed since it was
+created while it was not finished (pkg/controller/trainjob_controller.go)."""
+
+    name: str
+    #: `Running`, `Complete` or `Failed`.
+    phase: str
+    reason: NotRequired[Optional[str]]
+    message: NotRequired[Optional[str]]
+    #: When the TrainJob controller deleted the JobSet for the deadline.
+    jobsetDeletedAtSeconds: NotRequired[Optional[float]]
+
+
+class Trainer(TypedDict):
+    image: NotRequired[Optional[str]]
+    command: NotRequired[Optional[List[str]]]
+    args: NotRequired[Optional[List[str]]]
+    env: NotRequired[List[EnvVar]]
+    #: The number of training nodes: the trainer Job's parallelism and completions.
+    numNodes: NotRequired[Optional[int]]
+    #: A `ResourceRequirements` (`limits`, `requests`, `claims`), merged over the runtime's.
+    resourcesPerNode: NotRequired[JsonValue]
+    numProcPerNode: NotRequired[Optional[int]]
+
+
+class TrainingRuntime(TypedDict):
+    """`TrainingRuntime` (namespaced) and `ClusterTrainingRuntime` (cluster-scoped): the same type."""
+
+    apiVersion: NotRequired[Optional[str]]
+    kind: NotRequired[Optional[str]]
+    metadata: NotRequired[ObjectMeta]
+    spec: NotRequired[TrainingRuntimeSpec]
+
+
+class TrainingRuntimeSpec(TypedDict):
+    mlPolicy: NotRequired[Optional[MlPolicy]]
+    podGroupPolicy: NotRequired[Optional[PodGroupPolicy]]
+    template: NotRequired[JobSetTemplateSpec]
+
+
+class TrainingRuntimeSpecPatch(TypedDict):
+    template: NotRequired[Optional[JobSetTemplatePatch]]
+
+
 class ValidateInput(TypedDict):
     """`validate` op input: either one `object` (API JSON) or `source` text (YAML or JSON, one or
 more documents), with the target version and gate overrides."""
@@ -1283,6 +1576,8 @@ more documents), with the target version and gate overrides."""
     skipDefaulting: NotRequired[bool]
     #: Proposals to judge under (docs/proposals.md); the result lists them.
     proposals: NotRequired[List[Proposal]]
+    #: TrainingRuntimes and ClusterTrainingRuntimes a TrainJob may name, beside those of the input itself (another file, a runtime installed in the cluster).
+    runtimes: NotRequired[List[RuntimeInput]]
 
 
 class ValidateOutput(TypedDict):
@@ -1353,6 +1648,8 @@ class WhatIfInput(TypedDict):
     featureGates: NotRequired[Optional[Dict[str, bool]]]
     #: Proposals to answer under (docs/proposals.md); the result lists them.
     proposals: NotRequired[List[Proposal]]
+    #: When `object` is a Kubeflow TrainJob: the runtime it names (the JobSet the trainer builds from the two is what is evaluated; `replicatedJob` defaults to the trainer's).
+    runtimes: NotRequired[List[RuntimeInput]]
 
 
 class WhatIfOutput(TypedDict):
