@@ -1003,9 +1003,23 @@ pub(crate) fn validate_runtime_alone(value: &Value, ctx: &Ctx, out: &mut Finding
             && p.diagnostic.origin == DiagOrigin::TrainerController
         {
             let mut d = p.diagnostic.clone();
-            d.message = format!("with any TrainJob: {}", d.message);
             if p.role == DocRole::Runtime {
+                d.message = format!("with any TrainJob: {}", d.message);
                 out.push(d);
+            } else {
+                // What fails is the TrainJob that sets nothing (flux reads spec.trainer): the
+                // runtime's JobSet waits for a real one.
+                out.push(
+                    Diagnostic::lint(
+                        "waits-for-trainjob",
+                        &FieldPath::new("spec"),
+                        format!(
+                            "read without a TrainJob, the runtime's JobSet is not checked: the trainer cannot build it for a TrainJob that sets nothing ({}); it is checked when a TrainJob and the runtime are validated together",
+                            d.message
+                        ),
+                    )
+                    .with_severity(Severity::Info),
+                );
             }
         }
         return;

@@ -168,3 +168,23 @@ fn patch_adding_a_replicated_job_is_refused_at_the_patch() {
     let node = b.origin_of("spec.replicatedJobs[1].template.spec.template.spec.containers");
     assert_eq!(node.doc, DocRole::Runtime);
 }
+
+/// A runtime the trainer cannot build a JobSet from for a TrainJob that sets nothing (the flux
+/// plugin reads spec.trainer): read alone it says that its JobSet waits for a TrainJob.
+#[test]
+fn flux_runtime_alone_says_its_jobset_waits() {
+    let mut rt = torch_runtime();
+    rt["spec"]["mlPolicy"] = json!({"numNodes": 1, "flux": {"numProcPerNode": 1}});
+    let mut alone = Findings::default();
+    validate_runtime_alone(&rt, &Ctx::default(), &mut alone);
+    assert!(alone.errors.is_empty(), "{:?}", alone.errors);
+    assert!(
+        alone
+            .infos
+            .iter()
+            .any(|d| d.code.as_deref() == Some("waits-for-trainjob")
+                && d.message.contains("spec.trainer")),
+        "{:?}",
+        alone.infos
+    );
+}
