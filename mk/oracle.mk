@@ -57,8 +57,9 @@ oracle-bump-jobset:
 
 # Kubeflow Trainer leg (conformance/oracle/trainer, docs/oracle.md "Kubeflow Trainer"): its own Go
 # module at the trainer's pins (github.com/kubeflow/trainer/v2 v2.3.0 builds against k8s.io v0.36,
-# not the v0.37 above). Generated TrainJob/runtime pairs: the trainer's CRD admission, webhooks and
-# runtime/core NewObjects against restartkit's validate and resolve.
+# not the v0.37 above). Generated TrainJob/runtime pairs, and the trainer's published ones in
+# conformance/realworld (-published): the trainer's CRD admission, webhooks and runtime/core
+# NewObjects against restartkit's validate and resolve.
 #   make oracle-trainer TRAINER_N=20000   (part of make oracle)
 TRAINER_ORACLE_DIR := $(ORACLE_DIR)/trainer
 TRAINER_ORACLE_BIN := $(CARGO_TARGET_DIR)/oracle/trainer-oracle
@@ -76,10 +77,10 @@ trainer-oracle-bin:
 	cd $(TRAINER_ORACLE_DIR) && go vet . && go build -o $(TRAINER_ORACLE_BIN) .
 
 test-oracle-trainer: build trainer-oracle-bin
-	$(TRAINER_ORACLE_BIN) -n $(TRAINER_SMOKE_N) -seed $(SEED) -restartkit $(RK) -crds "$(TRAINER_CRDS)"
+	$(TRAINER_ORACLE_BIN) -n $(TRAINER_SMOKE_N) -seed $(SEED) -restartkit $(RK) -crds "$(TRAINER_CRDS)" -published conformance/realworld
 
 oracle-trainer: trainer-oracle-bin
 	$(CARGO) build --locked --release -p restartkit-cli
-	$(TRAINER_ORACLE_BIN) -n $(TRAINER_N) -seed $(SEED) -restartkit $(RK_RELEASE) -crds "$(TRAINER_CRDS)" -out $(CARGO_TARGET_DIR)/oracle/trainer-disagreements.jsonl
+	$(TRAINER_ORACLE_BIN) -n $(TRAINER_N) -seed $(SEED) -restartkit $(RK_RELEASE) -crds "$(TRAINER_CRDS)" -published conformance/realworld -out $(CARGO_TARGET_DIR)/oracle/trainer-disagreements.jsonl
 
 oracle: oracle-trainer

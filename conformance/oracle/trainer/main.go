@@ -11,7 +11,8 @@
 // TrainJob) and compares the verdicts (field, error type, detail) and the JobSet field by field
 // (both as the API server stores them: decoded into the JobSet's Go type and encoded again),
 // the side objects by kind and name and their modelled fields. It prints each disagreement and
-// `N cases, M disagreements`, and exits 1 when M > 0.
+// `N cases, M disagreements`, and exits 1 when M > 0. With -published it first checks the
+// trainer's published TrainJobs and runtimes of the real-world corpus the same way (published.go).
 package main
 
 import (
@@ -39,6 +40,7 @@ var (
 	flagCRDs = flag.String("crds", "", "the trainer's CRD directory (manifests/base/crds of the trainer module); default: found with `go list`")
 	flagOut  = flag.String("out", "", "write each disagreement (case and both answers) as a JSON line to this file")
 	flagShow = flag.Int("show", 5, "disagreements printed in full")
+	flagPub  = flag.String("published", "", "conformance/realworld: also check the trainer's published TrainJobs and runtimes listed in its INDEX.json")
 )
 
 var addrRE = regexp.MustCompile(`0x[0-9a-f]+`)
@@ -311,20 +313,39 @@ func main() {
 	}
 	g := gen{r: rand.New(rand.NewPCG(*flagSeed, 0x7a41))}
 	type tcase struct {
+		file   string // a published pair's file; "" for a generated one
 		rt, tj map[string]any
 		up     answer
 	}
 	var cases []tcase
 	var lines [][]byte
 	skipped := map[string]int{}
-	for i := 0; i < *flagN; i++ {
-		rt, tj := g.pair()
+	var pairs []publishedPair
+	if *flagPub != "" {
+		var err error
+		if pairs, err = publishedPairs(*flagPub); err != nil {
+			fmt.Fprintln(os.Stderr, "reading the published examples:", err)
+			os.Exit(2)
+		}
+	}
+	for i := 0; i < len(pairs)+*flagN; i++ {
+		var file string
+		var rt, tj map[string]any
+		if i < len(pairs) {
+			file, rt, tj = pairs[i].file, pairs[i].rt, pairs[i].tj
+		} else {
+			rt, tj = g.pair()
+		}
 		up, err := upstream(rt, tj)
 		if err != nil {
+			if file != "" {
+				fmt.Fprintf(os.Stderr, "%s: %v\n", file, err)
+				os.Exit(2)
+			}
 			skipped[err.Error()]++
 			continue
 		}
-		cases = append(cases, tcase{rt, tj, up})
+		cases = append(cases, tcase{file, rt, tj, up})
 		lines = append(lines,
 			mustJSON(map[string]any{"op": "validate", "input": map[string]any{"object": rt}}),
 			mustJSON(map[string]any{"op": "resolve", "input": map[string]any{"trainJob": tj,
@@ -424,18 +445,21 @@ func main() {
 		}
 		disagreements++
 		if disagreements <= *flagShow {
-			fmt.Printf("DISAGREE case %d:\n  runtime:  %s\n  trainJob: %s\n", i, mustJSON(c.rt), mustJSON(c.tj))
+			fmt.Printf("DISAGREE case %d %s:\n  runtime:  %s\n  trainJob: %s\n", i, c.file, mustJSON(c.rt), mustJSON(c.tj))
 			for _, p := range problems {
 				fmt.Printf("  - %s\n", p)
 			}
 		}
 		if out != nil {
-			out.Write(mustJSON(map[string]any{"case": i, "runtime": c.rt, "trainJob": c.tj, "upstream": c.up, "problems": problems}))
+			out.Write(mustJSON(map[string]any{"case": i, "file": c.file, "runtime": c.rt, "trainJob": c.tj, "upstream": c.up, "problems": problems}))
 			out.Write([]byte("\n"))
 		}
 	}
 	for reason, n := range skipped {
 		fmt.Fprintf(os.Stderr, "skipped %d: %s\n", n, reason)
+	}
+	if len(pairs) > 0 {
+		fmt.Printf("published: %d pairs from %s, each case before the generated ones\n", len(pairs), *flagPub)
 	}
 	fmt.Printf("trainer (github.com/kubeflow/trainer/v2 %s): %d cases (%d built, %d build errors, %d TrainJobs refused, %d another manager, %d runtimes refused), %d disagreements\n",
 		version, len(cases), counts["built"], counts["build error"], counts["refused"], counts["another manager"], counts["runtime refused"], disagreements)
