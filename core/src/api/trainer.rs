@@ -155,6 +155,23 @@ pub struct RuntimePatch {
     pub other: Other,
 }
 
+impl RuntimePatch {
+    /// The patch's `trainingRuntimeSpec.template`, where it has one.
+    fn template(&self) -> Option<&JobSetTemplatePatch> {
+        self.training_runtime_spec.as_ref()?.template.as_ref()
+    }
+
+    /// `trainingRuntimeSpec.template.spec`: what the trainer merges into the runtime's JobSet spec.
+    pub fn jobset_spec(&self) -> Option<&JobSetSpecPatch> {
+        self.template()?.spec.as_ref()
+    }
+
+    /// `trainingRuntimeSpec.template.metadata`: labels and annotations added to the JobSet.
+    pub fn jobset_metadata(&self) -> Option<&ObjectMeta> {
+        self.template()?.metadata.as_ref()
+    }
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TrainingRuntimeSpecPatch {

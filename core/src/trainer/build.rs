@@ -455,12 +455,7 @@ fn merge_runtime_patches(tj: &TrainJob, spec: Value) -> Result<Value, BuildError
         })
         .unwrap_or_default();
     for (i, p) in tj.spec.runtime_patches.iter().enumerate() {
-        let Some(patch) = p
-            .training_runtime_spec
-            .as_ref()
-            .and_then(|s| s.template.as_ref())
-            .and_then(|t| t.spec.as_ref())
-        else {
+        let Some(patch) = p.jobset_spec() else {
             continue;
         };
         let patch = patch_json(patch);
@@ -550,12 +545,7 @@ pub(super) fn runtime_info(
         .unwrap_or_default();
     let mut owned = Vec::new();
     for (i, p) in tj.spec.runtime_patches.iter().enumerate() {
-        let Some(m) = p
-            .training_runtime_spec
-            .as_ref()
-            .and_then(|s| s.template.as_ref())
-            .and_then(|t| t.metadata.as_ref())
-        else {
+        let Some(m) = p.jobset_metadata() else {
             continue;
         };
         let base = format!("spec.runtimePatches[{i}].trainingRuntimeSpec.template.metadata");

@@ -925,12 +925,7 @@ fn patch_provenance(
         }
     }
     for (i, p) in tj.spec.runtime_patches.iter().enumerate() {
-        let Some(spec) = p
-            .training_runtime_spec
-            .as_ref()
-            .and_then(|s| s.template.as_ref())
-            .and_then(|t| t.spec.as_ref())
-        else {
+        let Some(spec) = p.jobset_spec() else {
             continue;
         };
         let patch = build::patch_json(spec);

@@ -278,12 +278,7 @@ fn jobset(info: &Info, tj: &TrainJob, out: &mut Vec<Diagnostic>) {
         for msg in manager_errors(&p.manager) {
             out.push(msg);
         }
-        let Some(spec) = p
-            .training_runtime_spec
-            .as_ref()
-            .and_then(|s| s.template.as_ref())
-            .and_then(|t| t.spec.as_ref())
-        else {
+        let Some(spec) = p.jobset_spec() else {
             continue;
         };
         for rj in &spec.replicated_jobs {
