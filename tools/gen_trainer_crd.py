@@ -9,8 +9,9 @@ path it sits at, which kube-apiserver applies when it decodes a custom resource
     go mod download -json github.com/kubeflow/trainer/v2@v2.3.0      # prints its Dir
     python3 tools/gen_trainer_crd.py ~/go/pkg/mod/github.com/kubeflow/trainer/v2@v2.3.0
 
-A path is a list of segments: a property name, `*` for every item of an array, `{}` for every
-value of a map (additionalProperties). The generator refuses a default that is not a scalar:
+A path is its segments joined by dots (one string each, which keeps the table small in the wasm
+module's data): a property name, `*` for every item of an array, `{}` for every value of a map
+(additionalProperties); the generator refuses a property name with a dot. The generator refuses a default that is not a scalar:
 the core applies defaults in one pass, which is only the same as upstream's top-down pass when
 no default creates an object that holds defaults of its own.
 """
@@ -55,6 +56,13 @@ def walk(schema, path, out, lists):
         walk(schema["additionalProperties"], path + ["{}"], out, lists)
 
 
+def dotted(path) -> str:
+    for seg in path:
+        if "." in seg:
+            sys.exit(f"{path}: a property name with a dot cannot be written as a dotted path")
+    return json.dumps(".".join(path))
+
+
 def rust_value(v) -> str:
     if isinstance(v, bool):
         return f"DefaultValue::Bool({'true' if v else 'false'})"
@@ -90,18 +98,16 @@ def main() -> None:
         out, lists = tables[0]
         lines.append(f"pub(super) const {const}: &[CrdDefault] = &[")
         for path, value in out:
-            segs = ", ".join(json.dumps(s) for s in path)
-            lines.append(f"    CrdDefault {{ path: &[{segs}], value: {rust_value(value)} }},")
+            lines.append(f"    CrdDefault {{ path: {dotted(path)}, value: {rust_value(value)} }},")
         lines.append("];")
         lines.append("")
         lines.append(f"pub(super) const {const}_LISTS: &[CrdList] = &[")
         for path, keys in lists:
-            segs = ", ".join(json.dumps(s) for s in path)
             if keys is None:
                 kind = "None"
             else:
                 kind = "Some(&[" + ", ".join(json.dumps(k) for k in keys) + "])"
-            lines.append(f"    CrdList {{ path: &[{segs}], map_keys: {kind} }},")
+            lines.append(f"    CrdList {{ path: {dotted(path)}, map_keys: {kind} }},")
         lines.append("];")
         lines.append("")
     out_path = Path(__file__).resolve().parent.parent / "core/src/trainer/crd_defaults.rs"

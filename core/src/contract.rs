@@ -364,32 +364,22 @@ fn answer(req: Request, check: ObjectCheck) -> Response {
             check,
             eval::jobset::jobset_failure_policy,
         ),
-        "backoff" => encode(
-            op,
-            backoff::decode_input(input).and_then(backoff::run),
-            vec![],
-        ),
-        "whatIf" => match crate::trainer::op::what_if_input(&input) {
+        "backoff" => encode(op, backoff::decode_input(input).and_then(backoff::run), vec![]),
+        "whatIf" => {
             // A TrainJob: the JobSet the trainer builds is evaluated; the warnings are the
             // TrainJob's, placed at its fields (the JobSet's own check would name the JobSet's).
-            Ok(Some((input, extra))) => with_warnings(
-                evaluation(
-                    op,
-                    input,
-                    "object",
-                    None,
-                    ObjectCheck::Off,
-                    eval::whatif::what_if,
-                ),
-                if check == ObjectCheck::On {
-                    extra
-                } else {
-                    Vec::new()
-                },
-            ),
-            Ok(None) => evaluation(op, input, "object", None, check, eval::whatif::what_if),
-            Err(d) => Response::error(Some(op), d),
-        },
+            // One call of `evaluation` for both, so that it stays inlined here.
+            let (input, extra, object_check) = match crate::trainer::op::what_if_input(&input) {
+                Ok(Some((jobset_input, extra))) => (jobset_input, extra, ObjectCheck::Off),
+                Ok(None) => (input, Vec::new(), check),
+                Err(d) => return Response::error(Some(op), d),
+            };
+            let extra = if check == ObjectCheck::On { extra } else { Vec::new() };
+            with_warnings(
+                evaluation(op, input, "object", None, object_check, eval::whatif::what_if),
+                extra,
+            )
+        }
         "resolve" => encode(op, decode(input).and_then(crate::trainer::op::run), vec![]),
         "backoffCompare" => encode(
             op,
@@ -412,9 +402,7 @@ fn answer(req: Request, check: ObjectCheck) -> Response {
             Diagnostic::request(
                 "op-not-built",
                 "op",
-                format!(
-                    "op {op:?} is not in this build of restartkit (built without the `simulate` feature)"
-                ),
+                format!("op {op:?} is not in this build of restartkit (built without the `simulate` feature)"),
             ),
         ),
         "vectorExpect" => encode(

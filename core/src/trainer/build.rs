@@ -734,7 +734,10 @@ pub(super) fn gpus(res: &Value) -> i64 {
         list.and_then(Value::as_object)
             .and_then(|m| {
                 m.iter()
-                    .find(|(k, _)| k.to_lowercase().contains("gpu"))
+                    // strings.ToLower: no character but G, P and U lowercases to g, p or u, so
+                    // the ASCII lowering finds the same names (and keeps Unicode's case tables
+                    // out of the wasm module's data, which loads with its first part).
+                    .find(|(k, _)| k.to_ascii_lowercase().contains("gpu"))
                     .map(|(_, v)| Quantity::from_json(v).map_or(0, |q| q.value()))
             })
             .unwrap_or(0)
@@ -819,7 +822,8 @@ fn plainml(info: &mut Info, tj: &TrainJob) {
 pub(super) fn torchtune_model(runtime: &str) -> String {
     let f: Vec<&str> = runtime.split('-').collect();
     match f.as_slice() {
-        [_, family, size] => format!("{}/{}", family.replace('.', "_"), size.to_uppercase()),
+        // strings.ToUpper of a part of a runtime's name, a DNS subdomain: ASCII only.
+        [_, family, size] => format!("{}/{}", family.replace('.', "_"), size.to_ascii_uppercase()),
         _ => String::new(),
     }
 }

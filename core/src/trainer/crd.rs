@@ -15,19 +15,24 @@ pub(super) enum DefaultValue {
     Int(i64),
 }
 
-/// One `default:` of a CRD: the schema path (`*` every array item, `{}` every map value) and
-/// the value.
+/// One `default:` of a CRD: the schema path, its segments joined by dots (`*` every array
+/// item, `{}` every map value), and the value.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct CrdDefault {
-    pub path: &'static [&'static str],
+    pub path: &'static str,
     pub value: DefaultValue,
 }
 
-/// An `x-kubernetes-list-type` of a CRD: `map` with its keys, or `set` (`map_keys` None).
+/// An `x-kubernetes-list-type` of a CRD at a dotted path: `map` with its keys, or `set`
+/// (`map_keys` None).
 #[derive(Debug, Clone, Copy)]
 pub(super) struct CrdList {
-    pub path: &'static [&'static str],
+    pub path: &'static str,
     pub map_keys: Option<&'static [&'static str]>,
+}
+
+fn segments(path: &str) -> Vec<&str> {
+    path.split('.').collect()
 }
 
 impl DefaultValue {
@@ -46,7 +51,7 @@ impl DefaultValue {
 /// table is upstream's top-down pass.
 pub(super) fn apply_defaults(obj: &mut Value, table: &[CrdDefault]) {
     for d in table {
-        if let Some((last, parents)) = d.path.split_last() {
+        if let Some((last, parents)) = segments(d.path).split_last() {
             default_at(obj, parents, last, d.value);
         }
     }
@@ -167,7 +172,7 @@ fn max_items(out: &mut Findings, path: &FieldPath, n: usize, max: usize) {
 /// value.
 fn validate_lists(obj: &Value, table: &[CrdList], out: &mut Findings) {
     for l in table {
-        lists_at(obj, l.path, &FieldPath::root(), l.map_keys, out);
+        lists_at(obj, &segments(l.path), &FieldPath::root(), l.map_keys, out);
     }
 }
 
