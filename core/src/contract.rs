@@ -298,6 +298,37 @@ fn with_warnings(resp: Response, extra: Vec<Diagnostic>) -> Response {
     }
 }
 
+/// The `resolve` op, apart from `answer` (whose code the wasm module's first-load part holds
+/// whole): the decoding of its input and the encoding of the JobSets it builds stay with the
+/// trainer's build, in the on-demand part.
+#[inline(never)]
+fn resolve(op: &str, input: Value) -> Response {
+    encode(op, decode(input).and_then(crate::trainer::op::run), vec![])
+}
+
+/// `whatIf` on a Kubeflow TrainJob: the JobSet the trainer builds is evaluated; the warnings
+/// are the TrainJob's, placed at its fields (the JobSet's own check would name the JobSet's).
+/// Apart from `answer`, as `resolve` is.
+#[inline(never)]
+fn what_if_train_job(input: Value, check: ObjectCheck) -> Response {
+    match crate::trainer::op::what_if_input(&input) {
+        Ok(Some((jobset_input, extra))) => with_warnings(
+            answer(Request::new("whatIf", jobset_input), ObjectCheck::Off),
+            if check == ObjectCheck::On {
+                extra
+            } else {
+                Vec::new()
+            },
+        ),
+        // The caller checked that the object is a TrainJob.
+        Ok(None) => Response::error(
+            Some("whatIf"),
+            Diagnostic::request("internal", "input.object", "not a TrainJob"),
+        ),
+        Err(d) => Response::error(Some("whatIf"), d),
+    }
+}
+
 /// Runs one request.
 pub fn handle(req: Request) -> Response {
     answer(req, ObjectCheck::On)
@@ -365,22 +396,11 @@ fn answer(req: Request, check: ObjectCheck) -> Response {
             eval::jobset::jobset_failure_policy,
         ),
         "backoff" => encode(op, backoff::decode_input(input).and_then(backoff::run), vec![]),
-        "whatIf" => {
-            // A TrainJob: the JobSet the trainer builds is evaluated; the warnings are the
-            // TrainJob's, placed at its fields (the JobSet's own check would name the JobSet's).
-            // One call of `evaluation` for both, so that it stays inlined here.
-            let (input, extra, object_check) = match crate::trainer::op::what_if_input(&input) {
-                Ok(Some((jobset_input, extra))) => (jobset_input, extra, ObjectCheck::Off),
-                Ok(None) => (input, Vec::new(), check),
-                Err(d) => return Response::error(Some(op), d),
-            };
-            let extra = if check == ObjectCheck::On { extra } else { Vec::new() };
-            with_warnings(
-                evaluation(op, input, "object", None, object_check, eval::whatif::what_if),
-                extra,
-            )
+        "whatIf" if input.get("object").is_some_and(crate::trainer::op::is_train_job) => {
+            what_if_train_job(input, check)
         }
-        "resolve" => encode(op, decode(input).and_then(crate::trainer::op::run), vec![]),
+        "whatIf" => evaluation(op, input, "object", None, check, eval::whatif::what_if),
+        "resolve" => resolve(op, input),
         "backoffCompare" => encode(
             op,
             decode(input).and_then(backoff::compare::compare),

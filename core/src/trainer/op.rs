@@ -384,6 +384,7 @@ fn resolved_of(
 }
 
 /// The `resolve` op.
+#[inline(never)]
 pub fn run(input: ResolveInput) -> Result<ResolveOutput, Diagnostic> {
     let (ctx, gate_warnings) = ctx_of(
         input.kubernetes_version.as_deref(),
@@ -568,6 +569,10 @@ pub(crate) fn validate_alone(v: &Value, ctx: &Ctx, out: &mut Findings) {
 /// TrainJob (and the trainer's replicatedJob as the default one), and, as warnings, the
 /// TrainJob's and runtime's admission errors and the built JobSet's, each at the TrainJob or
 /// runtime field it comes from. `None` for any other input.
+///
+/// Never inlined (nor is `run`): the contract's `answer` is one of the functions the wasm
+/// module's first-load part holds whole, and the trainer's build belongs to its on-demand part.
+#[inline(never)]
 pub fn what_if_input(input: &Value) -> Result<Option<(Value, Vec<Diagnostic>)>, Diagnostic> {
     let Some(object) = input.get("object").filter(|o| is_train_job(o)).cloned() else {
         return Ok(None);
