@@ -30,6 +30,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/go-logr/logr"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
 )
 
@@ -294,6 +296,8 @@ func isXGBoost(rt map[string]any) bool {
 
 func main() {
 	flag.Parse()
+	// The trainer's code logs through controller-runtime; the oracle reports only its verdicts.
+	ctrllog.SetLogger(logr.Discard())
 	version, dir := trainerModule()
 	crdDir := *flagCRDs
 	if crdDir == "" {
