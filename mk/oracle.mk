@@ -89,3 +89,36 @@ oracle-minor-vectors: $(addprefix oracle-bin-,$(ORACLE_MINORS))
 	  | python3 -c 'import json,sys; vs=[json.loads(l) for l in sys.stdin]; [v.update(id=v["id"]+"@"+v["input"]["kubernetesVersion"]) for v in vs]; print(json.dumps(vs, indent=1, ensure_ascii=False))' \
 	  > conformance/vectors/minors.json
 	@echo "conformance/vectors/minors.json: $$(grep -c '"id"' conformance/vectors/minors.json) vectors"
+
+# Kubeflow Trainer leg (conformance/oracle/trainer, docs/oracle.md "Kubeflow Trainer"): its own Go
+# module at the trainer's pins (github.com/kubeflow/trainer/v2 v2.3.0 builds against k8s.io v0.36,
+# not the v0.37 above). Generated TrainJob/runtime pairs, and the trainer's published ones in
+# conformance/realworld (-published): the trainer's CRD admission, webhooks and runtime/core
+# NewObjects against restartkit's validate and resolve.
+#   make oracle-trainer TRAINER_N=20000   (part of make oracle)
+TRAINER_ORACLE_DIR := $(ORACLE_DIR)/trainer
+TRAINER_ORACLE_BIN := $(CARGO_TARGET_DIR)/oracle/trainer-oracle
+TRAINER_SMOKE_N ?= 1000
+TRAINER_N ?= 20000
+# The CRDs the trainer release publishes, from the module the leg is built with.
+TRAINER_CRDS = $$(cd $(TRAINER_ORACLE_DIR) && go list -m -f '{{.Dir}}' github.com/kubeflow/trainer/v2)/manifests/base/crds
+
+FRONTEND_TESTS += test-oracle-trainer
+
+.PHONY: trainer-oracle-bin test-oracle-trainer oracle-trainer
+
+trainer-oracle-bin:
+	@command -v go >/dev/null || { echo "go is required for conformance/oracle/trainer (see docs/oracle.md)"; exit 1; }
+	cd $(TRAINER_ORACLE_DIR) && go vet . && go build -o $(TRAINER_ORACLE_BIN) .
+
+test-oracle-trainer: build trainer-oracle-bin
+	$(TRAINER_ORACLE_BIN) -n $(TRAINER_SMOKE_N) -seed $(SEED) -restartkit $(RK) -crds "$(TRAINER_CRDS)" -published conformance/realworld
+
+oracle-trainer: trainer-oracle-bin
+	$(CARGO) build --locked --release -p restartkit-cli
+	$(TRAINER_ORACLE_BIN) -n $(TRAINER_N) -seed $(SEED) -restartkit $(RK_RELEASE) -crds "$(TRAINER_CRDS)" -published conformance/realworld -out $(CARGO_TARGET_DIR)/oracle/trainer-disagreements.jsonl
+
+# The trainer leg runs with the whole oracle (K8S=all), not with one minor's.
+ifeq ($(K8S),all)
+oracle: oracle-trainer
+endif

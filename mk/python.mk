@@ -11,6 +11,9 @@ PY_DIST  := $(PY_ROOT)/dist/python
 PY_TOOLS := "maturin>=1.9,<2" pytest mypy kubernetes jsonschema types-jsonschema pytest-benchmark typing_extensions
 # restartkit.sweep on a real local Ray cluster and sweep_rows as a DataFrame (python/tests/test_sweep.py).
 PY_TOOLS += ray pandas pandas-stubs
+# restartkit.trainjob on the Kubeflow SDK's TrainJob models (examples/python/trainjob_sdk.py); 0.5 is the
+# SDK of trainer v2.3.0, the release core/src/trainer models.
+PY_TOOLS += "kubeflow>=0.5,<0.6"
 PY_STAMP := $(PY_VENV)/.restartkit-tools
 
 FRONTEND_TESTS += test-python

@@ -14,8 +14,11 @@ import type {
   JobsetFailurePolicyOutput,
   Pod,
   PodFailurePolicyOutput,
+  ResolveOutput,
+  RuntimeInput,
   ValidateInput,
   ValidateOutput,
+  WhatIfOutput,
 } from './contract';
 
 export type * from './contract';
@@ -33,7 +36,16 @@ export interface Options {
   featureGates?: Record<string, boolean>;
 }
 
-export interface ValidateOptions extends Options {
+/** A Kubeflow TrainingRuntime or ClusterTrainingRuntime: an object, YAML/JSON text, or a RuntimeInput. */
+export type RuntimeLike = Record<string, unknown> | string | Uint8Array | RuntimeInput;
+
+/** The runtime(s) a Kubeflow TrainJob may name, beside the input itself. */
+export interface RuntimeOptions {
+  runtime?: RuntimeLike;
+  runtimes?: Iterable<RuntimeLike>;
+}
+
+export interface ValidateOptions extends Options, RuntimeOptions {
   /** Validate exactly as given, without upstream defaulting. */
   skipDefaulting?: boolean;
   /** Shown in diagnostics. */
@@ -44,6 +56,20 @@ export interface ValidateOptions extends Options {
 
 /** Options of `compareVersions`: its input without the manifests. */
 export type CompareVersionsOptions = Omit<CompareVersionsInput, "object" | "source">;
+
+export interface ResolveOptions extends Options, RuntimeOptions {
+  /** Shown in diagnostics. */
+  fileName?: string;
+}
+
+export interface WhatIfOptions extends Options, RuntimeOptions {
+  /** The container that exits (default: the first regular container). */
+  container?: string;
+  /** In a JobSet (or TrainJob): the replicatedJob whose Pod fails. */
+  replicatedJob?: string;
+  /** Pod condition types present when the Pod fails (`DisruptionTarget`). */
+  podConditions?: string[];
+}
 
 /** A Kubernetes object (API JSON, camelCase) or YAML/JSON text. */
 export type ObjectOrText = Record<string, unknown> | Pod | Job | JobSet | string | Uint8Array;
@@ -106,3 +132,7 @@ export declare function describe(): Description;
 export declare function schemas(): Record<string, unknown>;
 /** Compiles a Pod or Job once for fast decisions. */
 export declare function compile(podOrJob: Pod | Job | ObjectOrText, opts?: Options): Policy;
+/** Kubeflow Trainer: the JobSet (and side objects) the trainer builds from a TrainJob and its runtime. */
+export declare function resolve(trainJobOrText: ObjectOrText, opts?: ResolveOptions): ResolveOutput;
+/** What happens when a container of a Pod, Job, JobSet or TrainJob exits with `exitCode`. */
+export declare function whatIf(objOrText: ObjectOrText, exitCode: number, opts?: WhatIfOptions): WhatIfOutput;

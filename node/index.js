@@ -170,6 +170,23 @@ function request(op, input) {
   return decode(native.handleJson(requestText(op, input))).result;
 }
 
+/** The contract's `runtimes` from `opts.runtime` / `opts.runtimes`: each a TrainingRuntime or
+ * ClusterTrainingRuntime object, YAML/JSON text, or a RuntimeInput (`{object}`, `{source, fileName}`). */
+function runtimesOf(opts) {
+  if (!opts) return [];
+  const given = [];
+  if (opts.runtime != null) given.push(opts.runtime);
+  if (opts.runtimes != null) given.push(...Array.from(opts.runtimes));
+  return given.map((r, i) => {
+    if (isText(r)) return { source: asText(r) };
+    if (r !== null && typeof r === 'object' && !Array.isArray(r)) {
+      if (r.kind === undefined && (r.object !== undefined || r.source !== undefined)) return r;
+      return { object: r };
+    }
+    throw new TypeError(`runtimes[${i}] must be an object or YAML/JSON text`);
+  });
+}
+
 function validateInput(objOrText, opts) {
   const inp = options(opts);
   if (isText(objOrText)) inp.source = asText(objOrText);
@@ -178,6 +195,8 @@ function validateInput(objOrText, opts) {
   if (opts && opts.skipDefaulting) inp.skipDefaulting = true;
   if (opts && opts.fileName != null) inp.fileName = String(opts.fileName);
   if (opts && opts.fieldValidation != null) inp.fieldValidation = String(opts.fieldValidation);
+  const runtimes = runtimesOf(opts);
+  if (runtimes.length) inp.runtimes = runtimes;
   return inp;
 }
 
@@ -253,6 +272,30 @@ function podFailurePolicy(job, pod, opts) {
 function jobsetFailurePolicy(jobset, failedJobs, opts) {
   const jobs = Array.from(failedJobs, (j, i) => plain(j, `failedJobs[${i}]`));
   return request('jobsetFailurePolicy', { ...options(opts), jobset: plain(jobset, 'jobset'), failedJobs: jobs });
+}
+
+/** Kubeflow Trainer: the JobSet (and side objects) the trainer builds for the TrainJob (an
+ * object, or YAML/JSON text that may hold its runtime too) with `opts.runtime`/`opts.runtimes`,
+ * and the errors of the TrainJob, its runtime and the JobSet; returns ResolveOutput. */
+function resolve(trainJobOrText, opts) {
+  const inp = options(opts);
+  if (isText(trainJobOrText)) inp.source = asText(trainJobOrText);
+  else if (trainJobOrText !== null && typeof trainJobOrText === 'object' && !Array.isArray(trainJobOrText)) inp.trainJob = trainJobOrText;
+  else throw new TypeError('resolve takes a TrainJob object or YAML/JSON text');
+  if (opts && opts.fileName != null) inp.fileName = String(opts.fileName);
+  const runtimes = runtimesOf(opts);
+  if (runtimes.length) inp.runtimes = runtimes;
+  return withWarnings(decode(native.handleJson(requestText('resolve', inp))));
+}
+
+/** What happens when a container of a Pod, Job, JobSet or TrainJob (with `opts.runtime`) exits
+ * with `exitCode`: the `whatIf` op (the CLI's `evaluate`). */
+function whatIf(objOrText, exitCode, opts) {
+  const inp = { ...options(opts), object: plain(objOrText, 'object'), exitCode: exitCodeOf(exitCode) };
+  for (const k of ['container', 'replicatedJob', 'podConditions']) if (opts && opts[k] != null) inp[k] = opts[k];
+  const runtimes = runtimesOf(opts);
+  if (runtimes.length) inp.runtimes = runtimes;
+  return request('whatIf', inp);
 }
 
 /** A backoff curve: the `backoff` op's input as is (`component`: `kubelet` or `job-controller`). */
@@ -373,4 +416,6 @@ module.exports = {
   describe,
   schemas,
   compile,
+  resolve,
+  whatIf,
 };

@@ -22,6 +22,7 @@ mod lsp;
 mod render;
 mod stages;
 mod sweep;
+mod trainer;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use restartkit::Diagnostic;
@@ -126,9 +127,32 @@ enum Command {
         #[arg(
             long = "compare-version",
             value_name = "VERSION",
-            conflicts_with = "skip_defaulting"
+            conflicts_with_all = ["skip_defaulting", "runtimes"]
         )]
         compare_version: Option<String>,
+        /// A TrainingRuntime or ClusterTrainingRuntime file the TrainJobs may name (repeatable;
+        /// the runtimes in the other files given count too).
+        #[arg(long = "runtime", value_name = "FILE")]
+        runtimes: Vec<PathBuf>,
+        #[command(flatten)]
+        target: Target,
+    },
+    /// The JobSet (and ConfigMaps, Secrets, PodGroups) Kubeflow Trainer creates for each TrainJob
+    /// in the files, from its TrainingRuntime or ClusterTrainingRuntime (in the files or
+    /// `--runtime FILE`), as github.com/kubeflow/trainer/v2 v2.3.0 builds them; the TrainJob's and
+    /// runtime's admission errors and the JobSet's on stderr.
+    ///
+    /// Exit status: 0, 1 when a TrainJob or its JobSet has an error, 2 when a file cannot be read
+    /// or holds no TrainJob.
+    Resolve {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// A TrainingRuntime or ClusterTrainingRuntime file (repeatable).
+        #[arg(long = "runtime", value_name = "FILE")]
+        runtimes: Vec<PathBuf>,
+        /// `json`: a List of the objects (kubectl reads it); `result`: the resolve op's result.
+        #[arg(short, long, value_enum, default_value_t = trainer::ResolveOutput::Json)]
+        output: trainer::ResolveOutput,
         #[command(flatten)]
         target: Target,
     },
@@ -143,8 +167,12 @@ enum Command {
     /// request cannot be answered (unknown container, unsupported kind, ...), 2 when the file
     /// cannot be read.
     Evaluate {
-        /// A Pod, Job or JobSet manifest.
+        /// A Pod, Job, JobSet or Kubeflow TrainJob manifest (a TrainJob is evaluated as the JobSet
+        /// the trainer builds from it and its runtime: in the file or `--runtime FILE`).
         file: PathBuf,
+        /// For a TrainJob: its TrainingRuntime or ClusterTrainingRuntime file (repeatable).
+        #[arg(long = "runtime", value_name = "FILE")]
+        runtimes: Vec<PathBuf>,
         /// The container that exits (default: the first regular container).
         #[arg(short, long)]
         container: Option<String>,
@@ -402,6 +430,7 @@ fn dispatch(cli: Cli) -> ExitCode {
             skip_defaulting: _,
             field_validation,
             compare_version: Some(to),
+            runtimes: _,
             target,
         } => compare_versions(&files, output, field_validation, &to, &target),
         Command::Validate {
@@ -410,10 +439,25 @@ fn dispatch(cli: Cli) -> ExitCode {
             skip_defaulting,
             field_validation,
             compare_version: None,
+            runtimes,
             target,
-        } => validate(&files, output, skip_defaulting, field_validation, &target),
+        } => validate(
+            &files,
+            &runtimes,
+            output,
+            skip_defaulting,
+            field_validation,
+            &target,
+        ),
+        Command::Resolve {
+            files,
+            runtimes,
+            output,
+            target,
+        } => trainer::resolve(&files, &runtimes, output, &target),
         Command::Evaluate {
             file,
+            runtimes,
             container,
             exit_code,
             replicated_job,
@@ -422,6 +466,7 @@ fn dispatch(cli: Cli) -> ExitCode {
             target,
         } => render::evaluate(
             &file,
+            &runtimes,
             container,
             exit_code,
             replicated_job,
@@ -574,6 +619,7 @@ fn compare_versions(
 
 fn validate(
     files: &[PathBuf],
+    runtime_files: &[PathBuf],
     output: Output,
     skip_defaulting: bool,
     field_validation: FieldValidationArg,
@@ -582,17 +628,48 @@ fn validate(
     let mut any_error = false;
     let mut unreadable = Vec::new();
     let mut reports = Vec::new();
-    for f in files {
-        let name = f.display().to_string();
-        let text = match read_input(f) {
-            Ok(t) => t,
+    // Every file is read first: a TrainJob in one may name a runtime in another.
+    let read: Vec<(String, Result<String, String>)> = files
+        .iter()
+        .map(|f| (f.display().to_string(), read_input(f)))
+        .collect();
+    let extra = match trainer::read_runtime_files(runtime_files) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut texts: BTreeMap<String, String> = extra.iter().cloned().collect();
+    for (n, t) in &read {
+        if let Ok(t) = t {
+            texts.insert(n.clone(), t.clone());
+        }
+    }
+    for (name, text) in &read {
+        let name = name.clone();
+        let text = match text {
+            Ok(t) => t.clone(),
             Err(e) => {
                 eprintln!("error: {e}");
-                unreadable.push((name, e));
+                unreadable.push((name, e.clone()));
                 continue;
             }
         };
         let mut input = options(target);
+        if text.contains("TrainJob") {
+            // The other files are validated on their own; a --runtime file is not.
+            let others: Vec<(&str, &str, bool)> = read
+                .iter()
+                .filter(|(n, _)| *n != name)
+                .filter_map(|(n, t)| t.as_ref().ok().map(|t| (n.as_str(), t.as_str(), true)))
+                .chain(extra.iter().map(|(n, t)| (n.as_str(), t.as_str(), false)))
+                .collect();
+            let runtimes = trainer::runtime_inputs(&others);
+            if !runtimes.is_empty() {
+                input.insert("runtimes".into(), Value::Array(runtimes));
+            }
+        }
         input.insert("source".into(), json!(text));
         input.insert("fileName".into(), json!(name));
         with_proposals(&mut input, &target.proposals);
@@ -629,7 +706,7 @@ fn validate(
                 .unwrap_or_default();
         any_error |= !errors.is_empty();
         if output == Output::Human {
-            render::diagnostics(&name, &text, &errors, &warnings, &infos);
+            trainer::diagnostics_by_file(&name, &text, &texts, &errors, &warnings, &infos);
         }
         reports.push((name, result, errors, warnings));
     }
@@ -1032,7 +1109,8 @@ fn batch(timing: bool, stages: bool) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// Reads a scenario file; a `workloadFile` is read relative to it and inlined.
+/// Reads a scenario file; a `workloadFile` (and a TrainJob's `runtimeFile`) is read relative to
+/// it and inlined.
 fn load_scenario(path: &PathBuf) -> Result<Value, String> {
     let text = read_input(path)?;
     let mut doc = restartkit::source::parse_documents(&text)
@@ -1052,17 +1130,28 @@ fn load_scenario(path: &PathBuf) -> Result<Value, String> {
         let w = restartkit::source::parse_documents(&wtext)
             .map_err(|d| format!("{}: {}", wp.display(), d.message))?
             .into_iter()
+            .collect::<Vec<_>>();
+        let w = w
+            .iter()
             .find(|d| {
                 matches!(
                     d.value.get("kind").and_then(Value::as_str),
-                    Some("Pod" | "Job" | "JobSet")
+                    Some("Pod" | "Job" | "JobSet" | "TrainJob")
                 )
             })
-            .ok_or_else(|| format!("{}: no Pod, Job or JobSet", wp.display()))?;
+            .ok_or_else(|| format!("{}: no Pod, Job, JobSet or TrainJob", wp.display()))?
+            .value
+            .clone();
+        let docs = restartkit::source::parse_documents(&wtext).unwrap_or_default();
         if let Some(m) = doc.as_object_mut() {
             m.remove("workloadFile");
-            m.insert("workload".into(), w.value);
+            m.insert("workload".into(), w);
         }
+        let base = path.parent().map(|p| p.to_path_buf()).unwrap_or_default();
+        trainer::scenario_runtime(&mut doc, &base, &docs)?;
+    } else {
+        let base = path.parent().map(|p| p.to_path_buf()).unwrap_or_default();
+        trainer::scenario_runtime(&mut doc, &base, &[])?;
     }
     Ok(doc)
 }

@@ -211,8 +211,11 @@ pub fn sarif(
     let mut rule_index: std::collections::BTreeMap<String, usize> = Default::default();
     let mut results = Vec::new();
     for (file, _, errors, warnings) in reports {
-        let uri = percent_encoding::utf8_percent_encode(file, URI_PATH).to_string();
         for d in errors.iter().chain(warnings) {
+            // A TrainJob's diagnostic may sit in its runtime's file.
+            let uri =
+                percent_encoding::utf8_percent_encode(d.file.as_deref().unwrap_or(file), URI_PATH)
+                    .to_string();
             let rule = d
                 .error_type
                 .map(|t| format!("{t:?}"))
@@ -334,8 +337,10 @@ pub fn backoff_table(r: &Value) {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 pub fn evaluate(
     file: &Path,
+    runtime_files: &[std::path::PathBuf],
     container: Option<String>,
     exit_code: i32,
     replicated_job: Option<String>,
@@ -351,21 +356,47 @@ pub fn evaluate(
         }
     };
     let doc = match restartkit::source::parse_documents(&text) {
-        Ok(docs) => docs.into_iter().find(|d| {
-            matches!(
-                d.value.get("kind").and_then(Value::as_str),
-                Some("Pod" | "Job" | "JobSet")
-            )
-        }),
+        Ok(docs) => {
+            let of = |kinds: &[&str]| {
+                docs.iter()
+                    .find(|d| {
+                        d.value
+                            .get("kind")
+                            .and_then(Value::as_str)
+                            .is_some_and(|k| kinds.contains(&k))
+                    })
+                    .cloned()
+            };
+            // A TrainJob is evaluated when the file holds no Pod, Job or JobSet.
+            of(&["Pod", "Job", "JobSet"]).or_else(|| of(&["TrainJob"]))
+        }
         Err(d) => {
             eprintln!("error: {}: {}", file.display(), d.message);
             return ExitCode::from(2);
         }
     };
     let Some(mut doc) = doc else {
-        eprintln!("error: {}: no Pod, Job or JobSet document", file.display());
+        eprintln!(
+            "error: {}: no Pod, Job, JobSet or TrainJob document",
+            file.display()
+        );
         return ExitCode::from(2);
     };
+    let name = file.display().to_string();
+    let train_job = restartkit::trainer::op::is_train_job(&doc.value);
+    let mut runtimes = Vec::new();
+    if train_job {
+        let extra = match crate::trainer::read_runtime_files(runtime_files) {
+            Ok(x) => x,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        let mut others = vec![(name.as_str(), text.as_str(), true)];
+        others.extend(extra.iter().map(|(n, t)| (n.as_str(), t.as_str(), false)));
+        runtimes = crate::trainer::runtime_inputs(&others);
+    }
     let kind = doc
         .value
         .get("kind")
@@ -387,6 +418,9 @@ pub fn evaluate(
     if !conditions.is_empty() {
         input.insert("podConditions".into(), json!(conditions));
     }
+    if !runtimes.is_empty() {
+        input.insert("runtimes".into(), Value::Array(runtimes.clone()));
+    }
     match call("whatIf", Value::Object(input)) {
         Ok((mut r, _)) => {
             // The object's validation errors, pointed at their lines in the file.
@@ -396,6 +430,11 @@ pub fn evaluate(
                 .unwrap_or_default();
             for w in &mut warnings {
                 restartkit::validate::attach_position(w, &doc);
+            }
+            if train_job {
+                // For a TrainJob, what validate says of it and of the JobSet built from it,
+                // each at the line of the TrainJob or runtime it comes from.
+                warnings = train_job_errors(&name, &text, runtimes, target);
             }
             if let (Some(m), Ok(w)) = (r.as_object_mut(), serde_json::to_value(&warnings)) {
                 m.insert("warnings".into(), w);
@@ -421,6 +460,31 @@ pub fn evaluate(
 
 /// How many of an evaluated object's validation errors `evaluate` shows; `validate` shows all.
 const SHOWN_OBJECT_ERRORS: usize = 3;
+
+/// The errors `validate` reports for a TrainJob file (with its runtimes), as warnings.
+fn train_job_errors(
+    name: &str,
+    text: &str,
+    runtimes: Vec<Value>,
+    target: &Target,
+) -> Vec<Diagnostic> {
+    let mut input = options(target);
+    input.insert("source".into(), json!(text));
+    input.insert("fileName".into(), json!(name));
+    input.insert("runtimes".into(), Value::Array(runtimes));
+    let Ok((r, _)) = call("validate", Value::Object(input)) else {
+        return Vec::new();
+    };
+    let mut errs: Vec<Diagnostic> = r
+        .get("errors")
+        .and_then(|e| serde_json::from_value(e.clone()).ok())
+        .unwrap_or_default();
+    for d in &mut errs {
+        d.severity = restartkit::Severity::Warning;
+        d.code = Some(restartkit::eval::object_warnings::INVALID_OBJECT.into());
+    }
+    errs
+}
 
 /// On stderr: the evaluated object would be refused by the API server, its first errors, and
 /// `restartkit validate FILE` as the next step. The decision is still printed (exit status 0).
@@ -558,6 +622,18 @@ fn sim_block(r: &Value) {
             js.get("reason").and_then(Value::as_str).unwrap_or(""),
             num(js.get("restarts")),
             js.get("message")
+                .and_then(Value::as_str)
+                .map(|m| format!("({m})"))
+                .unwrap_or_default()
+        );
+    }
+    if let Some(tj) = r.get("trainJob").filter(|v| !v.is_null()) {
+        outln!(
+            "  trainjob {}: {} {} {}",
+            tj.get("name").and_then(Value::as_str).unwrap_or(""),
+            tj.get("phase").and_then(Value::as_str).unwrap_or(""),
+            tj.get("reason").and_then(Value::as_str).unwrap_or(""),
+            tj.get("message")
                 .and_then(Value::as_str)
                 .map(|m| format!("({m})"))
                 .unwrap_or_default()

@@ -85,6 +85,10 @@ fn real_world_manifests_give_the_exit_code_upstream_implies() {
         let (version, gates) = restartkit::conformance::realworld_target(e);
         let mut cmd = bin();
         cmd.arg("validate").arg(&file);
+        // A TrainJob's runtime published in another file of the corpus.
+        for rt in e["runtimes"].as_array().into_iter().flatten() {
+            cmd.arg("--runtime").arg(dir.join(rt.as_str().unwrap()));
+        }
         if let Some(v) = version {
             cmd.args(["-k", &v]);
         }

@@ -32,6 +32,7 @@ pub const OPERATIONS: &[&str] = &[
     "jobsetFailurePolicy",
     "backoff",
     "whatIf",
+    "resolve",
     "simulate",
     "sweep",
     "sweepPlan",
@@ -270,6 +271,67 @@ fn evaluation<I: DeserializeOwned, O: Serialize>(
     encode(op, out, vec![])
 }
 
+/// An evaluation's result with `extra` warnings first (a TrainJob's own admission errors, when
+/// the JobSet built from it is what is evaluated).
+fn with_warnings(resp: Response, extra: Vec<Diagnostic>) -> Response {
+    if extra.is_empty() {
+        return resp;
+    }
+    match resp {
+        Response::Ok {
+            op,
+            mut result,
+            warnings,
+        } => {
+            if let Some(Value::Array(ws)) = result.get_mut("warnings") {
+                let mut all: Vec<Value> = extra
+                    .iter()
+                    .filter_map(|d| serde_json::to_value(d).ok())
+                    .collect();
+                all.append(ws);
+                *ws = all;
+            }
+            Response::Ok {
+                op,
+                result,
+                warnings,
+            }
+        }
+        e => e,
+    }
+}
+
+/// The `resolve` op, apart from `answer` (whose code the wasm module's first-load part holds
+/// whole): the decoding of its input and the encoding of the JobSets it builds stay with the
+/// trainer's build, in the on-demand part.
+#[inline(never)]
+fn resolve(op: &str, input: Value) -> Response {
+    encode(op, decode(input).and_then(crate::trainer::op::run), vec![])
+}
+
+/// `whatIf` on a Kubeflow TrainJob: the JobSet the trainer builds is evaluated; the warnings
+/// are the TrainJob's, placed at its fields (the JobSet's own check would name the JobSet's).
+/// Apart from `answer`, as `resolve` is.
+#[inline(never)]
+fn what_if_train_job(input: Value, check: ObjectCheck) -> Response {
+    match crate::trainer::op::what_if_input(&input) {
+        Ok(Some((jobset_input, extra))) => with_warnings(
+            answer(Request::new("whatIf", jobset_input), ObjectCheck::Off),
+            if check == ObjectCheck::On {
+                extra
+            } else {
+                Vec::new()
+            },
+        ),
+        // The caller checked that the object is a TrainJob.
+        Ok(None) => Response::error(
+            Some("whatIf"),
+            Diagnostic::request("internal", "input.object", "not a TrainJob"),
+        ),
+        Err(d) => Response::error(Some("whatIf"), d),
+    }
+}
+
 /// Runs one request.
 pub fn handle(req: Request) -> Response {
     answer(req, ObjectCheck::On)
@@ -348,12 +410,12 @@ fn answer_op(op: &str, input: Value, check: ObjectCheck) -> Response {
             check,
             eval::jobset::jobset_failure_policy,
         ),
-        "backoff" => encode(
-            op,
-            backoff::decode_input(input).and_then(backoff::run),
-            vec![],
-        ),
+        "backoff" => encode(op, backoff::decode_input(input).and_then(backoff::run), vec![]),
+        "whatIf" if input.get("object").is_some_and(crate::trainer::op::is_train_job) => {
+            what_if_train_job(input, check)
+        }
         "whatIf" => evaluation(op, input, "object", None, check, eval::whatif::what_if),
+        "resolve" => resolve(op, input),
         "backoffCompare" => encode(
             op,
             decode(input).and_then(backoff::compare::compare),
@@ -545,6 +607,14 @@ pub fn json_schemas() -> std::collections::BTreeMap<&'static str, Value> {
         schema_for!(Evaluated<eval::whatif::WhatIfOutput>),
     );
     put(
+        "ResolveInput",
+        schema_for!(crate::trainer::op::ResolveInput),
+    );
+    put(
+        "ResolveOutput",
+        schema_for!(crate::trainer::op::ResolveOutput),
+    );
+    put(
         "BackoffCompareInput",
         schema_for!(backoff::compare::CompareInput),
     );
@@ -615,6 +685,8 @@ pub fn json_schemas() -> std::collections::BTreeMap<&'static str, Value> {
     put("Pod", schema_for!(crate::api::Pod));
     put("Job", schema_for!(crate::api::Job));
     put("JobSet", schema_for!(crate::api::JobSet));
+    put("TrainJob", schema_for!(crate::api::TrainJob));
+    put("TrainingRuntime", schema_for!(crate::api::TrainingRuntime));
     put(
         "ContainerRecreateRequest",
         schema_for!(crate::api::ContainerRecreateRequest),

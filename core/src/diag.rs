@@ -63,6 +63,10 @@ pub enum Origin {
     Kubelet,
     JobsetWebhook,
     KruiseWebhook,
+    /// Kubeflow Trainer's validating webhooks (TrainJob, TrainingRuntime, ClusterTrainingRuntime).
+    TrainerWebhook,
+    /// Kubeflow Trainer's TrainJob controller, when it cannot build the objects of a TrainJob.
+    TrainerController,
     /// restartkit's own checks (lints, input decoding, request errors).
     Restartkit,
 }
@@ -103,6 +107,10 @@ pub struct Diagnostic {
     /// the text itself. `line` and `column` stay where the field is.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub range: Option<Range>,
+    /// The file `line` and `column` refer to, when it is not the input's own text: a TrainJob's
+    /// runtime read from another file (the CLI's `validate a.yaml b.yaml`, `--runtime FILE`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
     /// Repairs, where the problem has one obvious one (absent when there is none). Every front
     /// end can apply them: `edits` to the object, `textEdits` to the text it came from.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -224,6 +232,7 @@ impl Diagnostic {
             column: None,
             document: None,
             range: None,
+            file: None,
             fixes: Vec::new(),
         }
     }
@@ -380,6 +389,7 @@ impl Diagnostic {
             column: None,
             document: None,
             range: None,
+            file: None,
             fixes: Vec::new(),
         }
     }
@@ -399,6 +409,7 @@ impl Diagnostic {
             column: None,
             document: None,
             range: None,
+            file: None,
             fixes: Vec::new(),
         }
     }
@@ -418,6 +429,7 @@ impl Diagnostic {
             column: None,
             document: None,
             range: None,
+            file: None,
             fixes: Vec::new(),
         }
     }

@@ -26,6 +26,7 @@ pub mod simulate;
 pub mod source;
 #[cfg(feature = "simulate")]
 pub mod sweep;
+pub mod trainer;
 pub mod upgrade;
 pub mod validate;
 

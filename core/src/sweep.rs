@@ -589,7 +589,7 @@ fn for_variant(name: &str, mut d: Diagnostic) -> Diagnostic {
 fn phases_of(kind: &str) -> &'static [&'static str] {
     match kind {
         "JobSet" => &["Running", "Completed", "Failed"],
-        "Job" => &["Running", "Complete", "Failed"],
+        "Job" | "TrainJob" => &["Running", "Complete", "Failed"],
         _ => &["Pending", "Running", "Succeeded", "Failed"],
     }
 }
@@ -640,6 +640,7 @@ fn final_phase(kind: &str, run: &SimulationRun) -> String {
     let phase = match kind {
         "JobSet" => run.jobset.as_ref().map(|j| j.phase.clone()),
         "Job" => run.jobs.first().map(|j| j.phase.clone()),
+        "TrainJob" => run.train_job.as_ref().map(|t| t.phase.clone()),
         _ => run.pods.first().map(|p| p.phase.clone()),
     };
     phase.unwrap_or_else(|| "Running".into())

@@ -22,6 +22,21 @@ fn published_manifests_are_judged_as_upstream_judges_them() {
         if let (Some(v), Some(m)) = (version, input.as_object_mut()) {
             m.insert("kubernetesVersion".into(), json!(v));
         }
+        // A TrainJob's runtime published in another file of the corpus (validated on its own).
+        let runtimes: Vec<Value> = e
+            .get("runtimes")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .map(|f| {
+                let text = std::fs::read_to_string(dir.join(f)).unwrap_or_default();
+                json!({"source": text, "fileName": f, "validated": true})
+            })
+            .collect();
+        if let (false, Some(m)) = (runtimes.is_empty(), input.as_object_mut()) {
+            m.insert("runtimes".into(), json!(runtimes));
+        }
         let resp = restartkit::handle(restartkit::Request {
             op: "validate".into(),
             input,

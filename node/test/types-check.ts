@@ -25,3 +25,9 @@ const resultWarnings: rk.Diagnostic[] = r.warnings;
 const policyWarnings: readonly rk.Diagnostic[] = rk.compile(job).warnings;
 const pfpWarnings: rk.Diagnostic[] = rk.podFailurePolicy(job, { apiVersion: 'v1', kind: 'Pod' }).warnings;
 void [out, line, action, codes, many, r, b, rk.ACTIONS, rk.VERSION, resultWarnings, policyWarnings, pfpWarnings];
+// Kubeflow Trainer: a TrainJob with its runtime (text, an object, or a RuntimeInput).
+const built: rk.ResolveOutput = rk.resolve('kind: TrainJob\n', { runtime: 'kind: ClusterTrainingRuntime\n', fileName: 'tj.yaml' });
+const builtJobSet: rk.JobSet | null | undefined = built.trainJobs[0]?.jobSet;
+const answer: rk.WhatIfOutput = rk.whatIf({ kind: 'TrainJob' }, 2, { runtimes: [{ source: 'kind: ClusterTrainingRuntime\n', fileName: 'rt.yaml' }], container: 'node' });
+const story: string[] = answer.story;
+void [builtJobSet, story];

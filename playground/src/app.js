@@ -322,7 +322,7 @@ const loadRelative = (base) => (path) => simFile(new URL(path, new URL(base, 'ht
 /** The scenario as the simulation panel runs it: workloadFile resolved, the editor's workload
  * when the scenario names none, and the proposal toggles (on the scenario, not the compare). */
 async function currentScenario(reader, w) {
-  const scenario = await scenarioInput(reader, state.sm ?? '', { loadFile: loadRelative(scenarioBase(state.s)), fallbackWorkload: w?.obj });
+  const scenario = await scenarioInput(reader, state.sm ?? '', { loadFile: loadRelative(scenarioBase(state.s)), fallbackWorkload: w?.obj, fallbackRuntime: w?.runtime });
   if (state.p.length) scenario.proposals = [...new Set([...(scenario.proposals ?? []), ...state.p])];
   return scenario;
 }
@@ -331,7 +331,7 @@ function updateSimulation(w) {
   $('scenario-select').value = state.s ?? '';
   $('compare-select').value = state.sc ?? '';
   if (!simPanel.open) return;
-  const key = JSON.stringify([state.sm, state.sc, state.p, state.sm !== null && !/^\s*workload(File)?:/m.test(state.sm) ? w?.obj : null]);
+  const key = JSON.stringify([state.sm, state.sc, state.p, state.sm !== null && !/^\s*workload(File)?:/m.test(state.sm) ? [w?.obj, w?.runtime] : null]);
   if (key === simKey) return;
   simKey = key;
   const seq = ++simSeq;
@@ -344,7 +344,7 @@ function updateSimulation(w) {
       // --proposal` does), so a scenario can be compared with itself without the proposal.
       const scenario = await currentScenario(sim, w);
       const compare = state.sc
-        ? await scenarioInput(sim, (await scenarioText(state.sc)) ?? '', { loadFile: loadRelative(scenarioBase(state.sc)), fallbackWorkload: w?.obj })
+        ? await scenarioInput(sim, (await scenarioText(state.sc)) ?? '', { loadFile: loadRelative(scenarioBase(state.sc)), fallbackWorkload: w?.obj, fallbackRuntime: w?.runtime })
         : null;
       if (seq !== simSeq) return;
       renderSimulation(sim, out, scenario, compare, proposalMarker);

@@ -1,8 +1,11 @@
 // Which of restartkit's JSON Schemas (rk.schemas(), generated from the core's types) describes a
 // document, by its `kind`. The core has no CronJob type of its own (it validates a CronJob's
 // `spec.jobTemplate.spec` as a JobSpec), so the CronJob schema here is the Job's JobSpec under
-// `spec.jobTemplate`; every other kind is the core's schema as is.
-const KINDS = ['Pod', 'Job', 'CronJob', 'JobSet', 'KubeletConfiguration', 'ContainerRecreateRequest'];
+// `spec.jobTemplate`; a ClusterTrainingRuntime's is the TrainingRuntime's; every other kind is the
+// core's schema as is.
+const KINDS = ['Pod', 'Job', 'CronJob', 'JobSet', 'TrainJob', 'TrainingRuntime', 'ClusterTrainingRuntime', 'KubeletConfiguration', 'ContainerRecreateRequest'];
+// A ClusterTrainingRuntime has the TrainingRuntime's schema (the core reads both as one type).
+const SCHEMA_OF = { ClusterTrainingRuntime: 'TrainingRuntime' };
 
 const cache = new WeakMap();
 /** The schema as the editor gets it (see forEditor), made once per schema object. */
@@ -13,12 +16,13 @@ function prepared(schema) {
 
 export function schemaForKind(schemas, kind) {
   if (kind === 'CronJob' && schemas.Job) return prepared(cronJobSchema(prepared(schemas.Job)));
-  if (kind && KINDS.includes(kind) && schemas[kind]) return prepared(schemas[kind]);
+  const name = SCHEMA_OF[kind] ?? kind;
+  if (kind && KINDS.includes(kind) && schemas[name]) return prepared(schemas[name]);
   // No kind yet: offer the kinds restartkit knows.
   return {
     type: 'object',
     properties: {
-      apiVersion: { type: 'string', examples: ['v1', 'batch/v1', 'jobset.x-k8s.io/v1alpha2', 'kubelet.config.k8s.io/v1beta1', 'apps.kruise.io/v1alpha1'] },
+      apiVersion: { type: 'string', examples: ['v1', 'batch/v1', 'jobset.x-k8s.io/v1alpha2', 'trainer.kubeflow.org/v1alpha1', 'kubelet.config.k8s.io/v1beta1', 'apps.kruise.io/v1alpha1'] },
       kind: { type: 'string', description: 'The object kind; its schema drives completion once set.', examples: KINDS },
     },
   };

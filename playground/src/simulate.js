@@ -3,6 +3,7 @@
 // timeline. A scenario without `workload`/`workloadFile` runs the editor's manifest.
 import { h } from './dom.js';
 import { fmtSeconds } from './chart.js';
+import { runtimeOf } from './whatif.js';
 
 const SUMMARY = [
   ['inPlaceRestarts', 'in-place restarts'],
@@ -17,21 +18,40 @@ const SUMMARY = [
   ['endSeconds', 'simulated (s)'],
 ];
 
-/** Reads scenario text into the op's input; resolves `workloadFile` with `loadFile(path)`. */
-export async function scenarioInput(rk, text, { loadFile, fallbackWorkload }) {
+const WORKLOAD_KINDS = ['Pod', 'Job', 'JobSet', 'TrainJob'];
+
+/**
+ * Reads scenario text into the op's input; resolves `workloadFile` (and `runtimeFile`, or the
+ * runtime beside a TrainJob in the workload file) with `loadFile(path)`. Without a workload the
+ * editor's (`fallbackWorkload`, with `fallbackRuntime` for a TrainJob) runs.
+ */
+export async function scenarioInput(rk, text, { loadFile, fallbackWorkload, fallbackRuntime }) {
   const docs = rk.parseDocuments(text);
   const doc = docs[0]?.value;
   if (!doc || typeof doc !== 'object') throw new Error('the scenario is empty');
   const s = { ...doc };
+  const objectsOf = async (key) => {
+    const t = await loadFile(s[key]);
+    if (t === null) throw new Error(`${key} ${s[key]}: not among the playground's files`);
+    return rk.parseDocuments(t).map((d) => d.value);
+  };
   if (typeof s.workloadFile === 'string') {
-    const wt = await loadFile(s.workloadFile);
-    if (wt === null) throw new Error(`workloadFile ${s.workloadFile}: not among the playground's files`);
-    const w = rk.parseDocuments(wt).map((d) => d.value).find((o) => ['Pod', 'Job', 'JobSet'].includes(o?.kind));
-    if (!w) throw new Error(`workloadFile ${s.workloadFile}: no Pod, Job or JobSet`);
+    const objs = await objectsOf('workloadFile');
+    const w = objs.find((o) => WORKLOAD_KINDS.includes(o?.kind));
+    if (!w) throw new Error(`workloadFile ${s.workloadFile}: no Pod, Job, JobSet or TrainJob`);
     delete s.workloadFile;
     s.workload = w;
+    const rt = w.kind === 'TrainJob' ? runtimeOf(objs, w) : null;
+    if (rt && s.runtime === undefined) s.runtime = rt;
   } else if (s.workload === undefined && fallbackWorkload) {
     s.workload = fallbackWorkload;
+    if (fallbackRuntime && s.runtime === undefined) s.runtime = fallbackRuntime;
+  }
+  if (typeof s.runtimeFile === 'string') {
+    const rt = runtimeOf(await objectsOf('runtimeFile'), s.workload);
+    if (!rt) throw new Error(`runtimeFile ${s.runtimeFile}: no TrainingRuntime or ClusterTrainingRuntime`);
+    delete s.runtimeFile;
+    s.runtime = rt;
   }
   return s;
 }
@@ -49,6 +69,7 @@ function summaryTable(runs) {
 
 function finalPhases(run) {
   const parts = [];
+  if (run.trainJob) parts.push(`TrainJob ${run.trainJob.name}: ${run.trainJob.phase}${run.trainJob.reason ? ` (${run.trainJob.reason})` : ''}`);
   if (run.jobset) parts.push(`JobSet ${run.jobset.name}: ${run.jobset.phase}${run.jobset.reason ? ` (${run.jobset.reason})` : ''}`);
   for (const j of run.jobs ?? []) parts.push(`Job ${j.name}: ${j.phase}${j.reason ? ` (${j.reason})` : ''}`);
   const pods = run.pods ?? [];

@@ -3,20 +3,44 @@
 // JobSet controller's action; this module only lays the answer out.
 import { h } from './dom.js';
 
-/** The first Pod, Job or JobSet of the manifest, and the containers of its Pod template. */
+const RUNTIME_KINDS = ['TrainingRuntime', 'ClusterTrainingRuntime'];
+const ANCESTOR_LABEL = 'trainer.kubeflow.org/trainjob-ancestor-step';
+
+/** The runtime a Kubeflow TrainJob names among `objs` (the first runtime when none has its name). */
+export function runtimeOf(objs, trainJob) {
+  const runtimes = objs.filter((o) => RUNTIME_KINDS.includes(o?.kind));
+  return runtimes.find((r) => r.metadata?.name === trainJob?.spec?.runtimeRef?.name) ?? runtimes[0] ?? null;
+}
+
+/** The Pod template of the runtime's trainer replicatedJob (the one the trainer labels so). */
+function trainerPodSpec(runtime) {
+  const rjs = runtime?.spec?.template?.spec?.replicatedJobs ?? [];
+  const rj = rjs.find((r) => r?.template?.metadata?.labels?.[ANCESTOR_LABEL] === 'trainer') ?? rjs[0];
+  return rj?.template?.spec?.template?.spec;
+}
+
+/**
+ * The first Pod, Job, JobSet or Kubeflow TrainJob of the manifest, and the containers of its Pod
+ * template (a TrainJob's: its runtime's trainer Pods, the runtime taken from the same manifest).
+ */
 export function workloadOf(docs) {
-  for (const { value: o } of docs) {
+  const objs = docs.map((d) => d.value);
+  for (const o of objs) {
     if (!o || typeof o !== 'object') continue;
     let spec = null;
+    let runtime = null;
     if (o.kind === 'Pod') spec = o.spec;
     else if (o.kind === 'Job') spec = o.spec?.template?.spec;
     else if (o.kind === 'JobSet') spec = o.spec?.replicatedJobs?.[0]?.template?.spec?.template?.spec;
-    else continue;
+    else if (o.kind === 'TrainJob') {
+      runtime = runtimeOf(objs, o);
+      spec = trainerPodSpec(runtime);
+    } else continue;
     const containers = [
       ...(spec?.initContainers ?? []).map((c) => ({ name: c.name, init: true })),
       ...(spec?.containers ?? []).map((c) => ({ name: c.name, init: false })),
     ].filter((c) => typeof c.name === 'string');
-    return { kind: o.kind, obj: o, containers };
+    return { kind: o.kind, obj: o, runtime, containers };
   }
   return null;
 }
@@ -64,7 +88,7 @@ function objectWarnings(kind, warnings) {
  */
 export function renderWhatIf(rk, out, w, ask, marker = () => null) {
   if (!w) {
-    out.replaceChildren(h('p', { class: 'muted' }, 'Load a Pod, Job or JobSet to ask what happens when one of its containers exits.'));
+    out.replaceChildren(h('p', { class: 'muted' }, 'Load a Pod, Job, JobSet or TrainJob to ask what happens when one of its containers exits.'));
     return;
   }
   if (!ask.container) {
@@ -80,8 +104,15 @@ export function renderWhatIf(rk, out, w, ask, marker = () => null) {
       kubernetesVersion: ask.kubernetesVersion,
       featureGates: ask.featureGates,
       ...(ask.proposals ? { proposals: ask.proposals } : {}),
+      // A TrainJob is answered for the JobSet the trainer builds from it and its runtime.
+      ...(w.runtime ? { runtimes: [{ object: w.runtime }] } : {}),
     });
   } catch (e) {
+    // The trainer's build is in the module's on-demand part: the page renders again once it is in.
+    if (e?.code === 'module-loading') {
+      out.replaceChildren(h('p', { class: 'muted', 'data-testid': 'decision-loading' }, 'Loading the rest of the engine…'));
+      return;
+    }
     out.replaceChildren(h('dl', {}, row('whatIf', 'error', e.message, e.field ? `at ${e.field}` : null, 'decision-error')));
     return;
   }
@@ -101,7 +132,7 @@ export function renderWhatIf(rk, out, w, ask, marker = () => null) {
   } else if (w.kind !== 'Pod') {
     rows.push(row('Job', 'no Pod failure', null, r.podPhase === 'Running' ? 'the container restarts in place, so the Job sees no failed Pod' : null, 'decision-job'));
   }
-  if (w.kind === 'JobSet') {
+  if (w.kind === 'JobSet' || w.kind === 'TrainJob') {
     if (r.jobset) {
       const js = r.jobset;
       const rule = js.matchedRuleName ? `rule ${js.matchedRuleName}` : js.matchedRule != null ? `rule ${js.matchedRule}` : null;

@@ -188,6 +188,29 @@ describe('playground', () => {
     await page.close();
   });
 
+  test('a Kubeflow TrainJob: what-if answers for the JobSet the trainer builds; an error of the built JobSet is at the runtime\'s line; the simulation ends at the deadline', async () => {
+    const { page, errors } = await open('#ex=trainjob');
+    await waitFor(page, () => document.querySelector('[data-testid="decision-jobset"]'), 'the JobSet row')
+      .catch(async (e) => { await page.screenshot({ path: join(artifacts, 'whatif-trainjob-failed.png'), fullPage: true }); throw e; });
+    // Exit 2 of a node: the runtime's podFailurePolicy fails the Job, its failurePolicy the JobSet.
+    assert.equal(await page.locator('[data-testid="decision-job"] .action').innerText(), 'FailJob');
+    assert.match(await page.locator('[data-testid="decision-job"] .detail').innerText(), /^Container node for pod training\/llm-finetune-node-0-0 failed with exit code 2/);
+    assert.equal(await page.locator('[data-testid="decision-jobset"] .action').innerText(), 'FailJobSet');
+    await waitFor(page, () => document.querySelector('#diag-count')?.innerText === 'No problems.', 'no diagnostics');
+    // A runtime whose Pods restart OnFailure beside a podFailurePolicy: kube-apiserver refuses the
+    // Jobs the trainer would create, at the runtime's restartPolicy line.
+    const text = (await editorText(page)).replace('restartPolicy: Never', 'restartPolicy: OnFailure');
+    await setText(page, text);
+    const line = text.split('\n').findIndex((l) => l.includes('restartPolicy: OnFailure')) + 1;
+    await waitFor(page, () => /1 diagnostic/.test(document.querySelector('#diag-count')?.innerText ?? ''), 'the diagnostic');
+    assert.match(await diagnosticsText(page), new RegExp(`${line}:\\d+`));
+    await page.locator('#simulation > summary').click();
+    await page.getByTestId('scenario-select').selectOption('trainjob-torch');
+    await waitFor(page, () => /TrainJob llm-finetune: Failed \(DeadlineExceeded\)/.test(document.querySelector('[data-testid="sim-summary"]')?.innerText ?? ''), 'the TrainJob to fail at its deadline');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   test('what-if: an exit code no rule names exhausts backoffLimit 0 and restarts the JobSet', async () => {
     const { page } = await open('#ex=training-jobset&g=ContainerRestartRules:1&c=trainer&x=137');
     await waitFor(page, () => document.querySelector('[data-testid="decision-jobset"]'), 'the JobSet row');
@@ -608,10 +631,14 @@ describe('first load and bad input', () => {
     mkdirSync(artifacts, { recursive: true });
     writeFileSync(join(artifacts, 'first-load.txt'), `${report}\n`);
     // Issue #21's goals: the first load's wasm at most 350 KiB gzipped (478 KiB before the issue;
-    // 326 KiB measured with the split), the whole package no larger than before the split (one
-    // 1,306,302-byte module then; the two parts add only the imports and exports that link them: +1.6 %).
+    // 326 KiB measured with the split), and the split costing no more than the imports and exports
+    // that link the parts (+1.6 % then): the two parts against the unsplit module of the same
+    // build (wasm/pkg/SIZES.txt; 1,306,302 bytes at the split, more since the module gained the
+    // Kubeflow Trainer build, all of it in the on-demand part).
+    const unsplit = Number(/^unsplit_bytes=(\d+)$/m.exec(readFileSync(join(repo, 'wasm', 'pkg', 'SIZES.txt'), 'utf8'))?.[1]);
+    assert.ok(unsplit > 0, 'wasm/pkg/SIZES.txt names the unsplit module\'s size');
     assert.ok(firstGz <= 350 * 1024, `the first-load part is ${(firstGz / 1024).toFixed(1)} KiB gzipped, over the 350 KiB goal`);
-    assert.ok(bothRaw <= 1.05 * 1306302, `the two parts are ${bothRaw} bytes, more than 5 % over the unsplit module`);
+    assert.ok(bothRaw <= 1.05 * unsplit, `the two parts are ${bothRaw} bytes, more than 5 % over the unsplit module (${unsplit})`);
     assert.ok(bundleGz <= 215 * 1024, `the page's JavaScript is ${(bundleGz / 1024).toFixed(1)} KiB gzipped, over its 215 KiB budget`);
     await page.close();
   });

@@ -11,19 +11,26 @@ you name.
 >>> policy.decide("trainer", 137)                           # doctest: +SKIP
 'FailJob'
 
-Objects may be dicts (API JSON, camelCase), YAML or JSON text, or objects of the official
-``kubernetes`` package (``V1Pod``, ``V1Job``, ...).
+Objects may be dicts (API JSON, camelCase), YAML or JSON text, a path to a file (a ``str``
+naming an existing file is read as that file, as ``open()`` does), objects of the official
+``kubernetes`` package (``V1Pod``, ``V1Job``, ...), or any model with ``to_dict()`` giving API
+JSON (the Kubeflow SDK's ``kubeflow_trainer_api`` models).
+
+Kubeflow Trainer: :func:`trainjob` gives the JobSet the trainer builds from a TrainJob and its
+runtime, before you submit it (``TrainerClient().train(...)`` submits such a TrainJob);
+:func:`validate`, :func:`what_if` and :func:`simulate` take a TrainJob with ``runtime=``.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union, cast
 
 from . import _native
 from ._errors import RestartkitError, ValidationError
-from ._model import Diagnostic, DocumentSummary, ValidationResult
-from ._sweep import load_scenario, sweep, sweep_rows
+from ._model import Diagnostic, DocumentSummary, TrainJobResult, ValidationResult
+from ._sweep import load_scenario, read_text_or_path, sweep, sweep_rows
 
 if TYPE_CHECKING:
     from ._types import (
@@ -33,7 +40,10 @@ if TYPE_CHECKING:
         Description,
         JobsetFailurePolicyOutput,
         PodFailurePolicyOutput,
+        ResolveOutput,
+        SimulateOutput,
         ValidateOutput,
+        WhatIfOutput,
     )
 
 __all__ = [
@@ -43,6 +53,7 @@ __all__ = [
     "DocumentSummary",
     "Policy",
     "RestartkitError",
+    "TrainJobResult",
     "ValidationError",
     "ValidationResult",
     "__version__",
@@ -58,10 +69,13 @@ __all__ = [
     "request",
     "schemas",
     "load_scenario",
+    "simulate",
     "sweep",
     "sweep_rows",
+    "trainjob",
     "validate",
     "validate_many",
+    "what_if",
 ]
 
 __version__: str = _native.VERSION
@@ -77,7 +91,7 @@ Policy = _native.Policy
 """A Pod or Job compiled for fast decisions; made by :func:`compile`."""
 
 #: Anything restartkit accepts as a Kubernetes object.
-KubeObject = Union[Mapping[str, Any], str, bytes, Any]
+KubeObject = Union[Mapping[str, Any], str, bytes, "os.PathLike[str]", Any]
 
 
 def handle_json(request: str) -> str:
@@ -133,9 +147,10 @@ def _decode_text(b: bytes) -> str:
         ) from None
 
 
-def _first_document(text: Union[str, bytes], what: str) -> Any:
+def _first_document(text: Union[str, bytes, "os.PathLike[str]"], what: str) -> Any:
     if isinstance(text, bytes):
         text = _decode_text(text)
+    text, _ = read_text_or_path(text, what)
     docs = json.loads(_native.parse_source(text))
     if not docs:
         raise RestartkitError(
@@ -144,16 +159,25 @@ def _first_document(text: Union[str, bytes], what: str) -> Any:
     return docs[0]
 
 
+def _has_to_dict(obj: Any) -> bool:
+    """A model that gives its API JSON with ``to_dict()`` (the Kubeflow SDK's
+    ``kubeflow_trainer_api`` models; the ``kubernetes`` package's are handled apart: their
+    ``to_dict()`` gives Python attribute names, not the API's)."""
+    return callable(getattr(obj, "to_dict", None)) and not _is_kubernetes_model(obj)
+
+
 def _plain(obj: Any, what: str) -> Any:
     """A Kubernetes object as plain JSON-able data (dict)."""
     if isinstance(obj, Mapping):
         return obj
-    if isinstance(obj, (str, bytes)):
+    if isinstance(obj, (str, bytes, os.PathLike)):
         return _first_document(obj, what)
     if _is_kubernetes_model(obj):
         return _sanitize_kubernetes(obj)
+    if _has_to_dict(obj):
+        return obj.to_dict()
     raise TypeError(
-        f"{what} must be a dict, YAML/JSON text or a kubernetes client object (V1Pod, V1Job, ...), not {type(obj).__name__}"
+        f"{what} must be a dict, YAML/JSON text, a file path, a kubernetes client object (V1Pod, V1Job, ...) or a model with to_dict(), not {type(obj).__name__}"
     )
 
 
@@ -253,6 +277,36 @@ def request(op: str, input: Mapping[str, Any]) -> Any:
 # Validation
 
 
+#: A Kubeflow TrainingRuntime or ClusterTrainingRuntime (or several), given beside a TrainJob:
+#: anything :data:`KubeObject` is, or a sequence of them.
+RuntimeLike = Union[KubeObject, Sequence[KubeObject]]
+
+
+def _runtimes_input(runtime: Optional[RuntimeLike]) -> List[Dict[str, Any]]:
+    """The contract's ``runtimes`` (RuntimeInput objects) for ``runtime=``."""
+    if runtime is None:
+        return []
+    items: Sequence[Any]
+    if isinstance(runtime, (Mapping, str, bytes, os.PathLike)) or _is_kubernetes_model(runtime) or _has_to_dict(runtime):
+        items = [runtime]
+    else:
+        items = list(runtime)
+    out: List[Dict[str, Any]] = []
+    for i, r in enumerate(items):
+        what = "runtime" if len(items) == 1 else f"runtime[{i}]"
+        if isinstance(r, bytes):
+            r = _decode_text(r)
+        if isinstance(r, (str, os.PathLike)):
+            text, file_name = read_text_or_path(r, what)
+            entry: Dict[str, Any] = {"source": text}
+            if file_name is not None:
+                entry["fileName"] = file_name
+            out.append(entry)
+        else:
+            out.append({"object": _plain(r, what)})
+    return out
+
+
 def _validate_input(
     obj: KubeObject,
     kubernetes_version: Optional[str],
@@ -260,32 +314,44 @@ def _validate_input(
     skip_defaulting: bool,
     file_name: Optional[str],
     field_validation: Optional[str] = None,
+    runtime: Optional[RuntimeLike] = None,
 ) -> Dict[str, Any]:
     inp = _options(kubernetes_version, feature_gates)
     if field_validation is not None:
         inp["fieldValidation"] = field_validation
-    _put_object(inp, obj)
+    path = _put_object(inp, obj)
     if skip_defaulting:
         inp["skipDefaulting"] = True
+    if file_name is None:
+        file_name = path
     if file_name is not None:
         inp["fileName"] = file_name
+    runtimes = _runtimes_input(runtime)
+    if runtimes:
+        inp["runtimes"] = runtimes
     return inp
 
 
-def _put_object(inp: Dict[str, Any], obj: KubeObject) -> None:
-    """Puts ``obj`` into a validate-like input: text as ``source``, an object as ``object``."""
+def _put_object(inp: Dict[str, Any], obj: KubeObject) -> Optional[str]:
+    """Puts ``obj`` into a validate-like input: text as ``source``, an object as ``object``.
+    Returns the path of the file read, when ``obj`` named one."""
     if isinstance(obj, bytes):
         obj = _decode_text(obj)
-    if isinstance(obj, str):
-        inp["source"] = obj
-    elif isinstance(obj, Mapping):
+    if isinstance(obj, (str, os.PathLike)):
+        text, path = read_text_or_path(obj, "obj")
+        inp["source"] = text
+        return path
+    if isinstance(obj, Mapping):
         inp["object"] = obj
     elif _is_kubernetes_model(obj):
         inp["object"] = _sanitize_kubernetes(obj)
+    elif _has_to_dict(obj):
+        inp["object"] = obj.to_dict()
     else:
         raise TypeError(
-            f"obj must be a dict, YAML/JSON text or a kubernetes client object (V1Pod, V1Job, ...), not {type(obj).__name__}"
+            f"obj must be a dict, YAML/JSON text, a file path, a kubernetes client object (V1Pod, V1Job, ...) or a model with to_dict(), not {type(obj).__name__}"
         )
+    return None
 
 
 def validate(
@@ -296,18 +362,23 @@ def validate(
     skip_defaulting: bool = False,
     file_name: Optional[str] = None,
     field_validation: Optional[str] = None,
+    runtime: Optional[RuntimeLike] = None,
 ) -> ValidationResult:
-    """Validates a Pod, Job, JobSet, ContainerRecreateRequest or KubeletConfiguration as
-    kube-apiserver (and the JobSet / OpenKruise webhooks) would on create.
+    """Validates a Pod, Job, JobSet, Kubeflow TrainJob, ContainerRecreateRequest or
+    KubeletConfiguration as kube-apiserver (and the JobSet / Kubeflow Trainer / OpenKruise
+    webhooks) would on create.
 
     ``obj`` is a dict, YAML or JSON text (several documents allowed; diagnostics then carry
-    ``line`` and ``column``) or a ``kubernetes`` client object. Upstream defaulting runs first
+    ``line`` and ``column``), a file path (a ``str`` naming an existing file is read), a
+    ``kubernetes`` client object, or a model with ``to_dict()``. A TrainJob is checked with its
+    runtime (in the text, or ``runtime=``: a TrainingRuntime or ClusterTrainingRuntime, or a
+    list) and with the JobSet the trainer builds from the two. Upstream defaulting runs first
     unless ``skip_defaulting``. ``field_validation`` is the API server's handling of fields the
     Kubernetes version does not know: ``"Strict"`` (refused, as kubectl asks), ``"Warn"`` (the
-    default: a warning each) or ``"Ignore"``. An invalid object is a result with
-    ``valid=False``; only a request restartkit cannot answer raises :class:`RestartkitError`.
+    default: a warning each) or ``"Ignore"``. An invalid object is a result with ``valid=False``;
+    only a request restartkit cannot answer raises :class:`RestartkitError`.
     """
-    inp = _validate_input(obj, kubernetes_version, feature_gates, skip_defaulting, file_name, field_validation)
+    inp = _validate_input(obj, kubernetes_version, feature_gates, skip_defaulting, file_name, field_validation, runtime)
     result, warnings = _request("validate", inp)
     return ValidationResult._from_output(cast("ValidateOutput", result), warnings)
 
@@ -340,6 +411,7 @@ def check(
     feature_gates: Optional[Mapping[str, bool]] = None,
     skip_defaulting: bool = False,
     field_validation: Optional[str] = None,
+    runtime: Optional[RuntimeLike] = None,
 ) -> ValidationResult:
     """Like :func:`validate`, but raises :class:`ValidationError` (whose ``errors()`` lists the
     Kubernetes field errors) when upstream would reject the object. Returns the result (with any
@@ -350,6 +422,7 @@ def check(
         feature_gates=feature_gates,
         skip_defaulting=skip_defaulting,
         field_validation=field_validation,
+        runtime=runtime,
     )
     if not r.valid:
         raise ValidationError(r.errors)
@@ -386,9 +459,11 @@ def compare_versions(
         inp["fieldValidation"] = field_validation
     if exit_codes is not None:
         inp["exitCodes"] = [int(c) for c in exit_codes]
+    path = _put_object(inp, obj)
+    if file_name is None:
+        file_name = path
     if file_name is not None:
         inp["fileName"] = file_name
-    _put_object(inp, obj)
     return cast("CompareVersionsOutput", request("compareVersions", inp))
 
 
@@ -447,6 +522,92 @@ def evaluate_jobset_failure(
     return cast("JobsetFailurePolicyOutput", request("jobsetFailurePolicy", inp))
 
 
+def trainjob(
+    train_job: KubeObject,
+    runtime: Optional[RuntimeLike] = None,
+    *,
+    kubernetes_version: Optional[str] = None,
+    feature_gates: Optional[Mapping[str, bool]] = None,
+) -> TrainJobResult:
+    """The JobSet (and ConfigMaps, Secrets, PodGroups) Kubeflow Trainer creates for a TrainJob
+    and its TrainingRuntime or ClusterTrainingRuntime, as github.com/kubeflow/trainer/v2 v2.3.0
+    builds them, with the admission errors of both and of the JobSet.
+
+    ``train_job`` and ``runtime`` are dicts, YAML or JSON text, file paths, or models with
+    ``to_dict()`` such as the Kubeflow SDK's ``kubeflow_trainer_api`` models
+    (``TrainerV1alpha1TrainJob``): check what ``TrainerClient().train(...)`` would submit before
+    submitting it. ``train_job`` may be text holding the runtime too (then ``runtime`` is
+    optional); ``runtime`` may be a list. A TrainJob the API server or the trainer's webhook
+    refuses gives ``job_set=None`` and ``not_built`` with the reason; ``errors`` hold each error
+    at the TrainJob or runtime field it comes from.
+    """
+    inp = _options(kubernetes_version, feature_gates)
+    if isinstance(train_job, bytes):
+        train_job = _decode_text(train_job)
+    if isinstance(train_job, (str, os.PathLike)):
+        text, file_name = read_text_or_path(train_job, "train_job")
+        inp["source"] = text
+        if file_name is not None:
+            inp["fileName"] = file_name
+    else:
+        inp["trainJob"] = _plain(train_job, "train_job")
+    runtimes = _runtimes_input(runtime)
+    if runtimes:
+        inp["runtimes"] = runtimes
+    result, warnings = _request("resolve", inp)
+    return TrainJobResult._from_output(cast("ResolveOutput", result), warnings)
+
+
+def what_if(
+    obj: KubeObject,
+    exit_code: int,
+    *,
+    container: Optional[str] = None,
+    replicated_job: Optional[str] = None,
+    pod_conditions: Sequence[str] = (),
+    runtime: Optional[RuntimeLike] = None,
+    kubernetes_version: Optional[str] = None,
+    feature_gates: Optional[Mapping[str, bool]] = None,
+) -> "WhatIfOutput":
+    """What happens when ``container`` (default: the first) of a Pod, Job, JobSet or Kubeflow
+    TrainJob exits with ``exit_code``: the kubelet's decision, the Pod's phase, the Job's
+    outcome and the JobSet's action, with a ``story`` in sentences (the CLI's ``evaluate``). A
+    TrainJob is answered for the JobSet the trainer builds from it and ``runtime`` (its trainer
+    replicatedJob by default); ``result["warnings"]`` then holds the TrainJob's, runtime's and
+    JobSet's errors at the TrainJob or runtime field each comes from."""
+    inp = _options(kubernetes_version, feature_gates)
+    inp.update(object=_plain(obj, "obj"), exitCode=exit_code)
+    if container is not None:
+        inp["container"] = container
+    if replicated_job is not None:
+        inp["replicatedJob"] = replicated_job
+    if pod_conditions:
+        inp["podConditions"] = list(pod_conditions)
+    runtimes = _runtimes_input(runtime)
+    if runtimes:
+        inp["runtimes"] = runtimes
+    return cast("WhatIfOutput", request("whatIf", inp))
+
+
+def simulate(
+    scenario: Any,
+    *,
+    compare: Any = None,
+    runtime: Optional[KubeObject] = None,
+) -> "SimulateOutput":
+    """A restart timeline of a scenario (a dict, YAML or JSON text, or a scenario file's path:
+    its ``workloadFile`` and ``runtimeFile`` are read relative to it), optionally beside a
+    second one (``compare``). A TrainJob workload runs as the JobSet the trainer builds from it
+    and its runtime (the scenario's ``runtime``, ``runtime=`` here, or a runtime in the
+    workload file); ``result["trainJob"]`` gives its phase. See docs/simulation.md."""
+    inp: Dict[str, Any] = {"scenario": load_scenario(scenario)}
+    if runtime is not None:
+        inp["scenario"]["runtime"] = _plain(runtime, "runtime")
+    if compare is not None:
+        inp["compare"] = load_scenario(compare)
+    return cast("SimulateOutput", request("simulate", inp))
+
+
 def _camel(name: str) -> str:
     head, *rest = name.split("_")
     return head + "".join(p[:1].upper() + p[1:] for p in rest)
@@ -468,7 +629,7 @@ def backoff_curve(
     inp["component"] = component
     for k, v in params.items():
         key = _camel(k)
-        if key == "kubeletConfig" and isinstance(v, (str, bytes)):
+        if key == "kubeletConfig" and isinstance(v, (str, bytes, os.PathLike)):
             v = _first_document(v, "kubeletConfig")
         inp[key] = v
     return cast("BackoffOutput", request("backoff", inp))

@@ -16,40 +16,100 @@ from ._model import Diagnostic
 if TYPE_CHECKING:
     from ._types import SweepOutput, SweepPlanOutput
 
-__all__ = ["sweep", "sweep_rows", "load_scenario"]
+__all__ = ["sweep", "sweep_rows", "load_scenario", "read_text_or_path"]
 
 #: A scenario: a dict (the contract's camelCase ``Scenario``), YAML or JSON text, or a path to a
-#: scenario file (its ``workloadFile`` is read relative to it).
+#: scenario file (a ``Path``, or a ``str`` naming an existing file; its ``workloadFile`` is read
+#: relative to it).
 ScenarioLike = Union[Mapping[str, Any], str, bytes, "os.PathLike[str]"]
+
+
+def _error(field: str, message: str) -> RestartkitError:
+    return RestartkitError([Diagnostic(severity="error", field=field, type=None, message=message, origin="restartkit", code="invalid-input")])
+
+
+def read_text_or_path(value: Union[str, "os.PathLike[str]"], what: str) -> Tuple[str, Optional[str]]:
+    """The text ``value`` stands for, and the file it came from: a path (a ``Path``, or a ``str``
+    of one line naming an existing file, as ``open()`` and pandas read it) is that file's text;
+    any other ``str`` is YAML or JSON text. A one-line ``str`` that is neither an existing file
+    nor a mapping (``"job.yaml"`` misspelt, or run from another directory) is refused: YAML would
+    read it as a plain string, not as an object."""
+    if isinstance(value, os.PathLike):
+        path = Path(value)
+        try:
+            return path.read_text(encoding="utf-8"), str(path)
+        except OSError as e:
+            raise _error(what, f"{what}: {path}: {e.strerror or e}") from None
+    if "\n" not in value and len(value) < 4096:
+        path = Path(value).expanduser()
+        try:
+            if path.is_file():
+                return path.read_text(encoding="utf-8"), value
+        except OSError:
+            pass
+        docs = json.loads(_native.parse_source(value)) if value.strip() else []
+        if len(docs) == 1 and not isinstance(docs[0], (dict, list)):
+            raise _error(
+                what,
+                f"{what}: {value!r} is neither an existing file nor a Kubernetes object (as YAML it is the plain string {docs[0]!r}); pass the file's path (from this directory: {os.getcwd()}) or its YAML/JSON text",
+            )
+    return value, None
 
 
 def _first(text: str, what: str) -> Any:
     docs = json.loads(_native.parse_source(text))
     if not docs:
-        raise RestartkitError([Diagnostic(severity="error", field=what, type=None, message=f"{what}: no document", origin="restartkit")])
+        raise _error(what, f"{what}: no document")
+    if not isinstance(docs[0], dict):
+        raise _error(what, f"{what}: expected a mapping (a scenario), not {type(docs[0]).__name__}")
     return docs[0]
 
 
+def _runtime_of(docs: List[Any], workload: Mapping[str, Any]) -> Optional[Dict[str, Any]]:
+    """The runtime a TrainJob names among ``docs`` (the first runtime when none has its name)."""
+    want = (workload.get("spec") or {}).get("runtimeRef", {}).get("name")
+    runtimes = [d for d in docs if isinstance(d, dict) and d.get("kind") in ("TrainingRuntime", "ClusterTrainingRuntime")]
+    named = [d for d in runtimes if (d.get("metadata") or {}).get("name") == want]
+    found = named or runtimes
+    return dict(found[0]) if found else None
+
+
 def load_scenario(scenario: ScenarioLike) -> Dict[str, Any]:
-    """A scenario as the contract takes it: a path's file is read and its ``workloadFile`` inlined
-    (as ``restartkit simulate FILE`` does); text is parsed; a dict is copied."""
-    if isinstance(scenario, os.PathLike):
-        path = Path(scenario)
-        doc = _first(path.read_text(encoding="utf-8"), "scenario")
-        wf = doc.get("workloadFile") if isinstance(doc, dict) else None
-        if isinstance(wf, str):
-            wtext = (path.parent / wf).read_text(encoding="utf-8")
-            workloads = [d for d in json.loads(_native.parse_source(wtext)) if isinstance(d, dict) and d.get("kind") in ("Pod", "Job", "JobSet")]
-            if not workloads:
-                raise RestartkitError([Diagnostic(severity="error", field="workloadFile", type=None, message=f"{wf}: no Pod, Job or JobSet", origin="restartkit")])
-            del doc["workloadFile"]
-            doc["workload"] = workloads[0]
-        return cast(Dict[str, Any], doc)
+    """A scenario as the contract takes it: a path's file is read and its ``workloadFile`` (and,
+    for a Kubeflow TrainJob workload, its ``runtimeFile``, or the runtime in the workload file)
+    inlined, as ``restartkit simulate FILE`` does; text is parsed; a dict is copied. A ``str``
+    naming an existing file is read as that file."""
     if isinstance(scenario, bytes):
         scenario = scenario.decode("utf-8")
-    if isinstance(scenario, str):
-        return cast(Dict[str, Any], _first(scenario, "scenario"))
-    return dict(scenario)
+    if isinstance(scenario, Mapping):
+        return dict(scenario)
+    text, file_name = read_text_or_path(scenario, "scenario")
+    doc = _first(text, "scenario")
+    if file_name is None:
+        return cast(Dict[str, Any], doc)
+    base = Path(file_name).parent
+    wdocs: List[Any] = []
+    wf = doc.get("workloadFile")
+    if isinstance(wf, str):
+        wdocs = json.loads(_native.parse_source((base / wf).read_text(encoding="utf-8")))
+        workloads = [d for d in wdocs if isinstance(d, dict) and d.get("kind") in ("Pod", "Job", "JobSet", "TrainJob")]
+        if not workloads:
+            raise _error("workloadFile", f"{wf}: no Pod, Job, JobSet or TrainJob")
+        del doc["workloadFile"]
+        doc["workload"] = workloads[0]
+    rf = doc.pop("runtimeFile", None)
+    workload = doc.get("workload") or {}
+    if isinstance(rf, str):
+        rdocs = json.loads(_native.parse_source((base / rf).read_text(encoding="utf-8")))
+        rt = _runtime_of(rdocs, workload)
+        if rt is None:
+            raise _error("runtimeFile", f"{rf}: no TrainingRuntime or ClusterTrainingRuntime")
+        doc["runtime"] = rt
+    elif isinstance(workload, dict) and workload.get("kind") == "TrainJob" and "runtime" not in doc:
+        rt = _runtime_of(wdocs, workload)
+        if rt is not None:
+            doc["runtime"] = rt
+    return cast(Dict[str, Any], doc)
 
 
 def _raise_response(resp: Mapping[str, Any]) -> None:

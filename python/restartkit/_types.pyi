@@ -11,6 +11,15 @@ from typing_extensions import NotRequired, TypeAlias, TypedDict
 JsonValue: TypeAlias = Any
 
 
+class AssetInitializer(TypedDict):
+    """`DatasetInitializer` and `ModelInitializer` (the same fields)."""
+
+    storageUri: NotRequired[Optional[str]]
+    env: NotRequired[List[EnvVar]]
+    #: A `LocalObjectReference` (`name`).
+    secretRef: NotRequired[JsonValue]
+
+
 class BackoffCompareInput(TypedDict):
     curves: List[CurveConfig]
     #: Crashing Pods on one node (KEP-4603 uses the default maximum, 110).
@@ -94,6 +103,13 @@ class BackoffInputKubelet(TypedDict):
 BackoffOutput: TypeAlias = Union[KubeletBackoffOutput, JobBackoffOutput]
 
 
+Change = TypedDict("Change", {"kind": ChangeKind, "field": NotRequired[str], "message": str, "explanation": NotRequired[Optional[str]], "container": NotRequired[Optional[str]], "exitCode": NotRequired[Optional[int]], "from": NotRequired[Optional[str]], "to": NotRequired[Optional[str]], "line": NotRequired[Optional[int]]})
+
+
+#: What changes between the two minors.
+ChangeKind: TypeAlias = Union[Literal["errorAdded", "errorRemoved", "warningAdded", "warningRemoved"], Literal["refused"], Literal["admitted"], Literal["decision"]]
+
+
 class CheckVectorInput(TypedDict):
     """`checkVector` op: compares a result with a conformance vector by FORMAT.md's rules (and the
 known upstream divergences), so every front end's runner shares one comparator."""
@@ -111,6 +127,41 @@ class CheckVectorOutput(TypedDict):
     failure: NotRequired[Optional[str]]
     #: Known upstream divergences applied (each printed as `NOTE <id>: …`).
     notes: List[str]
+
+
+class CompareVersionsInput(TypedDict):
+    #: YAML or JSON text, one or more documents (as `validate`'s `source`).
+    source: NotRequired[Optional[str]]
+    #: One object (API JSON), instead of `source`.
+    object: NotRequired[JsonValue]
+    #: Shown in diagnostics; not read.
+    fileName: NotRequired[Optional[str]]
+    #: The minor the manifests run on today (`1.34`, or a full version).
+    fromVersion: str
+    #: The minor to compare with (the upgrade's target).
+    toVersion: str
+    #: Gate overrides for both minors.
+    featureGates: NotRequired[Optional[Dict[str, bool]]]
+    #: Gate overrides for `fromVersion` only (over `featureGates`).
+    fromFeatureGates: NotRequired[Optional[Dict[str, bool]]]
+    #: Gate overrides for `toVersion` only (over `featureGates`).
+    toFeatureGates: NotRequired[Optional[Dict[str, bool]]]
+    #: As `validate`'s (default `Warn`; kubectl's is `Strict`).
+    fieldValidation: NotRequired[FieldValidation]
+    #: Exit codes to compare decisions for; default: 0, 1, 137 and every code the object's rules name (at most 16).
+    exitCodes: NotRequired[Optional[List[int]]]
+
+
+class CompareVersionsOutput(TypedDict):
+    fromVersion: str
+    toVersion: str
+    documents: List[DocumentComparison]
+    #: Modelled gates whose stage or default moves between the two minors.
+    gateChanges: List[GateChange]
+    #: Documents `toVersion` refuses that `fromVersion` admits.
+    newlyRefused: int
+    #: Container exits decided differently, over every document.
+    decisionsChanged: int
 
 
 class CompleteInput(TypedDict):
@@ -175,6 +226,13 @@ class Container(TypedDict):
 
 #: Where a named container sits in the Pod.
 ContainerKind: TypeAlias = Literal["container", "initContainer", "sidecar", "ephemeralContainer"]
+
+
+class ContainerPatch(TypedDict):
+    name: NotRequired[str]
+    env: NotRequired[List[EnvVar]]
+    volumeMounts: NotRequired[List[JsonValue]]
+    securityContext: NotRequired[JsonValue]
 
 
 class ContainerRecreateRequest(TypedDict):
@@ -292,6 +350,11 @@ class ContainerSummary(TypedDict):
     name: str
     restartCount: int
     lastExitCode: NotRequired[Optional[int]]
+
+
+class CoschedulingPolicy(TypedDict):
+    #: Default 60.
+    scheduleTimeoutSeconds: NotRequired[Optional[int]]
 
 
 class CrashLoopBackOffConfig(TypedDict):
@@ -433,8 +496,13 @@ where upstream returns a plain message (JobSet and Kruise webhooks, kubelet conf
     document: NotRequired[Optional[int]]
     #: The text an editor underlines, when the input was text: the refused value of a value error (`Invalid value`, `Unsupported value`, `Duplicate value`, a type error), the key of a field that is `Required`, `Forbidden` or unknown (or of its nearest ancestor written in the text, when the field itself is absent), the token at `line`:`column` for errors of the text itself. `line` and `column` stay where the field is.
     range: NotRequired[Optional[Range]]
+    #: The file `line` and `column` refer to, when it is not the input's own text: a TrainJob's runtime read from another file (the CLI's `validate a.yaml b.yaml`, `--runtime FILE`).
+    file: NotRequired[Optional[str]]
     #: Repairs, where the problem has one obvious one (absent when there is none). Every front end can apply them: `edits` to the object, `textEdits` to the text it came from.
     fixes: NotRequired[List[Fix]]
+
+
+DocumentComparison = TypedDict("DocumentComparison", {"index": int, "kind": NotRequired[Optional[str]], "name": NotRequired[Optional[str]], "line": int, "from": Side, "to": Side, "changes": List[Change]})
 
 
 class DocumentSummary(TypedDict):
@@ -449,6 +517,23 @@ class DocumentSummary(TypedDict):
     #: Whether restartkit models this kind (false: passed over with an info note).
     modelled: bool
     valid: bool
+
+
+class EnvInjection(TypedDict):
+    targets: NotRequired[List[EnvInjectionTarget]]
+
+
+class EnvInjectionTarget(TypedDict):
+    jobName: NotRequired[str]
+    containerNames: NotRequired[List[str]]
+
+
+class EnvVar(TypedDict):
+    """`corev1.EnvVar`."""
+
+    name: NotRequired[str]
+    value: NotRequired[Optional[str]]
+    valueFrom: NotRequired[JsonValue]
 
 
 #: The Go names of apimachinery's `field.ErrorType` constants.
@@ -488,6 +573,10 @@ class FieldEdit(TypedDict):
     value: JsonValue
 
 
+#: The API's `fieldValidation`: what the API server does with an unknown or duplicate field. kubectl sends `Strict` by default (`--validate=strict`); a client that sends nothing gets the server's default, `Warn`.
+FieldValidation: TypeAlias = Union[Literal["Strict"], Literal["Warn"], Literal["Ignore"]]
+
+
 class Fix(TypedDict):
     """One repair of the input that makes its diagnostic go away."""
 
@@ -497,6 +586,14 @@ class Fix(TypedDict):
     edits: List[FieldEdit]
     #: The same repair on the source text, when the input was text and restartkit could place every edit in it (absent otherwise; `edits` still apply).
     textEdits: NotRequired[List[TextEdit]]
+
+
+class FluxPolicy(TypedDict):
+    #: Default 1.
+    numProcPerNode: NotRequired[Optional[int]]
+
+
+GateChange = TypedDict("GateChange", {"name": str, "from": str, "to": str})
 
 
 class GateDescription(TypedDict):
@@ -535,6 +632,11 @@ class HoverOutput(TypedDict):
     field: NotRequired[Optional[str]]
     #: The key of that field in the text.
     range: NotRequired[Optional[Range]]
+
+
+class Initializer(TypedDict):
+    dataset: NotRequired[Optional[AssetInitializer]]
+    model: NotRequired[Optional[AssetInitializer]]
 
 
 ItemKind: TypeAlias = Literal["field", "value"]
@@ -612,6 +714,10 @@ class JobSetSpec(TypedDict):
     managedBy: NotRequired[Optional[str]]
 
 
+class JobSetSpecPatch(TypedDict):
+    replicatedJobs: NotRequired[List[ReplicatedJobPatch]]
+
+
 class JobSetStatus(TypedDict):
     conditions: NotRequired[List[Condition]]
     restarts: NotRequired[int]
@@ -629,6 +735,17 @@ class JobSetSummary(TypedDict):
     restarts: int
     #: `status.restartsCountTowardsMax`: the restarts that count against `maxRestarts`.
     restartsCountTowardsMax: int
+
+
+class JobSetTemplatePatch(TypedDict):
+    #: Labels and annotations added to the JobSet.
+    metadata: NotRequired[Optional[ObjectMeta]]
+    spec: NotRequired[Optional[JobSetSpecPatch]]
+
+
+class JobSetTemplateSpec(TypedDict):
+    metadata: NotRequired[Optional[ObjectMeta]]
+    spec: NotRequired[JobSetSpec]
 
 
 class JobSpec(TypedDict):
@@ -652,6 +769,10 @@ class JobSpec(TypedDict):
     template: NotRequired[PodTemplateSpec]
 
 
+class JobSpecPatch(TypedDict):
+    template: NotRequired[Optional[PodTemplatePatch]]
+
+
 class JobStatus(TypedDict):
     conditions: NotRequired[List[Condition]]
     active: NotRequired[Optional[int]]
@@ -669,6 +790,11 @@ class JobSummary(TypedDict):
     message: NotRequired[Optional[str]]
     failed: int
     succeeded: int
+
+
+class JobTemplatePatch(TypedDict):
+    metadata: NotRequired[Optional[ObjectMeta]]
+    spec: NotRequired[Optional[JobSpecPatch]]
 
 
 class JobTemplateSpec(TypedDict):
@@ -792,6 +918,28 @@ object whose policy was evaluated (docs/contract.md, "Evaluation warnings")."""
     warnings: List[Diagnostic]
 
 
+class MlPolicy(TypedDict):
+    numNodes: NotRequired[Optional[int]]
+    torch: NotRequired[Optional[TorchPolicy]]
+    mpi: NotRequired[Optional[MpiPolicy]]
+    flux: NotRequired[Optional[FluxPolicy]]
+    #: No fields.
+    jax: NotRequired[Optional[Dict[str, JsonValue]]]
+    #: No fields.
+    xgboost: NotRequired[Optional[Dict[str, JsonValue]]]
+
+
+class MpiPolicy(TypedDict):
+    #: Default 1.
+    numProcPerNode: NotRequired[Optional[int]]
+    #: `OpenMPI` (default) or `""`.
+    mpiImplementation: NotRequired[Optional[str]]
+    #: Default `/root/.ssh`.
+    sshAuthMountPath: NotRequired[Optional[str]]
+    #: Default false.
+    runLauncherAsNode: NotRequired[Optional[bool]]
+
+
 class ObjectMeta(TypedDict):
     name: NotRequired[Optional[str]]
     generateName: NotRequired[Optional[str]]
@@ -807,7 +955,7 @@ class ObjectMeta(TypedDict):
 
 
 #: Which component's behaviour a diagnostic reports.
-Origin: TypeAlias = Union[Literal["kube-apiserver", "kubelet", "jobset-webhook", "kruise-webhook"], Literal["restartkit"]]
+Origin: TypeAlias = Union[Literal["kube-apiserver", "kubelet", "jobset-webhook", "kruise-webhook"], Literal["trainer-webhook"], Literal["trainer-controller"], Literal["restartkit"]]
 
 
 class PhaseShare(TypedDict):
@@ -886,6 +1034,12 @@ class PodFailurePolicyRule(TypedDict):
     onPodConditions: NotRequired[Optional[List[PodFailurePolicyOnPodConditionsPattern]]]
 
 
+class PodGroupPolicy(TypedDict):
+    coscheduling: NotRequired[Optional[CoschedulingPolicy]]
+    #: `networkTopology` (`mode`, `highestTierAllowed`).
+    volcano: NotRequired[JsonValue]
+
+
 class PodSpec(TypedDict):
     containers: NotRequired[List[Container]]
     initContainers: NotRequired[List[Container]]
@@ -895,6 +1049,22 @@ class PodSpec(TypedDict):
     terminationGracePeriodSeconds: NotRequired[Optional[int]]
     activeDeadlineSeconds: NotRequired[Optional[int]]
     nodeName: NotRequired[Optional[str]]
+
+
+class PodSpecPatch(TypedDict):
+    """The Pod spec fields a runtime patch may set."""
+
+    serviceAccountName: NotRequired[Optional[str]]
+    volumes: NotRequired[List[JsonValue]]
+    initContainers: NotRequired[List[ContainerPatch]]
+    containers: NotRequired[List[ContainerPatch]]
+    imagePullSecrets: NotRequired[List[JsonValue]]
+    securityContext: NotRequired[JsonValue]
+    nodeSelector: NotRequired[Optional[Dict[str, str]]]
+    affinity: NotRequired[JsonValue]
+    tolerations: NotRequired[List[JsonValue]]
+    schedulingGates: NotRequired[List[JsonValue]]
+    terminationGracePeriodSeconds: NotRequired[Optional[int]]
 
 
 class PodStatus(TypedDict):
@@ -911,6 +1081,11 @@ class PodSummary(TypedDict):
     phase: str
     reason: NotRequired[Optional[str]]
     containers: List[ContainerSummary]
+
+
+class PodTemplatePatch(TypedDict):
+    metadata: NotRequired[Optional[ObjectMeta]]
+    spec: NotRequired[Optional[PodSpecPatch]]
 
 
 class PodTemplateSpec(TypedDict):
@@ -949,6 +1124,11 @@ class ReplicatedJob(TypedDict):
     template: NotRequired[JobTemplateSpec]
 
 
+class ReplicatedJobPatch(TypedDict):
+    name: NotRequired[str]
+    template: NotRequired[Optional[JobTemplatePatch]]
+
+
 class ReplicatedJobStatus(TypedDict):
     name: NotRequired[str]
     jobRestarts: NotRequired[Optional[List[int]]]
@@ -960,6 +1140,46 @@ class Request(TypedDict):
 
     op: str
     input: NotRequired[JsonValue]
+
+
+class ResolveInput(TypedDict):
+    """`resolve` op input: a TrainJob (`trainJob`, or `source` text holding TrainJobs and maybe
+their runtimes) and the runtimes given apart."""
+
+    trainJob: NotRequired[JsonValue]
+    #: YAML or JSON text: every TrainJob in it is resolved, with the runtimes in it and in `runtimes`.
+    source: NotRequired[Optional[str]]
+    #: Shown in diagnostics; not read.
+    fileName: NotRequired[Optional[str]]
+    runtimes: NotRequired[List[RuntimeInput]]
+    kubernetesVersion: NotRequired[Optional[str]]
+    featureGates: NotRequired[Optional[Dict[str, bool]]]
+
+
+class ResolveOutput(TypedDict):
+    trainJobs: List[ResolvedTrainJob]
+    #: No error in the TrainJobs, their runtimes and the JobSets built from them.
+    valid: bool
+    errors: List[Diagnostic]
+    warnings: List[Diagnostic]
+    infos: NotRequired[List[Diagnostic]]
+    kubernetesVersion: str
+
+
+class ResolvedTrainJob(TypedDict):
+    """What the trainer creates for one TrainJob."""
+
+    name: str
+    namespace: NotRequired[Optional[str]]
+    #: The TrainJob's document in `source` (0-based).
+    document: NotRequired[Optional[int]]
+    runtime: NotRequired[Optional[RuntimeName]]
+    #: The JobSet the trainer applies (before the JobSet webhook's defaults), or null.
+    jobSet: NotRequired[Optional[JobSet]]
+    #: The other objects the trainer creates.
+    objects: NotRequired[List[SideObject]]
+    #: Why no JobSet is created (refused at admission, another manager, a build error).
+    notBuilt: NotRequired[Optional[Diagnostic]]
 
 
 #: The answer to any request.
@@ -1004,6 +1224,40 @@ class RunRow(TypedDict):
     endSeconds: float
 
 
+class RuntimeInput(TypedDict):
+    """A TrainingRuntime or ClusterTrainingRuntime given beside the input: an object, or text (YAML
+or JSON; every runtime among its documents counts)."""
+
+    object: NotRequired[JsonValue]
+    source: NotRequired[Optional[str]]
+    #: The file `source` came from: diagnostics in it carry it as `file`.
+    fileName: NotRequired[Optional[str]]
+    #: The caller validates this runtime on its own (as the CLI does every file it is given): its own findings are left out here, the TrainJob's findings in it are kept.
+    validated: NotRequired[bool]
+
+
+class RuntimeName(TypedDict):
+    """The runtime a TrainJob uses."""
+
+    kind: str
+    name: str
+
+
+class RuntimePatch(TypedDict):
+    manager: NotRequired[str]
+    #: Set by the trainer's mutating webhook; not read by the build.
+    time: NotRequired[JsonValue]
+    trainingRuntimeSpec: NotRequired[Optional[TrainingRuntimeSpecPatch]]
+
+
+class RuntimeRef(TypedDict):
+    name: NotRequired[Optional[str]]
+    #: Default `trainer.kubeflow.org`.
+    apiGroup: NotRequired[Optional[str]]
+    #: `ClusterTrainingRuntime` (default) or `TrainingRuntime`.
+    kind: NotRequired[Optional[str]]
+
+
 class Scenario(TypedDict):
     """A simulation scenario (`kind: Scenario`; YAML or JSON)."""
 
@@ -1021,6 +1275,10 @@ class Scenario(TypedDict):
     workload: NotRequired[JsonValue]
     #: A path to the workload manifest, relative to the scenario file (CLI only).
     workloadFile: NotRequired[Optional[str]]
+    #: When the workload is a Kubeflow TrainJob: its TrainingRuntime or ClusterTrainingRuntime (the JobSet the trainer builds from the two is simulated).
+    runtime: NotRequired[JsonValue]
+    #: A path to the runtime manifest, relative to the scenario file (CLI only).
+    runtimeFile: NotRequired[Optional[str]]
     #: How long to simulate: `90s`, `30m`, `2h`, `30d` (default `1h`).
     runFor: NotRequired[Optional[str]]
     #: Seconds from a container's start decision until it runs (image pull, start).
@@ -1063,6 +1321,22 @@ class ScriptedExit(TypedDict):
 Severity: TypeAlias = Union[Literal["error"], Literal["warning"], Literal["info"]]
 
 
+class Side(TypedDict):
+    """One side of a document's comparison."""
+
+    valid: bool
+    errors: int
+    warnings: int
+
+
+class SideObject(TypedDict):
+    """An object the trainer creates beside the JobSet (ConfigMaps, Secrets, PodGroups)."""
+
+    object: JsonValue
+    #: Fields of the object restartkit leaves out (generated keys, scripts from the trainer's templates, sums of resource quantities), each with why.
+    omitted: NotRequired[List[str]]
+
+
 class SimulateInput(TypedDict):
     """`simulate` op input: a scenario, and optionally a second one to run side by side."""
 
@@ -1084,6 +1358,8 @@ class SimulateOutput(TypedDict):
     timeline: List[SimulationEvent]
     #: The proposals this run was made under (absent: upstream semantics only).
     proposals: NotRequired[List[Proposal]]
+    #: For a Kubeflow TrainJob workload: the TrainJob's state, as its controller derives it from the JobSet (and its activeDeadlineSeconds).
+    trainJob: NotRequired[Optional[TrainJobSummary]]
     compare: NotRequired[Optional[SimulationRun]]
 
 
@@ -1113,6 +1389,8 @@ class SimulationRun(TypedDict):
     timeline: List[SimulationEvent]
     #: The proposals this run was made under (absent: upstream semantics only).
     proposals: NotRequired[List[Proposal]]
+    #: For a Kubeflow TrainJob workload: the TrainJob's state, as its controller derives it from the JobSet (and its activeDeadlineSeconds).
+    trainJob: NotRequired[Optional[TrainJobSummary]]
 
 
 class Stats(TypedDict):
@@ -1340,6 +1618,81 @@ class TimelineStepOutput(TypedDict):
     reason: StepReason
 
 
+class TorchPolicy(TypedDict):
+    envInjection: NotRequired[Optional[EnvInjection]]
+
+
+class TrainJob(TypedDict):
+    """`trainer.kubeflow.org/v1alpha1` TrainJob."""
+
+    apiVersion: NotRequired[Optional[str]]
+    kind: NotRequired[Optional[str]]
+    metadata: NotRequired[ObjectMeta]
+    spec: NotRequired[TrainJobSpec]
+    status: NotRequired[JsonValue]
+
+
+class TrainJobSpec(TypedDict):
+    #: The runtime the TrainJob uses (required).
+    runtimeRef: NotRequired[Optional[RuntimeRef]]
+    initializer: NotRequired[Optional[Initializer]]
+    trainer: NotRequired[Optional[Trainer]]
+    #: Patches of the runtime's JobSet template, keyed by manager.
+    runtimePatches: NotRequired[List[RuntimePatch]]
+    #: Default false (CRD default). Copied to the JobSet's `spec.suspend`.
+    suspend: NotRequired[Optional[bool]]
+    #: The TrainJob controller fails the TrainJob (`DeadlineExceeded`) and deletes its JobSet this many seconds after the TrainJob was created (or last resumed).
+    activeDeadlineSeconds: NotRequired[Optional[int]]
+    #: `trainer.kubeflow.org/trainjob-controller` (default) or `kueue.x-k8s.io/multikueue`.
+    managedBy: NotRequired[Optional[str]]
+
+
+class TrainJobSummary(TypedDict):
+    """A TrainJob's state at the end of a simulation: its controller copies the JobSet's
+Completed or Failed condition (as Complete or Failed), and fails it with
+`DeadlineExceeded`, deleting the JobSet, once activeDeadlineSeconds have passed since it was
+created while it was not finished (pkg/controller/trainjob_controller.go)."""
+
+    name: str
+    #: `Running`, `Complete` or `Failed`.
+    phase: str
+    reason: NotRequired[Optional[str]]
+    message: NotRequired[Optional[str]]
+    #: When the TrainJob controller deleted the JobSet for the deadline.
+    jobsetDeletedAtSeconds: NotRequired[Optional[float]]
+
+
+class Trainer(TypedDict):
+    image: NotRequired[Optional[str]]
+    command: NotRequired[Optional[List[str]]]
+    args: NotRequired[Optional[List[str]]]
+    env: NotRequired[List[EnvVar]]
+    #: The number of training nodes: the trainer Job's parallelism and completions.
+    numNodes: NotRequired[Optional[int]]
+    #: A `ResourceRequirements` (`limits`, `requests`, `claims`), merged over the runtime's.
+    resourcesPerNode: NotRequired[JsonValue]
+    numProcPerNode: NotRequired[Optional[int]]
+
+
+class TrainingRuntime(TypedDict):
+    """`TrainingRuntime` (namespaced) and `ClusterTrainingRuntime` (cluster-scoped): the same type."""
+
+    apiVersion: NotRequired[Optional[str]]
+    kind: NotRequired[Optional[str]]
+    metadata: NotRequired[ObjectMeta]
+    spec: NotRequired[TrainingRuntimeSpec]
+
+
+class TrainingRuntimeSpec(TypedDict):
+    mlPolicy: NotRequired[Optional[MlPolicy]]
+    podGroupPolicy: NotRequired[Optional[PodGroupPolicy]]
+    template: NotRequired[JobSetTemplateSpec]
+
+
+class TrainingRuntimeSpecPatch(TypedDict):
+    template: NotRequired[Optional[JobSetTemplatePatch]]
+
+
 class ValidateInput(TypedDict):
     """`validate` op input: either one `object` (API JSON) or `source` text (YAML or JSON, one or
 more documents), with the target version and gate overrides."""
@@ -1351,8 +1704,12 @@ more documents), with the target version and gate overrides."""
     kubernetesVersion: NotRequired[Optional[str]]
     featureGates: NotRequired[Optional[Dict[str, bool]]]
     skipDefaulting: NotRequired[bool]
+    #: The API's `fieldValidation` for unknown fields: `Strict` (kubectl's default: an error), `Warn` (the API server's default when a client sends none: a warning, the field dropped) or `Ignore`. Default `Warn`.
+    fieldValidation: NotRequired[FieldValidation]
     #: Proposals to judge under (docs/proposals.md); the result lists them.
     proposals: NotRequired[List[Proposal]]
+    #: TrainingRuntimes and ClusterTrainingRuntimes a TrainJob may name, beside those of the input itself (another file, a runtime installed in the cluster).
+    runtimes: NotRequired[List[RuntimeInput]]
 
 
 class ValidateOutput(TypedDict):
@@ -1423,6 +1780,8 @@ class WhatIfInput(TypedDict):
     featureGates: NotRequired[Optional[Dict[str, bool]]]
     #: Proposals to answer under (docs/proposals.md); the result lists them.
     proposals: NotRequired[List[Proposal]]
+    #: When `object` is a Kubeflow TrainJob: the runtime it names (the JobSet the trainer builds from the two is what is evaluated; `replicatedJob` defaults to the trainer's).
+    runtimes: NotRequired[List[RuntimeInput]]
 
 
 class WhatIfOutput(TypedDict):

@@ -2,7 +2,7 @@
 // what a page that validates, evaluates and draws backoff curves does before it simulates — the
 // playground's first view and its main-thread panels. Every function this runs stays in that part;
 // the rest (the simulator and sweeps, proposals, the conformance ops, JobSet message patterns,
-// rarely taken paths) loads on demand. Inputs are the repository's own: the real-world corpus,
+// the Kubeflow Trainer's build, rarely taken paths) loads on demand. Inputs are the repository's own: the real-world corpus,
 // the examples and the bad-input corpus, and the conformance vectors of the validation,
 // kubelet/Job evaluation and backoff ops. Deterministic: same inputs, same profile.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -13,6 +13,9 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 // The ops whose vectors are first-load work (the others' run on demand).
 const FIRST_LOAD_OPS = new Set(['validate', 'containerRestart', 'containerRestartable', 'matchRestartRule',
   'statusTransition', 'podFailurePolicy', 'backoff']);
+
+// The Kubeflow Trainer's API group, as a manifest names it in apiVersion.
+const TRAINER_API = /\bapiVersion["']?\s*:\s*["']?trainer\.kubeflow\.org\//;
 
 const walk = (d) => readdirSync(d).sort().flatMap((f) => {
   const p = join(d, f);
@@ -82,12 +85,17 @@ export function train(g) {
   // 1. Manifests as the playground handles them: read and validated (in its worker) as they are,
   // under the oldest version and with every gate on; then, on the main thread, what happens when
   // each container exits, and the backoff curves of a KubeletConfiguration.
+  // Kubeflow Trainer manifests (TrainJobs and their runtimes) are left out: the trainer's build of
+  // the JobSet loads on demand, so that the first view of the other examples stays small (a
+  // playground example marked `onDemand` is one of them).
   const texts = [join(root, 'playground', 'examples'), join(root, 'conformance', 'realworld'), join(root, 'examples'), join(root, 'conformance', 'bad-input', 'files')]
-    .flatMap(walk).filter((p) => /\.(ya?ml|json)$/.test(p)).map((p) => readFileSync(p, 'utf8'));
+    .flatMap(walk).filter((p) => /\.(ya?ml|json)$/.test(p)).map((p) => readFileSync(p, 'utf8'))
+    .filter((text) => !TRAINER_API.test(text));
   // Completion as the manifest editor asks for it (the core's `complete`, on Ctrl-Space and while
   // typing): at the end of each line of the playground's examples and after each key's colon.
   for (const p of walk(join(root, 'playground', 'examples')).filter((f) => /\.ya?ml$/.test(f))) {
     const text = readFileSync(p, 'utf8');
+    if (TRAINER_API.test(text)) continue;
     text.split('\n').forEach((l, i) => {
       attempt(() => g.__completeWith(text, i + 1, [...l].length + 1, editorSchemas));
       const colon = l.indexOf(': ');

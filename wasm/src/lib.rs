@@ -25,6 +25,8 @@ export type ValidateOptions = Omit<ValidateInput, "object" | "source">;
 export type CompareVersionsOptions = Omit<CompareVersionsInput, "object" | "source">;
 /** Options of the evaluation ops: the target Kubernetes version and feature-gate overrides. */
 export type EvalOptions = Pick<ContainerRestartInput, "kubernetesVersion" | "featureGates">;
+/** Options of `resolve`: the `resolve` input without the TrainJob itself (`runtimes`, version, gates). */
+export type ResolveOptions = Omit<ResolveInput, "trainJob" | "source">;
 /**
  * The contract's JSON Schemas by name (`Request`, `ValidateInput`, `Diagnostic`, ...): a fresh copy
  * each call. (Served from JSON generated at build time, so the schema code stays out of the module.)
@@ -65,6 +67,8 @@ extern "C" {
     pub type EvalOptions;
     #[wasm_bindgen(typescript_type = "CompareVersionsOptions")]
     pub type CompareVersionsOptions;
+    #[wasm_bindgen(typescript_type = "ResolveOptions")]
+    pub type ResolveOptions;
     #[wasm_bindgen(typescript_type = "PrepareOptions")]
     pub type PrepareOptionsJs;
 }
@@ -328,6 +332,22 @@ pub fn compare_versions(
         "compareVersions",
         validate_input(obj_or_text, Some(opts.into()))?,
     )
+}
+
+/// Kubeflow Trainer: the JobSet (and ConfigMaps, Secrets, PodGroups) the trainer builds for a
+/// TrainJob object, or for every TrainJob of YAML/JSON text (which may hold the runtimes too),
+/// with `opts.runtimes`; and the errors of the TrainJob, its runtime and the JobSet.
+#[wasm_bindgen(unchecked_return_type = "ResolveOutput")]
+pub fn resolve(
+    #[wasm_bindgen(unchecked_param_type = "string | Record<string, unknown>", js_name = trainJobOrText)] train_job_or_text: JsValue,
+    opts: Option<ResolveOptions>,
+) -> Result<JsValue, JsValue> {
+    let opts = opts.map(Into::into);
+    let inp = match train_job_or_text.as_string() {
+        Some(text) => input(vec![("source", Value::String(text))], opts)?,
+        None => input(vec![("trainJob", from_js(train_job_or_text, "trainJob")?)], opts)?,
+    };
+    run("resolve", inp)
 }
 
 /// OpenKruise's admission of a ContainerRecreateRequest (the `crrValidate` input).

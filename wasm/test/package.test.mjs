@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { consumerProject, pkgDir } from './helpers.mjs';
+import { consumerProject, pkgDir, repoDir } from './helpers.mjs';
 
 let consumer;
 let esm;
@@ -117,6 +117,22 @@ describe('API', () => {
     assert.ok(d, JSON.stringify(out.errors));
     assert.equal(d.line, 6);
     assert.equal(typeof d.column, 'number');
+  });
+
+  test('resolve: the JobSet Kubeflow Trainer builds from a TrainJob and its runtime, in text or apart', () => {
+    const text = readFileSync(join(repoDir, 'examples', 'trainjob-torch.yaml'), 'utf8');
+    const [runtimeText, trainJobText] = text.split('\n---\n');
+    const both = esm.resolve(text);
+    assert.equal(both.valid, true, JSON.stringify(both.errors));
+    const node = both.trainJobs[0].jobSet.spec.replicatedJobs.find((r) => r.name === 'node').template.spec;
+    assert.deepEqual([node.parallelism, node.completions], [4, 4]);
+    const trainJob = cjs.parseDocuments(trainJobText)[0].value;
+    assert.deepEqual(cjs.resolve(trainJob, { runtimes: [{ source: runtimeText }] }).trainJobs[0].jobSet, both.trainJobs[0].jobSet);
+    // No runtime: the trainer webhook's message, and no JobSet.
+    const alone = esm.resolve(trainJob);
+    assert.equal(alone.valid, false);
+    assert.ok(alone.errors.some((e) => e.field === 'spec.RuntimeRef' && /must be created before the TrainJob is created$/.test(e.message)));
+    assert.throws(() => esm.resolve(42), (e) => e instanceof esm.RestartkitError && /trainJob/.test(`${e.field} ${e.message}`));
   });
 
   test('check throws a RestartkitError carrying the diagnostics when invalid', () => {

@@ -1,8 +1,9 @@
 // The module ships in two parts (wasm/scripts/split.mjs): a first-load part and an on-demand part.
 // These tests run the first-load part alone, with a loader that refuses to give the on-demand
 // part, so that any call reaching into it fails here: the playground's first view of each of its
-// examples (as playground/src/app.js and worker.js make the calls) must not need it, and the
-// simulator must (so that the split is real). Then, loaded, every op answers as the Node entry.
+// examples (as playground/src/app.js and worker.js make the calls) must not need it, but for those
+// marked `onDemand` (a Kubeflow TrainJob: the trainer's build loads on demand), and the simulator
+// must (so that the split is real). Then, loaded, every op answers as the Node entry.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -43,7 +44,7 @@ test('the playground\'s first view of each of its examples runs on the first-loa
   const version = description.defaultKubernetesVersion;
   const off = { ReduceDefaultCrashLoopBackOffDecay: false, KubeletCrashLoopBackOffMax: false };
   assert.ok(examples.length >= 5);
-  for (const ex of examples) {
+  for (const ex of examples.filter((e) => !e.onDemand)) {
     const text = readFileSync(join(playground, ex.file), 'utf8');
     let docs = [];
     // worker.js, on an instance of its own: parseDocuments is its first call.
@@ -71,6 +72,16 @@ test('the playground\'s first view of each of its examples runs on the first-loa
       ]) raw.backoff({ component: 'kubelet', restarts: 602, ...input });
     });
     assert.equal(asked, 0, `${ex.id}: the first view needed the on-demand part`);
+  }
+});
+
+test('an example marked onDemand (a Kubeflow TrainJob: the trainer\'s build) needs the on-demand part', () => {
+  const marked = examples.filter((e) => e.onDemand);
+  assert.ok(marked.length >= 1);
+  for (const ex of marked) {
+    const text = readFileSync(join(playground, ex.file), 'utf8');
+    raw.__wbg_reset_state();
+    assert.ok(firstLoadOnly(() => raw.validate(text, {})) > 0, `${ex.id}: validated without the on-demand part; drop its onDemand mark`);
   }
 });
 

@@ -12,6 +12,7 @@ pub mod jobset;
 pub mod kruise;
 pub mod kubelet;
 pub mod meta;
+pub mod trainer;
 
 pub use self::batch::*;
 pub use self::core::*;
@@ -19,6 +20,7 @@ pub use self::jobset::*;
 pub use self::kruise::*;
 pub use self::kubelet::*;
 pub use self::meta::*;
+pub use self::trainer::*;
 
 /// Fields restartkit keeps but does not interpret.
 pub type Other = serde_json::Map<String, serde_json::Value>;

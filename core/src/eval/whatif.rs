@@ -37,6 +37,10 @@ pub struct WhatIfInput {
     /// Proposals to answer under (docs/proposals.md); the result lists them.
     #[serde(default)]
     pub proposals: Vec<crate::proposals::Proposal>,
+    /// When `object` is a Kubeflow TrainJob: the runtime it names (the JobSet the trainer builds
+    /// from the two is what is evaluated; `replicatedJob` defaults to the trainer's).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub runtimes: Vec<crate::trainer::op::RuntimeInput>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]

@@ -132,6 +132,10 @@ pub struct SimulationRun {
     /// The proposals this run was made under (absent: upstream semantics only).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub proposals: Vec<crate::proposals::Proposal>,
+    /// For a Kubeflow TrainJob workload: the TrainJob's state, as its controller derives it
+    /// from the JobSet (and its activeDeadlineSeconds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub train_job: Option<crate::trainer::op::TrainJobSummary>,
 }
 
 /// `simulate` op result: the scenario's run, and the counterfactual's under `compare`.
@@ -277,6 +281,10 @@ fn templates(
 }
 
 fn run_one(sc: &Scenario) -> Result<SimulationRun, Diagnostic> {
+    // A TrainJob runs as the JobSet the trainer builds from it (crate::trainer::op).
+    if crate::trainer::op::is_train_job(&sc.workload) {
+        return crate::trainer::op::simulate_train_job(sc, run_one);
+    }
     if sc.workload.is_null() {
         return Err(Diagnostic::request(
             "invalid-input",
@@ -369,6 +377,7 @@ fn run_one(sc: &Scenario) -> Result<SimulationRun, Diagnostic> {
         jobset,
         timeline: std::mem::take(&mut engine.timeline),
         proposals: crate::proposals::marker(&sc.proposals),
+        train_job: None,
     })
 }
 

@@ -33,6 +33,13 @@ pub struct Scenario {
     /// A path to the workload manifest, relative to the scenario file (CLI only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub workload_file: Option<String>,
+    /// When the workload is a Kubeflow TrainJob: its TrainingRuntime or ClusterTrainingRuntime
+    /// (the JobSet the trainer builds from the two is simulated).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runtime: Option<Value>,
+    /// A path to the runtime manifest, relative to the scenario file (CLI only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runtime_file: Option<String>,
     /// How long to simulate: `90s`, `30m`, `2h`, `30d` (default `1h`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub run_for: Option<String>,

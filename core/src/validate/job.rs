@@ -859,6 +859,22 @@ pub fn is_dns1123_label(s: &str) -> bool {
     s.len() <= 63 && is_dns1123_label_chars(s)
 }
 
+/// apimachinery's `IsDNS1123Subdomain`: every message it returns.
+pub fn dns1123_subdomain_errors(value: &str) -> Vec<String> {
+    let mut errs = Vec::new();
+    if value.len() > 253 {
+        errs.push("must be no more than 253 characters".to_owned());
+    }
+    if !is_dns1123_subdomain(value) {
+        errs.push(regex_error(
+            DNS1123_SUBDOMAIN_MSG,
+            DNS1123_SUBDOMAIN_FMT,
+            &["example.com"],
+        ));
+    }
+    errs
+}
+
 /// apimachinery's `IsQualifiedName`: every message it returns (an empty name gives two).
 pub fn qualified_name_errors(value: &str) -> Vec<String> {
     let mut errs = Vec::new();

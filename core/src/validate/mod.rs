@@ -60,6 +60,10 @@ pub struct ValidateInput {
     /// Proposals to judge under (docs/proposals.md); the result lists them.
     #[serde(default)]
     pub proposals: Vec<crate::proposals::Proposal>,
+    /// TrainingRuntimes and ClusterTrainingRuntimes a TrainJob may name, beside those of the
+    /// input itself (another file, a runtime installed in the cluster).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub runtimes: Vec<crate::trainer::op::RuntimeInput>,
 }
 
 /// One document of a validated stream.
@@ -153,14 +157,40 @@ pub fn run(input: ValidateInput) -> Result<ValidateOutput, Diagnostic> {
     let proposals = crate::proposals::marker(&input.proposals);
     match (input.object, input.source) {
         (Some(obj), None) => {
-            let (f, _) = validate_value(&obj, &ctx);
-            all.merge(f);
+            if crate::trainer::op::is_train_job(&obj) {
+                let runtimes = crate::trainer::op::Runtimes::new(&[], &input.runtimes);
+                all.extend(runtimes.reading_errors.clone());
+                all.merge(crate::trainer::op::validate_train_job(
+                    &obj,
+                    None,
+                    &[],
+                    &runtimes,
+                    &ctx,
+                ));
+            } else {
+                let (f, _) = validate_value(&obj, &ctx);
+                all.merge(f);
+            }
         }
         (None, Some(text)) => {
             let lines = source::LineIndex::new(&text);
             // Document by document, as kubectl decodes and applies them: one that cannot be
             // read is an error of its own (naming it), and the others are still validated.
-            for entry in source::read_stream_at(&text, ctx.gates.version.minor) {
+            let entries = source::read_stream_at(&text, ctx.gates.version.minor);
+            let read: Vec<Document> = entries
+                .iter()
+                .filter_map(|e| e.as_ref().ok())
+                .cloned()
+                .collect();
+            // A TrainJob is read with the runtimes of the stream and those given apart.
+            let runtimes = read
+                .iter()
+                .any(|d| crate::trainer::op::is_train_job(&d.value))
+                .then(|| crate::trainer::op::Runtimes::new(&read, &input.runtimes));
+            if let Some(r) = &runtimes {
+                all.extend(r.reading_errors.clone());
+            }
+            for entry in entries {
                 let doc = match entry {
                     Ok(doc) => doc,
                     Err(broken) => {
@@ -179,7 +209,29 @@ pub fn run(input: ValidateInput) -> Result<ValidateOutput, Diagnostic> {
                         continue;
                     }
                 };
-                let (mut f, modelled) = validate_value(&doc.value, &ctx);
+                let train_job = runtimes
+                    .as_ref()
+                    .filter(|_| crate::trainer::op::is_train_job(&doc.value));
+                let (mut f, modelled) = match train_job {
+                    Some(r) => (
+                        crate::trainer::op::validate_train_job(
+                            &doc.value,
+                            Some(&doc),
+                            &read,
+                            r,
+                            &ctx,
+                        ),
+                        true,
+                    ),
+                    None => validate_value(&doc.value, &ctx),
+                };
+                if runtimes.is_some() {
+                    // A runtime beside a TrainJob is checked with it; the note that reading it
+                    // alone leaves the TrainJob's part unchecked does not apply.
+                    f.infos.retain(|d| {
+                        !(d.code.as_deref() == Some("waits-for-trainjob") && d.field == "spec")
+                    });
+                }
                 f.extend(doc.notes.iter().map(yaml_reading_warning));
                 if let Some(line) = doc.unread_from {
                     f.push(
@@ -194,6 +246,10 @@ pub fn run(input: ValidateInput) -> Result<ValidateOutput, Diagnostic> {
                     );
                 }
                 for d in f.all_mut() {
+                    // A TrainJob's diagnostics may already sit in its runtime's document.
+                    if d.document.is_some_and(|i| i != doc.index) || d.file.is_some() {
+                        continue;
+                    }
                     d.document = Some(doc.index);
                     source::attach_range(d, Some(&doc), &lines, d.line.is_some());
                     attach_position(d, &doc);

@@ -3,8 +3,7 @@
 
 use super::{Ctx, decode_at};
 use crate::api::{
-    ContainerRecreateRequest, Job, JobSet, JobSetSpec, JobSpec, KubeletConfiguration, Pod,
-    PodTemplateSpec,
+    ContainerRecreateRequest, Job, JobSet, JobSpec, KubeletConfiguration, Pod, PodTemplateSpec,
 };
 use crate::diag::{Diagnostic, FieldPath, Findings, Severity};
 use serde_json::Value;
@@ -60,17 +59,15 @@ pub(super) fn validate_kind(
             true
         }
         ("trainer.kubeflow.org", "ClusterTrainingRuntime" | "TrainingRuntime") => {
-            // A runtime holds a JobSet spec; the JobSet webhook defaults and validates it when
-            // the trainer creates the JobSet.
-            let p = FieldPath::new("spec").child("template").child("spec");
-            if let Some(v) = at(obj, &["spec", "template", "spec"])
-                && let Some(mut spec) = decode::<JobSetSpec>(v, &p, out)
-            {
-                if !ctx.skip_defaulting {
-                    super::jobset::default_jobset_spec(&mut spec);
-                }
-                super::jobset::validate_jobset_spec(&spec, &p, ctx, out);
-            }
+            // The runtime's admission, then the JobSet the trainer builds from it for a
+            // TrainJob that sets nothing; what a TrainJob decides waits for one.
+            crate::trainer::validate_runtime_alone(obj, ctx, out);
+            true
+        }
+        ("trainer.kubeflow.org", "TrainJob") => {
+            // Without a runtime beside it (validate's `source` reads a TrainJob with the
+            // runtimes of its stream and of `runtimes`).
+            crate::trainer::op::validate_alone(obj, ctx, out);
             true
         }
         ("kubelet.config.k8s.io", "KubeletConfiguration") | ("", "KubeletConfiguration") => {

@@ -1,11 +1,12 @@
 // Type-checked (tsc --noEmit) against the built package's declarations: ESM consumer.
 import {
   validate, check, containerRestart, podFailurePolicy, jobsetFailurePolicy, backoff, describe, schemas,
-  compile, handleJson, request, call, RestartkitError, Policy, parseDocuments,
+  compile, handleJson, request, call, RestartkitError, Policy, parseDocuments, resolve,
 } from 'restartkit-wasm';
 import type {
   Pod, Job, JobSet, Diagnostic, ValidateOutput, ValidateOptions, ContainerRestartOutput, BackoffInput,
   BackoffOutput, Description, Response, ErrorType, PodFailurePolicyOutput, JobsetFailurePolicyOutput, ActionName,
+  ResolveOptions, ResolveOutput,
 } from 'restartkit-wasm';
 
 const pod: Pod = {
@@ -56,6 +57,11 @@ try {
     const c: string | null = e.code;
   }
 }
+// Kubeflow Trainer: a TrainJob with its runtime.
+const resolveOpts: ResolveOptions = { runtimes: [{ source: 'kind: ClusterTrainingRuntime\n', fileName: 'rt.yaml' }], kubernetesVersion: '1.35' };
+const built: ResolveOutput = resolve('kind: TrainJob\n', resolveOpts);
+const builtJobSet: unknown = built.trainJobs[0]?.jobSet;
+const builtErrors: Diagnostic[] = built.errors;
 // @ts-expect-error exitCode must be a number
 containerRestart(pod, 'main', '42');
 // @ts-expect-error unknown options are rejected
