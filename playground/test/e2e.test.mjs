@@ -634,10 +634,14 @@ describe('first load and bad input', () => {
     // 326 KiB measured with the split), and the split costing no more than the imports and exports
     // that link the parts (+1.6 % then): the two parts against the unsplit module of the same
     // build (wasm/pkg/SIZES.txt; 1,306,302 bytes at the split, more since the module gained the
-    // Kubeflow Trainer build, all of it in the on-demand part).
+    // Kubeflow Trainer build, all of it in the on-demand part). Issue #27 raised the first-load
+    // goal to 385 KiB: the first view validates by the fields each of seven minors knows, whose
+    // generated tables (core/src/generated) sit in the data section, which loads whole (382.5 KiB
+    // measured, after keeping the simulator, sweeps, upgrade check, proposals and conformance ops
+    // out of contract::answer: 395.2 before).
     const unsplit = Number(/^unsplit_bytes=(\d+)$/m.exec(readFileSync(join(repo, 'wasm', 'pkg', 'SIZES.txt'), 'utf8'))?.[1]);
     assert.ok(unsplit > 0, 'wasm/pkg/SIZES.txt names the unsplit module\'s size');
-    assert.ok(firstGz <= 350 * 1024, `the first-load part is ${(firstGz / 1024).toFixed(1)} KiB gzipped, over the 350 KiB goal`);
+    assert.ok(firstGz <= 385 * 1024, `the first-load part is ${(firstGz / 1024).toFixed(1)} KiB gzipped, over the 385 KiB goal`);
     assert.ok(bothRaw <= 1.05 * unsplit, `the two parts are ${bothRaw} bytes, more than 5 % over the unsplit module (${unsplit})`);
     assert.ok(bundleGz <= 215 * 1024, `the page's JavaScript is ${(bundleGz / 1024).toFixed(1)} KiB gzipped, over its 215 KiB budget`);
     await page.close();

@@ -84,11 +84,12 @@ const rawSize = statSync(wasmPath).size;
 lap('wasm-bindgen');
 
 // ---- 3. wasm-opt (npm binaryen), in place; RESTARTKIT_WASM_OPT=0 leaves the module as it is.
-// -Oz inlines every function that has one caller, however large: the Kubeflow Trainer's entry
-// points (one caller each, in contract::answer) would land in answer, which the first view runs,
-// and so in the first-load part. --no-inline keeps the trainer's functions out of their callers
+// -Oz inlines every function that has one caller, however large: the entry points of on-demand
+// work (one caller each, in contract::answer: the Kubeflow Trainer's build, the simulator and
+// sweeps, the upgrade check, proposals, the conformance ops) would land in answer, which the first
+// view runs, and so in the first-load part. --no-inline keeps their functions out of their callers
 // (matched by name: the first run's input still has wasm-bindgen's name section).
-const NO_INLINE = ['restartkit::trainer::*'];
+const NO_INLINE = ['trainer', 'simulate', 'sweep', 'upgrade', 'proposals', 'conformance'].map((m) => `restartkit::${m}::*`);
 const optimise = process.env.RESTARTKIT_WASM_OPT === '0' ? () => {} : (path) => {
   execFileSync(join(wasmDir, 'node_modules', '.bin', 'wasm-opt'), [...NO_INLINE.map((p) => `--no-inline=${p}`), '-Oz', '--strip-debug', '--strip-producers', path, '-o', `${path}.opt`], { stdio: 'inherit' });
   renameSync(`${path}.opt`, path);

@@ -273,9 +273,11 @@ describe('versions', () => {
     const strict = esm.validate(pod(restartOn42), { kubernetesVersion: '1.33', fieldValidation: 'Strict' });
     assert.equal(strict.valid, false);
     assert.ok(strict.errors.some((e) => e.message.includes('unknown field') && e.message.includes('restartPolicyRules')));
+    // Under Warn the rules are dropped with a warning; the container's restartPolicy, which 1.33
+    // forbids on a regular container, is still an error.
     const warn = esm.validate(pod(restartOn42), { kubernetesVersion: '1.33' });
-    assert.equal(warn.valid, true);
     assert.ok(warn.warnings.some((w) => w.message.includes('restartPolicyRules')));
+    assert.deepEqual(warn.errors.map((e) => [e.field, e.type]), [['spec.containers[0].restartPolicy', 'FieldValueForbidden']]);
   });
 
   test('compareVersions: the rules Pod from 1.33 to 1.35', () => {
