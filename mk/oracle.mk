@@ -25,7 +25,7 @@ TIMELINE_SMOKE_N ?= 1000
 TIMELINE_N ?= 2000
 # ... and generated JobSet scenarios (real JobSet + Job controllers; about 0.1-0.2 s each upstream).
 TIMELINE_JOBSET_SMOKE_N ?= 200
-TIMELINE_JOBSET_N ?= 500
+TIMELINE_JOBSET_N ?= 2000
 SEED ?= 1
 K8S ?= all
 # matchPodFailurePolicy and the controllers' constructors are unexported: the oracle pulls them

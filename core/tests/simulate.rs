@@ -1205,3 +1205,28 @@ fn up_to_1_35_a_held_back_replacement_gets_the_status_update_refused() {
     assert!(times_of(&new, "SyncError").is_empty());
     assert_eq!(times_of(&new, "Scheduled"), vec![0.0, 0.0, 45.0, 100.0]);
 }
+
+#[test]
+fn a_refused_sync_writes_nothing_for_the_pod_updates_of_its_instant() {
+    // 1.31 with JobManagedBy on (found by the oracle, seed 11, timeline-57): the Pod's containers
+    // end at 50 s and its update and the Job's sync at that instant are one sync, which the API
+    // server refuses (ready 1 > active 0). The status stays as written at 0 s (2 active, 2 ready),
+    // so the sync that creates the replacement at 60 s writes (2 active, 1 ready) and stores the
+    // ignored failure in the back-off record: after the second failure (110 s) the replacement
+    // waits 20 s, as kube-controller-manager 1.31.13 makes it wait.
+    let out = simulate(json!({
+        "kubernetesVersion": "1.31", "runFor": "1800s",
+        "featureGates": {"JobManagedBy": true},
+        "exits": [{"podIndex": 0, "afterSeconds": 50, "exitCode": 3}],
+        "workload": {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "job", "namespace": "default"},
+            "spec": {"activeDeadlineSeconds": 220, "backoffLimit": 2, "completions": 2, "parallelism": 2,
+                "podFailurePolicy": {"rules": [{"action": "Ignore", "onExitCodes": {"operator": "In", "values": [3]}}]},
+                "template": {"spec": {"restartPolicy": "Never", "terminationGracePeriodSeconds": 5,
+                    "containers": [{"name": "main", "image": "busybox"}, {"name": "side", "image": "busybox"}]}}}}
+    }));
+    assert_eq!(times_of(&out, "Scheduled"), vec![0.0, 0.0, 60.0, 130.0]);
+    assert_eq!(
+        times_of(&out, "SyncError"),
+        vec![50.0, 51.0, 53.0, 57.0, 110.0, 111.0, 113.0, 117.0, 125.0, 180.0, 181.0, 183.0, 187.0, 195.0, 211.0]
+    );
+}

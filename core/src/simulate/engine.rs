@@ -364,6 +364,10 @@ struct JobState {
     /// What the Job's status says (active, ready, terminating) as its last sync that wrote it
     /// left it: a sync writes only when something changed (upstream's needsFlush).
     written: StatusCounts,
+    /// What `written` was before a Pod update at this instant took its sync as done (the
+    /// instant, the status before): every update and sync of one instant are one sync in the
+    /// controller's work queue, so when that sync is refused none of them wrote.
+    written_before: Option<(u64, StatusCounts)>,
     /// The last sync held Pod creation back for the pod-failure back-off.
     held: bool,
     /// The last sync left an index waiting for its back-off (it may have created others): the
@@ -815,6 +819,7 @@ impl<'a> Engine<'a> {
             sync_errors: 0,
             sync_failed: false,
             written: StatusCounts::default(),
+            written_before: None,
             held: false,
             index_waiting: false,
             status_changed: false,

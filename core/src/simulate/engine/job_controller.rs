@@ -170,6 +170,11 @@ impl Engine<'_> {
             return false;
         };
         job.sync_failed = true;
+        if let Some((at, before)) = job.written_before.take()
+            && at == self.now
+        {
+            job.written = before;
+        }
         let delay = 1000u64 << job.sync_errors.min(6);
         job.sync_errors = job.sync_errors.saturating_add(1);
         let name = job.name.clone();
@@ -186,7 +191,8 @@ impl Engine<'_> {
     /// or stopped): the Job controller's pod handler queues a sync for every such update. Up to
     /// 1.35, while the back-off holds creation back or the Job's syncs keep failing, that sync
     /// is played: it writes `active: 0`, and is refused as soon as a Pod is ready. Otherwise the
-    /// sync writes the status counts as they now are and does nothing the timeline shows.
+    /// sync writes the status counts as they now are and does nothing the timeline shows, unless
+    /// a sync of the same instant (the same sync, in the work queue) is refused.
     pub(super) fn pod_status_changed(&mut self, j: usize) {
         let counts = self.status_counts(j);
         let minor = self.decider.minor();
@@ -200,6 +206,9 @@ impl Engine<'_> {
         if minor <= 35 && (job.held || job.index_waiting || job.sync_errors > 0) {
             self.enqueue_job_sync(j, now);
         } else {
+            if job.written_before.is_none_or(|(at, _)| at != now) {
+                job.written_before = Some((now, job.written));
+            }
             job.written = counts;
         }
     }
