@@ -1134,7 +1134,7 @@ func (h *tlHarness) play(ctx context.Context, final func() string) (tlOutcome, e
 			if err := jobSync(h.ctrl, ctx, key); err != nil {
 				// What processNextWorkItem does; a harness run counts it as a harness note.
 				h.queue.AddRateLimited(key)
-				h.out.Events = append(h.out.Events, tlEvent{T: h.now(), Event: "SyncError", Msg: err.Error()})
+				h.out.Events = append(h.out.Events, tlEvent{T: h.now(), Event: "SyncError", Job: h.jobLabel(key[strings.Index(key, "/")+1:]), Msg: err.Error()})
 			} else {
 				h.queue.Forget(key)
 			}

@@ -393,8 +393,10 @@ func restartkitTimelines(scs []*tlScenario) ([]tlOutcome, []string, error) {
 				case "Gone":
 					o.Events = append(o.Events, tlEvent{T: e.T, Event: "JobGone", Job: j})
 				case "SyncError":
-					// A sync whose status update the API server refuses (up to 1.35).
-					o.Events = append(o.Events, tlEvent{T: e.T, Event: "SyncError", Msg: msg})
+					// A sync whose status update the API server refuses (up to 1.35). Its Job
+					// orders the refusals of one instant (syncs of different Jobs at one
+					// instant run in no order either side can be held to).
+					o.Events = append(o.Events, tlEvent{T: e.T, Event: "SyncError", Job: j, Msg: msg})
 				}
 			case strings.HasPrefix(e.Object, "jobset/"):
 				switch e.Event {
