@@ -177,16 +177,22 @@ pub fn run(input: ValidateInput) -> Result<ValidateOutput, Diagnostic> {
             // Document by document, as kubectl decodes and applies them: one that cannot be
             // read is an error of its own (naming it), and the others are still validated.
             let entries = source::read_stream_at(&text, ctx.gates.version.minor);
-            let read: Vec<Document> = entries
+            // A TrainJob is read with the runtimes of the stream and those given apart. Only then
+            // are the documents copied: a stream without one (most, and the largest) is not.
+            let has_train_job = entries
                 .iter()
-                .filter_map(|e| e.as_ref().ok())
-                .cloned()
-                .collect();
-            // A TrainJob is read with the runtimes of the stream and those given apart.
-            let runtimes = read
-                .iter()
-                .any(|d| crate::trainer::op::is_train_job(&d.value))
-                .then(|| crate::trainer::op::Runtimes::new(&read, &input.runtimes));
+                .any(|e| e.as_ref().is_ok_and(|d| crate::trainer::op::is_train_job(&d.value)));
+            let read: Vec<Document> = if has_train_job {
+                entries
+                    .iter()
+                    .filter_map(|e| e.as_ref().ok())
+                    .cloned()
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            let runtimes =
+                has_train_job.then(|| crate::trainer::op::Runtimes::new(&read, &input.runtimes));
             if let Some(r) = &runtimes {
                 all.extend(r.reading_errors.clone());
             }
