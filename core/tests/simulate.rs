@@ -1230,3 +1230,31 @@ fn a_refused_sync_writes_nothing_for_the_pod_updates_of_its_instant() {
         vec![50.0, 51.0, 53.0, 57.0, 110.0, 111.0, 113.0, 117.0, 125.0, 180.0, 181.0, 183.0, 187.0, 195.0, 211.0]
     );
 }
+
+#[test]
+fn a_pod_update_and_a_sync_of_one_instant_write_once_and_keep_the_back_off_record() {
+    // 1.37 (found by the oracle, seed 11, timeline-1816): at 110 s a Pod the policy ignores
+    // fails; its update and the Job's sync at that instant are one sync, which writes active 3
+    // (was 4) and so stores the back-off record (2 failures, the last at 110 s). The replacement
+    // waits 20 s, as kube-controller-manager 1.37.2 makes it wait, not 0 s.
+    let out = simulate(json!({
+        "kubernetesVersion": "1.37", "runFor": "1800s", "startupSeconds": 5,
+        "exits": [
+            {"container": "main", "podIndex": 2, "afterSeconds": 70, "exitCode": 137, "times": 1, "nodeFailure": true},
+            {"container": "main", "podIndex": 2, "afterSeconds": 110, "exitCode": 42},
+            {"container": "main", "podIndex": 3, "afterSeconds": 95, "exitCode": 3, "times": 1},
+            {"container": "main", "podIndex": 3, "afterSeconds": 120, "exitCode": 137, "times": 1, "nodeFailure": true},
+            {"container": "main", "podIndex": 3, "afterSeconds": 80, "exitCode": 3}
+        ],
+        "workload": {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "job", "namespace": "default"},
+            "spec": {"backoffLimit": 2, "completions": 4, "parallelism": 4,
+                "podFailurePolicy": {"rules": [
+                    {"action": "FailJob", "onExitCodes": {"operator": "In", "values": [42]}},
+                    {"action": "Ignore", "onExitCodes": {"operator": "In", "values": [3]}},
+                    {"action": "Count", "onPodConditions": [{"type": "DisruptionTarget"}]}]},
+                "template": {"spec": {"restartPolicy": "Never", "terminationGracePeriodSeconds": 5,
+                    "initContainers": [{"name": "init0", "image": "busybox"}, {"name": "init1", "image": "busybox"}],
+                    "containers": [{"name": "main", "image": "busybox"}]}}}}
+    }));
+    assert_eq!(times_of(&out, "Scheduled"), vec![0.0, 0.0, 0.0, 0.0, 95.0, 130.0]);
+}

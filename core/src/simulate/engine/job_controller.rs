@@ -100,7 +100,13 @@ impl Engine<'_> {
         }
         job.sync_errors = 0; // the work queue's Forget
         let changed = std::mem::take(&mut job.status_changed);
-        if changed || counts != job.written {
+        // A Pod update of this instant took its sync as done; this sync is that sync, so it
+        // writes if the status differs from what was written before the instant.
+        let before = match job.written_before.take() {
+            Some((at, before)) if at == self.now => before,
+            _ => job.written,
+        };
+        if changed || counts != before {
             job.written = counts;
             job.stored_backoff = (job.backoff_failures, job.last_failure_ms);
         } else if (job.backoff_failures, job.last_failure_ms) != job.stored_backoff {
