@@ -30,6 +30,7 @@ mod faults;
 mod job_controller;
 mod jobset;
 mod kubelet;
+mod node;
 mod pod_lifecycle;
 mod results;
 mod workload;
@@ -72,6 +73,8 @@ pub(super) struct Template {
     pub only_replace_failed: bool,
     /// The Pods' terminationGracePeriodSeconds (default 30 s), in ms.
     pub grace_ms: u64,
+    /// The Pod's tolerations after the DefaultTolerationSeconds admission plugin.
+    pub tolerations: Vec<node::Toleration>,
     /// successPolicy rules (Indexed Jobs).
     success_rules: Vec<job_controller::SuccessRule>,
     /// The Job's podFailurePolicy compiled (None for a bare Pod, or a policy the compiled form
@@ -194,6 +197,7 @@ impl Template {
             only_replace_failed,
             work_queue,
             grace_ms,
+            tolerations: node::tolerations_of(spec),
             success_rules,
             completions: if job.is_some() { completions } else { 1 },
             parallelism: if job.is_some() {
@@ -251,8 +255,33 @@ enum Ev {
     /// A reconcile of the JobSet by its controller, after the Job syncs of its instant (it sees
     /// every Job that finished then, as upstream's reconcile lists them).
     ReconcileJobSet,
-    /// A scripted node failure (`exits[].nodeFailure`) for Pod `pod` while it is in `pgen`.
-    NodeFailure {
+    /// Pod `pod`'s node is lost (`exits[].nodeFailure`, a nodeFailure fault) while the Pod is
+    /// in `pgen`; the node lifecycle events that follow (node.rs) name the same Pod and `pgen`.
+    NodeLost {
+        pod: usize,
+        pgen: u32,
+    },
+    NodeNotReady {
+        pod: usize,
+        pgen: u32,
+    },
+    Taint {
+        pod: usize,
+        pgen: u32,
+    },
+    Evict {
+        pod: usize,
+        pgen: u32,
+    },
+    NodeDeleted {
+        pod: usize,
+        pgen: u32,
+    },
+    OutOfService {
+        pod: usize,
+        pgen: u32,
+    },
+    PodGc {
         pod: usize,
         pgen: u32,
     },
@@ -310,6 +339,10 @@ struct PodState {
     finished_ms: u64,
     /// The podFailurePolicy outcome, decided from its statuses when it failed.
     outcome: Option<PodFailureOutcome>,
+    /// Its node was lost: what the node lifecycle has done since (node.rs).
+    node: Option<Box<node::LostNode>>,
+    /// Since when its Ready condition is False (None: Ready), as its status shows it.
+    unready_since: Option<u64>,
 }
 
 #[derive(Debug, Clone)]
@@ -467,6 +500,10 @@ pub(super) struct Engine<'a> {
     /// status.replicatedJobsStatus as the failure policy last left it: the per-Job restart
     /// counters of RestartJob actions (one entry per replicatedJob, as the controller keeps).
     js_rj_status: Vec<ReplicatedJobStatus>,
+    /// The scenario's nodeLoss with upstream's defaults.
+    node_loss: node::NodeLossConfig,
+    /// When the zone's NoExecute taint queue last let a node through.
+    last_taint_ms: Option<u64>,
 }
 
 fn matches(
@@ -540,6 +577,7 @@ impl<'a> Engine<'a> {
                 )
             })
         };
+        let node_loss = node::NodeLossConfig::new(sc.node_loss.as_ref(), decider.minor())?;
         Ok(Engine {
             sc,
             templates,
@@ -579,6 +617,8 @@ impl<'a> Engine<'a> {
             attempt: 0,
             js_reconcile_at: None,
             js_rj_status: Vec::new(),
+            node_loss,
+            last_taint_ms: None,
         })
     }
 
@@ -598,21 +638,27 @@ impl<'a> Engine<'a> {
                     u32::try_from(self.events.len() - 1).unwrap_or(u32::MAX)
                 }
             };
-            if self.seq >= 1 << (SEQ_BITS - 2) || slot >= 1 << SLOT_BITS {
+            if self.seq >= 1 << (SEQ_BITS - 3) || slot >= 1 << SLOT_BITS {
                 // Beyond any run that finishes in reasonable time; say so rather than misorder.
                 self.overflow = true;
                 return;
             }
-            // A controller's sync runs after everything else that happens at its instant (the
-            // top sequence bit): it sees every Pod change of that instant, as the oracle's
-            // harness delivers them (docs/simulation.md, "Assumptions").
-            let seq = match ev {
-                Ev::SyncJob { .. } => self.seq | 1 << (SEQ_BITS - 2),
-                // The JobSet controller reconciles after that still: after every Job sync of
-                // its instant, also those the syncs cause (docs/simulation.md, "Assumptions").
-                Ev::ReconcileJobSet => self.seq | 1 << (SEQ_BITS - 1),
-                _ => self.seq,
+            // Within an instant, events run by tier, then in scheduling order: the kubelet and
+            // what happens from outside (0); the node lifecycle controller's monitor (1), its
+            // NoExecute tainting pass (2), taint eviction (3) and Pod GC (4); then a Job sync
+            // (5): it sees every Pod change of that instant, as the oracle's harness delivers
+            // them; and the JobSet controller's reconcile after every Job sync of its instant,
+            // also those the syncs cause (6) (docs/simulation.md, "Assumptions").
+            let tier: u64 = match ev {
+                Ev::NodeNotReady { .. } => 1,
+                Ev::Taint { .. } => 2,
+                Ev::Evict { .. } => 3,
+                Ev::PodGc { .. } => 4,
+                Ev::SyncJob { .. } => 5,
+                Ev::ReconcileJobSet => 6,
+                _ => 0,
             };
+            let seq = self.seq | tier << (SEQ_BITS - 3);
             self.queue.push(Reverse(
                 u128::from(t) << 64 | u128::from(seq) << SLOT_BITS | u128::from(slot),
             ));
@@ -717,9 +763,14 @@ impl<'a> Engine<'a> {
                     format!(
                         "the simulation needs more than {} pending events or {} events in all; shorten runFor or the workload",
                         1u64 << SLOT_BITS,
-                        1u64 << SEQ_BITS
+                        1u64 << (SEQ_BITS - 3)
                     ),
                 ));
+            }
+            // A node lifecycle event for a Pod that has failed since changes nothing, and is
+            // not the run's last moment either.
+            if self.node_event_is_stale(ev) {
+                continue;
             }
             self.now = t;
             self.step(ev)?;
@@ -733,33 +784,52 @@ impl<'a> Engine<'a> {
             self.now = self.end_ms;
         }
         self.summary.end_seconds = self.now as f64 / 1000.0;
+        self.finish_lost_nodes();
         Ok(())
     }
 
     fn step(&mut self, ev: Ev) -> Result<(), Diagnostic> {
         match ev {
-            Ev::Start { pod, c, epoch } => self.on_start(pod, c, epoch),
+            // What the kubelet does for a Pod stops when its node is lost.
+            Ev::Start { pod, .. }
+            | Ev::Exit { pod, .. }
+            | Ev::Kill { pod, .. }
+            | Ev::Fault { pod, .. }
+                if self.kubelet_gone(pod) => {}
+            Ev::Start { pod, c, epoch } => {
+                self.on_start(pod, c, epoch);
+                self.track_readiness(pod);
+            }
             Ev::Exit {
                 pod,
                 c,
                 epoch,
                 code,
                 reason,
-            } => self.on_exit(pod, c, epoch, code, reason)?,
+            } => {
+                self.on_exit(pod, c, epoch, code, reason)?;
+                self.track_readiness(pod);
+            }
             Ev::SyncJob { job, jgen } => self.on_sync_event(job, jgen)?,
             Ev::Kill { pod, pgen } => self.on_kill(pod, pgen)?,
             Ev::Fault { pod, fault, pgen } => self.on_fault(pod, fault, pgen)?,
             Ev::Crr { action } => self.on_crr(action)?,
             Ev::ReconcileJobSet => self.reconcile_jobset()?,
-            Ev::NodeFailure { pod, pgen } => {
+            Ev::NodeLost { pod, pgen } => {
                 if self
                     .pods
                     .get(pod)
                     .is_some_and(|x| x.alive && x.epoch == pgen)
                 {
-                    self.node_failure(pod)?;
+                    self.node_lost(pod)?;
                 }
             }
+            Ev::NodeNotReady { pod, pgen } => self.on_node_not_ready(pod, pgen),
+            Ev::Taint { pod, pgen } => self.on_taint(pod, pgen),
+            Ev::Evict { pod, pgen } => self.on_evict(pod, pgen),
+            Ev::NodeDeleted { pod, pgen } => self.on_node_deleted(pod, pgen),
+            Ev::OutOfService { pod, pgen } => self.on_out_of_service(pod, pgen),
+            Ev::PodGc { pod, pgen } => self.on_pod_gc(pod, pgen)?,
         }
         Ok(())
     }

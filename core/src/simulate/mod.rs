@@ -44,6 +44,13 @@ pub struct Summary {
     pub jobset_restarts: u64,
     pub crr_recreations: u64,
     pub faults: u64,
+    /// Nodes lost (`nodeFailure`): each took its Pod with it.
+    #[serde(default)]
+    pub nodes_lost: u64,
+    /// Pods on a lost node that had not failed when the run ended: Terminating or still
+    /// waiting for their eviction, as nothing deletes their Node (see `nodeLoss`).
+    #[serde(default)]
+    pub pods_stuck_on_lost_nodes: u64,
     /// Seconds during which a container or Pod slot waited to run again, summed over slots: a
     /// restarted container's back-off and start-up; a replaced Pod's Job back-off, rescheduling
     /// and start-up; and for a Job or JobSet restart, every Pod slot of the restarted Jobs

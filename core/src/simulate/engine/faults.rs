@@ -49,7 +49,7 @@ impl Engine<'_> {
         };
         self.summary.faults += 1;
         match kind {
-            FaultKind::NodeFailure => self.node_failure(p)?,
+            FaultKind::NodeFailure => self.node_lost(p)?,
             FaultKind::ContainerExit | FaultKind::OomKill => {
                 let count = self.fault_targets(p, fi).count();
                 if count > 0 {
@@ -80,24 +80,6 @@ impl Engine<'_> {
             }
         }
         Ok(())
-    }
-
-    /// The Pod's node fails: the Pod gets DisruptionTarget=True and every container ends with 137.
-    pub(super) fn node_failure(&mut self, p: usize) -> Result<(), Diagnostic> {
-        self.record(Obj::Pod(p), None, "NodeFailure", "DisruptionTarget", || {
-            Some("the node failed; the Pod is deleted".into())
-        });
-        if let Some(pod) = self.pods.get_mut(p) {
-            pod.conditions.push("DisruptionTarget");
-            for ct in pod.containers.iter_mut() {
-                if ct.running || ct.pending_start {
-                    ct.last_exit = Some(137);
-                    ct.running = false;
-                    ct.pending_start = false;
-                }
-            }
-        }
-        self.pod_terminal(p, "Failed", Some("DisruptionTarget"))
     }
 
     /// The running containers of Pod `p` that fault `fi` may hit, as (index, container epoch):

@@ -132,7 +132,7 @@ impl Engine<'_> {
         match (scheduled, kind) {
             (Some((after, _, _, true)), _) => {
                 let pgen = self.pods.get(p).map_or(0, |x| x.epoch);
-                self.schedule(now + after, Ev::NodeFailure { pod: p, pgen });
+                self.schedule(now + after, Ev::NodeLost { pod: p, pgen });
             }
             (Some((after, code, reason, false)), _) => self.schedule(
                 now + after,
@@ -530,6 +530,24 @@ impl Engine<'_> {
             for ct in pod.containers.iter_mut() {
                 ct.running = false;
                 ct.pending_start = false;
+            }
+        }
+    }
+
+    /// The Pod's Ready condition after a container started or stopped: `unready_since` keeps
+    /// when it last turned False (the finish time the Job controller reads for a Pod that
+    /// never ends on its own, on a lost node).
+    pub(super) fn track_readiness(&mut self, p: usize) {
+        let now = self.now;
+        let ready = self
+            .pods
+            .get(p)
+            .is_some_and(|x| x.alive && self.pod_ready(x));
+        if let Some(pod) = self.pods.get_mut(p) {
+            match (ready, pod.unready_since) {
+                (true, Some(_)) => pod.unready_since = None,
+                (false, None) => pod.unready_since = Some(now),
+                _ => {}
             }
         }
     }

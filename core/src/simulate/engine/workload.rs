@@ -163,6 +163,9 @@ impl Engine<'_> {
             deleting: false,
             counted: false,
             finished_ms: 0,
+            node: None,
+            // The kubelet's first status of the Pod: not ready yet.
+            unready_since: Some(t),
             outcome: None,
         };
         let reused = self.free_pods.pop();
