@@ -1458,3 +1458,22 @@ fn a_pod_update_and_a_sync_of_one_instant_write_once_and_keep_the_back_off_recor
         vec![0.0, 0.0, 0.0, 0.0, 95.0, 130.0]
     );
 }
+
+#[test]
+fn all_pods_running_counts_only_the_time_every_slot_runs_on_a_live_node() {
+    // Two workers: index 1 fails at 100 s and its replacement starts 10 s later (the Job's
+    // back-off); index 0's node is lost at 200 s: its slot does no work until taint eviction
+    // (not ready at 255 s, evicted 300 s later) lets the Job replace it at 555 s.
+    let out = simulate(json!({
+        "runFor": "10m",
+        "workload": {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "job", "namespace": "default"},
+            "spec": {"completions": 2, "parallelism": 2, "completionMode": "Indexed", "backoffLimit": 3,
+                "template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "main", "image": "busybox"}]}}}},
+        "exits": [
+            {"podIndex": 1, "afterSeconds": 100, "exitCode": 1, "times": 1},
+            {"podIndex": 0, "afterSeconds": 200, "exitCode": 137, "nodeFailure": true, "times": 1}
+        ],
+    }));
+    assert_eq!(times_of(&out, "Scheduled"), vec![0.0, 0.0, 110.0, 555.0]);
+    assert_eq!(out["summary"]["allPodsRunningSeconds"], 100.0 + 90.0 + 45.0);
+}

@@ -57,6 +57,12 @@ pub struct Summary {
     /// (finished ones included) until its new Pod starts. Work lost since the last checkpoint is
     /// not modelled.
     pub time_lost_seconds: f64,
+    /// Seconds during which every Pod the workload runs at once (the Pod; a Job's parallelism;
+    /// every Job's of a JobSet) was running and ready on a live node: the time a synchronous
+    /// job, which needs every worker, makes progress (before work lost since its last
+    /// checkpoint, which restartkit does not know).
+    #[serde(default)]
+    pub all_pods_running_seconds: f64,
     /// Timeline events produced (also those past `maxTimelineEvents`).
     pub events: u64,
     pub timeline_truncated: bool,

@@ -524,6 +524,7 @@ impl Engine<'_> {
     }
 
     pub(super) fn kill_pod(&mut self, p: usize) {
+        self.set_working(p, false);
         if let Some(pod) = self.pods.get_mut(p) {
             pod.alive = false;
             pod.epoch += 1;
@@ -543,12 +544,42 @@ impl Engine<'_> {
             .pods
             .get(p)
             .is_some_and(|x| x.alive && self.pod_ready(x));
+        let on_live_node = self.pods.get(p).is_some_and(|x| x.node.is_none());
+        self.set_working(p, ready && on_live_node);
         if let Some(pod) = self.pods.get_mut(p) {
             match (ready, pod.unready_since) {
                 (true, Some(_)) => pod.unready_since = None,
                 (false, None) => pod.unready_since = Some(now),
                 _ => {}
             }
+        }
+    }
+
+    /// Pod `p` starts or stops running ready on a live node: the time during which every slot
+    /// of the workload has such a Pod is what a synchronous job (every worker needed) gets done.
+    pub(super) fn set_working(&mut self, p: usize, working: bool) {
+        let Some(pod) = self.pods.get_mut(p) else {
+            return;
+        };
+        if pod.working == working {
+            return;
+        }
+        pod.working = working;
+        let was_all = self.slots > 0 && self.working == self.slots;
+        if working {
+            self.working += 1;
+        } else {
+            self.working = self.working.saturating_sub(1);
+        }
+        let is_all = self.slots > 0 && self.working == self.slots;
+        match (was_all, is_all) {
+            (false, true) => self.all_working_since = Some(self.now),
+            (true, false) => {
+                if let Some(since) = self.all_working_since.take() {
+                    self.all_working_ms += self.now.min(self.end_ms).saturating_sub(since);
+                }
+            }
+            _ => {}
         }
     }
 }

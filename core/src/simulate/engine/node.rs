@@ -240,6 +240,7 @@ impl Engine<'_> {
         }));
         let pgen = pod.epoch;
         self.summary.nodes_lost += 1;
+        self.set_working(p, false);
         self.record(Obj::Pod(p), None, "NodeLost", "NodeLost", || {
             Some("the node's kubelet stopped (lost node)".into())
         });

@@ -166,6 +166,7 @@ impl Engine<'_> {
             node: None,
             // The kubelet's first status of the Pod: not ready yet.
             unready_since: Some(t),
+            working: false,
             outcome: None,
         };
         let reused = self.free_pods.pop();
