@@ -1477,3 +1477,26 @@ fn all_pods_running_counts_only_the_time_every_slot_runs_on_a_live_node() {
     assert_eq!(times_of(&out, "Scheduled"), vec![0.0, 0.0, 110.0, 555.0]);
     assert_eq!(out["summary"]["allPodsRunningSeconds"], 100.0 + 90.0 + 45.0);
 }
+
+#[test]
+fn the_kubelets_housekeeping_drops_a_back_off_entry_unchanged_for_ten_minutes() {
+    // Restarted at 316 s after five crashes (back-off now 300 s), the container runs 450 s and
+    // fails at 766 s: not a run of more than 600 s, so the back-off holds it until 1,066 s. But
+    // the entry was last updated at 316 s, and the housekeeping pass at 918 s (every 2 s, the
+    // first more than 600 s later) deletes it: the kubelet restarts the container then, with a
+    // fresh entry (the next failure waits 10 s).
+    let out = simulate(json!({
+        "kubernetesVersion": "1.37", "runFor": "20m",
+        "workload": {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "default"},
+            "spec": {"restartPolicy": "Always", "containers": [{"name": "c", "image": "busybox"}]}},
+        "exits": [
+            {"container": "c", "afterSeconds": 1, "exitCode": 1, "times": 6},
+            {"container": "c", "afterSeconds": 450, "exitCode": 1, "times": 1},
+            {"container": "c", "afterSeconds": 1, "exitCode": 1}
+        ],
+    }));
+    assert_eq!(
+        starts(&out, "c")[..9],
+        [0.0, 1.0, 12.0, 33.0, 74.0, 155.0, 316.0, 918.0, 929.0]
+    );
+}

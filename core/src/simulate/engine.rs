@@ -36,6 +36,9 @@ mod results;
 mod workload;
 
 const RESET_AFTER_RUN_MS: u64 = 600_000;
+/// The kubelet's housekeeping period (housekeepingPeriod in pkg/kubelet/kubelet.go), on a grid
+/// from the run's start.
+const HOUSEKEEPING_MS: u64 = 2_000;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {

@@ -220,7 +220,7 @@ impl Engine<'_> {
         ap: AlwaysPod,
     ) -> Result<(), Diagnostic> {
         let now = self.now;
-        let delay = self.backoff_delay(p, c, now);
+        let (delay, _) = self.backoff_delay(p, c, now);
         self.summary.whole_pod_restarts += 1;
         let how = if ap.sandbox_ms > 0 {
             format!(", sandbox recreated ({}s)", ap.sandbox_ms as f64 / 1000.0)
@@ -426,7 +426,7 @@ impl Engine<'_> {
         }
         match decision {
             KubeletDecision::Restart => {
-                let delay = self.backoff_delay(p, c, now);
+                let (delay, cut_from) = self.backoff_delay(p, c, now);
                 let start_at = now + delay;
                 if let Some(ct) = self.pods.get_mut(p).and_then(|x| x.containers.get_mut(c)) {
                     ct.restarting = true;
@@ -440,10 +440,17 @@ impl Engine<'_> {
                         "BackOff",
                         "CrashLoopBackOff",
                         || {
-                            Some(format!(
-                                "back-off {}s restarting failed container={name}",
-                                delay as f64 / 1000.0
-                            ))
+                            Some(match cut_from {
+                                None => format!(
+                                    "back-off {}s restarting failed container={name}",
+                                    delay as f64 / 1000.0
+                                ),
+                                Some(b) => format!(
+                                    "back-off {}s restarting failed container={name}; the kubelet's housekeeping drops the entry (unchanged for 600 s) after {}s",
+                                    b as f64 / 1000.0,
+                                    delay as f64 / 1000.0
+                                ),
+                            })
                         },
                     );
                 }
@@ -505,20 +512,37 @@ impl Engine<'_> {
     /// The kubelet's CrashLoopBackOff: the first restart (and the first after a run of more than
     /// 600 s) is immediate; then initial, doubling, capped at max. Updates the entry as
     /// flowcontrol.Backoff.Next does at the moment of the restart decision.
-    pub(super) fn backoff_delay(&mut self, p: usize, c: usize, finished: u64) -> u64 {
+    /// The wait before the kubelet restarts container `c` that exited at `finished`, and the
+    /// back-off its entry held when the housekeeping's garbage collection cut that wait short.
+    pub(super) fn backoff_delay(
+        &mut self,
+        p: usize,
+        c: usize,
+        finished: u64,
+    ) -> (u64, Option<u64>) {
         let (initial, max) = (self.initial_ms, self.max_ms);
         let Some(ct) = self.pods.get_mut(p).and_then(|x| x.containers.get_mut(c)) else {
-            return 0;
+            return (0, None);
         };
         match ct.backoff {
             Some((b, last)) if finished.saturating_sub(last) <= RESET_AFTER_RUN_MS => {
                 let restart_at = finished + b;
+                // The kubelet's housekeeping (every 2 s) drops back-off entries not updated for
+                // more than 600 s (HandlePodCleanups → Backoff.GC). When that comes before the
+                // back-off ends, the next sync finds no entry and starts the container at once,
+                // with a fresh entry (client-go's Backoff.Next on a missing key).
+                let gc_at = (last + RESET_AFTER_RUN_MS) / HOUSEKEEPING_MS * HOUSEKEEPING_MS
+                    + HOUSEKEEPING_MS;
+                if gc_at < restart_at {
+                    ct.backoff = Some((initial, gc_at));
+                    return (gc_at.saturating_sub(finished), Some(b));
+                }
                 ct.backoff = Some(((b.saturating_mul(2)).min(max), restart_at));
-                b
+                (b, None)
             }
             _ => {
                 ct.backoff = Some((initial, finished));
-                0
+                (0, None)
             }
         }
     }
