@@ -14,7 +14,10 @@ const SUMMARY = [
   ['jobFailures', 'Job failures'],
   ['jobsetRestarts', 'JobSet restarts'],
   ['crrRecreations', 'CRR recreations'],
+  ['nodesLost', 'nodes lost'],
+  ['podsStuckOnLostNodes', 'Pods stuck on lost nodes'],
   ['timeLostSeconds', 'time lost (s)'],
+  ['allPodsRunningSeconds', 'all Pods running (s)'],
   ['endSeconds', 'simulated (s)'],
 ];
 

@@ -23,6 +23,7 @@ export const SWEEP_MEASURES = [
   ['faults', 'faults'],
   ['timeToFinishSeconds', 'time to finish (s), runs that finished'],
   ['endSeconds', 'simulated (s)'],
+  ['allPodsRunningSeconds', 'all Pods running (s)'],
 ];
 const measureLabel = (key) => SWEEP_MEASURES.find(([k]) => k === key)?.[1] ?? key;
 const COLORS = ['#2563eb', '#d97706'];
