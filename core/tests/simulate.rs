@@ -766,10 +766,10 @@ fn nev(t: f64, event: &str, reason: &str) -> (f64, String, String) {
 
 #[test]
 fn a_lost_node_fails_its_pod_only_through_pod_gc_once_the_node_is_deleted() {
-    // Lost at 50 s: last Lease renewal 50 s, Ready Unknown at the first 5 s tick after 50 + 50
-    // (1.37's grace period), tainted then. The Node is deleted at 80 s: Pod GC's pass at 80 s
-    // quarantines it, the pass at 120 s fails the Pod with DisruptionTarget (DeletionByPodGC),
-    // which the FailJob rule matches.
+    // Lost at 50 s: last Lease renewal 50 s; Ready would go Unknown at the first 5 s tick after
+    // 50 + 50 (1.37's grace period), but the Node is deleted at 80 s, before: a Node no longer
+    // listed is never marked. Pod GC's pass at 80 s quarantines it, the pass at 120 s fails the
+    // Pod with DisruptionTarget (DeletionByPodGC), which the FailJob rule matches.
     let out = simulate(json!({
         "runFor": "10m",
         "workload": job(json!({"rules": [{"action": "FailJob", "onPodConditions": [{"type": "DisruptionTarget"}]}]}), 6),
@@ -781,8 +781,6 @@ fn a_lost_node_fails_its_pod_only_through_pod_gc_once_the_node_is_deleted() {
         vec![
             nev(50.0, "NodeLost", "NodeLost"),
             nev(80.0, "NodeDeleted", "NodeDeleted"),
-            nev(105.0, "NodeNotReady", "NodeStatusUnknown"),
-            nev(105.0, "Tainted", "node.kubernetes.io/unreachable"),
             nev(120.0, "Failed", "DeletionByPodGC"),
         ]
     );
@@ -828,7 +826,8 @@ fn with_a_pod_failure_policy_a_pod_evicted_from_a_lost_node_is_never_counted_whi
 
 #[test]
 fn without_a_pod_failure_policy_the_evicted_pod_counts_as_failed_at_its_deletion() {
-    // 1.31's grace period is 40 s; the Pod tolerates unreachable for 30 s only.
+    // 1.31's grace period is 40 s, and up to 1.33 the taint comes one monitor pass (5 s) after
+    // the node went Unknown; the Pod tolerates unreachable for 30 s only.
     let out = simulate(json!({
         "kubernetesVersion": "1.31", "runFor": "10m",
         "workload": {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "job", "namespace": "default"},
@@ -843,17 +842,17 @@ fn without_a_pod_failure_policy_the_evicted_pod_counts_as_failed_at_its_deletion
         [
             nev(15.0, "NodeLost", "NodeLost"),
             nev(55.0, "NodeNotReady", "NodeStatusUnknown"),
-            nev(55.0, "Tainted", "node.kubernetes.io/unreachable"),
-            nev(85.0, "Evicted", "DeletionByTaintManager"),
+            nev(60.0, "Tainted", "node.kubernetes.io/unreachable"),
+            nev(90.0, "Evicted", "DeletionByTaintManager"),
         ]
     );
-    // Counted at 85 s; its finish time is when it stopped being ready (55 s), so the
-    // replacement waits out the first back-off (10 s) from there: none left at 85 s.
-    assert_eq!(times_of(&out, "Scheduled"), vec![0.0, 85.0]);
+    // Counted at 90 s; its finish time is when it stopped being ready (55 s), so the
+    // replacement waits out the first back-off (10 s) from there: none left at 90 s.
+    assert_eq!(times_of(&out, "Scheduled"), vec![0.0, 90.0]);
     assert_eq!(out["jobs"][0]["failed"], 1);
-    // The replacement succeeds at 145 s, but the evicted Pod is still Terminating (its node
+    // The replacement succeeds at 150 s, but the evicted Pod is still Terminating (its node
     // never returns): the Job's Complete condition waits for it (JobPodReplacementPolicy).
-    assert_eq!(times_of(&out, "SuccessCriteriaMet"), vec![145.0]);
+    assert_eq!(times_of(&out, "SuccessCriteriaMet"), vec![150.0]);
     assert_eq!(out["jobs"][0]["phase"], "Running");
     assert_eq!(out["summary"]["podsStuckOnLostNodes"], 1);
 }
@@ -1499,4 +1498,28 @@ fn the_kubelets_housekeeping_drops_a_back_off_entry_unchanged_for_ten_minutes() 
         starts(&out, "c")[..9],
         [0.0, 1.0, 12.0, 33.0, 74.0, 155.0, 316.0, 918.0, 929.0]
     );
+}
+
+#[test]
+fn a_node_deleted_while_it_waits_for_the_taint_still_spends_the_token() {
+    // Three Pods lose their nodes at 20 s; all go Unknown at 75 s. The zone's queue taints one
+    // node every 10 s, in the order of their Pods' creation: 75 s, 85 s, 95 s. With the Nodes
+    // deleted 60 s after the loss (80 s), the first is tainted, the second's token is spent on
+    // a Node gone, and nothing is left for the third.
+    let scenario = |deleted: Option<f64>| {
+        let mut s = json!({
+            "runFor": "10m",
+            "workload": {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "job", "namespace": "default"},
+                "spec": {"completions": 3, "parallelism": 3, "completionMode": "Indexed",
+                    "template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "main", "image": "busybox"}]}}}},
+            "exits": [{"afterSeconds": 20, "exitCode": 137, "nodeFailure": true, "times": 1}],
+        });
+        if let Some(d) = deleted {
+            s["nodeLoss"] = json!({"nodeDeletedAfterSeconds": d});
+        }
+        simulate(s)
+    };
+    let tainted = |out: &Value| times_of(out, "Tainted");
+    assert_eq!(tainted(&scenario(None)), vec![75.0, 85.0, 95.0]);
+    assert_eq!(tainted(&scenario(Some(60.0))), vec![75.0]);
 }

@@ -268,10 +268,8 @@ enum Ev {
         pod: usize,
         pgen: u32,
     },
-    Taint {
-        pod: usize,
-        pgen: u32,
-    },
+    /// The node lifecycle controller's NoExecute tainting pass over the zone's queue.
+    TaintPass,
     Evict {
         pod: usize,
         pgen: u32,
@@ -507,8 +505,10 @@ pub(super) struct Engine<'a> {
     js_rj_status: Vec<ReplicatedJobStatus>,
     /// The scenario's nodeLoss with upstream's defaults.
     node_loss: node::NodeLossConfig,
-    /// When the zone's NoExecute taint queue last let a node through.
+    /// When the zone's NoExecute taint queue last let a node through, and the nodes waiting in
+    /// it: (queued at, their Pod's creation number, Pod, its epoch).
     last_taint_ms: Option<u64>,
+    taint_waiting: Vec<(u64, u64, usize, u32)>,
     /// Pods the workload runs at once when nothing has failed (the Pod, a Job's parallelism,
     /// the sum over a JobSet's Jobs), how many of them now run ready on a live node, and since
     /// when all of them have.
@@ -635,6 +635,7 @@ impl<'a> Engine<'a> {
             js_rj_status: Vec::new(),
             node_loss,
             last_taint_ms: None,
+            taint_waiting: Vec::new(),
             slots,
             working: 0,
             all_working_since: None,
@@ -671,7 +672,7 @@ impl<'a> Engine<'a> {
             // also those the syncs cause (6) (docs/simulation.md, "Assumptions").
             let tier: u64 = match ev {
                 Ev::NodeNotReady { .. } => 1,
-                Ev::Taint { .. } => 2,
+                Ev::TaintPass => 2,
                 Ev::Evict { .. } => 3,
                 Ev::PodGc { .. } => 4,
                 Ev::SyncJob { .. } => 5,
@@ -850,7 +851,7 @@ impl<'a> Engine<'a> {
                 }
             }
             Ev::NodeNotReady { pod, pgen } => self.on_node_not_ready(pod, pgen),
-            Ev::Taint { pod, pgen } => self.on_taint(pod, pgen),
+            Ev::TaintPass => self.on_taint_pass(),
             Ev::Evict { pod, pgen } => self.on_evict(pod, pgen),
             Ev::NodeDeleted { pod, pgen } => self.on_node_deleted(pod, pgen),
             Ev::OutOfService { pod, pgen } => self.on_out_of_service(pod, pgen),

@@ -37,7 +37,7 @@ const NOT_READY: &str = "node.kubernetes.io/not-ready";
 #[derive(Debug, Clone)]
 pub(in crate::simulate) struct NodeLossConfig {
     grace_ms: u64,
-    period_ms: u64,
+    pub(super) period_ms: u64,
     deleted_after_ms: Option<u64>,
     out_of_service_after_ms: Option<u64>,
     pub(super) instant: bool,
@@ -124,7 +124,8 @@ pub(super) struct LostNode {
     /// The taint eviction scheduled for the Pod: (created, due).
     eviction: Option<(u64, u64)>,
     evicted: bool,
-    node_deleted: bool,
+    /// When the Node object was deleted.
+    node_deleted: Option<u64>,
 }
 
 /// A Pod's toleration, as the taint manager matches it against a NoExecute taint (no value).
@@ -284,7 +285,6 @@ impl Engine<'_> {
     pub(super) fn node_event_is_stale(&self, ev: Ev) -> bool {
         match ev {
             Ev::NodeNotReady { pod, pgen }
-            | Ev::Taint { pod, pgen }
             | Ev::Evict { pod, pgen }
             | Ev::NodeDeleted { pod, pgen }
             | Ev::OutOfService { pod, pgen }
@@ -305,7 +305,8 @@ impl Engine<'_> {
     /// unreachable NoExecute taint.
     pub(super) fn on_node_not_ready(&mut self, p: usize, pgen: u32) {
         let now = self.now;
-        if self.lost(p, pgen).is_none() {
+        // A Node deleted before this pass is not listed: it never goes Unknown.
+        if self.lost(p, pgen).is_none_or(|n| n.node_deleted.is_some()) {
             return;
         }
         self.record(
@@ -329,14 +330,17 @@ impl Engine<'_> {
         if was_ready && let Some(j) = self.pods.get(p).and_then(|x| x.job) {
             self.pod_status_changed(j);
         }
-        // The zone's taint queue lets one node through every 10 s.
-        let at = grid_at_or_after(
-            self.last_taint_ms
-                .map_or(now, |t| (t + TAINT_INTERVAL_MS).max(now)),
-            TAINT_PASS_MS,
-        );
-        self.last_taint_ms = Some(at);
-        self.schedule(at, Ev::Taint { pod: p, pgen });
+        // The node joins the zone's NoExecute taint queue: at this pass from 1.34; up to 1.33
+        // at the next one, as monitorNodeHealth hands processTaintBaseEviction the Ready
+        // condition from before the pass (node_lifecycle_controller.go, 1.33.13:737).
+        let queued_at = if self.decider.minor() <= 33 {
+            now + self.node_loss.period_ms
+        } else {
+            now
+        };
+        let created = self.pods.get(p).map_or(0, |x| x.created);
+        self.taint_waiting.push((queued_at, created, p, pgen));
+        self.schedule(queued_at, Ev::TaintPass);
         if terminating && self.has_taint(p, OUT_OF_SERVICE) {
             self.schedule_pod_gc(p, pgen);
         }
@@ -379,9 +383,39 @@ impl Engine<'_> {
         }
     }
 
-    pub(super) fn on_taint(&mut self, p: usize, pgen: u32) {
-        if self.lost(p, pgen).is_some() {
-            self.add_taint(p, pgen, UNREACHABLE);
+    /// The NoExecute tainting pass: the zone's queue lets one node through per token (one every
+    /// 10 s, burst 1). Upstream takes the waiting nodes in the order its pass lists them (any
+    /// order); here, and in the oracle's harness, in the order they went Unknown, then by their
+    /// Pods' creation. A node deleted before it was queued never was; one deleted while it
+    /// waits still spends a token (the pass takes it before it looks the node up) and is not
+    /// tainted.
+    pub(super) fn on_taint_pass(&mut self) {
+        let now = self.now;
+        loop {
+            if let Some(t) = self.last_taint_ms
+                && now < t + TAINT_INTERVAL_MS
+            {
+                if self.taint_waiting.iter().any(|w| w.0 <= now) {
+                    let next = grid_at_or_after(t + TAINT_INTERVAL_MS, TAINT_PASS_MS);
+                    self.schedule(next, Ev::TaintPass);
+                }
+                return;
+            }
+            let Some(i) = (0..self.taint_waiting.len())
+                .filter(|&i| self.taint_waiting.get(i).is_some_and(|w| w.0 <= now))
+                .min_by_key(|&i| self.taint_waiting.get(i).map(|w| (w.0, w.1)))
+            else {
+                return;
+            };
+            let (queued_at, _, p, pgen) = self.taint_waiting.swap_remove(i);
+            let deleted = self.lost(p, pgen).and_then(|n| n.node_deleted);
+            if deleted.is_some_and(|d| d <= queued_at) {
+                continue;
+            }
+            self.last_taint_ms = Some(now);
+            if deleted.is_none() && self.lost(p, pgen).is_some() {
+                self.add_taint(p, pgen, UNREACHABLE);
+            }
         }
     }
 
@@ -453,8 +487,9 @@ impl Engine<'_> {
             return;
         }
         self.record(Obj::Pod(p), None, "NodeDeleted", "NodeDeleted", || None);
+        let now = self.now;
         if let Some(n) = self.pods.get_mut(p).and_then(|x| x.node.as_deref_mut()) {
-            n.node_deleted = true;
+            n.node_deleted = Some(now);
         }
         let first_pass = grid_at_or_after(self.now, POD_GC_PERIOD_MS);
         self.schedule(
@@ -474,7 +509,7 @@ impl Engine<'_> {
         let Some(n) = self.lost(p, pgen) else {
             return Ok(());
         };
-        let orphan = n.node_deleted;
+        let orphan = n.node_deleted.is_some();
         let out_of_service = n.not_ready && n.taints.contains(&OUT_OF_SERVICE);
         let terminating = self.pods.get(p).is_some_and(|x| x.deleting);
         let reason = if orphan {
