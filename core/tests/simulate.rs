@@ -1523,3 +1523,33 @@ fn a_node_deleted_while_it_waits_for_the_taint_still_spends_the_token() {
     assert_eq!(tainted(&scenario(None)), vec![75.0, 85.0, 95.0]);
     assert_eq!(tainted(&scenario(Some(60.0))), vec![75.0]);
 }
+
+#[test]
+fn a_sidecar_that_restarts_starts_nothing_else_and_the_pod_is_pending_until_its_containers_start() {
+    // Found by the oracle's Pod leg (the real kubelet, 1.37): a restarted sidecar does not start
+    // the containers after it again; the Pod is Pending while its init containers run.
+    let out = simulate(json!({
+        "kubernetesVersion": "1.37", "runFor": "10m",
+        "workload": {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "default"},
+            "spec": {"restartPolicy": "Always",
+                "initContainers": [{"name": "side", "image": "busybox", "restartPolicy": "Always"}, {"name": "init", "image": "busybox"}],
+                "containers": [{"name": "main", "image": "busybox"}]}},
+        "exits": [
+            {"container": "side", "afterSeconds": 30, "exitCode": 0},
+            {"container": "init", "afterSeconds": 5, "exitCode": 0}
+        ],
+    }));
+    assert_eq!(starts(&out, "init"), vec![0.0]);
+    assert_eq!(starts(&out, "main"), vec![5.0]);
+    // Exit 0 or not, a sidecar restarts with the back-off: at once, then 10 s after its exit.
+    assert_eq!(starts(&out, "side")[..3], [0.0, 30.0, 70.0]);
+    let stuck = simulate(json!({
+        "kubernetesVersion": "1.37", "runFor": "10m",
+        "workload": {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "default"},
+            "spec": {"restartPolicy": "Always",
+                "initContainers": [{"name": "init", "image": "busybox"}],
+                "containers": [{"name": "main", "image": "busybox"}]}},
+        "exits": [{"container": "init", "afterSeconds": 5, "exitCode": 1}],
+    }));
+    assert_eq!(stuck["pods"][0]["phase"], "Pending");
+}

@@ -314,6 +314,9 @@ struct Container {
     /// CrashLoopBackOff entry: (current backoff ms, lastUpdate ms).
     backoff: Option<(u64, u64)>,
     epoch: u32,
+    /// The Pod's start sequence has gone past this init container or sidecar (it completed,
+    /// or started, for a sidecar): its later runs start nothing else.
+    advanced: bool,
 }
 
 #[derive(Debug, Clone)]

@@ -7,6 +7,11 @@ use super::*;
 impl Engine<'_> {
     /// Starts init containers in order (sidecars keep running), then the regular containers.
     pub(super) fn start_pod_sequence(&mut self, p: usize, t: u64) {
+        if let Some(pod) = self.pods.get_mut(p) {
+            for ct in pod.containers.iter_mut() {
+                ct.advanced = false;
+            }
+        }
         let first = self
             .templates
             .get(self.pods.get(p).map(|x| x.tmpl).unwrap_or(0))
@@ -49,7 +54,6 @@ impl Engine<'_> {
         if !pod.alive || pod.epoch != epoch || pod.deleting {
             return;
         }
-        pod.phase = "Running";
         let tmpl = pod.tmpl;
         let Some(ct) = pod.containers.get_mut(c) else {
             return;
@@ -78,6 +82,28 @@ impl Engine<'_> {
             .and_then(|t| t.kinds.get(c))
             .copied()
             .unwrap_or(Kind::Regular);
+        // The Pod is Pending while it initializes (its regular containers wait with
+        // PodInitializing) and Running once every regular container has started (the
+        // kubelet's getPhase: a regular container that ran before counts as stopped, never as
+        // waiting, so the Pod does not go back to Pending).
+        if kind == Kind::Regular
+            && let Some(pod) = self.pods.get_mut(p)
+            && pod.phase == "Pending"
+        {
+            let kinds = self
+                .templates
+                .get(tmpl)
+                .map(|t| t.kinds.as_slice())
+                .unwrap_or(&[]);
+            let all_started = pod
+                .containers
+                .iter()
+                .zip(kinds)
+                .all(|(ct, k)| *k != Kind::Regular || ct.running || ct.last_exit.is_some());
+            if all_started {
+                pod.phase = "Running";
+            }
+        }
         self.record(Obj::Pod(p), Some((tmpl, c)), "Started", "Started", || None);
         if let Some(j) = job {
             self.pod_status_changed(j);
@@ -166,6 +192,13 @@ impl Engine<'_> {
 
     /// After init container `c` completed (or sidecar `c` started), start the next one.
     pub(super) fn advance_init(&mut self, p: usize, c: usize, t: u64) {
+        // Once per start of the Pod: a sidecar that restarts, or an init container that runs
+        // again, does not start the containers after it again (the kubelet's
+        // computeInitContainerActions starts the next one only while the Pod initializes).
+        match self.pods.get_mut(p).and_then(|x| x.containers.get_mut(c)) {
+            Some(ct) if !ct.advanced => ct.advanced = true,
+            _ => return,
+        }
         let kinds = match self.pods.get(p).and_then(|x| self.templates.get(x.tmpl)) {
             Some(tm) => tm.kinds.clone(),
             None => return,
