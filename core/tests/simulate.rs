@@ -1553,3 +1553,59 @@ fn a_sidecar_that_restarts_starts_nothing_else_and_the_pod_is_pending_until_its_
     }));
     assert_eq!(stuck["pods"][0]["phase"], "Pending");
 }
+
+#[test]
+fn restart_all_containers_acts_after_the_instants_other_exits_and_counts_at_the_reset() {
+    // Found by the oracle's Pod leg (1.37, pod-timeline-172): c0's RestartAllContainers rule and
+    // c1's exit at the same instant (the kubelet's sync sees both); the removed containers'
+    // restart counts go up at the reset, so a Pod whose init container then crash-loops shows
+    // them counted although they never start again.
+    let out = simulate(json!({
+        "kubernetesVersion": "1.37", "runFor": "10m",
+        "workload": {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "default"},
+            "spec": {"restartPolicy": "OnFailure",
+                "initContainers": [{"name": "init", "image": "busybox"}],
+                "containers": [
+                    {"name": "c0", "image": "busybox", "restartPolicy": "Always",
+                     "restartPolicyRules": [{"action": "RestartAllContainers", "exitCodes": {"operator": "In", "values": [1]}}]},
+                    {"name": "c1", "image": "busybox"}]}},
+        "exits": [
+            {"container": "init", "afterSeconds": 1, "exitCode": 0, "times": 1},
+            {"container": "init", "afterSeconds": 1, "exitCode": 3},
+            {"container": "c0", "afterSeconds": 5, "exitCode": 1},
+            {"container": "c1", "afterSeconds": 5, "exitCode": 0}
+        ],
+    }));
+    let at6: Vec<(String, String)> = out["timeline"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["t"] == 6.0)
+        .map(|e| {
+            (
+                e["event"].as_str().unwrap().to_owned(),
+                e["container"].as_str().unwrap_or("").to_owned(),
+            )
+        })
+        .collect();
+    assert!(at6.contains(&("Terminated".into(), "c1".into())), "{at6:?}");
+    assert_eq!(
+        at6.iter().filter(|e| e.0 == "RestartAllContainers").count(),
+        1
+    );
+    let counts: Vec<(String, u64)> = out["pods"][0]["containers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["name"].as_str().unwrap().to_owned(),
+                c["restartCount"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert!(
+        counts.contains(&("c0".into(), 1)) && counts.contains(&("c1".into(), 1)),
+        "{counts:?}"
+    );
+}

@@ -270,6 +270,13 @@ enum Ev {
     },
     /// The node lifecycle controller's NoExecute tainting pass over the zone's queue.
     TaintPass,
+    /// The kubelet's sync restarts every container of Pod `pod` (a RestartAllContainers rule
+    /// matched container `c`), after the other exits of the instant.
+    RestartAll {
+        pod: usize,
+        pgen: u32,
+        c: usize,
+    },
     Evict {
         pod: usize,
         pgen: u32,
@@ -343,6 +350,9 @@ struct PodState {
     finished_ms: u64,
     /// The podFailurePolicy outcome, decided from its statuses when it failed.
     outcome: Option<PodFailureOutcome>,
+    /// A RestartAllContainers rule matched at this instant; the reset comes after the
+    /// instant's other exits (`Ev::RestartAll`).
+    restart_all_pending: bool,
     /// Its node was lost: what the node lifecycle has done since (node.rs).
     node: Option<Box<node::LostNode>>,
     /// Since when its Ready condition is False (None: Ready), as its status shows it.
@@ -667,19 +677,22 @@ impl<'a> Engine<'a> {
                 self.overflow = true;
                 return;
             }
-            // Within an instant, events run by tier, then in scheduling order: the kubelet and
-            // what happens from outside (0); the node lifecycle controller's monitor (1), its
-            // NoExecute tainting pass (2), taint eviction (3) and Pod GC (4); then a Job sync
-            // (5): it sees every Pod change of that instant, as the oracle's harness delivers
-            // them; and the JobSet controller's reconcile after every Job sync of its instant,
-            // also those the syncs cause (6) (docs/simulation.md, "Assumptions").
+            // Within an instant, events run by tier, then in scheduling order: containers'
+            // starts and exits and what happens from outside (0); the kubelet's reset of a Pod
+            // whose RestartAllContainers rule matched, after every exit of the instant (1); the
+            // node lifecycle controller's monitor (2), its NoExecute tainting pass (3), taint
+            // eviction (4) and Pod GC (5); then a Job sync (6): it sees every Pod change of
+            // that instant, as the oracle's harness delivers them; and the JobSet controller's
+            // reconcile after every Job sync of its instant, also those the syncs cause (7)
+            // (docs/simulation.md, "Assumptions").
             let tier: u64 = match ev {
-                Ev::NodeNotReady { .. } => 1,
-                Ev::TaintPass => 2,
-                Ev::Evict { .. } => 3,
-                Ev::PodGc { .. } => 4,
-                Ev::SyncJob { .. } => 5,
-                Ev::ReconcileJobSet => 6,
+                Ev::RestartAll { .. } => 1,
+                Ev::NodeNotReady { .. } => 2,
+                Ev::TaintPass => 3,
+                Ev::Evict { .. } => 4,
+                Ev::PodGc { .. } => 5,
+                Ev::SyncJob { .. } => 6,
+                Ev::ReconcileJobSet => 7,
                 _ => 0,
             };
             let seq = self.seq | tier << (SEQ_BITS - 3);
@@ -855,6 +868,11 @@ impl<'a> Engine<'a> {
             }
             Ev::NodeNotReady { pod, pgen } => self.on_node_not_ready(pod, pgen),
             Ev::TaintPass => self.on_taint_pass(),
+            Ev::RestartAll { pod, pgen, c } => {
+                if !self.kubelet_gone(pod) {
+                    self.on_restart_all(pod, pgen, c);
+                }
+            }
             Ev::Evict { pod, pgen } => self.on_evict(pod, pgen),
             Ev::NodeDeleted { pod, pgen } => self.on_node_deleted(pod, pgen),
             Ev::OutOfService { pod, pgen } => self.on_out_of_service(pod, pgen),

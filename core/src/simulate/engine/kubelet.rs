@@ -490,21 +490,19 @@ impl Engine<'_> {
                 self.start_container(p, c, start_at + self.startup_ms);
             }
             KubeletDecision::RestartAllContainers => {
-                self.summary.whole_pod_restarts += 1;
-                self.record(Obj::Pod(p), Some((tmpl, c)), "RestartAllContainers", "AllContainersRestarting", || {
-                    Some("a RestartAllContainers rule matched: every container restarts, init containers first".into())
-                });
-                if let Some(pod) = self.pods.get_mut(p) {
-                    pod.epoch += 1;
-                    for ct in pod.containers.iter_mut() {
-                        ct.restarting = ct.running || ct.last_exit.is_some();
-                        ct.running = false;
-                        ct.pending_start = false;
-                    }
+                // The kubelet acts at its sync, after every exit of this instant: other
+                // containers that end now end first (and are reset with the rest).
+                if let Some(pod) = self.pods.get_mut(p)
+                    && !pod.restart_all_pending
+                {
+                    pod.restart_all_pending = true;
+                    let pgen = pod.epoch;
+                    self.schedule(now, Ev::RestartAll { pod: p, pgen, c });
                 }
-                self.summary.time_lost_seconds += self.startup_ms as f64 / 1000.0;
-                self.start_pod_sequence(p, now);
             }
+            // The Pod is about to restart every container: nothing ends it now.
+            KubeletDecision::DoNotRestart
+                if self.pods.get(p).is_some_and(|x| x.restart_all_pending) => {}
             KubeletDecision::DoNotRestart => match kind {
                 Kind::Init if code == 0 => self.advance_init(p, c, now),
                 Kind::Init => self.pod_terminal(p, "Failed", Some("InitContainerFailed"))?,
@@ -638,5 +636,52 @@ impl Engine<'_> {
             }
             _ => {}
         }
+    }
+
+    /// A RestartAllContainers rule matched container `c` at this instant: every container is
+    /// stopped and removed, and the Pod starts again from its first init container.
+    pub(super) fn on_restart_all(&mut self, p: usize, pgen: u32, c: usize) {
+        let now = self.now;
+        let Some(pod) = self.pods.get_mut(p) else {
+            return;
+        };
+        if !pod.alive || pod.epoch != pgen || !pod.restart_all_pending {
+            return;
+        }
+        pod.restart_all_pending = false;
+        let tmpl = pod.tmpl;
+        self.summary.whole_pod_restarts += 1;
+        self.record(
+            Obj::Pod(p),
+            Some((tmpl, c)),
+            "RestartAllContainers",
+            "AllContainersRestarting",
+            || {
+                Some(
+                    "a RestartAllContainers rule matched: every container restarts, init containers first"
+                        .into(),
+                )
+            },
+        );
+        // The removed containers' restart counts go up now, for those whose status was
+        // Running or Terminated (the kubelet's convertToAPIContainerStatuses: Waiting with
+        // RestartingAllContainers, restartCount + 1); a container already waiting (for its
+        // back-off, or never started) keeps its count, and a start after the reset adds none.
+        if let Some(pod) = self.pods.get_mut(p) {
+            pod.epoch += 1;
+            for ct in pod.containers.iter_mut() {
+                let waiting = !ct.running && (ct.restarting || ct.last_exit.is_none());
+                if !waiting {
+                    ct.restart_count += 1;
+                    self.summary.in_place_restarts += 1;
+                }
+                ct.restarting = false;
+                ct.running = false;
+                ct.pending_start = false;
+            }
+        }
+        self.summary.time_lost_seconds += self.startup_ms as f64 / 1000.0;
+        self.start_pod_sequence(p, now);
+        self.track_readiness(p);
     }
 }

@@ -164,6 +164,7 @@ impl Engine<'_> {
             counted: false,
             finished_ms: 0,
             node: None,
+            restart_all_pending: false,
             // The kubelet's first status of the Pod: not ready yet.
             unready_since: Some(t),
             working: false,
