@@ -320,6 +320,13 @@ struct Container {
     last_exit: Option<i32>,
     /// CrashLoopBackOff entry: (current backoff ms, lastUpdate ms).
     backoff: Option<(u64, u64)>,
+    /// Instances of the container started in this Pod: the runtime's restart count is one less
+    /// (read from the Pod's log directory after RestartAllContainers removed them).
+    instances: u32,
+    /// The entry once the restart now waiting happens: the kubelet updates it (Backoff.Next)
+    /// only when it starts the container, so a restart the Pod's reset pre-empts leaves the
+    /// entry as it was.
+    pending_backoff: Option<(u64, u64)>,
     epoch: u32,
     /// The Pod's start sequence has gone past this init container or sidecar (it completed,
     /// or started, for a sidecar): its later runs start nothing else.

@@ -62,10 +62,17 @@ impl Engine<'_> {
         ct.pending_start = false;
         ct.epoch += 1;
         let restarted = std::mem::take(&mut ct.restarting);
+        if let Some(entry) = ct.pending_backoff.take() {
+            ct.backoff = Some(entry);
+        }
+        ct.instances += 1;
         if restarted {
             ct.restart_count += 1;
             self.summary.in_place_restarts += 1;
         }
+        // After RestartAllContainers, the status keeps the larger of its own count and the
+        // runtime's (convertToAPIContainerStatuses), which counts every instance so far.
+        ct.restart_count = ct.restart_count.max(ct.instances - 1);
         let cgen = ct.epoch;
         // A restart shows in the Pod's status (restartCount): the Job controller syncs, and a
         // restartPolicy OnFailure Job checks its restarts against backoffLimit.
@@ -565,14 +572,15 @@ impl Engine<'_> {
                 let gc_at = (last + RESET_AFTER_RUN_MS) / HOUSEKEEPING_MS * HOUSEKEEPING_MS
                     + HOUSEKEEPING_MS;
                 if gc_at < restart_at {
-                    ct.backoff = Some((initial, gc_at));
+                    ct.backoff = None;
+                    ct.pending_backoff = Some((initial, gc_at));
                     return (gc_at.saturating_sub(finished), Some(b));
                 }
-                ct.backoff = Some(((b.saturating_mul(2)).min(max), restart_at));
+                ct.pending_backoff = Some(((b.saturating_mul(2)).min(max), restart_at));
                 (b, None)
             }
             _ => {
-                ct.backoff = Some((initial, finished));
+                ct.pending_backoff = Some((initial, finished));
                 (0, None)
             }
         }
@@ -678,6 +686,7 @@ impl Engine<'_> {
                 ct.restarting = false;
                 ct.running = false;
                 ct.pending_start = false;
+                ct.pending_backoff = None;
             }
         }
         self.summary.time_lost_seconds += self.startup_ms as f64 / 1000.0;
