@@ -277,6 +277,11 @@ enum Ev {
         pgen: u32,
         c: usize,
     },
+    /// The kubelet's sync ends Pod `pod` (`end_pending`), after every exit of the instant.
+    PodEnd {
+        pod: usize,
+        pgen: u32,
+    },
     Evict {
         pod: usize,
         pgen: u32,
@@ -320,6 +325,8 @@ struct Container {
     last_exit: Option<i32>,
     /// CrashLoopBackOff entry: (current backoff ms, lastUpdate ms).
     backoff: Option<(u64, u64)>,
+    /// A regular container the Pod's RestartAllContainers reset has not started again yet.
+    awaiting_start: bool,
     /// Instances of the container started in this Pod: the runtime's restart count is one less
     /// (read from the Pod's log directory after RestartAllContainers removed them).
     instances: u32,
@@ -360,6 +367,9 @@ struct PodState {
     /// A RestartAllContainers rule matched at this instant; the reset comes after the
     /// instant's other exits (`Ev::RestartAll`).
     restart_all_pending: bool,
+    /// Its containers' exits at this instant end the Pod (phase, reason): the kubelet's sync
+    /// after every exit of the instant makes it terminal (`Ev::PodEnd`).
+    end_pending: Option<(&'static str, Option<&'static str>)>,
     /// Its node was lost: what the node lifecycle has done since (node.rs).
     node: Option<Box<node::LostNode>>,
     /// Since when its Ready condition is False (None: Ready), as its status shows it.
@@ -693,7 +703,7 @@ impl<'a> Engine<'a> {
             // reconcile after every Job sync of its instant, also those the syncs cause (7)
             // (docs/simulation.md, "Assumptions").
             let tier: u64 = match ev {
-                Ev::RestartAll { .. } => 1,
+                Ev::RestartAll { .. } | Ev::PodEnd { .. } => 1,
                 Ev::NodeNotReady { .. } => 2,
                 Ev::TaintPass => 3,
                 Ev::Evict { .. } => 4,
@@ -875,6 +885,18 @@ impl<'a> Engine<'a> {
             }
             Ev::NodeNotReady { pod, pgen } => self.on_node_not_ready(pod, pgen),
             Ev::TaintPass => self.on_taint_pass(),
+            Ev::PodEnd { pod, pgen } => {
+                let end = self
+                    .pods
+                    .get_mut(pod)
+                    .filter(|x| x.alive && x.epoch == pgen)
+                    .and_then(|x| x.end_pending.take());
+                if let Some((phase, reason)) = end
+                    && !self.kubelet_gone(pod)
+                {
+                    self.pod_terminal(pod, phase, reason)?;
+                }
+            }
             Ev::RestartAll { pod, pgen, c } => {
                 if !self.kubelet_gone(pod) {
                     self.on_restart_all(pod, pgen, c);

@@ -60,6 +60,7 @@ impl Engine<'_> {
         };
         ct.running = true;
         ct.pending_start = false;
+        ct.awaiting_start = false;
         ct.epoch += 1;
         let restarted = std::mem::take(&mut ct.restarting);
         if let Some(entry) = ct.pending_backoff.take() {
@@ -102,11 +103,10 @@ impl Engine<'_> {
                 .get(tmpl)
                 .map(|t| t.kinds.as_slice())
                 .unwrap_or(&[]);
-            let all_started = pod
-                .containers
-                .iter()
-                .zip(kinds)
-                .all(|(ct, k)| *k != Kind::Regular || ct.running || ct.last_exit.is_some());
+            let all_started = pod.containers.iter().zip(kinds).all(|(ct, k)| {
+                *k != Kind::Regular
+                    || (!ct.awaiting_start && (ct.running || ct.last_exit.is_some()))
+            });
             if all_started {
                 pod.phase = "Running";
             }
@@ -427,6 +427,15 @@ impl Engine<'_> {
         self.record(Obj::Pod(p), Some((tmpl, c)), "Terminated", reason_s, || {
             Some(format!("exit code {code}"))
         });
+        // An exit at the instant the kubelet's sync resets or ends the Pod is seen by that sync:
+        // it decides nothing for this container.
+        if self
+            .pods
+            .get(p)
+            .is_some_and(|x| x.restart_all_pending || x.end_pending.is_some())
+        {
+            return Ok(());
+        }
         let code = if completed {
             self.record(Obj::Pod(p), Some((tmpl, c)), "RuleAction", "Complete", || {
                 Some("a Complete rule matched (proposal RestartRulesFuture): the container counts as succeeded".into())
@@ -512,7 +521,7 @@ impl Engine<'_> {
                 if self.pods.get(p).is_some_and(|x| x.restart_all_pending) => {}
             KubeletDecision::DoNotRestart => match kind {
                 Kind::Init if code == 0 => self.advance_init(p, c, now),
-                Kind::Init => self.pod_terminal(p, "Failed", Some("InitContainerFailed"))?,
+                Kind::Init => self.end_pod_at_sync(p, "Failed", Some("InitContainerFailed")),
                 _ => {
                     let done = self
                         .pods
@@ -539,7 +548,11 @@ impl Engine<'_> {
                                     .all(|(ct, _)| ct.last_exit == Some(0))
                             })
                             .unwrap_or(false);
-                        self.pod_terminal(p, if all_zero { "Succeeded" } else { "Failed" }, None)?;
+                        self.end_pod_at_sync(
+                            p,
+                            if all_zero { "Succeeded" } else { "Failed" },
+                            None,
+                        );
                     }
                 }
             },
@@ -571,10 +584,13 @@ impl Engine<'_> {
                 // with a fresh entry (client-go's Backoff.Next on a missing key).
                 let gc_at = (last + RESET_AFTER_RUN_MS) / HOUSEKEEPING_MS * HOUSEKEEPING_MS
                     + HOUSEKEEPING_MS;
-                if gc_at < restart_at {
+                // (A pass at the very instant the back-off ends runs before the sync: the
+                // container starts then, with a fresh entry.)
+                if gc_at <= restart_at {
                     ct.backoff = None;
                     ct.pending_backoff = Some((initial, gc_at));
-                    return (gc_at.saturating_sub(finished), Some(b));
+                    let cut = (gc_at < restart_at).then_some(b);
+                    return (gc_at.saturating_sub(finished), cut);
                 }
                 ct.pending_backoff = Some(((b.saturating_mul(2)).min(max), restart_at));
                 (b, None)
@@ -646,6 +662,18 @@ impl Engine<'_> {
         }
     }
 
+    /// The Pod ends at the kubelet's sync of this instant, after its other exits.
+    fn end_pod_at_sync(&mut self, p: usize, phase: &'static str, reason: Option<&'static str>) {
+        let now = self.now;
+        if let Some(pod) = self.pods.get_mut(p)
+            && pod.end_pending.is_none()
+        {
+            pod.end_pending = Some((phase, reason));
+            let pgen = pod.epoch;
+            self.schedule(now, Ev::PodEnd { pod: p, pgen });
+        }
+    }
+
     /// A RestartAllContainers rule matched container `c` at this instant: every container is
     /// stopped and removed, and the Pod starts again from its first init container.
     pub(super) fn on_restart_all(&mut self, p: usize, pgen: u32, c: usize) {
@@ -675,9 +703,18 @@ impl Engine<'_> {
         // Running or Terminated (the kubelet's convertToAPIContainerStatuses: Waiting with
         // RestartingAllContainers, restartCount + 1); a container already waiting (for its
         // back-off, or never started) keeps its count, and a start after the reset adds none.
+        let has_init = self
+            .templates
+            .get(tmpl)
+            .is_some_and(|t| t.kinds.iter().any(|k| *k != Kind::Regular));
         if let Some(pod) = self.pods.get_mut(p) {
             pod.epoch += 1;
+            // Init containers to run again: the Pod is Pending until its containers run.
+            if has_init {
+                pod.phase = "Pending";
+            }
             for ct in pod.containers.iter_mut() {
+                ct.awaiting_start = true;
                 let waiting = !ct.running && (ct.restarting || ct.last_exit.is_none());
                 if !waiting {
                     ct.restart_count += 1;

@@ -165,6 +165,7 @@ impl Engine<'_> {
             finished_ms: 0,
             node: None,
             restart_all_pending: false,
+            end_pending: None,
             // The kubelet's first status of the Pod: not ready yet.
             unready_since: Some(t),
             working: false,
