@@ -1,5 +1,3 @@
-//go:build !k8s_before_1_37
-
 package main
 
 // The Pod timeline leg, upstream side: the real kubelet runtime manager
@@ -34,10 +32,10 @@ import (
 	"k8s.io/client-go/util/flowcontrol"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 	apitest "k8s.io/cri-api/pkg/apis/testing"
-	"k8s.io/kubernetes/pkg/features"
 	"k8s.io/kubernetes/pkg/kubelet"
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 	containertest "k8s.io/kubernetes/pkg/kubelet/container/testing"
+	"k8s.io/kubernetes/pkg/kubelet/kuberuntime"
 	"k8s.io/kubernetes/pkg/kubelet/prober"
 	proberesults "k8s.io/kubernetes/pkg/kubelet/prober/results"
 	"k8s.io/kubernetes/pkg/kubelet/status"
@@ -164,6 +162,34 @@ func (r *podCRI) RemoveContainer(ctx context.Context, id string) error {
 	return nil
 }
 
+// collectGarbage plays the kubelet's container garbage collection (kuberuntime_gc.go
+// evictContainers; --maximum-dead-containers-per-container 1, minimum age 0): of each container's
+// instances only the newest two stay (the running one and the last exited one, or the last two
+// exited ones: what computePodActions, doBackOff and the status conversion read). The real
+// collector runs every minute and keeps one exited instance; the older instances it removes are
+// read by nothing that decides a timeline, and without this the fake runtime's map grows with
+// every restart. Also drops the fake's call log.
+func (r *podCRI) collectGarbage() {
+	r.Lock()
+	defer r.Unlock()
+	r.Called = r.Called[:0]
+	byName := map[string][]*apitest.FakeContainer{}
+	for _, c := range r.Containers {
+		byName[c.Metadata.Name] = append(byName[c.Metadata.Name], c)
+	}
+	for _, cs := range byName {
+		if len(cs) <= 2 {
+			continue
+		}
+		sort.Slice(cs, func(i, j int) bool { return cs[i].CreatedAt > cs[j].CreatedAt })
+		for _, c := range cs[2:] {
+			if c.State != runtimeapi.ContainerState_CONTAINER_RUNNING {
+				delete(r.Containers, c.Id)
+			}
+		}
+	}
+}
+
 type podHarness struct {
 	ctx     context.Context
 	clk     *clocktesting.FakeClock
@@ -186,6 +212,7 @@ type podHarness struct {
 	terminal    bool
 	wakeups     []time.Time
 	lastGC      time.Time
+	lastStatus  *kubecontainer.PodStatus
 	// inits: the Pod's init containers that are not sidecars (an unscripted one completes at once).
 	inits map[string]bool
 }
@@ -302,6 +329,7 @@ func (h *podHarness) sync() error {
 	if err != nil {
 		return fmt.Errorf("GetPodStatus: %w", err)
 	}
+	h.lastStatus = st
 	api := genStatus(h.kl, h.ctx, h.pod, st, false)
 	if api.Phase == corev1.PodSucceeded || api.Phase == corev1.PodFailed {
 		h.setStatus(api)
@@ -309,7 +337,7 @@ func (h *podHarness) sync() error {
 	}
 	h.setStatus(api)
 	restartAll := false
-	if gateOn(string(features.RestartAllContainersOnContainerExits)) {
+	if gateOn("RestartAllContainersOnContainerExits") {
 		for _, c := range api.Conditions {
 			if c.Type == "AllContainersRestarting" && c.Status == corev1.ConditionTrue {
 				restartAll = true
@@ -321,7 +349,7 @@ func (h *podHarness) sync() error {
 	removed := false
 	for _, r := range res.SyncResults {
 		switch {
-		case r.Action == kubecontainer.RemoveContainer && r.Error == nil:
+		case r.Action == kubecontainer.SyncAction("RemoveContainer") && r.Error == nil:
 			removed = true
 		case r.Action == kubecontainer.StartContainer && r.Error != nil && r.Error.Error() == kubecontainer.ErrCrashLoopBackOff.Error():
 			// (1.35+: a BackoffError, which wraps ErrCrashLoopBackOff without Unwrap.)
@@ -417,6 +445,23 @@ func (h *podHarness) syncInstant() error {
 	}
 }
 
+// machineInfo: the node's cadvisor MachineInfo with 32 GiB of memory, as
+// createTestRuntimeManager gives it (kuberuntime_manager_test.go:94). Its type moved from
+// cadvisor/info/v1 to cadvisor/lib/model in 1.37; naming either would put that module in every
+// minor's module graph, so the type is read from NewKubeGenericRuntimeManager's parameters and
+// the runtime manager's constructor is declared with an untyped pointer (the same ABI).
+func machineInfo() unsafe.Pointer {
+	ft := reflect.TypeOf(kuberuntime.NewKubeGenericRuntimeManager)
+	for i := 0; i < ft.NumIn(); i++ {
+		if t := ft.In(i); t.Kind() == reflect.Pointer && t.Elem().Name() == "MachineInfo" {
+			v := reflect.New(t.Elem())
+			v.Elem().FieldByName("MemoryCapacity").SetUint(32 << 30)
+			return v.UnsafePointer()
+		}
+	}
+	panic("kuberuntime.NewKubeGenericRuntimeManager takes no *MachineInfo")
+}
+
 // backoffEntries reads the kubelet's back-off entries (flowcontrol.Backoff.perItemBackoff: key →
 // {backoff, lastUpdate}) for the harness's wake-ups.
 func backoffEntries(b *flowcontrol.Backoff) map[string][2]any {
@@ -464,9 +509,10 @@ func (h *podHarness) planWakeups() error {
 		return nil
 	}
 	now := h.clk.Now()
-	st, err := h.podStatus()
-	if err != nil {
-		return err
+	// The status the instant's last sync read: that sync changed nothing.
+	st := h.lastStatus
+	if st == nil {
+		return nil
 	}
 	seen := map[string]bool{}
 	for _, c := range st.ContainerStatuses {
@@ -525,7 +571,7 @@ func newPodHarness(ctx context.Context, sc *podScenario, pod *corev1.Pod, boMax,
 	setUnexported(h.kl, "probeManager", prober.NewManager(h.sm, proberesults.NewManager(), proberesults.NewManager(), proberesults.NewManager(), nil, rec))
 	setUnexported(h.kl, "reasonCache", h.reasons)
 	setUnexported(h.kl, "containerManager", newFakeContainerManager())
-	setUnexported(h.kl, "recorder", record.EventRecorderLogger(rec))
+	setUnexported(h.kl, "recorder", rec)
 	return h, nil
 }
 
@@ -580,9 +626,7 @@ func (h *podHarness) play() (podOutcome, error) {
 		if err := h.syncInstant(); err != nil {
 			return h.out, err
 		}
-		h.cri.Lock()
-		h.cri.Called = h.cri.Called[:0]
-		h.cri.Unlock()
+		h.cri.collectGarbage()
 	}
 	// The final restart counts and phase: the kubelet's status.
 	s, _ := h.sm.GetPodStatus(h.pod.UID)

@@ -11,9 +11,8 @@ package main
 
 import (
 	"context"
-	_ "unsafe" // go:linkname
+	"unsafe"
 
-	cadvisorapi "github.com/google/cadvisor/lib/model"
 	"go.opentelemetry.io/otel/trace"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -34,7 +33,7 @@ import (
 // file: in the package archive).
 //
 //go:linkname newFakeRM k8s.io/kubernetes/pkg/kubelet/kuberuntime.newFakeKubeRuntimeManager
-func newFakeRM(ctx context.Context, rs internalapi.RuntimeService, is internalapi.ImageManagerService, mi *cadvisorapi.MachineInfo, osi kubecontainer.OSInterface, rh kubecontainer.RuntimeHelper, tr trace.Tracer, rec *record.FakeRecorder) (*kgrm, error)
+func newFakeRM(ctx context.Context, rs internalapi.RuntimeService, is internalapi.ImageManagerService, mi unsafe.Pointer, osi kubecontainer.OSInterface, rh kubecontainer.RuntimeHelper, tr trace.Tracer, rec *record.FakeRecorder) (*kgrm, error)
 
 // SyncPod: kuberuntime_manager.go:1583.
 //
@@ -63,7 +62,7 @@ func klGenStatus(kl *kubelet.Kubelet, ctx context.Context, pod *corev1.Pod, st *
 
 func newRuntimeManager(ctx context.Context, rs internalapi.RuntimeService, is internalapi.ImageManagerService, osi kubecontainer.OSInterface, rh kubecontainer.RuntimeHelper, tr trace.Tracer, rec *record.FakeRecorder) (*kgrm, error) {
 	// createTestRuntimeManager (kuberuntime_manager_test.go:94): 32 GiB of memory.
-	return newFakeRM(ctx, rs, is, &cadvisorapi.MachineInfo{MemoryCapacity: 32 << 30}, osi, rh, tr, rec)
+	return newFakeRM(ctx, rs, is, machineInfo(), osi, rh, tr, rec)
 }
 
 func rmSync(m *kgrm, ctx context.Context, pod *corev1.Pod, st *kubecontainer.PodStatus, bo *flowcontrol.Backoff, restartAll bool) kubecontainer.PodSyncResult {

@@ -179,7 +179,8 @@ func (g gen) podTimelineScenario(i int) *podScenario {
 	if knownGates["ReduceDefaultCrashLoopBackOffDecay"] && g.chance(0.3) && setGate("ReduceDefaultCrashLoopBackOffDecay", !releaseDefaults["ReduceDefaultCrashLoopBackOffDecay"]) {
 		fam = append(fam, "ReduceDefaultCrashLoopBackOffDecay")
 	}
-	sc := &podScenario{Kind: "Scenario", Name: fmt.Sprintf("pod-timeline-%d", i), KubernetesVersion: minorVersion(k8sModule()), Workload: pod}
+	sc := &podScenario{Kind: "Scenario", Name: fmt.Sprintf("pod-timeline-%d", i), KubernetesVersion: minorVersion(k8sModule()), Workload: pod,
+		MaxTimelineEvents: 1000000}
 	maxOn := releaseDefaults["KubeletCrashLoopBackOffMax"]
 	if knownGates["KubeletCrashLoopBackOffMax"] && g.chance(0.3) && setGate("KubeletCrashLoopBackOffMax", !maxOn) {
 		maxOn = !maxOn

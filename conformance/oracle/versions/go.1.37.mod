@@ -4,7 +4,6 @@ go 1.26.0
 
 require (
 	github.com/go-logr/logr v1.4.3
-	github.com/google/cadvisor/lib v0.60.5
 	go.opentelemetry.io/otel/trace v1.44.0
 	k8s.io/api v0.37.2
 	k8s.io/apimachinery v0.37.2
@@ -63,6 +62,7 @@ require (
 	github.com/go-openapi/swag/yamlutils v0.27.1 // indirect
 	github.com/godbus/dbus/v5 v5.2.2 // indirect
 	github.com/golang/protobuf v1.5.4 // indirect
+	github.com/google/cadvisor/lib v0.60.5 // indirect
 	github.com/google/cel-go v0.29.2 // indirect
 	github.com/google/gnostic-models v0.7.0 // indirect
 	github.com/google/go-cmp v0.7.0 // indirect
