@@ -46,8 +46,6 @@ import (
 // pointer to one (podtimeline_1_*.go).
 type kgrm struct{}
 
-const podLegSupported = true
-
 type noDeletionSafety struct{}
 
 func (noDeletionSafety) PodCouldHaveRunningContainers(*corev1.Pod) bool { return false }
