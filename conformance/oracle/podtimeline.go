@@ -403,7 +403,7 @@ func (h *podHarness) backedOff(st *kubecontainer.PodStatus, name string) {
 }
 
 // terminate restates SyncTerminatingPod (kubelet.go:2340): the status, KillPod of what runs
-// (:2374-2376), the runtime's status after it, and the terminal status (SyncTerminatedPod's
+// (:2377), the runtime's status after it, and the terminal status (SyncTerminatedPod's
 // generateAPIPodStatus(..., true)).
 func (h *podHarness) terminate() error {
 	h.terminal = true
