@@ -22,6 +22,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unsafe"
 
@@ -189,6 +190,7 @@ func (r *podCRI) collectGarbage() {
 }
 
 type podHarness struct {
+	mu      sync.Mutex
 	ctx     context.Context
 	clk     *clocktesting.FakeClock
 	cri     *podCRI
@@ -239,7 +241,11 @@ func (h *podHarness) started(id, name string, attempt uint32) {
 	}
 }
 
+// killed: KillPod stops containers from goroutines of its own (killContainersWithSyncResult),
+// hence the lock; it waits for them before it returns.
 func (h *podHarness) killed(id, name string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
 	h.changed = true
 	h.dropExits(id)
 	h.record(podEvent{Event: "Killed", Container: name})
