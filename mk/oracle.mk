@@ -2,7 +2,8 @@
 # One source tree, built once per supported Kubernetes minor against that release's own module
 # graph (conformance/oracle/versions/go.1.<minor>.mod; build tags k8s_before_1_<n> select the few
 # files where the upstream API differs between minors).
-#   make oracle [K8S=1.34] [N=20000] [SEED=1]   long run on the release CLI, every leg, one minor or
+#   make oracle [K8S=1.34] [N=20000] [SEED=1]   long run on the release CLI, every leg (the Pod timeline
+#                                              leg too: TIMELINE_POD_N), one minor or
 #                                              all of them (the default), with the speed comparison
 #   make test-oracle                           smoke run on the oldest and the newest minor (part of make test)
 #   make oracle-pin K8S=1.37.3                 pin a minor to another release (writes its modfile), then
@@ -26,6 +27,10 @@ TIMELINE_N ?= 2000
 # ... and generated JobSet scenarios (real JobSet + Job controllers; about 0.1-0.2 s each upstream).
 TIMELINE_JOBSET_SMOKE_N ?= 200
 TIMELINE_JOBSET_N ?= 2000
+# The Pod timeline leg (the real kubelet runtime manager over the fake CRI vs restartkit simulate):
+# generated bare-Pod scenarios. Not in the smoke run: restartkit disagrees with it still
+# (docs/oracle.md, "Pod timeline: the real kubelet").
+TIMELINE_POD_N ?= 2000
 SEED ?= 1
 K8S ?= all
 # matchPodFailurePolicy and the controllers' constructors are unexported: the oracle pulls them
@@ -69,7 +74,8 @@ oracle: oracle-helpers $(addprefix oracle-bin-,$(oracle_selected))
 	  echo "== oracle, Kubernetes $$m"; \
 	  $(ORACLE_OUT)/oracle-$$m -n $(N) -seed $(SEED) -restartkit $(RK_RELEASE) -kruise $(KRUISE_BIN) -jobset $(JOBSET_BIN) \
 	    -out $(ORACLE_OUT)/disagreements-$$m.jsonl -timeline-n $(TIMELINE_N) -timeline-jobset-n $(TIMELINE_JOBSET_N) \
-	    -timeline-out $(ORACLE_OUT)/timeline-disagreements-$$m.jsonl || fail=1; \
+	    -timeline-out $(ORACLE_OUT)/timeline-disagreements-$$m.jsonl \
+	    -timeline-pod-n $(TIMELINE_POD_N) -timeline-pod-out $(ORACLE_OUT)/pod-timeline-disagreements-$$m.jsonl || fail=1; \
 	done; exit $$fail
 
 # Pins one minor to a release: versions/go.1.<minor>.mod requires k8s.io/kubernetes@v$(K8S) with

@@ -392,6 +392,15 @@ func main() {
 		total += n
 		disagreements += d
 	}
+	if (*flagPodN > 0 || *flagPodFile != "") && (len(want) == 0 || want["timeline"] || want["timeline-pod"]) {
+		n, d, err := runPodTimeline(*flagPodN, *flagSeed)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "oracle:", err)
+			os.Exit(2)
+		}
+		total += n
+		disagreements += d
+	}
 	for r, n := range skipReasons {
 		fmt.Fprintf(os.Stderr, "skipped %d: %s\n", n, r)
 	}

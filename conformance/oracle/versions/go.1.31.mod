@@ -4,11 +4,13 @@ go 1.26.0
 
 require (
 	github.com/go-logr/logr v1.4.2
+	go.opentelemetry.io/otel/trace v1.28.0
 	k8s.io/api v0.31.13
 	k8s.io/apimachinery v0.31.13
 	k8s.io/apiserver v0.31.13
 	k8s.io/client-go v0.31.13
 	k8s.io/component-base v0.31.13
+	k8s.io/cri-api v0.31.13
 	k8s.io/klog/v2 v2.130.1
 	k8s.io/kubelet v0.31.13
 	k8s.io/kubernetes v1.31.13
@@ -111,7 +113,6 @@ require (
 	go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc v1.27.0 // indirect
 	go.opentelemetry.io/otel/metric v1.28.0 // indirect
 	go.opentelemetry.io/otel/sdk v1.28.0 // indirect
-	go.opentelemetry.io/otel/trace v1.28.0 // indirect
 	go.opentelemetry.io/proto/otlp v1.3.1 // indirect
 	go.uber.org/multierr v1.11.0 // indirect
 	go.uber.org/zap v1.26.0 // indirect
@@ -139,7 +140,6 @@ require (
 	k8s.io/cloud-provider v0.0.0 // indirect
 	k8s.io/component-helpers v0.31.13 // indirect
 	k8s.io/controller-manager v0.31.13 // indirect
-	k8s.io/cri-api v0.31.13 // indirect
 	k8s.io/cri-client v0.0.0 // indirect
 	k8s.io/csi-translation-lib v0.0.0 // indirect
 	k8s.io/dynamic-resource-allocation v0.0.0 // indirect
