@@ -277,6 +277,13 @@ enum Ev {
         pgen: u32,
         c: usize,
     },
+    /// The kubelet's sync restarts container `c` of Pod `pod` (its back-off, then its start),
+    /// unless the same sync reset or ended the Pod.
+    RestartContainer {
+        pod: usize,
+        pgen: u32,
+        c: usize,
+    },
     /// The kubelet's sync ends Pod `pod` (`end_pending`), after every exit of the instant.
     PodEnd {
         pod: usize,
@@ -325,8 +332,6 @@ struct Container {
     last_exit: Option<i32>,
     /// CrashLoopBackOff entry: (current backoff ms, lastUpdate ms).
     backoff: Option<(u64, u64)>,
-    /// A regular container the Pod's RestartAllContainers reset has not started again yet.
-    awaiting_start: bool,
     /// Instances of the container started in this Pod: the runtime's restart count is one less
     /// (read from the Pod's log directory after RestartAllContainers removed them).
     instances: u32,
@@ -689,30 +694,31 @@ impl<'a> Engine<'a> {
                     u32::try_from(self.events.len() - 1).unwrap_or(u32::MAX)
                 }
             };
-            if self.seq >= 1 << (SEQ_BITS - 3) || slot >= 1 << SLOT_BITS {
+            if self.seq >= 1 << (SEQ_BITS - 4) || slot >= 1 << SLOT_BITS {
                 // Beyond any run that finishes in reasonable time; say so rather than misorder.
                 self.overflow = true;
                 return;
             }
             // Within an instant, events run by tier, then in scheduling order: containers'
-            // starts and exits and what happens from outside (0); the kubelet's reset of a Pod
-            // whose RestartAllContainers rule matched, after every exit of the instant (1); the
-            // node lifecycle controller's monitor (2), its NoExecute tainting pass (3), taint
-            // eviction (4) and Pod GC (5); then a Job sync (6): it sees every Pod change of
-            // that instant, as the oracle's harness delivers them; and the JobSet controller's
-            // reconcile after every Job sync of its instant, also those the syncs cause (7)
-            // (docs/simulation.md, "Assumptions").
+            // exits and what happens from outside (0); the kubelet's sync, which sees every exit
+            // of the instant: a Pod reset by RestartAllContainers or ended (1), then the
+            // containers it restarts or starts (2); the node lifecycle controller's monitor
+            // (3), its NoExecute tainting pass (4), taint eviction (5) and Pod GC (6); then a
+            // Job sync (7): it sees every Pod change of that instant, as the oracle's harness
+            // delivers them; and the JobSet controller's reconcile after every Job sync of its
+            // instant, also those the syncs cause (8) (docs/simulation.md, "Assumptions").
             let tier: u64 = match ev {
                 Ev::RestartAll { .. } | Ev::PodEnd { .. } => 1,
-                Ev::NodeNotReady { .. } => 2,
-                Ev::TaintPass => 3,
-                Ev::Evict { .. } => 4,
-                Ev::PodGc { .. } => 5,
-                Ev::SyncJob { .. } => 6,
-                Ev::ReconcileJobSet => 7,
+                Ev::Start { .. } | Ev::RestartContainer { .. } => 2,
+                Ev::NodeNotReady { .. } => 3,
+                Ev::TaintPass => 4,
+                Ev::Evict { .. } => 5,
+                Ev::PodGc { .. } => 6,
+                Ev::SyncJob { .. } => 7,
+                Ev::ReconcileJobSet => 8,
                 _ => 0,
             };
-            let seq = self.seq | tier << (SEQ_BITS - 3);
+            let seq = self.seq | tier << (SEQ_BITS - 4);
             self.queue.push(Reverse(
                 u128::from(t) << 64 | u128::from(seq) << SLOT_BITS | u128::from(slot),
             ));
@@ -817,7 +823,7 @@ impl<'a> Engine<'a> {
                     format!(
                         "the simulation needs more than {} pending events or {} events in all; shorten runFor or the workload",
                         1u64 << SLOT_BITS,
-                        1u64 << (SEQ_BITS - 3)
+                        1u64 << (SEQ_BITS - 4)
                     ),
                 ));
             }
@@ -885,6 +891,11 @@ impl<'a> Engine<'a> {
             }
             Ev::NodeNotReady { pod, pgen } => self.on_node_not_ready(pod, pgen),
             Ev::TaintPass => self.on_taint_pass(),
+            Ev::RestartContainer { pod, pgen, c } => {
+                if !self.kubelet_gone(pod) {
+                    self.on_restart_container(pod, pgen, c);
+                }
+            }
             Ev::PodEnd { pod, pgen } => {
                 let end = self
                     .pods

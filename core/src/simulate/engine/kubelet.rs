@@ -60,7 +60,6 @@ impl Engine<'_> {
         };
         ct.running = true;
         ct.pending_start = false;
-        ct.awaiting_start = false;
         ct.epoch += 1;
         let restarted = std::mem::take(&mut ct.restarting);
         if let Some(entry) = ct.pending_backoff.take() {
@@ -90,27 +89,7 @@ impl Engine<'_> {
             .and_then(|t| t.kinds.get(c))
             .copied()
             .unwrap_or(Kind::Regular);
-        // The Pod is Pending while it initializes (its regular containers wait with
-        // PodInitializing) and Running once every regular container has started (the
-        // kubelet's getPhase: a regular container that ran before counts as stopped, never as
-        // waiting, so the Pod does not go back to Pending).
-        if kind == Kind::Regular
-            && let Some(pod) = self.pods.get_mut(p)
-            && pod.phase == "Pending"
-        {
-            let kinds = self
-                .templates
-                .get(tmpl)
-                .map(|t| t.kinds.as_slice())
-                .unwrap_or(&[]);
-            let all_started = pod.containers.iter().zip(kinds).all(|(ct, k)| {
-                *k != Kind::Regular
-                    || (!ct.awaiting_start && (ct.running || ct.last_exit.is_some()))
-            });
-            if all_started {
-                pod.phase = "Running";
-            }
-        }
+        self.update_live_phase(p);
         self.record(Obj::Pod(p), Some((tmpl, c)), "Started", "Started", || None);
         if let Some(j) = job {
             self.pod_status_changed(j);
@@ -411,16 +390,8 @@ impl Engine<'_> {
         ct.running = false;
         ct.last_exit = Some(code);
         self.summary.container_exits += 1;
-        let (name, kind) = match self.templates.get(tmpl) {
-            // The name only feeds timeline messages: a full timeline skips the copy.
-            Some(t) => (
-                if self.timeline.len() < self.max_timeline {
-                    t.names.get(c).cloned().unwrap_or_default()
-                } else {
-                    String::new()
-                },
-                t.kinds.get(c).copied().unwrap_or(Kind::Regular),
-            ),
+        let kind = match self.templates.get(tmpl) {
+            Some(t) => t.kinds.get(c).copied().unwrap_or(Kind::Regular),
             None => return Ok(()),
         };
         let reason_s = REASONS.get(reason as usize).copied().unwrap_or("Error");
@@ -475,35 +446,16 @@ impl Engine<'_> {
         }
         match decision {
             KubeletDecision::Restart => {
-                let (delay, cut_from) = self.backoff_delay(p, c, now);
-                let start_at = now + delay;
-                if let Some(ct) = self.pods.get_mut(p).and_then(|x| x.containers.get_mut(c)) {
-                    ct.restarting = true;
+                // The restart is the sync's, after every exit of this instant (a reset or the
+                // Pod's end at this instant pre-empts it); meanwhile the container counts as
+                // restarting.
+                if let Some(pod) = self.pods.get_mut(p) {
+                    let pgen = pod.epoch;
+                    if let Some(ct) = pod.containers.get_mut(c) {
+                        ct.pending_start = true;
+                    }
+                    self.schedule(now, Ev::RestartContainer { pod: p, pgen, c });
                 }
-                let resume = (start_at + self.startup_ms).min(self.end_ms);
-                self.summary.time_lost_seconds += resume.saturating_sub(now) as f64 / 1000.0;
-                if delay > 0 {
-                    self.record(
-                        Obj::Pod(p),
-                        Some((tmpl, c)),
-                        "BackOff",
-                        "CrashLoopBackOff",
-                        || {
-                            Some(match cut_from {
-                                None => format!(
-                                    "back-off {}s restarting failed container={name}",
-                                    delay as f64 / 1000.0
-                                ),
-                                Some(b) => format!(
-                                    "back-off {}s restarting failed container={name}; the kubelet's housekeeping drops the entry (unchanged for 600 s) after {}s",
-                                    b as f64 / 1000.0,
-                                    delay as f64 / 1000.0
-                                ),
-                            })
-                        },
-                    );
-                }
-                self.start_container(p, c, start_at + self.startup_ms);
             }
             KubeletDecision::RestartAllContainers => {
                 // The kubelet acts at its sync, after every exit of this instant: other
@@ -619,6 +571,7 @@ impl Engine<'_> {
     /// never ends on its own, on a lost node).
     pub(super) fn track_readiness(&mut self, p: usize) {
         let now = self.now;
+        self.update_live_phase(p);
         let ready = self
             .pods
             .get(p)
@@ -659,6 +612,33 @@ impl Engine<'_> {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// The phase of a Pod that has not ended, as the kubelet's getPhase gives it: Pending while
+    /// a regular init container runs or has never run, or a container (a regular one, or a
+    /// sidecar) has never run; else Running. A container that ran before waits with its last
+    /// termination and counts as stopped, so a Pod whose init containers run again after a
+    /// RestartAllContainers reset is Pending only while one of them runs.
+    fn update_live_phase(&mut self, p: usize) {
+        let Some(pod) = self.pods.get(p) else {
+            return;
+        };
+        if !pod.alive || !matches!(pod.phase, "Pending" | "Running") {
+            return;
+        }
+        let kinds = self
+            .templates
+            .get(pod.tmpl)
+            .map(|t| t.kinds.as_slice())
+            .unwrap_or(&[]);
+        let pending = pod.containers.iter().zip(kinds).any(|(ct, k)| match k {
+            Kind::Init => ct.running || ct.instances == 0,
+            Kind::Sidecar | Kind::Regular => !ct.running && ct.instances == 0,
+        });
+        let phase = if pending { "Pending" } else { "Running" };
+        if let Some(pod) = self.pods.get_mut(p) {
+            pod.phase = phase;
         }
     }
 
@@ -703,18 +683,9 @@ impl Engine<'_> {
         // Running or Terminated (the kubelet's convertToAPIContainerStatuses: Waiting with
         // RestartingAllContainers, restartCount + 1); a container already waiting (for its
         // back-off, or never started) keeps its count, and a start after the reset adds none.
-        let has_init = self
-            .templates
-            .get(tmpl)
-            .is_some_and(|t| t.kinds.iter().any(|k| *k != Kind::Regular));
         if let Some(pod) = self.pods.get_mut(p) {
             pod.epoch += 1;
-            // Init containers to run again: the Pod is Pending until its containers run.
-            if has_init {
-                pod.phase = "Pending";
-            }
             for ct in pod.containers.iter_mut() {
-                ct.awaiting_start = true;
                 let waiting = !ct.running && (ct.restarting || ct.last_exit.is_none());
                 if !waiting {
                     ct.restart_count += 1;
@@ -729,5 +700,57 @@ impl Engine<'_> {
         self.summary.time_lost_seconds += self.startup_ms as f64 / 1000.0;
         self.start_pod_sequence(p, now);
         self.track_readiness(p);
+    }
+
+    /// The kubelet's sync restarts container `c` after its exit at this instant: its back-off
+    /// (CrashLoopBackOff when it holds), then its start.
+    pub(super) fn on_restart_container(&mut self, p: usize, pgen: u32, c: usize) {
+        let now = self.now;
+        let Some(pod) = self.pods.get(p) else {
+            return;
+        };
+        if !pod.alive || pod.epoch != pgen || pod.restart_all_pending || pod.end_pending.is_some() {
+            return;
+        }
+        let tmpl = pod.tmpl;
+        // The name only feeds timeline messages: a full timeline skips the copy.
+        let name = if self.timeline.len() < self.max_timeline {
+            self.templates
+                .get(tmpl)
+                .and_then(|t| t.names.get(c))
+                .cloned()
+                .unwrap_or_default()
+        } else {
+            String::new()
+        };
+        let (delay, cut_from) = self.backoff_delay(p, c, now);
+        let start_at = now + delay;
+        if let Some(ct) = self.pods.get_mut(p).and_then(|x| x.containers.get_mut(c)) {
+            ct.restarting = true;
+        }
+        let resume = (start_at + self.startup_ms).min(self.end_ms);
+        self.summary.time_lost_seconds += resume.saturating_sub(now) as f64 / 1000.0;
+        if delay > 0 {
+            self.record(
+                Obj::Pod(p),
+                Some((tmpl, c)),
+                "BackOff",
+                "CrashLoopBackOff",
+                || {
+                    Some(match cut_from {
+                        None => format!(
+                            "back-off {}s restarting failed container={name}",
+                            delay as f64 / 1000.0
+                        ),
+                        Some(b) => format!(
+                            "back-off {}s restarting failed container={name}; the kubelet's housekeeping drops the entry (unchanged for 600 s) after {}s",
+                            b as f64 / 1000.0,
+                            delay as f64 / 1000.0
+                        ),
+                    })
+                },
+            );
+        }
+        self.start_container(p, c, start_at + self.startup_ms);
     }
 }
