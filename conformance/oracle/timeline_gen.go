@@ -53,6 +53,7 @@ type tlScenario struct {
 	MaxTimelineEvents    int             `json:"maxTimelineEvents,omitempty"`
 	FeatureGates         map[string]bool `json:"featureGates,omitempty"`
 	Workload             map[string]any  `json:"workload"`
+	NodeLoss             *tlNodeLoss     `json:"nodeLoss,omitempty"`
 	runForSeconds        float64
 	family               string
 }
@@ -727,7 +728,7 @@ func runTimeline(n int, seed uint64) (int, int, error) {
 // refused by upstream's validation (a skip, not a harness failure).
 func playUpstream(sc *tlScenario) (up tlOutcome, refused bool, err error) {
 	// The scenario's gates (RestartJob for the JobSet controller), with the harness's own.
-	gates := map[string]bool{"StaleControllerConsistencyJob": false}
+	gates := map[string]bool{"StaleControllerConsistencyJob": false, "NodeControllerLeaseCircuitBreaker": false}
 	for k, v := range sc.FeatureGates {
 		gates[k] = v
 	}
