@@ -367,6 +367,9 @@ func (h *tlHarness) installReactors() {
 			return true, nil, err
 		}
 		pod := obj.(*corev1.Pod).DeepCopy()
+		if h.nl != nil {
+			h.nl.podEvents(pod)
+		}
 		// kube-apiserver's Pod strategy: no grace for a Pod that never ran on a node or is terminal.
 		grace := *pod.Spec.TerminationGracePeriodSeconds
 		if d.DeleteOptions.GracePeriodSeconds != nil {
@@ -548,7 +551,7 @@ func (h *tlHarness) syncPods() (bool, error) {
 				return false, err
 			}
 			if h.nl != nil {
-				h.nl.podEvents(old, cur)
+				h.nl.podEvents(cur)
 			}
 			for _, hd := range h.podInf.handlers {
 				hd.OnUpdate(old, cur)

@@ -31,6 +31,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apiserver/pkg/admission"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
@@ -39,6 +40,7 @@ import (
 	coordinformers "k8s.io/client-go/informers/coordination/v1"
 	coreinformers "k8s.io/client-go/informers/core/v1"
 	corelisters "k8s.io/client-go/listers/core/v1"
+	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/flowcontrol"
@@ -95,8 +97,8 @@ const (
 	nlGCPeriod        = 20 * time.Second // podgc gcCheckPeriod
 	nlQuarantine      = 40 * time.Second // podgc quarantineTime
 	nlTerminatedLimit = 12500            // --terminated-pod-gc-threshold default
-	nlPool            = 16               // Nodes that exist from t=0 (with nlPoolAhead more)
-	nlPoolAhead       = 12               // free Nodes kept ahead (added in batches)
+	nlPool            = 8                // Nodes that exist from t=0 (with nlPoolAhead more)
+	nlPoolAhead       = 8                // free Nodes kept ahead (added in batches)
 	nlEvictionQPS     = 0.1              // --node-eviction-rate
 	nlSecondaryQPS    = 0.01             // --secondary-node-eviction-rate
 	nlLargeCluster    = 50               // --large-cluster-size-threshold
@@ -233,8 +235,7 @@ type nlLost struct {
 	at       time.Time
 	pod      string
 	job, ix  string
-	notReady bool
-	tainted  bool
+	notReady, tainted, evicted, failed bool
 }
 
 // nlCluster is the cluster side of a lost node: Nodes, Leases and the three controllers.
@@ -260,6 +261,8 @@ type nlCluster struct {
 	born                           map[string]time.Time // nodes added after t=0
 	lost                           map[string]*nlLost
 	shutdowns                      []func()
+	// nodesDirty, leasesDirty: written since their last delivery.
+	nodesDirty, leasesDirty bool
 	// started: the pool is made (Nodes added later are born during the run).
 	started bool
 	// late counts losses of a node added after its last lease renewal (a fidelity bound: the
@@ -315,6 +318,12 @@ func newNLCluster(ctx context.Context, h *tlHarness, factory informers.SharedInf
 	setUnexported(c.teQueue, "clock", clock.WithDelayedExecution(nlClock{WithTicker: h.clock, c: c}))
 	c.shutdowns = append(c.shutdowns, unexported[record.EventBroadcaster](te, "broadcaster").Shutdown,
 		func() { shutDownQueue(te, "nodeUpdateQueue") }, func() { shutDownQueue(te, "podUpdateQueue") })
+	h.client.PrependReactor("*", "nodes", func(a clienttesting.Action) (bool, runtime.Object, error) {
+		if a.GetVerb() != "get" && a.GetVerb() != "list" && a.GetVerb() != "watch" {
+			c.nodesDirty = true
+		}
+		return false, nil, nil
+	})
 	c.gc = podgc.NewPodGCInternal(ctx, h.client, pods, nodes, nlTerminatedLimit, nlGCPeriod, nlQuarantine)
 	setUnexported(c.gc, "nodeQueue", workqueue.TypedDelayingInterface[string](&nlDelayQueue{clock: h.clock, due: map[string]time.Time{}}))
 	c.adm = defaulttolerationseconds.NewDefaultTolerationSeconds()
@@ -381,7 +390,7 @@ func (c *nlCluster) addNode() error {
 		return err
 	}
 	c.free = append(c.free, name)
-	c.h.dirty = true
+	c.h.dirty, c.nodesDirty, c.leasesDirty = true, true, true
 	return nil
 }
 
@@ -526,7 +535,7 @@ func (c *nlCluster) step(ctx context.Context, class int) error {
 				return err
 			}
 		}
-		h.dirty = true
+		h.dirty, c.leasesDirty = true, true
 	case nlClassMonitor:
 		c.nextMonitor = c.nextMonitor.Add(c.period)
 		if traceHarness {
@@ -667,6 +676,10 @@ func (c *nlCluster) waitEvictions() error {
 // ---- deliveries and the events compared ----
 
 func (c *nlCluster) syncNodes() (bool, error) {
+	if !c.nodesDirty {
+		return false, nil
+	}
+	c.nodesDirty = false
 	h := c.h
 	list, err := h.client.Tracker().List(nodesGVR, corev1.SchemeGroupVersion.WithKind("Node"), "")
 	if err != nil {
@@ -677,7 +690,7 @@ func (c *nlCluster) syncNodes() (bool, error) {
 	live := map[string]bool{}
 	changed := false
 	for i := range items {
-		cur := items[i].DeepCopy()
+		cur := &items[i]
 		live[cur.Name] = true
 		oldObj, exists, _ := store.Get(cur)
 		if exists && sameIgnoringRV(cur, oldObj.(*corev1.Node), cur, oldObj.(*corev1.Node)) {
@@ -724,6 +737,10 @@ func (c *nlCluster) syncNodes() (bool, error) {
 
 // syncLeases: the node lifecycle controller reads Leases through its lister only.
 func (c *nlCluster) syncLeases() error {
+	if !c.leasesDirty {
+		return nil
+	}
+	c.leasesDirty = false
 	list, err := c.h.client.Tracker().List(leasesGVR, coordv1.SchemeGroupVersion.WithKind("Lease"), corev1.NamespaceNodeLease)
 	if err != nil {
 		return err
@@ -735,7 +752,6 @@ func (c *nlCluster) syncLeases() error {
 		if exists && oldObj.(*coordv1.Lease).Spec.RenewTime.Equal(cur.Spec.RenewTime) {
 			continue
 		}
-		cur = cur.DeepCopy()
 		c.h.bumpRV(cur)
 		if err := store.Update(cur); err != nil {
 			return err
@@ -792,17 +808,23 @@ func disruptionReason(p *corev1.Pod) string {
 }
 
 // podEvents: a lost node's Pod got the taint manager's DisruptionTarget (Evicted), or was failed by
-// Pod GC (PodGC, with the Job-level PodFailed: nobody else fails a Pod whose kubelet is gone).
-func (c *nlCluster) podEvents(old, cur *corev1.Pod) {
-	if !c.lostPod(podKey(cur)) {
+// Pod GC (PodGC, with the Job-level PodFailed: nobody else fails a Pod whose kubelet is gone). It
+// sees each Pod as delivered, and as it is when it is deleted (Pod GC fails and force-deletes a Pod
+// in one go: a Pod without finalizers is gone before any delivery).
+func (c *nlCluster) podEvents(cur *corev1.Pod) {
+	key := podKey(cur)
+	if !c.lostPod(key) {
 		return
 	}
-	if disruptionReason(cur) == "DeletionByTaintManager" && disruptionReason(old) != "DeletionByTaintManager" {
+	l := c.lost[c.nodeOf[key]]
+	if disruptionReason(cur) == "DeletionByTaintManager" && !l.evicted {
+		l.evicted = true
 		ev := c.h.podEvent("Evicted", cur)
 		ev.Reason = "DeletionByTaintManager"
 		c.h.record(ev)
 	}
-	if cur.Status.Phase == corev1.PodFailed && old.Status.Phase != corev1.PodFailed {
+	if cur.Status.Phase == corev1.PodFailed && !l.failed {
+		l.failed = true
 		ev := c.h.podEvent("PodGC", cur)
 		ev.Reason = "OutOfService"
 		if disruptionReason(cur) == "DeletionByPodGC" {
