@@ -590,8 +590,10 @@ func runTimeline(n int, seed uint64) (int, int, error) {
 	}
 	total := n
 	if given == nil {
-		total += *flagTimelineJobSetN
+		total += *flagTimelineJobSetN + *flagTimelineNodeLossN
 	}
+	// The node-loss family draws from a stream of its own.
+	nodeLossGen := gen{rand.New(rand.NewPCG(seed, 0x6e6f6465))}
 	upStart := time.Now()
 	for i := 0; i < total; i++ {
 		var sc *tlScenario
@@ -600,8 +602,10 @@ func runTimeline(n int, seed uint64) (int, int, error) {
 			sc = given[i]
 		case i < n:
 			sc = g.timelineScenario(i, extra)
-		default:
+		case i < n+*flagTimelineJobSetN:
 			sc = g.jobsetTimelineScenario(i-n, extra)
+		default:
+			sc = nodeLossGen.nodeLossTimelineScenario(i - n - *flagTimelineJobSetN)
 		}
 		up, refused, err := playUpstream(sc)
 		if err != nil && refused {
@@ -717,6 +721,9 @@ func runTimeline(n int, seed uint64) (int, int, error) {
 	fmt.Println()
 	for _, f := range fams {
 		fmt.Printf("  %-42s %5d scenarios, %d disagreements\n", f, perFamily[f][0], perFamily[f][1])
+	}
+	if nlLateLosses > 0 {
+		fmt.Printf("  (node loss: %d losses of a node added to the pool after its last lease renewal, where the harness may see the node Unknown one monitor period late)\n", nlLateLosses)
 	}
 	if harnessErrors > 0 {
 		return len(scs), disagreements + harnessErrors, fmt.Errorf("%d timeline scenarios failed in the harness", harnessErrors)

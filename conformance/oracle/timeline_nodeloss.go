@@ -21,6 +21,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"reflect"
 	"sort"
 	"strconv"
@@ -141,13 +142,33 @@ type dsInformerW struct {
 
 func (n dsInformerW) Informer() cache.SharedIndexInformer { return n.inf }
 
-// sortedNodeLister lists Nodes in name order: monitorNodeHealth queues the nodes to taint in the
-// order it lists them (an informer's map order otherwise).
+// sortedNodeLister lists the Nodes that are not Ready in the order they stopped being Ready, then
+// the others, each in the order they were added. monitorNodeHealth takes a not-yet-tainted Unknown node out of the zone's
+// NoExecute tainter and puts it back at every pass, in the order it lists the nodes
+// (node_lifecycle_controller.go markNodeForTainting: Remove, then Add with ProcessAt = now), so
+// when several wait for the tainter's token the next one tainted is the first listed at the last
+// pass: in a cluster the informer's map order, any order. The harness picks first come, first
+// tainted (restartkit's order).
 type sortedNodeLister struct{ corelisters.NodeLister }
 
 func (l sortedNodeLister) List(sel labels.Selector) ([]*corev1.Node, error) {
 	ns, err := l.NodeLister.List(sel)
-	sort.Slice(ns, func(i, j int) bool { return nodeNum(ns[i].Name) < nodeNum(ns[j].Name) })
+	// Ready nodes last (they are listed before the pass decides), the others in the order they
+	// stopped being Ready.
+	readySince := func(n *corev1.Node) time.Time {
+		for _, c := range n.Status.Conditions {
+			if c.Type == corev1.NodeReady && c.Status != corev1.ConditionTrue {
+				return c.LastTransitionTime.Time
+			}
+		}
+		return time.Unix(1<<40, 0)
+	}
+	sort.Slice(ns, func(i, j int) bool {
+		if a, b := readySince(ns[i]), readySince(ns[j]); !a.Equal(b) {
+			return a.Before(b)
+		}
+		return nodeNum(ns[i].Name) < nodeNum(ns[j].Name)
+	})
 	return ns, err
 }
 
@@ -232,10 +253,14 @@ func (q *nlDelayQueue) ShuttingDown() bool { return false }
 
 // nlLost is a lost node: when, and the Pod it held (its event labels).
 type nlLost struct {
-	at       time.Time
-	pod      string
-	job, ix  string
+	at                                 time.Time
+	pod                                string
+	job, ix                            string
 	notReady, tainted, evicted, failed bool
+	// the instants of the above, for ORACLE_NODELOSS_TRACE
+	times map[string]float64
+	tols  []corev1.Toleration
+	grace *int64
 }
 
 // nlCluster is the cluster side of a lost node: Nodes, Leases and the three controllers.
@@ -265,10 +290,23 @@ type nlCluster struct {
 	nodesDirty, leasesDirty bool
 	// started: the pool is made (Nodes added later are born during the run).
 	started bool
-	// late counts losses of a node added after its last lease renewal (a fidelity bound: the
-	// contract's node has existed since t=0).
-	late int
 }
+
+// nlTrace: ORACLE_NODELOSS_TRACE names a file that gets, per lost node of every scenario played
+// upstream, the instants of its chain (to check the contract's timing rules by hand).
+var nlTrace = func() *os.File {
+	if p := os.Getenv("ORACLE_NODELOSS_TRACE"); p != "" {
+		f, err := os.Create(p)
+		if err == nil {
+			return f
+		}
+	}
+	return nil
+}()
+
+// nlLateLosses counts, over a run, the losses of a node added after its last lease renewal (a
+// fidelity bound: the contract's node has existed since t=0; see nlPoolAhead).
+var nlLateLosses int
 
 func secondsOr(p *float64, d time.Duration) time.Duration {
 	if p == nil {
@@ -285,7 +323,7 @@ func newNLCluster(ctx context.Context, h *tlHarness, factory informers.SharedInf
 		nl = &tlNodeLoss{}
 	}
 	c := &nlCluster{h: h, period: secondsOr(nl.NodeMonitorPeriodSeconds, 5*time.Second),
-		grace: secondsOr(nl.NodeMonitorGracePeriodSeconds, defaultNodeMonitorGracePeriod),
+		grace:     secondsOr(nl.NodeMonitorGracePeriodSeconds, defaultNodeMonitorGracePeriod),
 		nextLease: tlEpoch, nextMonitor: tlEpoch, nextGC: tlEpoch,
 		limiters: map[string]flowcontrol.RateLimiter{}, nodeOf: map[string]string{}, born: map[string]time.Time{}, lost: map[string]*nlLost{}}
 	if c.period <= 0 {
@@ -347,6 +385,19 @@ func shutDownQueue(obj any, field string) {
 }
 
 func (c *nlCluster) shutdown() {
+	if nlTrace != nil {
+		names := make([]string, 0, len(c.lost))
+		for n := range c.lost {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			l := c.lost[n]
+			nlTrace.Write(append(mustJSON(map[string]any{"scenario": c.h.sc.Name, "node": n, "pod": l.pod, "index": l.ix,
+				"times": l.times, "nodeLoss": c.h.sc.NodeLoss, "grace": c.grace.Seconds(), "period": c.period.Seconds(),
+				"tolerations": l.tols, "terminationGracePeriodSeconds": l.grace, "runFor": c.h.sc.runForSeconds}), '\n'))
+		}
+	}
 	for _, f := range c.shutdowns {
 		f()
 	}
@@ -427,9 +478,10 @@ func (c *nlCluster) lose(pod *corev1.Pod) {
 	}
 	now := c.h.clock.Now()
 	ev := c.h.podEvent("NodeLost", pod)
-	c.lost[n] = &nlLost{at: now, pod: key, job: ev.Job, ix: ev.Index}
+	c.lost[n] = &nlLost{at: now, pod: key, job: ev.Job, ix: ev.Index, times: map[string]float64{"lost": c.h.now()},
+		tols: pod.Spec.Tolerations, grace: pod.Spec.TerminationGracePeriodSeconds}
 	if born, ok := c.born[n]; ok && !born.Before(tlEpoch.Add(now.Sub(tlEpoch).Truncate(nlLeaseRenew))) {
-		c.late++
+		nlLateLosses++
 	}
 	c.h.record(ev)
 	if nl := c.h.sc.NodeLoss; nl != nil {
@@ -790,10 +842,12 @@ func (c *nlCluster) nodeEvents(old, cur *corev1.Node) {
 	}
 	if !l.notReady && nodeReady(cur) == corev1.ConditionUnknown && nodeReady(old) != corev1.ConditionUnknown {
 		l.notReady = true
+		l.times["notReady"] = c.h.now()
 		c.h.record(tlEvent{Event: "NodeNotReady", Job: l.job, Index: l.ix})
 	}
 	if !l.tainted && hasTaint(cur, corev1.TaintNodeUnreachable, corev1.TaintEffectNoExecute) && !hasTaint(old, corev1.TaintNodeUnreachable, corev1.TaintEffectNoExecute) {
 		l.tainted = true
+		l.times["tainted"] = c.h.now()
 		c.h.record(tlEvent{Event: "Tainted", Job: l.job, Index: l.ix})
 	}
 }
@@ -819,12 +873,14 @@ func (c *nlCluster) podEvents(cur *corev1.Pod) {
 	l := c.lost[c.nodeOf[key]]
 	if disruptionReason(cur) == "DeletionByTaintManager" && !l.evicted {
 		l.evicted = true
+		l.times["evicted"] = c.h.now()
 		ev := c.h.podEvent("Evicted", cur)
 		ev.Reason = "DeletionByTaintManager"
 		c.h.record(ev)
 	}
 	if cur.Status.Phase == corev1.PodFailed && !l.failed {
 		l.failed = true
+		l.times["failed"] = c.h.now()
 		ev := c.h.podEvent("PodGC", cur)
 		ev.Reason = "OutOfService"
 		if disruptionReason(cur) == "DeletionByPodGC" {
