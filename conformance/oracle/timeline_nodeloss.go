@@ -25,6 +25,7 @@ import (
 	"reflect"
 	"sort"
 	"strconv"
+	"sync"
 	"time"
 	"unsafe"
 
@@ -90,7 +91,8 @@ type tlNodeLoss struct {
 }
 
 // defaultNodeMonitorGracePeriod: kube-controller-manager's --node-monitor-grace-period default
-// (pkg/controller/nodelifecycle/config/v1alpha1/defaults.go: 40 s at 1.31, 50 s from 1.32).
+// (pkg/controller/nodelifecycle/config/v1alpha1/defaults.go RecommendedDefaultNodeLifecycleControllerConfiguration:
+// 40 s at 1.31, nodeloss_before_1_32.go; 50 s from 1.32).
 var defaultNodeMonitorGracePeriod = 50 * time.Second
 
 const (
@@ -286,6 +288,10 @@ type nlCluster struct {
 	born                           map[string]time.Time // nodes added after t=0
 	lost                           map[string]*nlLost
 	shutdowns                      []func()
+	// done counts the taint eviction works finished per Pod (guarded by doneMu: they run on
+	// goroutines).
+	done   map[string]int
+	doneMu sync.Mutex
 	// nodesDirty, leasesDirty: written since their last delivery.
 	nodesDirty, leasesDirty bool
 	// started: the pool is made (Nodes added later are born during the run).
@@ -325,7 +331,7 @@ func newNLCluster(ctx context.Context, h *tlHarness, factory informers.SharedInf
 	c := &nlCluster{h: h, period: secondsOr(nl.NodeMonitorPeriodSeconds, 5*time.Second),
 		grace:     secondsOr(nl.NodeMonitorGracePeriodSeconds, defaultNodeMonitorGracePeriod),
 		nextLease: tlEpoch, nextMonitor: tlEpoch, nextGC: tlEpoch,
-		limiters: map[string]flowcontrol.RateLimiter{}, nodeOf: map[string]string{}, born: map[string]time.Time{}, lost: map[string]*nlLost{}}
+		limiters: map[string]flowcontrol.RateLimiter{}, nodeOf: map[string]string{}, born: map[string]time.Time{}, lost: map[string]*nlLost{}, done: map[string]int{}}
 	if c.period <= 0 {
 		return nil, fmt.Errorf("nodeLoss.nodeMonitorPeriodSeconds must be positive")
 	}
@@ -353,6 +359,16 @@ func newNLCluster(ctx context.Context, h *tlHarness, factory informers.SharedInf
 	}
 	c.te = te
 	c.teQueue = unexported[*tainteviction.TimedWorkerQueue](te, "taintEvictionQueue")
+	// Count each finished work (the eviction: DisruptionTarget and delete) per Pod, to wait for
+	// the ones that run on goroutines.
+	work := unexported[func(context.Context, time.Time, *tainteviction.WorkArgs) error](c.teQueue, "workFunc")
+	setUnexported(c.teQueue, "workFunc", func(ctx context.Context, fireAt time.Time, args *tainteviction.WorkArgs) error {
+		err := work(ctx, fireAt, args)
+		c.doneMu.Lock()
+		c.done[args.KeyFromWorkArgs()]++
+		c.doneMu.Unlock()
+		return err
+	})
 	setUnexported(c.teQueue, "clock", clock.WithDelayedExecution(nlClock{WithTicker: h.clock, c: c}))
 	c.shutdowns = append(c.shutdowns, unexported[record.EventBroadcaster](te, "broadcaster").Shutdown,
 		func() { shutDownQueue(te, "nodeUpdateQueue") }, func() { shutDownQueue(te, "podUpdateQueue") })
@@ -606,8 +622,9 @@ func (c *nlCluster) step(ctx context.Context, class int) error {
 		}
 		nlNoExecuteTaintingPass(c.nc, ctx)
 	case nlClassTaint:
+		before := c.evictionState()
 		c.drainTaintQueues(ctx)
-		if err := c.waitEvictions(); err != nil {
+		if err := c.waitEvictions(before, ""); err != nil {
 			return err
 		}
 		for {
@@ -620,9 +637,18 @@ func (c *nlCluster) step(ctx context.Context, class int) error {
 			if due == nil {
 				break
 			}
+			before := c.evictionState()
+			key := ""
+			c.teQueue.Lock()
+			for k, w := range unexported[map[string]*tainteviction.TimedWorker](c.teQueue, "workers") {
+				if w != nil && w.Timer == clock.Timer(due) {
+					key = k
+				}
+			}
+			c.teQueue.Unlock()
 			due.fired = true
 			due.f()
-			if err := c.waitEvictions(); err != nil {
+			if err := c.waitEvictions(before, key); err != nil {
 				return err
 			}
 		}
@@ -700,29 +726,58 @@ func (c *nlCluster) drainTaintQueues(ctx context.Context) {
 	}
 }
 
-// waitEvictions waits for the evictions in progress: a worker whose delay was 0 runs on a
-// goroutine at once (its entry is nil until it is done), and from 1.35 a fired timer's work too.
-func (c *nlCluster) waitEvictions() error {
-	start := time.Now()
-	for {
-		busy := false
-		c.teQueue.Lock()
-		for _, w := range unexported[map[string]*tainteviction.TimedWorker](c.teQueue, "workers") {
-			if w == nil {
-				busy = true
-			} else if t, ok := w.Timer.(*nlTimer); ok && t.fired {
-				busy = true
-			}
-		}
-		c.teQueue.Unlock()
-		if !busy {
-			return nil
-		}
-		if time.Since(start) > 30*time.Second {
-			return fmt.Errorf("taint eviction: an eviction did not finish")
-		}
-		time.Sleep(20 * time.Microsecond)
+// evictionState is the taint eviction queue's workers (nil: a work that ran at once, in progress
+// or, up to 1.34, done) and how many works finished per Pod.
+type evictionState struct {
+	workers map[string]*tainteviction.TimedWorker
+	done    map[string]int
+}
+
+func (c *nlCluster) evictionState() evictionState {
+	st := evictionState{workers: map[string]*tainteviction.TimedWorker{}, done: map[string]int{}}
+	c.teQueue.Lock()
+	for k, w := range unexported[map[string]*tainteviction.TimedWorker](c.teQueue, "workers") {
+		st.workers[k] = w
 	}
+	c.teQueue.Unlock()
+	c.doneMu.Lock()
+	for k, n := range c.done {
+		st.done[k] = n
+	}
+	c.doneMu.Unlock()
+	return st
+}
+
+// waitEvictions waits for the evictions started since before: the works that run at once (on a
+// goroutine, their worker nil) and the fired timer's (key; from 1.35 on a goroutine too).
+func (c *nlCluster) waitEvictions(before evictionState, key string) error {
+	want := map[string]bool{}
+	if key != "" {
+		want[key] = true
+	}
+	c.teQueue.Lock()
+	for k, w := range unexported[map[string]*tainteviction.TimedWorker](c.teQueue, "workers") {
+		if old, had := before.workers[k]; w == nil && (!had || old != nil) {
+			want[k] = true
+		}
+	}
+	c.teQueue.Unlock()
+	start := time.Now()
+	for k := range want {
+		for {
+			c.doneMu.Lock()
+			n := c.done[k]
+			c.doneMu.Unlock()
+			if n > before.done[k] {
+				break
+			}
+			if time.Since(start) > 30*time.Second {
+				return fmt.Errorf("taint eviction: the eviction of %s did not finish", k)
+			}
+			time.Sleep(20 * time.Microsecond)
+		}
+	}
+	return nil
 }
 
 // ---- deliveries and the events compared ----

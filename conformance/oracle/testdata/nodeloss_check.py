@@ -1,4 +1,7 @@
 import json, math, sys, collections
+# usage: check.py trace.jsonl MINOR (e.g. 31): up to 1.33 the node is queued for its NoExecute taint one
+# monitor pass after it went Unknown (processTaintBaseEviction reads the observed Ready condition).
+minor = int(sys.argv[2]) if len(sys.argv) > 2 else 37
 # Checks the contract's timing rules (nodeloss-spec.md) against the harness's upstream trace.
 rows = {}
 for l in open(sys.argv[1]):
@@ -28,7 +31,8 @@ for sc, ds in sorted(by_sc.items()):
     for node in sorted(exp, key=lambda n: (exp[n]['notReady'] if exp[n]['notReady'] is not None else 1e18, int(n[5:]))):
         nr = exp[node]['notReady']
         if nr is None or nr > run: exp[node]["tainted"] = None; continue
-        t = nr if last is None else first_tick_ge(max(nr, last + 10), P)
+        q = nr + (P if minor <= 33 else 0)
+        t = q if last is None else first_tick_ge(max(q, last + 10), P)
         T = [d for d in ds if d['node'] == node][0]['times']['lost']
         if dele is not None and t >= T + dele:
             exp[node]['tainted'] = None; last = t; continue   # deleted before its turn: its turn still takes the token
