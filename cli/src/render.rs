@@ -571,6 +571,19 @@ fn sim_block(r: &Value) {
         num(s.get("jobsetRestarts")),
         num(s.get("timeLostSeconds"))
     );
+    let lost = s.get("nodesLost").and_then(Value::as_u64).unwrap_or(0);
+    if lost > 0 {
+        let stuck = s
+            .get("podsStuckOnLostNodes")
+            .and_then(Value::as_u64)
+            .unwrap_or(0);
+        outln!("  nodes lost: {lost}; Pods on lost nodes not failed at the end: {stuck}");
+        if stuck > 0 {
+            outln!(
+                "  (a Pod on a lost node fails only once its Node is deleted or tainted out-of-service: nodeLoss in the scenario, docs/simulation.md)"
+            );
+        }
+    }
     for p in r
         .get("pods")
         .and_then(Value::as_array)

@@ -239,12 +239,12 @@ fn csv_field(s: &str) -> String {
 fn csv(out: &SweepOutput, runs: bool) {
     if runs {
         outln!(
-            "variant,seed,phase,timeLostSeconds,containerExits,inPlaceRestarts,podsReplaced,jobFailures,jobsetRestarts,faults,timeToFinishSeconds,endSeconds"
+            "variant,seed,phase,timeLostSeconds,containerExits,inPlaceRestarts,podsReplaced,jobFailures,jobsetRestarts,faults,timeToFinishSeconds,endSeconds,allPodsRunningSeconds"
         );
         for v in &out.variants {
             for r in &v.rows {
                 outln!(
-                    "{},{},{},{},{},{},{},{},{},{},{},{}",
+                    "{},{},{},{},{},{},{},{},{},{},{},{},{}",
                     csv_field(&v.name),
                     r.seed,
                     r.phase,
@@ -258,7 +258,8 @@ fn csv(out: &SweepOutput, runs: bool) {
                     r.time_to_finish_seconds
                         .map(|t| t.to_string())
                         .unwrap_or_default(),
-                    r.end_seconds
+                    r.end_seconds,
+                    r.all_pods_running_seconds
                 );
             }
         }

@@ -96,7 +96,7 @@ pub struct SweepPlan {
 }
 
 /// The summary measures of a sweep, in the order of [`MEASURES`].
-pub const MEASURES: [&str; 9] = [
+pub const MEASURES: [&str; 10] = [
     "timeLostSeconds",
     "containerExits",
     "inPlaceRestarts",
@@ -106,6 +106,7 @@ pub const MEASURES: [&str; 9] = [
     "faults",
     "timeToFinishSeconds",
     "endSeconds",
+    "allPodsRunningSeconds",
 ];
 
 /// One run's numbers.
@@ -127,10 +128,14 @@ pub struct RunRow {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_to_finish_seconds: Option<f64>,
     pub end_seconds: f64,
+    /// Seconds during which every Pod of the workload ran ready on a live node (the summary's
+    /// `allPodsRunningSeconds`).
+    #[serde(default)]
+    pub all_pods_running_seconds: f64,
 }
 
 impl RunRow {
-    fn values(&self) -> [Option<f64>; 9] {
+    fn values(&self) -> [Option<f64>; 10] {
         [
             Some(self.time_lost_seconds),
             Some(self.container_exits as f64),
@@ -141,6 +146,7 @@ impl RunRow {
             Some(self.faults as f64),
             self.time_to_finish_seconds,
             Some(self.end_seconds),
+            Some(self.all_pods_running_seconds),
         ]
     }
 }
@@ -757,6 +763,7 @@ fn row_of(seed: u64, kind: &str, run: &SimulationRun) -> RunRow {
         faults: s.faults,
         time_to_finish_seconds: finished.then_some(s.end_seconds),
         end_seconds: s.end_seconds,
+        all_pods_running_seconds: s.all_pods_running_seconds,
         phase,
     }
 }

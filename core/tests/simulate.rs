@@ -19,6 +19,18 @@ fn simulate(scenario: Value) -> Value {
     }
 }
 
+/// The simulate op's errors, as one string (code, field, message of each).
+fn simulate_err(scenario: Value) -> String {
+    let r = restartkit::handle(restartkit::Request {
+        op: "simulate".into(),
+        input: json!({"scenario": scenario}),
+    });
+    match r {
+        restartkit::Response::Ok { .. } => panic!("simulate accepted {scenario}"),
+        restartkit::Response::Error { errors, .. } => format!("{errors:?}"),
+    }
+}
+
 fn starts(out: &Value, container: &str) -> Vec<f64> {
     out["timeline"]
         .as_array()
@@ -155,6 +167,8 @@ fn an_ignore_rule_on_disruption_does_not_consume_the_backoff_limit() {
         "runFor": "30m", "seed": 3,
         "workload": job(json!({"rules": [{"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget"}]}]}), 0),
         "faults": [{"kind": "nodeFailure", "ratePerHour": 20}],
+        // The policy waits for the Pod's Failed phase: Pod GC gives it once the Node is gone.
+        "nodeLoss": {"nodeDeletedAfterSeconds": 0},
     }));
     assert!(
         out["summary"]["podsReplaced"].as_u64().unwrap() >= 2,
@@ -718,13 +732,60 @@ fn a_failure_at_the_deadline_instant_is_seen_before_the_deadline() {
     assert_eq!(out["summary"]["endSeconds"], 150.0);
 }
 
+/// (time, event, reason) of Pod `pod`'s node events in the timeline.
+fn node_events(out: &Value) -> Vec<(f64, String, String)> {
+    out["timeline"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["object"].as_str().unwrap().starts_with("pod/"))
+        .filter(|e| {
+            [
+                "NodeLost",
+                "NodeNotReady",
+                "Tainted",
+                "Evicted",
+                "NodeDeleted",
+                "Failed",
+            ]
+            .contains(&e["event"].as_str().unwrap())
+        })
+        .map(|e| {
+            (
+                e["t"].as_f64().unwrap(),
+                e["event"].as_str().unwrap().to_owned(),
+                e["reason"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+fn nev(t: f64, event: &str, reason: &str) -> (f64, String, String) {
+    (t, event.to_owned(), reason.to_owned())
+}
+
 #[test]
-fn a_scripted_node_failure_gives_the_pod_disruption_target() {
+fn a_lost_node_fails_its_pod_only_through_pod_gc_once_the_node_is_deleted() {
+    // Lost at 50 s: last Lease renewal 50 s, Ready Unknown at the first 5 s tick after 50 + 50
+    // (1.37's grace period), tainted then. The Node is deleted at 80 s: Pod GC's pass at 80 s
+    // quarantines it, the pass at 120 s fails the Pod with DisruptionTarget (DeletionByPodGC),
+    // which the FailJob rule matches.
     let out = simulate(json!({
         "runFor": "10m",
         "workload": job(json!({"rules": [{"action": "FailJob", "onPodConditions": [{"type": "DisruptionTarget"}]}]}), 6),
         "exits": [{"afterSeconds": 50, "exitCode": 137, "nodeFailure": true}],
+        "nodeLoss": {"nodeDeletedAfterSeconds": 30},
     }));
+    assert_eq!(
+        node_events(&out),
+        vec![
+            nev(50.0, "NodeLost", "NodeLost"),
+            nev(80.0, "NodeDeleted", "NodeDeleted"),
+            nev(105.0, "NodeNotReady", "NodeStatusUnknown"),
+            nev(105.0, "Tainted", "node.kubernetes.io/unreachable"),
+            nev(120.0, "Failed", "DeletionByPodGC"),
+        ]
+    );
     let j = &out["jobs"][0];
     assert_eq!(j["phase"], "Failed");
     assert_eq!(j["reason"], "PodFailurePolicy");
@@ -733,6 +794,136 @@ fn a_scripted_node_failure_gives_the_pod_disruption_target() {
         j["message"],
         format!("Pod ml/{pod} has condition DisruptionTarget matching FailJob rule at index 0")
     );
+    assert_eq!(out["summary"]["endSeconds"], 120.0);
+    assert_eq!(out["summary"]["nodesLost"], 1);
+    assert_eq!(out["summary"]["podsStuckOnLostNodes"], 0);
+}
+
+#[test]
+fn with_a_pod_failure_policy_a_pod_evicted_from_a_lost_node_is_never_counted_while_its_node_stays()
+{
+    // Nothing deletes the Node: taint eviction deletes the Pod 300 s after the taint (the
+    // default toleration), but it stays Terminating; the policy waits for a Failed phase.
+    let out = simulate(json!({
+        "runFor": "20m",
+        "workload": job(json!({"rules": [{"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget"}]}]}), 6),
+        "exits": [{"afterSeconds": 123, "exitCode": 137, "nodeFailure": true}],
+    }));
+    assert_eq!(
+        node_events(&out),
+        vec![
+            nev(123.0, "NodeLost", "NodeLost"),
+            // Last renewal at 120 s: Unknown at 175 s (120 + 50, then the next 5 s tick).
+            nev(175.0, "NodeNotReady", "NodeStatusUnknown"),
+            nev(175.0, "Tainted", "node.kubernetes.io/unreachable"),
+            nev(475.0, "Evicted", "DeletionByTaintManager"),
+        ]
+    );
+    assert_eq!(out["jobs"][0]["phase"], "Running");
+    assert_eq!(out["summary"]["podsReplaced"], 0);
+    assert_eq!(out["summary"]["podsStuckOnLostNodes"], 1);
+    // The slot waited from the loss to the end of the run.
+    assert_eq!(out["summary"]["timeLostSeconds"], 1200.0 - 123.0);
+}
+
+#[test]
+fn without_a_pod_failure_policy_the_evicted_pod_counts_as_failed_at_its_deletion() {
+    // 1.31's grace period is 40 s; the Pod tolerates unreachable for 30 s only.
+    let out = simulate(json!({
+        "kubernetesVersion": "1.31", "runFor": "10m",
+        "workload": {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "job", "namespace": "default"},
+            "spec": {"backoffLimit": 3,
+                "template": {"spec": {"restartPolicy": "Never",
+                    "tolerations": [{"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 30}],
+                    "containers": [{"name": "main", "image": "busybox"}]}}}},
+        "exits": [{"afterSeconds": 15, "exitCode": 137, "nodeFailure": true, "times": 1}, {"afterSeconds": 60, "exitCode": 0}],
+    }));
+    assert_eq!(
+        node_events(&out)[..4],
+        [
+            nev(15.0, "NodeLost", "NodeLost"),
+            nev(55.0, "NodeNotReady", "NodeStatusUnknown"),
+            nev(55.0, "Tainted", "node.kubernetes.io/unreachable"),
+            nev(85.0, "Evicted", "DeletionByTaintManager"),
+        ]
+    );
+    // Counted at 85 s; its finish time is when it stopped being ready (55 s), so the
+    // replacement waits out the first back-off (10 s) from there: none left at 85 s.
+    assert_eq!(times_of(&out, "Scheduled"), vec![0.0, 85.0]);
+    assert_eq!(out["jobs"][0]["failed"], 1);
+    // The replacement succeeds at 145 s, but the evicted Pod is still Terminating (its node
+    // never returns): the Job's Complete condition waits for it (JobPodReplacementPolicy).
+    assert_eq!(times_of(&out, "SuccessCriteriaMet"), vec![145.0]);
+    assert_eq!(out["jobs"][0]["phase"], "Running");
+    assert_eq!(out["summary"]["podsStuckOnLostNodes"], 1);
+}
+
+#[test]
+fn an_out_of_service_taint_lets_pod_gc_fail_the_terminating_pod() {
+    let out = simulate(json!({
+        "runFor": "20m",
+        "workload": job(json!({"rules": [{"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget"}]}]}), 6),
+        "exits": [{"afterSeconds": 123, "exitCode": 137, "nodeFailure": true, "times": 1}, {"afterSeconds": 60, "exitCode": 0}],
+        "nodeLoss": {"outOfServiceAfterSeconds": 600},
+    }));
+    assert_eq!(
+        node_events(&out)[3..],
+        [
+            nev(475.0, "Evicted", "DeletionByTaintManager"),
+            nev(723.0, "Tainted", "node.kubernetes.io/out-of-service"),
+            // Pod GC's next pass (every 20 s from the start).
+            nev(740.0, "Failed", "TerminatingOutOfService"),
+        ]
+    );
+    assert_eq!(times_of(&out, "Scheduled"), vec![0.0, 740.0]);
+    assert_eq!(out["jobs"][0]["phase"], "Complete");
+}
+
+#[test]
+fn lost_nodes_are_tainted_one_per_ten_seconds() {
+    // Two Pods lose their nodes at the same instant: the zone's taint queue lets the second
+    // node through 10 s after the first, and its Pod is evicted 10 s later.
+    let out = simulate(json!({
+        "runFor": "10m",
+        "workload": {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "job", "namespace": "default"},
+            "spec": {"completions": 2, "parallelism": 2, "completionMode": "Indexed",
+                "template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "main", "image": "busybox"}]}}}},
+        "exits": [{"afterSeconds": 20, "exitCode": 137, "nodeFailure": true}],
+    }));
+    let evicted: Vec<f64> = node_events(&out)
+        .into_iter()
+        .filter(|e| e.1 == "Evicted")
+        .map(|e| e.0)
+        .collect();
+    assert_eq!(evicted, vec![375.0, 385.0]);
+}
+
+#[test]
+fn node_loss_settings_are_checked() {
+    let err = simulate_err(json!({
+        "runFor": "10m", "workload": job(json!({"rules": []}), 1),
+        "nodeLoss": {"nodeDeletedAfterSeconds": 10, "outOfServiceAfterSeconds": 10},
+    }));
+    assert!(
+        err.contains("not-modelled") && err.contains("nodeLoss"),
+        "{err}"
+    );
+    let err = simulate_err(json!({
+        "runFor": "10m", "workload": job(json!({"rules": []}), 1),
+        "nodeLoss": {"nodeMonitorPeriodSeconds": 0},
+    }));
+    assert!(err.contains("nodeLoss.nodeMonitorPeriodSeconds"), "{err}");
+}
+
+#[test]
+fn the_idealised_instant_failure_is_kept_for_controller_tests() {
+    let out = simulate(json!({
+        "runFor": "10m",
+        "workload": job(json!({"rules": [{"action": "FailJob", "onPodConditions": [{"type": "DisruptionTarget"}]}]}), 6),
+        "exits": [{"afterSeconds": 50, "exitCode": 137, "nodeFailure": true}],
+        "nodeLoss": {"idealisedInstantFailure": true},
+    }));
+    assert_eq!(out["jobs"][0]["reason"], "PodFailurePolicy");
     assert_eq!(out["summary"]["endSeconds"], 50.0);
 }
 
@@ -1151,6 +1342,8 @@ fn fields_whose_behaviour_is_not_modelled_are_refused_by_name() {
 fn status_refusal_scenario(version: &str) -> Value {
     json!({
         "kubernetesVersion": version, "runFor": "1800s",
+        // Found with the idealised node failure of the oracle's first timeline leg.
+        "nodeLoss": {"idealisedInstantFailure": true},
         "exits": [
             {"container": "main", "podIndex": 0, "afterSeconds": 70, "exitCode": 3},
             {"container": "side", "podIndex": 0, "afterSeconds": 110, "exitCode": 1, "times": 2},
@@ -1227,7 +1420,10 @@ fn a_refused_sync_writes_nothing_for_the_pod_updates_of_its_instant() {
     assert_eq!(times_of(&out, "Scheduled"), vec![0.0, 0.0, 60.0, 130.0]);
     assert_eq!(
         times_of(&out, "SyncError"),
-        vec![50.0, 51.0, 53.0, 57.0, 110.0, 111.0, 113.0, 117.0, 125.0, 180.0, 181.0, 183.0, 187.0, 195.0, 211.0]
+        vec![
+            50.0, 51.0, 53.0, 57.0, 110.0, 111.0, 113.0, 117.0, 125.0, 180.0, 181.0, 183.0, 187.0,
+            195.0, 211.0
+        ]
     );
 }
 
@@ -1239,6 +1435,7 @@ fn a_pod_update_and_a_sync_of_one_instant_write_once_and_keep_the_back_off_recor
     // waits 20 s, as kube-controller-manager 1.37.2 makes it wait, not 0 s.
     let out = simulate(json!({
         "kubernetesVersion": "1.37", "runFor": "1800s", "startupSeconds": 5,
+        "nodeLoss": {"idealisedInstantFailure": true},
         "exits": [
             {"container": "main", "podIndex": 2, "afterSeconds": 70, "exitCode": 137, "times": 1, "nodeFailure": true},
             {"container": "main", "podIndex": 2, "afterSeconds": 110, "exitCode": 42},
@@ -1256,5 +1453,27 @@ fn a_pod_update_and_a_sync_of_one_instant_write_once_and_keep_the_back_off_recor
                     "initContainers": [{"name": "init0", "image": "busybox"}, {"name": "init1", "image": "busybox"}],
                     "containers": [{"name": "main", "image": "busybox"}]}}}}
     }));
-    assert_eq!(times_of(&out, "Scheduled"), vec![0.0, 0.0, 0.0, 0.0, 95.0, 130.0]);
+    assert_eq!(
+        times_of(&out, "Scheduled"),
+        vec![0.0, 0.0, 0.0, 0.0, 95.0, 130.0]
+    );
+}
+
+#[test]
+fn all_pods_running_counts_only_the_time_every_slot_runs_on_a_live_node() {
+    // Two workers: index 1 fails at 100 s and its replacement starts 10 s later (the Job's
+    // back-off); index 0's node is lost at 200 s: its slot does no work until taint eviction
+    // (not ready at 255 s, evicted 300 s later) lets the Job replace it at 555 s.
+    let out = simulate(json!({
+        "runFor": "10m",
+        "workload": {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "job", "namespace": "default"},
+            "spec": {"completions": 2, "parallelism": 2, "completionMode": "Indexed", "backoffLimit": 3,
+                "template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "main", "image": "busybox"}]}}}},
+        "exits": [
+            {"podIndex": 1, "afterSeconds": 100, "exitCode": 1, "times": 1},
+            {"podIndex": 0, "afterSeconds": 200, "exitCode": 137, "nodeFailure": true, "times": 1}
+        ],
+    }));
+    assert_eq!(times_of(&out, "Scheduled"), vec![0.0, 0.0, 110.0, 555.0]);
+    assert_eq!(out["summary"]["allPodsRunningSeconds"], 100.0 + 90.0 + 45.0);
 }

@@ -940,6 +940,21 @@ class MpiPolicy(TypedDict):
     runLauncherAsNode: NotRequired[Optional[bool]]
 
 
+class NodeLoss(TypedDict):
+    """What happens around a lost node. Upstream's defaults apply to what is left out."""
+
+    #: kube-controller-manager's `--node-monitor-grace-period`: how long a node may go without renewing its Lease before it is marked not ready (default 40 s at 1.31, 50 s from 1.32).
+    nodeMonitorGracePeriodSeconds: NotRequired[Optional[float]]
+    #: `--node-monitor-period`: how often the node lifecycle controller looks (default 5 s).
+    nodeMonitorPeriodSeconds: NotRequired[Optional[float]]
+    #: The Node object is deleted this long after the loss (a cloud provider's node controller, an operator); the Pod garbage collector then fails the node's Pods. Default: never.
+    nodeDeletedAfterSeconds: NotRequired[Optional[float]]
+    #: An operator taints the Node `node.kubernetes.io/out-of-service:NoExecute` this long after the loss; the Pod garbage collector then fails its terminating Pods. Default: never.
+    outOfServiceAfterSeconds: NotRequired[Optional[float]]
+    #: Idealised, not what a cluster does: the Pod fails at the instant its node is lost, with DisruptionTarget and every container ended with 137, as if the node lifecycle, taint eviction and Pod GC took no time. For tests of the Job and JobSet controllers and for comparing with runs made before restartkit modelled the node's path.
+    idealisedInstantFailure: NotRequired[bool]
+
+
 class ObjectMeta(TypedDict):
     name: NotRequired[Optional[str]]
     generateName: NotRequired[Optional[str]]
@@ -1222,6 +1237,8 @@ class RunRow(TypedDict):
     #: When the workload finished (Completed, Complete, Succeeded or Failed); absent if it was still running at `runFor`.
     timeToFinishSeconds: NotRequired[Optional[float]]
     endSeconds: float
+    #: Seconds during which every Pod of the workload ran ready on a live node (the summary's `allPodsRunningSeconds`).
+    allPodsRunningSeconds: NotRequired[float]
 
 
 class RuntimeInput(TypedDict):
@@ -1298,6 +1315,8 @@ class Scenario(TypedDict):
     proposals: NotRequired[List[Proposal]]
     #: Proposal AlwaysPod: how the kubelet restarts the whole Pod — `Recreate` the Pod sandbox (the KEP's work-in-progress approach; default) or `Reuse` it.
     alwaysPodSandbox: NotRequired[Optional[str]]
+    #: How the cluster handles a lost node (`exits[].nodeFailure`, `faults[].kind: nodeFailure`): kube-controller-manager's node monitor settings, and whether and when the Node object is deleted or tainted out-of-service (docs/simulation.md, "A lost node").
+    nodeLoss: NotRequired[Optional[NodeLoss]]
     #: Proposal AlwaysPod with `Recreate`: seconds to tear down and recreate the sandbox (network namespace, IP) before the init containers run again (default 0).
     sandboxRecreateSeconds: NotRequired[float]
 
@@ -1314,7 +1333,7 @@ class ScriptedExit(TypedDict):
     times: NotRequired[Optional[int]]
     #: The terminated reason (`Error` by default; `OOMKilled`, `Completed`, …).
     reason: NotRequired[Optional[str]]
-    #: Instead of the container exiting, the Pod's node fails at this time: the Pod gets `DisruptionTarget=True` and every container ends with 137 (as a `nodeFailure` fault).
+    #: Instead of the container exiting, the Pod's node is lost at this time (its kubelet stops): the node lifecycle controller, taint eviction and Pod GC take it from there (`nodeLoss`; docs/simulation.md, "A lost node").
     nodeFailure: NotRequired[bool]
 
 
@@ -1477,8 +1496,14 @@ class Summary(TypedDict):
     jobsetRestarts: int
     crrRecreations: int
     faults: int
+    #: Nodes lost (`nodeFailure`): each took its Pod with it.
+    nodesLost: NotRequired[int]
+    #: Pods on a lost node that had not failed when the run ended: Terminating or still waiting for their eviction, as nothing deletes their Node (see `nodeLoss`).
+    podsStuckOnLostNodes: NotRequired[int]
     #: Seconds during which a container or Pod slot waited to run again, summed over slots: a restarted container's back-off and start-up; a replaced Pod's Job back-off, rescheduling and start-up; and for a Job or JobSet restart, every Pod slot of the restarted Jobs (finished ones included) until its new Pod starts. Work lost since the last checkpoint is not modelled.
     timeLostSeconds: float
+    #: Seconds during which every Pod the workload runs at once (the Pod; a Job's parallelism; every Job's of a JobSet) was running and ready on a live node: the time a synchronous job, which needs every worker, makes progress (before work lost since its last checkpoint, which restartkit does not know).
+    allPodsRunningSeconds: NotRequired[float]
     #: Timeline events produced (also those past `maxTimelineEvents`).
     events: int
     timelineTruncated: bool

@@ -3,6 +3,11 @@
 //! controller restarts or fails the set. Time is integer milliseconds; ties are broken by the
 //! order events were scheduled, and randomness comes from one seeded generator, so the same
 //! scenario always gives the same timeline.
+//!
+//! This file holds the state and the loop; what each part of the cluster does is a file of its
+//! own: `workload` (creating Pods and Jobs), `kubelet` (containers inside a Pod), `faults`
+//! (faults and ContainerRecreateRequests), `pod_lifecycle` (a Pod's end),
+//! `job_controller`, `jobset` (the JobSet controller) and `results`.
 
 use super::decide::{ContainerShape, Decider, FailureShape, PodFailureOutcome};
 use super::scenario::{FaultKind, Scenario, Selector};
@@ -21,7 +26,14 @@ use rustc_hash::FxHashMap;
 use serde_json::Value;
 use std::cmp::Reverse;
 
+mod faults;
 mod job_controller;
+mod jobset;
+mod kubelet;
+mod node;
+mod pod_lifecycle;
+mod results;
+mod workload;
 
 const RESET_AFTER_RUN_MS: u64 = 600_000;
 
@@ -61,6 +73,8 @@ pub(super) struct Template {
     pub only_replace_failed: bool,
     /// The Pods' terminationGracePeriodSeconds (default 30 s), in ms.
     pub grace_ms: u64,
+    /// The Pod's tolerations after the DefaultTolerationSeconds admission plugin.
+    pub tolerations: Vec<node::Toleration>,
     /// successPolicy rules (Indexed Jobs).
     success_rules: Vec<job_controller::SuccessRule>,
     /// The Job's podFailurePolicy compiled (None for a bare Pod, or a policy the compiled form
@@ -183,6 +197,7 @@ impl Template {
             only_replace_failed,
             work_queue,
             grace_ms,
+            tolerations: node::tolerations_of(spec),
             success_rules,
             completions: if job.is_some() { completions } else { 1 },
             parallelism: if job.is_some() {
@@ -240,8 +255,33 @@ enum Ev {
     /// A reconcile of the JobSet by its controller, after the Job syncs of its instant (it sees
     /// every Job that finished then, as upstream's reconcile lists them).
     ReconcileJobSet,
-    /// A scripted node failure (`exits[].nodeFailure`) for Pod `pod` while it is in `pgen`.
-    NodeFailure {
+    /// Pod `pod`'s node is lost (`exits[].nodeFailure`, a nodeFailure fault) while the Pod is
+    /// in `pgen`; the node lifecycle events that follow (node.rs) name the same Pod and `pgen`.
+    NodeLost {
+        pod: usize,
+        pgen: u32,
+    },
+    NodeNotReady {
+        pod: usize,
+        pgen: u32,
+    },
+    Taint {
+        pod: usize,
+        pgen: u32,
+    },
+    Evict {
+        pod: usize,
+        pgen: u32,
+    },
+    NodeDeleted {
+        pod: usize,
+        pgen: u32,
+    },
+    OutOfService {
+        pod: usize,
+        pgen: u32,
+    },
+    PodGc {
         pod: usize,
         pgen: u32,
     },
@@ -299,6 +339,12 @@ struct PodState {
     finished_ms: u64,
     /// The podFailurePolicy outcome, decided from its statuses when it failed.
     outcome: Option<PodFailureOutcome>,
+    /// Its node was lost: what the node lifecycle has done since (node.rs).
+    node: Option<Box<node::LostNode>>,
+    /// Since when its Ready condition is False (None: Ready), as its status shows it.
+    unready_since: Option<u64>,
+    /// It runs, ready, on a live node (what `allPodsRunningSeconds` counts).
+    working: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -456,6 +502,17 @@ pub(super) struct Engine<'a> {
     /// status.replicatedJobsStatus as the failure policy last left it: the per-Job restart
     /// counters of RestartJob actions (one entry per replicatedJob, as the controller keeps).
     js_rj_status: Vec<ReplicatedJobStatus>,
+    /// The scenario's nodeLoss with upstream's defaults.
+    node_loss: node::NodeLossConfig,
+    /// When the zone's NoExecute taint queue last let a node through.
+    last_taint_ms: Option<u64>,
+    /// Pods the workload runs at once when nothing has failed (the Pod, a Job's parallelism,
+    /// the sum over a JobSet's Jobs), how many of them now run ready on a live node, and since
+    /// when all of them have.
+    slots: u64,
+    working: u64,
+    all_working_since: Option<u64>,
+    all_working_ms: u64,
 }
 
 fn matches(
@@ -529,6 +586,11 @@ impl<'a> Engine<'a> {
                 )
             })
         };
+        let node_loss = node::NodeLossConfig::new(sc.node_loss.as_ref(), decider.minor())?;
+        let slots = templates
+            .iter()
+            .map(|t| u64::from(t.replicas) * u64::from(t.parallelism))
+            .sum();
         Ok(Engine {
             sc,
             templates,
@@ -568,6 +630,12 @@ impl<'a> Engine<'a> {
             attempt: 0,
             js_reconcile_at: None,
             js_rj_status: Vec::new(),
+            node_loss,
+            last_taint_ms: None,
+            slots,
+            working: 0,
+            all_working_since: None,
+            all_working_ms: 0,
         })
     }
 
@@ -587,21 +655,27 @@ impl<'a> Engine<'a> {
                     u32::try_from(self.events.len() - 1).unwrap_or(u32::MAX)
                 }
             };
-            if self.seq >= 1 << (SEQ_BITS - 2) || slot >= 1 << SLOT_BITS {
+            if self.seq >= 1 << (SEQ_BITS - 3) || slot >= 1 << SLOT_BITS {
                 // Beyond any run that finishes in reasonable time; say so rather than misorder.
                 self.overflow = true;
                 return;
             }
-            // A controller's sync runs after everything else that happens at its instant (the
-            // top sequence bit): it sees every Pod change of that instant, as the oracle's
-            // harness delivers them (docs/simulation.md, "Assumptions").
-            let seq = match ev {
-                Ev::SyncJob { .. } => self.seq | 1 << (SEQ_BITS - 2),
-                // The JobSet controller reconciles after that still: after every Job sync of
-                // its instant, also those the syncs cause (docs/simulation.md, "Assumptions").
-                Ev::ReconcileJobSet => self.seq | 1 << (SEQ_BITS - 1),
-                _ => self.seq,
+            // Within an instant, events run by tier, then in scheduling order: the kubelet and
+            // what happens from outside (0); the node lifecycle controller's monitor (1), its
+            // NoExecute tainting pass (2), taint eviction (3) and Pod GC (4); then a Job sync
+            // (5): it sees every Pod change of that instant, as the oracle's harness delivers
+            // them; and the JobSet controller's reconcile after every Job sync of its instant,
+            // also those the syncs cause (6) (docs/simulation.md, "Assumptions").
+            let tier: u64 = match ev {
+                Ev::NodeNotReady { .. } => 1,
+                Ev::Taint { .. } => 2,
+                Ev::Evict { .. } => 3,
+                Ev::PodGc { .. } => 4,
+                Ev::SyncJob { .. } => 5,
+                Ev::ReconcileJobSet => 6,
+                _ => 0,
             };
+            let seq = self.seq | tier << (SEQ_BITS - 3);
             self.queue.push(Reverse(
                 u128::from(t) << 64 | u128::from(seq) << SLOT_BITS | u128::from(slot),
             ));
@@ -706,9 +780,14 @@ impl<'a> Engine<'a> {
                     format!(
                         "the simulation needs more than {} pending events or {} events in all; shorten runFor or the workload",
                         1u64 << SLOT_BITS,
-                        1u64 << SEQ_BITS
+                        1u64 << (SEQ_BITS - 3)
                     ),
                 ));
+            }
+            // A node lifecycle event for a Pod that has failed since changes nothing, and is
+            // not the run's last moment either.
+            if self.node_event_is_stale(ev) {
+                continue;
             }
             self.now = t;
             self.step(ev)?;
@@ -722,1701 +801,59 @@ impl<'a> Engine<'a> {
             self.now = self.end_ms;
         }
         self.summary.end_seconds = self.now as f64 / 1000.0;
+        self.finish_lost_nodes();
+        if let Some(since) = self.all_working_since.take() {
+            self.all_working_ms += self.now.saturating_sub(since);
+        }
+        // Summed in whole milliseconds, converted once: the figure survives a JSON round trip.
+        self.summary.all_pods_running_seconds = self.all_working_ms as f64 / 1000.0;
         Ok(())
-    }
-
-    fn start_workload(&mut self) -> Result<(), Diagnostic> {
-        let kind = self
-            .sc
-            .workload
-            .get("kind")
-            .and_then(Value::as_str)
-            .unwrap_or("");
-        if kind == "Pod" {
-            let name = self
-                .sc
-                .workload
-                .pointer("/metadata/name")
-                .and_then(Value::as_str)
-                .unwrap_or("pod")
-                .to_owned();
-            self.new_pod(0, None, 0, name, 0);
-        } else {
-            self.create_jobs(0);
-        }
-        Ok(())
-    }
-
-    fn create_jobs(&mut self, t: u64) {
-        let base = self
-            .sc
-            .workload
-            .pointer("/metadata/name")
-            .and_then(Value::as_str)
-            .unwrap_or("workload")
-            .to_owned();
-        let is_jobset = self.jobset.is_some();
-        for ti in 0..self.templates.len() {
-            let (replicas, rj) = match self.templates.get(ti) {
-                Some(tm) => (tm.replicas, tm.replicated_job.clone()),
-                None => continue,
-            };
-            for ji in 0..replicas {
-                let name = if is_jobset {
-                    format!("{base}-{}-{ji}", rj.as_deref().unwrap_or(""))
-                } else {
-                    base.clone()
-                };
-                self.create_job(ti, ji, name, t);
-            }
-        }
-    }
-
-    fn create_job(&mut self, tmpl: usize, job_index: u32, name: String, t: u64) {
-        let completions = match self.templates.get(tmpl) {
-            Some(tm) => tm.completions,
-            None => return,
-        };
-        // A recreated Job keeps its name; its Pods' names go on counting from its predecessor's,
-        // as upstream's random suffixes would differ, so a timeline never shows two Pods of one name.
-        let pods_before = self
-            .newest_job_by_name
-            .get(&name)
-            .and_then(|&x| self.jobs.get(x))
-            .map_or(0, |x| x.pods_created);
-        let state = JobState {
-            name: name.clone(),
-            tmpl,
-            job_index,
-            creation: u32::try_from(self.summary.jobs_created).unwrap_or(u32::MAX),
-            pods_left: 0,
-            epoch: self.attempt,
-            phase: "Running",
-            reason: None,
-            message: None,
-            failed: 0,
-            succeeded: 0,
-            failed_indexes: 0,
-            indexes: (0..completions)
-                .map(|_| IndexState {
-                    done: false,
-                    failed: false,
-                    failure_count: 0,
-                    ignored: 0,
-                    active: None,
-                    started: false,
-                    last_finish_ms: None,
-                })
-                .collect(),
-            pods_created: pods_before,
-            pods: Vec::new(),
-            failure_target: None,
-            success_target: None,
-            backoff_failures: 0,
-            last_failure_ms: None,
-            start_ms: t,
-            sync_at: None,
-            sync_errors: 0,
-            sync_failed: false,
-            written: StatusCounts::default(),
-            written_before: None,
-            held: false,
-            index_waiting: false,
-            status_changed: false,
-            stored_backoff: (0, None),
-            all_pods: Vec::new(),
-            deleting: false,
-            deleted_ms: 0,
-            recreate_when_gone: false,
-            restart_pending: false,
-            failed_ms: 0,
-        };
-        let j = match self.free_jobs.pop() {
-            Some(j) if j < self.jobs.len() => {
-                if let Some(old) = self.jobs.get_mut(j) {
-                    *old = state;
-                }
-                j
-            }
-            _ => {
-                self.jobs.push(state);
-                self.jobs.len() - 1
-            }
-        };
-        self.newest_job_by_name.insert(name.clone(), j);
-        self.live_jobs.push(j);
-        self.summary.jobs_created += 1;
-        // A JobSet's Job carries the restart attempt it belongs to (label
-        // jobset.sigs.k8s.io/restart-attempt = status.restarts when the controller created it).
-        let attempt_label = self
-            .jobset
-            .is_some()
-            .then(|| format!("jobset.sigs.k8s.io/restart-attempt={}", self.js_restarts));
-        self.record(Obj::Job(j), None, "Created", "JobCreated", || attempt_label);
-        // The controller's first sync (addJob) sets startTime, asks for the deadline's sync and
-        // creates the first Pods.
-        self.enqueue_job_sync(j, t);
-    }
-
-    fn new_pod(
-        &mut self,
-        tmpl: usize,
-        job: Option<usize>,
-        index: u32,
-        name: String,
-        t: u64,
-    ) -> usize {
-        let n = self.templates.get(tmpl).map(|x| x.names.len()).unwrap_or(0);
-        let created = self.summary.pods_created;
-        let mut state = PodState {
-            name,
-            tmpl,
-            job,
-            index,
-            created,
-            freed: false,
-            epoch: 0,
-            alive: true,
-            phase: "Pending",
-            reason: None,
-            containers: vec![Container::default(); n],
-            conditions: Vec::new(),
-            deleting: false,
-            counted: false,
-            finished_ms: 0,
-            outcome: None,
-        };
-        let reused = self.free_pods.pop();
-        let p = match reused.and_then(|p| self.pods.get_mut(p).map(|old| (p, old))) {
-            Some((p, old)) => {
-                // Events still queued for the slot's previous Pod carry its epochs: the new Pod's
-                // (and its containers') go on from there, so none of them can match it.
-                state.epoch = old.epoch.wrapping_add(1);
-                let container_epoch = old.containers.iter().map(|c| c.epoch).max().unwrap_or(0);
-                for c in &mut state.containers {
-                    c.epoch = container_epoch;
-                }
-                *old = state;
-                p
-            }
-            None => {
-                self.pods.push(state);
-                self.pods.len() - 1
-            }
-        };
-        self.summary.pods_created += 1;
-        self.record(Obj::Pod(p), None, "Scheduled", "Scheduled", || None);
-        self.start_pod_sequence(p, t);
-        // Faults are a Poisson process per running Pod.
-        for fi in 0..self.sc.faults.len() {
-            self.schedule_fault(p, fi, t);
-        }
-        p
-    }
-
-    fn pod_identity(&self, p: usize) -> (Option<&str>, u32, u32) {
-        let Some(pod) = self.pods.get(p) else {
-            return (None, 0, 0);
-        };
-        let job_index = pod
-            .job
-            .and_then(|j| self.jobs.get(j))
-            .map(|j| j.job_index)
-            .unwrap_or(0);
-        let rj = self
-            .templates
-            .get(pod.tmpl)
-            .and_then(|t| t.replicated_job.as_deref());
-        (rj, job_index, pod.index)
-    }
-
-    fn schedule_fault(&mut self, p: usize, fi: usize, t: u64) {
-        let Some(f) = self.sc.faults.get(fi) else {
-            return;
-        };
-        if f.rate_per_hour.is_nan() || f.rate_per_hour <= 0.0 {
-            return;
-        }
-        let rate = f.rate_per_hour;
-        let sel = f.selector();
-        let (rj, ji, pi) = self.pod_identity(p);
-        if !matches(&sel, rj, ji, pi, None) {
-            return;
-        }
-        let epoch = self.pods.get(p).map(|x| x.epoch).unwrap_or(0);
-        let u = self.uniform();
-        let wait_ms = (-u.ln() / rate * 3_600_000.0).min(1e15) as u64;
-        self.schedule(
-            t.saturating_add(wait_ms.max(1)),
-            Ev::Fault {
-                pod: p,
-                fault: fi,
-                pgen: epoch,
-            },
-        );
-    }
-
-    /// Starts init containers in order (sidecars keep running), then the regular containers.
-    fn start_pod_sequence(&mut self, p: usize, t: u64) {
-        let first = self
-            .templates
-            .get(self.pods.get(p).map(|x| x.tmpl).unwrap_or(0))
-            .map(|tm| tm.kinds.iter().position(|k| *k != Kind::Regular));
-        match first.flatten() {
-            Some(i) => self.start_container(p, i, t + self.startup_ms),
-            None => self.start_regulars(p, t + self.startup_ms),
-        }
-    }
-
-    fn start_regulars(&mut self, p: usize, t: u64) {
-        let Some(tmpl) = self.pods.get(p).map(|x| x.tmpl) else {
-            return;
-        };
-        let count = self.templates.get(tmpl).map_or(0, |tm| tm.kinds.len());
-        for i in 0..count {
-            if self.templates.get(tmpl).and_then(|tm| tm.kinds.get(i)) == Some(&Kind::Regular) {
-                self.start_container(p, i, t);
-            }
-        }
-    }
-
-    fn start_container(&mut self, p: usize, c: usize, t: u64) {
-        let Some(pod) = self.pods.get_mut(p) else {
-            return;
-        };
-        let epoch = pod.epoch;
-        if let Some(ct) = pod.containers.get_mut(c) {
-            ct.pending_start = true;
-        }
-        self.schedule(t, Ev::Start { pod: p, c, epoch });
     }
 
     fn step(&mut self, ev: Ev) -> Result<(), Diagnostic> {
         match ev {
-            Ev::Start { pod, c, epoch } => self.on_start(pod, c, epoch),
+            // What the kubelet does for a Pod stops when its node is lost.
+            Ev::Start { pod, .. }
+            | Ev::Exit { pod, .. }
+            | Ev::Kill { pod, .. }
+            | Ev::Fault { pod, .. }
+                if self.kubelet_gone(pod) => {}
+            Ev::Start { pod, c, epoch } => {
+                self.on_start(pod, c, epoch);
+                self.track_readiness(pod);
+            }
             Ev::Exit {
                 pod,
                 c,
                 epoch,
                 code,
                 reason,
-            } => self.on_exit(pod, c, epoch, code, reason)?,
+            } => {
+                self.on_exit(pod, c, epoch, code, reason)?;
+                self.track_readiness(pod);
+            }
             Ev::SyncJob { job, jgen } => self.on_sync_event(job, jgen)?,
             Ev::Kill { pod, pgen } => self.on_kill(pod, pgen)?,
             Ev::Fault { pod, fault, pgen } => self.on_fault(pod, fault, pgen)?,
             Ev::Crr { action } => self.on_crr(action)?,
             Ev::ReconcileJobSet => self.reconcile_jobset()?,
-            Ev::NodeFailure { pod, pgen } => {
+            Ev::NodeLost { pod, pgen } => {
                 if self
                     .pods
                     .get(pod)
                     .is_some_and(|x| x.alive && x.epoch == pgen)
                 {
-                    self.node_failure(pod)?;
+                    self.node_lost(pod)?;
                 }
             }
+            Ev::NodeNotReady { pod, pgen } => self.on_node_not_ready(pod, pgen),
+            Ev::Taint { pod, pgen } => self.on_taint(pod, pgen),
+            Ev::Evict { pod, pgen } => self.on_evict(pod, pgen),
+            Ev::NodeDeleted { pod, pgen } => self.on_node_deleted(pod, pgen),
+            Ev::OutOfService { pod, pgen } => self.on_out_of_service(pod, pgen),
+            Ev::PodGc { pod, pgen } => self.on_pod_gc(pod, pgen)?,
         }
         Ok(())
-    }
-
-    fn on_start(&mut self, p: usize, c: usize, epoch: u32) {
-        let now = self.now;
-        let Some(pod) = self.pods.get_mut(p) else {
-            return;
-        };
-        // The kubelet starts nothing in a Pod that is being deleted.
-        if !pod.alive || pod.epoch != epoch || pod.deleting {
-            return;
-        }
-        pod.phase = "Running";
-        let tmpl = pod.tmpl;
-        let Some(ct) = pod.containers.get_mut(c) else {
-            return;
-        };
-        ct.running = true;
-        ct.pending_start = false;
-        ct.epoch += 1;
-        let restarted = std::mem::take(&mut ct.restarting);
-        if restarted {
-            ct.restart_count += 1;
-            self.summary.in_place_restarts += 1;
-        }
-        let cgen = ct.epoch;
-        // A restart shows in the Pod's status (restartCount): the Job controller syncs, and a
-        // restartPolicy OnFailure Job checks its restarts against backoffLimit.
-        let job = pod.job;
-        if restarted
-            && let Some(j) = job
-            && self.templates.get(tmpl).is_some_and(|t| t.on_failure)
-        {
-            self.enqueue_job_sync(j, now);
-        }
-        let kind = self
-            .templates
-            .get(tmpl)
-            .and_then(|t| t.kinds.get(c))
-            .copied()
-            .unwrap_or(Kind::Regular);
-        self.record(Obj::Pod(p), Some((tmpl, c)), "Started", "Started", || None);
-        if let Some(j) = job {
-            self.pod_status_changed(j);
-        }
-        // The scripted exit for this run, if any. Containers without scripts (the common case
-        // in fault-driven runs) skip the cursor table; nothing is cloned on this hot path.
-        let (_, job_index, pod_index) = self.pod_identity(p);
-        let mut scheduled = None;
-        let candidates: &[usize] = self
-            .scripts
-            .get(tmpl)
-            .and_then(|s| s.get(c))
-            .map_or(&[], Vec::as_slice);
-        if !candidates.is_empty() {
-            let key = (tmpl, job_index, pod_index, c);
-            let (mut pos, mut used) = self.cursors.get(&key).copied().unwrap_or((0, 0));
-            let rj = self
-                .templates
-                .get(tmpl)
-                .and_then(|t| t.replicated_job.as_deref());
-            while let Some(&ei) = candidates.get(pos) {
-                let Some(e) = self.sc.exits.get(ei) else {
-                    break;
-                };
-                if !matches(&e.selector(), rj, job_index, pod_index, None) {
-                    pos += 1;
-                    used = 0;
-                    continue;
-                }
-                if e.times.is_some_and(|n| used >= n) {
-                    pos += 1;
-                    used = 0;
-                    continue;
-                }
-                used += 1;
-                let reason = match e.reason.as_deref() {
-                    Some("OOMKilled") => 2,
-                    Some("Completed") => 1,
-                    _ if e.exit_code == 0 => 1,
-                    _ => 0,
-                };
-                scheduled = Some((
-                    super::scenario::secs_to_ms(e.after_seconds).unwrap_or(0),
-                    e.exit_code,
-                    reason,
-                    e.node_failure,
-                ));
-                break;
-            }
-            self.cursors.insert(key, (pos, used));
-        }
-        match (scheduled, kind) {
-            (Some((after, _, _, true)), _) => {
-                let pgen = self.pods.get(p).map_or(0, |x| x.epoch);
-                self.schedule(now + after, Ev::NodeFailure { pod: p, pgen });
-            }
-            (Some((after, code, reason, false)), _) => self.schedule(
-                now + after,
-                Ev::Exit {
-                    pod: p,
-                    c,
-                    epoch: cgen,
-                    code,
-                    reason,
-                },
-            ),
-            // An init container with no script completes at once; a sidecar keeps running and
-            // lets the next init container start.
-            (None, Kind::Init) => self.schedule(
-                now,
-                Ev::Exit {
-                    pod: p,
-                    c,
-                    epoch: cgen,
-                    code: 0,
-                    reason: 1,
-                },
-            ),
-            (None, Kind::Sidecar) => self.advance_init(p, c, now),
-            (None, Kind::Regular) => {}
-        }
-        if kind == Kind::Sidecar && scheduled.is_some() {
-            self.advance_init(p, c, now);
-        }
-    }
-
-    /// After init container `c` completed (or sidecar `c` started), start the next one.
-    fn advance_init(&mut self, p: usize, c: usize, t: u64) {
-        let kinds = match self.pods.get(p).and_then(|x| self.templates.get(x.tmpl)) {
-            Some(tm) => tm.kinds.clone(),
-            None => return,
-        };
-        let next = kinds
-            .iter()
-            .enumerate()
-            .skip(c + 1)
-            .find(|(_, k)| **k != Kind::Regular)
-            .map(|(i, _)| i);
-        match next {
-            Some(i) => self.start_container(p, i, t + self.startup_ms),
-            None => self.start_regulars(p, t + self.startup_ms),
-        }
-    }
-
-    fn on_exit(
-        &mut self,
-        p: usize,
-        c: usize,
-        epoch: u32,
-        code: i32,
-        reason: u8,
-    ) -> Result<(), Diagnostic> {
-        let exits = self.summary.container_exits;
-        match self.future_action(p, c, epoch, code, reason) {
-            Some(action) => self.on_exit_future(p, c, epoch, code, reason, action)?,
-            None => self.on_exit_decided(p, c, epoch, code, reason, None, false)?,
-        }
-        // A container stopped in a Pod that goes on (a terminal Pod has its own sync; an exit
-        // of a container already gone changed nothing).
-        if self.summary.container_exits > exits
-            && let Some(j) = self.pods.get(p).filter(|x| x.alive).and_then(|x| x.job)
-        {
-            self.pod_status_changed(j);
-        }
-        Ok(())
-    }
-
-    pub(super) fn set_always_pod(&mut self, sandbox_ms: u64) {
-        self.always_pod = Some(AlwaysPod { sandbox_ms });
-    }
-
-    /// Proposal AlwaysPod: where Always would restart container `c`, the whole Pod restarts —
-    /// after the container's CrashLoopBackOff delay (the restart it replaces), plus the sandbox's
-    /// recreation when the sandbox is recreated; init containers run again.
-    fn restart_pod_always_pod(
-        &mut self,
-        p: usize,
-        c: usize,
-        tmpl: usize,
-        ap: AlwaysPod,
-    ) -> Result<(), Diagnostic> {
-        let now = self.now;
-        let delay = self.backoff_delay(p, c, now);
-        self.summary.whole_pod_restarts += 1;
-        let how = if ap.sandbox_ms > 0 {
-            format!(", sandbox recreated ({}s)", ap.sandbox_ms as f64 / 1000.0)
-        } else {
-            ", sandbox reused".to_owned()
-        };
-        self.record(Obj::Pod(p), Some((tmpl, c)), "RestartPod", "AlwaysPod", || {
-            Some(format!("restartPolicy AlwaysPod (proposal): the whole Pod restarts, init containers first{how}; back-off {}s", delay as f64 / 1000.0))
-        });
-        if let Some(pod) = self.pods.get_mut(p) {
-            pod.epoch += 1;
-            for ct in pod.containers.iter_mut() {
-                ct.restarting = ct.running || ct.last_exit.is_some();
-                ct.running = false;
-                ct.pending_start = false;
-            }
-        }
-        let start_at = now + delay + ap.sandbox_ms;
-        self.summary.time_lost_seconds += ((start_at + self.startup_ms)
-            .min(self.end_ms)
-            .saturating_sub(now)) as f64
-            / 1000.0;
-        self.start_pod_sequence(p, start_at);
-        Ok(())
-    }
-
-    /// Proposal RestartRulesFuture: the decision of the container's rules for this exit, when
-    /// the proposal decides this container.
-    fn future_action(
-        &self,
-        p: usize,
-        c: usize,
-        epoch: u32,
-        code: i32,
-        reason: u8,
-    ) -> Option<KubeletDecisionOrFuture> {
-        let pod = self.pods.get(p)?;
-        let ct = pod.containers.get(c)?;
-        if !pod.alive || !ct.running || ct.epoch != epoch {
-            return None;
-        }
-        let (fc, pod_policy) = self.templates.get(pod.tmpl)?.future.get(c)?.as_ref()?;
-        let exit = crate::proposals::rules::Exit {
-            code,
-            restart_count: i64::from(ct.restart_count),
-            oom_killed: REASONS.get(reason as usize).copied() == Some("OOMKilled"),
-        };
-        Some(
-            match crate::proposals::rules::first_match(fc, exit).map(|(_, a)| a) {
-                Some(crate::proposals::rules::ACTION_RESTART) => {
-                    KubeletDecisionOrFuture::Decision(KubeletDecision::Restart)
-                }
-                Some(
-                    crate::proposals::rules::ACTION_RESTART_POD
-                    | crate::proposals::rules::ACTION_RESTART_ALL,
-                ) => KubeletDecisionOrFuture::Decision(KubeletDecision::RestartAllContainers),
-                Some(crate::proposals::rules::ACTION_COMPLETE) => KubeletDecisionOrFuture::Complete,
-                Some(crate::proposals::rules::ACTION_TERMINATE_POD) => {
-                    KubeletDecisionOrFuture::TerminatePod
-                }
-                // No rule matched: the container's restartPolicy, or the Pod's when it has none.
-                _ => {
-                    let policy = fc
-                        .restart_policy
-                        .as_deref()
-                        .or(pod_policy.as_deref())
-                        .unwrap_or("Always");
-                    let restart = policy == "Always" || (policy == "OnFailure" && code != 0);
-                    KubeletDecisionOrFuture::Decision(if restart {
-                        KubeletDecision::Restart
-                    } else {
-                        KubeletDecision::DoNotRestart
-                    })
-                }
-            },
-        )
-    }
-
-    fn on_exit_future(
-        &mut self,
-        p: usize,
-        c: usize,
-        epoch: u32,
-        code: i32,
-        reason: u8,
-        action: KubeletDecisionOrFuture,
-    ) -> Result<(), Diagnostic> {
-        match action {
-            KubeletDecisionOrFuture::Decision(d) => {
-                self.on_exit_decided(p, c, epoch, code, reason, Some(d), false)
-            }
-            // Complete: the exit counts as a success (an init container lets the next one start).
-            KubeletDecisionOrFuture::Complete => self.on_exit_decided(
-                p,
-                c,
-                epoch,
-                code,
-                reason,
-                Some(KubeletDecision::DoNotRestart),
-                true,
-            ),
-            KubeletDecisionOrFuture::TerminatePod => {
-                let tmpl = self.pods.get(p).map(|x| x.tmpl).unwrap_or(0);
-                if let Some(ct) = self.pods.get_mut(p).and_then(|x| x.containers.get_mut(c)) {
-                    ct.running = false;
-                    ct.last_exit = Some(code);
-                }
-                self.summary.container_exits += 1;
-                let reason_s = REASONS.get(reason as usize).copied().unwrap_or("Error");
-                self.record(Obj::Pod(p), Some((tmpl, c)), "Terminated", reason_s, || {
-                    Some(format!("exit code {code}"))
-                });
-                self.record(Obj::Pod(p), Some((tmpl, c)), "RuleAction", "TerminatePod", || {
-                    Some("a TerminatePod rule matched (proposal RestartRulesFuture): every container is killed and the Pod fails".into())
-                });
-                self.pod_terminal(p, "Failed", Some("TerminatePod"))
-            }
-        }
-    }
-
-    /// `completed`: a Complete rule (proposal RestartRulesFuture) matched, and the exit counts
-    /// as exit 0 from here on.
-    #[allow(clippy::too_many_arguments)]
-    fn on_exit_decided(
-        &mut self,
-        p: usize,
-        c: usize,
-        epoch: u32,
-        code: i32,
-        reason: u8,
-        decided: Option<KubeletDecision>,
-        completed: bool,
-    ) -> Result<(), Diagnostic> {
-        let now = self.now;
-        let Some(pod) = self.pods.get_mut(p) else {
-            return Ok(());
-        };
-        if !pod.alive {
-            return Ok(());
-        }
-        let tmpl = pod.tmpl;
-        let Some(ct) = pod.containers.get_mut(c) else {
-            return Ok(());
-        };
-        if !ct.running || ct.epoch != epoch {
-            return Ok(());
-        }
-        ct.running = false;
-        ct.last_exit = Some(code);
-        self.summary.container_exits += 1;
-        let (name, kind) = match self.templates.get(tmpl) {
-            // The name only feeds timeline messages: a full timeline skips the copy.
-            Some(t) => (
-                if self.timeline.len() < self.max_timeline {
-                    t.names.get(c).cloned().unwrap_or_default()
-                } else {
-                    String::new()
-                },
-                t.kinds.get(c).copied().unwrap_or(Kind::Regular),
-            ),
-            None => return Ok(()),
-        };
-        let reason_s = REASONS.get(reason as usize).copied().unwrap_or("Error");
-        self.record(Obj::Pod(p), Some((tmpl, c)), "Terminated", reason_s, || {
-            Some(format!("exit code {code}"))
-        });
-        let code = if completed {
-            self.record(Obj::Pod(p), Some((tmpl, c)), "RuleAction", "Complete", || {
-                Some("a Complete rule matched (proposal RestartRulesFuture): the container counts as succeeded".into())
-            });
-            if let Some(ct) = self.pods.get_mut(p).and_then(|x| x.containers.get_mut(c)) {
-                ct.last_exit = Some(0);
-            }
-            0
-        } else {
-            code
-        };
-        let decided_always_pod = self.always_pod;
-        let mut decision = match decided {
-            Some(d) => d,
-            None => self
-                .templates
-                .get(tmpl)
-                .and_then(|t| t.policies.get(c))
-                .map(|pol| pol.decide(code))
-                .unwrap_or(KubeletDecision::DoNotRestart),
-        };
-        // An init container that succeeded is done whatever the Pod's restartPolicy (the
-        // kubelet's computeInitContainerActions restarts only a failed one): without this, a
-        // Pod with restartPolicy Always re-ran its succeeded init container for ever.
-        if kind == Kind::Init && code == 0 && decision == KubeletDecision::Restart {
-            decision = KubeletDecision::DoNotRestart;
-        }
-        if kind == Kind::Sidecar && decision == KubeletDecision::DoNotRestart {
-            decision = KubeletDecision::Restart; // sidecars are always restarted
-        }
-        // The kubelet restarts nothing in a Pod being deleted: it ends when its containers have.
-        if self.pods.get(p).is_some_and(|x| x.deleting) {
-            decision = KubeletDecision::DoNotRestart;
-        }
-        if let (Some(ap), KubeletDecision::Restart) = (decided_always_pod, decision) {
-            return self.restart_pod_always_pod(p, c, tmpl, ap);
-        }
-        match decision {
-            KubeletDecision::Restart => {
-                let delay = self.backoff_delay(p, c, now);
-                let start_at = now + delay;
-                if let Some(ct) = self.pods.get_mut(p).and_then(|x| x.containers.get_mut(c)) {
-                    ct.restarting = true;
-                }
-                let resume = (start_at + self.startup_ms).min(self.end_ms);
-                self.summary.time_lost_seconds += resume.saturating_sub(now) as f64 / 1000.0;
-                if delay > 0 {
-                    self.record(
-                        Obj::Pod(p),
-                        Some((tmpl, c)),
-                        "BackOff",
-                        "CrashLoopBackOff",
-                        || {
-                            Some(format!(
-                                "back-off {}s restarting failed container={name}",
-                                delay as f64 / 1000.0
-                            ))
-                        },
-                    );
-                }
-                self.start_container(p, c, start_at + self.startup_ms);
-            }
-            KubeletDecision::RestartAllContainers => {
-                self.summary.whole_pod_restarts += 1;
-                self.record(Obj::Pod(p), Some((tmpl, c)), "RestartAllContainers", "AllContainersRestarting", || {
-                    Some("a RestartAllContainers rule matched: every container restarts, init containers first".into())
-                });
-                if let Some(pod) = self.pods.get_mut(p) {
-                    pod.epoch += 1;
-                    for ct in pod.containers.iter_mut() {
-                        ct.restarting = ct.running || ct.last_exit.is_some();
-                        ct.running = false;
-                        ct.pending_start = false;
-                    }
-                }
-                self.summary.time_lost_seconds += self.startup_ms as f64 / 1000.0;
-                self.start_pod_sequence(p, now);
-            }
-            KubeletDecision::DoNotRestart => match kind {
-                Kind::Init if code == 0 => self.advance_init(p, c, now),
-                Kind::Init => self.pod_terminal(p, "Failed", Some("InitContainerFailed"))?,
-                _ => {
-                    let done = self
-                        .pods
-                        .get(p)
-                        .zip(self.templates.get(tmpl))
-                        .map(|(pod, t)| {
-                            pod.containers
-                                .iter()
-                                .zip(&t.kinds)
-                                .filter(|(_, k)| **k == Kind::Regular)
-                                .all(|(ct, _)| !ct.running && !ct.pending_start)
-                        })
-                        .unwrap_or(false);
-                    if done {
-                        let all_zero = self
-                            .pods
-                            .get(p)
-                            .zip(self.templates.get(tmpl))
-                            .map(|(pod, t)| {
-                                pod.containers
-                                    .iter()
-                                    .zip(&t.kinds)
-                                    .filter(|(_, k)| **k == Kind::Regular)
-                                    .all(|(ct, _)| ct.last_exit == Some(0))
-                            })
-                            .unwrap_or(false);
-                        self.pod_terminal(p, if all_zero { "Succeeded" } else { "Failed" }, None)?;
-                    }
-                }
-            },
-        }
-        Ok(())
-    }
-
-    /// The kubelet's CrashLoopBackOff: the first restart (and the first after a run of more than
-    /// 600 s) is immediate; then initial, doubling, capped at max. Updates the entry as
-    /// flowcontrol.Backoff.Next does at the moment of the restart decision.
-    fn backoff_delay(&mut self, p: usize, c: usize, finished: u64) -> u64 {
-        let (initial, max) = (self.initial_ms, self.max_ms);
-        let Some(ct) = self.pods.get_mut(p).and_then(|x| x.containers.get_mut(c)) else {
-            return 0;
-        };
-        match ct.backoff {
-            Some((b, last)) if finished.saturating_sub(last) <= RESET_AFTER_RUN_MS => {
-                let restart_at = finished + b;
-                ct.backoff = Some(((b.saturating_mul(2)).min(max), restart_at));
-                b
-            }
-            _ => {
-                ct.backoff = Some((initial, finished));
-                0
-            }
-        }
-    }
-
-    fn kill_pod(&mut self, p: usize) {
-        if let Some(pod) = self.pods.get_mut(p) {
-            pod.alive = false;
-            pod.epoch += 1;
-            for ct in pod.containers.iter_mut() {
-                ct.running = false;
-                ct.pending_start = false;
-            }
-        }
-    }
-
-    fn pod_terminal(
-        &mut self,
-        p: usize,
-        phase: &'static str,
-        reason: Option<&'static str>,
-    ) -> Result<(), Diagnostic> {
-        self.record(Obj::Pod(p), None, phase, reason.unwrap_or(phase), || None);
-        // The podFailurePolicy decides from the containers' states before the kill; a Pod the
-        // controller already counted (deleted with its Job) is not asked again.
-        let decide = phase == "Failed"
-            && self
-                .pods
-                .get(p)
-                .is_some_and(|x| x.job.is_some() && !x.counted);
-        let outcome = if decide {
-            Some(self.pod_failure_outcome(p)?)
-        } else {
-            None
-        };
-        self.kill_pod(p);
-        let now = self.now;
-        if let Some(pod) = self.pods.get_mut(p) {
-            pod.phase = phase;
-            pod.reason = reason;
-            pod.finished_ms = now;
-            pod.outcome = outcome;
-        }
-        if let Some(j) = self.pods.get(p).and_then(|x| x.job) {
-            // A Pod of a Job in deletion whose finalizer its controller already removed goes at
-            // once; the garbage collector then removes the Job if it was the last, before the
-            // Job controller syncs again (the oracle's harness order; in a cluster, a race).
-            if self.pods.get(p).is_some_and(|x| x.counted)
-                && self.jobs.get(j).is_some_and(|x| x.deleting)
-            {
-                self.collect_job_if_gone(j);
-            }
-            self.enqueue_job_sync(j, now);
-        }
-        Ok(())
-    }
-
-    /// The Job's podFailurePolicy decision for failed Pod `p` from the compiled table: container
-    /// statuses, then init container statuses (the order upstream searches), a terminated
-    /// container's exit code, and the Pod's conditions (all status True).
-    fn compiled_pod_failure(&self, p: usize) -> Option<Decision> {
-        let pod = self.pods.get(p)?;
-        let t = self.templates.get(pod.tmpl)?;
-        let policy = t.pfp.as_ref()?;
-        let mut statuses = Vec::with_capacity(pod.containers.len());
-        for regular in [true, false] {
-            for (i, ct) in pod.containers.iter().enumerate() {
-                if (t.kinds.get(i) == Some(&Kind::Regular)) == regular {
-                    let code = if ct.running { None } else { ct.last_exit };
-                    statuses.push((
-                        t.pfp_index.get(i).copied().unwrap_or(UNKNOWN_CONTAINER),
-                        code,
-                    ));
-                }
-            }
-        }
-        // A condition no pattern names can never match: left out.
-        let conditions: Vec<usize> = pod
-            .conditions
-            .iter()
-            .filter_map(|c| policy.condition_index(c, "True"))
-            .collect();
-        Some(policy.decide(&statuses, &conditions))
-    }
-
-    /// The shape of failed Pod `p` (what its policy decision depends on).
-    pub(super) fn failure_shape(&self, p: usize) -> Option<FailureShape> {
-        let pod = self.pods.get(p)?;
-        Some(FailureShape {
-            containers: pod
-                .containers
-                .iter()
-                .map(|ct| match (ct.running, ct.last_exit) {
-                    (true, _) => ContainerShape::Running,
-                    (false, Some(code)) => ContainerShape::Exited(code),
-                    (false, None) => ContainerShape::NotStarted,
-                })
-                .collect(),
-            conditions: pod.conditions.clone(),
-        })
-    }
-
-    /// Failed Pod `p` as the Job controller reads it: the template's Pod with its name and
-    /// the statuses it ended with.
-    pub(super) fn failed_pod(&self, p: usize) -> Option<Pod> {
-        let pod = self.pods.get(p)?;
-        let t = self.templates.get(pod.tmpl)?;
-        let mut regular = Vec::new();
-        let mut init = Vec::new();
-        for (i, ct) in pod.containers.iter().enumerate() {
-            let state = match (ct.running, ct.last_exit) {
-                (true, _) => ContainerState {
-                    running: Some(ContainerStateRunning::default()),
-                    ..Default::default()
-                },
-                (false, Some(code)) => ContainerState {
-                    terminated: Some(ContainerStateTerminated {
-                        exit_code: code,
-                        ..Default::default()
-                    }),
-                    ..Default::default()
-                },
-                (false, None) => ContainerState {
-                    waiting: Some(ContainerStateWaiting {
-                        reason: Some("PodInitializing".into()),
-                        ..Default::default()
-                    }),
-                    ..Default::default()
-                },
-            };
-            let status = ContainerStatus {
-                name: t.names.get(i).cloned().unwrap_or_default(),
-                state: Some(state),
-                restart_count: i32::try_from(ct.restart_count).unwrap_or(i32::MAX),
-                ..Default::default()
-            };
-            if t.kinds.get(i) == Some(&Kind::Regular) {
-                regular.push(status)
-            } else {
-                init.push(status)
-            }
-        }
-        let conditions = pod
-            .conditions
-            .iter()
-            .map(|c| Condition {
-                type_: (*c).to_owned(),
-                status: "True".into(),
-                ..Default::default()
-            })
-            .collect();
-        Some(Pod {
-            metadata: ObjectMeta {
-                name: Some(pod.name.clone()),
-                namespace: Some(self.namespace()),
-                ..Default::default()
-            },
-            status: Some(PodStatus {
-                phase: Some("Failed".into()),
-                conditions,
-                container_statuses: regular,
-                init_container_statuses: init,
-                ..Default::default()
-            }),
-            ..t.pod.clone()
-        })
-    }
-
-    fn job_obj(&self, j: usize) -> String {
-        format!(
-            "job/{}/{}",
-            self.namespace(),
-            self.jobs.get(j).map(|x| x.name.as_str()).unwrap_or("")
-        )
-    }
-
-    /// Job `j` as its controllers see it: the template's Job with its name and, in a JobSet,
-    /// the labels the JobSet controller gives it.
-    pub(super) fn job_object(&self, j: usize) -> Option<Job> {
-        let job = self.jobs.get(j)?;
-        let t = self.templates.get(job.tmpl)?;
-        let template = t.job.as_ref()?;
-        let mut labels = std::collections::BTreeMap::new();
-        if let Some(r) = &t.replicated_job {
-            labels.insert(
-                crate::eval::jobset::REPLICATED_JOB_NAME_KEY.to_owned(),
-                r.clone(),
-            );
-            labels.insert(
-                crate::eval::jobset::JOB_INDEX_KEY.to_owned(),
-                job.job_index.to_string(),
-            );
-            if let Some(js) = self
-                .sc
-                .workload
-                .pointer("/metadata/name")
-                .and_then(Value::as_str)
-            {
-                labels.insert("jobset.sigs.k8s.io/jobset-name".into(), js.to_owned());
-            }
-        }
-        Some(Job {
-            metadata: ObjectMeta {
-                name: Some(job.name.clone()),
-                namespace: Some(self.namespace()),
-                labels: Some(labels),
-                ..Default::default()
-            },
-            ..template.clone()
-        })
-    }
-
-    fn jobset_name(&self) -> String {
-        format!(
-            "jobset/{}/{}",
-            self.namespace(),
-            self.sc
-                .workload
-                .pointer("/metadata/name")
-                .and_then(Value::as_str)
-                .unwrap_or("")
-        )
-    }
-
-    /// A Job of the JobSet completed: the JobSet completes when its success policy is met
-    /// (upstream `executeSuccessPolicy`): with operator `All`, every Job of this run of the
-    /// targeted replicatedJobs (all when none is named) is complete; with `Any`, one is.
-    /// A Job of the JobSet finished: its controller reconciles after the Job syncs of this
-    /// instant.
-    pub(super) fn enqueue_jobset_reconcile(&mut self) {
-        if self.jobset.is_none() || self.js_reconcile_at == Some(self.now) {
-            return;
-        }
-        self.js_reconcile_at = Some(self.now);
-        self.schedule(self.now, Ev::ReconcileJobSet);
-    }
-
-    /// The JobSet controller's reconcile (jobset_controller.go `reconcile`): the failure policy
-    /// when a Job of this run has failed, else the success policy when one has completed.
-    fn reconcile_jobset(&mut self) -> Result<(), Diagnostic> {
-        self.js_reconcile_at = None;
-        if self.js_phase != "Running" {
-            return Ok(());
-        }
-        // Jobs of an earlier run (restart-attempt label below status.restarts) or restarted by
-        // RestartJob are deleted first (`deleteJobs(ownedJobs.previous)`); the garbage
-        // collector acts on them once this reconcile is over.
-        let previous: Vec<usize> = self
-            .live_jobs
-            .iter()
-            .copied()
-            .filter(|&x| {
-                self.jobs.get(x).is_some_and(|y| {
-                    (y.epoch < self.attempt || y.restart_pending)
-                        && !y.deleting
-                        && y.phase != "Deleted"
-                })
-            })
-            .collect();
-        let mut deleted = Vec::with_capacity(previous.len());
-        for x in previous {
-            if self.delete_job(x) {
-                deleted.push(x);
-            }
-        }
-        let r = self.reconcile_policies();
-        for x in deleted {
-            self.collect_pods_of(x);
-        }
-        r
-    }
-
-    /// The rest of a reconcile: the failure policy, else the success policy, else the missing
-    /// Jobs.
-    fn reconcile_policies(&mut self) -> Result<(), Diagnostic> {
-        // Upstream lists the Jobs by name (the fake API's order; a cluster's cache has none).
-        let mut failed: Vec<usize> = self
-            .live_jobs
-            .iter()
-            .copied()
-            .filter(|&x| {
-                self.jobs
-                    .get(x)
-                    .is_some_and(|y| y.epoch == self.attempt && !y.deleting && y.phase == "Failed")
-            })
-            .collect();
-        failed.sort_by(|a, b| {
-            let name = |x: &usize| self.jobs.get(*x).map(|y| y.name.as_str());
-            name(a).cmp(&name(b))
-        });
-        if !failed.is_empty() {
-            // The status update (a restart, or the JobSet's end) makes it reconcile again.
-            self.jobset_jobs_failed(&failed)?;
-            self.enqueue_jobset_reconcile();
-            return Ok(());
-        }
-        if !self.jobset_success_policy() {
-            self.create_missing_jobs();
-        }
-        Ok(())
-    }
-
-    /// Whether the JobSet completed.
-    fn jobset_success_policy(&mut self) -> bool {
-        let Some(js) = self.jobset.as_ref() else {
-            return false;
-        };
-        let policy = js.spec.success_policy.as_ref();
-        let any = policy
-            .and_then(|p| p.get("operator"))
-            .and_then(Value::as_str)
-            == Some("Any");
-        let targets: Vec<&str> = policy
-            .and_then(|p| p.get("targetReplicatedJobs"))
-            .and_then(Value::as_array)
-            .map(|a| a.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
-        let targeted =
-            |rj: Option<&str>| targets.is_empty() || rj.is_some_and(|r| targets.contains(&r));
-        let succeeded = self
-            .live_jobs
-            .iter()
-            .filter_map(|&x| self.jobs.get(x))
-            .filter(|x| x.epoch == self.attempt && !x.deleting && x.phase == "Complete")
-            .filter(|x| {
-                targeted(
-                    self.templates
-                        .get(x.tmpl)
-                        .and_then(|t| t.replicated_job.as_deref()),
-                )
-            })
-            .count() as u64;
-        let expected: u64 = if any {
-            1
-        } else {
-            self.templates
-                .iter()
-                .filter(|t| targeted(t.replicated_job.as_deref()))
-                .map(|t| u64::from(t.replicas))
-                .sum()
-        };
-        if succeeded >= expected {
-            self.js_phase = "Completed";
-            self.js_reason = Some("AllJobsCompleted".into());
-            self.js_message = Some("jobset completed successfully".into());
-            self.record(Obj::JobSet, None, "Completed", "AllJobsCompleted", || {
-                Some("jobset completed successfully".into())
-            });
-            return true;
-        }
-        false
-    }
-
-    /// The failure policy for the failed Jobs `failed` of this run (in upstream's list order),
-    /// each with its Failed condition and the time it got it.
-    fn jobset_jobs_failed(&mut self, failed: &[usize]) -> Result<(), Diagnostic> {
-        let mut failed_jobs = Vec::with_capacity(failed.len());
-        for &x in failed {
-            let (Some(mut job), Some(state)) = (self.job_object(x), self.jobs.get(x)) else {
-                continue;
-            };
-            job.status = Some(JobStatus {
-                failed: Some(i32::try_from(state.failed).unwrap_or(i32::MAX)),
-                conditions: vec![Condition {
-                    type_: "Failed".into(),
-                    status: "True".into(),
-                    reason: state.reason.clone(),
-                    message: state.message.clone(),
-                    last_transition_time: Some(condition_time(state.failed_ms)),
-                    ..Default::default()
-                }],
-                ..Default::default()
-            });
-            failed_jobs.push(job);
-        }
-        // The controller computes a replicatedJobsStatus entry for every replicatedJob before its
-        // failure policy runs, keeping the per-Job restart counters.
-        let rj_status: Vec<ReplicatedJobStatus> = self
-            .templates
-            .iter()
-            .filter_map(|t| t.replicated_job.as_deref())
-            .map(|name| {
-                self.js_rj_status
-                    .iter()
-                    .find(|e| e.name == name)
-                    .cloned()
-                    .unwrap_or_else(|| ReplicatedJobStatus {
-                        name: name.to_owned(),
-                        ..Default::default()
-                    })
-            })
-            .collect();
-        let Some(mut js) = self.jobset.clone() else {
-            return Ok(());
-        };
-        js.status = Some(crate::api::JobSetStatus {
-            restarts: i32::try_from(self.js_restarts).unwrap_or(i32::MAX),
-            restarts_count_towards_max: i32::try_from(self.js_restarts_towards_max)
-                .unwrap_or(i32::MAX),
-            replicated_jobs_status: rj_status,
-            ..Default::default()
-        });
-        let r = self.decider.jobset(&js, &failed_jobs)?;
-        let action = r.action.clone().unwrap_or_default();
-        let is_true = |c: &&Condition, type_: &str| c.type_ == type_ && c.status == "True";
-        if let Some(c) = r.conditions.iter().find(|c| is_true(c, "Failed")) {
-            self.js_phase = "Failed";
-            self.js_reason = c.reason.clone();
-            self.js_message = c.message.clone();
-            let (reason, msg) = (
-                self.js_reason.clone().unwrap_or_default(),
-                self.js_message.clone(),
-            );
-            self.record(Obj::JobSet, None, "Failed", &reason, || msg);
-            for p in 0..self.pods.len() {
-                if self.pods.get(p).is_some_and(|x| x.alive) {
-                    self.kill_pod(p);
-                }
-            }
-            return Ok(());
-        }
-        let st = &r.jobset_status;
-        self.js_restarts = i64::from(st.restarts);
-        self.js_restarts_towards_max = i64::from(st.restarts_count_towards_max);
-        // (An empty list is absent from the op's answer and left the counters as they were.)
-        if !st.replicated_jobs_status.is_empty() {
-            self.js_rj_status = st.replicated_jobs_status.clone();
-        }
-        // The Restarting condition the step set (reason FailurePolicy_<rule> or
-        // DefaultFailurePolicy) is the event; RestartJob actions set none.
-        let restarting = r
-            .conditions
-            .iter()
-            .find(|c| is_true(c, crate::eval::jobset::CONDITION_RESTARTING));
-        let (reason, msg) = match restarting {
-            Some(c) => (
-                c.reason.clone().unwrap_or_else(|| action.clone()),
-                c.message.clone(),
-            ),
-            None => (action.clone(), r.events.first().map(|e| e.message.clone())),
-        };
-        let event = if restarting.is_some() {
-            "Restarting"
-        } else {
-            action.as_str()
-        };
-        self.record(Obj::JobSet, None, event, &reason, || msg);
-        match action.as_str() {
-            "RestartJob" | "RestartJobAndIgnoreMaxRestarts" => {
-                // Only the matched failed Job is deleted, and created again once it is gone.
-                self.summary.job_restarts += 1;
-                let matched = r.matched_job.as_deref();
-                let j = failed
-                    .iter()
-                    .copied()
-                    .find(|&x| self.jobs.get(x).map(|y| y.name.as_str()) == matched);
-                // Its job-restart-attempt label is now below the target: the next reconcile
-                // deletes it.
-                if let Some(job) = j.and_then(|j| self.jobs.get_mut(j)) {
-                    job.restart_pending = true;
-                }
-            }
-            _ => {
-                // RestartJobSet(…): the Jobs of the run now have a restart-attempt label below
-                // status.restarts; the next reconcile deletes them, finished ones included.
-                self.summary.jobset_restarts += 1;
-                self.attempt += 1;
-            }
-        }
-        Ok(())
-    }
-
-    /// The JobSet controller deletes Job `j` with foreground propagation: the garbage collector
-    /// deletes its Pods — finished ones at once, running ones each with its grace period (the
-    /// kubelet kills what still runs at its end; one with nothing running ends at once) — and
-    /// the Job goes when none is left (`collect_job_if_gone`), to be created again.
-    /// (`delete_job` marks the Job deleted; `collect_pods_of` is the collector's part, which
-    /// acts once the controller's reconcile is over.)
-    fn delete_job(&mut self, j: usize) -> bool {
-        match self.jobs.get_mut(j) {
-            Some(job) if !job.deleting => {
-                job.deleting = true;
-                job.deleted_ms = self.now;
-                job.recreate_when_gone = true;
-                self.awaiting_recreation.push(j);
-            }
-            _ => return false,
-        };
-        self.record(Obj::Job(j), None, "Deleted", "Deleting", || None);
-        true
-    }
-
-    fn collect_pods_of(&mut self, j: usize) {
-        let now = self.now;
-        let pods = self
-            .jobs
-            .get(j)
-            .map(|x| x.all_pods.clone())
-            .unwrap_or_default();
-        for p in pods {
-            let Some(pod) = self.pods.get_mut(p) else {
-                continue;
-            };
-            if pod.deleting {
-                continue;
-            }
-            pod.deleting = true;
-            let (alive, tmpl, pgen, index) = (pod.alive, pod.tmpl, pod.epoch, pod.index);
-            let running = pod.containers.iter().any(|c| c.running);
-            if let Some(ix) = self
-                .jobs
-                .get_mut(j)
-                .and_then(|x| x.indexes.get_mut(index as usize))
-                && ix.active == Some(p)
-            {
-                ix.active = None;
-            }
-            self.record(Obj::Pod(p), None, "Deleted", "Terminating", || None);
-            if alive {
-                let grace = self.templates.get(tmpl).map_or(30_000, |t| t.grace_ms);
-                let at = if running { now + grace } else { now };
-                self.schedule(at, Ev::Kill { pod: p, pgen });
-            }
-        }
-        // The Job's update (its deletionTimestamp) makes the Job controller sync it.
-        self.enqueue_job_sync(j, now);
-    }
-
-    /// Whether Pod `p` is the newest of its Job index (`results` reports it).
-    fn is_newest_pod(&self, p: usize) -> bool {
-        let Some(pod) = self.pods.get(p) else {
-            return false;
-        };
-        let Some(name) = pod
-            .job
-            .and_then(|j| self.jobs.get(j))
-            .map(|j| j.name.as_str())
-        else {
-            return true;
-        };
-        self.newest_pods
-            .get(name)
-            .and_then(|v| v.get(pod.index as usize))
-            == Some(&p)
-    }
-
-    /// Pod `p` (ended, of a gone Job, and not the newest of its index) is of no further
-    /// interest: its slot is used again.
-    fn free_pod(&mut self, p: usize) {
-        if let Some(pod) = self.pods.get_mut(p)
-            && !pod.freed
-            && !pod.alive
-        {
-            pod.freed = true;
-            // Its name and outcome go now; the containers stay until the slot is used again
-            // (their epochs carry over).
-            pod.name = String::new();
-            pod.outcome = None;
-            let job = pod.job;
-            self.free_pods.push(p);
-            if let Some(j) = job {
-                if let Some(x) = self.jobs.get_mut(j) {
-                    x.pods_left = x.pods_left.saturating_sub(1);
-                }
-                self.free_job_if_done(j);
-            }
-        }
-    }
-
-    /// A gone Job whose successor exists and whose Pods are all freed is of no further
-    /// interest: its slot is used again.
-    fn free_job_if_done(&mut self, j: usize) {
-        if let Some(job) = self.jobs.get_mut(j)
-            && job.phase == "Deleted"
-            && !job.recreate_when_gone
-            && job.pods_left == 0
-            && job.tmpl != usize::MAX
-        {
-            // Marks the slot free (no template), and lets its heap go.
-            job.tmpl = usize::MAX;
-            job.name = String::new();
-            job.indexes = Vec::new();
-            self.free_jobs.push(j);
-        }
-    }
-
-    /// Records Pod `p` as the newest of index `index` of Job `j`; the Pod it replaces there is
-    /// freed once its Job is gone.
-    fn set_newest_pod(&mut self, j: usize, index: u32, p: usize) {
-        let Some(name) = self.jobs.get(j).map(|x| x.name.as_str()) else {
-            return;
-        };
-        let slot = index as usize;
-        let previous = match self.newest_pods.get_mut(name) {
-            Some(v) => {
-                if v.len() <= slot {
-                    v.resize(slot + 1, usize::MAX);
-                }
-                v.get_mut(slot).map(|x| std::mem::replace(x, p))
-            }
-            None => {
-                let mut v = vec![usize::MAX; slot + 1];
-                if let Some(x) = v.get_mut(slot) {
-                    *x = p;
-                }
-                let name = name.to_owned();
-                self.newest_pods.insert(name, v);
-                None
-            }
-        };
-        if let Some(q) = previous.filter(|&q| q != usize::MAX && q != p)
-            && self
-                .pods
-                .get(q)
-                .and_then(|x| x.job)
-                .and_then(|x| self.jobs.get(x))
-                .is_some_and(|x| x.phase == "Deleted")
-        {
-            self.free_pod(q);
-        }
-    }
-
-    /// A Job in deletion whose Pods are all gone is removed by the garbage collector (checked
-    /// after its syncs, which drop its Pods' finalizers, and when one of its Pods ends); its
-    /// JobSet controller then reconciles and creates it again (`create_missing_jobs`).
-    pub(super) fn collect_job_if_gone(&mut self, j: usize) {
-        let Some(job) = self.jobs.get(j) else {
-            return;
-        };
-        if !job.deleting || job.phase == "Deleted" {
-            return;
-        }
-        if job
-            .all_pods
-            .iter()
-            .any(|&p| self.pods.get(p).is_some_and(|x| x.alive))
-        {
-            return;
-        }
-        let mut pods = Vec::new();
-        if let Some(job) = self.jobs.get_mut(j) {
-            job.phase = "Deleted";
-            // Nothing looks at a gone Job's Pods again but `results`, for the newest of each index.
-            pods = std::mem::take(&mut job.all_pods);
-            job.pods = Vec::new();
-        }
-        self.live_jobs.retain(|&x| x != j);
-        for p in pods {
-            if !self.is_newest_pod(p) {
-                self.free_pod(p);
-            }
-        }
-        self.record(Obj::Job(j), None, "Gone", "Deleted", || None);
-        // The Job's removal makes its JobSet controller reconcile (Owns(Job)): it creates the
-        // Jobs that are missing.
-        self.enqueue_jobset_reconcile();
-    }
-
-    /// The JobSet controller creates the Jobs of this run that do not exist (upstream
-    /// `reconcileReplicatedJobs`): after a restart, each Job once its predecessor is gone, Pods
-    /// at once; an index that had a Pod before gets a replacement (it waits
-    /// podRescheduleSeconds), and its slot has waited since the deletion.
-    fn create_missing_jobs(&mut self) {
-        // In creation order, as a reconcile lists them.
-        let jobs = &self.jobs;
-        self.awaiting_recreation
-            .sort_unstable_by_key(|&x| jobs.get(x).map_or(u32::MAX, |y| y.creation));
-        self.awaiting_recreation.dedup();
-        let is_gone = |x: usize| self.jobs.get(x).is_none_or(|y| y.phase == "Deleted");
-        let missing: Vec<usize> = self
-            .awaiting_recreation
-            .iter()
-            .copied()
-            .filter(|&x| {
-                self.jobs.get(x).is_some_and(|y| {
-                    y.phase == "Deleted"
-                        && y.recreate_when_gone
-                        && self
-                            .newest_job_by_name
-                            .get(&y.name)
-                            .is_none_or(|&z| is_gone(z))
-                })
-            })
-            .collect();
-        self.awaiting_recreation.retain(|x| !missing.contains(x));
-        for j in missing {
-            let Some(job) = self.jobs.get_mut(j) else {
-                continue;
-            };
-            job.recreate_when_gone = false;
-            let (tmpl, ji, name, since) =
-                (job.tmpl, job.job_index, job.name.clone(), job.deleted_ms);
-            let had_pod: Vec<bool> = job.indexes.iter().map(|ix| ix.started).collect();
-            // The gone Job is of no further interest: its successor carries on.
-            job.indexes = Vec::new();
-            job.failure_target = None;
-            job.success_target = None;
-            self.create_job(tmpl, ji, name, self.now);
-            self.free_job_if_done(j);
-            let n = self.live_jobs.last().copied().unwrap_or(usize::MAX);
-            if let Some(job) = self.jobs.get_mut(n) {
-                for (ix, &had) in job.indexes.iter_mut().zip(&had_pod) {
-                    if had {
-                        ix.started = true;
-                        ix.last_finish_ms = Some(since);
-                    }
-                }
-            }
-        }
-    }
-
-    /// Adds the wait of `slots` Pod slots from `from` until `until` (capped at the run's end)
-    /// to the time lost.
-    fn lose(&mut self, slots: u32, from: u64, until: u64) {
-        let ms = until.min(self.end_ms).saturating_sub(from);
-        self.summary.time_lost_seconds += f64::from(slots) * ms as f64 / 1000.0;
-    }
-
-    fn on_fault(&mut self, p: usize, fi: usize, pgen: u32) -> Result<(), Diagnostic> {
-        let now = self.now;
-        let alive = self.pods.get(p).is_some_and(|x| x.alive && x.epoch == pgen);
-        if !alive {
-            return Ok(());
-        }
-        // Faults are the hottest event: nothing is cloned or collected here.
-        let Some(kind) = self.sc.faults.get(fi).map(|f| f.kind) else {
-            return Ok(());
-        };
-        self.summary.faults += 1;
-        match kind {
-            FaultKind::NodeFailure => self.node_failure(p)?,
-            FaultKind::ContainerExit | FaultKind::OomKill => {
-                let count = self.fault_targets(p, fi).count();
-                if count > 0 {
-                    let pick = (self.next_u64() % count as u64) as usize;
-                    let (c, cgen) = self.fault_targets(p, fi).nth(pick).unwrap_or((0, 0));
-                    let codes = self.sc.faults.get(fi).map_or(0, |f| f.exit_codes.len());
-                    let (code, reason) = if kind == FaultKind::OomKill {
-                        (137, 2)
-                    } else if codes == 0 {
-                        (1, 0)
-                    } else {
-                        let k = (self.next_u64() % codes as u64) as usize;
-                        (
-                            self.sc
-                                .faults
-                                .get(fi)
-                                .and_then(|f| f.exit_codes.get(k))
-                                .copied()
-                                .unwrap_or(1),
-                            0,
-                        )
-                    };
-                    self.on_exit(p, c, cgen, code, reason)?;
-                }
-                if self.pods.get(p).is_some_and(|x| x.alive && x.epoch == pgen) {
-                    self.schedule_fault(p, fi, now);
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// The Pod's node fails: the Pod gets DisruptionTarget=True and every container ends with 137.
-    fn node_failure(&mut self, p: usize) -> Result<(), Diagnostic> {
-        self.record(Obj::Pod(p), None, "NodeFailure", "DisruptionTarget", || {
-            Some("the node failed; the Pod is deleted".into())
-        });
-        if let Some(pod) = self.pods.get_mut(p) {
-            pod.conditions.push("DisruptionTarget");
-            for ct in pod.containers.iter_mut() {
-                if ct.running || ct.pending_start {
-                    ct.last_exit = Some(137);
-                    ct.running = false;
-                    ct.pending_start = false;
-                }
-            }
-        }
-        self.pod_terminal(p, "Failed", Some("DisruptionTarget"))
-    }
-
-    /// The running containers of Pod `p` that fault `fi` may hit, as (index, container epoch):
-    /// the named container, or any regular one.
-    fn fault_targets(&self, p: usize, fi: usize) -> impl Iterator<Item = (usize, u32)> + '_ {
-        let want = self.sc.faults.get(fi).and_then(|f| f.container.as_deref());
-        let pod = self.pods.get(p);
-        let tmpl = pod.and_then(|x| self.templates.get(x.tmpl));
-        pod.into_iter()
-            .flat_map(|pod| pod.containers.iter().enumerate())
-            .filter_map(move |(i, ct)| {
-                let hit = ct.running
-                    && match want {
-                        Some(want) => {
-                            tmpl.and_then(|t| t.names.get(i)).map(String::as_str) == Some(want)
-                        }
-                        None => tmpl.and_then(|t| t.kinds.get(i)) == Some(&Kind::Regular),
-                    };
-                hit.then_some((i, ct.epoch))
-            })
-    }
-
-    fn on_crr(&mut self, ai: usize) -> Result<(), Diagnostic> {
-        let Some(a) = self.sc.container_recreate_requests.get(ai).cloned() else {
-            return Ok(());
-        };
-        let mut targets: Vec<usize> = (0..self.pods.len())
-            .filter(|p| self.pods.get(*p).is_some_and(|x| x.alive))
-            .filter(|p| {
-                let (rj, ji, pi) = self.pod_identity(*p);
-                matches(&a.selector(), rj, ji, pi, None)
-            })
-            .collect();
-        targets.sort_unstable_by_key(|&p| self.pods.get(p).map_or(0, |x| x.created));
-        for p in targets {
-            self.record(
-                Obj::Pod(p),
-                None,
-                "ContainerRecreateRequest",
-                "Recreating",
-                || Some(format!("recreate {}", a.containers.join(", "))),
-            );
-            self.summary.crr_recreations += 1;
-            for name in &a.containers {
-                let tmpl = self.pods.get(p).map(|x| x.tmpl).unwrap_or(0);
-                let Some(c) = self
-                    .templates
-                    .get(tmpl)
-                    .and_then(|t| t.names.iter().position(|n| n == name))
-                else {
-                    continue;
-                };
-                let Some((running, cgen)) = self
-                    .pods
-                    .get(p)
-                    .and_then(|x| x.containers.get(c))
-                    .map(|ct| (ct.running, ct.epoch))
-                else {
-                    continue;
-                };
-                if running {
-                    // kruise-daemon stops the container; the kubelet restarts it as it would any exit.
-                    self.on_exit(p, c, cgen, 137, 3)?;
-                }
-            }
-        }
-        Ok(())
-    }
-
-    pub fn results(&self) -> (Vec<PodSummary>, Vec<JobSummary>, Option<JobSetSummary>) {
-        // The newest Pod of each Job index (or the bare Pod), with its containers, in creation
-        // order. Keyed by the Job's name: a restarted Job (same name) replaces its predecessor's
-        // Pods.
-        let mut idx: Vec<usize> = self
-            .newest_pods
-            .values()
-            .flatten()
-            .copied()
-            .filter(|&p| p != usize::MAX)
-            .chain(
-                self.pods
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, p)| p.job.is_none())
-                    .map(|(i, _)| i),
-            )
-            .collect();
-        idx.sort_unstable_by_key(|&p| self.pods.get(p).map_or(0, |x| x.created));
-        let pods = idx
-            .into_iter()
-            .filter_map(|i| self.pods.get(i))
-            .map(|p| PodSummary {
-                name: p.name.clone(),
-                phase: p.phase.to_owned(),
-                reason: p.reason.map(str::to_owned),
-                containers: p
-                    .containers
-                    .iter()
-                    .enumerate()
-                    .map(|(i, c)| ContainerSummary {
-                        name: self
-                            .templates
-                            .get(p.tmpl)
-                            .and_then(|t| t.names.get(i))
-                            .cloned()
-                            .unwrap_or_default(),
-                        restart_count: c.restart_count,
-                        last_exit_code: c.last_exit,
-                    })
-                    .collect(),
-            })
-            .collect();
-        let jobs = self
-            .live_jobs
-            .iter()
-            .filter_map(|&j| self.jobs.get(j))
-            .filter(|j| j.phase != "Deleted")
-            .map(|j| JobSummary {
-                name: j.name.clone(),
-                phase: j.phase.to_owned(),
-                reason: j.reason.clone(),
-                message: j.message.clone(),
-                failed: j.failed,
-                succeeded: j.succeeded,
-            })
-            .collect();
-        let jobset = self.jobset.as_ref().map(|_| JobSetSummary {
-            name: self
-                .sc
-                .workload
-                .pointer("/metadata/name")
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_owned(),
-            phase: self.js_phase.to_owned(),
-            reason: self.js_reason.clone(),
-            message: self.js_message.clone(),
-            restarts: self.js_restarts,
-            restarts_count_towards_max: self.js_restarts_towards_max,
-        });
-        (pods, jobs, jobset)
     }
 }
 

@@ -44,12 +44,25 @@ pub struct Summary {
     pub jobset_restarts: u64,
     pub crr_recreations: u64,
     pub faults: u64,
+    /// Nodes lost (`nodeFailure`): each took its Pod with it.
+    #[serde(default)]
+    pub nodes_lost: u64,
+    /// Pods on a lost node that had not failed when the run ended: Terminating or still
+    /// waiting for their eviction, as nothing deletes their Node (see `nodeLoss`).
+    #[serde(default)]
+    pub pods_stuck_on_lost_nodes: u64,
     /// Seconds during which a container or Pod slot waited to run again, summed over slots: a
     /// restarted container's back-off and start-up; a replaced Pod's Job back-off, rescheduling
     /// and start-up; and for a Job or JobSet restart, every Pod slot of the restarted Jobs
     /// (finished ones included) until its new Pod starts. Work lost since the last checkpoint is
     /// not modelled.
     pub time_lost_seconds: f64,
+    /// Seconds during which every Pod the workload runs at once (the Pod; a Job's parallelism;
+    /// every Job's of a JobSet) was running and ready on a live node: the time a synchronous
+    /// job, which needs every worker, makes progress (before work lost since its last
+    /// checkpoint, which restartkit does not know).
+    #[serde(default)]
+    pub all_pods_running_seconds: f64,
     /// Timeline events produced (also those past `maxTimelineEvents`).
     pub events: u64,
     pub timeline_truncated: bool,

@@ -72,6 +72,11 @@ pub struct Scenario {
     /// (the KEP's work-in-progress approach; default) or `Reuse` it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub always_pod_sandbox: Option<String>,
+    /// How the cluster handles a lost node (`exits[].nodeFailure`, `faults[].kind: nodeFailure`):
+    /// kube-controller-manager's node monitor settings, and whether and when the Node object is
+    /// deleted or tainted out-of-service (docs/simulation.md, "A lost node").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_loss: Option<NodeLoss>,
     /// Proposal AlwaysPod with `Recreate`: seconds to tear down and recreate the sandbox (network
     /// namespace, IP) before the init containers run again (default 0).
     #[serde(default)]
@@ -127,8 +132,9 @@ pub struct ScriptedExit {
     /// The terminated reason (`Error` by default; `OOMKilled`, `Completed`, …).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
-    /// Instead of the container exiting, the Pod's node fails at this time: the Pod gets
-    /// `DisruptionTarget=True` and every container ends with 137 (as a `nodeFailure` fault).
+    /// Instead of the container exiting, the Pod's node is lost at this time (its kubelet stops):
+    /// the node lifecycle controller, taint eviction and Pod GC take it from there
+    /// (`nodeLoss`; docs/simulation.md, "A lost node").
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub node_failure: bool,
 }
@@ -140,7 +146,7 @@ pub enum FaultKind {
     ContainerExit,
     /// The container is OOM-killed (exit 137, reason OOMKilled).
     OomKill,
-    /// The node fails: the Pod gets `DisruptionTarget=True` and fails with every container killed.
+    /// The Pod's node is lost (as `exits[].nodeFailure`; see `nodeLoss`).
     NodeFailure,
 }
 
@@ -161,6 +167,33 @@ pub struct Fault {
     pub job_index: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pod_index: Option<u32>,
+}
+
+/// What happens around a lost node. Upstream's defaults apply to what is left out.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct NodeLoss {
+    /// kube-controller-manager's `--node-monitor-grace-period`: how long a node may go without
+    /// renewing its Lease before it is marked not ready (default 40 s at 1.31, 50 s from 1.32).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_monitor_grace_period_seconds: Option<f64>,
+    /// `--node-monitor-period`: how often the node lifecycle controller looks (default 5 s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_monitor_period_seconds: Option<f64>,
+    /// The Node object is deleted this long after the loss (a cloud provider's node controller,
+    /// an operator); the Pod garbage collector then fails the node's Pods. Default: never.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_deleted_after_seconds: Option<f64>,
+    /// An operator taints the Node `node.kubernetes.io/out-of-service:NoExecute` this long after
+    /// the loss; the Pod garbage collector then fails its terminating Pods. Default: never.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub out_of_service_after_seconds: Option<f64>,
+    /// Idealised, not what a cluster does: the Pod fails at the instant its node is lost, with
+    /// DisruptionTarget and every container ended with 137, as if the node lifecycle, taint
+    /// eviction and Pod GC took no time. For tests of the Job and JobSet controllers and for
+    /// comparing with runs made before restartkit modelled the node's path.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub idealised_instant_failure: bool,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]

@@ -221,9 +221,14 @@ impl Engine<'_> {
 
     /// Pod `p` is Ready (the kubelet's PodReady condition, with no probes): Running, every
     /// regular container and every sidecar running.
-    fn pod_ready(&self, p: &PodState) -> bool {
-        let kinds = self.templates.get(p.tmpl).map(|t| t.kinds.as_slice()).unwrap_or(&[]);
+    pub(super) fn pod_ready(&self, p: &PodState) -> bool {
+        let kinds = self
+            .templates
+            .get(p.tmpl)
+            .map(|t| t.kinds.as_slice())
+            .unwrap_or(&[]);
         p.phase == "Running"
+            && p.node.as_deref().is_none_or(|n| !n.not_ready)
             && p.containers
                 .iter()
                 .zip(kinds)
@@ -773,6 +778,24 @@ impl Engine<'_> {
         }
         self.record(Obj::Pod(p), None, "Deleted", "Terminating", || None);
         let grace = self.templates.get(tmpl).map_or(30_000, |t| t.grace_ms);
+        if self.kubelet_gone(p) {
+            // No kubelet finishes the deletion: the Pod stays (its Job's finalizer holds it
+            // even without a grace period) until Pod GC fails it. A bare Pod deleted without
+            // a grace period goes at once.
+            if grace == 0 && self.pods.get(p).is_some_and(|x| x.job.is_none()) {
+                self.kill_pod(p);
+                if let Some(pod) = self.pods.get_mut(p) {
+                    pod.phase = "Deleted";
+                    pod.finished_ms = now;
+                }
+                return;
+            }
+            self.lost_pod_deleted(p);
+            if let Some(j) = self.pods.get(p).and_then(|x| x.job) {
+                self.enqueue_job_sync(j, now);
+            }
+            return;
+        }
         if grace == 0 {
             // Deleted without a grace period: the API server removes it at once (once the
             // controller has dropped its finalizer), before the kubelet reports a phase.

@@ -1,0 +1,636 @@
+//! A lost node as the cluster handles it. When a Pod's node is lost its kubelet stops: nothing
+//! the kubelet would do for the Pod happens any more. Then, as kube-controller-manager does:
+//! - the node lifecycle controller (pkg/controller/nodelifecycle) marks the node's Ready
+//!   condition Unknown once its Lease is older than --node-monitor-grace-period, marks its Pods
+//!   not ready, and taints it `node.kubernetes.io/unreachable:NoExecute` (rate limited per zone);
+//! - taint eviction (pkg/controller/tainteviction) deletes each Pod once its toleration of the
+//!   taint runs out (300 s by the DefaultTolerationSeconds admission plugin), with the
+//!   DisruptionTarget condition; the Pod stays Terminating, as no kubelet finishes it;
+//! - the Pod garbage collector (pkg/controller/podgc) fails the Pods of a deleted Node, and the
+//!   terminating Pods of a Node tainted out-of-service.
+//!
+//! The controllers' periodic loops run on fixed grids from the run's start (Lease renewals every
+//! 10 s, the node monitor every --node-monitor-period, Pod GC every 20 s); the oracle's timeline
+//! leg drives the real controllers on the same grids (docs/oracle.md).
+
+use super::*;
+use crate::simulate::scenario::NodeLoss;
+
+/// The kubelet renews its Lease every 10 s (leaseDurationSeconds 40 × 0.25).
+const LEASE_RENEW_MS: u64 = 10_000;
+/// Pod GC's pass period (gcCheckPeriod) and its quarantine of a Node that looks deleted.
+const POD_GC_PERIOD_MS: u64 = 20_000;
+const POD_GC_QUARANTINE_MS: u64 = 40_000;
+/// The NoExecute taint queue of a zone: --node-eviction-rate 0.1 nodes per second, burst 1,
+/// drained by a pass every 100 ms.
+const TAINT_INTERVAL_MS: u64 = 10_000;
+const TAINT_PASS_MS: u64 = 100;
+/// What the DefaultTolerationSeconds admission plugin gives every Pod for the not-ready and
+/// unreachable taints.
+const DEFAULT_TOLERATION_SECONDS: i64 = 300;
+
+pub(super) const UNREACHABLE: &str = "node.kubernetes.io/unreachable";
+pub(super) const OUT_OF_SERVICE: &str = "node.kubernetes.io/out-of-service";
+const NOT_READY: &str = "node.kubernetes.io/not-ready";
+
+/// The scenario's `nodeLoss`, with upstream's defaults for what it leaves out.
+#[derive(Debug, Clone)]
+pub(in crate::simulate) struct NodeLossConfig {
+    grace_ms: u64,
+    period_ms: u64,
+    deleted_after_ms: Option<u64>,
+    out_of_service_after_ms: Option<u64>,
+    pub(super) instant: bool,
+}
+
+impl NodeLossConfig {
+    pub(in crate::simulate) fn new(nl: Option<&NodeLoss>, minor: u32) -> Result<Self, Diagnostic> {
+        let field =
+            |name: &str, v: Option<f64>, positive: bool| -> Result<Option<u64>, Diagnostic> {
+                let Some(v) = v else { return Ok(None) };
+                match crate::simulate::scenario::secs_to_ms(v) {
+                    Some(ms) if !positive || ms > 0 => Ok(Some(ms)),
+                    _ => Err(Diagnostic::request(
+                        "invalid-input",
+                        &format!("nodeLoss.{name}"),
+                        format!(
+                            "nodeLoss.{name}: {v} is not a {}number of seconds",
+                            if positive { "positive " } else { "" }
+                        ),
+                    )),
+                }
+            };
+        let nl = nl.cloned().unwrap_or_default();
+        let deleted_after_ms = field(
+            "nodeDeletedAfterSeconds",
+            nl.node_deleted_after_seconds,
+            false,
+        )?;
+        let out_of_service_after_ms = field(
+            "outOfServiceAfterSeconds",
+            nl.out_of_service_after_seconds,
+            false,
+        )?;
+        if nl.idealised_instant_failure
+            && (deleted_after_ms.is_some()
+                || out_of_service_after_ms.is_some()
+                || nl.node_monitor_grace_period_seconds.is_some()
+                || nl.node_monitor_period_seconds.is_some())
+        {
+            return Err(Diagnostic::request(
+                "invalid-input",
+                "nodeLoss.idealisedInstantFailure",
+                "nodeLoss.idealisedInstantFailure leaves out the node's path: no other nodeLoss \
+                 setting applies with it",
+            ));
+        }
+        if deleted_after_ms.is_some() && out_of_service_after_ms.is_some() {
+            return Err(Diagnostic::request(
+                "not-modelled",
+                "nodeLoss.outOfServiceAfterSeconds",
+                "nodeLoss: nodeDeletedAfterSeconds and outOfServiceAfterSeconds together are not \
+                 modelled; give one of them",
+            ));
+        }
+        Ok(NodeLossConfig {
+            // kube-controller-manager's default grace period: 40 s up to 1.31, 50 s from 1.32
+            // (pkg/controller/nodelifecycle/config/v1alpha1/defaults.go).
+            grace_ms: field(
+                "nodeMonitorGracePeriodSeconds",
+                nl.node_monitor_grace_period_seconds,
+                true,
+            )?
+            .unwrap_or(if minor <= 31 { 40_000 } else { 50_000 }),
+            period_ms: field(
+                "nodeMonitorPeriodSeconds",
+                nl.node_monitor_period_seconds,
+                true,
+            )?
+            .unwrap_or(5_000),
+            deleted_after_ms,
+            out_of_service_after_ms,
+            instant: nl.idealised_instant_failure,
+        })
+    }
+}
+
+/// What has happened around the lost node of a Pod (each Pod runs on a node of its own).
+#[derive(Debug, Clone, Default)]
+pub(super) struct LostNode {
+    pub lost_ms: u64,
+    pub(super) not_ready: bool,
+    /// The NoExecute taints on the node, in the order they came.
+    pub(super) taints: Vec<&'static str>,
+    /// The taint eviction scheduled for the Pod: (created, due).
+    eviction: Option<(u64, u64)>,
+    evicted: bool,
+    node_deleted: bool,
+}
+
+/// A Pod's toleration, as the taint manager matches it against a NoExecute taint (no value).
+#[derive(Debug, Clone, PartialEq)]
+pub(in crate::simulate) struct Toleration {
+    key: String,
+    exists: bool,
+    value: String,
+    effect: String,
+    seconds: Option<i64>,
+}
+
+impl Toleration {
+    /// upstream's ToleratesTaint for a NoExecute taint with key `key` and no value.
+    fn tolerates(&self, key: &str) -> bool {
+        (self.effect.is_empty() || self.effect == "NoExecute")
+            && (self.key.is_empty() || self.key == key)
+            && (self.exists || self.value.is_empty())
+    }
+}
+
+/// The Pod template's tolerations after the DefaultTolerationSeconds admission plugin (which
+/// adds not-ready and unreachable, 300 s, unless the Pod tolerates that taint's key with effect
+/// NoExecute already). Entries that do not parse are left out, as the API server would have
+/// refused them (`validate` reports them).
+pub(in crate::simulate) fn tolerations_of(spec: &crate::api::PodSpec) -> Vec<Toleration> {
+    let mut out: Vec<Toleration> = spec
+        .other
+        .get("tolerations")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|t| {
+            let s = |k: &str| t.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
+            Some(Toleration {
+                key: s("key"),
+                exists: t.get("operator").and_then(Value::as_str) == Some("Exists"),
+                value: s("value"),
+                effect: s("effect"),
+                seconds: match t.get("tolerationSeconds") {
+                    None | Some(Value::Null) => None,
+                    Some(v) => Some(v.as_i64()?),
+                },
+            })
+        })
+        .collect();
+    for key in [NOT_READY, UNREACHABLE] {
+        // The plugin's own test: a toleration with this key (or an empty key) and effect
+        // NoExecute (or empty); it looks at the key and effect only.
+        let has = out.iter().any(|t| {
+            (t.effect.is_empty() || t.effect == "NoExecute") && (t.key == key || t.key.is_empty())
+        });
+        if !has {
+            out.push(Toleration {
+                key: key.to_owned(),
+                exists: true,
+                value: String::new(),
+                effect: "NoExecute".to_owned(),
+                seconds: Some(DEFAULT_TOLERATION_SECONDS),
+            });
+        }
+    }
+    out
+}
+
+/// How long after the taints `taints` came the taint manager deletes a Pod with `tols`: Some(0)
+/// at once (a taint it does not tolerate), None never (a toleration without tolerationSeconds),
+/// else the smallest tolerationSeconds of the tolerations used (upstream's
+/// GetMatchingTolerations, the first toleration that tolerates each taint, and
+/// getMinTolerationTime).
+fn eviction_delay(tols: &[Toleration], taints: &[&str]) -> Option<u64> {
+    let mut min: Option<i64> = None;
+    for taint in taints {
+        let Some(t) = tols.iter().find(|t| t.tolerates(taint)) else {
+            return Some(0);
+        };
+        if let Some(s) = t.seconds {
+            if s <= 0 {
+                return Some(0);
+            }
+            min = Some(min.map_or(s, |m| m.min(s)));
+        }
+    }
+    min.map(|s| s as u64 * 1000)
+}
+
+/// The first instant of a grid of `period` from time 0 at or after `t`.
+fn grid_at_or_after(t: u64, period: u64) -> u64 {
+    t.div_ceil(period.max(1)) * period.max(1)
+}
+
+impl Engine<'_> {
+    /// The kubelet of Pod `p`'s node is gone: what it would do for the Pod does not happen.
+    pub(super) fn kubelet_gone(&self, p: usize) -> bool {
+        self.pods.get(p).is_some_and(|x| x.node.is_some())
+    }
+
+    /// Pod `p`'s node is lost now.
+    pub(super) fn node_lost(&mut self, p: usize) -> Result<(), Diagnostic> {
+        let now = self.now;
+        if self.node_loss.instant {
+            return self.instant_pod_failure(p);
+        }
+        let Some(pod) = self.pods.get_mut(p) else {
+            return Ok(());
+        };
+        if !pod.alive || pod.node.is_some() {
+            return Ok(());
+        }
+        pod.node = Some(Box::new(LostNode {
+            lost_ms: now,
+            ..LostNode::default()
+        }));
+        let pgen = pod.epoch;
+        self.summary.nodes_lost += 1;
+        self.set_working(p, false);
+        self.record(Obj::Pod(p), None, "NodeLost", "NodeLost", || {
+            Some("the node's kubelet stopped (lost node)".into())
+        });
+        // The last Lease renewal, the monitor tick that saw it, and the first tick after the
+        // grace period (strictly after: `now.After(probeTimestamp + gracePeriod)`).
+        let cfg = &self.node_loss;
+        let renewed = now / LEASE_RENEW_MS * LEASE_RENEW_MS;
+        let probe = grid_at_or_after(renewed, cfg.period_ms);
+        let not_ready_at = grid_at_or_after(probe + cfg.grace_ms + 1, cfg.period_ms);
+        let (deleted, oos) = (cfg.deleted_after_ms, cfg.out_of_service_after_ms);
+        self.schedule(not_ready_at, Ev::NodeNotReady { pod: p, pgen });
+        if let Some(d) = deleted {
+            self.schedule(now + d, Ev::NodeDeleted { pod: p, pgen });
+        }
+        if let Some(d) = oos {
+            self.schedule(now + d, Ev::OutOfService { pod: p, pgen });
+        }
+        Ok(())
+    }
+
+    /// `nodeLoss.idealisedInstantFailure`: the Pod fails now, with DisruptionTarget and every
+    /// container ended with 137.
+    fn instant_pod_failure(&mut self, p: usize) -> Result<(), Diagnostic> {
+        self.summary.nodes_lost += 1;
+        self.record(Obj::Pod(p), None, "NodeFailure", "DisruptionTarget", || {
+            Some("the node failed; the Pod is deleted (nodeLoss.idealisedInstantFailure)".into())
+        });
+        if let Some(pod) = self.pods.get_mut(p) {
+            pod.conditions.push("DisruptionTarget");
+            for ct in pod.containers.iter_mut() {
+                if ct.running || ct.pending_start {
+                    ct.last_exit = Some(137);
+                    ct.running = false;
+                    ct.pending_start = false;
+                }
+            }
+        }
+        self.pod_terminal(p, "Failed", Some("DisruptionTarget"))
+    }
+
+    pub(super) fn node_event_is_stale(&self, ev: Ev) -> bool {
+        match ev {
+            Ev::NodeNotReady { pod, pgen }
+            | Ev::Taint { pod, pgen }
+            | Ev::Evict { pod, pgen }
+            | Ev::NodeDeleted { pod, pgen }
+            | Ev::OutOfService { pod, pgen }
+            | Ev::PodGc { pod, pgen } => self.lost(pod, pgen).is_none(),
+            _ => false,
+        }
+    }
+
+    fn lost(&self, p: usize, pgen: u32) -> Option<&LostNode> {
+        self.pods
+            .get(p)
+            .filter(|x| x.alive && x.epoch == pgen)
+            .and_then(|x| x.node.as_deref())
+    }
+
+    /// The node lifecycle controller's monitor finds the node's Lease too old: Ready is
+    /// Unknown, the node's Pods are marked not ready, and the node is queued for the
+    /// unreachable NoExecute taint.
+    pub(super) fn on_node_not_ready(&mut self, p: usize, pgen: u32) {
+        let now = self.now;
+        if self.lost(p, pgen).is_none() {
+            return;
+        }
+        self.record(
+            Obj::Pod(p),
+            None,
+            "NodeNotReady",
+            "NodeStatusUnknown",
+            || Some("Kubelet stopped posting node status.".into()),
+        );
+        let was_ready = self.pods.get(p).is_some_and(|x| self.pod_ready(x));
+        let mut terminating = false;
+        if let Some(pod) = self.pods.get_mut(p) {
+            if let Some(n) = pod.node.as_deref_mut() {
+                n.not_ready = true;
+            }
+            if was_ready || pod.unready_since.is_none() {
+                pod.unready_since = Some(now);
+            }
+            terminating = pod.deleting;
+        }
+        if was_ready && let Some(j) = self.pods.get(p).and_then(|x| x.job) {
+            self.pod_status_changed(j);
+        }
+        // The zone's taint queue lets one node through every 10 s.
+        let at = grid_at_or_after(
+            self.last_taint_ms
+                .map_or(now, |t| (t + TAINT_INTERVAL_MS).max(now)),
+            TAINT_PASS_MS,
+        );
+        self.last_taint_ms = Some(at);
+        self.schedule(at, Ev::Taint { pod: p, pgen });
+        if terminating && self.has_taint(p, OUT_OF_SERVICE) {
+            self.schedule_pod_gc(p, pgen);
+        }
+    }
+
+    fn has_taint(&self, p: usize, key: &str) -> bool {
+        self.pods
+            .get(p)
+            .and_then(|x| x.node.as_deref())
+            .is_some_and(|n| n.taints.contains(&key))
+    }
+
+    /// A NoExecute taint `key` comes on Pod `p`'s node: taint eviction looks at the Pod again.
+    fn add_taint(&mut self, p: usize, pgen: u32, key: &'static str) {
+        let now = self.now;
+        self.record(Obj::Pod(p), None, "Tainted", key, || None);
+        let tols = self
+            .pods
+            .get(p)
+            .and_then(|x| self.templates.get(x.tmpl))
+            .map(|t| t.tolerations.clone())
+            .unwrap_or_default();
+        let Some(node) = self.pods.get_mut(p).and_then(|x| x.node.as_deref_mut()) else {
+            return;
+        };
+        node.taints.push(key);
+        if node.evicted {
+            return;
+        }
+        match eviction_delay(&tols, &node.taints) {
+            None => node.eviction = None,
+            Some(0) => node.eviction = Some((now, now)),
+            // An eviction already scheduled earlier stands (upstream's processPodOnNode keeps
+            // the work created earlier when all taints are still tolerated).
+            Some(_) if node.eviction.is_some_and(|(created, _)| created < now) => {}
+            Some(d) => node.eviction = Some((now, now + d)),
+        }
+        if let Some((_, due)) = node.eviction {
+            self.schedule(due, Ev::Evict { pod: p, pgen });
+        }
+    }
+
+    pub(super) fn on_taint(&mut self, p: usize, pgen: u32) {
+        if self.lost(p, pgen).is_some() {
+            self.add_taint(p, pgen, UNREACHABLE);
+        }
+    }
+
+    /// The Node is tainted out-of-service (by an operator): a NoExecute taint too.
+    pub(super) fn on_out_of_service(&mut self, p: usize, pgen: u32) {
+        if self.lost(p, pgen).is_none() {
+            return;
+        }
+        self.add_taint(p, pgen, OUT_OF_SERVICE);
+        let ready_to_gc = self.lost(p, pgen).is_some_and(|n| n.not_ready)
+            && self.pods.get(p).is_some_and(|x| x.deleting);
+        if ready_to_gc {
+            self.schedule_pod_gc(p, pgen);
+        }
+    }
+
+    /// Taint eviction's work for Pod `p` is due: DisruptionTarget (DeletionByTaintManager) and
+    /// a graceful delete, which nobody finishes while the node is gone.
+    pub(super) fn on_evict(&mut self, p: usize, pgen: u32) {
+        let now = self.now;
+        let due = self
+            .lost(p, pgen)
+            .and_then(|n| (!n.evicted).then_some(n.eviction).flatten());
+        if due.is_none_or(|(_, due)| due != now) {
+            return;
+        }
+        if let Some(n) = self.pods.get_mut(p).and_then(|x| x.node.as_deref_mut()) {
+            n.evicted = true;
+        }
+        if let Some(pod) = self.pods.get_mut(p)
+            && !pod.conditions.contains(&"DisruptionTarget")
+        {
+            pod.conditions.push("DisruptionTarget");
+        }
+        self.record(
+            Obj::Pod(p),
+            None,
+            "Evicted",
+            "DeletionByTaintManager",
+            || Some("Taint manager: deleting due to NoExecute taint".into()),
+        );
+        self.delete_pod(p);
+    }
+
+    /// A lost Pod was deleted (by taint eviction or its controller): it is terminating, the
+    /// Job controller may count it now (its finish time is when it stopped being ready, as
+    /// upstream's getFinishedTime reads it), and Pod GC may fail it on an out-of-service node.
+    pub(super) fn lost_pod_deleted(&mut self, p: usize) {
+        let now = self.now;
+        let Some(pod) = self.pods.get_mut(p) else {
+            return;
+        };
+        let (lost_ms, pgen) = match pod.node.as_deref() {
+            Some(n) => (n.lost_ms, pod.epoch),
+            None => return,
+        };
+        pod.finished_ms = pod.unready_since.unwrap_or(now);
+        let finished = pod.finished_ms;
+        self.lose(1, lost_ms, finished);
+        if self.lost(p, pgen).is_some_and(|n| n.not_ready) && self.has_taint(p, OUT_OF_SERVICE) {
+            self.schedule_pod_gc(p, pgen);
+        }
+    }
+
+    /// The Node object is deleted: Pod GC's next pass quarantines it, the pass 40 s later
+    /// fails its Pods.
+    pub(super) fn on_node_deleted(&mut self, p: usize, pgen: u32) {
+        if self.lost(p, pgen).is_none() {
+            return;
+        }
+        self.record(Obj::Pod(p), None, "NodeDeleted", "NodeDeleted", || None);
+        if let Some(n) = self.pods.get_mut(p).and_then(|x| x.node.as_deref_mut()) {
+            n.node_deleted = true;
+        }
+        let first_pass = grid_at_or_after(self.now, POD_GC_PERIOD_MS);
+        self.schedule(
+            first_pass + POD_GC_QUARANTINE_MS,
+            Ev::PodGc { pod: p, pgen },
+        );
+    }
+
+    fn schedule_pod_gc(&mut self, p: usize, pgen: u32) {
+        let at = grid_at_or_after(self.now, POD_GC_PERIOD_MS);
+        self.schedule(at, Ev::PodGc { pod: p, pgen });
+    }
+
+    /// A Pod GC pass for Pod `p`: an orphan (its Node is gone) fails with DisruptionTarget
+    /// (DeletionByPodGC); a terminating Pod on a not-ready, out-of-service node fails.
+    pub(super) fn on_pod_gc(&mut self, p: usize, pgen: u32) -> Result<(), Diagnostic> {
+        let Some(n) = self.lost(p, pgen) else {
+            return Ok(());
+        };
+        let orphan = n.node_deleted;
+        let out_of_service = n.not_ready && n.taints.contains(&OUT_OF_SERVICE);
+        let terminating = self.pods.get(p).is_some_and(|x| x.deleting);
+        let reason = if orphan {
+            if let Some(pod) = self.pods.get_mut(p)
+                && !pod.conditions.contains(&"DisruptionTarget")
+            {
+                pod.conditions.push("DisruptionTarget");
+            }
+            "DeletionByPodGC"
+        } else if out_of_service && terminating {
+            "TerminatingOutOfService"
+        } else {
+            return Ok(());
+        };
+        let now = self.now;
+        if let Some(pod) = self.pods.get_mut(p)
+            && !pod.deleting
+        {
+            let lost_ms = pod.node.as_deref().map_or(now, |n| n.lost_ms);
+            pod.finished_ms = pod.unready_since.unwrap_or(now);
+            let finished = pod.finished_ms;
+            self.lose(1, lost_ms, finished);
+        }
+        let finished = self.pods.get(p).map_or(now, |x| x.finished_ms);
+        self.pod_terminal(p, "Failed", Some(reason))?;
+        // pod_terminal stamps the phase's time; the Job controller's back-off reads the
+        // finish time from the Pod's Ready condition.
+        if let Some(pod) = self.pods.get_mut(p) {
+            pod.finished_ms = finished;
+        }
+        Ok(())
+    }
+
+    /// At the end of the run: the Pods on lost nodes that have not failed, and the time their
+    /// slots waited since (a Pod the Job controller has counted waits only while nothing
+    /// replaced it).
+    pub(super) fn finish_lost_nodes(&mut self) {
+        let end = self.end_ms.min(self.now);
+        let mut stuck = 0;
+        let mut waits = Vec::new();
+        for pod in self.pods.iter().filter(|x| x.alive && !x.freed) {
+            let Some(n) = pod.node.as_deref() else {
+                continue;
+            };
+            stuck += 1;
+            let replaced = pod
+                .job
+                .and_then(|j| self.jobs.get(j))
+                .and_then(|j| j.indexes.get(pod.index as usize))
+                .is_some_and(|ix| ix.active.is_some() || ix.done);
+            if !pod.counted {
+                // A deleted Pod's wait until it stopped being ready is counted already.
+                let from = if pod.deleting {
+                    pod.finished_ms.max(n.lost_ms)
+                } else {
+                    n.lost_ms
+                };
+                waits.push((from, end));
+            } else if !replaced {
+                waits.push((pod.finished_ms.max(n.lost_ms), end));
+            }
+        }
+        self.summary.pods_stuck_on_lost_nodes = stuck;
+        for (from, until) in waits {
+            self.lose(1, from, until);
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn tol(key: &str, exists: bool, effect: &str, seconds: Option<i64>) -> Toleration {
+        Toleration {
+            key: key.into(),
+            exists,
+            value: String::new(),
+            effect: effect.into(),
+            seconds,
+        }
+    }
+
+    #[test]
+    fn tolerations_get_the_admission_defaults_unless_the_pod_has_its_own() {
+        let spec: crate::api::PodSpec = serde_json::from_value(serde_json::json!({
+            "containers": [{"name": "c"}],
+            "tolerations": [{"key": UNREACHABLE, "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 30}]
+        }))
+        .unwrap();
+        let t = tolerations_of(&spec);
+        assert_eq!(t.len(), 2, "{t:?}");
+        assert_eq!(eviction_delay(&t, &[UNREACHABLE]), Some(30_000));
+        let bare: crate::api::PodSpec =
+            serde_json::from_value(serde_json::json!({"containers": [{"name": "c"}]})).unwrap();
+        assert_eq!(
+            eviction_delay(&tolerations_of(&bare), &[UNREACHABLE]),
+            Some(300_000)
+        );
+        // The out-of-service taint is tolerated by nothing the plugin adds: at once.
+        assert_eq!(
+            eviction_delay(&tolerations_of(&bare), &[UNREACHABLE, OUT_OF_SERVICE]),
+            Some(0)
+        );
+    }
+
+    #[test]
+    fn eviction_delay_follows_the_taint_managers_rules() {
+        // A toleration without seconds tolerates forever.
+        assert_eq!(
+            eviction_delay(&[tol(UNREACHABLE, true, "NoExecute", None)], &[UNREACHABLE]),
+            None
+        );
+        // An empty key with Exists and no effect tolerates every taint.
+        assert_eq!(
+            eviction_delay(
+                &[tol("", true, "", Some(60))],
+                &[UNREACHABLE, OUT_OF_SERVICE]
+            ),
+            Some(60_000)
+        );
+        // Zero or negative seconds: at once.
+        assert_eq!(
+            eviction_delay(&[tol(UNREACHABLE, true, "", Some(-5))], &[UNREACHABLE]),
+            Some(0)
+        );
+        // A NoSchedule toleration does not tolerate a NoExecute taint.
+        assert_eq!(
+            eviction_delay(
+                &[tol(UNREACHABLE, true, "NoSchedule", None)],
+                &[UNREACHABLE]
+            ),
+            Some(0)
+        );
+        // Operator Equal (the default) with a value does not match the valueless taint.
+        let mut eq = tol(UNREACHABLE, false, "NoExecute", None);
+        eq.value = "x".into();
+        assert_eq!(eviction_delay(&[eq], &[UNREACHABLE]), Some(0));
+        // The first toleration that tolerates a taint is the one used.
+        assert_eq!(
+            eviction_delay(
+                &[
+                    tol(UNREACHABLE, true, "NoExecute", Some(600)),
+                    tol("", true, "", Some(10))
+                ],
+                &[UNREACHABLE]
+            ),
+            Some(600_000)
+        );
+    }
+
+    #[test]
+    fn grids() {
+        assert_eq!(grid_at_or_after(0, 5_000), 0);
+        assert_eq!(grid_at_or_after(1, 5_000), 5_000);
+        assert_eq!(grid_at_or_after(120_000 + 50_000 + 1, 5_000), 175_000);
+    }
+}
