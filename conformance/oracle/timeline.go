@@ -378,7 +378,10 @@ func (h *tlHarness) installReactors() {
 		if pod.Spec.NodeName == "" || pod.Status.Phase == corev1.PodFailed || pod.Status.Phase == corev1.PodSucceeded {
 			grace = 0
 		}
-		if !h.kubeletDeleting && pod.DeletionTimestamp == nil {
+		// (Pod GC's force delete of a lost node's Pod it has just failed is part of its PodGC
+		// event, timeline_nodeloss.go.)
+		gcDelete := h.nl != nil && h.nl.lostPod(podKey(pod)) && pod.Status.Phase == corev1.PodFailed
+		if !h.kubeletDeleting && pod.DeletionTimestamp == nil && !gcDelete {
 			h.record(h.podEvent("PodDeleted", pod))
 		}
 		if grace == 0 && len(pod.Finalizers) == 0 {

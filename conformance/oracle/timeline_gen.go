@@ -374,6 +374,19 @@ func restartkitTimelines(scs []*tlScenario) ([]tlOutcome, []string, error) {
 					o.Events = append(o.Events, tlEvent{T: e.T, Event: "PodCreated", Job: j, Index: ix})
 				case "Failed":
 					o.Events = append(o.Events, tlEvent{T: e.T, Event: "PodFailed", Job: j, Index: ix})
+					if e.Reason == "DeletionByPodGC" || e.Reason == "TerminatingOutOfService" {
+						// Pod GC failed the Pod of a lost node (timeline_nodeloss.go).
+						o.Events = append(o.Events, tlEvent{T: e.T, Event: "PodGC", Job: j, Index: ix, Reason: e.Reason})
+					}
+				case "NodeLost", "NodeNotReady":
+					o.Events = append(o.Events, tlEvent{T: e.T, Event: e.Event, Job: j, Index: ix})
+				case "Tainted":
+					// The unreachable taint (the out-of-service one is the scenario's, not compared).
+					if e.Reason == "node.kubernetes.io/unreachable" {
+						o.Events = append(o.Events, tlEvent{T: e.T, Event: "Tainted", Job: j, Index: ix})
+					}
+				case "Evicted":
+					o.Events = append(o.Events, tlEvent{T: e.T, Event: "Evicted", Job: j, Index: ix, Reason: e.Reason})
 				case "Succeeded":
 					o.Events = append(o.Events, tlEvent{T: e.T, Event: "PodSucceeded", Job: j, Index: ix})
 				case "Deleted":
@@ -423,7 +436,9 @@ func restartkitTimelines(scs []*tlScenario) ([]tlOutcome, []string, error) {
 }
 
 var tlEventOrder = map[string]int{"PodFailed": 0, "PodSucceeded": 1, "Condition": 2, "JobSet": 3, "JobDeleted": 4, "PodDeleted": 5,
-	"JobGone": 6, "JobCreated": 7, "PodCreated": 8, "SyncError": 9}
+	"JobGone": 6, "JobCreated": 7, "PodCreated": 8, "SyncError": 9,
+	// a lost node's chain (timeline_nodeloss.go)
+	"NodeLost": 10, "NodeNotReady": 11, "Tainted": 12, "Evicted": 13, "PodGC": 14}
 
 // canonical orders one side's events for the comparison: by time, then kind, index, condition.
 // Within one instant the order of Pod events is not a fact either side can be held to (the
@@ -453,7 +468,10 @@ func canonical(o tlOutcome) tlOutcome {
 		if a.Index != b.Index {
 			return a.Index < b.Index
 		}
-		return a.Type < b.Type
+		if a.Type != b.Type {
+			return a.Type < b.Type
+		}
+		return a.Reason < b.Reason
 	})
 	cut := len(evs)
 	jobsetRun := false
@@ -507,6 +525,8 @@ func (e tlEvent) String() string {
 	}
 	if e.Type != "" {
 		s += fmt.Sprintf(" %s/%s %q", e.Type, e.Reason, e.Msg)
+	} else if e.Reason != "" {
+		s += " " + e.Reason
 	} else if e.Msg != "" {
 		s += " " + e.Msg
 	}

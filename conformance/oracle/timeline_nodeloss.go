@@ -150,8 +150,11 @@ func (n dsInformerW) Informer() cache.SharedIndexInformer { return n.inf }
 // (node_lifecycle_controller.go markNodeForTainting: Remove, then Add with ProcessAt = now), so
 // when several wait for the tainter's token the next one tainted is the first listed at the last
 // pass: in a cluster the informer's map order, any order. The harness picks first come, first
-// tainted (restartkit's order).
-type sortedNodeLister struct{ corelisters.NodeLister }
+// tainted, ties in the order the nodes were lost, then added (restartkit's order).
+type sortedNodeLister struct {
+	corelisters.NodeLister
+	c *nlCluster
+}
 
 func (l sortedNodeLister) List(sel labels.Selector) ([]*corev1.Node, error) {
 	ns, err := l.NodeLister.List(sel)
@@ -168,6 +171,10 @@ func (l sortedNodeLister) List(sel labels.Selector) ([]*corev1.Node, error) {
 	sort.Slice(ns, func(i, j int) bool {
 		if a, b := readySince(ns[i]), readySince(ns[j]); !a.Equal(b) {
 			return a.Before(b)
+		}
+		// Not Ready at the same instant: in the order the nodes were lost.
+		if a, b := l.c.lost[ns[i].Name], l.c.lost[ns[j].Name]; a != nil && b != nil && !a.at.Equal(b.at) {
+			return a.at.Before(b.at)
 		}
 		return nodeNum(ns[i].Name) < nodeNum(ns[j].Name)
 	})
@@ -292,6 +299,10 @@ type nlCluster struct {
 	// goroutines).
 	done   map[string]int
 	doneMu sync.Mutex
+	// nextTaintPass: the NoExecute tainting pass runs every 100 ms (scheduler.NodeEvictionPeriod);
+	// besides the monitor's instants the harness runs it while a node waits in a tainter's queue
+	// (a pass with the queues empty does nothing).
+	nextTaintPass *time.Time
 	// nodesDirty, leasesDirty: written since their last delivery.
 	nodesDirty, leasesDirty bool
 	// started: the pool is made (Nodes added later are born during the run).
@@ -349,7 +360,7 @@ func newNLCluster(ctx context.Context, h *tlHarness, factory informers.SharedInf
 	c.nc = nc
 	setUnexported(nc, "now", func() metav1.Time { return metav1.NewTime(h.clock.Now()) })
 	setUnexported(nc, "nodeUpdateWorkerSize", 1) // the nodes one after the other, in name order
-	setUnexported(nc, "nodeLister", corelisters.NodeLister(sortedNodeLister{unexported[corelisters.NodeLister](nc, "nodeLister")}))
+	setUnexported(nc, "nodeLister", corelisters.NodeLister(sortedNodeLister{unexported[corelisters.NodeLister](nc, "nodeLister"), c}))
 	c.shutdowns = append(c.shutdowns, unexported[record.EventBroadcaster](nc, "broadcaster").Shutdown,
 		unexported[workqueue.TypedInterface[string]](nc, "nodeUpdateQueue").ShutDown,
 		func() { shutDownQueue(nc, "podUpdateQueue") })
@@ -554,9 +565,11 @@ func (c *nlCluster) admit(pod *corev1.Pod) error {
 // Classes of the harness's steps within one instant (the kubelet's are 1, the Job syncs' 5).
 const (
 	nlClassLease   = 0
-	nlClassMonitor = 2
-	nlClassTaint   = 3
-	nlClassGC      = 4
+	nlClassMonitor = 20
+	// nlClassTaintPass is a tainting pass between monitor passes (the same place in the instant).
+	nlClassTaintPass = 21
+	nlClassTaint     = 30
+	nlClassGC        = 40
 )
 
 // next is the cluster's next step: its instant and class.
@@ -568,6 +581,9 @@ func (c *nlCluster) next() (time.Time, int) {
 		}
 	}
 	consider(c.nextMonitor, nlClassMonitor)
+	if c.nextTaintPass != nil && c.nextTaintPass.Before(c.nextMonitor) {
+		consider(*c.nextTaintPass, nlClassTaintPass)
+	}
 	consider(c.nextGC, nlClassGC)
 	if c.teQueuesLen() > 0 {
 		consider(c.h.clock.Now(), nlClassTaint)
@@ -620,7 +636,9 @@ func (c *nlCluster) step(ctx context.Context, class int) error {
 		if err := h.sync(); err != nil {
 			return err
 		}
-		nlNoExecuteTaintingPass(c.nc, ctx)
+		c.taintingPass(ctx)
+	case nlClassTaintPass:
+		c.taintingPass(ctx)
 	case nlClassTaint:
 		before := c.evictionState()
 		c.drainTaintQueues(ctx)
@@ -664,6 +682,21 @@ func (c *nlCluster) step(ctx context.Context, class int) error {
 		podGCPass(c.gc, ctx)
 	}
 	return nil
+}
+
+// taintingPass runs doNoExecuteTaintingPass and, while a node still waits in a zone's tainter
+// queue (for the token), asks for the next pass 100 ms later.
+func (c *nlCluster) taintingPass(ctx context.Context) {
+	nlNoExecuteTaintingPass(c.nc, ctx)
+	c.nextTaintPass = nil
+	for _, q := range unexported[map[string]*scheduler.RateLimitedTimedQueue](c.nc, "zoneNoExecuteTainter") {
+		f := reflect.ValueOf(q).Elem().FieldByName("queue")
+		uq := (*scheduler.UniqueQueue)(unsafe.Pointer(f.UnsafeAddr()))
+		if _, waiting := uq.Head(); waiting {
+			next := c.h.clock.Now().Add(scheduler.NodeEvictionPeriod)
+			c.nextTaintPass = &next
+		}
+	}
 }
 
 // checkZones: the contract's zone stays Normal (enough healthy nodes); a disrupted zone changes
@@ -937,7 +970,7 @@ func (c *nlCluster) podEvents(cur *corev1.Pod) {
 		l.failed = true
 		l.times["failed"] = c.h.now()
 		ev := c.h.podEvent("PodGC", cur)
-		ev.Reason = "OutOfService"
+		ev.Reason = "TerminatingOutOfService" // gcTerminating: no condition
 		if disruptionReason(cur) == "DeletionByPodGC" {
 			ev.Reason = "DeletionByPodGC"
 		}
