@@ -264,7 +264,13 @@ func (h *tlHarness) assignSlot(p *corev1.Pod) {
 	held := map[int]bool{}
 	for _, q := range h.seenPod {
 		s, ok := h.slotOf[string(q.UID)]
-		if ok && ownerUID(q) == owner && q.DeletionTimestamp == nil && q.Status.Phase != corev1.PodFailed && q.Status.Phase != corev1.PodSucceeded {
+		terminating := q.DeletionTimestamp != nil
+		if terminating && h.nl != nil && h.nl.lostPod(podKey(q)) && h.replacesOnlyFailed() {
+			// A Pod Terminating on a lost node whose Job replaces only Failed Pods keeps its slot
+			// until Pod GC fails it (restartkit's slots).
+			terminating = false
+		}
+		if ok && ownerUID(q) == owner && !terminating && q.Status.Phase != corev1.PodFailed && q.Status.Phase != corev1.PodSucceeded {
 			held[s] = true
 		}
 	}
@@ -274,6 +280,13 @@ func (h *tlHarness) assignSlot(p *corev1.Pod) {
 			return
 		}
 	}
+}
+
+// replacesOnlyFailed: the scenario's Job counts and replaces a Pod only once it is Failed (a
+// podFailurePolicy, or podReplacementPolicy Failed).
+func (h *tlHarness) replacesOnlyFailed() bool {
+	spec, _ := h.sc.Workload["spec"].(map[string]any)
+	return spec != nil && (spec["podFailurePolicy"] != nil || spec["podReplacementPolicy"] == "Failed")
 }
 
 // slotKey names a NonIndexed Job's slot: the Job object's UID and the slot.
