@@ -28,11 +28,14 @@ for sc, ds in sorted(by_sc.items()):
         exp[d['node']] = {'notReady': nr}
     # taints in Unknown order with the rate limit (first at once, then 10 s apart, on the monitor grid)
     last = None
-    for node in sorted(exp, key=lambda n: (exp[n]['notReady'] if exp[n]['notReady'] is not None else 1e18, int(n[5:]))):
+    lost_at = {d['node']: d['times']['lost'] for d in ds}
+    # Unknown at the same pass: in the order the nodes were lost, then created (the harness's order)
+    for node in sorted(exp, key=lambda n: (exp[n]['notReady'] if exp[n]['notReady'] is not None else 1e18, lost_at[n], int(n[5:]))):
         nr = exp[node]['notReady']
         if nr is None or nr > run: exp[node]["tainted"] = None; continue
         q = nr + (P if minor <= 33 else 0)
-        t = q if last is None else first_tick_ge(max(q, last + 10), P)
+        # the tainting pass runs every 100 ms while a node waits for the token
+        t = q if last is None else max(q, round(first_tick_ge(last + 10, 0.1), 1))
         T = [d for d in ds if d['node'] == node][0]['times']['lost']
         if dele is not None and t >= T + dele:
             exp[node]['tainted'] = None; last = t; continue   # deleted before its turn: its turn still takes the token
