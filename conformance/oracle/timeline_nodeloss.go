@@ -172,9 +172,16 @@ func (l sortedNodeLister) List(sel labels.Selector) ([]*corev1.Node, error) {
 		if a, b := readySince(ns[i]), readySince(ns[j]); !a.Equal(b) {
 			return a.Before(b)
 		}
-		// Not Ready at the same instant: in the order the nodes were lost.
-		if a, b := l.c.lost[ns[i].Name], l.c.lost[ns[j].Name]; a != nil && b != nil && !a.at.Equal(b.at) {
-			return a.at.Before(b.at)
+		// Not Ready at the same instant: in the order the nodes were lost (the ones not lost
+		// after them: one key for all, or the order is not total).
+		lostAt := func(n *corev1.Node) time.Time {
+			if l := l.c.lost[n.Name]; l != nil {
+				return l.at
+			}
+			return time.Unix(1<<40, 0)
+		}
+		if a, b := lostAt(ns[i]), lostAt(ns[j]); !a.Equal(b) {
+			return a.Before(b)
 		}
 		return nodeNum(ns[i].Name) < nodeNum(ns[j].Name)
 	})
