@@ -383,7 +383,7 @@ func main() {
 		total += n
 		disagreements += d
 	}
-	if (*flagTimelineN > 0 || *flagTimelineJobSetN > 0 || *flagTimelineFile != "") && (len(want) == 0 || want["timeline"]) {
+	if (*flagTimelineN > 0 || *flagTimelineJobSetN > 0 || *flagTimelineNodeLossN > 0 || *flagTimelineFile != "") && (len(want) == 0 || want["timeline"]) {
 		n, d, err := runTimeline(*flagTimelineN, *flagSeed)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "oracle:", err)

@@ -226,6 +226,8 @@ type tlHarness struct {
 	dirty bool
 	// The JobSet controller's part (timeline_jobset.go); nil in Job scenarios.
 	js *jsHarness
+	// The cluster's handling of a lost node (timeline_nodeloss.go); nil in scenarios without one.
+	nl *nlCluster
 }
 
 func (h *tlHarness) now() float64 { return h.clock.Now().Sub(tlEpoch).Seconds() }
@@ -262,7 +264,13 @@ func (h *tlHarness) assignSlot(p *corev1.Pod) {
 	held := map[int]bool{}
 	for _, q := range h.seenPod {
 		s, ok := h.slotOf[string(q.UID)]
-		if ok && ownerUID(q) == owner && q.DeletionTimestamp == nil && q.Status.Phase != corev1.PodFailed && q.Status.Phase != corev1.PodSucceeded {
+		terminating := q.DeletionTimestamp != nil
+		if terminating && h.nl != nil && h.nl.lostPod(podKey(q)) && h.replacesOnlyFailed() {
+			// A Pod Terminating on a lost node whose Job replaces only Failed Pods keeps its slot
+			// until Pod GC fails it (restartkit's slots).
+			terminating = false
+		}
+		if ok && ownerUID(q) == owner && !terminating && q.Status.Phase != corev1.PodFailed && q.Status.Phase != corev1.PodSucceeded {
 			held[s] = true
 		}
 	}
@@ -272,6 +280,13 @@ func (h *tlHarness) assignSlot(p *corev1.Pod) {
 			return
 		}
 	}
+}
+
+// replacesOnlyFailed: the scenario's Job counts and replaces a Pod only once it is Failed (a
+// podFailurePolicy, or podReplacementPolicy Failed).
+func (h *tlHarness) replacesOnlyFailed() bool {
+	spec, _ := h.sc.Workload["spec"].(map[string]any)
+	return spec != nil && (spec["podFailurePolicy"] != nil || spec["podReplacementPolicy"] == "Failed")
 }
 
 // slotKey names a NonIndexed Job's slot: the Job object's UID and the slot.
@@ -346,6 +361,12 @@ func (h *tlHarness) installReactors() {
 		}
 		pod.UID = types.UID("pod-uid-" + pod.Name)
 		pod.CreationTimestamp = metav1.NewTime(h.clock.Now())
+		if h.nl != nil {
+			// The DefaultTolerationSeconds admission plugin (kube-apiserver's default set).
+			if err := h.nl.admit(pod); err != nil {
+				return true, nil, err
+			}
+		}
 		if pod.Spec.TerminationGracePeriodSeconds == nil {
 			g := int64(corev1.DefaultTerminationGracePeriodSeconds)
 			pod.Spec.TerminationGracePeriodSeconds = &g
@@ -359,6 +380,9 @@ func (h *tlHarness) installReactors() {
 			return true, nil, err
 		}
 		pod := obj.(*corev1.Pod).DeepCopy()
+		if h.nl != nil {
+			h.nl.podEvents(pod)
+		}
 		// kube-apiserver's Pod strategy: no grace for a Pod that never ran on a node or is terminal.
 		grace := *pod.Spec.TerminationGracePeriodSeconds
 		if d.DeleteOptions.GracePeriodSeconds != nil {
@@ -367,7 +391,10 @@ func (h *tlHarness) installReactors() {
 		if pod.Spec.NodeName == "" || pod.Status.Phase == corev1.PodFailed || pod.Status.Phase == corev1.PodSucceeded {
 			grace = 0
 		}
-		if !h.kubeletDeleting && pod.DeletionTimestamp == nil {
+		// (Pod GC's force delete of a lost node's Pod it has just failed is part of its PodGC
+		// event, timeline_nodeloss.go.)
+		gcDelete := h.nl != nil && h.nl.lostPod(podKey(pod)) && pod.Status.Phase == corev1.PodFailed
+		if !h.kubeletDeleting && pod.DeletionTimestamp == nil && !gcDelete {
 			h.record(h.podEvent("PodDeleted", pod))
 		}
 		if grace == 0 && len(pod.Finalizers) == 0 {
@@ -406,6 +433,16 @@ func (h *tlHarness) sync() error {
 		if err != nil {
 			return err
 		}
+		if h.nl != nil {
+			nchanged, err := h.nl.syncNodes()
+			if err != nil {
+				return err
+			}
+			if err := h.nl.syncLeases(); err != nil {
+				return err
+			}
+			jchanged = jchanged || nchanged
+		}
 		if h.js != nil {
 			// The JobSet's changes, then the garbage collector (timeline_jobset.go).
 			jschanged, err := h.js.syncJobSet(h)
@@ -420,6 +457,24 @@ func (h *tlHarness) sync() error {
 		}
 		if !changed && !jchanged {
 			return nil
+		}
+	}
+}
+
+// fakeTimes puts the fake clock's now in the Pod condition times a controller stamped with the
+// real clock (utilpod.UpdatePodCondition and apipod.UpdatePodCondition use metav1.Now: the node
+// lifecycle controller's Ready=False, the taint manager's and Pod GC's DisruptionTarget). The Job
+// controller reads the Ready=False transition time as a lost Pod's finish time for its back-off
+// (job/backoff_utils.go getFinishedTime): it is the instant of the write.
+func (h *tlHarness) fakeTimes(p *corev1.Pod) {
+	now := h.clock.Now()
+	for i := range p.Status.Conditions {
+		c := &p.Status.Conditions[i]
+		if c.LastTransitionTime.Time.After(now) {
+			c.LastTransitionTime = metav1.NewTime(now)
+		}
+		if c.LastProbeTime.Time.After(now) {
+			c.LastProbeTime = metav1.NewTime(now)
 		}
 	}
 }
@@ -484,6 +539,7 @@ func (h *tlHarness) syncPods() (bool, error) {
 			changed = true
 		case old == nil:
 			cur = cur.DeepCopy()
+			h.fakeTimes(cur)
 			h.bumpRV(cur)
 			if err := h.client.Tracker().Update(podsGVR, cur.DeepCopy(), cur.Namespace); err != nil {
 				return false, err
@@ -501,6 +557,7 @@ func (h *tlHarness) syncPods() (bool, error) {
 			changed = true
 		case !sameIgnoringRV(cur, old, cur, old):
 			cur = cur.DeepCopy()
+			h.fakeTimes(cur)
 			h.bumpRV(cur)
 			if err := h.client.Tracker().Update(podsGVR, cur.DeepCopy(), cur.Namespace); err != nil {
 				return false, err
@@ -508,6 +565,9 @@ func (h *tlHarness) syncPods() (bool, error) {
 			h.seenPod[k] = cur
 			if err := store.Update(cur); err != nil {
 				return false, err
+			}
+			if h.nl != nil {
+				h.nl.podEvents(cur)
 			}
 			for _, hd := range h.podInf.handlers {
 				hd.OnUpdate(old, cur)
@@ -792,6 +852,14 @@ func (h *tlHarness) nextScript(pod *corev1.Pod, ctr string) *tlExit {
 }
 
 func (h *tlHarness) act(a kubeletAction) error {
+	if h.nl != nil {
+		if a.kind == "nodeDelete" || a.kind == "outOfService" {
+			return h.nl.operator(a)
+		}
+		if h.nl.lostPod(a.pod) {
+			return nil // the node is lost: its kubelet does nothing more
+		}
+	}
 	pod, err := h.getPod(a.pod)
 	if apierrors.IsNotFound(err) {
 		return nil
@@ -799,17 +867,23 @@ func (h *tlHarness) act(a kubeletAction) error {
 	if err != nil {
 		return err
 	}
+	nodeName := "node-0"
+	if h.nl != nil {
+		if nodeName, err = h.nl.nodeFor(a.pod); err != nil {
+			return err
+		}
+	}
 	terminal := pod.Status.Phase == corev1.PodFailed || pod.Status.Phase == corev1.PodSucceeded
 	now := metav1.NewTime(h.clock.Now())
 	switch a.kind {
 	case "bind":
-		pod.Spec.NodeName = "node-0"
+		pod.Spec.NodeName = nodeName
 		return h.updatePod(pod)
 	case "init":
 		if terminal || pod.DeletionTimestamp != nil {
 			return nil
 		}
-		pod.Spec.NodeName = "node-0"
+		pod.Spec.NodeName = nodeName
 		for _, c := range pod.Spec.InitContainers {
 			if c.Name != a.ctr {
 				continue
@@ -831,7 +905,7 @@ func (h *tlHarness) act(a kubeletAction) error {
 		if terminal || pod.DeletionTimestamp != nil {
 			return nil // the kubelet starts nothing in a Pod that is being deleted
 		}
-		pod.Spec.NodeName = "node-0"
+		pod.Spec.NodeName = nodeName
 		pod.Status.Phase = corev1.PodRunning
 		pod.Status.StartTime = &now
 		pod.Status.ContainerStatuses = nil
@@ -857,7 +931,13 @@ func (h *tlHarness) act(a kubeletAction) error {
 		cs.Ready, cs.Started = true, ptrTo(true)
 		h.scheduleScript(a.pod, pod, a.ctr)
 		return h.updatePod(pod)
-	case "exit", "node", "kill":
+	case "node":
+		// The Pod's node is lost (timeline_nodeloss.go): the cluster takes it from here.
+		if !terminal {
+			h.nl.lose(pod)
+		}
+		return nil
+	case "exit", "kill":
 		if terminal {
 			return nil
 		}
@@ -886,8 +966,8 @@ func (h *tlHarness) act(a kubeletAction) error {
 			}
 			terminate(cs, a.code, a.rsn)
 		} else {
-			// A node failure or the end of the grace period: what still runs, waits to restart
-			// or never started ends with 137.
+			// The end of the grace period: what still runs, waits to restart or never started
+			// ends with 137.
 			for _, c := range pod.Spec.Containers {
 				if containerStatus(pod, c.Name) == nil {
 					pod.Status.ContainerStatuses = append(pod.Status.ContainerStatuses, corev1.ContainerStatus{Name: c.Name})
@@ -898,11 +978,6 @@ func (h *tlHarness) act(a kubeletAction) error {
 					terminate(cs, 137, "Error")
 				}
 			}
-		}
-		if a.kind == "node" {
-			pod.Status.Conditions = append(pod.Status.Conditions, corev1.PodCondition{
-				Type: corev1.DisruptionTarget, Status: corev1.ConditionTrue, Reason: "DeletionByTaintManager",
-				Message: "Taint manager: deleting due to NoExecute taint", LastTransitionTime: now})
 		}
 		// The Pod ends when every container has: Succeeded if all exited 0. Sidecars do not
 		// count; the kubelet stops them then (killed, 137: restartkit's worst case).
@@ -1032,7 +1107,15 @@ func newTLHarness(ctx context.Context, sc *tlScenario) (*tlHarness, func(), erro
 	h.installReactors()
 	// The controller's event broadcaster runs a goroutine until it is shut down (Run would);
 	// without this every scenario would leave one behind, holding its controller.
-	return h, unexported[record.EventBroadcaster](ctrl, "broadcaster").Shutdown, nil
+	shutdown := unexported[record.EventBroadcaster](ctrl, "broadcaster").Shutdown
+	if sc.hasNodeLoss() {
+		if h.nl, err = newNLCluster(ctx, h, factory); err != nil {
+			return nil, nil, err
+		}
+		jobShutdown := shutdown
+		shutdown = func() { jobShutdown(); h.nl.shutdown() }
+	}
+	return h, shutdown, nil
 }
 
 // withTLHarness runs play with a fresh harness for sc and releases the harness after it.
@@ -1090,7 +1173,7 @@ func (h *tlHarness) play(ctx context.Context, final func() string) (tlOutcome, e
 		// then due syncs, each followed by the informers' delivery.
 		ai, okA := h.nextAction()
 		key, qAt, okQ := h.queue.next()
-		if !okA && !okQ {
+		if !okA && !okQ && h.nl == nil {
 			break
 		}
 		var at time.Time
@@ -1099,6 +1182,15 @@ func (h *tlHarness) play(ctx context.Context, final func() string) (tlOutcome, e
 			at = h.actions[ai].at
 		} else {
 			at = qAt
+		}
+		// The cluster's steps for a lost node come before the kubelet's (lease renewals) or
+		// between the kubelet's and the Job syncs (timeline_nodeloss.go).
+		nlClass := -1
+		if h.nl != nil {
+			nAt, class := h.nl.next()
+			if (!okA && !okQ) || nAt.Before(at) || (nAt.Equal(at) && (class == nlClassLease || !useAction)) {
+				at, nlClass = nAt, class
+			}
 		}
 		if at.After(end) {
 			break
@@ -1115,6 +1207,10 @@ func (h *tlHarness) play(ctx context.Context, final func() string) (tlOutcome, e
 			lastInstant, syncsAtInstant = clk.Now(), 0
 		}
 		switch {
+		case nlClass >= 0:
+			if err := h.nl.step(ctx, nlClass); err != nil {
+				return tlOutcome{}, fmt.Errorf("node lifecycle: %w", err)
+			}
 		case useAction:
 			a := h.actions[ai]
 			h.actions = append(h.actions[:ai], h.actions[ai+1:]...)
@@ -1160,7 +1256,7 @@ func jobValidate(j *batch.Job) field.ErrorList {
 // setTimelineGates: StaleControllerConsistencyJob (from 1.36) makes the controller wait for its
 // informer to have seen its own writes, which the harness's deliveries settle anyway.
 func setTimelineGates() error {
-	return setGates(onlyKnown(map[string]bool{"StaleControllerConsistencyJob": false}))
+	return setGates(onlyKnown(map[string]bool{"StaleControllerConsistencyJob": false, "NodeControllerLeaseCircuitBreaker": false}))
 }
 
 // backoffRecordOf prints the controller's pod-failure back-off records (its unexported

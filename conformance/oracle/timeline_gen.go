@@ -53,6 +53,7 @@ type tlScenario struct {
 	MaxTimelineEvents    int             `json:"maxTimelineEvents,omitempty"`
 	FeatureGates         map[string]bool `json:"featureGates,omitempty"`
 	Workload             map[string]any  `json:"workload"`
+	NodeLoss             *tlNodeLoss     `json:"nodeLoss,omitempty"`
 	runForSeconds        float64
 	family               string
 }
@@ -373,6 +374,19 @@ func restartkitTimelines(scs []*tlScenario) ([]tlOutcome, []string, error) {
 					o.Events = append(o.Events, tlEvent{T: e.T, Event: "PodCreated", Job: j, Index: ix})
 				case "Failed":
 					o.Events = append(o.Events, tlEvent{T: e.T, Event: "PodFailed", Job: j, Index: ix})
+					if e.Reason == "DeletionByPodGC" || e.Reason == "TerminatingOutOfService" {
+						// Pod GC failed the Pod of a lost node (timeline_nodeloss.go).
+						o.Events = append(o.Events, tlEvent{T: e.T, Event: "PodGC", Job: j, Index: ix, Reason: e.Reason})
+					}
+				case "NodeLost", "NodeNotReady":
+					o.Events = append(o.Events, tlEvent{T: e.T, Event: e.Event, Job: j, Index: ix})
+				case "Tainted":
+					// The unreachable taint (the out-of-service one is the scenario's, not compared).
+					if e.Reason == "node.kubernetes.io/unreachable" {
+						o.Events = append(o.Events, tlEvent{T: e.T, Event: "Tainted", Job: j, Index: ix})
+					}
+				case "Evicted":
+					o.Events = append(o.Events, tlEvent{T: e.T, Event: "Evicted", Job: j, Index: ix, Reason: e.Reason})
 				case "Succeeded":
 					o.Events = append(o.Events, tlEvent{T: e.T, Event: "PodSucceeded", Job: j, Index: ix})
 				case "Deleted":
@@ -422,7 +436,9 @@ func restartkitTimelines(scs []*tlScenario) ([]tlOutcome, []string, error) {
 }
 
 var tlEventOrder = map[string]int{"PodFailed": 0, "PodSucceeded": 1, "Condition": 2, "JobSet": 3, "JobDeleted": 4, "PodDeleted": 5,
-	"JobGone": 6, "JobCreated": 7, "PodCreated": 8, "SyncError": 9}
+	"JobGone": 6, "JobCreated": 7, "PodCreated": 8, "SyncError": 9,
+	// a lost node's chain (timeline_nodeloss.go)
+	"NodeLost": 10, "NodeNotReady": 11, "Tainted": 12, "Evicted": 13, "PodGC": 14}
 
 // canonical orders one side's events for the comparison: by time, then kind, index, condition.
 // Within one instant the order of Pod events is not a fact either side can be held to (the
@@ -452,7 +468,10 @@ func canonical(o tlOutcome) tlOutcome {
 		if a.Index != b.Index {
 			return a.Index < b.Index
 		}
-		return a.Type < b.Type
+		if a.Type != b.Type {
+			return a.Type < b.Type
+		}
+		return a.Reason < b.Reason
 	})
 	cut := len(evs)
 	jobsetRun := false
@@ -506,6 +525,8 @@ func (e tlEvent) String() string {
 	}
 	if e.Type != "" {
 		s += fmt.Sprintf(" %s/%s %q", e.Type, e.Reason, e.Msg)
+	} else if e.Reason != "" {
+		s += " " + e.Reason
 	} else if e.Msg != "" {
 		s += " " + e.Msg
 	}
@@ -589,8 +610,10 @@ func runTimeline(n int, seed uint64) (int, int, error) {
 	}
 	total := n
 	if given == nil {
-		total += *flagTimelineJobSetN
+		total += *flagTimelineJobSetN + *flagTimelineNodeLossN
 	}
+	// The node-loss family draws from a stream of its own.
+	nodeLossGen := gen{rand.New(rand.NewPCG(seed, 0x6e6f6465))}
 	upStart := time.Now()
 	for i := 0; i < total; i++ {
 		var sc *tlScenario
@@ -599,8 +622,10 @@ func runTimeline(n int, seed uint64) (int, int, error) {
 			sc = given[i]
 		case i < n:
 			sc = g.timelineScenario(i, extra)
-		default:
+		case i < n+*flagTimelineJobSetN:
 			sc = g.jobsetTimelineScenario(i-n, extra)
+		default:
+			sc = nodeLossGen.nodeLossTimelineScenario(i - n - *flagTimelineJobSetN)
 		}
 		up, refused, err := playUpstream(sc)
 		if err != nil && refused {
@@ -717,6 +742,9 @@ func runTimeline(n int, seed uint64) (int, int, error) {
 	for _, f := range fams {
 		fmt.Printf("  %-42s %5d scenarios, %d disagreements\n", f, perFamily[f][0], perFamily[f][1])
 	}
+	if nlLateLosses > 0 {
+		fmt.Printf("  (node loss: %d losses of a node added to the pool after its last lease renewal, where the harness may see the node Unknown one monitor period late)\n", nlLateLosses)
+	}
 	if harnessErrors > 0 {
 		return len(scs), disagreements + harnessErrors, fmt.Errorf("%d timeline scenarios failed in the harness", harnessErrors)
 	}
@@ -727,7 +755,7 @@ func runTimeline(n int, seed uint64) (int, int, error) {
 // refused by upstream's validation (a skip, not a harness failure).
 func playUpstream(sc *tlScenario) (up tlOutcome, refused bool, err error) {
 	// The scenario's gates (RestartJob for the JobSet controller), with the harness's own.
-	gates := map[string]bool{"StaleControllerConsistencyJob": false}
+	gates := map[string]bool{"StaleControllerConsistencyJob": false, "NodeControllerLeaseCircuitBreaker": false}
 	for k, v := range sc.FeatureGates {
 		gates[k] = v
 	}
