@@ -1503,7 +1503,7 @@ fn the_kubelets_housekeeping_drops_a_back_off_entry_unchanged_for_ten_minutes() 
 #[test]
 fn a_node_deleted_while_it_waits_for_the_taint_still_spends_the_token() {
     // Three Pods lose their nodes at 20 s; all go Unknown at 75 s. The zone's queue taints one
-    // node every 10 s, in the order of their Pods' creation: 75 s, 85 s, 95 s. With the Nodes
+    // node every 10 s (ties: in the order they were lost, here their Pods' creation): 75 s, 85 s, 95 s. With the Nodes
     // deleted 60 s after the loss (80 s), the first is tainted, the second's token is spent on
     // a Node gone, and nothing is left for the third.
     let scenario = |deleted: Option<f64>| {

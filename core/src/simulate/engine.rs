@@ -541,9 +541,9 @@ pub(super) struct Engine<'a> {
     /// The scenario's nodeLoss with upstream's defaults.
     node_loss: node::NodeLossConfig,
     /// When the zone's NoExecute taint queue last let a node through, and the nodes waiting in
-    /// it: (queued at, their Pod's creation number, Pod, its epoch).
+    /// it: (queued at, lost at, their Pod's creation number, Pod, its epoch).
     last_taint_ms: Option<u64>,
-    taint_waiting: Vec<(u64, u64, usize, u32)>,
+    taint_waiting: Vec<(u64, u64, u64, usize, u32)>,
     /// Pods the workload runs at once when nothing has failed (the Pod, a Job's parallelism,
     /// the sum over a JobSet's Jobs), how many of them now run ready on a live node, and since
     /// when all of them have.

@@ -376,7 +376,7 @@ impl Engine<'_> {
 
         // The pod-failure back-off record (upstream's newBackoffRecord): failures since the
         // last success, and the last failure's finish time.
-        let finish = |e: &Self, p: usize| e.pods.get(p).map_or(now, |x| x.finished_ms);
+        let finish = |e: &Self, p: usize| e.finish_ms(p);
         let last_success = new_succeeded.iter().map(|&p| finish(self, p)).max();
         // Failures that count for the record: all of them, or those after the last success.
         let (mut n_failures, mut last_failure) = (0u32, None::<u64>);
@@ -426,10 +426,8 @@ impl Engine<'_> {
             }
         }
         for (&p, o) in new_failed.iter().zip(&outcomes) {
-            let (index, fin) = self
-                .pods
-                .get(p)
-                .map_or((0, now), |x| (x.index, x.finished_ms));
+            let index = self.pods.get(p).map_or(0, |x| x.index);
+            let fin = self.finish_ms(p);
             if let Some(pod) = self.pods.get_mut(p) {
                 pod.counted = true;
             }
@@ -474,6 +472,7 @@ impl Engine<'_> {
                 if let Some(pod) = self.pods.get_mut(p) {
                     pod.counted = true;
                 }
+                self.finalizer_gone_on_lost_node(p);
             }
         }
 
@@ -778,18 +777,23 @@ impl Engine<'_> {
         }
         self.record(Obj::Pod(p), None, "Deleted", "Terminating", || None);
         let grace = self.templates.get(tmpl).map_or(30_000, |t| t.grace_ms);
-        if self.kubelet_gone(p) {
-            // No kubelet finishes the deletion: the Pod stays (its Job's finalizer holds it
-            // even without a grace period) until Pod GC fails it. A bare Pod deleted without
-            // a grace period goes at once.
-            if grace == 0 && self.pods.get(p).is_some_and(|x| x.job.is_none()) {
-                self.kill_pod(p);
-                if let Some(pod) = self.pods.get_mut(p) {
-                    pod.phase = "Deleted";
-                    pod.finished_ms = now;
-                }
-                return;
-            }
+        // No kubelet finishes a graceful deletion on a lost node: the Pod stays Terminating
+        // until Pod GC fails it. Without a grace period the API server removes it once its
+        // finalizers are gone: at once (below), unless its Job keeps its finalizer until the
+        // Pod has failed (podFailurePolicy, podReplacementPolicy Failed).
+        let mut stays = false;
+        if let Some(pod) = self.pods.get_mut(p)
+            && let Some(n) = pod.node.as_deref_mut()
+        {
+            n.deleted_at = Some(now);
+            let only_failed = pod.job.is_some_and(|_| {
+                self.templates
+                    .get(tmpl)
+                    .is_some_and(|t| t.only_replace_failed)
+            });
+            stays = grace > 0 || only_failed;
+        }
+        if stays {
             self.lost_pod_deleted(p);
             if let Some(j) = self.pods.get(p).and_then(|x| x.job) {
                 self.enqueue_job_sync(j, now);
@@ -900,6 +904,9 @@ impl Engine<'_> {
             }
             self.delete_pod(p);
         }
+        // ... also one still terminating that was not counted (on a lost node, waiting for a
+        // Failed phase), and every Pod's finalizer goes.
+        self.count_terminating_at_finish(j, true)?;
         self.finish_when_terminated(j)
     }
 
@@ -923,7 +930,53 @@ impl Engine<'_> {
             }
             self.delete_pod(p);
         }
+        self.count_terminating_at_finish(j, false)?;
         self.finish_when_terminated(j)
+    }
+
+    /// The Job has its finished condition: the controller removes every Pod's tracking
+    /// finalizer (`canRemoveFinalizer`), counting a terminating Pod it had not counted as
+    /// failed when the Job fails (job_controller.go 1.37.2:1359-1360). A Pod deleted without a
+    /// grace period on a lost node then goes.
+    fn count_terminating_at_finish(&mut self, j: usize, failing: bool) -> Result<(), Diagnostic> {
+        let pods: Vec<usize> = self.jobs.get(j).map(|x| x.pods.clone()).unwrap_or_default();
+        for p in pods {
+            let uncounted = self
+                .pods
+                .get(p)
+                .is_some_and(|x| x.alive && x.deleting && !x.counted);
+            if uncounted {
+                let counts = failing && self.pod_failure_outcome(p)?.count_failed;
+                if let Some(pod) = self.pods.get_mut(p) {
+                    pod.counted = true;
+                }
+                if counts && let Some(job) = self.jobs.get_mut(j) {
+                    job.failed += 1;
+                    job.status_changed = true;
+                }
+            }
+            self.finalizer_gone_on_lost_node(p);
+        }
+        Ok(())
+    }
+
+    /// A Pod on a lost node deleted without a grace period goes once its finalizer is gone.
+    fn finalizer_gone_on_lost_node(&mut self, p: usize) {
+        let now = self.now;
+        let gone = self.pods.get(p).is_some_and(|x| {
+            x.alive
+                && x.deleting
+                && x.counted
+                && x.node.is_some()
+                && self.templates.get(x.tmpl).is_some_and(|t| t.grace_ms == 0)
+        });
+        if gone {
+            self.kill_pod(p);
+            if let Some(pod) = self.pods.get_mut(p) {
+                pod.phase = "Deleted";
+                pod.finished_ms = now;
+            }
+        }
     }
 
     /// Failed or Complete, once no Pod of the Job is terminating.

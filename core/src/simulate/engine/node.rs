@@ -124,6 +124,8 @@ pub(super) struct LostNode {
     /// The taint eviction scheduled for the Pod: (created, due).
     eviction: Option<(u64, u64)>,
     evicted: bool,
+    /// When the Pod was deleted (taint eviction, its controller).
+    pub(super) deleted_at: Option<u64>,
     /// When the Node object was deleted.
     node_deleted: Option<u64>,
 }
@@ -282,6 +284,25 @@ impl Engine<'_> {
         self.pod_terminal(p, "Failed", Some("DisruptionTarget"))
     }
 
+    /// When Pod `p` finished, as the Job controller reads it when it counts the Pod
+    /// (getFinishedTime): a Pod on a lost node has no terminated container, so it is when its
+    /// Ready condition turned False, else its deletion (deletionTimestamp − grace period: the
+    /// instant it was deleted, or Pod GC's forced delete).
+    pub(super) fn finish_ms(&self, p: usize) -> u64 {
+        let now = self.now;
+        let Some(pod) = self.pods.get(p) else {
+            return now;
+        };
+        match pod.node.as_deref() {
+            Some(n) => pod
+                .unready_since
+                .filter(|&t| t <= now)
+                .or(n.deleted_at)
+                .unwrap_or(pod.finished_ms),
+            None => pod.finished_ms,
+        }
+    }
+
     pub(super) fn node_event_is_stale(&self, ev: Ev) -> bool {
         match ev {
             Ev::NodeNotReady { pod, pgen }
@@ -338,8 +359,11 @@ impl Engine<'_> {
         } else {
             now
         };
-        let created = self.pods.get(p).map_or(0, |x| x.created);
-        self.taint_waiting.push((queued_at, created, p, pgen));
+        let (created, lost_ms) = self.pods.get(p).map_or((0, now), |x| {
+            (x.created, x.node.as_deref().map_or(now, |n| n.lost_ms))
+        });
+        self.taint_waiting
+            .push((queued_at, lost_ms, created, p, pgen));
         self.schedule(queued_at, Ev::TaintPass);
         if terminating && self.has_taint(p, OUT_OF_SERVICE) {
             self.schedule_pod_gc(p, pgen);
@@ -385,8 +409,8 @@ impl Engine<'_> {
 
     /// The NoExecute tainting pass: the zone's queue lets one node through per token (one every
     /// 10 s, burst 1). Upstream takes the waiting nodes in the order its pass lists them (any
-    /// order); here, and in the oracle's harness, in the order they went Unknown, then by their
-    /// Pods' creation. A node deleted before it was queued never was; one deleted while it
+    /// order); here, and in the oracle's harness, in the order they went Unknown, then in the
+    /// order they were lost. A node deleted before it was queued never was; one deleted while it
     /// waits still spends a token (the pass takes it before it looks the node up) and is not
     /// tainted.
     pub(super) fn on_taint_pass(&mut self) {
@@ -403,18 +427,33 @@ impl Engine<'_> {
             }
             let Some(i) = (0..self.taint_waiting.len())
                 .filter(|&i| self.taint_waiting.get(i).is_some_and(|w| w.0 <= now))
-                .min_by_key(|&i| self.taint_waiting.get(i).map(|w| (w.0, w.1)))
+                .min_by_key(|&i| self.taint_waiting.get(i).map(|w| (w.0, w.1, w.2)))
             else {
                 return;
             };
-            let (queued_at, _, p, pgen) = self.taint_waiting.swap_remove(i);
-            let deleted = self.lost(p, pgen).and_then(|n| n.node_deleted);
+            let (queued_at, _, created, p, pgen) = self.taint_waiting.swap_remove(i);
+            // The node, also when its Pod has failed since (Pod GC on an out-of-service node):
+            // the node is still there and still lost.
+            let node = self
+                .pods
+                .get(p)
+                .filter(|x| x.created == created)
+                .and_then(|x| x.node.as_deref());
+            let deleted = node.and_then(|n| n.node_deleted);
             if deleted.is_some_and(|d| d <= queued_at) {
                 continue;
             }
             self.last_taint_ms = Some(now);
-            if deleted.is_none() && self.lost(p, pgen).is_some() {
+            if deleted.is_some() || node.is_none() {
+                continue;
+            }
+            if self.lost(p, pgen).is_some() {
                 self.add_taint(p, pgen, UNREACHABLE);
+            } else {
+                self.record(Obj::Pod(p), None, "Tainted", UNREACHABLE, || None);
+                if let Some(n) = self.pods.get_mut(p).and_then(|x| x.node.as_deref_mut()) {
+                    n.taints.push(UNREACHABLE);
+                }
             }
         }
     }
@@ -458,6 +497,9 @@ impl Engine<'_> {
             || Some("Taint manager: deleting due to NoExecute taint".into()),
         );
         self.delete_pod(p);
+        if let Some(j) = self.pods.get(p).and_then(|x| x.job) {
+            self.enqueue_job_sync(j, self.now);
+        }
     }
 
     /// A lost Pod was deleted (by taint eviction or its controller): it is terminating, the
@@ -525,6 +567,10 @@ impl Engine<'_> {
             return Ok(());
         };
         let now = self.now;
+        // Pod GC deletes it with no grace period: its deletion time is now.
+        if let Some(n) = self.pods.get_mut(p).and_then(|x| x.node.as_deref_mut()) {
+            n.deleted_at = Some(now);
+        }
         if let Some(pod) = self.pods.get_mut(p)
             && !pod.deleting
         {
