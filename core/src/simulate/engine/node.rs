@@ -118,6 +118,9 @@ impl NodeLossConfig {
 #[derive(Debug, Clone, Default)]
 pub(super) struct LostNode {
     pub lost_ms: u64,
+    /// Which loss this is (its Pod's creation number): the node events name it, and they go on
+    /// when the Pod has gone (the node is still there, still lost).
+    id: u32,
     pub(super) not_ready: bool,
     /// The NoExecute taints on the node, in the order they came.
     pub(super) taints: Vec<&'static str>,
@@ -237,11 +240,12 @@ impl Engine<'_> {
         if !pod.alive || pod.node.is_some() {
             return Ok(());
         }
+        let pgen = pod.created as u32;
         pod.node = Some(Box::new(LostNode {
             lost_ms: now,
+            id: pgen,
             ..LostNode::default()
         }));
-        let pgen = pod.epoch;
         self.summary.nodes_lost += 1;
         self.set_working(p, false);
         self.record(Obj::Pod(p), None, "NodeLost", "NodeLost", || {
@@ -309,16 +313,35 @@ impl Engine<'_> {
             | Ev::Evict { pod, pgen }
             | Ev::NodeDeleted { pod, pgen }
             | Ev::OutOfService { pod, pgen }
-            | Ev::PodGc { pod, pgen } => self.lost(pod, pgen).is_none(),
+            | Ev::PodGc { pod, pgen } => match self.node_of(pod, pgen) {
+                None => true,
+                // A node whose Pod has gone matters while the Pod's Job runs (its taint turn).
+                Some(_) => self.pods.get(pod).is_some_and(|x| {
+                    !x.alive
+                        && x.job
+                            .and_then(|j| self.jobs.get(j))
+                            .is_none_or(|j| j.phase != "Running")
+                }),
+            },
             _ => false,
         }
     }
 
-    fn lost(&self, p: usize, pgen: u32) -> Option<&LostNode> {
+    /// The lost node `id` of Pod `p`, while the Pod is there.
+    fn lost(&self, p: usize, id: u32) -> Option<&LostNode> {
         self.pods
             .get(p)
-            .filter(|x| x.alive && x.epoch == pgen)
+            .filter(|x| x.alive)
             .and_then(|x| x.node.as_deref())
+            .filter(|n| n.id == id)
+    }
+
+    /// The lost node `id` of Pod `p`, also when the Pod has gone since.
+    fn node_of(&self, p: usize, id: u32) -> Option<&LostNode> {
+        self.pods
+            .get(p)
+            .and_then(|x| x.node.as_deref())
+            .filter(|n| n.id == id)
     }
 
     /// The node lifecycle controller's monitor finds the node's Lease too old: Ready is
@@ -327,9 +350,13 @@ impl Engine<'_> {
     pub(super) fn on_node_not_ready(&mut self, p: usize, pgen: u32) {
         let now = self.now;
         // A Node deleted before this pass is not listed: it never goes Unknown.
-        if self.lost(p, pgen).is_none_or(|n| n.node_deleted.is_some()) {
+        if self
+            .node_of(p, pgen)
+            .is_none_or(|n| n.node_deleted.is_some())
+        {
             return;
         }
+        let alive = self.pods.get(p).is_some_and(|x| x.alive);
         self.record(
             Obj::Pod(p),
             None,
@@ -337,16 +364,16 @@ impl Engine<'_> {
             "NodeStatusUnknown",
             || Some("Kubelet stopped posting node status.".into()),
         );
-        let was_ready = self.pods.get(p).is_some_and(|x| self.pod_ready(x));
+        let was_ready = alive && self.pods.get(p).is_some_and(|x| self.pod_ready(x));
         let mut terminating = false;
         if let Some(pod) = self.pods.get_mut(p) {
             if let Some(n) = pod.node.as_deref_mut() {
                 n.not_ready = true;
             }
-            if was_ready || pod.unready_since.is_none() {
+            if alive && (was_ready || pod.unready_since.is_none()) {
                 pod.unready_since = Some(now);
             }
-            terminating = pod.deleting;
+            terminating = alive && pod.deleting;
         }
         if was_ready && let Some(j) = self.pods.get(p).and_then(|x| x.job) {
             self.pod_status_changed(j);
@@ -387,11 +414,12 @@ impl Engine<'_> {
             .and_then(|x| self.templates.get(x.tmpl))
             .map(|t| t.tolerations.clone())
             .unwrap_or_default();
+        let alive = self.pods.get(p).is_some_and(|x| x.alive);
         let Some(node) = self.pods.get_mut(p).and_then(|x| x.node.as_deref_mut()) else {
             return;
         };
         node.taints.push(key);
-        if node.evicted {
+        if node.evicted || !alive {
             return;
         }
         match eviction_delay(&tols, &node.taints) {
@@ -431,36 +459,25 @@ impl Engine<'_> {
             else {
                 return;
             };
-            let (queued_at, _, created, p, pgen) = self.taint_waiting.swap_remove(i);
-            // The node, also when its Pod has failed since (Pod GC on an out-of-service node):
-            // the node is still there and still lost.
-            let node = self
-                .pods
-                .get(p)
-                .filter(|x| x.created == created)
-                .and_then(|x| x.node.as_deref());
+            let (queued_at, _, _, p, pgen) = self.taint_waiting.swap_remove(i);
+            // The node, also when its Pod has gone since: it is still there and still lost.
+            let node = self.node_of(p, pgen);
+            let exists = node.is_some();
             let deleted = node.and_then(|n| n.node_deleted);
             if deleted.is_some_and(|d| d <= queued_at) {
                 continue;
             }
             self.last_taint_ms = Some(now);
-            if deleted.is_some() || node.is_none() {
+            if deleted.is_some() || !exists {
                 continue;
             }
-            if self.lost(p, pgen).is_some() {
-                self.add_taint(p, pgen, UNREACHABLE);
-            } else {
-                self.record(Obj::Pod(p), None, "Tainted", UNREACHABLE, || None);
-                if let Some(n) = self.pods.get_mut(p).and_then(|x| x.node.as_deref_mut()) {
-                    n.taints.push(UNREACHABLE);
-                }
-            }
+            self.add_taint(p, pgen, UNREACHABLE);
         }
     }
 
     /// The Node is tainted out-of-service (by an operator): a NoExecute taint too.
     pub(super) fn on_out_of_service(&mut self, p: usize, pgen: u32) {
-        if self.lost(p, pgen).is_none() {
+        if self.node_of(p, pgen).is_none() {
             return;
         }
         self.add_taint(p, pgen, OUT_OF_SERVICE);
@@ -511,7 +528,7 @@ impl Engine<'_> {
             return;
         };
         let (lost_ms, pgen) = match pod.node.as_deref() {
-            Some(n) => (n.lost_ms, pod.epoch),
+            Some(n) => (n.lost_ms, n.id),
             None => return,
         };
         pod.finished_ms = pod.unready_since.unwrap_or(now);
@@ -525,7 +542,7 @@ impl Engine<'_> {
     /// The Node object is deleted: Pod GC's next pass quarantines it, the pass 40 s later
     /// fails its Pods.
     pub(super) fn on_node_deleted(&mut self, p: usize, pgen: u32) {
-        if self.lost(p, pgen).is_none() {
+        if self.node_of(p, pgen).is_none() {
             return;
         }
         self.record(Obj::Pod(p), None, "NodeDeleted", "NodeDeleted", || None);
