@@ -709,7 +709,8 @@ impl<'a> Engine<'a> {
             // instant, also those the syncs cause (8) (docs/simulation.md, "Assumptions").
             let tier: u64 = match ev {
                 Ev::RestartAll { .. } | Ev::PodEnd { .. } => 1,
-                Ev::Start { .. } | Ev::RestartContainer { .. } => 2,
+                // (A deleted Pod's grace period ends after the exits of its instant too.)
+                Ev::Start { .. } | Ev::RestartContainer { .. } | Ev::Kill { .. } => 2,
                 Ev::NodeNotReady { .. } => 3,
                 Ev::TaintPass => 4,
                 Ev::Evict { .. } => 5,

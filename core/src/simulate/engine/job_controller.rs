@@ -431,6 +431,7 @@ impl Engine<'_> {
             if let Some(pod) = self.pods.get_mut(p) {
                 pod.counted = true;
             }
+            self.finalizer_gone_on_lost_node(p);
             let action = o.action.as_deref().unwrap_or("Count");
             self.record(Obj::Job(j), None, "PodFailed", action, || o.message.clone());
             let Some(job) = self.jobs.get_mut(j) else {
@@ -779,19 +780,15 @@ impl Engine<'_> {
         let grace = self.templates.get(tmpl).map_or(30_000, |t| t.grace_ms);
         // No kubelet finishes a graceful deletion on a lost node: the Pod stays Terminating
         // until Pod GC fails it. Without a grace period the API server removes it once its
-        // finalizers are gone: at once (below), unless its Job keeps its finalizer until the
-        // Pod has failed (podFailurePolicy, podReplacementPolicy Failed).
+        // finalizers are gone: a bare Pod at once (below), a Job's Pod when the Job controller
+        // has counted it and dropped its finalizer (Pod GC, earlier in the instant, may fail
+        // it first).
         let mut stays = false;
         if let Some(pod) = self.pods.get_mut(p)
             && let Some(n) = pod.node.as_deref_mut()
         {
             n.deleted_at = Some(now);
-            let only_failed = pod.job.is_some_and(|_| {
-                self.templates
-                    .get(tmpl)
-                    .is_some_and(|t| t.only_replace_failed)
-            });
-            stays = grace > 0 || only_failed;
+            stays = grace > 0 || pod.job.is_some();
         }
         if stays {
             self.lost_pod_deleted(p);
