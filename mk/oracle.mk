@@ -32,8 +32,8 @@ TIMELINE_JOBSET_N ?= 2000
 # (docs/oracle.md, "Pod timeline: the real kubelet").
 TIMELINE_POD_N ?= 2000
 # ... and generated node-loss Job scenarios (real node lifecycle, taint eviction and Pod GC
-# controllers; about 0.15 s each upstream). Not in the smoke run: restartkit's node-loss chain
-# still disagrees with upstream in known ways (docs/oracle.md "Timeline: a lost node").
+# controllers; about 0.1 s each upstream).
+TIMELINE_NODELOSS_SMOKE_N ?= 200
 TIMELINE_NODELOSS_N ?= 500
 SEED ?= 1
 K8S ?= all
@@ -69,7 +69,7 @@ test-oracle: build oracle-helpers oracle-bin-$(ORACLE_OLDEST) oracle-bin-$(ORACL
 	@for m in $(ORACLE_OLDEST) $(ORACLE_NEWEST); do \
 	  echo "== oracle smoke, Kubernetes $$m"; \
 	  $(ORACLE_OUT)/oracle-$$m -n $(ORACLE_SMOKE_N) -seed $(SEED) -timing=false -restartkit $(RK) -kruise $(KRUISE_BIN) -jobset $(JOBSET_BIN) \
-	    -timeline-n $(TIMELINE_SMOKE_N) -timeline-jobset-n $(TIMELINE_JOBSET_SMOKE_N) -timeline-nodeloss-n 0 || exit 1; \
+	    -timeline-n $(TIMELINE_SMOKE_N) -timeline-jobset-n $(TIMELINE_JOBSET_SMOKE_N) -timeline-nodeloss-n $(TIMELINE_NODELOSS_SMOKE_N) || exit 1; \
 	done
 
 oracle: oracle-helpers $(addprefix oracle-bin-,$(oracle_selected))

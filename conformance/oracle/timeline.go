@@ -937,7 +937,7 @@ func (h *tlHarness) act(a kubeletAction) error {
 			h.nl.lose(pod)
 		}
 		return nil
-	case "exit", "kill":
+	case "exit", "kill", "idealnode":
 		if terminal {
 			return nil
 		}
@@ -966,8 +966,8 @@ func (h *tlHarness) act(a kubeletAction) error {
 			}
 			terminate(cs, a.code, a.rsn)
 		} else {
-			// The end of the grace period: what still runs, waits to restart or never started
-			// ends with 137.
+			// The end of the grace period, or the idealised instant node failure: what still
+			// runs, waits to restart or never started ends with 137.
 			for _, c := range pod.Spec.Containers {
 				if containerStatus(pod, c.Name) == nil {
 					pod.Status.ContainerStatuses = append(pod.Status.ContainerStatuses, corev1.ContainerStatus{Name: c.Name})
@@ -978,6 +978,11 @@ func (h *tlHarness) act(a kubeletAction) error {
 					terminate(cs, 137, "Error")
 				}
 			}
+		}
+		if a.kind == "idealnode" {
+			pod.Status.Conditions = append(pod.Status.Conditions, corev1.PodCondition{
+				Type: corev1.DisruptionTarget, Status: corev1.ConditionTrue, Reason: "DeletionByTaintManager",
+				Message: "Taint manager: deleting due to NoExecute taint", LastTransitionTime: now})
 		}
 		// The Pod ends when every container has: Succeeded if all exited 0. Sidecars do not
 		// count; the kubelet stops them then (killed, 137: restartkit's worst case).
@@ -1037,7 +1042,11 @@ func (h *tlHarness) scheduleScript(key string, pod *corev1.Pod, ctr string) {
 	}
 	at := h.clock.Now().Add(time.Duration(e.AfterSeconds * float64(time.Second)))
 	if e.NodeFailure {
-		h.schedule(at, key, "node", 137, "")
+		kind := "node"
+		if h.sc.idealisedNodeLoss() {
+			kind = "idealnode"
+		}
+		h.schedule(at, key, kind, 137, "")
 		return
 	}
 	reason := e.Reason

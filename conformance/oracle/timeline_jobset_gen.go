@@ -155,6 +155,15 @@ func (g gen) jobsetTimelineScenario(i int, extra gen) *tlScenario {
 		"metadata": map[string]any{"name": "js", "namespace": "default"}, "spec": jsSpec}
 	sc := &tlScenario{Kind: "Scenario", Name: fmt.Sprintf("jobset-timeline-%d", i), KubernetesVersion: minorVersion(k8sModule()),
 		RunFor: "600s", runForSeconds: 600, Exits: exits, Workload: js, MaxTimelineEvents: 1 << 20, FeatureGates: gates}
+	// The JobSet family keeps the idealised instant node failure (restartkit's
+	// nodeLoss.idealisedInstantFailure): a lost node's own path is checked by the node-loss
+	// family, with Jobs (docs/oracle.md, "Timeline: a lost node").
+	for _, e := range exits {
+		if e.NodeFailure {
+			sc.NodeLoss = &tlNodeLoss{IdealisedInstantFailure: true}
+			break
+		}
+	}
 	if g.chance(0.25) {
 		sc.StartupSeconds = float64(g.pick(5, 20).(int))
 		fam = append(fam, "startupSeconds")

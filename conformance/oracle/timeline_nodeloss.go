@@ -88,6 +88,9 @@ type tlNodeLoss struct {
 	NodeMonitorPeriodSeconds      *float64 `json:"nodeMonitorPeriodSeconds,omitempty"`
 	NodeDeletedAfterSeconds       *float64 `json:"nodeDeletedAfterSeconds,omitempty"`
 	OutOfServiceAfterSeconds      *float64 `json:"outOfServiceAfterSeconds,omitempty"`
+	// restartkit's idealisation kept for controller tests: the Pod fails at the loss with
+	// DisruptionTarget and every container ended with 137; no node lifecycle runs.
+	IdealisedInstantFailure bool `json:"idealisedInstantFailure,omitempty"`
 }
 
 // defaultNodeMonitorGracePeriod: kube-controller-manager's --node-monitor-grace-period default
@@ -112,6 +115,9 @@ const (
 // hasNodeLoss: the scenario loses a node somewhere (the cluster's machinery is set up only then:
 // without a loss it changes nothing).
 func (sc *tlScenario) hasNodeLoss() bool {
+	if sc.idealisedNodeLoss() {
+		return false
+	}
 	if sc.NodeLoss != nil {
 		return true
 	}
@@ -121,6 +127,11 @@ func (sc *tlScenario) hasNodeLoss() bool {
 		}
 	}
 	return false
+}
+
+// idealisedNodeLoss: the scenario asks for the idealised instant failure of a lost node.
+func (sc *tlScenario) idealisedNodeLoss() bool {
+	return sc.NodeLoss != nil && sc.NodeLoss.IdealisedInstantFailure
 }
 
 type nodeInformerW struct {

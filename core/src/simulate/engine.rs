@@ -476,6 +476,9 @@ struct JobState {
     restart_pending: bool,
     /// When it got its Failed condition (ms).
     failed_ms: u64,
+    /// This sync removed a terminating Pod (a lost node's, without a grace period): the
+    /// terminal condition waits for the next sync, as upstream counted it terminating.
+    finish_deferred: bool,
 }
 
 pub(super) struct Engine<'a> {

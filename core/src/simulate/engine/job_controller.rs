@@ -936,6 +936,9 @@ impl Engine<'_> {
     /// failed when the Job fails (job_controller.go 1.37.2:1359-1360). A Pod deleted without a
     /// grace period on a lost node then goes.
     fn count_terminating_at_finish(&mut self, j: usize, failing: bool) -> Result<(), Diagnostic> {
+        // The sync counted the terminating Pods before it removed finalizers: one that goes
+        // now is gone for the next sync, which the deletion triggers at this instant.
+        let terminating_before = self.terminating_pods(j);
         let pods: Vec<usize> = self.jobs.get(j).map(|x| x.pods.clone()).unwrap_or_default();
         for p in pods {
             let uncounted = self
@@ -953,6 +956,12 @@ impl Engine<'_> {
                 }
             }
             self.finalizer_gone_on_lost_node(p);
+        }
+        if self.terminating_pods(j) < terminating_before
+            && let Some(job) = self.jobs.get_mut(j)
+        {
+            job.finish_deferred = true;
+            self.enqueue_job_sync(j, self.now);
         }
         Ok(())
     }
@@ -978,6 +987,11 @@ impl Engine<'_> {
 
     /// Failed or Complete, once no Pod of the Job is terminating.
     fn finish_when_terminated(&mut self, j: usize) -> Result<(), Diagnostic> {
+        if let Some(job) = self.jobs.get_mut(j)
+            && std::mem::take(&mut job.finish_deferred)
+        {
+            return Ok(());
+        }
         if self.terminating_pods(j) > 0 {
             return Ok(());
         }

@@ -109,6 +109,7 @@ impl Engine<'_> {
             recreate_when_gone: false,
             restart_pending: false,
             failed_ms: 0,
+            finish_deferred: false,
         };
         let j = match self.free_jobs.pop() {
             Some(j) if j < self.jobs.len() => {
