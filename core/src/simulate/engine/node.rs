@@ -501,11 +501,7 @@ impl Engine<'_> {
         if let Some(n) = self.pods.get_mut(p).and_then(|x| x.node.as_deref_mut()) {
             n.evicted = true;
         }
-        if let Some(pod) = self.pods.get_mut(p)
-            && !pod.conditions.contains(&"DisruptionTarget")
-        {
-            pod.conditions.push("DisruptionTarget");
-        }
+        self.add_disruption_target(p);
         self.record(
             Obj::Pod(p),
             None,
@@ -523,16 +519,19 @@ impl Engine<'_> {
     /// Job controller may count it now (its finish time is when it stopped being ready, as
     /// upstream's getFinishedTime reads it), and Pod GC may fail it on an out-of-service node.
     pub(super) fn lost_pod_deleted(&mut self, p: usize) {
-        let now = self.now;
-        let Some(pod) = self.pods.get_mut(p) else {
+        let Some((lost_ms, pgen)) = self
+            .pods
+            .get(p)
+            .and_then(|x| x.node.as_deref())
+            .map(|n| (n.lost_ms, n.id))
+        else {
             return;
         };
-        let (lost_ms, pgen) = match pod.node.as_deref() {
-            Some(n) => (n.lost_ms, n.id),
-            None => return,
-        };
-        pod.finished_ms = pod.unready_since.unwrap_or(now);
-        let finished = pod.finished_ms;
+        // What finish_lost_nodes counts the rest of its wait from.
+        let finished = self.finish_ms(p);
+        if let Some(pod) = self.pods.get_mut(p) {
+            pod.finished_ms = finished;
+        }
         self.lose(1, lost_ms, finished);
         if self.lost(p, pgen).is_some_and(|n| n.not_ready) && self.has_taint(p, OUT_OF_SERVICE) {
             self.schedule_pod_gc(p, pgen);
@@ -557,6 +556,15 @@ impl Engine<'_> {
         );
     }
 
+    /// The Pod gets DisruptionTarget=True (taint eviction, Pod GC), once.
+    fn add_disruption_target(&mut self, p: usize) {
+        if let Some(pod) = self.pods.get_mut(p)
+            && !pod.conditions.contains(&"DisruptionTarget")
+        {
+            pod.conditions.push("DisruptionTarget");
+        }
+    }
+
     fn schedule_pod_gc(&mut self, p: usize, pgen: u32) {
         let at = grid_at_or_after(self.now, POD_GC_PERIOD_MS);
         self.schedule(at, Ev::PodGc { pod: p, pgen });
@@ -569,14 +577,11 @@ impl Engine<'_> {
             return Ok(());
         };
         let orphan = n.node_deleted.is_some();
+        let n_lost_ms = n.lost_ms;
         let out_of_service = n.not_ready && n.taints.contains(&OUT_OF_SERVICE);
         let terminating = self.pods.get(p).is_some_and(|x| x.deleting);
         let reason = if orphan {
-            if let Some(pod) = self.pods.get_mut(p)
-                && !pod.conditions.contains(&"DisruptionTarget")
-            {
-                pod.conditions.push("DisruptionTarget");
-            }
+            self.add_disruption_target(p);
             "DeletionByPodGC"
         } else if out_of_service && terminating {
             "TerminatingOutOfService"
@@ -588,22 +593,13 @@ impl Engine<'_> {
         if let Some(n) = self.pods.get_mut(p).and_then(|x| x.node.as_deref_mut()) {
             n.deleted_at = Some(now);
         }
-        if let Some(pod) = self.pods.get_mut(p)
-            && !pod.deleting
-        {
-            let lost_ms = pod.node.as_deref().map_or(now, |n| n.lost_ms);
-            pod.finished_ms = pod.unready_since.unwrap_or(now);
-            let finished = pod.finished_ms;
-            self.lose(1, lost_ms, finished);
+        // A Pod not deleted before waited from the loss until now (an evicted one's wait until
+        // its deletion is counted already); the Job controller reads its finish time with
+        // finish_ms.
+        if !terminating {
+            self.lose(1, n_lost_ms, self.finish_ms(p));
         }
-        let finished = self.pods.get(p).map_or(now, |x| x.finished_ms);
-        self.pod_terminal(p, "Failed", Some(reason))?;
-        // pod_terminal stamps the phase's time; the Job controller's back-off reads the
-        // finish time from the Pod's Ready condition.
-        if let Some(pod) = self.pods.get_mut(p) {
-            pod.finished_ms = finished;
-        }
-        Ok(())
+        self.pod_terminal(p, "Failed", Some(reason))
     }
 
     /// At the end of the run: the Pods on lost nodes that have not failed, and the time their
