@@ -289,19 +289,13 @@ func playUpstreamPod(sc *podScenario) (out podOutcome, refused bool, err error) 
 
 // restartkitPodTimelines runs the scenarios through the simulate op and reduces each answer.
 func restartkitPodTimelines(scs []*podScenario) ([]podOutcome, []string, error) {
-	reqs := make([][]byte, len(scs))
-	for i, sc := range scs {
-		reqs[i] = mustJSON(map[string]any{"op": "simulate", "input": map[string]any{"scenario": sc}})
-	}
-	resps, _, err := runBatch(reqs, false)
+	results, errs, err := simulateAll(scs)
 	if err != nil {
 		return nil, nil, err
 	}
 	outs := make([]podOutcome, len(scs))
-	errs := make([]string, len(scs))
-	for i, r := range resps {
-		if r.Status != "ok" {
-			errs[i] = "restartkit refused the scenario: " + string(r.Errors)
+	for i, result := range results {
+		if errs[i] != "" {
 			continue
 		}
 		var run struct {
@@ -324,7 +318,7 @@ func restartkitPodTimelines(scs []*podScenario) ([]podOutcome, []string, error) 
 				} `json:"containers"`
 			} `json:"pods"`
 		}
-		if err := json.Unmarshal(r.Result, &run); err != nil {
+		if err := json.Unmarshal(result, &run); err != nil {
 			return nil, nil, err
 		}
 		if run.Summary.TimelineTruncated {

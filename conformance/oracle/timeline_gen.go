@@ -295,8 +295,9 @@ func askKubeletCurve() error {
 	return nil
 }
 
-// restartkitTimelines runs the scenarios through the simulate op and reduces each answer.
-func restartkitTimelines(scs []*tlScenario) ([]tlOutcome, []string, error) {
+// simulateAll runs scenarios through restartkit's simulate op in one batch: each answer's result,
+// or why restartkit refused the scenario (then its result is empty).
+func simulateAll[S any](scs []S) ([]json.RawMessage, []string, error) {
 	reqs := make([][]byte, len(scs))
 	for i, sc := range scs {
 		reqs[i] = mustJSON(map[string]any{"op": "simulate", "input": map[string]any{"scenario": sc}})
@@ -305,11 +306,27 @@ func restartkitTimelines(scs []*tlScenario) ([]tlOutcome, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	outs := make([]tlOutcome, len(scs))
+	results := make([]json.RawMessage, len(scs))
 	errs := make([]string, len(scs))
 	for i, r := range resps {
 		if r.Status != "ok" {
 			errs[i] = "restartkit refused the scenario: " + string(r.Errors)
+			continue
+		}
+		results[i] = r.Result
+	}
+	return results, errs, nil
+}
+
+// restartkitTimelines runs the scenarios through the simulate op and reduces each answer.
+func restartkitTimelines(scs []*tlScenario) ([]tlOutcome, []string, error) {
+	results, errs, err := simulateAll(scs)
+	if err != nil {
+		return nil, nil, err
+	}
+	outs := make([]tlOutcome, len(scs))
+	for i, result := range results {
+		if errs[i] != "" {
 			continue
 		}
 		var run struct {
@@ -333,7 +350,7 @@ func restartkitTimelines(scs []*tlScenario) ([]tlOutcome, []string, error) {
 				RestartsCountTowardsMax int32  `json:"restartsCountTowardsMax"`
 			} `json:"jobset"`
 		}
-		if err := json.Unmarshal(r.Result, &run); err != nil {
+		if err := json.Unmarshal(result, &run); err != nil {
 			return nil, nil, err
 		}
 		var o tlOutcome
