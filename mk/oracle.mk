@@ -28,8 +28,9 @@ TIMELINE_N ?= 2000
 TIMELINE_JOBSET_SMOKE_N ?= 200
 TIMELINE_JOBSET_N ?= 2000
 # The Pod timeline leg (the real kubelet runtime manager over the fake CRI vs restartkit simulate):
-# generated bare-Pod scenarios. Not in the smoke run: restartkit disagrees with it still
-# (docs/oracle.md, "Pod timeline: the real kubelet").
+# generated bare-Pod scenarios (about 15 ms each upstream; docs/oracle.md, "Pod timeline: the
+# real kubelet").
+TIMELINE_POD_SMOKE_N ?= 1000
 TIMELINE_POD_N ?= 2000
 # ... and generated node-loss Job scenarios (real node lifecycle, taint eviction and Pod GC
 # controllers; about 0.1 s each upstream).
@@ -69,7 +70,8 @@ test-oracle: build oracle-helpers oracle-bin-$(ORACLE_OLDEST) oracle-bin-$(ORACL
 	@for m in $(ORACLE_OLDEST) $(ORACLE_NEWEST); do \
 	  echo "== oracle smoke, Kubernetes $$m"; \
 	  $(ORACLE_OUT)/oracle-$$m -n $(ORACLE_SMOKE_N) -seed $(SEED) -timing=false -restartkit $(RK) -kruise $(KRUISE_BIN) -jobset $(JOBSET_BIN) \
-	    -timeline-n $(TIMELINE_SMOKE_N) -timeline-jobset-n $(TIMELINE_JOBSET_SMOKE_N) -timeline-nodeloss-n $(TIMELINE_NODELOSS_SMOKE_N) || exit 1; \
+	    -timeline-n $(TIMELINE_SMOKE_N) -timeline-jobset-n $(TIMELINE_JOBSET_SMOKE_N) -timeline-nodeloss-n $(TIMELINE_NODELOSS_SMOKE_N) \
+	    -timeline-pod-n $(TIMELINE_POD_SMOKE_N) || exit 1; \
 	done
 
 oracle: oracle-helpers $(addprefix oracle-bin-,$(oracle_selected))

@@ -528,6 +528,13 @@ func (h *podHarness) planWakeups() error {
 		if spec == nil {
 			continue
 		}
+		// Only a container whose restart the back-off refused: the kubelet's pod worker
+		// requeues at that refusal's end (SyncPod's BackoffError, 1.35+), not at the end of
+		// the entry of a container it is not restarting (a completed init container, one
+		// waiting for the Pod's initialization up to 1.36).
+		if !h.backoffSeen[c.Name+"@"+c.FinishedAt.String()] {
+			continue
+		}
 		if d := h.bo.Get(backoffKey(h.pod, spec)); d > 0 {
 			if at := c.FinishedAt.Add(d); at.After(now) {
 				h.wakeups = append(h.wakeups, at)

@@ -217,6 +217,12 @@ func (g gen) podTimelineScenario(i int) *podScenario {
 			}
 			if s == steps-1 && g.chance(0.3) {
 				e.Times = nil // every run from here on
+				// Runs of 0 s for ever that end in a RestartAllContainers reset never leave
+				// their instant (no back-off applies to a reset; restartkit refuses such a
+				// scenario with no-progress): every run lasts at least 1 s.
+				if e.AfterSeconds == 0 {
+					e.AfterSeconds = 1
+				}
 			}
 			sc.Exits = append(sc.Exits, e)
 		}

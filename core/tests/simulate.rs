@@ -1609,3 +1609,131 @@ fn restart_all_containers_acts_after_the_instants_other_exits_and_counts_at_the_
         "{counts:?}"
     );
 }
+
+fn sidecar_pod(
+    version: &str,
+    policy: &str,
+    sidecars: &[&str],
+    exits: Value,
+    run_for: &str,
+) -> Value {
+    let init: Vec<Value> = sidecars
+        .iter()
+        .map(|n| json!({"name": n, "image": "busybox", "restartPolicy": "Always"}))
+        .collect();
+    simulate(json!({
+        "kubernetesVersion": version, "runFor": run_for,
+        "workload": {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "default"},
+            "spec": {"restartPolicy": policy, "initContainers": init,
+                "containers": [{"name": "main", "image": "busybox"}]}},
+        "exits": exits,
+    }))
+}
+
+#[test]
+fn up_to_1_36_a_container_that_stops_while_the_last_sidecar_waits_restarts_with_it() {
+    // Found by the oracle's Pod leg (1.31-1.36): the sidecar crashes at 20 s and 40 s and waits
+    // 10 s; main exits at 45 s. Up to 1.36 the kubelet counts the Pod initialized only while a
+    // regular container runs or the last init container is done, so main restarts with the
+    // sidecar at 50 s; from 1.37 (a regular container has started in the sandbox) at once.
+    let exits = json!([
+        {"container": "side", "afterSeconds": 20, "exitCode": 1, "times": 3},
+        {"container": "main", "afterSeconds": 45, "exitCode": 0, "times": 1}
+    ]);
+    for (version, main) in [("1.31", 50.0), ("1.36", 50.0), ("1.37", 45.0)] {
+        let out = sidecar_pod(version, "Always", &["side"], exits.clone(), "5m");
+        assert_eq!(starts(&out, "main"), vec![0.0, main], "{version}");
+        assert_eq!(
+            starts(&out, "side")[..4],
+            [0.0, 20.0, 50.0, 90.0],
+            "{version}"
+        );
+    }
+}
+
+#[test]
+fn up_to_1_36_a_running_sidecar_keeps_the_pod_until_the_last_sidecar_starts_again() {
+    // restartPolicy Never: main fails at 12 s while side1 waits in its back-off (until 20 s)
+    // and side0 runs. getPhase says Running (a sidecar runs) and the sync does not kill the
+    // Pod before it counts as initialized: it fails when side1 starts again. From 1.37 at once.
+    let exits = json!([
+        {"container": "side1", "afterSeconds": 5, "exitCode": 1, "times": 2},
+        {"container": "main", "afterSeconds": 12, "exitCode": 1, "times": 1}
+    ]);
+    for (version, end) in [("1.31", 20.0), ("1.37", 12.0)] {
+        let out = sidecar_pod(version, "Never", &["side0", "side1"], exits.clone(), "5m");
+        assert_eq!(times_of(&out, "Failed"), vec![end], "{version}");
+        assert_eq!(out["pods"][0]["phase"], "Failed");
+    }
+}
+
+#[test]
+fn up_to_1_32_a_pod_whose_containers_wait_in_back_off_beside_a_sidecar_is_pending() {
+    // main crash-loops; the sidecar's exit at 100 s makes the kubelet sync while main waits
+    // (refused at 85 s). Up to 1.32 getPhase counts the running sidecar as initializing (its
+    // `started` is set only after) and main, Waiting, as not started: Pending. From 1.33 Running.
+    let exits = json!([
+        {"container": "side", "afterSeconds": 100, "exitCode": 1, "times": 1},
+        {"container": "main", "afterSeconds": 3, "exitCode": 1}
+    ]);
+    for (version, phase) in [
+        ("1.31", "Pending"),
+        ("1.32", "Pending"),
+        ("1.33", "Running"),
+    ] {
+        let out = sidecar_pod(version, "Always", &["side"], exits.clone(), "2m");
+        assert_eq!(out["pods"][0]["phase"], phase, "{version}");
+    }
+    // Without a sync after the refusal the status still shows main Terminated: Running.
+    let quiet = json!([{"container": "main", "afterSeconds": 3, "exitCode": 1}]);
+    let out = sidecar_pod("1.31", "Always", &["side"], quiet, "2m");
+    assert_eq!(out["pods"][0]["phase"], "Running");
+}
+
+#[test]
+fn a_sidecar_run_of_0_s_is_seen_running_by_the_syncs_that_started_it() {
+    // Found by the oracle's Pod leg (1.34, pod-timeline-1890): at 30 s main exits and the
+    // sidecar's back-off ends; its run lasts 0 s. The syncs that start the sidecar see it
+    // running, so main restarts at once with it (its first restart); the sidecar's exit comes
+    // after them (and waits 20 s).
+    let exits = json!([
+        {"container": "side", "afterSeconds": 20, "exitCode": 1, "times": 1},
+        {"container": "side", "afterSeconds": 0, "exitCode": 1, "times": 2},
+        {"container": "main", "afterSeconds": 30, "exitCode": 1, "times": 1}
+    ]);
+    let out = sidecar_pod("1.34", "Always", &["side"], exits, "2m");
+    assert_eq!(starts(&out, "side"), vec![0.0, 20.0, 30.0, 50.0]);
+    assert_eq!(starts(&out, "main"), vec![0.0, 30.0]);
+}
+
+#[test]
+fn a_pod_reset_for_ever_at_one_instant_is_refused_not_run_for_ever() {
+    // Runs of 0 s that end in a RestartAllContainers reset: no back-off applies to a reset, so
+    // the Pod never leaves t = 5 s (the oracle's harness stops the real kubelet there too).
+    let err = simulate_err(json!({
+        "kubernetesVersion": "1.37", "runFor": "10m",
+        "workload": {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "default"},
+            "spec": {"restartPolicy": "Always", "containers": [
+                {"name": "main", "image": "busybox", "restartPolicy": "Never",
+                 "restartPolicyRules": [{"action": "RestartAllContainers", "exitCodes": {"operator": "In", "values": [3]}}]}]}},
+        "exits": [
+            {"container": "main", "afterSeconds": 5, "exitCode": 3, "times": 1},
+            {"container": "main", "afterSeconds": 0, "exitCode": 3}
+        ],
+    }));
+    assert!(err.contains("no-progress"), "{err}");
+    assert!(err.contains("t=5s"), "{err}");
+    // A bounded number of such runs is simulated.
+    let out = simulate(json!({
+        "kubernetesVersion": "1.37", "runFor": "10m",
+        "workload": {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "default"},
+            "spec": {"restartPolicy": "Always", "containers": [
+                {"name": "main", "image": "busybox", "restartPolicy": "Never",
+                 "restartPolicyRules": [{"action": "RestartAllContainers", "exitCodes": {"operator": "In", "values": [3]}}]}]}},
+        "exits": [
+            {"container": "main", "afterSeconds": 5, "exitCode": 3, "times": 1},
+            {"container": "main", "afterSeconds": 0, "exitCode": 3, "times": 3}
+        ],
+    }));
+    assert_eq!(times_of(&out, "RestartAllContainers"), vec![5.0; 4]);
+}

@@ -39,6 +39,8 @@ const RESET_AFTER_RUN_MS: u64 = 600_000;
 /// The kubelet's housekeeping period (housekeepingPeriod in pkg/kubelet/kubelet.go), on a grid
 /// from the run's start.
 const HOUSEKEEPING_MS: u64 = 2_000;
+/// More resets of one Pod at one instant mean it never leaves that instant (see on_restart_all).
+const MAX_RESETS_AT_ONE_INSTANT: u32 = 1_000;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
@@ -236,6 +238,9 @@ enum Ev {
         epoch: u32,
         code: i32,
         reason: u8,
+        /// A run of 0 s: it ends after the kubelet's syncs that started it (the process
+        /// outlives them), so after the starts and restarts already due at this instant.
+        at_once: bool,
     },
     /// A sync of the Job by the Job controller (its work queue's entry for the Job).
     SyncJob {
@@ -343,6 +348,24 @@ struct Container {
     /// The Pod's start sequence has gone past this init container or sidecar (it completed,
     /// or started, for a sidecar): its later runs start nothing else.
     advanced: bool,
+    /// When the container's last run started and ended (the back-off counts from the end).
+    started_at: u64,
+    finished_at: u64,
+    /// The rounds of the kubelet's syncs at one instant (see PodState::round) in which the
+    /// last run started and ended.
+    start_round: u32,
+    exit_round: u32,
+    /// The kubelet's last attempt to restart it since it ran was refused by its back-off: the
+    /// reason cache holds CrashLoopBackOff and the status shows it Waiting.
+    backoff_refused: bool,
+    /// When that refusal came, and how many starts the Pod had seen then: the status shows it
+    /// only from the kubelet's next sync (after a later change).
+    refused_at: (u64, u64),
+    /// Up to 1.36: a regular container whose restart waits until the Pod counts as initialized
+    /// again (since when it waits).
+    deferred_since: Option<u64>,
+    /// The pending restart comes at the end of a back-off wait: that sync decides again.
+    restart_waits: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -375,6 +398,22 @@ struct PodState {
     /// Its containers' exits at this instant end the Pod (phase, reason): the kubelet's sync
     /// after every exit of the instant makes it terminal (`Ev::PodEnd`).
     end_pending: Option<(&'static str, Option<&'static str>)>,
+    /// Up to 1.36: every regular container has stopped for good, but a sidecar still runs
+    /// while the last one waits for its restart, so the Pod is not initialized for the kubelet
+    /// and its sync neither kills nor ends it (see Engine::regulars_may_start).
+    end_held: bool,
+    /// Up to 1.36: the sync of this instant decides whether the Pod ends (end_or_hold).
+    end_check: bool,
+    /// Containers started in the Pod so far, and the instant of the last start.
+    starts: (u64, u64),
+    /// When the kubelet last computed the Pod's phase.
+    phase_at: u64,
+    /// RestartAllContainers resets at one instant: (instant, count).
+    resets_at: (u64, u32),
+    /// Which round of the kubelet's syncs at this instant is deciding: 0 after the exits due
+    /// from earlier instants, k + 1 after the exits of runs started in round k that last 0 s
+    /// (the process ends after the syncs that started it have settled).
+    round: u32,
     /// Its node was lost: what the node lifecycle has done since (node.rs).
     node: Option<Box<node::LostNode>>,
     /// Since when its Ready condition is False (None: Ready), as its status shows it.
@@ -713,7 +752,10 @@ impl<'a> Engine<'a> {
             let tier: u64 = match ev {
                 Ev::RestartAll { .. } | Ev::PodEnd { .. } => 1,
                 // (A deleted Pod's grace period ends after the exits of its instant too.)
-                Ev::Start { .. } | Ev::RestartContainer { .. } | Ev::Kill { .. } => 2,
+                Ev::Start { .. }
+                | Ev::RestartContainer { .. }
+                | Ev::Kill { .. }
+                | Ev::Exit { at_once: true, .. } => 2,
                 Ev::NodeNotReady { .. } => 3,
                 Ev::TaintPass => 4,
                 Ev::Evict { .. } => 5,
@@ -848,6 +890,13 @@ impl<'a> Engine<'a> {
             self.now = self.end_ms;
         }
         self.summary.end_seconds = self.now as f64 / 1000.0;
+        // Up to 1.32 the phase can change at a sync that changes nothing (see
+        // update_live_phase): the last ones before the end.
+        if self.decider.minor() <= 32 {
+            for p in 0..self.pods.len() {
+                self.final_live_phase(p);
+            }
+        }
         self.finish_lost_nodes();
         if let Some(since) = self.all_working_since.take() {
             self.all_working_ms += self.now.saturating_sub(since);
@@ -875,6 +924,7 @@ impl<'a> Engine<'a> {
                 epoch,
                 code,
                 reason,
+                ..
             } => {
                 self.on_exit(pod, c, epoch, code, reason)?;
                 self.track_readiness(pod);
@@ -897,6 +947,10 @@ impl<'a> Engine<'a> {
             Ev::TaintPass => self.on_taint_pass(),
             Ev::RestartContainer { pod, pgen, c } => {
                 if !self.kubelet_gone(pod) {
+                    // The sync after the exit decides.
+                    if let Some(x) = self.pods.get_mut(pod) {
+                        x.round = x.containers.get(c).map_or(0, |ct| ct.exit_round);
+                    }
                     self.on_restart_container(pod, pgen, c);
                 }
             }
@@ -910,11 +964,20 @@ impl<'a> Engine<'a> {
                     && !self.kubelet_gone(pod)
                 {
                     self.pod_terminal(pod, phase, reason)?;
+                } else if let Some(x) = self
+                    .pods
+                    .get_mut(pod)
+                    .filter(|x| x.alive && x.epoch == pgen && x.end_check)
+                {
+                    x.end_check = false;
+                    if !self.kubelet_gone(pod) {
+                        self.end_or_hold(pod)?;
+                    }
                 }
             }
             Ev::RestartAll { pod, pgen, c } => {
                 if !self.kubelet_gone(pod) {
-                    self.on_restart_all(pod, pgen, c);
+                    self.on_restart_all(pod, pgen, c)?;
                 }
             }
             Ev::Evict { pod, pgen } => self.on_evict(pod, pgen),

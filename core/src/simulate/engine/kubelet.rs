@@ -35,19 +35,22 @@ impl Engine<'_> {
     }
 
     pub(super) fn start_container(&mut self, p: usize, c: usize, t: u64) {
+        let now = self.now;
         let Some(pod) = self.pods.get_mut(p) else {
             return;
         };
         let epoch = pod.epoch;
+        let round = if t == now { pod.round } else { 0 };
         if let Some(ct) = pod.containers.get_mut(c) {
             ct.pending_start = true;
+            ct.start_round = round;
         }
         self.schedule(t, Ev::Start { pod: p, c, epoch });
     }
 
     pub(super) fn on_start(&mut self, p: usize, c: usize, epoch: u32) {
         let now = self.now;
-        let Some(pod) = self.pods.get_mut(p) else {
+        let Some(pod) = self.pods.get(p) else {
             return;
         };
         // The kubelet starts nothing in a Pod that is being deleted.
@@ -55,11 +58,43 @@ impl Engine<'_> {
             return;
         }
         let tmpl = pod.tmpl;
+        let kind = self
+            .templates
+            .get(tmpl)
+            .and_then(|t| t.kinds.get(c))
+            .copied()
+            .unwrap_or(Kind::Regular);
+        // The sync at the end of the back-off restarts a regular container only if the Pod
+        // counts as initialized then (up to 1.36, see regulars_may_start): else it waits, and
+        // the entry stays as it was (the kubelet did not call Backoff.Next).
+        let waited = pod
+            .containers
+            .get(c)
+            .is_some_and(|ct| ct.restarting && ct.restart_waits);
+        let round = pod.containers.get(c).map_or(0, |ct| ct.start_round);
+        if let Some(x) = self.pods.get_mut(p) {
+            x.round = round;
+        }
+        if kind == Kind::Regular && waited && !self.regulars_may_start(p) {
+            if let Some(ct) = self.pods.get_mut(p).and_then(|x| x.containers.get_mut(c)) {
+                ct.pending_backoff = None;
+                ct.restart_waits = false;
+                ct.deferred_since = Some(now);
+            }
+            return;
+        }
+        let Some(pod) = self.pods.get_mut(p) else {
+            return;
+        };
+        pod.starts = (pod.starts.0 + 1, now);
         let Some(ct) = pod.containers.get_mut(c) else {
             return;
         };
         ct.running = true;
+        ct.started_at = now;
         ct.pending_start = false;
+        ct.backoff_refused = false;
+        ct.restart_waits = false;
         ct.epoch += 1;
         let restarted = std::mem::take(&mut ct.restarting);
         if let Some(entry) = ct.pending_backoff.take() {
@@ -76,19 +111,13 @@ impl Engine<'_> {
         let cgen = ct.epoch;
         // A restart shows in the Pod's status (restartCount): the Job controller syncs, and a
         // restartPolicy OnFailure Job checks its restarts against backoffLimit.
-        let job = pod.job;
+        let job = self.pods.get(p).and_then(|x| x.job);
         if restarted
             && let Some(j) = job
             && self.templates.get(tmpl).is_some_and(|t| t.on_failure)
         {
             self.enqueue_job_sync(j, now);
         }
-        let kind = self
-            .templates
-            .get(tmpl)
-            .and_then(|t| t.kinds.get(c))
-            .copied()
-            .unwrap_or(Kind::Regular);
         self.update_live_phase(p);
         self.record(Obj::Pod(p), Some((tmpl, c)), "Started", "Started", || None);
         if let Some(j) = job {
@@ -154,6 +183,7 @@ impl Engine<'_> {
                     epoch: cgen,
                     code,
                     reason,
+                    at_once: after == 0,
                 },
             ),
             // An init container with no script completes at once; a sidecar keeps running and
@@ -166,6 +196,7 @@ impl Engine<'_> {
                     epoch: cgen,
                     code: 0,
                     reason: 1,
+                    at_once: true,
                 },
             ),
             (None, Kind::Sidecar) => self.advance_init(p, c, now),
@@ -174,6 +205,145 @@ impl Engine<'_> {
         if kind == Kind::Sidecar && scheduled.is_some() {
             self.advance_init(p, c, now);
         }
+        self.wake_deferred(p);
+    }
+
+    /// Whether the kubelet's sync may start the Pod's regular containers again. From 1.37 once
+    /// one of them has started in the sandbox (HasAnyActiveRegularContainerStarted). Up to 1.36
+    /// computeInitContainerActions (v1.36.3 kuberuntime_container.go:1070-1095) counts the Pod
+    /// as initialized only while a regular container is created or running, or when its last
+    /// init container is done — a sidecar running (:1160-1163), an init container completed
+    /// (:1240-1242); otherwise computePodActions returns before the regular containers
+    /// (kuberuntime_manager.go:1283-1288). So with every regular container stopped and the last
+    /// sidecar waiting in its back-off, a regular container restarts only with that sidecar.
+    fn regulars_may_start(&self, p: usize) -> bool {
+        if self.decider.minor() >= 37 {
+            return true;
+        }
+        let Some(pod) = self.pods.get(p) else {
+            return false;
+        };
+        let kinds = self
+            .templates
+            .get(pod.tmpl)
+            .map(|t| t.kinds.as_slice())
+            .unwrap_or(&[]);
+        let mut last_init = None;
+        for (ct, k) in pod.containers.iter().zip(kinds) {
+            match k {
+                Kind::Regular if ct.running => return true,
+                Kind::Regular => {}
+                _ => last_init = Some((ct, *k)),
+            }
+        }
+        match last_init {
+            None => true,
+            Some((ct, Kind::Sidecar)) => self.runs_for_sync(p, ct),
+            Some((ct, _)) => !ct.running && ct.instances > 0 && ct.last_exit == Some(0),
+        }
+    }
+
+    /// Up to 1.36: the sync that follows a start, once the Pod counts as initialized again,
+    /// considers the regular containers whose restart waited, or kills and ends the Pod whose
+    /// regular containers are all done (computePodActions' KillPod). It sees the started
+    /// container running even if its run lasts 0 s.
+    fn wake_deferred(&mut self, p: usize) {
+        let Some(pod) = self.pods.get(p) else {
+            return;
+        };
+        let held = pod.end_held;
+        let waiting: Vec<usize> = pod
+            .containers
+            .iter()
+            .enumerate()
+            .filter(|(_, ct)| ct.deferred_since.is_some())
+            .map(|(c, _)| c)
+            .collect();
+        if (waiting.is_empty() && !held) || !self.regulars_may_start(p) {
+            return;
+        }
+        let pgen = pod.epoch;
+        if held {
+            if let Some(pod) = self.pods.get_mut(p) {
+                pod.end_held = false;
+            }
+            if let Some(phase) = self.regulars_done(p) {
+                self.end_pod_at_sync(p, phase, None);
+                // That sync kills what runs (KillPod): no exit of this instant comes after it.
+                if let Some(pod) = self.pods.get_mut(p) {
+                    for ct in pod.containers.iter_mut().filter(|ct| ct.running) {
+                        ct.epoch += 1;
+                    }
+                }
+            }
+        }
+        for c in waiting {
+            self.on_restart_container(p, pgen, c);
+        }
+    }
+
+    /// Up to 1.36, the sync after the exits that stopped the last regular container: the Pod
+    /// ends, unless a running sidecar keeps it Running (getPhase) while the last one waits for
+    /// its restart — then the sync that starts that one ends it (see regulars_may_start).
+    pub(super) fn end_or_hold(&mut self, p: usize) -> Result<(), Diagnostic> {
+        let Some(phase) = self.regulars_done(p) else {
+            return Ok(());
+        };
+        if !self.regulars_may_start(p) && self.sidecar_running(p) {
+            if let Some(pod) = self.pods.get_mut(p) {
+                pod.end_held = true;
+            }
+            return Ok(());
+        }
+        self.pod_terminal(p, phase, None)
+    }
+
+    /// The Pod's terminal phase if every regular container has stopped and none restarts.
+    fn regulars_done(&self, p: usize) -> Option<&'static str> {
+        let pod = self.pods.get(p)?;
+        let kinds = &self.templates.get(pod.tmpl)?.kinds;
+        let mut regulars = pod
+            .containers
+            .iter()
+            .zip(kinds)
+            .filter(|(_, k)| **k == Kind::Regular)
+            .map(|(ct, _)| ct);
+        if !regulars.clone().all(|ct| !ct.running && !ct.pending_start) {
+            return None;
+        }
+        Some(if regulars.all(|ct| ct.last_exit == Some(0)) {
+            "Succeeded"
+        } else {
+            "Failed"
+        })
+    }
+
+    /// Whether a sidecar of the Pod runs (getPhase then says Running, whatever the regular
+    /// containers did).
+    fn sidecar_running(&self, p: usize) -> bool {
+        let Some(pod) = self.pods.get(p) else {
+            return false;
+        };
+        let kinds = self
+            .templates
+            .get(pod.tmpl)
+            .map(|t| t.kinds.as_slice())
+            .unwrap_or(&[]);
+        pod.containers
+            .iter()
+            .zip(kinds)
+            .any(|(ct, k)| *k == Kind::Sidecar && self.runs_for_sync(p, ct))
+    }
+
+    /// Whether the sync deciding now (the Pod's round) sees the container running: a run that
+    /// started at this instant and ended at once (0 s) too, if its end comes in a later round.
+    fn runs_for_sync(&self, p: usize, ct: &Container) -> bool {
+        let round = self.pods.get(p).map_or(0, |x| x.round);
+        ct.running
+            || (ct.instances > 0
+                && ct.started_at == self.now
+                && ct.finished_at == self.now
+                && ct.exit_round > round)
     }
 
     /// After init container `c` completed (or sidecar `c` started), start the next one.
@@ -239,7 +409,7 @@ impl Engine<'_> {
         ap: AlwaysPod,
     ) -> Result<(), Diagnostic> {
         let now = self.now;
-        let (delay, _) = self.backoff_delay(p, c, now);
+        let (delay, _, _) = self.backoff_delay(p, c, now, now);
         self.summary.whole_pod_restarts += 1;
         let how = if ap.sandbox_ms > 0 {
             format!(", sandbox recreated ({}s)", ap.sandbox_ms as f64 / 1000.0)
@@ -389,6 +559,16 @@ impl Engine<'_> {
         }
         ct.running = false;
         ct.last_exit = Some(code);
+        ct.finished_at = now;
+        ct.exit_round = if ct.started_at == now {
+            ct.start_round + 1
+        } else {
+            0
+        };
+        let round = ct.exit_round;
+        if let Some(x) = self.pods.get_mut(p) {
+            x.round = round;
+        }
         self.summary.container_exits += 1;
         let kind = match self.templates.get(tmpl) {
             Some(t) => t.kinds.get(c).copied().unwrap_or(Kind::Regular),
@@ -406,6 +586,19 @@ impl Engine<'_> {
             .is_some_and(|x| x.restart_all_pending || x.end_pending.is_some())
         {
             return Ok(());
+        }
+        // A held end (up to 1.36): once no sidecar runs, getPhase gives the terminal phase.
+        if kind == Kind::Sidecar
+            && self.pods.get(p).is_some_and(|x| x.end_held)
+            && !self.sidecar_running(p)
+        {
+            if let Some(pod) = self.pods.get_mut(p) {
+                pod.end_held = false;
+            }
+            if let Some(phase) = self.regulars_done(p) {
+                self.end_pod_at_sync(p, phase, None);
+                return Ok(());
+            }
         }
         let code = if completed {
             self.record(Obj::Pod(p), Some((tmpl, c)), "RuleAction", "Complete", || {
@@ -474,37 +667,20 @@ impl Engine<'_> {
             KubeletDecision::DoNotRestart => match kind {
                 Kind::Init if code == 0 => self.advance_init(p, c, now),
                 Kind::Init => self.end_pod_at_sync(p, "Failed", Some("InitContainerFailed")),
+                _ if self.decider.minor() <= 36 => {
+                    // Whether the Pod ends is the sync's, after every exit of this instant.
+                    if self.regulars_done(p).is_some()
+                        && let Some(pod) = self.pods.get_mut(p)
+                        && !pod.end_check
+                    {
+                        pod.end_check = true;
+                        let pgen = pod.epoch;
+                        self.schedule(now, Ev::PodEnd { pod: p, pgen });
+                    }
+                }
                 _ => {
-                    let done = self
-                        .pods
-                        .get(p)
-                        .zip(self.templates.get(tmpl))
-                        .map(|(pod, t)| {
-                            pod.containers
-                                .iter()
-                                .zip(&t.kinds)
-                                .filter(|(_, k)| **k == Kind::Regular)
-                                .all(|(ct, _)| !ct.running && !ct.pending_start)
-                        })
-                        .unwrap_or(false);
-                    if done {
-                        let all_zero = self
-                            .pods
-                            .get(p)
-                            .zip(self.templates.get(tmpl))
-                            .map(|(pod, t)| {
-                                pod.containers
-                                    .iter()
-                                    .zip(&t.kinds)
-                                    .filter(|(_, k)| **k == Kind::Regular)
-                                    .all(|(ct, _)| ct.last_exit == Some(0))
-                            })
-                            .unwrap_or(false);
-                        self.end_pod_at_sync(
-                            p,
-                            if all_zero { "Succeeded" } else { "Failed" },
-                            None,
-                        );
+                    if let Some(phase) = self.regulars_done(p) {
+                        self.end_pod_at_sync(p, phase, None);
                     }
                 }
             },
@@ -512,20 +688,23 @@ impl Engine<'_> {
         Ok(())
     }
 
-    /// The kubelet's CrashLoopBackOff: the first restart (and the first after a run of more than
-    /// 600 s) is immediate; then initial, doubling, capped at max. Updates the entry as
-    /// flowcontrol.Backoff.Next does at the moment of the restart decision.
-    /// The wait before the kubelet restarts container `c` that exited at `finished`, and the
-    /// back-off its entry held when the housekeeping's garbage collection cut that wait short.
+    /// The kubelet's CrashLoopBackOff as its sync at `at` applies it to container `c`, whose
+    /// last run ended at `finished`: the wait from `at` before the restart (0: it starts now),
+    /// the back-off that refused the start now (doBackOff's IsInBackOffSince), and whether the
+    /// housekeeping's garbage collection of the entry cuts the wait short. The first restart
+    /// (and the first after a run of more than 600 s) is immediate; then initial, doubling,
+    /// capped at max. The entry the restart will leave (flowcontrol.Backoff.Next at the start)
+    /// is kept in `pending_backoff`.
     pub(super) fn backoff_delay(
         &mut self,
         p: usize,
         c: usize,
         finished: u64,
-    ) -> (u64, Option<u64>) {
+        at: u64,
+    ) -> (u64, Option<u64>, bool) {
         let (initial, max) = (self.initial_ms, self.max_ms);
         let Some(ct) = self.pods.get_mut(p).and_then(|x| x.containers.get_mut(c)) else {
-            return (0, None);
+            return (0, None, false);
         };
         match ct.backoff {
             Some((b, last)) if finished.saturating_sub(last) <= RESET_AFTER_RUN_MS => {
@@ -533,23 +712,30 @@ impl Engine<'_> {
                 // The kubelet's housekeeping (every 2 s) drops back-off entries not updated for
                 // more than 600 s (HandlePodCleanups → Backoff.GC). When that comes before the
                 // back-off ends, the next sync finds no entry and starts the container at once,
-                // with a fresh entry (client-go's Backoff.Next on a missing key).
+                // with a fresh entry (client-go's Backoff.Next on a missing key). A pass at the
+                // very instant the back-off ends runs before the sync.
                 let gc_at = (last + RESET_AFTER_RUN_MS) / HOUSEKEEPING_MS * HOUSEKEEPING_MS
                     + HOUSEKEEPING_MS;
-                // (A pass at the very instant the back-off ends runs before the sync: the
-                // container starts then, with a fresh entry.)
+                if gc_at <= at {
+                    ct.backoff = None;
+                    ct.pending_backoff = Some((initial, at));
+                    return (0, None, false);
+                }
+                if restart_at <= at {
+                    ct.pending_backoff = Some(((b.saturating_mul(2)).min(max), at));
+                    return (0, None, false);
+                }
                 if gc_at <= restart_at {
                     ct.backoff = None;
                     ct.pending_backoff = Some((initial, gc_at));
-                    let cut = (gc_at < restart_at).then_some(b);
-                    return (gc_at.saturating_sub(finished), cut);
+                    return (gc_at - at, Some(b), gc_at < restart_at);
                 }
                 ct.pending_backoff = Some(((b.saturating_mul(2)).min(max), restart_at));
-                (b, None)
+                (restart_at - at, Some(b), false)
             }
             _ => {
-                ct.pending_backoff = Some((initial, finished));
-                (0, None)
+                ct.pending_backoff = Some((initial, at));
+                (0, None, false)
             }
         }
     }
@@ -620,7 +806,19 @@ impl Engine<'_> {
     /// sidecar) has never run; else Running. A container that ran before waits with its last
     /// termination and counts as stopped, so a Pod whose init containers run again after a
     /// RestartAllContainers reset is Pending only while one of them runs.
-    fn update_live_phase(&mut self, p: usize) {
+    pub(super) fn update_live_phase(&mut self, p: usize) {
+        self.live_phase_at(p, None);
+    }
+
+    /// The phase at the run's end (up to 1.32): the housekeeping's collections after the last
+    /// sync that changed something may have synced the Pod again.
+    pub(super) fn final_live_phase(&mut self, p: usize) {
+        self.live_phase_at(p, Some(self.now));
+    }
+
+    /// `collected_until`: the phase as the last sync (at `phase_at`) computed it, and the syncs
+    /// of the housekeeping's collections up to this instant.
+    fn live_phase_at(&mut self, p: usize, collected_until: Option<u64>) {
         let Some(pod) = self.pods.get(p) else {
             return;
         };
@@ -632,13 +830,56 @@ impl Engine<'_> {
             .get(pod.tmpl)
             .map(|t| t.kinds.as_slice())
             .unwrap_or(&[]);
-        let pending = pod.containers.iter().zip(kinds).any(|(ct, k)| match k {
+        let mut pending = pod.containers.iter().zip(kinds).any(|(ct, k)| match k {
             Kind::Init => ct.running || ct.instances == 0,
             Kind::Sidecar | Kind::Regular => !ct.running && ct.instances == 0,
         });
+        // Up to 1.32 getPhase runs before the prober sets a sidecar's `started`
+        // (kubelet_pods.go:1779 and :1828 in v1.31.13), so a running sidecar counts as pending
+        // initialization, and the Pod is Pending unless a regular container shows Running or
+        // Terminated: one waiting in CrashLoopBackOff does not (HasAnyRegularContainerStarted,
+        // container/helpers.go:396-416).
+        if self.decider.minor() <= 32 && !pending {
+            let sidecar_running = pod
+                .containers
+                .iter()
+                .zip(kinds)
+                .any(|(ct, k)| *k == Kind::Sidecar && ct.running);
+            // The refusal is in the reason cache from the sync after it: one that follows a
+            // later change, or the housekeeping's collection of a back-off entry.
+            let now = if collected_until.is_some() {
+                pod.phase_at
+            } else {
+                self.now
+            };
+            let gc_until = collected_until.unwrap_or(now);
+            let collected_since = |t: u64| {
+                pod.containers.iter().any(|ct| {
+                    ct.backoff.is_some_and(|(_, last)| {
+                        let gc_at = (last + RESET_AFTER_RUN_MS) / HOUSEKEEPING_MS * HOUSEKEEPING_MS
+                            + HOUSEKEEPING_MS;
+                        t < gc_at && gc_at <= gc_until
+                    })
+                })
+            };
+            let waiting_shown = |ct: &Container| {
+                ct.backoff_refused
+                    && (ct.refused_at.0 < now
+                        || (pod.starts.1 == now && pod.starts.0 > ct.refused_at.1)
+                        || collected_since(ct.refused_at.0))
+            };
+            let regular_shown = pod.containers.iter().zip(kinds).any(|(ct, k)| {
+                *k == Kind::Regular && (ct.running || (ct.instances > 0 && !waiting_shown(ct)))
+            });
+            pending = sidecar_running && !regular_shown;
+        }
         let phase = if pending { "Pending" } else { "Running" };
+        let now = self.now;
         if let Some(pod) = self.pods.get_mut(p) {
             pod.phase = phase;
+            if collected_until.is_none() {
+                pod.phase_at = now;
+            }
         }
     }
 
@@ -656,15 +897,39 @@ impl Engine<'_> {
 
     /// A RestartAllContainers rule matched container `c` at this instant: every container is
     /// stopped and removed, and the Pod starts again from its first init container.
-    pub(super) fn on_restart_all(&mut self, p: usize, pgen: u32, c: usize) {
+    pub(super) fn on_restart_all(
+        &mut self,
+        p: usize,
+        pgen: u32,
+        c: usize,
+    ) -> Result<(), Diagnostic> {
         let now = self.now;
         let Some(pod) = self.pods.get_mut(p) else {
-            return;
+            return Ok(());
         };
         if !pod.alive || pod.epoch != pgen || !pod.restart_all_pending {
-            return;
+            return Ok(());
+        }
+        // No back-off applies to a reset: runs of 0 s that end in one reset the Pod at the same
+        // instant for ever (the kubelet would spin; real runs last longer than 0 s).
+        pod.resets_at = match pod.resets_at {
+            (t, n) if t == now => (t, n + 1),
+            _ => (now, 1),
+        };
+        if pod.resets_at.1 > MAX_RESETS_AT_ONE_INSTANT {
+            let name = pod.name.clone();
+            return Err(Diagnostic::request(
+                "no-progress",
+                "exits",
+                format!(
+                    "Pod {name} makes no progress at t={}s: a RestartAllContainers rule resets it more than {MAX_RESETS_AT_ONE_INSTANT} times at this instant (runs of 0 s that end in a reset repeat for ever: no back-off applies to resets); give those runs a duration or a number of times",
+                    now as f64 / 1000.0
+                ),
+            ));
         }
         pod.restart_all_pending = false;
+        pod.end_held = false;
+        pod.end_check = false;
         let tmpl = pod.tmpl;
         self.summary.whole_pod_restarts += 1;
         self.record(
@@ -681,12 +946,13 @@ impl Engine<'_> {
         );
         // The removed containers' restart counts go up now, for those whose status was
         // Running or Terminated (the kubelet's convertToAPIContainerStatuses: Waiting with
-        // RestartingAllContainers, restartCount + 1); a container already waiting (for its
-        // back-off, or never started) keeps its count, and a start after the reset adds none.
+        // RestartingAllContainers, restartCount + 1); a container already waiting (its restart
+        // refused by the back-off: the reason cache holds CrashLoopBackOff; or never started)
+        // keeps its count, and a start after the reset adds none.
         if let Some(pod) = self.pods.get_mut(p) {
             pod.epoch += 1;
             for ct in pod.containers.iter_mut() {
-                let waiting = !ct.running && (ct.restarting || ct.last_exit.is_none());
+                let waiting = !ct.running && (ct.backoff_refused || ct.last_exit.is_none());
                 if !waiting {
                     ct.restart_count += 1;
                     self.summary.in_place_restarts += 1;
@@ -695,15 +961,20 @@ impl Engine<'_> {
                 ct.running = false;
                 ct.pending_start = false;
                 ct.pending_backoff = None;
+                ct.backoff_refused = false;
+                ct.deferred_since = None;
+                ct.restart_waits = false;
             }
         }
         self.summary.time_lost_seconds += self.startup_ms as f64 / 1000.0;
         self.start_pod_sequence(p, now);
         self.track_readiness(p);
+        Ok(())
     }
 
-    /// The kubelet's sync restarts container `c` after its exit at this instant: its back-off
-    /// (CrashLoopBackOff when it holds), then its start.
+    /// The kubelet's sync restarts container `c` after its exit (at this instant, or later when
+    /// the restart waited for the Pod's initialization): its back-off (CrashLoopBackOff when it
+    /// holds), then its start.
     pub(super) fn on_restart_container(&mut self, p: usize, pgen: u32, c: usize) {
         let now = self.now;
         let Some(pod) = self.pods.get(p) else {
@@ -713,6 +984,24 @@ impl Engine<'_> {
             return;
         }
         let tmpl = pod.tmpl;
+        let regular = self
+            .templates
+            .get(tmpl)
+            .and_then(|t| t.kinds.get(c))
+            .is_none_or(|k| *k == Kind::Regular);
+        if regular && !self.regulars_may_start(p) {
+            if let Some(ct) = self.pods.get_mut(p).and_then(|x| x.containers.get_mut(c)) {
+                ct.restarting = true;
+                ct.restart_waits = false;
+                ct.deferred_since.get_or_insert(now);
+            }
+            return;
+        }
+        let Some(ct) = self.pods.get_mut(p).and_then(|x| x.containers.get_mut(c)) else {
+            return;
+        };
+        let since = ct.deferred_since.take().unwrap_or(now);
+        let finished = ct.finished_at;
         // The name only feeds timeline messages: a full timeline skips the copy.
         let name = if self.timeline.len() < self.max_timeline {
             self.templates
@@ -723,34 +1012,45 @@ impl Engine<'_> {
         } else {
             String::new()
         };
-        let (delay, cut_from) = self.backoff_delay(p, c, now);
-        let start_at = now + delay;
-        if let Some(ct) = self.pods.get_mut(p).and_then(|x| x.containers.get_mut(c)) {
-            ct.restarting = true;
+        let (wait, refused, cut) = self.backoff_delay(p, c, finished, now);
+        let start_at = now + wait;
+        if let Some(pod) = self.pods.get_mut(p) {
+            let starts = pod.starts.0;
+            if let Some(ct) = pod.containers.get_mut(c) {
+                ct.restarting = true;
+                if refused.is_some() {
+                    ct.backoff_refused = true;
+                    ct.refused_at = (now, starts);
+                }
+                ct.restart_waits = wait > 0;
+            }
         }
         let resume = (start_at + self.startup_ms).min(self.end_ms);
-        self.summary.time_lost_seconds += resume.saturating_sub(now) as f64 / 1000.0;
-        if delay > 0 {
+        self.summary.time_lost_seconds += resume.saturating_sub(since) as f64 / 1000.0;
+        if let Some(b) = refused {
             self.record(
                 Obj::Pod(p),
                 Some((tmpl, c)),
                 "BackOff",
                 "CrashLoopBackOff",
                 || {
-                    Some(match cut_from {
-                        None => format!(
-                            "back-off {}s restarting failed container={name}",
-                            delay as f64 / 1000.0
-                        ),
-                        Some(b) => format!(
+                    Some(if cut {
+                        format!(
                             "back-off {}s restarting failed container={name}; the kubelet's housekeeping drops the entry (unchanged for 600 s) after {}s",
                             b as f64 / 1000.0,
-                            delay as f64 / 1000.0
-                        ),
+                            wait as f64 / 1000.0
+                        )
+                    } else {
+                        format!(
+                            "back-off {}s restarting failed container={name}",
+                            b as f64 / 1000.0
+                        )
                     })
                 },
             );
         }
         self.start_container(p, c, start_at + self.startup_ms);
+        // A refused restart shows the container Waiting (CrashLoopBackOff).
+        self.update_live_phase(p);
     }
 }

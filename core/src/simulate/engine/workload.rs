@@ -167,6 +167,12 @@ impl Engine<'_> {
             node: None,
             restart_all_pending: false,
             end_pending: None,
+            end_held: false,
+            end_check: false,
+            starts: (0, 0),
+            phase_at: 0,
+            round: 0,
+            resets_at: (0, 0),
             // The kubelet's first status of the Pod: not ready yet.
             unready_since: Some(t),
             working: false,
