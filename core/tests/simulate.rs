@@ -897,6 +897,81 @@ fn lost_nodes_are_tainted_one_per_ten_seconds() {
     assert_eq!(evicted, vec![375.0, 385.0]);
 }
 
+/// A JobSet of Indexed Jobs (one replica each) for the lost-node tests: each entry is (name,
+/// completions, backoffLimit, Pod spec additions); every rule-less failure restarts the JobSet
+/// once.
+fn node_loss_jobset(rjs: &[(&str, u32, u32, Value)]) -> Value {
+    let rjs: Vec<Value> = rjs
+        .iter()
+        .map(|(name, completions, backoff, extra)| {
+            let mut pod = json!({"restartPolicy": "Never", "containers": [{"name": "main", "image": "busybox"}]});
+            for (k, v) in extra.as_object().unwrap() {
+                pod[k] = v.clone();
+            }
+            json!({"name": name, "replicas": 1, "template": {"spec": {
+                "completions": completions, "parallelism": completions, "completionMode": "Indexed",
+                "backoffLimit": backoff, "template": {"spec": pod}}}})
+        })
+        .collect();
+    json!({"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet",
+        "metadata": {"name": "js", "namespace": "default"},
+        "spec": {"replicatedJobs": rjs, "failurePolicy": {"maxRestarts": 1}}})
+}
+
+/// (time, object, event, reason) of the timeline's events.
+fn all_events(out: &Value) -> Vec<(f64, String, String, String)> {
+    out["timeline"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["t"].as_f64().unwrap(),
+                e["object"].as_str().unwrap().to_owned(),
+                e["event"].as_str().unwrap().to_owned(),
+                e["reason"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_job_in_deletion_that_counts_its_lost_pod_failed_is_gone_before_it_is_failed() {
+    // Job b's Pod (no grace period, tolerating the taint for good) is on a node lost at 10 s.
+    // Job a fails at 30 s and the JobSet restarts: the garbage collector deletes b's Pod, b's
+    // sync counts it failed (FailureTarget) and drops its finalizer. Upstream counted the Pod
+    // terminating at the start of that sync (jobCtx.terminating), so Failed waits for the next
+    // sync, and the collector removes b first: b never gets Failed.
+    let forever = json!([{"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute"}]);
+    let out = simulate(json!({
+        "kubernetesVersion": "1.37", "runFor": "600s",
+        "workload": node_loss_jobset(&[
+            ("a", 1, 0, json!({})),
+            ("b", 1, 0, json!({"terminationGracePeriodSeconds": 0, "tolerations": forever})),
+        ]),
+        "exits": [
+            {"replicatedJob": "a", "podIndex": 0, "afterSeconds": 30, "exitCode": 1, "times": 1},
+            {"replicatedJob": "b", "podIndex": 0, "afterSeconds": 10, "exitCode": 137, "nodeFailure": true, "times": 1}
+        ],
+    }));
+    let b: Vec<(f64, String, String)> = all_events(&out)
+        .into_iter()
+        .filter(|e| e.1 == "job/default/js-b-0")
+        .map(|e| (e.0, e.2, e.3))
+        .collect();
+    assert_eq!(
+        b,
+        vec![
+            nev(0.0, "Created", "JobCreated"),
+            nev(30.0, "Deleted", "Deleting"),
+            nev(30.0, "PodFailed", "Count"),
+            nev(30.0, "FailureTarget", "BackoffLimitExceeded"),
+            nev(30.0, "Gone", "Deleted"),
+            nev(30.0, "Created", "JobCreated"),
+        ]
+    );
+}
+
 #[test]
 fn node_loss_settings_are_checked() {
     let err = simulate_err(json!({
