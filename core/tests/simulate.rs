@@ -936,6 +936,35 @@ fn all_events(out: &Value) -> Vec<(f64, String, String, String)> {
 }
 
 #[test]
+fn a_pod_that_pod_gc_failed_is_gone_when_a_jobset_restart_deletes_its_job() {
+    // The oracle's JobSet timeline with the real node chain (1.37): Pod GC fails and
+    // force-deletes the lost node's Pod at 60 s (its Node deleted at the loss, 20 s); the Job
+    // drops its finalizer and it is gone. The JobSet's restart at 100 s deletes the Job: the
+    // garbage collector deletes the replacement only, not the gone Pod again.
+    let out = simulate(json!({
+        "kubernetesVersion": "1.37", "runFor": "600s",
+        "workload": node_loss_jobset(&[("a", 1, 1, json!({"terminationGracePeriodSeconds": 5}))]),
+        "exits": [
+            {"replicatedJob": "a", "podIndex": 0, "afterSeconds": 20, "exitCode": 137, "nodeFailure": true, "times": 1},
+            {"replicatedJob": "a", "podIndex": 0, "afterSeconds": 30, "exitCode": 1}
+        ],
+        "nodeLoss": {"nodeDeletedAfterSeconds": 0},
+    }));
+    let deleted: Vec<(f64, String)> = all_events(&out)
+        .into_iter()
+        .filter(|e| e.1.starts_with("pod/") && e.2 == "Deleted")
+        .map(|e| (e.0, e.1))
+        .collect();
+    assert_eq!(deleted, vec![(100.0, "pod/default/js-a-0-0-1".to_owned())]);
+    assert!(all_events(&out).contains(&(
+        60.0,
+        "pod/default/js-a-0-0-0".into(),
+        "Failed".into(),
+        "DeletionByPodGC".into()
+    )));
+}
+
+#[test]
 fn a_job_in_deletion_that_counts_its_lost_pod_failed_is_gone_before_it_is_failed() {
     // Job b's Pod (no grace period, tolerating the taint for good) is on a node lost at 10 s.
     // Job a fails at 30 s and the JobSet restarts: the garbage collector deletes b's Pod, b's

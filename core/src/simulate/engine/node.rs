@@ -599,7 +599,13 @@ impl Engine<'_> {
         if !terminating {
             self.lose(1, n_lost_ms, self.finish_ms(p));
         }
-        self.pod_terminal(p, "Failed", Some(reason))
+        self.pod_terminal(p, "Failed", Some(reason))?;
+        // ... and deletes it (force, no grace period): it goes once the Job controller drops its
+        // finalizer, so a later deletion (its Job's, by the garbage collector) finds nothing.
+        if let Some(pod) = self.pods.get_mut(p) {
+            pod.deleting = true;
+        }
+        Ok(())
     }
 
     /// At the end of the run: the Pods on lost nodes that have not failed, and the time their
