@@ -965,6 +965,36 @@ fn a_pod_that_pod_gc_failed_is_gone_when_a_jobset_restart_deletes_its_job() {
 }
 
 #[test]
+fn a_lost_node_goes_on_after_a_jobset_restart_removed_its_pod_and_job() {
+    // Lost at 15 s (renewed at 10 s: Unknown at 65 s, 1.37). The JobSet restarts at 30 s; the
+    // lost Pod (no grace period) goes with its Job, but the node is still there, still lost:
+    // it goes Unknown and is tainted at 65 s, as upstream's node lifecycle controller does.
+    let out = simulate(json!({
+        "kubernetesVersion": "1.37", "runFor": "600s",
+        "workload": node_loss_jobset(&[("a", 2, 0, json!({"terminationGracePeriodSeconds": 0}))]),
+        "exits": [
+            {"replicatedJob": "a", "podIndex": 0, "afterSeconds": 15, "exitCode": 137, "nodeFailure": true, "times": 1},
+            {"replicatedJob": "a", "podIndex": 1, "afterSeconds": 30, "exitCode": 1, "times": 1}
+        ],
+    }));
+    let lost: Vec<(f64, String, String)> = all_events(&out)
+        .into_iter()
+        .filter(|e| e.1 == "pod/default/js-a-0-0-0")
+        .map(|e| (e.0, e.2, e.3))
+        .filter(|e| e.1 != "Scheduled" && e.1 != "Started")
+        .collect();
+    assert_eq!(
+        lost,
+        vec![
+            nev(15.0, "NodeLost", "NodeLost"),
+            nev(30.0, "Deleted", "Terminating"),
+            nev(65.0, "NodeNotReady", "NodeStatusUnknown"),
+            nev(65.0, "Tainted", "node.kubernetes.io/unreachable"),
+        ]
+    );
+}
+
+#[test]
 fn a_job_in_deletion_that_counts_its_lost_pod_failed_is_gone_before_it_is_failed() {
     // Job b's Pod (no grace period, tolerating the taint for good) is on a node lost at 10 s.
     // Job a fails at 30 s and the JobSet restarts: the garbage collector deletes b's Pod, b's

@@ -315,13 +315,18 @@ impl Engine<'_> {
             | Ev::OutOfService { pod, pgen }
             | Ev::PodGc { pod, pgen } => match self.node_of(pod, pgen) {
                 None => true,
-                // A node whose Pod has gone matters while the Pod's Job runs (its taint turn).
-                Some(_) => self.pods.get(pod).is_some_and(|x| {
-                    !x.alive
-                        && x.job
-                            .and_then(|j| self.jobs.get(j))
-                            .is_none_or(|j| j.phase != "Running")
-                }),
+                // A node whose Pod has gone matters while the Pod's Job runs (its taint turn),
+                // and in a JobSet while the JobSet runs (the run stops with it): the node is
+                // still there, and still lost, when its Job has failed or gone.
+                Some(_) => {
+                    self.jobset.is_none()
+                        && self.pods.get(pod).is_some_and(|x| {
+                            !x.alive
+                                && x.job
+                                    .and_then(|j| self.jobs.get(j))
+                                    .is_none_or(|j| j.phase != "Running")
+                        })
+                }
             },
             _ => false,
         }
