@@ -759,8 +759,8 @@ func runTimeline(n int, seed uint64) (int, int, error) {
 	for _, f := range fams {
 		fmt.Printf("  %-42s %5d scenarios, %d disagreements\n", f, perFamily[f][0], perFamily[f][1])
 	}
-	if nlLateLosses > 0 {
-		fmt.Printf("  (node loss: %d losses of a node added to the pool after its last lease renewal, where the harness may see the node Unknown one monitor period late)\n", nlLateLosses)
+	if nlLateNodes > 0 {
+		fmt.Printf("  (node loss: %d Nodes added between two lease renewals, the free pool having run out; %d of them lost before their first renewal, where the monitor sees the node later than restartkit's contract says)\n", nlLateNodes, nlLateLosses)
 	}
 	if harnessErrors > 0 {
 		return len(scs), disagreements + harnessErrors, fmt.Errorf("%d timeline scenarios failed in the harness", harnessErrors)
