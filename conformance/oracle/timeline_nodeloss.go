@@ -537,9 +537,11 @@ func (c *nlCluster) addNode(late bool) error {
 }
 
 // topUp adds Nodes at a lease renewal instant until c.ahead are free again (the Pods created
-// before the next renewal take them).
+// before the next renewal take them), and at least as many as there are lost Nodes: the zone
+// stays Normal (fewer than 55 % of its Nodes not Ready), as restartkit's contract has it. A
+// Node lost since is Unknown only a grace period later, after the next renewals.
 func (c *nlCluster) topUp() error {
-	for len(c.free) < c.ahead {
+	for len(c.free) < max(c.ahead, len(c.lost)) {
 		if err := c.addNode(false); err != nil {
 			return err
 		}
