@@ -186,6 +186,9 @@ func (g gen) jobsetTimelineScenario(i int, extra, nodeLoss gen) *tlScenario {
 // node-loss family's draws, fewer of them.
 func (g gen) jobsetNodeLoss(rjs []any, fam *[]string) *tlNodeLoss {
 	nl := &tlNodeLoss{}
+	// The JobSet scenarios that lose a node (the summary's count of them; nodeFailure counts
+	// the Job family's too).
+	*fam = append(*fam, "JobSet:nodeLoss")
 	switch k := g.r.IntN(10); {
 	case k < 3:
 		nl.NodeDeletedAfterSeconds = ptrTo(float64(g.pick(0, 10, 60, 120).(int)))
