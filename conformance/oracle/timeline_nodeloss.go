@@ -16,7 +16,8 @@ package main
 // Order within an instant: lease renewals, the scripted kubelet (and the operator's Node deletion
 // or out-of-service taint), monitorNodeHealth + tainting pass, taint eviction, Pod GC, then the
 // Job (and JobSet) controllers' syncs. Every Pod runs on a node of its own, from a pool of Nodes
-// that exist (and were seen by the node lifecycle controller) from t=0.
+// that exist (and were seen by the node lifecycle controller) from t=0, topped up at the Lease
+// renewal instants (topUp).
 
 import (
 	"context"
