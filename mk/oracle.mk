@@ -24,7 +24,8 @@ N ?= 20000
 # The timeline leg (real Job controller vs restartkit simulate): generated Job scenarios.
 TIMELINE_SMOKE_N ?= 1000
 TIMELINE_N ?= 2000
-# ... and generated JobSet scenarios (real JobSet + Job controllers; about 0.1-0.2 s each upstream).
+# ... and generated JobSet scenarios (real JobSet + Job controllers; about 0.1-0.3 s each upstream;
+# about 64 % lose a node, played through the real node chain as the node-loss scenarios are).
 TIMELINE_JOBSET_SMOKE_N ?= 200
 TIMELINE_JOBSET_N ?= 2000
 # The Pod timeline leg (the real kubelet runtime manager over the fake CRI vs restartkit simulate):

@@ -21,13 +21,14 @@ import (
 )
 
 var (
-	flagTimelineN       = flag.Int("timeline-n", 300, "generated scenarios for the timeline leg (0: leg off)")
-	flagTimelineOut     = flag.String("timeline-out", "", "write each disagreeing timeline scenario (JSON lines) to this file")
-	flagTimelineFile    = flag.String("timeline-scenarios", "", "instead of generating, play these Job scenarios (JSON lines, restartkit's format)")
-	flagTimelineBatch   = flag.Duration("timeline-batch", 0, "the Job controller's SyncJobBatchPeriod in the harness (upstream's is 1s; 0 compares exactly, see docs/oracle.md)")
-	flagTimelineDump    = flag.String("timeline-dump", "", "write every timeline scenario with both reduced timelines (JSON lines) to this file")
-	flagTimelineJobSetN = flag.Int("timeline-jobset-n", 100, "generated JobSet scenarios for the timeline leg (real JobSet + Job controllers), after the Job scenarios")
-	flagTimelineReplay  = flag.Bool("timeline-replay-all", false, "play every scenario upstream twice more and report each whose upstream timeline is not reproducible (UNSTABLE), agreeing or not: checks the harness's determinism")
+	flagTimelineN              = flag.Int("timeline-n", 300, "generated scenarios for the timeline leg (0: leg off)")
+	flagTimelineOut            = flag.String("timeline-out", "", "write each disagreeing timeline scenario (JSON lines) to this file")
+	flagTimelineFile           = flag.String("timeline-scenarios", "", "instead of generating, play these Job scenarios (JSON lines, restartkit's format)")
+	flagTimelineBatch          = flag.Duration("timeline-batch", 0, "the Job controller's SyncJobBatchPeriod in the harness (upstream's is 1s; 0 compares exactly, see docs/oracle.md)")
+	flagTimelineDump           = flag.String("timeline-dump", "", "write every timeline scenario with both reduced timelines (JSON lines) to this file")
+	flagTimelineJobSetN        = flag.Int("timeline-jobset-n", 100, "generated JobSet scenarios for the timeline leg (real JobSet + Job controllers), after the Job scenarios")
+	flagTimelineJobSetNodeLoss = flag.Float64("timeline-jobset-nodeloss", 0.1, "in generated JobSet scenarios, the probability that a scripted run ends with its node lost (real node chain, timeline_nodeloss.go)")
+	flagTimelineReplay         = flag.Bool("timeline-replay-all", false, "play every scenario upstream twice more and report each whose upstream timeline is not reproducible (UNSTABLE), agreeing or not: checks the harness's determinism")
 )
 
 type tlExit struct {
@@ -631,6 +632,8 @@ func runTimeline(n int, seed uint64) (int, int, error) {
 	}
 	// The node-loss family draws from a stream of its own.
 	nodeLossGen := gen{rand.New(rand.NewPCG(seed, 0x6e6f6465))}
+	// A JobSet scenario's nodeLoss block and tolerations draw from a stream of their own too.
+	jobsetNodeLossGen := gen{rand.New(rand.NewPCG(seed, 0x6a736e6c))}
 	upStart := time.Now()
 	for i := 0; i < total; i++ {
 		var sc *tlScenario
@@ -640,7 +643,7 @@ func runTimeline(n int, seed uint64) (int, int, error) {
 		case i < n:
 			sc = g.timelineScenario(i, extra)
 		case i < n+*flagTimelineJobSetN:
-			sc = g.jobsetTimelineScenario(i-n, extra)
+			sc = g.jobsetTimelineScenario(i-n, extra, jobsetNodeLossGen)
 		default:
 			sc = nodeLossGen.nodeLossTimelineScenario(i - n - *flagTimelineJobSetN)
 		}
@@ -759,8 +762,8 @@ func runTimeline(n int, seed uint64) (int, int, error) {
 	for _, f := range fams {
 		fmt.Printf("  %-42s %5d scenarios, %d disagreements\n", f, perFamily[f][0], perFamily[f][1])
 	}
-	if nlLateLosses > 0 {
-		fmt.Printf("  (node loss: %d losses of a node added to the pool after its last lease renewal, where the harness may see the node Unknown one monitor period late)\n", nlLateLosses)
+	if nlLateNodes > 0 {
+		fmt.Printf("  (node loss: %d Nodes added between two lease renewals, the free pool having run out; %d of them lost before their first renewal, where the monitor sees the node later than restartkit's contract says)\n", nlLateNodes, nlLateLosses)
 	}
 	if harnessErrors > 0 {
 		return len(scs), disagreements + harnessErrors, fmt.Errorf("%d timeline scenarios failed in the harness", harnessErrors)

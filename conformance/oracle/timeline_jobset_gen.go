@@ -16,8 +16,11 @@ import (
 // pattern, maxRestarts 0–3) or none, a successPolicy, scripted exits and node failures per Pod.
 // The families added after the first release (NonIndexed Jobs, init containers) are drawn from extra, a stream of
 // their own, so that g's draws, and with them the scenarios of a given seed, stay as they were;
-// they only change where a new family is drawn.
-func (g gen) jobsetTimelineScenario(i int, extra gen) *tlScenario {
+// they only change where a new family is drawn. A scenario that loses a node draws what the
+// cluster does about it (the `nodeLoss` block, the Pods' tolerations) from nodeLoss, a third
+// stream: the node failures themselves are g's draws (with probability -timeline-jobset-nodeloss
+// per scripted run), so at the default the scenarios of a seed are as before but for that block.
+func (g gen) jobsetTimelineScenario(i int, extra, nodeLoss gen) *tlScenario {
 	var fam []string
 	withInit := false
 	nrj := 1 + g.r.IntN(3)
@@ -140,7 +143,7 @@ func (g gen) jobsetTimelineScenario(i int, extra gen) *tlScenario {
 					continue
 				}
 				at := tlExit{ReplicatedJob: names[r], JobIndex: ptrTo(ji), PodIndex: ptrTo(pi)}
-				exits = append(exits, g.exitScript(at, codes, 0.1, &fam)...)
+				exits = append(exits, g.exitScript(at, codes, *flagTimelineJobSetNodeLoss, &fam)...)
 			}
 		}
 	}
@@ -155,12 +158,11 @@ func (g gen) jobsetTimelineScenario(i int, extra gen) *tlScenario {
 		"metadata": map[string]any{"name": "js", "namespace": "default"}, "spec": jsSpec}
 	sc := &tlScenario{Kind: "Scenario", Name: fmt.Sprintf("jobset-timeline-%d", i), KubernetesVersion: minorVersion(k8sModule()),
 		RunFor: "600s", runForSeconds: 600, Exits: exits, Workload: js, MaxTimelineEvents: 1 << 20, FeatureGates: gates}
-	// The JobSet family keeps the idealised instant node failure (restartkit's
-	// nodeLoss.idealisedInstantFailure): a lost node's own path is checked by the node-loss
-	// family, with Jobs (docs/oracle.md, "Timeline: a lost node").
+	// A lost node goes through the real node chain (node lifecycle, taint eviction, Pod GC:
+	// timeline_nodeloss.go), as in the node-loss family.
 	for _, e := range exits {
 		if e.NodeFailure {
-			sc.NodeLoss = &tlNodeLoss{IdealisedInstantFailure: true}
+			sc.NodeLoss = nodeLoss.jobsetNodeLoss(rjs, &fam)
 			break
 		}
 	}
@@ -174,6 +176,52 @@ func (g gen) jobsetTimelineScenario(i int, extra gen) *tlScenario {
 	}
 	sc.family = "JobSet," + strings.Join(dedupe(fam), ",")
 	return sc
+}
+
+// jobsetNodeLoss draws, for a JobSet scenario that loses a node, what the cluster does about it:
+// the `nodeLoss` block (the Node deleted or tainted out-of-service some time after the loss, or
+// neither; sometimes another monitor grace period) and the Pods' tolerations of the unreachable
+// taint (the same for every replicatedJob: restartkit's and upstream's defaults otherwise, 300 s
+// from DefaultTolerationSeconds, longer than most of the 10 simulated minutes after a loss). The
+// node-loss family's draws, fewer of them.
+func (g gen) jobsetNodeLoss(rjs []any, fam *[]string) *tlNodeLoss {
+	nl := &tlNodeLoss{}
+	// The JobSet scenarios that lose a node (the summary's count of them; nodeFailure counts
+	// the Job family's too).
+	*fam = append(*fam, "JobSet:nodeLoss")
+	switch k := g.r.IntN(10); {
+	case k < 3:
+		nl.NodeDeletedAfterSeconds = ptrTo(float64(g.pick(0, 10, 60, 120).(int)))
+		*fam = append(*fam, "nodeLoss:nodeDeleted")
+	case k < 6:
+		nl.OutOfServiceAfterSeconds = ptrTo(float64(g.pick(0, 20, 100).(int)))
+		*fam = append(*fam, "nodeLoss:outOfService")
+	default:
+		*fam = append(*fam, "nodeLoss:neither")
+	}
+	if g.chance(0.2) {
+		nl.NodeMonitorGracePeriodSeconds = ptrTo(float64(g.pick(20, 40, 90).(int)))
+		*fam = append(*fam, "nodeLoss:gracePeriod")
+	}
+	var tols []any
+	switch k := g.r.IntN(10); {
+	case k < 4:
+		*fam = append(*fam, "tolerations:default")
+	case k < 8:
+		s := g.pick(0, 30, 120).(int)
+		tols = []any{map[string]any{"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": s}}
+		*fam = append(*fam, fmt.Sprintf("tolerations:unreachable:%ds", s))
+	default:
+		tols = []any{map[string]any{"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute"}}
+		*fam = append(*fam, "tolerations:unreachable:forever")
+	}
+	if tols != nil {
+		for _, rj := range rjs {
+			podSpec := rj.(map[string]any)["template"].(map[string]any)["spec"].(map[string]any)["template"].(map[string]any)["spec"].(map[string]any)
+			podSpec["tolerations"] = tols
+		}
+	}
+	return nl
 }
 
 // upstreamJobSet is the scenario's JobSet as the API server stores it: the CRD's OpenAPI

@@ -897,6 +897,140 @@ fn lost_nodes_are_tainted_one_per_ten_seconds() {
     assert_eq!(evicted, vec![375.0, 385.0]);
 }
 
+/// A JobSet of Indexed Jobs (one replica each) for the lost-node tests: each entry is (name,
+/// completions, backoffLimit, Pod spec additions); every rule-less failure restarts the JobSet
+/// once.
+fn node_loss_jobset(rjs: &[(&str, u32, u32, Value)]) -> Value {
+    let rjs: Vec<Value> = rjs
+        .iter()
+        .map(|(name, completions, backoff, extra)| {
+            let mut pod = json!({"restartPolicy": "Never", "containers": [{"name": "main", "image": "busybox"}]});
+            for (k, v) in extra.as_object().unwrap() {
+                pod[k] = v.clone();
+            }
+            json!({"name": name, "replicas": 1, "template": {"spec": {
+                "completions": completions, "parallelism": completions, "completionMode": "Indexed",
+                "backoffLimit": backoff, "template": {"spec": pod}}}})
+        })
+        .collect();
+    json!({"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet",
+        "metadata": {"name": "js", "namespace": "default"},
+        "spec": {"replicatedJobs": rjs, "failurePolicy": {"maxRestarts": 1}}})
+}
+
+/// (time, object, event, reason) of the timeline's events.
+fn all_events(out: &Value) -> Vec<(f64, String, String, String)> {
+    out["timeline"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["t"].as_f64().unwrap(),
+                e["object"].as_str().unwrap().to_owned(),
+                e["event"].as_str().unwrap().to_owned(),
+                e["reason"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_pod_that_pod_gc_failed_is_gone_when_a_jobset_restart_deletes_its_job() {
+    // The oracle's JobSet timeline with the real node chain (1.37): Pod GC fails and
+    // force-deletes the lost node's Pod at 60 s (its Node deleted at the loss, 20 s); the Job
+    // drops its finalizer and it is gone. The JobSet's restart at 100 s deletes the Job: the
+    // garbage collector deletes the replacement only, not the gone Pod again.
+    let out = simulate(json!({
+        "kubernetesVersion": "1.37", "runFor": "600s",
+        "workload": node_loss_jobset(&[("a", 1, 1, json!({"terminationGracePeriodSeconds": 5}))]),
+        "exits": [
+            {"replicatedJob": "a", "podIndex": 0, "afterSeconds": 20, "exitCode": 137, "nodeFailure": true, "times": 1},
+            {"replicatedJob": "a", "podIndex": 0, "afterSeconds": 30, "exitCode": 1}
+        ],
+        "nodeLoss": {"nodeDeletedAfterSeconds": 0},
+    }));
+    let deleted: Vec<(f64, String)> = all_events(&out)
+        .into_iter()
+        .filter(|e| e.1.starts_with("pod/") && e.2 == "Deleted")
+        .map(|e| (e.0, e.1))
+        .collect();
+    assert_eq!(deleted, vec![(100.0, "pod/default/js-a-0-0-1".to_owned())]);
+    assert!(all_events(&out).contains(&(
+        60.0,
+        "pod/default/js-a-0-0-0".into(),
+        "Failed".into(),
+        "DeletionByPodGC".into()
+    )));
+}
+
+#[test]
+fn a_lost_node_goes_on_after_a_jobset_restart_removed_its_pod_and_job() {
+    // Lost at 15 s (renewed at 10 s: Unknown at 65 s, 1.37). The JobSet restarts at 30 s; the
+    // lost Pod (no grace period) goes with its Job, but the node is still there, still lost:
+    // it goes Unknown and is tainted at 65 s, as upstream's node lifecycle controller does.
+    let out = simulate(json!({
+        "kubernetesVersion": "1.37", "runFor": "600s",
+        "workload": node_loss_jobset(&[("a", 2, 0, json!({"terminationGracePeriodSeconds": 0}))]),
+        "exits": [
+            {"replicatedJob": "a", "podIndex": 0, "afterSeconds": 15, "exitCode": 137, "nodeFailure": true, "times": 1},
+            {"replicatedJob": "a", "podIndex": 1, "afterSeconds": 30, "exitCode": 1, "times": 1}
+        ],
+    }));
+    let lost: Vec<(f64, String, String)> = all_events(&out)
+        .into_iter()
+        .filter(|e| e.1 == "pod/default/js-a-0-0-0")
+        .map(|e| (e.0, e.2, e.3))
+        .filter(|e| e.1 != "Scheduled" && e.1 != "Started")
+        .collect();
+    assert_eq!(
+        lost,
+        vec![
+            nev(15.0, "NodeLost", "NodeLost"),
+            nev(30.0, "Deleted", "Terminating"),
+            nev(65.0, "NodeNotReady", "NodeStatusUnknown"),
+            nev(65.0, "Tainted", "node.kubernetes.io/unreachable"),
+        ]
+    );
+}
+
+#[test]
+fn a_job_in_deletion_that_counts_its_lost_pod_failed_is_gone_before_it_is_failed() {
+    // Job b's Pod (no grace period, tolerating the taint for good) is on a node lost at 10 s.
+    // Job a fails at 30 s and the JobSet restarts: the garbage collector deletes b's Pod, b's
+    // sync counts it failed (FailureTarget) and drops its finalizer. Upstream counted the Pod
+    // terminating at the start of that sync (jobCtx.terminating), so Failed waits for the next
+    // sync, and the collector removes b first: b never gets Failed.
+    let forever = json!([{"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute"}]);
+    let out = simulate(json!({
+        "kubernetesVersion": "1.37", "runFor": "600s",
+        "workload": node_loss_jobset(&[
+            ("a", 1, 0, json!({})),
+            ("b", 1, 0, json!({"terminationGracePeriodSeconds": 0, "tolerations": forever})),
+        ]),
+        "exits": [
+            {"replicatedJob": "a", "podIndex": 0, "afterSeconds": 30, "exitCode": 1, "times": 1},
+            {"replicatedJob": "b", "podIndex": 0, "afterSeconds": 10, "exitCode": 137, "nodeFailure": true, "times": 1}
+        ],
+    }));
+    let b: Vec<(f64, String, String)> = all_events(&out)
+        .into_iter()
+        .filter(|e| e.1 == "job/default/js-b-0")
+        .map(|e| (e.0, e.2, e.3))
+        .collect();
+    assert_eq!(
+        b,
+        vec![
+            nev(0.0, "Created", "JobCreated"),
+            nev(30.0, "Deleted", "Deleting"),
+            nev(30.0, "PodFailed", "Count"),
+            nev(30.0, "FailureTarget", "BackoffLimitExceeded"),
+            nev(30.0, "Gone", "Deleted"),
+            nev(30.0, "Created", "JobCreated"),
+        ]
+    );
+}
+
 #[test]
 fn node_loss_settings_are_checked() {
     let err = simulate_err(json!({

@@ -341,7 +341,13 @@ impl Engine<'_> {
         if let Some(job) = self.jobs.get_mut(j) {
             job.pods
                 .retain(|&p| pods.get(p).is_some_and(|x| x.alive || !x.counted));
+            job.finish_deferred = false;
         }
+        // Upstream counts the terminating Pods once, at the start of the sync
+        // (job_controller.go 1.37.2:1046, jobCtx.terminating): one this sync lets go (a lost
+        // node's Pod deleted without a grace period, once its finalizer is dropped) still holds
+        // the Job's Failed or Complete condition back until the next sync.
+        let terminating_at_start = self.terminating_pods(j);
         let mut new_succeeded: Vec<usize> = Vec::new();
         let mut new_failed: Vec<usize> = Vec::new();
         let n_pods = self.jobs.get(j).map_or(0, |x| x.pods.len());
@@ -475,6 +481,15 @@ impl Engine<'_> {
                 }
                 self.finalizer_gone_on_lost_node(p);
             }
+        }
+
+        if self.terminating_pods(j) < terminating_at_start
+            && let Some(job) = self.jobs.get_mut(j)
+        {
+            // The Pod's removal makes the Job sync again at this instant (unless the garbage
+            // collector removes a Job in deletion first, as it does when that was its last Pod).
+            job.finish_deferred = true;
+            self.enqueue_job_sync(j, now);
         }
 
         // 2. The finished condition, in upstream's order.
@@ -937,7 +952,8 @@ impl Engine<'_> {
     /// grace period on a lost node then goes.
     fn count_terminating_at_finish(&mut self, j: usize, failing: bool) -> Result<(), Diagnostic> {
         // The sync counted the terminating Pods before it removed finalizers: one that goes
-        // now is gone for the next sync, which the deletion triggers at this instant.
+        // now is gone for the next sync, which the deletion triggers at this instant (one that
+        // went earlier in the sync deferred the finish already).
         let terminating_before = self.terminating_pods(j);
         let pods: Vec<usize> = self.jobs.get(j).map(|x| x.pods.clone()).unwrap_or_default();
         for p in pods {

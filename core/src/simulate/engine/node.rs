@@ -315,13 +315,18 @@ impl Engine<'_> {
             | Ev::OutOfService { pod, pgen }
             | Ev::PodGc { pod, pgen } => match self.node_of(pod, pgen) {
                 None => true,
-                // A node whose Pod has gone matters while the Pod's Job runs (its taint turn).
-                Some(_) => self.pods.get(pod).is_some_and(|x| {
-                    !x.alive
-                        && x.job
-                            .and_then(|j| self.jobs.get(j))
-                            .is_none_or(|j| j.phase != "Running")
-                }),
+                // A node whose Pod has gone matters while the Pod's Job runs (its taint turn),
+                // and in a JobSet while the JobSet runs (the run stops with it): the node is
+                // still there, and still lost, when its Job has failed or gone.
+                Some(_) => {
+                    self.jobset.is_none()
+                        && self.pods.get(pod).is_some_and(|x| {
+                            !x.alive
+                                && x.job
+                                    .and_then(|j| self.jobs.get(j))
+                                    .is_none_or(|j| j.phase != "Running")
+                        })
+                }
             },
             _ => false,
         }
@@ -599,7 +604,13 @@ impl Engine<'_> {
         if !terminating {
             self.lose(1, n_lost_ms, self.finish_ms(p));
         }
-        self.pod_terminal(p, "Failed", Some(reason))
+        self.pod_terminal(p, "Failed", Some(reason))?;
+        // ... and deletes it (force, no grace period): it goes once the Job controller drops its
+        // finalizer, so a later deletion (its Job's, by the garbage collector) finds nothing.
+        if let Some(pod) = self.pods.get_mut(p) {
+            pod.deleting = true;
+        }
+        Ok(())
     }
 
     /// At the end of the run: the Pods on lost nodes that have not failed, and the time their

@@ -175,11 +175,13 @@ impl Engine<'_> {
     }
 
     /// Pod `p` (ended, of a gone Job, and not the newest of its index) is of no further
-    /// interest: its slot is used again.
+    /// interest: its slot is used again. Not a Pod whose node was lost: the node's lifecycle
+    /// (node.rs) lives in it and goes on.
     pub(super) fn free_pod(&mut self, p: usize) {
         if let Some(pod) = self.pods.get_mut(p)
             && !pod.freed
             && !pod.alive
+            && pod.node.is_none()
         {
             pod.freed = true;
             // Its name and outcome go now; the containers stay until the slot is used again
