@@ -1871,3 +1871,29 @@ fn a_pod_reset_for_ever_at_one_instant_is_refused_not_run_for_ever() {
     }));
     assert_eq!(times_of(&out, "RestartAllContainers"), vec![5.0; 4]);
 }
+
+#[test]
+fn a_back_off_entry_the_housekeeping_will_drop_still_holds_until_it_does() {
+    // Found by the oracle's Pod leg (1.37, pod-timeline-6724 of 10,000): c0's entry (80 s, last
+    // updated at 74 s) is dropped at the housekeeping pass of 676 s. c0 fails at 634 s; the
+    // reset at 650 s pre-empts its restart; it fails again at 655 s, and the entry, still
+    // there, refuses it until that pass.
+    let out = simulate(json!({
+        "kubernetesVersion": "1.37", "runFor": "15m",
+        "workload": {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "default"},
+            "spec": {"restartPolicy": "Always", "containers": [
+                {"name": "c0", "image": "busybox"},
+                {"name": "c1", "image": "busybox", "restartPolicy": "Never",
+                 "restartPolicyRules": [{"action": "RestartAllContainers", "exitCodes": {"operator": "In", "values": [3]}}]}]}},
+        "exits": [
+            {"container": "c0", "afterSeconds": 1, "exitCode": 1, "times": 4},
+            {"container": "c0", "afterSeconds": 560, "exitCode": 1, "times": 1},
+            {"container": "c0", "afterSeconds": 5, "exitCode": 1, "times": 1},
+            {"container": "c1", "afterSeconds": 650, "exitCode": 3, "times": 1}
+        ],
+    }));
+    assert_eq!(
+        starts(&out, "c0"),
+        vec![0.0, 1.0, 12.0, 33.0, 74.0, 650.0, 676.0]
+    );
+}

@@ -281,6 +281,8 @@ enum Ev {
         pod: usize,
         pgen: u32,
         c: usize,
+        /// Decided in a later round of the instant (see PodState::round).
+        late: bool,
     },
     /// The kubelet's sync restarts container `c` of Pod `pod` (its back-off, then its start),
     /// unless the same sync reset or ended the Pod.
@@ -293,6 +295,7 @@ enum Ev {
     PodEnd {
         pod: usize,
         pgen: u32,
+        late: bool,
     },
     Evict {
         pod: usize,
@@ -750,6 +753,8 @@ impl<'a> Engine<'a> {
             // delivers them; and the JobSet controller's reconcile after every Job sync of its
             // instant, also those the syncs cause (8) (docs/simulation.md, "Assumptions").
             let tier: u64 = match ev {
+                // (Decided on the exit of a run of 0 s: after the other such exits of its round.)
+                Ev::RestartAll { late: true, .. } | Ev::PodEnd { late: true, .. } => 2,
                 Ev::RestartAll { .. } | Ev::PodEnd { .. } => 1,
                 // (A deleted Pod's grace period ends after the exits of its instant too.)
                 Ev::Start { .. }
@@ -954,7 +959,7 @@ impl<'a> Engine<'a> {
                     self.on_restart_container(pod, pgen, c);
                 }
             }
-            Ev::PodEnd { pod, pgen } => {
+            Ev::PodEnd { pod, pgen, .. } => {
                 let end = self
                     .pods
                     .get_mut(pod)
@@ -975,7 +980,7 @@ impl<'a> Engine<'a> {
                     }
                 }
             }
-            Ev::RestartAll { pod, pgen, c } => {
+            Ev::RestartAll { pod, pgen, c, .. } => {
                 if !self.kubelet_gone(pod) {
                     self.on_restart_all(pod, pgen, c)?;
                 }

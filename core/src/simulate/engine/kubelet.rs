@@ -658,7 +658,16 @@ impl Engine<'_> {
                 {
                     pod.restart_all_pending = true;
                     let pgen = pod.epoch;
-                    self.schedule(now, Ev::RestartAll { pod: p, pgen, c });
+                    let late = pod.round > 0;
+                    self.schedule(
+                        now,
+                        Ev::RestartAll {
+                            pod: p,
+                            pgen,
+                            c,
+                            late,
+                        },
+                    );
                 }
             }
             // The Pod is about to restart every container: nothing ends it now.
@@ -675,7 +684,8 @@ impl Engine<'_> {
                     {
                         pod.end_check = true;
                         let pgen = pod.epoch;
-                        self.schedule(now, Ev::PodEnd { pod: p, pgen });
+                        let late = pod.round > 0;
+                        self.schedule(now, Ev::PodEnd { pod: p, pgen, late });
                     }
                 }
                 _ => {
@@ -725,8 +735,9 @@ impl Engine<'_> {
                     ct.pending_backoff = Some(((b.saturating_mul(2)).min(max), at));
                     return (0, None, false);
                 }
+                // (The entry stays until that pass: a reset that pre-empts the restart leaves
+                // it to the next exit.)
                 if gc_at <= restart_at {
-                    ct.backoff = None;
                     ct.pending_backoff = Some((initial, gc_at));
                     return (gc_at - at, Some(b), gc_at < restart_at);
                 }
@@ -891,7 +902,8 @@ impl Engine<'_> {
         {
             pod.end_pending = Some((phase, reason));
             let pgen = pod.epoch;
-            self.schedule(now, Ev::PodEnd { pod: p, pgen });
+            let late = pod.round > 0;
+            self.schedule(now, Ev::PodEnd { pod: p, pgen, late });
         }
     }
 
