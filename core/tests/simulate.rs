@@ -1897,3 +1897,54 @@ fn a_back_off_entry_the_housekeeping_will_drop_still_holds_until_it_does() {
         vec![0.0, 1.0, 12.0, 33.0, 74.0, 650.0, 676.0]
     );
 }
+
+fn restart_count(out: &Value, container: &str) -> u64 {
+    out["pods"][0]["containers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == container)
+        .and_then(|c| c["restartCount"].as_u64())
+        .unwrap()
+}
+
+#[test]
+fn restart_counts_at_a_reset_follow_the_status_the_kubelet_shows() {
+    // Found by the oracle's Pod leg (1.37, pod-timeline-7942 and 4234 of 10,000). A sidecar
+    // that exited 0 shows Terminated even while its back-off refuses it (the status conversion
+    // skips init containers that exited 0), so the reset at 20 s counts it: 3.
+    let rule =
+        json!([{"action": "RestartAllContainers", "exitCodes": {"operator": "In", "values": [3]}}]);
+    let out = simulate(json!({
+        "kubernetesVersion": "1.37", "runFor": "1m",
+        "workload": {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "default"},
+            "spec": {"restartPolicy": "Always",
+                "initContainers": [{"name": "init0", "image": "busybox"}, {"name": "side", "image": "busybox", "restartPolicy": "Always"}],
+                "containers": [{"name": "c0", "image": "busybox", "restartPolicy": "Never", "restartPolicyRules": rule}]}},
+        "exits": [
+            {"container": "init0", "afterSeconds": 1, "exitCode": 0, "times": 1},
+            {"container": "init0", "afterSeconds": 100, "exitCode": 0, "times": 1},
+            {"container": "side", "afterSeconds": 2, "exitCode": 0, "times": 3},
+            {"container": "c0", "afterSeconds": 20, "exitCode": 3, "times": 1}
+        ],
+    }));
+    assert_eq!(restart_count(&out, "side"), 3);
+    // A container removed by a reset and not started since shows Waiting: a second reset at
+    // the same instant (init0 fails at once with a RestartAllContainers code) counts c0 once.
+    let out = simulate(json!({
+        "kubernetesVersion": "1.37", "runFor": "2m",
+        "workload": {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "default"},
+            "spec": {"restartPolicy": "Always",
+                "initContainers": [{"name": "init0", "image": "busybox", "restartPolicy": "OnFailure", "restartPolicyRules": rule}],
+                "containers": [{"name": "c0", "image": "busybox"},
+                    {"name": "c1", "image": "busybox", "restartPolicy": "Never", "restartPolicyRules": rule}]}},
+        "exits": [
+            {"container": "init0", "afterSeconds": 5, "exitCode": 0, "times": 1},
+            {"container": "init0", "afterSeconds": 0, "exitCode": 3, "times": 1},
+            {"container": "c1", "afterSeconds": 10, "exitCode": 3, "times": 1}
+        ],
+    }));
+    assert_eq!(times_of(&out, "RestartAllContainers"), vec![15.0, 15.0]);
+    assert_eq!(restart_count(&out, "c0"), 1);
+    assert_eq!(restart_count(&out, "c1"), 1);
+}

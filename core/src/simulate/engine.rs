@@ -369,6 +369,9 @@ struct Container {
     deferred_since: Option<u64>,
     /// The pending restart comes at the end of a back-off wait: that sync decides again.
     restart_waits: bool,
+    /// A RestartAllContainers reset removed it and it has not started since (its status shows
+    /// Waiting, RestartingAllContainers).
+    removed_by_reset: bool,
 }
 
 #[derive(Debug, Clone)]

@@ -91,6 +91,7 @@ impl Engine<'_> {
             return;
         };
         ct.running = true;
+        ct.removed_by_reset = false;
         ct.started_at = now;
         ct.pending_start = false;
         ct.backoff_refused = false;
@@ -960,11 +961,27 @@ impl Engine<'_> {
         // Running or Terminated (the kubelet's convertToAPIContainerStatuses: Waiting with
         // RestartingAllContainers, restartCount + 1); a container already waiting (its restart
         // refused by the back-off: the reason cache holds CrashLoopBackOff; or never started)
-        // keeps its count, and a start after the reset adds none.
+        // keeps its count, and a start after the reset adds none. An init container or sidecar
+        // that exited 0 shows Terminated whatever the reason cache holds (that conversion
+        // skips it: v1.37.2 kubelet_pods.go:2731-2737).
+        let kinds = self
+            .templates
+            .get(tmpl)
+            .map(|t| t.kinds.clone())
+            .unwrap_or_default();
         if let Some(pod) = self.pods.get_mut(p) {
             pod.epoch += 1;
-            for ct in pod.containers.iter_mut() {
-                let waiting = !ct.running && (ct.backoff_refused || ct.last_exit.is_none());
+            for (ct, kind) in pod
+                .containers
+                .iter_mut()
+                .zip(kinds.iter().chain(std::iter::repeat(&Kind::Regular)))
+            {
+                let shown_waiting =
+                    ct.backoff_refused && !(*kind != Kind::Regular && ct.last_exit == Some(0));
+                // (Removed by an earlier reset and not started since: Waiting already.)
+                let waiting =
+                    !ct.running && (shown_waiting || ct.last_exit.is_none() || ct.removed_by_reset);
+                ct.removed_by_reset = true;
                 if !waiting {
                     ct.restart_count += 1;
                     self.summary.in_place_restarts += 1;
