@@ -238,9 +238,6 @@ enum Ev {
         epoch: u32,
         code: i32,
         reason: u8,
-        /// A run of 0 s: it ends after the kubelet's syncs that started it (the process
-        /// outlives them), so after the starts and restarts already due at this instant.
-        at_once: bool,
     },
     /// A sync of the Job by the Job controller (its work queue's entry for the Job).
     SyncJob {
@@ -281,8 +278,6 @@ enum Ev {
         pod: usize,
         pgen: u32,
         c: usize,
-        /// Decided in a later round of the instant (see PodState::round).
-        late: bool,
     },
     /// The kubelet's sync restarts container `c` of Pod `pod` (its back-off, then its start),
     /// unless the same sync reset or ended the Pod.
@@ -295,7 +290,6 @@ enum Ev {
     PodEnd {
         pod: usize,
         pgen: u32,
-        late: bool,
     },
     Evict {
         pod: usize,
@@ -543,6 +537,10 @@ pub(super) struct Engine<'a> {
     /// most of a run's cost, and a primitive key compares and moves least.
     // A 4-ary heap: half the depth of a binary one, and popping is most of a run's time.
     queue: QuaternaryHeap<Reverse<u128>>,
+    /// Exits of runs of 0 s started at this instant: they happen once the kubelet's syncs of
+    /// the round that started them have settled (the process outlives them), all of a round
+    /// together, before the next round's syncs (see flush_round_exits).
+    round_exits: Vec<Ev>,
     events: Vec<Ev>,
     free_slots: Vec<u32>,
     seq: u64,
@@ -689,6 +687,7 @@ impl<'a> Engine<'a> {
             reschedule_ms: ms(sc.pod_reschedule_seconds)?,
             end_ms,
             queue: QuaternaryHeap::new(),
+            round_exits: Vec::new(),
             events: Vec::new(),
             free_slots: Vec::new(),
             seq: 0,
@@ -756,14 +755,9 @@ impl<'a> Engine<'a> {
             // delivers them; and the JobSet controller's reconcile after every Job sync of its
             // instant, also those the syncs cause (8) (docs/simulation.md, "Assumptions").
             let tier: u64 = match ev {
-                // (Decided on the exit of a run of 0 s: after the other such exits of its round.)
-                Ev::RestartAll { late: true, .. } | Ev::PodEnd { late: true, .. } => 2,
                 Ev::RestartAll { .. } | Ev::PodEnd { .. } => 1,
                 // (A deleted Pod's grace period ends after the exits of its instant too.)
-                Ev::Start { .. }
-                | Ev::RestartContainer { .. }
-                | Ev::Kill { .. }
-                | Ev::Exit { at_once: true, .. } => 2,
+                Ev::Start { .. } | Ev::RestartContainer { .. } | Ev::Kill { .. } => 2,
                 Ev::NodeNotReady { .. } => 3,
                 Ev::TaintPass => 4,
                 Ev::Evict { .. } => 5,
@@ -776,6 +770,28 @@ impl<'a> Engine<'a> {
             self.queue.push(Reverse(
                 u128::from(t) << 64 | u128::from(seq) << SLOT_BITS | u128::from(slot),
             ));
+        }
+    }
+
+    /// The exits of runs of 0 s wait until nothing else of the kubelet's is due at this
+    /// instant (the next event is later, or a controller's: tier 3 and above).
+    fn flush_round_exits(&mut self) {
+        if self.round_exits.is_empty() {
+            return;
+        }
+        let settled = match self.queue.peek() {
+            None => true,
+            Some(Reverse(key)) => {
+                let t = (key >> 64) as u64;
+                let tier = (key >> (SLOT_BITS + SEQ_BITS - 4)) as u64 & 0xf;
+                t > self.now || tier >= 3
+            }
+        };
+        if settled {
+            let now = self.now;
+            for ev in std::mem::take(&mut self.round_exits) {
+                self.schedule(now, ev);
+            }
         }
     }
 
@@ -869,7 +885,11 @@ impl<'a> Engine<'a> {
             let t = super::scenario::secs_to_ms(a.at_seconds).unwrap_or(u64::MAX);
             self.schedule(t, Ev::Crr { action: i });
         }
-        while let Some((t, ev)) = self.next_event() {
+        loop {
+            self.flush_round_exits();
+            let Some((t, ev)) = self.next_event() else {
+                break;
+            };
             if self.overflow {
                 return Err(Diagnostic::request(
                     "too-large",
@@ -932,7 +952,6 @@ impl<'a> Engine<'a> {
                 epoch,
                 code,
                 reason,
-                ..
             } => {
                 self.on_exit(pod, c, epoch, code, reason)?;
                 self.track_readiness(pod);
@@ -962,7 +981,7 @@ impl<'a> Engine<'a> {
                     self.on_restart_container(pod, pgen, c);
                 }
             }
-            Ev::PodEnd { pod, pgen, .. } => {
+            Ev::PodEnd { pod, pgen } => {
                 let end = self
                     .pods
                     .get_mut(pod)
@@ -983,7 +1002,7 @@ impl<'a> Engine<'a> {
                     }
                 }
             }
-            Ev::RestartAll { pod, pgen, c, .. } => {
+            Ev::RestartAll { pod, pgen, c } => {
                 if !self.kubelet_gone(pod) {
                     self.on_restart_all(pod, pgen, c)?;
                 }

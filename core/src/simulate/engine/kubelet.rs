@@ -176,28 +176,26 @@ impl Engine<'_> {
                 let pgen = self.pods.get(p).map_or(0, |x| x.epoch);
                 self.schedule(now + after, Ev::NodeLost { pod: p, pgen });
             }
-            (Some((after, code, reason, false)), _) => self.schedule(
-                now + after,
+            (Some((after, code, reason, false)), _) => self.schedule_exit(
+                after,
                 Ev::Exit {
                     pod: p,
                     c,
                     epoch: cgen,
                     code,
                     reason,
-                    at_once: after == 0,
                 },
             ),
             // An init container with no script completes at once; a sidecar keeps running and
             // lets the next init container start.
-            (None, Kind::Init) => self.schedule(
-                now,
+            (None, Kind::Init) => self.schedule_exit(
+                0,
                 Ev::Exit {
                     pod: p,
                     c,
                     epoch: cgen,
                     code: 0,
                     reason: 1,
-                    at_once: true,
                 },
             ),
             (None, Kind::Sidecar) => self.advance_init(p, c, now),
@@ -207,6 +205,16 @@ impl Engine<'_> {
             self.advance_init(p, c, now);
         }
         self.wake_deferred(p);
+    }
+
+    /// A run's end `after` ms from now; one of 0 s ends once the syncs of this round have
+    /// settled (Engine::flush_round_exits).
+    fn schedule_exit(&mut self, after: u64, exit: Ev) {
+        if after == 0 {
+            self.round_exits.push(exit);
+        } else {
+            self.schedule(self.now + after, exit);
+        }
     }
 
     /// Whether the kubelet's sync may start the Pod's regular containers again. From 1.37 once
@@ -659,16 +667,7 @@ impl Engine<'_> {
                 {
                     pod.restart_all_pending = true;
                     let pgen = pod.epoch;
-                    let late = pod.round > 0;
-                    self.schedule(
-                        now,
-                        Ev::RestartAll {
-                            pod: p,
-                            pgen,
-                            c,
-                            late,
-                        },
-                    );
+                    self.schedule(now, Ev::RestartAll { pod: p, pgen, c });
                 }
             }
             // The Pod is about to restart every container: nothing ends it now.
@@ -685,8 +684,7 @@ impl Engine<'_> {
                     {
                         pod.end_check = true;
                         let pgen = pod.epoch;
-                        let late = pod.round > 0;
-                        self.schedule(now, Ev::PodEnd { pod: p, pgen, late });
+                        self.schedule(now, Ev::PodEnd { pod: p, pgen });
                     }
                 }
                 _ => {
@@ -903,8 +901,7 @@ impl Engine<'_> {
         {
             pod.end_pending = Some((phase, reason));
             let pgen = pod.epoch;
-            let late = pod.round > 0;
-            self.schedule(now, Ev::PodEnd { pod: p, pgen, late });
+            self.schedule(now, Ev::PodEnd { pod: p, pgen });
         }
     }
 
