@@ -345,13 +345,8 @@ struct Container {
     /// The Pod's start sequence has gone past this init container or sidecar (it completed,
     /// or started, for a sidecar): its later runs start nothing else.
     advanced: bool,
-    /// When the container's last run started and ended (the back-off counts from the end).
-    started_at: u64,
+    /// When the container's last run ended (the back-off counts from there).
     finished_at: u64,
-    /// The rounds of the kubelet's syncs at one instant (see PodState::round) in which the
-    /// last run started and ended.
-    start_round: u32,
-    exit_round: u32,
     /// The kubelet's last attempt to restart it since it ran was refused by its back-off: the
     /// reason cache holds CrashLoopBackOff and the status shows it Waiting.
     backoff_refused: bool,
@@ -410,10 +405,6 @@ struct PodState {
     phase_at: u64,
     /// RestartAllContainers resets at one instant: (instant, count).
     resets_at: (u64, u32),
-    /// Which round of the kubelet's syncs at this instant is deciding: 0 after the exits due
-    /// from earlier instants, k + 1 after the exits of runs started in round k that last 0 s
-    /// (the process ends after the syncs that started it have settled).
-    round: u32,
     /// Its node was lost: what the node lifecycle has done since (node.rs).
     node: Option<Box<node::LostNode>>,
     /// Since when its Ready condition is False (None: Ready), as its status shows it.
@@ -974,10 +965,6 @@ impl<'a> Engine<'a> {
             Ev::TaintPass => self.on_taint_pass(),
             Ev::RestartContainer { pod, pgen, c } => {
                 if !self.kubelet_gone(pod) {
-                    // The sync after the exit decides.
-                    if let Some(x) = self.pods.get_mut(pod) {
-                        x.round = x.containers.get(c).map_or(0, |ct| ct.exit_round);
-                    }
                     self.on_restart_container(pod, pgen, c);
                 }
             }

@@ -35,15 +35,12 @@ impl Engine<'_> {
     }
 
     pub(super) fn start_container(&mut self, p: usize, c: usize, t: u64) {
-        let now = self.now;
         let Some(pod) = self.pods.get_mut(p) else {
             return;
         };
         let epoch = pod.epoch;
-        let round = if t == now { pod.round } else { 0 };
         if let Some(ct) = pod.containers.get_mut(c) {
             ct.pending_start = true;
-            ct.start_round = round;
         }
         self.schedule(t, Ev::Start { pod: p, c, epoch });
     }
@@ -71,10 +68,6 @@ impl Engine<'_> {
             .containers
             .get(c)
             .is_some_and(|ct| ct.restarting && ct.restart_waits);
-        let round = pod.containers.get(c).map_or(0, |ct| ct.start_round);
-        if let Some(x) = self.pods.get_mut(p) {
-            x.round = round;
-        }
         if kind == Kind::Regular && waited && !self.regulars_may_start(p) {
             if let Some(ct) = self.pods.get_mut(p).and_then(|x| x.containers.get_mut(c)) {
                 ct.pending_backoff = None;
@@ -92,7 +85,6 @@ impl Engine<'_> {
         };
         ct.running = true;
         ct.removed_by_reset = false;
-        ct.started_at = now;
         ct.pending_start = false;
         ct.backoff_refused = false;
         ct.restart_waits = false;
@@ -247,7 +239,7 @@ impl Engine<'_> {
         }
         match last_init {
             None => true,
-            Some((ct, Kind::Sidecar)) => self.runs_for_sync(p, ct),
+            Some((ct, Kind::Sidecar)) => ct.running,
             Some((ct, _)) => !ct.running && ct.instances > 0 && ct.last_exit == Some(0),
         }
     }
@@ -272,18 +264,13 @@ impl Engine<'_> {
             return;
         }
         let pgen = pod.epoch;
-        if held {
-            if let Some(pod) = self.pods.get_mut(p) {
-                pod.end_held = false;
-            }
-            if let Some(phase) = self.regulars_done(p) {
-                self.end_pod_at_sync(p, phase, None);
-                // That sync kills what runs (KillPod): no exit of this instant comes after it.
-                if let Some(pod) = self.pods.get_mut(p) {
-                    for ct in pod.containers.iter_mut().filter(|ct| ct.running) {
-                        ct.epoch += 1;
-                    }
-                }
+        // That sync kills what runs (KillPod): no exit of this instant comes after it.
+        if held
+            && self.release_held_end(p)
+            && let Some(pod) = self.pods.get_mut(p)
+        {
+            for ct in pod.containers.iter_mut().filter(|ct| ct.running) {
+                ct.epoch += 1;
             }
         }
         for c in waiting {
@@ -341,18 +328,20 @@ impl Engine<'_> {
         pod.containers
             .iter()
             .zip(kinds)
-            .any(|(ct, k)| *k == Kind::Sidecar && self.runs_for_sync(p, ct))
+            .any(|(ct, k)| *k == Kind::Sidecar && ct.running)
     }
 
-    /// Whether the sync deciding now (the Pod's round) sees the container running: a run that
-    /// started at this instant and ended at once (0 s) too, if its end comes in a later round.
-    fn runs_for_sync(&self, p: usize, ct: &Container) -> bool {
-        let round = self.pods.get(p).map_or(0, |x| x.round);
-        ct.running
-            || (ct.instances > 0
-                && ct.started_at == self.now
-                && ct.finished_at == self.now
-                && ct.exit_round > round)
+    /// A held end (up to 1.36) comes now: the sync ends the Pod (its regular containers are
+    /// done). Whether it did.
+    fn release_held_end(&mut self, p: usize) -> bool {
+        if let Some(pod) = self.pods.get_mut(p) {
+            pod.end_held = false;
+        }
+        let Some(phase) = self.regulars_done(p) else {
+            return false;
+        };
+        self.end_pod_at_sync(p, phase, None);
+        true
     }
 
     /// After init container `c` completed (or sidecar `c` started), start the next one.
@@ -569,15 +558,6 @@ impl Engine<'_> {
         ct.running = false;
         ct.last_exit = Some(code);
         ct.finished_at = now;
-        ct.exit_round = if ct.started_at == now {
-            ct.start_round + 1
-        } else {
-            0
-        };
-        let round = ct.exit_round;
-        if let Some(x) = self.pods.get_mut(p) {
-            x.round = round;
-        }
         self.summary.container_exits += 1;
         let kind = match self.templates.get(tmpl) {
             Some(t) => t.kinds.get(c).copied().unwrap_or(Kind::Regular),
@@ -600,14 +580,9 @@ impl Engine<'_> {
         if kind == Kind::Sidecar
             && self.pods.get(p).is_some_and(|x| x.end_held)
             && !self.sidecar_running(p)
+            && self.release_held_end(p)
         {
-            if let Some(pod) = self.pods.get_mut(p) {
-                pod.end_held = false;
-            }
-            if let Some(phase) = self.regulars_done(p) {
-                self.end_pod_at_sync(p, phase, None);
-                return Ok(());
-            }
+            return Ok(());
         }
         let code = if completed {
             self.record(Obj::Pod(p), Some((tmpl, c)), "RuleAction", "Complete", || {

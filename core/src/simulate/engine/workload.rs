@@ -171,7 +171,6 @@ impl Engine<'_> {
             end_check: false,
             starts: (0, 0),
             phase_at: 0,
-            round: 0,
             resets_at: (0, 0),
             // The kubelet's first status of the Pod: not ready yet.
             unready_since: Some(t),
