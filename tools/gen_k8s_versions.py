@@ -5,12 +5,12 @@ release (the k8s.io/kubernetes version pinned in conformance/oracle/versions/go.
 - core/src/generated/k8s_gates.rs: every feature gate the release's kube-apiserver,
   kube-controller-manager and kubelet register, with its default, lock, pre-release stage and
   dependencies, as conformance/oracle/cmd/k8sfacts prints them (built against that release);
-- core/src/generated/k8s_schema.rs: the fields of every API type the workload kinds restartkit
-  reads reach (Pod, Job, CronJob, Deployment, StatefulSet, DaemonSet, ReplicaSet,
-  ReplicationController, PodTemplate), with the minors each field exists in and its value's
-  shape, read from the release's published OpenAPI (api/openapi-spec/swagger.json); and those of
-  the kubelet's KubeletConfiguration, which the OpenAPI does not describe, from its Go type
-  (k8sfacts).
+- core/src/generated/k8s_schema.rs: every kind the release's API server creates (a POST in its
+  published OpenAPI, api/openapi-spec/swagger.json) with the minors that serve it, and the fields
+  of every API type those kinds reach, with the minors each field exists in, its value's shape
+  (from the OpenAPI) and its Go type names (from the Go types the release links, k8sfacts'
+  goTypes: what a decoding error names); and those of the kubelet's KubeletConfiguration, which
+  the OpenAPI does not describe, from its Go type (k8sfacts).
 
     python3 tools/gen_k8s_versions.py            # rewrite both files
     python3 tools/gen_k8s_versions.py --check    # exit 1 when either is not what it would write
@@ -34,33 +34,30 @@ NEWEST = 37
 
 KUBELET = "io.k8s.kubelet.config.v1beta1."
 
-# The kinds whose objects restartkit reads (group, kind) and their OpenAPI definitions.
-KINDS = [
-    ("", "Pod", "io.k8s.api.core.v1.Pod"),
-    ("", "PodTemplate", "io.k8s.api.core.v1.PodTemplate"),
-    ("", "ReplicationController", "io.k8s.api.core.v1.ReplicationController"),
-    ("apps", "DaemonSet", "io.k8s.api.apps.v1.DaemonSet"),
-    ("apps", "Deployment", "io.k8s.api.apps.v1.Deployment"),
-    ("apps", "ReplicaSet", "io.k8s.api.apps.v1.ReplicaSet"),
-    ("apps", "StatefulSet", "io.k8s.api.apps.v1.StatefulSet"),
-    ("batch", "CronJob", "io.k8s.api.batch.v1.CronJob"),
-    ("batch", "Job", "io.k8s.api.batch.v1.Job"),
-    # Not an API object, so not in the OpenAPI: its fields come from its Go type (k8sfacts).
-    ("kubelet.config.k8s.io", "KubeletConfiguration", KUBELET + "KubeletConfiguration"),
-]
+# The kubelet's configuration file: not an API object, so not in the OpenAPI; its fields come from
+# its Go type (k8sfacts).
+KUBELET_KIND = ("kubelet.config.k8s.io", "v1beta1", "KubeletConfiguration", KUBELET + "KubeletConfiguration")
 # Types other documents embed (a JobSet's replicated Job template, a runtime's Pod templates).
 EMBEDDED = ["io.k8s.api.batch.v1.JobTemplateSpec", "io.k8s.api.core.v1.PodTemplateSpec",
             "io.k8s.api.batch.v1.JobSpec", "io.k8s.api.core.v1.PodSpec",
             "io.k8s.api.apps.v1.StatefulSetSpec", "io.k8s.api.apps.v1.DeploymentSpec"]
+# Types the core looks up by their Go name (unknown_fields::type_named): that name must be one
+# definition's only.
+LOOKED_UP = ["Pod", "Job", "JobTemplateSpec", "ContainerStatus", "KubeletConfiguration"]
 
 # Definitions decoded by a custom unmarshaller rather than as an object of fields.
 SPECIAL = {
     "io.k8s.apimachinery.pkg.util.intstr.IntOrString": "IntOrString",
     "io.k8s.apimachinery.pkg.api.resource.Quantity": "Quantity",
     "io.k8s.apimachinery.pkg.apis.meta.v1.Time": "Time",
-    "io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime": "Time",
+    "io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime": "MicroTime",
     "io.k8s.apimachinery.pkg.runtime.RawExtension": "Any",
     "io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1": "Any",
+    # A CustomResourceDefinition's schema: any JSON where a schema may be (its own decoders).
+    "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON": "Any",
+    "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrArray": "Any",
+    "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool": "Any",
+    "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrStringArray": "Any",
 }
 
 
@@ -112,10 +109,26 @@ def value_shape(p: Dict[str, Any]) -> Tuple:
     return ("scalar", scalar)
 
 
-def walk_types(defs: Dict[str, Any]) -> Dict[str, Dict[str, Tuple]]:
+def creatable_kinds(swagger: Dict[str, Any], go_types: Dict[str, Any]) -> Dict[Tuple[str, str, str], str]:
+    """(group, version, kind) -> definition, for every kind the API server creates (a POST whose
+    body is that definition), leaving out those whose Go types k8sfacts does not link."""
+    kinds = {}
+    for ops in swagger["paths"].values():
+        post = ops.get("post") or {}
+        gvk = post.get("x-kubernetes-group-version-kind")
+        body = [p for p in post.get("parameters", []) + ops.get("parameters", []) if p.get("in") == "body"]
+        if not gvk or not body or "$ref" not in body[0]["schema"]:
+            continue
+        d = body[0]["schema"]["$ref"].rsplit("/", 1)[-1]
+        if d in go_types:
+            kinds[(gvk["group"], gvk["version"], gvk["kind"])] = d
+    return kinds
+
+
+def walk_types(defs: Dict[str, Any], roots: List[str]) -> Dict[str, Dict[str, Tuple]]:
     """Definition -> {field: shape}, for every definition the roots reach."""
     seen: Dict[str, Dict[str, Tuple]] = {}
-    stack = [d for _, _, d in KINDS] + EMBEDDED
+    stack = roots + EMBEDDED
     while stack:
         t = stack.pop()
         if t in seen or t in SPECIAL or t not in defs:
@@ -136,6 +149,24 @@ def walk_types(defs: Dict[str, Any]) -> Dict[str, Dict[str, Tuple]]:
     return seen
 
 
+def with_go_names(types: Dict[str, Dict[str, Tuple]], go_types: Dict[str, Any]) -> Dict[str, Dict[str, Tuple]]:
+    """Each field's shape with its Go type names, outermost first (k8sfacts' goTypes): what a
+    decoding error names ("of type v1.PullPolicy")."""
+    out = {}
+    for d, fields in types.items():
+        go = go_types.get(d)
+        if go is None:
+            raise SystemExit(f"{d}: no Go type in k8sfacts' goTypes")
+        out[d] = {}
+        for f, shape in fields.items():
+            if f not in go:
+                raise SystemExit(f"{d}.{f}: in the OpenAPI, not in the Go type")
+            names = list(go[f])
+            via = names.pop(0)[len("embedded:"):] if names and names[0].startswith("embedded:") else ""
+            out[d][f] = (shape, (via, tuple(names)))
+    return out
+
+
 def kubelet_types(facts: Dict[str, Any]) -> Dict[str, Dict[str, Tuple]]:
     """k8sfacts' KubeletConfiguration types, as walk_types gives the OpenAPI ones."""
     def tup(shape: List[Any]) -> Tuple:
@@ -144,7 +175,8 @@ def kubelet_types(facts: Dict[str, Any]) -> Dict[str, Dict[str, Tuple]]:
         if shape[0] in ("list", "map"):
             return (shape[0], tup(shape[1]))
         return tuple(shape)
-    return {KUBELET + name: {f: tup(sh) for f, sh in fields.items()}
+    # The kubelet reads its file with its own decoder: no Go names are needed for its messages.
+    return {KUBELET + name: {f: (tup(sh), ("", ())) for f, sh in fields.items()}
             for name, fields in facts["kubeletTypes"].items()}
 
 
@@ -161,17 +193,18 @@ def rust_value(shape: Tuple, ids: Dict[str, int]) -> str:
     return f"V::{'List' if kind == 'list' else 'Map'}(&{rust_value(shape[1], ids)})"
 
 
-def schema_rs(per_minor: Dict[int, Dict[str, Dict[str, Tuple]]], versions: Dict[int, str]) -> str:
+def schema_rs(per_minor: Dict[int, Dict[str, Dict[str, Tuple]]],
+              kinds: Dict[int, Dict[Tuple[str, str, str], str]], versions: Dict[int, str]) -> str:
     names = sorted({t for types in per_minor.values() for t in types})
     shorts = [short(n) for n in names]
-    dup = {s for s in shorts if shorts.count(s) > 1}
+    dup = {s for s in LOOKED_UP if shorts.count(s) != 1}
     if dup:
-        raise SystemExit(f"type names shared by two definitions: {sorted(dup)}")
+        raise SystemExit(f"type names the core looks up that are not one definition's: {sorted(dup)}")
     ids = {n: i for i, n in enumerate(names)}
     lines = [
         f"// @generated by tools/gen_k8s_versions.py from k8s.io/kubernetes {', '.join(versions.values())}",
-        "// (api/openapi-spec/swagger.json of each); do not edit.",
-        "//! The fields of the API types the workload kinds reach, per Kubernetes minor.",
+        "// (api/openapi-spec/swagger.json and the Go types of each); do not edit.",
+        "//! The fields of the API types of every kind the API server creates, per Kubernetes minor.",
         "",
         "use super::schema_types::{Field, Kind, Scalar as S, Type, Value as V};",
         "",
@@ -179,27 +212,37 @@ def schema_rs(per_minor: Dict[int, Dict[str, Dict[str, Tuple]]], versions: Dict[
         "pub static TYPES: &[Type] = &[",
     ]
     for n in names:
-        fields: Dict[str, Tuple[int, int, Tuple]] = {}
+        fields: Dict[str, Tuple[int, int, Tuple, Tuple]] = {}
         for m, types in per_minor.items():
-            for f, shape in types.get(n, {}).items():
+            for f, (shape, go) in types.get(n, {}).items():
                 if f in fields:
-                    lo, hi, s = fields[f]
-                    if s != shape:
-                        raise SystemExit(f"{n}.{f} changes shape between minors")
-                    fields[f] = (min(lo, m), max(hi, m), s)
+                    lo, hi, s, g = fields[f]
+                    if s != shape or g != go:
+                        raise SystemExit(f"{n}.{f} changes shape or Go type between minors")
+                    fields[f] = (min(lo, m), max(hi, m), s, g)
                 else:
-                    fields[f] = (m, m, shape)
+                    fields[f] = (m, m, shape, go)
         present = sorted(m for m, types in per_minor.items() if n in types)
         body = ", ".join(
-            f"Field {{ name: {json.dumps(f)}, since: {lo}, until: {hi}, value: {rust_value(s, ids)} }}"
-            for f, (lo, hi, s) in sorted(fields.items(), key=lambda kv: (len(kv[0]), kv[0])))
+            f"Field {{ name: {json.dumps(f)}, since: {lo}, until: {hi}, value: {rust_value(s, ids)}, "
+            f"go: &[{', '.join(json.dumps(x) for x in g[1])}], via: {json.dumps(g[0])} }}"
+            for f, (lo, hi, s, g) in sorted(fields.items(), key=lambda kv: (len(kv[0]), kv[0])))
         lines.append(f"    Type {{ name: {json.dumps(short(n))}, since: {present[0]}, until: {present[-1]}, fields: &[{body}] }},")
     lines.append("];")
     lines.append("")
-    lines.append("/// The kinds whose objects are checked: (API group, kind, type).")
+    lines.append("/// The kinds whose objects are checked, sorted by (group, kind, version), with the minors")
+    lines.append("/// whose API server creates them.")
     lines.append("pub static KINDS: &[Kind] = &[")
-    for group, kind, d in KINDS:
-        lines.append(f"    Kind {{ group: {json.dumps(group)}, kind: {json.dumps(kind)}, type_: {ids[d]} }},")
+    spans: Dict[Tuple[str, str, str], Tuple[int, int, str]] = {}
+    for m, ks in kinds.items():
+        for gvk, d in ks.items():
+            lo, hi, d0 = spans.get(gvk, (m, m, d))
+            if d0 != d:
+                raise SystemExit(f"{gvk} changes definition between minors")
+            spans[gvk] = (min(lo, m), max(hi, m), d)
+    for (group, version, kind), (lo, hi, d) in sorted(spans.items(), key=lambda kv: (kv[0][0], kv[0][2], kv[0][1])):
+        lines.append(f"    Kind {{ group: {json.dumps(group)}, version: {json.dumps(version)}, kind: {json.dumps(kind)}, "
+                     f"type_: {ids[d]}, since: {lo}, until: {hi} }},")
     lines.append("];")
     return "\n".join(lines) + "\n"
 
@@ -249,11 +292,15 @@ def main() -> int:
         raise SystemExit(f"expected minors 31..{NEWEST}, found {list(versions)}")
     schemas = {}
     gates = {}
+    kinds = {}
     for m, v in versions.items():
-        defs = json.loads((module_dir(v) / "api" / "openapi-spec" / "swagger.json").read_text())["definitions"]
+        swagger = json.loads((module_dir(v) / "api" / "openapi-spec" / "swagger.json").read_text())
         gates[m] = facts(m)
-        schemas[m] = {**walk_types(defs), **kubelet_types(gates[m])}
-    files = {OUT / "k8s_schema.rs": schema_rs(schemas, versions), OUT / "k8s_gates.rs": gates_rs(gates, versions)}
+        kinds[m] = creatable_kinds(swagger, gates[m]["goTypes"])
+        openapi = walk_types(swagger["definitions"], sorted(set(kinds[m].values())))
+        schemas[m] = {**with_go_names(openapi, gates[m]["goTypes"]), **kubelet_types(gates[m])}
+        kinds[m][KUBELET_KIND[:3]] = KUBELET_KIND[3]
+    files = {OUT / "k8s_schema.rs": schema_rs(schemas, kinds, versions), OUT / "k8s_gates.rs": gates_rs(gates, versions)}
     stale = []
     for path, text in files.items():
         if check:

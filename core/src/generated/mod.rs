@@ -60,7 +60,10 @@ pub mod schema_types {
         Boolean,
         IntOrString,
         Quantity,
+        /// metav1.Time: RFC 3339 text.
         Time,
+        /// metav1.MicroTime: RFC 3339 text with exactly six fractional digits.
+        MicroTime,
         /// Anything (RawExtension, FieldsV1, an object without a schema).
         Any,
     }
@@ -82,6 +85,14 @@ pub mod schema_types {
         pub since: u32,
         pub until: u32,
         pub value: Value,
+        /// The Go type names encoding/json gives in a decoding error: the field's type, then,
+        /// for a slice or a map, its element's, and so on inwards (`["[]v1.Container",
+        /// "v1.Container"]`, `["v1.ResourceList", "resource.Quantity"]`); empty for the
+        /// kubelet's configuration file.
+        pub go: &'static [&'static str],
+        /// The Go names of the embedded structs (`json:",inline"`) the field is promoted from,
+        /// joined with `.` (`PersistentVolumeSource`); empty for most fields.
+        pub via: &'static str,
     }
 
     /// One API type; its fields sorted by (length, name).
@@ -93,11 +104,15 @@ pub mod schema_types {
         pub fields: &'static [Field],
     }
 
-    /// A kind whose objects are checked.
+    /// A kind whose objects are checked, at one API version.
     #[derive(Debug)]
     pub struct Kind {
         pub group: &'static str,
+        pub version: &'static str,
         pub kind: &'static str,
         pub type_: u16,
+        /// The minors (inclusive) whose API server creates it.
+        pub since: u32,
+        pub until: u32,
     }
 }

@@ -3,6 +3,7 @@
 //! request asks for `skipDefaulting`, as the API server does.
 
 pub mod crr;
+pub mod decoding;
 pub mod job;
 pub mod job_lint;
 pub mod jobset;
@@ -179,9 +180,10 @@ pub fn run(input: ValidateInput) -> Result<ValidateOutput, Diagnostic> {
             let entries = source::read_stream_at(&text, ctx.gates.version.minor);
             // A TrainJob is read with the runtimes of the stream and those given apart. Only then
             // are the documents copied: a stream without one (most, and the largest) is not.
-            let has_train_job = entries
-                .iter()
-                .any(|e| e.as_ref().is_ok_and(|d| crate::trainer::op::is_train_job(&d.value)));
+            let has_train_job = entries.iter().any(|e| {
+                e.as_ref()
+                    .is_ok_and(|d| crate::trainer::op::is_train_job(&d.value))
+            });
             let read: Vec<Document> = if has_train_job {
                 entries
                     .iter()
@@ -386,6 +388,18 @@ pub fn decode_at<T: DeserializeOwned>(value: &Value, base: &FieldPath) -> Result
     })
 }
 
+/// The API server's refusal of an object of a kind it creates whose body does not decode.
+fn decoding_error(api_version: &str, kind: &str, obj: &Value, ctx: &Ctx) -> Option<Diagnostic> {
+    let minor = ctx.gates.version.minor;
+    let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
+    if group == "kubelet.config.k8s.io" {
+        return None;
+    }
+    let t = unknown_fields::kind_type(api_version, kind, minor)?;
+    let (field, message) = decoding::first_error(t, obj, minor)?;
+    Some(decoding::refusal(kind, version, &field, &message))
+}
+
 /// Validates one object (any kind). Returns the findings and whether the kind is modelled.
 pub fn validate_value(obj: &Value, ctx: &Ctx) -> (Findings, bool) {
     let mut out = Findings::default();
@@ -455,8 +469,17 @@ pub fn validate_value(obj: &Value, ctx: &Ctx) -> (Findings, bool) {
     }
     let api_version = map.get("apiVersion").and_then(Value::as_str).unwrap_or("");
     let group = api_version.rsplit_once('/').map(|(g, _)| g).unwrap_or("");
-    // The API server decodes first: unknown fields are refused or dropped before validation.
-    let pruned = workloads::unknown_fields(group, kind, obj, ctx, &mut out);
+    // The API server decodes first: a value of the wrong type refuses the request before
+    // anything else is looked at (the kubelet reads its configuration file its own way).
+    if let Some(refused) = decoding_error(api_version, kind, obj, ctx) {
+        out.push(refused);
+        // Only whether the kind is modelled is wanted: the request never gets to validation.
+        let modelled =
+            workloads::validate_kind(group, api_version, kind, obj, ctx, &mut Findings::default());
+        return (out, modelled);
+    }
+    // Then unknown fields are refused or dropped before validation.
+    let pruned = workloads::unknown_fields(api_version, kind, obj, ctx, &mut out);
     let refused = ctx.field_validation == unknown_fields::FieldValidation::Strict
         && out
             .errors

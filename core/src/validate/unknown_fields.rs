@@ -36,11 +36,19 @@ pub fn type_named(name: &str) -> Option<u16> {
         .and_then(|i| u16::try_from(i).ok())
 }
 
-/// The root type of a kind restartkit checks, by API group and kind.
-pub fn kind_type(group: &str, kind: &str) -> Option<u16> {
+/// The root type of a kind Kubernetes 1.`minor` creates, by its `apiVersion` (`apps/v1`, `v1`)
+/// and kind.
+pub fn kind_type(api_version: &str, kind: &str, minor: u32) -> Option<u16> {
+    let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
     KINDS
         .iter()
-        .find(|k| k.group == group && k.kind == kind)
+        .find(|k| {
+            k.group == group
+                && k.version == version
+                && k.kind == kind
+                && k.since <= minor
+                && minor <= k.until
+        })
         .map(|k| k.type_)
 }
 
@@ -77,7 +85,8 @@ pub fn names_at(type_: &str, path: &[Option<&str>], minor: u32) -> Option<Vec<&'
                 if let Some(Shape::Object(id)) = value {
                     known = type_at(id)?;
                 }
-                let field = field_of(known, name).filter(|f| f.since <= minor && minor <= f.until)?;
+                let field =
+                    field_of(known, name).filter(|f| f.since <= minor && minor <= f.until)?;
                 value = Some(field.value);
             }
             _ => return None,
@@ -393,7 +402,11 @@ pub fn prune_any_kind(
     allow: Allow,
     out: &mut Vec<Diagnostic>,
 ) {
-    let api_version = v.get("apiVersion").and_then(Value::as_str).unwrap_or("");
+    let api_version = v
+        .get("apiVersion")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_owned();
     let group = api_version
         .rsplit_once('/')
         .map_or("", |(g, _)| g)
@@ -403,7 +416,7 @@ pub fn prune_any_kind(
         .and_then(Value::as_str)
         .unwrap_or("")
         .to_owned();
-    if let Some(t) = kind_type(&group, &kind) {
+    if let Some(t) = kind_type(&api_version, &kind, minor) {
         prune_reporting(t, v, at, minor, allow, out);
         return;
     }

@@ -151,7 +151,7 @@ pub(super) fn validate_kind(
 /// what it does not know from the Jobs the JobSet controller creates (a warning whatever the
 /// field validation: the JobSet itself is accepted). Returns the object without them, when any.
 pub(super) fn unknown_fields(
-    group: &str,
+    api_version: &str,
     kind: &str,
     obj: &Value,
     ctx: &Ctx,
@@ -162,7 +162,8 @@ pub(super) fn unknown_fields(
     let allow = Allow {
         future_rules: ctx.future_rules,
     };
-    if let Some(t) = uf::kind_type(group, kind) {
+    let group = api_version.rsplit_once('/').map_or("", |(g, _)| g);
+    if let Some(t) = uf::kind_type(api_version, kind, minor) {
         return uf::check(
             t,
             obj,
@@ -447,6 +448,11 @@ mod tests {
         let t = json!({"metadata": {"labels": {"app": "a"}}, "spec": spec});
         if kind == "PodTemplate" {
             json!({"apiVersion": api_version, "kind": kind, "metadata": {"name": "x"}, "template": t})
+        } else if kind == "ReplicationController" {
+            // A ReplicationController's selector is a plain map of labels (a `matchLabels`
+            // there is a value of the wrong type, which the decoder refuses).
+            json!({"apiVersion": api_version, "kind": kind, "metadata": {"name": "x"},
+                   "spec": {"selector": {"app": "a"}, "template": t}})
         } else {
             json!({"apiVersion": api_version, "kind": kind, "metadata": {"name": "x"},
                    "spec": {"selector": {"matchLabels": {"app": "a"}}, "template": t}})

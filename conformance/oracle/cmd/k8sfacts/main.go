@@ -64,7 +64,10 @@ func main() {
 	}
 	types := map[string]map[string]any{}
 	describeType(reflect.TypeOf(kubeletconfigv1beta1.KubeletConfiguration{}), types)
-	b, err := json.MarshalIndent(map[string]any{"kubernetes": version, "gates": out, "kubeletTypes": types}, "", " ")
+	goTypes, customs := goTypeNames()
+	sort.Strings(customs)
+	b, err := json.MarshalIndent(map[string]any{"kubernetes": version, "gates": out, "kubeletTypes": types,
+		"goTypes": goTypes, "goCustomDecoders": customs}, "", " ")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
