@@ -2,6 +2,7 @@
 //! name rules per kind, scope, labels, annotations, finalizers, ownerReferences, generateName and
 //! each minor's wording. The messages are upstream's, checked against it by the oracle's
 //! validate(ObjectMeta) leg.
+#![allow(clippy::indexing_slicing)]
 
 use serde_json::{Value, json};
 
@@ -271,6 +272,28 @@ fn generate_name_is_checked_as_a_prefix_and_the_generated_name_as_a_name() {
         "will not able to create pod with invalid DNS label: {}xxxxx-4",
         "g".repeat(58)
     )));
+}
+
+/// maskTrailingDash replaces a prefix's final `-` and drops the character before it too
+/// (`name[:len-2] + "a"`): `a.-` is checked as `aa` and passes as a prefix, while the name
+/// generated from it (`a.-xxxxx`) is refused.
+#[test]
+fn generate_name_masking_drops_the_character_before_the_dash() {
+    let e = errors(object("v1", "Namespace", json!({"generateName": "a.-"})));
+    assert_eq!(fields(&e), vec!["metadata.name"]);
+    assert!(
+        e[0].1
+            .starts_with("metadata.name: Invalid value: \"a.-xxxxx\": a lowercase RFC 1123 label")
+    );
+    // Without the drop, `a.a` would have been refused for its dot.
+    assert_eq!(
+        fields(&errors(object(
+            "v1",
+            "Namespace",
+            json!({"generateName": "a.b-"})
+        ))),
+        vec!["metadata.generateName", "metadata.name"]
+    );
 }
 
 #[test]

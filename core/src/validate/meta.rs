@@ -519,7 +519,7 @@ fn str_at<'a>(m: &'a serde_json::Map<String, Value>, key: &str) -> Option<&'a st
 }
 
 /// A map of strings, or None when the field is absent or not one (the decoder reports that).
-fn string_map<'a>(v: Option<&'a Value>) -> Option<Vec<(&'a str, &'a str)>> {
+fn string_map(v: Option<&Value>) -> Option<Vec<(&str, &str)>> {
     let m = v?.as_object()?;
     m.iter()
         .map(|(k, v)| match v {
