@@ -29,6 +29,7 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -185,6 +186,60 @@ func (serviceAccountStrategy) Validate(_ context.Context, obj runtime.Object) fi
 	return corevalidation.ValidateServiceAccount(obj.(*api.ServiceAccount))
 }
 
+// crKinds: custom resources restartkit reads, their CRD's scope and a body restartkit accepts.
+// The API server checks their metadata in the customresource validator (apiextensions-apiserver
+// pkg/registry/customresource): NameIsDNSSubdomain and the scope, after a PrepareForCreate that
+// sets generation to 1.
+var crKinds = map[string]struct {
+	apiVersion string
+	namespaced bool
+	body       func() map[string]any
+}{
+	"LeaderWorkerSet": {"leaderworkerset.x-k8s.io/v1", true, func() map[string]any {
+		return map[string]any{"spec": map[string]any{"leaderWorkerTemplate": map[string]any{"size": 1,
+			"workerTemplate": map[string]any{"spec": map[string]any{"containers": []any{map[string]any{"name": "c", "image": "i"}}}}}}}
+	}},
+	"ContainerRecreateRequest": {"apps.kruise.io/v1alpha1", true, func() map[string]any {
+		return map[string]any{"spec": map[string]any{"podName": "p", "containers": []any{map[string]any{"name": "c"}}}}
+	}},
+	"ClusterTrainingRuntime": {"trainer.kubeflow.org/v1alpha1", false, func() map[string]any {
+		job := map[string]any{"metadata": map[string]any{"labels": map[string]any{"trainer.kubeflow.org/trainjob-ancestor-step": "trainer"}},
+			"spec": map[string]any{"template": map[string]any{"spec": map[string]any{"containers": []any{map[string]any{"name": "node", "image": "i"}}}}}}
+		return map[string]any{"spec": map[string]any{"mlPolicy": map[string]any{"numNodes": 1},
+			"template": map[string]any{"spec": map[string]any{"replicatedJobs": []any{map[string]any{"name": "node", "template": job}}}}}}
+	}},
+}
+
+var crKindNames = []string{"LeaderWorkerSet", "ContainerRecreateRequest", "ClusterTrainingRuntime"}
+
+// upstreamCustomResourceMeta: the customresource create path for metadata: the name generated
+// from generateName, the namespace filled or cleared, generation 1, then the validator's check
+// (customResourceMetaErrors, per minor).
+func upstreamCustomResourceMeta(kind string, obj []byte) (field.ErrorList, string, error) {
+	var o struct {
+		Metadata metav1.ObjectMeta `json:"metadata"`
+	}
+	if err := json.Unmarshal(obj, &o); err != nil {
+		return nil, "", err
+	}
+	m := &o.Metadata
+	generated := ""
+	if m.GenerateName != "" && m.Name == "" {
+		generated = names.SimpleNameGenerator.GenerateName(m.GenerateName)
+		m.Name = generated
+	}
+	if crKinds[kind].namespaced {
+		if m.Namespace == "" {
+			m.Namespace = "default"
+		}
+	} else {
+		m.Namespace = ""
+	}
+	m.UID = types.UID("1a2b3c")
+	m.Generation = 1
+	return customResourceMetaErrors(m, crKinds[kind].namespaced), generated, nil
+}
+
 // relaxedServiceNames: the gate that turns a Service's name rule from DNS-1035 to DNS-1123 label.
 const relaxedServiceNames = "RelaxedServiceNameValidation"
 
@@ -325,9 +380,16 @@ func (g gen) objectMeta() map[string]any {
 }
 
 func (g gen) validateObjectMeta() map[string]any {
-	kind := metaKindNames[g.r.IntN(len(metaKindNames))]
-	obj := metaKinds[kind].body()
-	obj["apiVersion"], obj["kind"] = metaKinds[kind].apiVersion, kind
+	var obj map[string]any
+	if i := g.r.IntN(len(metaKindNames) + len(crKindNames)); i < len(metaKindNames) {
+		kind := metaKindNames[i]
+		obj = metaKinds[kind].body()
+		obj["apiVersion"], obj["kind"] = metaKinds[kind].apiVersion, kind
+	} else {
+		kind := crKindNames[i-len(metaKindNames)]
+		obj = crKinds[kind].body()
+		obj["apiVersion"], obj["kind"] = crKinds[kind].apiVersion, kind
+	}
 	obj["metadata"] = g.objectMeta()
 	in := map[string]any{"object": obj}
 	if g.chance(0.5) {
@@ -417,16 +479,26 @@ func upstreamObjectMeta(raw []byte) (map[string]any, error) {
 	}
 	var kind struct{ Kind string }
 	_ = json.Unmarshal(in.Object, &kind)
-	k, ok := metaKinds[kind.Kind]
-	if !ok {
-		return nil, fmt.Errorf("kind %q", kind.Kind)
+	var errs field.ErrorList
+	var generated string
+	if _, ok := crKinds[kind.Kind]; ok {
+		errs, generated, err = upstreamCustomResourceMeta(kind.Kind, in.Object)
+		if err != nil {
+			return nil, err
+		}
+	} else {
+		k, ok := metaKinds[kind.Kind]
+		if !ok {
+			return nil, fmt.Errorf("kind %q", kind.Kind)
+		}
+		var obj runtime.Object
+		obj, generated, err = admitForMeta(k, in.Object)
+		if err != nil {
+			return nil, err
+		}
+		m, _ := meta.Accessor(obj)
+		errs = k.strategy.Validate(ctxNSOf(m.GetNamespace()), obj)
 	}
-	obj, generated, err := admitForMeta(k, in.Object)
-	if err != nil {
-		return nil, err
-	}
-	m, _ := meta.Accessor(obj)
-	errs := k.strategy.Validate(ctxNSOf(m.GetNamespace()), obj)
 	var kept field.ErrorList
 	for _, e := range errs {
 		if !metaField(e.Field) {
