@@ -21,13 +21,17 @@ import (
 	"fmt"
 	"strings"
 
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	batchv1 "k8s.io/api/batch/v1"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
+	nodev1 "k8s.io/api/node/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
+	storagev1 "k8s.io/api/storage/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -38,7 +42,11 @@ import (
 	"k8s.io/apiserver/pkg/storage/names"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
+	"k8s.io/kubernetes/pkg/apis/admissionregistration"
+	_ "k8s.io/kubernetes/pkg/apis/admissionregistration/install"
 	"k8s.io/kubernetes/pkg/apis/apps"
+	"k8s.io/kubernetes/pkg/apis/autoscaling"
+	_ "k8s.io/kubernetes/pkg/apis/autoscaling/install"
 	"k8s.io/kubernetes/pkg/apis/batch"
 	"k8s.io/kubernetes/pkg/apis/coordination"
 	_ "k8s.io/kubernetes/pkg/apis/coordination/install"
@@ -46,32 +54,46 @@ import (
 	corevalidation "k8s.io/kubernetes/pkg/apis/core/validation"
 	"k8s.io/kubernetes/pkg/apis/networking"
 	_ "k8s.io/kubernetes/pkg/apis/networking/install"
+	nodeapi "k8s.io/kubernetes/pkg/apis/node"
+	_ "k8s.io/kubernetes/pkg/apis/node/install"
 	"k8s.io/kubernetes/pkg/apis/rbac"
 	_ "k8s.io/kubernetes/pkg/apis/rbac/install"
 	"k8s.io/kubernetes/pkg/apis/scheduling"
 	_ "k8s.io/kubernetes/pkg/apis/scheduling/install"
+	"k8s.io/kubernetes/pkg/apis/storage"
+	_ "k8s.io/kubernetes/pkg/apis/storage/install"
+	validatingwebhookregistry "k8s.io/kubernetes/pkg/registry/admissionregistration/validatingwebhookconfiguration"
+	controllerrevisionregistry "k8s.io/kubernetes/pkg/registry/apps/controllerrevision"
 	daemonsetregistry "k8s.io/kubernetes/pkg/registry/apps/daemonset"
 	deploymentregistry "k8s.io/kubernetes/pkg/registry/apps/deployment"
 	replicasetregistry "k8s.io/kubernetes/pkg/registry/apps/replicaset"
 	statefulsetregistry "k8s.io/kubernetes/pkg/registry/apps/statefulset"
+	hparegistry "k8s.io/kubernetes/pkg/registry/autoscaling/horizontalpodautoscaler"
 	cronjobregistry "k8s.io/kubernetes/pkg/registry/batch/cronjob"
 	jobregistry "k8s.io/kubernetes/pkg/registry/batch/job"
 	leaseregistry "k8s.io/kubernetes/pkg/registry/coordination/lease"
 	configmapregistry "k8s.io/kubernetes/pkg/registry/core/configmap"
+	limitrangeregistry "k8s.io/kubernetes/pkg/registry/core/limitrange"
 	namespaceregistry "k8s.io/kubernetes/pkg/registry/core/namespace"
+	noderegistry "k8s.io/kubernetes/pkg/registry/core/node"
+	pvregistry "k8s.io/kubernetes/pkg/registry/core/persistentvolume"
 	pvcregistry "k8s.io/kubernetes/pkg/registry/core/persistentvolumeclaim"
 	podregistry "k8s.io/kubernetes/pkg/registry/core/pod"
 	podtemplateregistry "k8s.io/kubernetes/pkg/registry/core/podtemplate"
 	rcregistry "k8s.io/kubernetes/pkg/registry/core/replicationcontroller"
+	resourcequotaregistry "k8s.io/kubernetes/pkg/registry/core/resourcequota"
 	secretregistry "k8s.io/kubernetes/pkg/registry/core/secret"
 	serviceregistry "k8s.io/kubernetes/pkg/registry/core/service"
 	ingressregistry "k8s.io/kubernetes/pkg/registry/networking/ingress"
+	ingressclassregistry "k8s.io/kubernetes/pkg/registry/networking/ingressclass"
 	networkpolicyregistry "k8s.io/kubernetes/pkg/registry/networking/networkpolicy"
+	runtimeclassregistry "k8s.io/kubernetes/pkg/registry/node/runtimeclass"
 	clusterroleregistry "k8s.io/kubernetes/pkg/registry/rbac/clusterrole"
 	clusterrolebindingregistry "k8s.io/kubernetes/pkg/registry/rbac/clusterrolebinding"
 	roleregistry "k8s.io/kubernetes/pkg/registry/rbac/role"
 	rolebindingregistry "k8s.io/kubernetes/pkg/registry/rbac/rolebinding"
 	priorityclassregistry "k8s.io/kubernetes/pkg/registry/scheduling/priorityclass"
+	storageclassregistry "k8s.io/kubernetes/pkg/registry/storage/storageclass"
 )
 
 // metaKind: the v1 type the object decodes into, the internal type, the registry strategy and a
@@ -166,11 +188,46 @@ var metaKinds = map[string]metaKind{
 		func() map[string]any { return map[string]any{"value": 1000} }},
 	"Lease": {"coordination.k8s.io/v1", func() runtime.Object { return &coordinationv1.Lease{} }, func() runtime.Object { return &coordination.Lease{} }, leaseregistry.Strategy,
 		func() map[string]any { return map[string]any{"spec": map[string]any{}} }},
+	"LimitRange": {"v1", func() runtime.Object { return &corev1.LimitRange{} }, func() runtime.Object { return &api.LimitRange{} }, limitrangeregistry.Strategy,
+		func() map[string]any {
+			return map[string]any{"spec": map[string]any{"limits": []any{map[string]any{"type": "Container", "max": map[string]any{"cpu": "1"}}}}}
+		}},
+	"ResourceQuota": {"v1", func() runtime.Object { return &corev1.ResourceQuota{} }, func() runtime.Object { return &api.ResourceQuota{} }, resourcequotaregistry.Strategy,
+		func() map[string]any {
+			return map[string]any{"spec": map[string]any{"hard": map[string]any{"pods": "10"}}}
+		}},
+	"PersistentVolume": {"v1", func() runtime.Object { return &corev1.PersistentVolume{} }, func() runtime.Object { return &api.PersistentVolume{} }, pvregistry.Strategy,
+		func() map[string]any {
+			return map[string]any{"spec": map[string]any{"capacity": map[string]any{"storage": "1Gi"}, "accessModes": []any{"ReadWriteOnce"},
+				"hostPath": map[string]any{"path": "/tmp/pv"}}}
+		}},
+	"Node": {"v1", func() runtime.Object { return &corev1.Node{} }, func() runtime.Object { return &api.Node{} }, noderegistry.Strategy,
+		func() map[string]any { return map[string]any{} }},
+	"ControllerRevision": {"apps/v1", func() runtime.Object { return &appsv1.ControllerRevision{} }, func() runtime.Object { return &apps.ControllerRevision{} }, controllerrevisionregistry.Strategy,
+		func() map[string]any { return map[string]any{"revision": 1, "data": map[string]any{"a": 1}} }},
+	"IngressClass": {"networking.k8s.io/v1", func() runtime.Object { return &networkingv1.IngressClass{} }, func() runtime.Object { return &networking.IngressClass{} }, ingressclassregistry.Strategy,
+		func() map[string]any {
+			return map[string]any{"spec": map[string]any{"controller": "example.com/ingress"}}
+		}},
+	"HorizontalPodAutoscaler": {"autoscaling/v2", func() runtime.Object { return &autoscalingv2.HorizontalPodAutoscaler{} }, func() runtime.Object { return &autoscaling.HorizontalPodAutoscaler{} }, hparegistry.Strategy,
+		func() map[string]any {
+			return map[string]any{"spec": map[string]any{"scaleTargetRef": map[string]any{"apiVersion": "apps/v1", "kind": "Deployment", "name": "d"},
+				"minReplicas": 1, "maxReplicas": 3}}
+		}},
+	"StorageClass": {"storage.k8s.io/v1", func() runtime.Object { return &storagev1.StorageClass{} }, func() runtime.Object { return &storage.StorageClass{} }, storageclassregistry.Strategy,
+		func() map[string]any { return map[string]any{"provisioner": "example.com/p"} }},
+	"RuntimeClass": {"node.k8s.io/v1", func() runtime.Object { return &nodev1.RuntimeClass{} }, func() runtime.Object { return &nodeapi.RuntimeClass{} }, runtimeclassregistry.Strategy,
+		func() map[string]any { return map[string]any{"handler": "runc"} }},
+	"ValidatingWebhookConfiguration": {"admissionregistration.k8s.io/v1", func() runtime.Object { return &admissionregistrationv1.ValidatingWebhookConfiguration{} },
+		func() runtime.Object { return &admissionregistration.ValidatingWebhookConfiguration{} }, validatingwebhookregistry.Strategy,
+		func() map[string]any { return map[string]any{} }},
 }
 
 var metaKindNames = []string{"Pod", "PodTemplate", "ReplicationController", "Service", "ConfigMap", "Secret", "ServiceAccount", "Namespace",
 	"PersistentVolumeClaim", "Deployment", "ReplicaSet", "DaemonSet", "StatefulSet", "Job", "CronJob", "Role", "ClusterRole",
-	"RoleBinding", "ClusterRoleBinding", "Ingress", "NetworkPolicy", "PriorityClass", "Lease"}
+	"RoleBinding", "ClusterRoleBinding", "Ingress", "NetworkPolicy", "PriorityClass", "Lease",
+	"LimitRange", "ResourceQuota", "PersistentVolume", "Node", "ControllerRevision", "IngressClass",
+	"HorizontalPodAutoscaler", "StorageClass", "RuntimeClass", "ValidatingWebhookConfiguration"}
 
 // serviceAccountStrategy: the ServiceAccount strategy's create path (its registry package pulls
 // in the token signer, whose modules the oracle does not pin): namespaced, nothing to prepare,

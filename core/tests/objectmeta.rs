@@ -253,6 +253,8 @@ fn generate_name_is_checked_as_a_prefix_and_the_generated_name_as_a_name() {
     assert!(errors(named("v1", "Namespace", "x")).is_empty());
     let e = errors(object("v1", "Namespace", json!({"generateName": long})));
     assert_eq!(fields(&e), vec!["metadata.generateName"]);
+    // A LimitRange without either is named with a UUID by its strategy.
+    assert!(errors(object("v1", "LimitRange", json!({}))).is_empty());
     // Neither name nor generateName.
     assert_eq!(
         errors(config_map(json!({}))),

@@ -560,10 +560,13 @@ pub fn check(group: &str, kind: &str, obj: &Value, ctx: &Ctx, out: &mut Findings
     let (checked_name, generated) = name_on_create(name, generate_name);
     let np = mp.child("name");
     if checked_name.is_empty() {
-        out.push(Diagnostic::required(
-            &np,
-            "name or generateName is required",
-        ));
+        // The LimitRange strategy's PrepareForCreate names an unnamed LimitRange with a UUID.
+        if !(group.is_empty() && kind == "LimitRange") {
+            out.push(Diagnostic::required(
+                &np,
+                "name or generateName is required",
+            ));
+        }
     } else {
         let note = generated_note(generated);
         let mut invalid = |msg: String| {
