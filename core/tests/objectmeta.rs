@@ -492,3 +492,32 @@ fn list_items_are_checked_each_at_their_path() {
         config_map(json!({"name": "ok"})), config_map(json!({"name": "Not_OK"}))]});
     assert_eq!(fields(&errors(list)), vec!["items[1].metadata.name"]);
 }
+
+/// A TrainJob in a stream is read with the stream's runtimes, outside `validate_value`: its
+/// metadata is checked there too.
+#[test]
+fn train_jobs_read_with_their_runtimes_are_checked() {
+    let source = "apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata:
+  name: Bad_Name
+spec:
+  runtimeRef:
+    name: torch-distributed
+";
+    let result = restartkit::handle(restartkit::Request {
+        op: "validate".into(),
+        input: json!({"source": source, "kubernetesVersion": "1.37"}),
+    })
+    .result()
+    .cloned()
+    .unwrap_or(Value::Null);
+    let e = errors_of(&result);
+    assert!(
+        e.iter().any(|(f, m)| f == "metadata.name"
+            && m.starts_with(
+                "metadata.name: Invalid value: \"Bad_Name\": a lowercase RFC 1123 subdomain"
+            )),
+        "{e:?}"
+    );
+}
