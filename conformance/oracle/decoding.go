@@ -10,8 +10,9 @@ package main
 // read as unstructured and marshalled again (keys sorted, numbers as Go writes them), decoded by
 // the API server's JSON serializer (strict, as under kubectl's default --validate=strict).
 // Compared: the decoding error; where the body decodes, a kind restartkit does not model must
-// be valid (restartkit claims nothing more of it), and for one it models no decoding error may
-// be reported (its validation is the other legs' business).
+// be valid (restartkit claims nothing more of it but its metadata, which stays valid unless the
+// case changed it), and otherwise no decoding error may be reported (validation and metadata
+// are the other legs' business).
 
 import (
 	"encoding/json"
@@ -276,7 +277,13 @@ func upstreamDecoding(raw []byte) (map[string]any, error) {
 		message := fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", gvk.Kind, gvk.Version, gvk.Kind, err)
 		return map[string]any{"valid": false, "errors": []any{map[string]any{"field": "", "type": nil, "message": message}}}, nil
 	}
-	if modelled {
+	// Metadata that decodes is the ObjectMeta leg's business (a finalizer "x" is refused there).
+	var sent struct {
+		Metadata map[string]any `json:"metadata"`
+	}
+	_ = json.Unmarshal(in.Object, &sent)
+	metadataChanged := len(sent.Metadata) != 1 || sent.Metadata["name"] != "w"
+	if modelled || metadataChanged {
 		// Its validation is compared by the other legs; here: no decoding error.
 		return map[string]any{"errors": []any{}, "errorsComplete": false, "errorMessages": []any{}}, nil
 	}

@@ -932,19 +932,23 @@ pub fn qualified_name_errors(value: &str) -> Vec<String> {
 /// [`validate_job_spec`].
 pub fn validate_job(job: &Job, ctx: &Ctx, out: &mut Findings) {
     let path = FieldPath::new("spec");
-    if let (Some("Indexed"), Some(c), Some(name)) = (
-        job.spec.completion_mode.as_deref(),
-        job.spec.completions,
+    // The name the API server checks: an object with only generateName is named first.
+    let (name, generated) = super::meta::name_on_create(
         job.metadata.name.as_deref(),
-    ) && c > 0
+        job.metadata.generate_name.as_deref(),
+    );
+    if let (Some("Indexed"), Some(c)) = (job.spec.completion_mode.as_deref(), job.spec.completions)
+        && c > 0
     {
         let host = format!("{name}-{}", c - 1);
         if !is_dns1123_label(&host) {
-            out.push(Diagnostic::invalid(
+            let mut d = Diagnostic::invalid(
                 &FieldPath::new("metadata").child("name"),
-                name,
+                name.as_str(),
                 format!("will not able to create pod with invalid DNS label: {host}"),
-            ));
+            );
+            d.message.push_str(super::meta::generated_note(generated));
+            out.push(d);
         }
     }
     if ctx.skip_defaulting || !prepare_changes(&job.spec, &ctx.gates) {

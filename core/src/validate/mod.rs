@@ -8,6 +8,7 @@ pub mod job;
 pub mod job_lint;
 pub mod jobset;
 pub mod kubelet_config;
+pub mod meta;
 pub mod pod;
 pub mod unknown_fields;
 mod workloads;
@@ -168,6 +169,7 @@ pub fn run(input: ValidateInput) -> Result<ValidateOutput, Diagnostic> {
                     &runtimes,
                     &ctx,
                 ));
+                all.merge(meta::findings(&obj, &ctx));
             } else {
                 let (f, _) = validate_value(&obj, &ctx);
                 all.merge(f);
@@ -221,16 +223,17 @@ pub fn run(input: ValidateInput) -> Result<ValidateOutput, Diagnostic> {
                     .as_ref()
                     .filter(|_| crate::trainer::op::is_train_job(&doc.value));
                 let (mut f, modelled) = match train_job {
-                    Some(r) => (
-                        crate::trainer::op::validate_train_job(
+                    Some(r) => {
+                        let mut f = crate::trainer::op::validate_train_job(
                             &doc.value,
                             Some(&doc),
                             &read,
                             r,
                             &ctx,
-                        ),
-                        true,
-                    ),
+                        );
+                        f.merge(meta::findings(&doc.value, &ctx));
+                        (f, true)
+                    }
                     None => validate_value(&doc.value, &ctx),
                 };
                 if runtimes.is_some() {
@@ -488,6 +491,7 @@ pub fn validate_value(obj: &Value, ctx: &Ctx) -> (Findings, bool) {
     let obj = pruned.as_ref().unwrap_or(obj);
     let mut checked = Findings::default();
     let modelled = workloads::validate_kind(group, api_version, kind, obj, ctx, &mut checked);
+    meta::check(group, kind, obj, ctx, &mut checked);
     if refused {
         // A strict decoding error refuses the request before validation runs: what validation
         // would say next is told as warnings, so that one run shows both.
