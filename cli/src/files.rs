@@ -24,8 +24,26 @@ use std::process::ExitCode;
 /// case of the bad-input corpus, is read whole as before).
 pub const STREAM_BYTES: usize = 8 * 1024 * 1024;
 
+/// [`STREAM_BYTES`], or `RESTARTKIT_STREAM_BYTES` from the environment (for tests: the
+/// piece-by-piece reading of small files).
+fn stream_bytes() -> usize {
+    static AT: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *AT.get_or_init(|| {
+        std::env::var("RESTARTKIT_STREAM_BYTES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(STREAM_BYTES)
+    })
+}
+
 /// Bytes read at a time from a file read piece by piece.
 const CHUNK_BYTES: usize = 1 << 20;
+
+/// A List's items with findings held until its kind is known (`kubectl get -o json` writes
+/// `kind` after the items), and the bytes of their human output: past either, they are written
+/// as they come (the document is then taken for a List even if it turns out to have no kind).
+const ITEMS_HELD: usize = 10_000;
+const ITEMS_HELD_BYTES: usize = 8 * 1024 * 1024;
 
 /// Files validated together before their output is written.
 const BATCH: usize = 64;
@@ -91,6 +109,111 @@ struct FileReport {
     warnings: Vec<Diagnostic>,
     stderr: String,
     unreadable: Option<String>,
+    /// Counts, where `errors` and `warnings` are not kept (a file read piece by piece).
+    counts: Option<(usize, usize)>,
+    /// `--output json` of a file read piece by piece: its result, spilled to temporary files.
+    spilled: Option<Spill>,
+}
+
+impl FileReport {
+    fn counts(&self) -> (usize, usize) {
+        self.counts
+            .unwrap_or((self.errors.len(), self.warnings.len()))
+    }
+}
+
+/// A result's lists written as they grow to temporary files, each entry pretty-printed at the
+/// depth `--output json` prints it: `errors`, `warnings`, `infos`, `documents`.
+struct Spill {
+    parts: Vec<(std::path::PathBuf, std::io::BufWriter<std::fs::File>, usize)>,
+}
+
+/// Depth of a result's list entries in `--output json` (`[ { "result": { "errors": [`).
+const ENTRY_INDENT: &str = "        ";
+
+impl Spill {
+    const NAMES: [&'static str; 4] = ["errors", "warnings", "infos", "documents"];
+
+    fn new() -> std::io::Result<Spill> {
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let mut parts = Vec::new();
+        for name in Self::NAMES {
+            let path = std::env::temp_dir()
+                .join(format!("restartkit-{}-{n}-{name}.json", std::process::id()));
+            let file = std::fs::File::create(&path)?;
+            parts.push((path, std::io::BufWriter::new(file), 0));
+        }
+        Ok(Spill { parts })
+    }
+
+    /// Appends `v` to list `part` (an index into `NAMES`).
+    fn push(&mut self, part: usize, v: &impl serde::Serialize) -> std::io::Result<()> {
+        use std::io::Write as _;
+        let Some((_, w, n)) = self.parts.get_mut(part) else {
+            return Ok(());
+        };
+        let pretty = serde_json::to_string_pretty(v).map_err(std::io::Error::other)?;
+        if *n > 0 {
+            w.write_all(b",\n")?;
+        }
+        for (i, line) in pretty.split('\n').enumerate() {
+            if i > 0 {
+                w.write_all(b"\n")?;
+            }
+            w.write_all(ENTRY_INDENT.as_bytes())?;
+            w.write_all(line.as_bytes())?;
+        }
+        *n += 1;
+        Ok(())
+    }
+
+    /// Writes the file's element of the `--output json` array: `head` is the element as
+    /// `to_string_pretty` prints it at depth 1 with a placeholder string for each list.
+    fn write(mut self, head: &str) -> std::io::Result<()> {
+        use std::io::Write as _;
+        let mut rest = head;
+        for (path, w, n) in &mut self.parts {
+            w.flush()?;
+            let name = path
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .and_then(|s| s.rsplit('-').next())
+                .unwrap_or("")
+                .to_owned();
+            let marker = format!("\"{}\"", placeholder(&name));
+            let Some(at) = rest.find(&marker) else {
+                continue;
+            };
+            crate::write_raw(rest.get(..at).unwrap_or(""));
+            rest = rest.get(at + marker.len()..).unwrap_or("");
+            if *n == 0 {
+                crate::write_raw("[]");
+                continue;
+            }
+            crate::write_raw("[\n");
+            let mut file = std::fs::File::open(&*path)?;
+            let mut out = std::io::stdout().lock();
+            std::io::copy(&mut file, &mut out)?;
+            out.flush()?;
+            drop(out);
+            crate::write_raw(&format!("\n{}]", &ENTRY_INDENT[2..]));
+        }
+        crate::write_raw(rest);
+        Ok(())
+    }
+}
+
+impl Drop for Spill {
+    fn drop(&mut self) {
+        for (path, _, _) in &self.parts {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+fn placeholder(name: &str) -> String {
+    format!("@@restartkit-spill-{name}@@")
 }
 
 /// How a file is read.
@@ -105,11 +228,11 @@ fn open(path: &Path) -> Input {
     if path.as_os_str() == "-" {
         let mut head = Vec::new();
         let mut stdin = std::io::stdin();
-        let limit = u64::try_from(STREAM_BYTES).unwrap_or(u64::MAX) + 1;
+        let limit = u64::try_from(stream_bytes()).unwrap_or(u64::MAX) + 1;
         if let Err(e) = (&mut stdin).take(limit).read_to_end(&mut head) {
             return Input::Whole(Err(format!("standard input: {e}")));
         }
-        if head.len() > STREAM_BYTES {
+        if head.len() > stream_bytes() {
             return Input::Stream(head, Box::new(stdin));
         }
         return Input::Whole(
@@ -119,7 +242,7 @@ fn open(path: &Path) -> Input {
         );
     }
     let big = std::fs::metadata(path)
-        .map(|m| m.is_file() && m.len() > STREAM_BYTES as u64)
+        .map(|m| m.is_file() && m.len() > stream_bytes() as u64)
         .unwrap_or(false);
     if big {
         match std::fs::File::open(path) {
@@ -185,7 +308,7 @@ impl Runtimes<'_> {
                         stdin.clone()?
                     } else {
                         let small = std::fs::metadata(f)
-                            .map(|m| m.len() <= STREAM_BYTES as u64)
+                            .map(|m| m.len() <= stream_bytes() as u64)
                             .unwrap_or(false);
                         if !small {
                             return None;
@@ -264,6 +387,8 @@ fn whole_file(
         warnings,
         stderr,
         unreadable: None,
+        counts: None,
+        spilled: None,
     }
 }
 
@@ -286,6 +411,8 @@ fn streamed_file(
         warnings: Vec::new(),
         stderr,
         unreadable: None,
+        counts: None,
+        spilled: None,
     };
     let mut input = req.input();
     input.insert("fileName".into(), json!(name));
@@ -331,28 +458,36 @@ fn streamed_file(
                 warnings: output.warnings,
                 stderr,
                 unreadable: None,
+                counts: None,
+                spilled: None,
             };
         }
         Err(e) => return fail(vec![e], stderr),
     };
     drop(head_text);
     let human = req.output == Output::Human;
-    let mut all = request;
+    let mut keep = match Keep::new(req.output) {
+        Ok(k) => k,
+        Err(e) => return unreadable(name, format!("{name}: temporary file: {e}")),
+    };
     if human {
         render::diagnostics_into(
             &mut stderr,
             name,
             "",
             1,
-            &all.errors,
-            &all.warnings,
-            &all.infos,
+            &request.errors,
+            &request.warnings,
+            &request.infos,
         );
         emit(&std::mem::take(&mut stderr));
     }
-    let mut documents: Vec<DocumentSummary> = Vec::new();
-    let mut items = restartkit::Findings::default();
+    if let Err(e) = keep.findings(request) {
+        return unreadable(name, format!("{name}: temporary file: {e}"));
+    }
+    let mut items: Vec<restartkit::Findings> = Vec::new();
     let mut items_out = String::new();
+    let mut direct = false;
     let mut splitter = Splitter::new();
     let mut chunk = buf;
     loop {
@@ -368,33 +503,17 @@ fn streamed_file(
                 }
                 | restartkit::source::Piece::Item {
                     text, line, column, ..
-                } => (padded(text, *column), *line),
+                } if human => (padded(text, *column), *line),
                 restartkit::source::Piece::ListEnd {
                     skeleton,
                     line,
                     column,
                     ..
-                } => (padded(skeleton, *column), *line),
+                } if human => (padded(skeleton, *column), *line),
                 _ => (String::new(), 1),
             };
             for out in session.piece(piece) {
-                match out {
-                    Outcome::Document { findings, summary } => {
-                        if human {
-                            render::diagnostics_into(
-                                &mut stderr,
-                                name,
-                                &text,
-                                line,
-                                &findings.errors,
-                                &findings.warnings,
-                                &findings.infos,
-                            );
-                            emit(&std::mem::take(&mut stderr));
-                        }
-                        all.merge(findings);
-                        documents.push(summary);
-                    }
+                let (findings, summary) = match out {
                     Outcome::Item { findings } => {
                         if human {
                             render::diagnostics_into(
@@ -407,8 +526,31 @@ fn streamed_file(
                                 &findings.infos,
                             );
                         }
-                        items.merge(findings);
+                        // Kept until the List's kind is known (only findings: most items
+                        // have none), up to a bound: past it the document is taken for the
+                        // List it almost surely is and its items' findings go out as they come.
+                        if !(findings.errors.is_empty()
+                            && findings.warnings.is_empty()
+                            && findings.infos.is_empty())
+                        {
+                            items.push(findings);
+                        }
+                        if direct || items.len() > ITEMS_HELD || items_out.len() > ITEMS_HELD_BYTES
+                        {
+                            direct = true;
+                            emit(&std::mem::take(&mut items_out));
+                            for f in std::mem::take(&mut items) {
+                                if let Err(e) = keep.findings(f) {
+                                    return unreadable(
+                                        name,
+                                        format!("{name}: temporary file: {e}"),
+                                    );
+                                }
+                            }
+                        }
+                        continue;
                     }
+                    Outcome::Document { findings, summary } => (findings, summary),
                     Outcome::ListEnd {
                         findings,
                         summary,
@@ -416,25 +558,38 @@ fn streamed_file(
                     } => {
                         let kept = std::mem::take(&mut items);
                         let kept_out = std::mem::take(&mut items_out);
+                        direct = false;
                         if keep_items {
-                            all.merge(kept);
                             stderr.push_str(&kept_out);
+                            for f in kept {
+                                if let Err(e) = keep.findings(f) {
+                                    return unreadable(
+                                        name,
+                                        format!("{name}: temporary file: {e}"),
+                                    );
+                                }
+                            }
                         }
-                        if human {
-                            render::diagnostics_into(
-                                &mut stderr,
-                                name,
-                                &text,
-                                line,
-                                &findings.errors,
-                                &findings.warnings,
-                                &findings.infos,
-                            );
-                            emit(&std::mem::take(&mut stderr));
-                        }
-                        all.merge(findings);
-                        documents.push(summary);
+                        (findings, summary)
                     }
+                };
+                if human {
+                    render::diagnostics_into(
+                        &mut stderr,
+                        name,
+                        &text,
+                        line,
+                        &findings.errors,
+                        &findings.warnings,
+                        &findings.infos,
+                    );
+                    emit(&std::mem::take(&mut stderr));
+                }
+                if let Err(e) = keep
+                    .findings(findings)
+                    .and_then(|()| keep.document(&summary))
+                {
+                    return unreadable(name, format!("{name}: temporary file: {e}"));
                 }
             }
         }
@@ -450,22 +605,99 @@ fn streamed_file(
             }
         }
     }
-    let output = restartkit::validate::ValidateOutput {
-        valid: all.errors.is_empty(),
-        errors: all.errors,
-        warnings: all.warnings,
-        infos: all.infos,
-        kubernetes_version: session.kubernetes_version(),
-        documents,
-        proposals: restartkit::proposals::marker(&input.proposals),
-    };
-    FileReport {
+    let (n_errors, n_warnings) = (keep.errors, keep.warnings);
+    let mut report = FileReport {
         name: name.to_owned(),
-        result: serde_json::to_value(&output).unwrap_or(Value::Null),
-        errors: output.errors,
-        warnings: output.warnings,
+        result: Value::Null,
+        errors: keep.kept_errors,
+        warnings: keep.kept_warnings,
         stderr,
         unreadable: None,
+        counts: Some((n_errors, n_warnings)),
+        spilled: None,
+    };
+    if let Some(spill) = keep.spill {
+        // The element as the op's result prints, each list a placeholder the spill fills.
+        let mut result = serde_json::Map::new();
+        result.insert("valid".into(), json!(n_errors == 0));
+        result.insert("errors".into(), json!(placeholder("errors")));
+        result.insert("warnings".into(), json!(placeholder("warnings")));
+        if spill.parts.get(2).is_some_and(|p| p.2 > 0) {
+            result.insert("infos".into(), json!(placeholder("infos")));
+        }
+        result.insert(
+            "kubernetesVersion".into(),
+            json!(session.kubernetes_version()),
+        );
+        if spill.parts.get(3).is_some_and(|p| p.2 > 0) {
+            result.insert("documents".into(), json!(placeholder("documents")));
+        }
+        let proposals = restartkit::proposals::marker(&input.proposals);
+        if !proposals.is_empty() {
+            result.insert("proposals".into(), json!(proposals));
+        }
+        report.result = json!({"file": name, "result": Value::Object(result)});
+        report.spilled = Some(spill);
+    }
+    report
+}
+
+/// What a file read piece by piece keeps of its findings: counts for the human output, the
+/// errors and warnings for SARIF, a [`Spill`] for JSON.
+struct Keep {
+    errors: usize,
+    warnings: usize,
+    kept_errors: Vec<Diagnostic>,
+    kept_warnings: Vec<Diagnostic>,
+    sarif: bool,
+    spill: Option<Spill>,
+}
+
+impl Keep {
+    fn counting() -> Keep {
+        Keep {
+            errors: 0,
+            warnings: 0,
+            kept_errors: Vec::new(),
+            kept_warnings: Vec::new(),
+            sarif: false,
+            spill: None,
+        }
+    }
+
+    fn new(output: Output) -> std::io::Result<Keep> {
+        Ok(Keep {
+            sarif: output == Output::Sarif,
+            spill: match output {
+                Output::Json => Some(Spill::new()?),
+                _ => None,
+            },
+            ..Keep::counting()
+        })
+    }
+
+    fn findings(&mut self, f: restartkit::Findings) -> std::io::Result<()> {
+        self.errors += f.errors.len();
+        self.warnings += f.warnings.len();
+        if let Some(spill) = &mut self.spill {
+            for (part, list) in [&f.errors, &f.warnings, &f.infos].into_iter().enumerate() {
+                for d in list {
+                    spill.push(part, d)?;
+                }
+            }
+        }
+        if self.sarif {
+            self.kept_errors.extend(f.errors);
+            self.kept_warnings.extend(f.warnings);
+        }
+        Ok(())
+    }
+
+    fn document(&mut self, summary: &DocumentSummary) -> std::io::Result<()> {
+        match &mut self.spill {
+            Some(spill) => spill.push(3, summary),
+            None => Ok(()),
+        }
     }
 }
 
@@ -477,6 +709,8 @@ fn unreadable(name: &str, why: String) -> FileReport {
         warnings: Vec::new(),
         stderr: format!("error: {why}\n"),
         unreadable: Some(why),
+        counts: None,
+        spilled: None,
     }
 }
 
@@ -511,6 +745,25 @@ impl JsonArray {
         }
         self.started = true;
         crate::write_raw(&s);
+    }
+
+    /// A file read piece by piece: `head` with its lists' placeholders, filled from `spill`.
+    fn spilled(&mut self, head: &Value, spill: Spill) {
+        let pretty = serde_json::to_string_pretty(head).unwrap_or_default();
+        let mut s = String::with_capacity(pretty.len() + pretty.len() / 8 + 4);
+        for (i, line) in pretty.split('\n').enumerate() {
+            if i > 0 {
+                s.push('\n');
+            }
+            s.push_str("  ");
+            s.push_str(line);
+        }
+        crate::write_raw(if self.started { ",\n" } else { "[\n" });
+        self.started = true;
+        if let Err(e) = spill.write(&s) {
+            eprintln!("error: writing output: {e}");
+            std::process::exit(2);
+        }
     }
 
     fn end(self) {
@@ -563,11 +816,15 @@ pub fn validate(
             return;
         }
         read += 1;
-        errors += r.errors.len();
-        warnings += r.warnings.len();
+        let (e, w) = r.counts();
+        errors += e;
+        warnings += w;
         match output {
             Output::Human => {}
-            Output::Json => json_out.element(&json!({"file": r.name, "result": r.result})),
+            Output::Json => match r.spilled {
+                Some(spill) => json_out.spilled(&r.result, spill),
+                None => json_out.element(&json!({"file": r.name, "result": r.result})),
+            },
             Output::Sarif => sarif.push((r.name, r.result, r.errors, r.warnings)),
         }
     };
