@@ -117,8 +117,20 @@ pub fn read_piece(
         match parse_text(text, mode, offset) {
             Ok(docs) => r.read(docs),
             Err(e) => {
-                let stop = (e.code.as_deref() == Some("syntax")).then_some(Stop::Json);
-                r.broken(line, e, stop);
+                // apimachinery v0.33's fall back, as `read_stream` makes it: a value that fails
+                // before a second one is read as YAML (here the value alone: the pieces after
+                // it are read on their own).
+                let mut yaml = Reader {
+                    base_lines: r.base_lines,
+                    base_index: first_index,
+                    ..Reader::default()
+                };
+                if first_index <= 1 && column == 1 && yaml.yaml(text, 0, true) {
+                    r = yaml;
+                } else {
+                    let stop = (e.code.as_deref() == Some("syntax")).then_some(Stop::Json);
+                    r.broken(line, e, stop);
+                }
             }
         }
     } else if separated {
