@@ -880,7 +880,6 @@ pub fn validate(
             finish(r);
         }
     }
-    drop(finish);
     match output {
         Output::Human => {
             let unreadable = files.len() - read;

@@ -805,7 +805,7 @@ mod tests {
             );
         }
         assert_eq!(
-            split("a: 1\n--- x\nb: 2\n", 2).get(0),
+            split("a: 1\n--- x\nb: 2\n", 2).first(),
             Some(&Piece::Separator {
                 doc_line: 1,
                 sep_line: 2,

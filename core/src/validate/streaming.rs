@@ -468,8 +468,11 @@ mod tests {
         )
     }
 
-    /// (field, line, column, code, message) of each diagnostic, by severity.
-    fn key(f: &Findings) -> Vec<Vec<(String, Option<u32>, Option<u32>, Option<String>, String)>> {
+    /// (field, line, column, code, message) of a diagnostic.
+    type Key = (String, Option<u32>, Option<u32>, Option<String>, String);
+
+    /// The [`Key`] of each diagnostic, by severity.
+    fn key(f: &Findings) -> Vec<Vec<Key>> {
         [&f.errors, &f.warnings, &f.infos]
             .iter()
             .map(|l| {
