@@ -185,6 +185,8 @@ def write_many_files(path: Path, n: int) -> None:
 
 # name -> (file, generator, args for validate beyond the file, bad input?)
 INPUTS: Dict[str, Tuple[str, Callable[[Path], None], bool]] = {
+    # Just under the 8 MiB up to which a file is read whole: the largest such reading.
+    "stream-8m.yaml": ("stream-8m.yaml", lambda p: write_yaml_stream(p, size=8 * MB - 4096), False),
     "stream-10k.yaml": ("stream-10k.yaml", lambda p: write_yaml_stream(p, docs=10_000), False),
     "stream-50k.yaml": ("stream-50k.yaml", lambda p: write_yaml_stream(p, docs=50_000), False),
     "list-100k.json": ("list-100k.json", lambda p: write_json_list(p, 100_000), False),

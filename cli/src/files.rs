@@ -45,6 +45,10 @@ const CHUNK_BYTES: usize = 1 << 20;
 const ITEMS_HELD: usize = 10_000;
 const ITEMS_HELD_BYTES: usize = 8 * 1024 * 1024;
 
+/// Bytes of the files read whole and validated together, at most (past it the batch is closed):
+/// what is held at once stays bounded however many files there are.
+const BATCH_BYTES: usize = 16 * 1024 * 1024;
+
 /// Files validated together before their output is written.
 const BATCH: usize = 64;
 
@@ -550,7 +554,13 @@ fn streamed_file(
                         }
                         continue;
                     }
-                    Outcome::Document { findings, summary } => (findings, summary),
+                    Outcome::Document { findings, summary } => {
+                        // A List a bad `---` line cut short never ends: its items do not count.
+                        items.clear();
+                        items_out.clear();
+                        direct = false;
+                        (findings, summary)
+                    }
                     Outcome::ListEnd {
                         findings,
                         summary,
@@ -834,7 +844,8 @@ pub fn validate(
         // A run of files read whole, validated together; a large one on its own.
         let mut batch: Vec<(String, Result<String, String>)> = Vec::new();
         let mut large = None;
-        while i < files.len() && batch.len() < BATCH {
+        let mut batch_bytes = 0usize;
+        while i < files.len() && batch.len() < BATCH && batch_bytes < BATCH_BYTES {
             let f = files.get(i).cloned().unwrap_or_default();
             let name = f.display().to_string();
             let input = if Some(i) == stdin_pos && !stdin_used {
@@ -849,7 +860,10 @@ pub fn validate(
             };
             i += 1;
             match input {
-                Input::Whole(t) => batch.push((name, t)),
+                Input::Whole(t) => {
+                    batch_bytes += t.as_ref().map_or(0, String::len);
+                    batch.push((name, t));
+                }
                 Input::Stream(head, rest) => {
                     large = Some((name, head, rest));
                     break;
