@@ -18,6 +18,7 @@ macro_rules! outln {
 
 mod chart;
 mod compare;
+mod files;
 mod lsp;
 mod render;
 mod stages;
@@ -106,9 +107,16 @@ enum Command {
     /// Exit status: 0 when no file has an error (warnings allowed), 1 when any has, 2 when a file
     /// cannot be read.
     Validate {
-        /// Files to validate; `-` reads standard input.
-        #[arg(required = true)]
+        /// Files to validate; `-` reads standard input; a directory stands for the `.yaml`,
+        /// `.yml` and `.json` files under it. Files over 8 MiB are read piece by piece in
+        /// bounded memory: one object (a document, or an item of a List) at a time, at most
+        /// 3 MiB each, as kube-apiserver's request limit.
+        #[arg(required_unless_present = "files_from")]
         files: Vec<PathBuf>,
+        /// Also validate the files named in FILE, one path a line (`-`: standard input); for
+        /// more files than a command line holds.
+        #[arg(long = "files-from", value_name = "FILE")]
+        files_from: Option<PathBuf>,
         #[arg(short, long, value_enum, default_value_t = Output::Human)]
         output: Output,
         /// Validate objects exactly as given, without upstream defaulting (as upstream unit tests do).
@@ -385,6 +393,19 @@ fn print_json(v: &impl serde::Serialize) {
     );
 }
 
+/// Writes `text` to the command's output as it is (no line break added); a closed pipe ends the
+/// command quietly, as [`write_out`].
+pub(crate) fn write_raw(text: &str) {
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("error: writing output: {e}");
+        std::process::exit(2);
+    }
+}
+
 pub(crate) fn write_out(line: std::fmt::Arguments) {
     let mut out = std::io::stdout().lock();
     if let Err(e) = writeln!(out, "{line}") {
@@ -426,29 +447,33 @@ fn dispatch(cli: Cli) -> ExitCode {
     match cli.command {
         Command::Validate {
             files,
-            output,
-            skip_defaulting: _,
-            field_validation,
-            compare_version: Some(to),
-            runtimes: _,
-            target,
-        } => compare_versions(&files, output, field_validation, &to, &target),
-        Command::Validate {
-            files,
+            files_from,
             output,
             skip_defaulting,
             field_validation,
-            compare_version: None,
+            compare_version,
             runtimes,
             target,
-        } => validate(
-            &files,
-            &runtimes,
-            output,
-            skip_defaulting,
-            field_validation,
-            &target,
-        ),
+        } => {
+            let files = match files::expand(&files, files_from.as_deref()) {
+                Ok(f) => f,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            match compare_version {
+                Some(to) => compare_versions(&files, output, field_validation, &to, &target),
+                None => files::validate(
+                    &files,
+                    &runtimes,
+                    output,
+                    skip_defaulting,
+                    field_validation,
+                    &target,
+                ),
+            }
+        }
         Command::Resolve {
             files,
             runtimes,
@@ -615,134 +640,6 @@ fn compare_versions(
     }
     let outs: Vec<_> = reports.into_iter().map(|(_, o)| o).collect();
     compare::status(&outs)
-}
-
-fn validate(
-    files: &[PathBuf],
-    runtime_files: &[PathBuf],
-    output: Output,
-    skip_defaulting: bool,
-    field_validation: FieldValidationArg,
-    target: &Target,
-) -> ExitCode {
-    let mut any_error = false;
-    let mut unreadable = Vec::new();
-    let mut reports = Vec::new();
-    // Every file is read first: a TrainJob in one may name a runtime in another.
-    let read: Vec<(String, Result<String, String>)> = files
-        .iter()
-        .map(|f| (f.display().to_string(), read_input(f)))
-        .collect();
-    let extra = match trainer::read_runtime_files(runtime_files) {
-        Ok(x) => x,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let mut texts: BTreeMap<String, String> = extra.iter().cloned().collect();
-    for (n, t) in &read {
-        if let Ok(t) = t {
-            texts.insert(n.clone(), t.clone());
-        }
-    }
-    for (name, text) in &read {
-        let name = name.clone();
-        let text = match text {
-            Ok(t) => t.clone(),
-            Err(e) => {
-                eprintln!("error: {e}");
-                unreadable.push((name, e.clone()));
-                continue;
-            }
-        };
-        let mut input = options(target);
-        if text.contains("TrainJob") {
-            // The other files are validated on their own; a --runtime file is not.
-            let others: Vec<(&str, &str, bool)> = read
-                .iter()
-                .filter(|(n, _)| *n != name)
-                .filter_map(|(n, t)| t.as_ref().ok().map(|t| (n.as_str(), t.as_str(), true)))
-                .chain(extra.iter().map(|(n, t)| (n.as_str(), t.as_str(), false)))
-                .collect();
-            let runtimes = trainer::runtime_inputs(&others);
-            if !runtimes.is_empty() {
-                input.insert("runtimes".into(), Value::Array(runtimes));
-            }
-        }
-        input.insert("source".into(), json!(text));
-        input.insert("fileName".into(), json!(name));
-        with_proposals(&mut input, &target.proposals);
-        if !target.proposals.is_empty() && output == Output::Human {
-            eprintln!(
-                "EXPERIMENTAL: {name} judged under proposal(s) {} — not upstream behaviour",
-                target.proposals.join(", ")
-            );
-        }
-        if skip_defaulting {
-            input.insert("skipDefaulting".into(), json!(true));
-        }
-        input.insert(
-            "fieldValidation".into(),
-            json!(field_validation.api_value()),
-        );
-        let (result, errors) = match call("validate", Value::Object(input)) {
-            Ok((r, _)) => {
-                let errs: Vec<Diagnostic> =
-                    serde_json::from_value(r.get("errors").cloned().unwrap_or(json!([])))
-                        .unwrap_or_default();
-                (r, errs)
-            }
-            Err(errs) => (
-                json!({"valid": false, "errors": errs, "warnings": []}),
-                errs,
-            ),
-        };
-        let warnings: Vec<Diagnostic> =
-            serde_json::from_value(result.get("warnings").cloned().unwrap_or(json!([])))
-                .unwrap_or_default();
-        let infos: Vec<Diagnostic> =
-            serde_json::from_value(result.get("infos").cloned().unwrap_or(json!([])))
-                .unwrap_or_default();
-        any_error |= !errors.is_empty();
-        if output == Output::Human {
-            trainer::diagnostics_by_file(&name, &text, &texts, &errors, &warnings, &infos);
-        }
-        reports.push((name, result, errors, warnings));
-    }
-    match output {
-        Output::Human => {
-            let (e, w): (usize, usize) = reports
-                .iter()
-                .fold((0, 0), |(e, w), r| (e + r.2.len(), w + r.3.len()));
-            // Every file named counts, read or not: the unreadable ones were reported above.
-            let unreadable = files.len() - reports.len();
-            let not_read = if unreadable > 0 {
-                format!(" ({unreadable} could not be read)")
-            } else {
-                String::new()
-            };
-            eprintln!(
-                "{} file(s){not_read}: {e} error(s), {w} warning(s)",
-                files.len()
-            );
-        }
-        Output::Json => {
-            let v: Vec<Value> = reports
-                .iter()
-                .map(|(n, r, _, _)| json!({"file": n, "result": r}))
-                .collect();
-            print_json(&v);
-        }
-        Output::Sarif => print_json(&render::sarif(&reports, &unreadable)),
-    }
-    if !unreadable.is_empty() {
-        ExitCode::from(2)
-    } else if any_error {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    }
 }
 
 /// `file:line:column: message [code]`, the way compilers name a place in a file.

@@ -38,6 +38,23 @@ pub fn diagnostics(
     warnings: &[Diagnostic],
     infos: &[Diagnostic],
 ) {
+    let mut out = String::new();
+    diagnostics_into(&mut out, name, text, 1, errors, warnings, infos);
+    eprint!("{out}");
+}
+
+/// [`diagnostics`] written to `out`; `text` is the part of the file from 1-based line
+/// `first_line` (a document of a file read piece by piece).
+pub fn diagnostics_into(
+    out: &mut String,
+    name: &str,
+    text: &str,
+    first_line: u32,
+    errors: &[Diagnostic],
+    warnings: &[Diagnostic],
+    infos: &[Diagnostic],
+) {
+    use std::fmt::Write as _;
     let renderer = if std::env::var_os("NO_COLOR").is_none()
         && std::io::IsTerminal::is_terminal(&std::io::stderr())
     {
@@ -67,10 +84,12 @@ pub fn diagnostics(
         };
         // Only the diagnostic's own line goes to the renderer: handing it the whole file for
         // every diagnostic would be quadratic in the size of the input.
-        let excerpt = d
-            .line
-            .zip(d.column)
-            .and_then(|(l, c)| excerpt_of(&lines, l, c));
+        let excerpt = d.line.zip(d.column).and_then(|(l, c)| {
+            let local = l
+                .checked_sub(first_line.saturating_sub(1))
+                .filter(|l| *l > 0)?;
+            excerpt_of(&lines, local, c).map(|(at, src, span)| (at + l - local, src, span))
+        });
         let rendered = match excerpt {
             Some((line, src, span)) => {
                 let (src, span) = window(src, span);
@@ -89,14 +108,14 @@ pub fn diagnostics(
                 renderer.render(report)
             }
         };
-        eprintln!("{rendered}");
+        let _ = writeln!(out, "{rendered}");
         if !field_note.is_empty() {
-            eprintln!("  = {field_note} ({:?})", d.origin);
+            let _ = writeln!(out, "  = {field_note} ({:?})", d.origin);
         }
         for fix in &d.fixes {
-            eprintln!("  = hint: {}{}", fix.description, fix_places(fix));
+            let _ = writeln!(out, "  = hint: {}{}", fix.description, fix_places(fix));
         }
-        eprintln!();
+        let _ = writeln!(out);
     }
 }
 

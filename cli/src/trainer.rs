@@ -44,13 +44,30 @@ pub fn diagnostics_by_file(
     warnings: &[Diagnostic],
     infos: &[Diagnostic],
 ) {
+    let mut out = String::new();
+    diagnostics_by_file_into(&mut out, name, text, texts, errors, warnings, infos);
+    eprint!("{out}");
+}
+
+/// [`diagnostics_by_file`] written to `out`.
+pub fn diagnostics_by_file_into(
+    out: &mut String,
+    name: &str,
+    text: &str,
+    texts: &BTreeMap<String, String>,
+    errors: &[Diagnostic],
+    warnings: &[Diagnostic],
+    infos: &[Diagnostic],
+) {
     let own = |d: &&Diagnostic| d.file.as_deref().is_none_or(|f| f == name);
     let pick = |list: &[Diagnostic], f: &dyn Fn(&&Diagnostic) -> bool| -> Vec<Diagnostic> {
         list.iter().filter(|d| f(d)).cloned().collect()
     };
-    render::diagnostics(
+    render::diagnostics_into(
+        out,
         name,
         text,
+        1,
         &pick(errors, &own),
         &pick(warnings, &own),
         &pick(infos, &own),
@@ -67,9 +84,11 @@ pub fn diagnostics_by_file(
     for file in others {
         let in_file = |d: &&Diagnostic| d.file.as_deref() == Some(file);
         let body = texts.get(file).map(String::as_str).unwrap_or("");
-        render::diagnostics(
+        render::diagnostics_into(
+            out,
             file,
             body,
+            1,
             &pick(errors, &in_file),
             &pick(warnings, &in_file),
             &pick(infos, &in_file),

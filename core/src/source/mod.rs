@@ -20,6 +20,7 @@
 //! `span` (line and column arithmetic).
 
 mod checks;
+mod chunked;
 mod document;
 mod json;
 mod lookahead;
@@ -38,8 +39,11 @@ pub use document::{Document, ReadNote};
 pub use json::{parse_json_strict, text_from_bytes};
 pub use yaml::{parse_documents, parse_whole};
 
+pub use chunked::{MAX_OBJECT_BYTES, Piece, Splitter};
 pub use span::{LineIndex, Part, attach_range, token_range};
-pub use stream::{BrokenDocument, read_stream, read_stream_at};
+pub use stream::{
+    BrokenDocument, read_item, read_piece, read_stream, read_stream_at, separator_error,
+};
 
 use crate::diag::Diagnostic;
 use resolve::{CoreTag, Resolved};

@@ -39,18 +39,35 @@ impl Part {
 pub struct LineIndex<'a> {
     text: &'a str,
     starts: Vec<usize>,
+    /// Lines of the stream before `text` (a piece read alone).
+    base: u32,
 }
 
 impl<'a> LineIndex<'a> {
     pub fn new(text: &'a str) -> Self {
         let mut starts = vec![0];
         starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        LineIndex { text, starts }
+        LineIndex {
+            text,
+            starts,
+            base: 0,
+        }
+    }
+
+    /// The lines of a piece of a stream that starts at 1-based `line`, answered in the
+    /// stream's line numbers (`text` starts at the start of that line).
+    pub fn at(text: &'a str, line: u32) -> Self {
+        LineIndex {
+            base: line.saturating_sub(1),
+            ..LineIndex::new(text)
+        }
     }
 
     /// The characters of 1-based line `line` (without its line break).
     fn chars(&self, line: u32) -> Option<Vec<char>> {
-        let n = usize::try_from(line).ok()?.checked_sub(1)?;
+        let n = usize::try_from(line.checked_sub(self.base)?)
+            .ok()?
+            .checked_sub(1)?;
         let start = *self.starts.get(n)?;
         let end = self.starts.get(n + 1).map_or(self.text.len(), |e| e - 1);
         let l = self.text.get(start..end)?;
@@ -95,8 +112,7 @@ impl Document {
             line,
             column: u32::try_from(from + 1).ok()?,
             end_line: line,
-            end_column: u32::try_from(to.max(from + 1).min(chars.len().max(from + 1)) + 1)
-                .ok()?,
+            end_column: u32::try_from(to.max(from + 1).min(chars.len().max(from + 1)) + 1).ok()?,
         })
     }
 }
@@ -126,7 +142,12 @@ pub fn token_range(lines: &LineIndex, line: u32, column: u32) -> Option<Range> {
 }
 
 /// Sets `d.range` from its field (when `d` has no position of its own) or from its position.
-pub fn attach_range(d: &mut Diagnostic, doc: Option<&Document>, lines: &LineIndex, own_position: bool) {
+pub fn attach_range(
+    d: &mut Diagnostic,
+    doc: Option<&Document>,
+    lines: &LineIndex,
+    own_position: bool,
+) {
     if d.range.is_some() {
         return;
     }
@@ -308,8 +329,14 @@ mod tests {
         const TEXT: &str =
             "kind: Job\nspec:\n  completionMode: Within  # x\n  \"q\": 'v'\n  items: [1, 2]\n";
         let d = doc(TEXT);
-        assert_eq!(range(&d, TEXT, "spec.completionMode", Part::Value), r(3, 19, 25));
-        assert_eq!(range(&d, TEXT, "spec.completionMode", Part::Key), r(3, 3, 17));
+        assert_eq!(
+            range(&d, TEXT, "spec.completionMode", Part::Value),
+            r(3, 19, 25)
+        );
+        assert_eq!(
+            range(&d, TEXT, "spec.completionMode", Part::Key),
+            r(3, 3, 17)
+        );
         assert_eq!(range(&d, TEXT, "spec.q", Part::Value), r(4, 8, 11));
         assert_eq!(range(&d, TEXT, "spec.q", Part::Key), r(4, 3, 6));
         assert_eq!(range(&d, TEXT, "spec.items", Part::Value), r(5, 10, 16));
@@ -323,14 +350,20 @@ mod tests {
         const TEXT: &str = "spec:\n  rules:\n  - action: \n    name: x\n";
         let d = doc(TEXT);
         assert_eq!(range(&d, TEXT, "spec.rules", Part::Value), r(2, 3, 8));
-        assert_eq!(range(&d, TEXT, "spec.rules[0].action", Part::Value), r(3, 5, 11));
+        assert_eq!(
+            range(&d, TEXT, "spec.rules[0].action", Part::Value),
+            r(3, 5, 11)
+        );
     }
 
     #[test]
     fn later_documents_are_in_the_whole_streams_lines() {
         const TWO: &str = "a: 1\n---\nb:\n  c: [x, \"y\"]\n";
         let docs = super::super::parse_documents(TWO).unwrap();
-        assert_eq!(docs[1].range_of("b.c[1]", Part::Value, &LineIndex::new(TWO)), r(4, 10, 13));
+        assert_eq!(
+            docs[1].range_of("b.c[1]", Part::Value, &LineIndex::new(TWO)),
+            r(4, 10, 13)
+        );
     }
 
     #[test]

@@ -86,6 +86,138 @@ pub fn read_stream_at(text: &str, minor: u32) -> Vec<Result<Document, BrokenDocu
     out.entries
 }
 
+/// One piece of a stream read in bounded memory (`chunked::Splitter`): a YAML piece of
+/// kubectl's splitter or one JSON value, starting at 1-based `line` and `column` of the stream,
+/// its documents numbered from `first_index`. Read as [`read_stream`] reads that piece; an error
+/// that stops kubectl says so without counting the documents after it (not known yet).
+/// `separated`: a `---` line ends the YAML piece (an error at its end is then said at the end
+/// of its last line, as [`read_stream`] says it).
+pub fn read_piece(
+    text: &str,
+    json: bool,
+    separated: bool,
+    line: u32,
+    column: u32,
+    first_index: usize,
+) -> Vec<Result<Document, BrokenDocument>> {
+    let mut r = Reader {
+        base_lines: line.saturating_sub(1),
+        base_index: first_index,
+        ..Reader::default()
+    };
+    if json {
+        let offset = Offset {
+            lines: line.saturating_sub(1),
+            columns: column.saturating_sub(1),
+        };
+        let mode = Mode {
+            json: true,
+            ..Mode::default()
+        };
+        match parse_text(text, mode, offset) {
+            Ok(docs) => r.read(docs),
+            Err(e) => {
+                // apimachinery v0.33's fall back, as `read_stream` makes it: a value that fails
+                // before a second one is read as YAML (here the value alone: the pieces after
+                // it are read on their own).
+                let mut yaml = Reader {
+                    base_lines: r.base_lines,
+                    base_index: first_index,
+                    ..Reader::default()
+                };
+                if first_index <= 1 && column == 1 && yaml.yaml(text, 0, true) {
+                    r = yaml;
+                } else {
+                    let stop = (e.code.as_deref() == Some("syntax")).then_some(Stop::Json);
+                    r.broken(line, e, stop);
+                }
+            }
+        }
+    } else if separated {
+        let mut first = false;
+        r.chunk(&format!("{text}---\n"), 0, text.len(), &mut first);
+    } else {
+        let mut first = false;
+        r.chunk(text, 0, text.len(), &mut first);
+    }
+    for (entry, stop) in r.entries.iter_mut().zip(r.stops) {
+        if let (Err(b), Some(_)) = (entry, stop) {
+            let applied = match b.index {
+                0 => "applies nothing from this stream".to_owned(),
+                n => format!("applies the {n} document(s) before it"),
+            };
+            b.error.message.push_str(&format!(
+                "; kubectl stops reading at this document: it {applied} and none after it (restartkit still validates them)"
+            ));
+        }
+    }
+    r.entries
+}
+
+/// An item of a List read in bounded memory, from 1-based `line` and `column` of the stream: a
+/// JSON value, or a YAML block sequence entry with its `-` blanked (one YAML document is read,
+/// as go-yaml reads one).
+pub fn read_item(
+    text: &str,
+    json: bool,
+    line: u32,
+    column: u32,
+) -> Result<Vec<Document>, Diagnostic> {
+    let offset = Offset {
+        lines: line.saturating_sub(1),
+        columns: column.saturating_sub(1),
+    };
+    let mode = Mode {
+        json,
+        first_only: !json,
+        ..Mode::default()
+    };
+    parse_text(text, mode, offset)
+}
+
+/// A `---` line with more than a comment after it, met while reading a stream in bounded
+/// memory: the error [`read_stream`] gives, as document `index`.
+pub fn separator_error(
+    doc_line: u32,
+    sep_line: u32,
+    rest: &str,
+    swallowed: bool,
+    index: usize,
+) -> BrokenDocument {
+    let mut r = Reader {
+        base_index: index,
+        ..Reader::default()
+    };
+    let error = Diagnostic::request(
+        "syntax",
+        "",
+        format!(
+            "line {sep_line} column 1: invalid Yaml document separator: {rest} (kubectl allows only spaces or a comment after ---)"
+        ),
+    )
+    .at(sep_line, 1);
+    r.broken(doc_line, error, Some(Stop::Separator { swallowed }));
+    let mut b = r
+        .entries
+        .pop()
+        .and_then(Result::err)
+        .unwrap_or(BrokenDocument {
+            index,
+            line: doc_line,
+            error: Diagnostic::request("syntax", "", "invalid Yaml document separator"),
+            stops_kubectl: true,
+        });
+    b.error.message.push_str(&format!(
+        "; kubectl stops reading at this line{}: it applies the documents before it and none after it (restartkit still validates them)",
+        if swallowed {
+            ", without decoding the document above it"
+        } else {
+            ""
+        }
+    ));
+    b
+}
+
 /// Why kubectl stops at a broken document, said at the end of its error once the stream's
 /// length is known.
 #[derive(Clone, Copy)]
@@ -183,16 +315,20 @@ struct Reader {
     /// Per entry: why kubectl stops there, if it does.
     stops: Vec<Option<Stop>>,
     cursor: Cursor,
+    /// A piece read alone (`read_piece`): the lines before it in the stream.
+    base_lines: u32,
+    /// And the documents before it.
+    base_index: usize,
 }
 
 impl Reader {
     fn next_index(&self) -> usize {
-        self.entries.len()
+        self.base_index + self.entries.len()
     }
 
     /// The 1-based line of byte offset `at`.
     fn line_of(&mut self, text: &str, at: usize) -> u32 {
-        self.cursor.seek(text, at).0
+        self.cursor.seek(text, at).0 + self.base_lines
     }
 
     fn broken(&mut self, line: u32, mut error: Diagnostic, stop: Option<Stop>) {

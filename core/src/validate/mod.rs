@@ -10,6 +10,7 @@ pub mod jobset;
 pub mod kubelet_config;
 pub mod meta;
 pub mod pod;
+pub mod streaming;
 pub mod unknown_fields;
 mod workloads;
 
@@ -101,60 +102,11 @@ pub struct ValidateOutput {
 }
 
 pub fn run(input: ValidateInput) -> Result<ValidateOutput, Diagnostic> {
-    // A text may name its own version and gates (crate::editor::settings): they win over the
-    // request's, and what is wrong with them is an error at the comment line.
-    let (file, settings_errors) = input
-        .source
-        .as_deref()
-        .map(crate::editor::settings::read)
-        .unwrap_or_default();
-    let (version, overrides) = file.over(
-        input.kubernetes_version.as_deref(),
-        input.feature_gates.as_ref(),
-    );
-    let (gates, gate_warnings) = match FeatureGates::resolve(version.as_deref(), overrides.as_ref())
-    {
-        Ok(resolved) => resolved,
-        Err(e) if file.names(&e.field) => {
-            // The file's own settings cannot be met: nothing can be judged under them.
-            let mut errors = settings_errors;
-            errors.push(file.locate(e));
-            return Ok(ValidateOutput {
-                valid: false,
-                errors,
-                warnings: Vec::new(),
-                infos: Vec::new(),
-                kubernetes_version: version.unwrap_or_default(),
-                documents: Vec::new(),
-                proposals: crate::proposals::marker(&input.proposals),
-            });
-        }
-        Err(e) => return Err(e),
+    let (ctx, request_findings) = match prepare(&input, input.source.as_deref())? {
+        Ok(prepared) => prepared,
+        Err(refused) => return Ok(refused),
     };
-    // A warning about a gate the file names is the file's (an unknown gate in the comment).
-    let gate_warnings = gate_warnings.into_iter().map(|w| {
-        if file.names(&w.field) {
-            file.locate(w)
-        } else {
-            w
-        }
-    });
-    let future_rules = input
-        .proposals
-        .contains(&crate::proposals::Proposal::RestartRulesFuture);
-    let always_pod = input
-        .proposals
-        .contains(&crate::proposals::Proposal::AlwaysPod);
-    let ctx = Ctx {
-        gates,
-        skip_defaulting: input.skip_defaulting,
-        future_rules,
-        always_pod,
-        field_validation: input.field_validation,
-    };
-    let mut all = Findings::default();
-    all.extend(settings_errors);
-    all.extend(gate_warnings);
+    let mut all = request_findings;
     let mut documents = Vec::new();
     let proposals = crate::proposals::marker(&input.proposals);
     match (input.object, input.source) {
@@ -201,92 +153,13 @@ pub fn run(input: ValidateInput) -> Result<ValidateOutput, Diagnostic> {
                 all.extend(r.reading_errors.clone());
             }
             for entry in entries {
-                let doc = match entry {
-                    Ok(doc) => doc,
-                    Err(broken) => {
-                        documents.push(DocumentSummary {
-                            index: broken.index,
-                            api_version: None,
-                            kind: None,
-                            name: None,
-                            line: broken.line,
-                            modelled: false,
-                            valid: false,
-                        });
-                        let mut error = broken.error;
-                        source::attach_range(&mut error, None, &lines, true);
-                        all.push(error);
-                        continue;
-                    }
-                };
-                let train_job = runtimes
-                    .as_ref()
-                    .filter(|_| crate::trainer::op::is_train_job(&doc.value));
-                let (mut f, modelled) = match train_job {
-                    Some(r) => {
-                        let mut f = crate::trainer::op::validate_train_job(
-                            &doc.value,
-                            Some(&doc),
-                            &read,
-                            r,
-                            &ctx,
-                        );
-                        f.merge(meta::findings(&doc.value, &ctx));
-                        (f, true)
-                    }
-                    None => validate_value(&doc.value, &ctx),
-                };
-                if runtimes.is_some() {
-                    // A runtime beside a TrainJob is checked with it; the note that reading it
-                    // alone leaves the TrainJob's part unchecked does not apply.
-                    f.infos.retain(|d| {
-                        !(d.code.as_deref() == Some("waits-for-trainjob") && d.field == "spec")
-                    });
-                }
-                f.extend(doc.notes.iter().map(yaml_reading_warning));
-                if let Some(line) = doc.unread_from {
-                    f.push(
-                        Diagnostic::lint(
-                            "unread-text",
-                            &FieldPath::new(""),
-                            format!(
-                                "the text from line {line} up to the next --- line is never read: kubectl (go-yaml) reads one YAML document between two --- lines; start another document with a --- line"
-                            ),
-                        )
-                        .at(line, 1),
-                    );
-                }
-                for d in f.all_mut() {
-                    // A TrainJob's diagnostics may already sit in its runtime's document.
-                    if d.document.is_some_and(|i| i != doc.index) || d.file.is_some() {
-                        continue;
-                    }
-                    d.document = Some(doc.index);
-                    source::attach_range(d, Some(&doc), &lines, d.line.is_some());
-                    attach_position(d, &doc);
-                    attach_text_edits(d, &doc);
-                }
-                let meta = doc.value.get("metadata");
-                documents.push(DocumentSummary {
-                    index: doc.index,
-                    api_version: doc
-                        .value
-                        .get("apiVersion")
-                        .and_then(Value::as_str)
-                        .map(str::to_owned),
-                    kind: doc
-                        .value
-                        .get("kind")
-                        .and_then(Value::as_str)
-                        .map(str::to_owned),
-                    name: meta
-                        .and_then(|m| m.get("name"))
-                        .and_then(Value::as_str)
-                        .map(str::to_owned),
-                    line: doc.line,
-                    modelled,
-                    valid: f.errors.is_empty(),
-                });
+                let (f, summary) = check_entry(
+                    entry,
+                    &ctx,
+                    &lines,
+                    runtimes.as_ref().map(|r| (r, &read[..])),
+                );
+                documents.push(summary);
                 all.merge(f);
             }
         }
@@ -314,6 +187,163 @@ pub fn run(input: ValidateInput) -> Result<ValidateOutput, Diagnostic> {
         documents,
         proposals,
     })
+}
+
+/// The context a `validate` request is judged in, and its request-level findings (the
+/// settings comment's errors, gate warnings), from the input and its `source` (`text`; a
+/// stream read in bounded memory gives its head). `Err`: the file's own settings cannot be
+/// met, and this is the whole answer.
+pub fn prepare(
+    input: &ValidateInput,
+    text: Option<&str>,
+) -> Result<Result<(Ctx, Findings), ValidateOutput>, Diagnostic> {
+    // A text may name its own version and gates (crate::editor::settings): they win over the
+    // request's, and what is wrong with them is an error at the comment line.
+    let (file, settings_errors) = text.map(crate::editor::settings::read).unwrap_or_default();
+    let (version, overrides) = file.over(
+        input.kubernetes_version.as_deref(),
+        input.feature_gates.as_ref(),
+    );
+    let (gates, gate_warnings) = match FeatureGates::resolve(version.as_deref(), overrides.as_ref())
+    {
+        Ok(resolved) => resolved,
+        Err(e) if file.names(&e.field) => {
+            // The file's own settings cannot be met: nothing can be judged under them.
+            let mut errors = settings_errors;
+            errors.push(file.locate(e));
+            return Ok(Err(ValidateOutput {
+                valid: false,
+                errors,
+                warnings: Vec::new(),
+                infos: Vec::new(),
+                kubernetes_version: version.unwrap_or_default(),
+                documents: Vec::new(),
+                proposals: crate::proposals::marker(&input.proposals),
+            }));
+        }
+        Err(e) => return Err(e),
+    };
+    // A warning about a gate the file names is the file's (an unknown gate in the comment).
+    let gate_warnings = gate_warnings.into_iter().map(|w| {
+        if file.names(&w.field) {
+            file.locate(w)
+        } else {
+            w
+        }
+    });
+    let future_rules = input
+        .proposals
+        .contains(&crate::proposals::Proposal::RestartRulesFuture);
+    let always_pod = input
+        .proposals
+        .contains(&crate::proposals::Proposal::AlwaysPod);
+    let ctx = Ctx {
+        gates,
+        skip_defaulting: input.skip_defaulting,
+        future_rules,
+        always_pod,
+        field_validation: input.field_validation,
+    };
+    let mut all = Findings::default();
+    all.extend(settings_errors);
+    all.extend(gate_warnings);
+    Ok(Ok((ctx, all)))
+}
+
+/// One entry of a stream validated: its findings, placed in the text (`lines`: the stream's, or
+/// the piece's), and its summary. `train`: the runtimes and read documents a TrainJob of the
+/// stream is validated with.
+pub(crate) fn check_entry(
+    entry: Result<Document, source::BrokenDocument>,
+    ctx: &Ctx,
+    lines: &source::LineIndex,
+    train: Option<(&crate::trainer::op::Runtimes, &[Document])>,
+) -> (Findings, DocumentSummary) {
+    let doc = match entry {
+        Ok(doc) => doc,
+        Err(broken) => {
+            let mut error = broken.error;
+            source::attach_range(&mut error, None, lines, true);
+            let mut f = Findings::default();
+            f.push(error);
+            let summary = DocumentSummary {
+                index: broken.index,
+                api_version: None,
+                kind: None,
+                name: None,
+                line: broken.line,
+                modelled: false,
+                valid: false,
+            };
+            return (f, summary);
+        }
+    };
+    let train_job = train.filter(|_| crate::trainer::op::is_train_job(&doc.value));
+    let (mut f, modelled) = match train_job {
+        Some((r, read)) => {
+            let mut f =
+                crate::trainer::op::validate_train_job(&doc.value, Some(&doc), read, r, ctx);
+            f.merge(meta::findings(&doc.value, ctx));
+            (f, true)
+        }
+        None => validate_value(&doc.value, ctx),
+    };
+    if train.is_some() {
+        // A runtime beside a TrainJob is checked with it; the note that reading it
+        // alone leaves the TrainJob's part unchecked does not apply.
+        f.infos
+            .retain(|d| !(d.code.as_deref() == Some("waits-for-trainjob") && d.field == "spec"));
+    }
+    place_findings(&mut f, &doc, lines);
+    let meta = doc.value.get("metadata");
+    let summary = DocumentSummary {
+        index: doc.index,
+        api_version: doc
+            .value
+            .get("apiVersion")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
+        kind: doc
+            .value
+            .get("kind")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
+        name: meta
+            .and_then(|m| m.get("name"))
+            .and_then(Value::as_str)
+            .map(str::to_owned),
+        line: doc.line,
+        modelled,
+        valid: f.errors.is_empty(),
+    };
+    (f, summary)
+}
+
+/// Adds a document's reading notes to its findings and places them all in its text.
+pub(crate) fn place_findings(f: &mut Findings, doc: &Document, lines: &source::LineIndex) {
+    f.extend(doc.notes.iter().map(yaml_reading_warning));
+    if let Some(line) = doc.unread_from {
+        f.push(
+            Diagnostic::lint(
+                "unread-text",
+                &FieldPath::new(""),
+                format!(
+                    "the text from line {line} up to the next --- line is never read: kubectl (go-yaml) reads one YAML document between two --- lines; start another document with a --- line"
+                ),
+            )
+            .at(line, 1),
+        );
+    }
+    for d in f.all_mut() {
+        // A TrainJob's diagnostics may already sit in its runtime's document.
+        if d.document.is_some_and(|i| i != doc.index) || d.file.is_some() {
+            continue;
+        }
+        d.document = Some(doc.index);
+        source::attach_range(d, Some(doc), lines, d.line.is_some());
+        attach_position(d, doc);
+        attach_text_edits(d, doc);
+    }
 }
 
 /// Points a diagnostic at the nearest position the source knows for its field path.
