@@ -14,9 +14,10 @@ openapi2jsonschema applies with those flags (re-implemented here, not copied):
 - `apiVersion` and `kind` of a kind get an `enum` of its group/version and kind;
 - strict: every object schema with `properties` and no `additionalProperties` gets
   `additionalProperties: false` (and so does the kind's root);
-- in the kind's own `properties` (not in the definitions it refers to), each inline `type` also
-  admits `null` unless the enclosing object requires the property;
-- `$ref`s are replaced by the definition they name (stand-alone files; a `$ref`'s sibling keys go).
+- `$ref`s are replaced by the definition they name (stand-alone files; a `$ref`'s sibling keys go);
+- then every `type` under the kind's `properties`, at any depth, also admits `null`, except that of
+  a property its enclosing object lists in `required` (as in the published schemas, where e.g.
+  `metadata.creationTimestamp` is `["string", "null"]` but `ownerReferences[].uid` is `"string"`).
 
 Kinds whose definitions refer to themselves (CustomResourceDefinition's JSONSchemaProps) cannot be
 stand-alone and are left out, as openapi2jsonschema leaves them out.
@@ -80,14 +81,14 @@ def close_objects(node: Any) -> None:
             close_objects(v)
 
 
-def nullable_inline(props: Dict[str, Any], required: List[str]) -> None:
-    """Inline `type`s under a kind's own properties also admit null, unless required."""
-    def walk(node: Any, is_required: bool) -> None:
+def nullable(props: Dict[str, Any], required: List[str]) -> None:
+    """Every `type` under these properties also admits null, except a required property's own."""
+    def walk(node: Any, keep: bool) -> None:
         if isinstance(node, dict):
             t = node.get("type")
-            if isinstance(t, str) and t != "null" and not is_required:
+            if isinstance(t, str) and t != "null" and not keep:
                 node["type"] = [t, "null"]
-            req = node.get("required", []) if isinstance(node.get("required"), list) else []
+            req = node.get("required") if isinstance(node.get("required"), list) else []
             for k, v in node.items():
                 if k == "properties" and isinstance(v, dict):
                     for name, sub in v.items():
@@ -148,12 +149,15 @@ def variant(swagger_defs: Dict[str, Any], strict: bool) -> Tuple[Dict[str, Any],
         spec.setdefault("type", "object")
         if strict:
             spec["additionalProperties"] = False
-        if isinstance(spec.get("properties"), dict):
-            nullable_inline(spec["properties"], spec.get("required", []))
         try:
-            out[file_name(gvk)] = expand(spec, defs, memo, (title,))
+            # a copy of its own: nullability depends on where a definition is used
+            full = json.loads(json.dumps(expand(spec, defs, memo, (title,))))
         except Cycle:
             left_out.append(f"{gvk['group'] or 'core'}/{gvk['version']} {gvk['kind']}")
+            continue
+        if isinstance(full.get("properties"), dict):
+            nullable(full["properties"], full.get("required", []))
+        out[file_name(gvk)] = full
     return out, left_out
 
 
