@@ -255,6 +255,7 @@ def run(cmd: List[str], cores: Optional[str], cap_mb: int = 0) -> Tuple[float, i
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=cap)
     assert p.stderr is not None
     err = p.stderr.read()
+    p.stderr.close()
     _, status, ru = os.wait4(p.pid, 0)
     wall = time.perf_counter() - t0
     p.returncode = os.waitstatus_to_exitcode(status)
