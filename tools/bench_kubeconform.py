@@ -11,7 +11,8 @@ its schemas are generated offline from the pinned k8s.io/kubernetes swagger.json
 tools/kubeconform_schemas.py; the corpora are generated deterministically into
 ~/.cache/restartkit/bench-corpora. Nothing is written into the repository.
 
-Each run is one child process; its wall time is measured around it and its peak RSS is the
+Every corpus is valid, so any exit status but 0 is a failure of the run (reported with the first
+line of its error output). Each run is one child process; its wall time is measured around it and its peak RSS is the
 child's ru_maxrss from wait4. On a shared machine wall times are noisy: each figure is the best of
 --repeat runs. Runs are made on all cores and on one (`taskset -c 0`); kubeconform gets `-n` equal
 to the cores it may use. Needs only Python 3.9+, Go (for the install) and the release CLI.
@@ -28,6 +29,7 @@ import resource
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Tuple
@@ -243,23 +245,31 @@ def build_corpora(quick: bool, big_mb: int, only: Optional[str] = None) -> List[
 # ---------------------------------------------------------------- runs
 
 def run(cmd: List[str], cores: Optional[str], cap_mb: int = 0) -> Tuple[float, int, int, str]:
-    """(wall seconds, exit status, peak RSS in KiB, stderr tail) of one child; cap_mb > 0 limits
-    its address space (so a runaway cannot take the shared machine's memory)."""
+    """(wall seconds, exit status, peak RSS in KiB, first line of error output) of one child;
+    cap_mb > 0 limits its address space (so a runaway cannot take the shared machine's memory)."""
     if cores is not None:
         cmd = ["taskset", "-c", cores] + cmd
 
     def cap() -> None:
         if cap_mb:
             resource.setrlimit(resource.RLIMIT_AS, (cap_mb << 20, cap_mb << 20))
-    t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=cap)
-    assert p.stderr is not None
-    err = p.stderr.read()
-    p.stderr.close()
-    _, status, ru = os.wait4(p.pid, 0)
-    wall = time.perf_counter() - t0
-    p.returncode = os.waitstatus_to_exitcode(status)
-    return wall, p.returncode, ru.ru_maxrss, err.decode(errors="replace")[-300:]
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        t0 = time.perf_counter()
+        p = subprocess.Popen(cmd, stdout=out, stderr=err, preexec_fn=cap)
+        _, status, ru = os.wait4(p.pid, 0)
+        wall = time.perf_counter() - t0
+        p.returncode = os.waitstatus_to_exitcode(status)
+        msg = ""
+        if p.returncode != 0:  # kubeconform writes its errors to stdout
+            for f in (err, out):
+                f.seek(0)
+                msg = msg or first_line(f.read(4096).decode(errors="replace"))
+    return wall, p.returncode, ru.ru_maxrss, msg
+
+
+def first_line(err: str) -> str:
+    lines = [line.strip() for line in err.splitlines() if line.strip()]
+    return lines[0][:200] if lines else ""
 
 
 def bench(corpora: List[Corpus], schemas: Path, repeat: int, big_repeat: int, kc_max_mb: int, rk_cap_mb: int) -> List[Dict[str, Any]]:
@@ -285,36 +295,44 @@ def bench(corpora: List[Corpus], schemas: Path, repeat: int, big_repeat: int, kc
                 assert best is not None
                 results[label] = best
                 wall, rc, rss, err = best
-                note = "" if rc in (0, 1) else f"  exit {rc}: {err.strip().splitlines()[-1] if err.strip() else ''}"
+                note = "" if rc == 0 else f": {err}"
                 print(f"  {c.name:<38} {cores_label:<8} {label:<20} {wall:8.2f} s {c.documents / wall:10,.0f} docs/s"
                       f" {rss / 1024:8.1f} MB peak RSS  exit {rc}{note}", flush=True)
             rk = results["restartkit"][0]
             if len(results) == 1:
                 rows.append({"corpus": c.name, "cores": cores_label, "docs": c.documents, "bytes": c.size,
                              "restartkit_s": rk, "restartkit_rss_mb": results["restartkit"][2] / 1024,
-                             "restartkit_exit": results["restartkit"][1], "tool": None})
+                             "restartkit_exit": results["restartkit"][1], "restartkit_err": results["restartkit"][3], "tool": None})
             for label in [t for t in ("kubeconform", "kubeconform -strict") if t in results]:
                 rows.append({"corpus": c.name, "cores": cores_label, "docs": c.documents, "bytes": c.size,
                              "restartkit_s": rk, "restartkit_rss_mb": results["restartkit"][2] / 1024,
-                             "restartkit_exit": results["restartkit"][1],
+                             "restartkit_exit": results["restartkit"][1], "restartkit_err": results["restartkit"][3],
                              "tool": label, "kc_s": results[label][0], "kc_rss_mb": results[label][2] / 1024,
-                             "kc_exit": results[label][1], "kc_err": results[label][3].strip().splitlines()[-1:] })
+                             "kc_exit": results[label][1], "kc_err": results[label][3]})
     return rows
 
 
 def print_bench(rows: List[Dict[str, Any]]) -> None:
+    """A Markdown table; a run that failed (any exit status but 0: every corpus is valid) shows its
+    error instead of a rate."""
+    def fig(secs: float, rc: int, err: str, docs: int) -> Tuple[str, str]:
+        if rc == 0:
+            return f"{secs:.2f}", f"{docs / secs:,.0f}"
+        return f"failed after {secs:.1f} (exit {rc}: {err[:70]})", "—"
     print("\n| corpus | cores | restartkit s | docs/s | peak RSS MB | vs | kubeconform s | docs/s | peak RSS MB | time restartkit/kubeconform |")
     print("|---|---|---:|---:|---:|---|---:|---:|---:|---:|")
     for r in rows:
+        rk_ok = r["restartkit_exit"] == 0
+        rk_s, rk_rate = fig(r["restartkit_s"], r["restartkit_exit"], r.get("restartkit_err", ""), r["docs"])
         if r["tool"] is None:
-            print(f"| {r['corpus']} | {r['cores']} | {r['restartkit_s']:.2f} (exit {r['restartkit_exit']}) | {r['docs'] / r['restartkit_s']:,.0f} | "
-                  f"{r['restartkit_rss_mb']:.0f} | kubeconform not run (--kubeconform-max-mb) | | | | |")
+            print(f"| {r['corpus']} | {r['cores']} | {rk_s} | {rk_rate} | {r['restartkit_rss_mb']:.0f} | "
+                  "kubeconform not run (--kubeconform-max-mb) | | | | |")
             continue
-        kc_note = "" if r["kc_exit"] in (0, 1) else f" (exit {r['kc_exit']}: {' '.join(r['kc_err'])[:80]})"
-        rk_note = "" if r["restartkit_exit"] in (0, 1) else f" (exit {r['restartkit_exit']})"
-        print(f"| {r['corpus']} | {r['cores']} | {r['restartkit_s']:.2f}{rk_note} | {r['docs'] / r['restartkit_s']:,.0f} | "
-              f"{r['restartkit_rss_mb']:.0f} | {r['tool']} | {r['kc_s']:.2f}{kc_note} | {r['docs'] / r['kc_s']:,.0f} | "
-              f"{r['kc_rss_mb']:.0f} | {r['restartkit_s'] / r['kc_s']:.2f} |")
+        kc_ok = r["kc_exit"] == 0
+        kc_s, kc_rate = fig(r["kc_s"], r["kc_exit"], r["kc_err"], r["docs"])
+        ratio = f"{r['restartkit_s'] / r['kc_s']:.2f}" if rk_ok and kc_ok else "—"
+        print(f"| {r['corpus']} | {r['cores']} | {rk_s} | {rk_rate} | {r['restartkit_rss_mb']:.0f} | {r['tool']} | "
+              f"{kc_s} | {kc_rate} | {r['kc_rss_mb']:.0f} | {ratio} |")
 
 
 # ---------------------------------------------------------------- accuracy
