@@ -318,7 +318,8 @@ def print_bench(rows: List[Dict[str, Any]]) -> None:
     def fig(secs: float, rc: int, err: str, docs: int) -> Tuple[str, str]:
         if rc == 0:
             return f"{secs:.2f}", f"{docs / secs:,.0f}"
-        return f"failed after {secs:.1f} (exit {rc}: {err[:70]})", "—"
+        short = re.sub(r"^\S+ - ", "", err)[:80]  # kubeconform's lines start with the file name
+        return f"failed after {secs:.1f} (exit {rc}: {short})", "—"
     print("\n| corpus | cores | restartkit s | docs/s | peak RSS MB | vs | kubeconform s | docs/s | peak RSS MB | time restartkit/kubeconform |")
     print("|---|---|---:|---:|---:|---|---:|---:|---:|---:|")
     for r in rows:
