@@ -562,7 +562,7 @@ fn convert_shows_what_the_api_server_reads_and_validate_judges_it() {
     assert_eq!(v.status.code(), Some(1));
     let report: serde_json::Value = serde_json::from_str(&stdout(&v)).unwrap_or_default();
     let result = &report[0]["result"];
-    assert_eq!(result["errors"][0]["field"], "metadata.labels.enabled");
+    assert_eq!(result["errors"][0]["field"], "metadata.labels[enabled]");
     // Each YAML 1.1 reading is a warning at its field and column.
     let readings: Vec<(String, u64)> = result["warnings"]
         .as_array()

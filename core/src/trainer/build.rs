@@ -1559,17 +1559,9 @@ pub(super) fn build_jobset(info: &mut Info, tj: &TrainJob) -> JobSet {
         annotations: (!info.annotations.is_empty()).then(|| info.annotations.clone()),
         ..Default::default()
     };
-    metadata.other.insert(
-        "ownerReferences".into(),
-        json!([{
-            "apiVersion": "trainer.kubeflow.org/v1alpha1",
-            "kind": "TrainJob",
-            "name": name,
-            "uid": tj.metadata.uid.clone().unwrap_or_default(),
-            "controller": true,
-            "blockOwnerDeletion": true,
-        }]),
-    );
+    metadata
+        .other
+        .insert("ownerReferences".into(), super::owner_reference(tj));
     JobSet {
         api_version: Some("jobset.x-k8s.io/v1alpha2".into()),
         kind: Some("JobSet".into()),

@@ -136,9 +136,18 @@ pub(super) fn validate_kind(
             info(
                 out,
                 "kind-not-modelled",
-                format!(
-                    "{api_version} {kind}: no restart or failure fields restartkit models; passed over"
-                ),
+                if super::unknown_fields::kind_type(api_version, kind, ctx.gates.version.minor)
+                    .is_some()
+                {
+                    // Decoding and unknown fields were checked by the caller.
+                    format!(
+                        "{api_version} {kind}: no restart or failure fields restartkit models; its fields' types and unknown fields were checked, the rest of its validation is left to the cluster"
+                    )
+                } else {
+                    format!(
+                        "{api_version} {kind}: no restart or failure fields restartkit models; passed over"
+                    )
+                },
             );
             false
         }
