@@ -610,17 +610,13 @@ fn build_error(tj: &TrainJob, e: &build::BuildError) -> Diagnostic {
     )
 }
 
-/// What the API server gives a TrainJob without a `uid` on create; the objects the trainer
-/// builds name their owner by it (an empty uid is refused in an ownerReference).
-const UID_ON_CREATE: &str = "00000000-0000-0000-0000-000000000000";
-
 /// The ownerReferences of an object the trainer builds for the TrainJob.
 fn owner_reference(tj: &TrainJob) -> Value {
     json!([{
         "apiVersion": "trainer.kubeflow.org/v1alpha1",
         "kind": "TrainJob",
         "name": tj.metadata.name_or_empty(),
-        "uid": tj.metadata.uid.clone().filter(|u| !u.is_empty()).unwrap_or_else(|| UID_ON_CREATE.to_owned()),
+        "uid": tj.metadata.uid.clone().unwrap_or_default(),
         "controller": true,
         "blockOwnerDeletion": true,
     }])

@@ -479,6 +479,9 @@ pub fn run(input: ResolveInput) -> Result<ResolveOutput, Diagnostic> {
     })
 }
 
+/// A stand-in for the uid the API server gives a TrainJob created without one.
+const UID_ON_CREATE: &str = "00000000-0000-0000-0000-000000000000";
+
 /// The JobSet a TrainJob object becomes, for the ops that answer for a JobSet (`whatIf`,
 /// `simulate`, `sweep`): the JobSet, and the TrainJob's and runtime's admission errors as
 /// warnings. No JobSet (refused, another manager, a build error) is a request error naming
@@ -520,9 +523,16 @@ pub fn jobset_for(
                         .map(as_warning),
                 );
             }
-            let v = serde_json::to_value(&b.jobset).map_err(|e| {
+            let mut v = serde_json::to_value(&b.jobset).map_err(|e| {
                 Diagnostic::request("internal", at, format!("cannot encode the JobSet: {e}"))
             })?;
+            // In the cluster the TrainJob has the uid the API server gave it on create, and the
+            // JobSet's owner reference names it (an empty uid would be refused there).
+            if let Some(uid) = v.pointer_mut("/metadata/ownerReferences/0/uid")
+                && uid.as_str() == Some("")
+            {
+                *uid = Value::from(UID_ON_CREATE);
+            }
             Ok((v, warnings))
         }
         Outcome::NotBuilt(p) => {
