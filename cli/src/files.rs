@@ -470,6 +470,7 @@ fn streamed_file(
     };
     drop(head_text);
     let human = req.output == Output::Human;
+    let jsonl = req.output == Output::Jsonl;
     let mut keep = match Keep::new(req.output) {
         Ok(k) => k,
         Err(e) => return unreadable(name, format!("{name}: temporary file: {e}")),
@@ -519,6 +520,11 @@ fn streamed_file(
             for out in session.piece(piece) {
                 let (findings, summary) = match out {
                     Outcome::Item { findings } => {
+                        // An item with only infos (most items: "kind not modelled") gets no
+                        // line of its own; errors and warnings do.
+                        if jsonl && !(findings.errors.is_empty() && findings.warnings.is_empty()) {
+                            items_out.push_str(&jsonl_line(name, None, &findings));
+                        }
                         if human {
                             render::diagnostics_into(
                                 &mut items_out,
@@ -542,7 +548,11 @@ fn streamed_file(
                         if direct || items.len() > ITEMS_HELD || items_out.len() > ITEMS_HELD_BYTES
                         {
                             direct = true;
-                            emit(&std::mem::take(&mut items_out));
+                            if jsonl {
+                                print!("{}", std::mem::take(&mut items_out));
+                            } else {
+                                emit(&std::mem::take(&mut items_out));
+                            }
                             for f in std::mem::take(&mut items) {
                                 if let Err(e) = keep.findings(f) {
                                     return unreadable(
@@ -569,8 +579,11 @@ fn streamed_file(
                         let kept = std::mem::take(&mut items);
                         let kept_out = std::mem::take(&mut items_out);
                         direct = false;
+                        if keep_items && jsonl {
+                            print!("{kept_out}");
+                        }
                         if keep_items {
-                            stderr.push_str(&kept_out);
+                            stderr.push_str(if jsonl { "" } else { &kept_out });
                             for f in kept {
                                 if let Err(e) = keep.findings(f) {
                                     return unreadable(
@@ -594,6 +607,9 @@ fn streamed_file(
                         &findings.infos,
                     );
                     emit(&std::mem::take(&mut stderr));
+                }
+                if jsonl {
+                    print!("{}", jsonl_line(name, Some(&summary), &findings));
                 }
                 if let Err(e) = keep
                     .findings(findings)
@@ -650,6 +666,70 @@ fn streamed_file(
         report.spilled = Some(spill);
     }
     report
+}
+
+fn findings_empty(f: &restartkit::Findings) -> bool {
+    f.errors.is_empty() && f.warnings.is_empty() && f.infos.is_empty()
+}
+
+/// One line of `--output jsonl`: a document's file, summary (null for findings that belong to
+/// no document, and for the items of a List read piece by piece, which come before the List's
+/// own line) and findings.
+fn jsonl_line(
+    name: &str,
+    summary: Option<&restartkit::validate::DocumentSummary>,
+    findings: &restartkit::Findings,
+) -> String {
+    let line = json!({
+        "file": name,
+        "document": summary,
+        "errors": findings.errors,
+        "warnings": findings.warnings,
+        "infos": findings.infos,
+    });
+    format!("{line}\n")
+}
+
+/// `--output jsonl` for a file validated whole: a line per document in order, after a line for
+/// the findings of no document (a request error, a gate warning), if any.
+fn jsonl_lines(name: &str, result: &Value) -> String {
+    let mut by_document: BTreeMap<u64, restartkit::Findings> = BTreeMap::new();
+    let mut loose = restartkit::Findings::default();
+    for key in ["errors", "warnings", "infos"] {
+        let list: Vec<Diagnostic> =
+            serde_json::from_value(result.get(key).cloned().unwrap_or(json!([])))
+                .unwrap_or_default();
+        for d in list {
+            let slot = match d.document.and_then(|i| u64::try_from(i).ok()) {
+                Some(i) => by_document.entry(i).or_default(),
+                None => &mut loose,
+            };
+            match key {
+                "errors" => slot.errors.push(d),
+                "warnings" => slot.warnings.push(d),
+                _ => slot.infos.push(d),
+            }
+        }
+    }
+    let summaries: Vec<restartkit::validate::DocumentSummary> =
+        serde_json::from_value(result.get("documents").cloned().unwrap_or(json!([])))
+            .unwrap_or_default();
+    let mut out = String::new();
+    if !findings_empty(&loose) || summaries.is_empty() {
+        out.push_str(&jsonl_line(name, None, &loose));
+    }
+    for s in &summaries {
+        let f = u64::try_from(s.index)
+            .ok()
+            .and_then(|i| by_document.remove(&i))
+            .unwrap_or_default();
+        out.push_str(&jsonl_line(name, Some(s), &f));
+    }
+    // Findings placed in a document the summaries do not list (none expected) are not dropped.
+    for (_, f) in by_document {
+        out.push_str(&jsonl_line(name, None, &f));
+    }
+    out
 }
 
 /// What a file read piece by piece keeps of its findings: counts for the human output, the
@@ -836,6 +916,9 @@ pub fn validate(
                 None => json_out.element(&json!({"file": r.name, "result": r.result})),
             },
             Output::Sarif => sarif.push((r.name, r.result, r.errors, r.warnings)),
+            // A file read piece by piece wrote its lines as it went (its counts are kept).
+            Output::Jsonl if r.counts.is_none() => print!("{}", jsonl_lines(&r.name, &r.result)),
+            Output::Jsonl => {}
         }
     };
     let mut i = 0;
@@ -909,6 +992,7 @@ pub fn validate(
         }
         Output::Json => json_out.end(),
         Output::Sarif => crate::print_json(&render::sarif(&sarif, &not_read)),
+        Output::Jsonl => {}
     }
     if !not_read.is_empty() {
         ExitCode::from(2)

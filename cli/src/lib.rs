@@ -67,6 +67,9 @@ enum Output {
     Human,
     Json,
     Sarif,
+    /// `validate`: one JSON object a line for each document as it is done (its file, summary
+    /// and findings); `whatif` and `backoff` print JSON; `--compare-version` refuses it.
+    Jsonl,
 }
 
 /// kubectl's `--validate`: what the API server does with a field it does not know.
@@ -591,7 +594,7 @@ fn compare_versions(
     to: &str,
     target: &Target,
 ) -> ExitCode {
-    if output == Output::Sarif {
+    if matches!(output, Output::Sarif | Output::Jsonl) {
         eprintln!("error: --compare-version writes human or json output");
         return ExitCode::from(2);
     }

@@ -198,3 +198,88 @@ fn directories_and_files_from() {
     assert!(String::from_utf8_lossy(&o.stderr).ends_with("2 file(s): 2 error(s), 0 warning(s)\n"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--output jsonl`: a line per document, each with its file and summary and the findings
+/// placed in it: the same documents and findings `--output json` gives, in order, whether the
+/// file is read whole or piece by piece.
+#[test]
+fn json_lines_give_each_document_as_json_does() {
+    let files: Vec<String> = realworld()
+        .into_iter()
+        .filter(|f| {
+            let t = std::fs::read_to_string(root().join(f)).unwrap();
+            !t.contains("TrainJob") && !t.contains("\nitems:")
+        })
+        .collect();
+    let mut args = vec!["validate", "-o", "json"];
+    args.extend(files.iter().map(String::as_str));
+    let json = run(&args, None);
+    let report: Value = serde_json::from_slice(&json.stdout).unwrap();
+    // What json says, as (file, document index, errors, warnings), document by document.
+    let mut expected = Vec::new();
+    for element in report.as_array().unwrap() {
+        let file = element["file"].as_str().unwrap().to_owned();
+        let result = &element["result"];
+        for doc in result["documents"].as_array().unwrap() {
+            let index = doc["index"].as_u64().unwrap();
+            let count = |key: &str| {
+                result[key]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|d| d["document"].as_u64() == Some(index))
+                    .count()
+            };
+            expected.push((file.clone(), index, count("errors"), count("warnings")));
+        }
+    }
+    assert!(
+        expected.iter().any(|e| e.2 > 0),
+        "some document has an error"
+    );
+    args[2] = "jsonl";
+    for stream_bytes in [None, Some(0)] {
+        let lines = run(&args, stream_bytes);
+        assert_eq!(lines.status.code(), json.status.code());
+        let got: Vec<(String, u64, usize, usize)> = String::from_utf8_lossy(&lines.stdout)
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap())
+            .map(|v| {
+                (
+                    v["file"].as_str().unwrap().to_owned(),
+                    v["document"]["index"].as_u64().unwrap(),
+                    v["errors"].as_array().unwrap().len(),
+                    v["warnings"].as_array().unwrap().len(),
+                )
+            })
+            .collect();
+        assert_eq!(got, expected, "piece by piece: {stream_bytes:?}");
+    }
+}
+
+/// A List read piece by piece: an item with an error gets a line of its own as it is done,
+/// before the List's line.
+#[test]
+fn json_lines_give_a_list_item_with_an_error_as_it_is_done() {
+    let dir = temp_dir("jsonl-list");
+    let path = dir.join("list.yaml");
+    let list = format!(
+        "apiVersion: v1\nkind: List\nitems:\n{}{}",
+        "- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: ok\n",
+        "- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: bad\n  data:\n    k: 5\n"
+    );
+    std::fs::write(&path, list).unwrap();
+    let out = run(
+        &["validate", "-o", "jsonl", path.to_str().unwrap()],
+        Some(0),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let lines: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines[0]["document"].is_null());
+    assert_eq!(lines[0]["errors"][0]["field"], "items[1].data[k]");
+    assert_eq!(lines[1]["document"]["kind"], "List");
+}
