@@ -149,6 +149,8 @@ def test_bad_inputs_fail_with_a_clear_error(runner: Runner, inputs: Dict[str, st
 
 
 def test_unreadable_file_fails_even_when_errors_may_pass(runner: Runner) -> None:
-    (runner.workspace / "unreadable.yaml").mkdir()  # a directory: reading it fails
+    # A link to nothing: opening it fails (a directory now stands for the manifests in it, and
+    # the tests run as root, who reads any file whatever its mode).
+    (runner.workspace / "unreadable.yaml").symlink_to(runner.workspace / "missing.yaml")
     p, out = runner.run("Validate manifests", {"files": "unreadable.yaml", "fail-on-error": "false"})
     assert p.returncode == 2 and out["status"] == "2"
