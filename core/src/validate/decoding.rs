@@ -256,17 +256,10 @@ fn type_error(cx: &Context<'_>, what: &str, go_name: &str) -> String {
     )
 }
 
+/// The field of `t` named `key` that Kubernetes 1.`minor` has (the same lookup as strict
+/// decoding's).
 fn field_of(t: &'static Type, key: &str, minor: u32) -> Option<&'static Field> {
-    t.fields
-        .binary_search_by(|f| {
-            f.name
-                .len()
-                .cmp(&key.len())
-                .then_with(|| f.name.as_bytes().cmp(key.as_bytes()))
-        })
-        .ok()
-        .and_then(|i| t.fields.get(i))
-        .filter(|f| f.since <= minor && minor <= f.until)
+    super::unknown_fields::field_of(t, key).filter(|f| f.since <= minor && minor <= f.until)
 }
 
 /// How encoding/json names a JSON value in a type error. A number is "number"; an integer

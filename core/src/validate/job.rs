@@ -826,7 +826,7 @@ fn regex_error(msg: &str, fmt: &str, examples: &[&str]) -> String {
     s
 }
 
-fn is_qualified_name_part(s: &str) -> bool {
+pub(super) fn is_qualified_name_part(s: &str) -> bool {
     let b = s.as_bytes();
     match (b.first(), b.last()) {
         (Some(f), Some(l)) => {

@@ -311,19 +311,6 @@ fn regex_error(msg: &str, fmt: &str, examples: &[&str]) -> String {
     s
 }
 
-fn is_label_key_name(s: &str) -> bool {
-    let b = s.as_bytes();
-    match (b.first(), b.last()) {
-        (Some(f), Some(l)) => {
-            f.is_ascii_alphanumeric()
-                && l.is_ascii_alphanumeric()
-                && b.iter()
-                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
-        }
-        _ => false,
-    }
-}
-
 fn is_dns_label_chars(s: &str, first_alpha: bool) -> bool {
     let b = s.as_bytes();
     let ok = |c: &u8| c.is_ascii_lowercase() || c.is_ascii_digit();
@@ -445,7 +432,7 @@ pub fn qualified_name(value: &str, minor: u32) -> Vec<String> {
     } else if name.len() > 63 {
         errs.push(format!("name part {}", max_len(63, unit)));
     }
-    if !is_label_key_name(name) {
+    if !super::job::is_qualified_name_part(name) {
         errs.push(format!(
             "name part {}",
             regex_error(
@@ -464,7 +451,7 @@ pub fn label_value(value: &str, minor: u32) -> Vec<String> {
     if value.len() > 63 {
         errs.push(max_len(63, content_unit(minor)));
     }
-    if !value.is_empty() && !is_label_key_name(value) {
+    if !value.is_empty() && !super::job::is_qualified_name_part(value) {
         errs.push(regex_error(
             LABEL_VALUE_MSG,
             LABEL_VALUE_FMT,

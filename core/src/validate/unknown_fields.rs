@@ -65,7 +65,7 @@ fn by_length_then_bytes(name: &str, key: &str) -> Ordering {
         .then_with(|| name.as_bytes().cmp(key.as_bytes()))
 }
 
-fn field_of(t: &'static Type, key: &str) -> Option<&'static Field> {
+pub(super) fn field_of(t: &'static Type, key: &str) -> Option<&'static Field> {
     t.fields
         .binary_search_by(|f| by_length_then_bytes(f.name, key))
         .ok()
