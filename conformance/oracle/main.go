@@ -47,6 +47,7 @@ var ops = []op{
 	{name: "validate", label: "validate(Pod)", gen: gen.validatePod, prepare: prepareValidate, upstream: upstreamValidate, timed: timedValidate},
 	{name: "validate", label: "validate(Job)", gen: gen.validateJob, prepare: prepareValidate, upstream: upstreamValidateJobMessages, timed: timedValidate},
 	{name: "validate", label: "validate(workloads)", gen: gen.validateWorkload, prepare: prepareWorkload, upstream: upstreamWorkload},
+	{name: "validate", label: "validate(workload specs)", gen: gen.validateWorkloadSpec, upstream: upstreamWorkload},
 	{name: "validate", label: "validate(strict decoding)", gen: gen.validateStrict, upstream: upstreamStrict},
 	{name: "validate", label: "validate(decoding)", gen: gen.validateDecoding, upstream: upstreamDecoding},
 	{name: "validate", label: "validate(ObjectMeta)", gen: gen.validateObjectMeta, prepare: prepareObjectMeta, upstream: upstreamObjectMeta},

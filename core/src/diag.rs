@@ -301,6 +301,12 @@ impl Diagnostic {
             detail,
         )
     }
+    /// `field.InternalError`: the API server fails the request itself (here: where upstream's
+    /// code panics and the request ends with an internal error).
+    pub fn internal(path: &FieldPath, detail: impl Into<String>) -> Self {
+        let d: String = detail.into();
+        Self::field_error(path, ErrorType::InternalError, None, Some(d))
+    }
     pub fn forbidden(path: &FieldPath, detail: impl Into<String>) -> Self {
         let d: String = detail.into();
         Self::field_error(

@@ -9,6 +9,9 @@ pub mod k8s_gates;
 #[rustfmt::skip]
 #[allow(clippy::all)]
 pub mod k8s_schema;
+/// Go's embedded tz database's names (tools/gen_tz_names.py).
+#[rustfmt::skip]
+pub mod tz_names;
 
 /// The shapes of `k8s_gates`.
 pub mod gate_types {

@@ -519,13 +519,13 @@ fn go_parse_time(s: &str, micro: bool) -> Result<(), String> {
     let cannot = |rest: &[u8], elem: &str| {
         format!(
             "parsing time {} as {}: cannot parse {} as {}",
-            go_quote(s),
-            go_quote(layout),
-            go_quote(&String::from_utf8_lossy(rest)),
-            go_quote(elem)
+            time_quote(s),
+            time_quote(layout),
+            time_quote(&String::from_utf8_lossy(rest)),
+            time_quote(elem)
         )
     };
-    let out_of_range = |what: &str| format!("parsing time {}: {what} out of range", go_quote(s));
+    let out_of_range = |what: &str| format!("parsing time {}: {what} out of range", time_quote(s));
     let mut v = s.as_bytes();
     let digit = |v: &[u8], i: usize| v.get(i).is_some_and(u8::is_ascii_digit);
     // getnum: one or two digits; exactly two when `fixed`.
@@ -637,8 +637,8 @@ fn go_parse_time(s: &str, micro: bool) -> Result<(), String> {
     if !v.is_empty() {
         return Err(format!(
             "parsing time {}: extra text: {}",
-            go_quote(s),
-            go_quote(&String::from_utf8_lossy(v))
+            time_quote(s),
+            time_quote(&String::from_utf8_lossy(v))
         ));
     }
     let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
@@ -670,7 +670,7 @@ fn go_parse_time(s: &str, micro: bool) -> Result<(), String> {
 
 /// The time package's quote: double quotes, `"` and `\` escaped, other bytes below 0x20 or
 /// above 0x7e as \x escapes (of the UTF-8 bytes).
-fn go_quote(s: &str) -> String {
+pub(crate) fn time_quote(s: &str) -> String {
     let mut out = String::from("\"");
     for c in s.chars() {
         match c {

@@ -536,7 +536,7 @@ fn go_atoi(s: &str) -> Option<i64> {
 }
 
 /// Go's `%q` (strconv.Quote) for the strings these messages quote.
-fn go_quote(s: &str) -> String {
+pub(super) fn go_quote(s: &str) -> String {
     let mut q = String::with_capacity(s.len() + 2);
     q.push('"');
     for c in s.chars() {

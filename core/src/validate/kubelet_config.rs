@@ -180,9 +180,7 @@ fn unit_nanos(u: &str) -> Option<u64> {
     })
 }
 
-fn go_quote(s: &str) -> String {
-    format!("{s:?}")
-}
+use super::decoding::time_quote as go_quote;
 
 /// time.ParseDuration: a signed sequence of decimal numbers with optional fraction and a unit
 /// (`ns`, `us`/`µs`, `ms`, `s`, `m`, `h`), e.g. `"300ms"`, `"-1.5h"`, `"2h45m"`. Nanoseconds;

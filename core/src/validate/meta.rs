@@ -295,7 +295,7 @@ fn max_len(n: usize, unit: Unit) -> String {
     format!("must be no more than {n} {}", unit.0)
 }
 
-fn regex_error(msg: &str, fmt: &str, examples: &[&str]) -> String {
+pub(super) fn regex_error(msg: &str, fmt: &str, examples: &[&str]) -> String {
     let mut s = format!("{msg} (e.g. ");
     for (i, e) in examples.iter().enumerate() {
         if i > 0 {
@@ -348,7 +348,7 @@ fn dns1123_subdomain(value: &str, unit: Unit) -> Vec<String> {
 }
 
 /// IsDNS1123Label.
-fn dns1123_label(value: &str) -> Vec<String> {
+pub(super) fn dns1123_label(value: &str) -> Vec<String> {
     let mut errs = Vec::new();
     if value.len() > 63 {
         errs.push(max_len(63, CHARACTERS));

@@ -2,6 +2,8 @@
 //! on create, for the restart and failure scope. Upstream defaulting runs first unless the
 //! request asks for `skipDefaulting`, as the API server does.
 
+mod controllers;
+mod cron;
 pub mod crr;
 pub mod decoding;
 pub mod job;
@@ -10,6 +12,7 @@ pub mod jobset;
 pub mod kubelet_config;
 pub mod meta;
 pub mod pod;
+mod selector;
 pub mod streaming;
 pub mod unknown_fields;
 mod workloads;

@@ -46,7 +46,9 @@ pub(super) fn validate_kind(
             true
         }
         ("batch", "CronJob") => {
+            super::controllers::validate(kind, obj, ctx, out);
             cronjob_job_spec(obj, ctx, out);
+            super::controllers::cron_job_limits(obj, ctx, out);
             true
         }
         ("jobset.x-k8s.io", "JobSet") => {
@@ -93,8 +95,12 @@ pub(super) fn validate_kind(
             true
         }
         ("apps", "Deployment" | "StatefulSet" | "DaemonSet" | "ReplicaSet")
-        | ("", "ReplicationController" | "PodTemplate") => {
-            controller_template(kind, obj, ctx, out);
+        | ("", "ReplicationController") => {
+            super::controllers::validate(kind, obj, ctx, out);
+            true
+        }
+        ("", "PodTemplate") => {
+            pod_template(obj, ctx, out);
             true
         }
         ("leaderworkerset.x-k8s.io", "LeaderWorkerSet") => {
@@ -317,46 +323,23 @@ fn leader_worker_templates(obj: &Value, ctx: &Ctx, out: &mut Findings) {
     }
 }
 
-/// The Pod template of a built-in controller, as its registry strategy validates it on create:
-/// ValidatePodTemplateSpec, then (all but PodTemplate) restartPolicy `Always` only and no
-/// activeDeadlineSeconds. Upstream: pkg/apis/apps/validation/validation.go
-/// (ValidatePodTemplateSpecForReplicaSet, used by Deployment and ReplicaSet;
-/// ValidateStatefulSetSpec; ValidateDaemonSetSpec) and pkg/apis/core/validation/validation.go
-/// (ValidatePodTemplateSpecForRC; ValidatePodTemplate).
-fn controller_template(kind: &str, obj: &Value, ctx: &Ctx, out: &mut Findings) {
-    let (json_path, p): (&[&str], FieldPath) = if kind == "PodTemplate" {
-        (&["template"], FieldPath::new("template"))
-    } else {
-        (
-            &["spec", "template"],
-            FieldPath::new("spec").child("template"),
-        )
-    };
-    // Every kind but ReplicationController holds the template by value, so an absent one is
-    // validated (and defaulted) as an empty template; an RC's is a pointer, and a missing one is
-    // Required.
+/// A PodTemplate's template: ValidatePodTemplate, which checks the Pod spec but puts no
+/// restriction of its own on it (absent: validated, and defaulted, as an empty template).
+fn pod_template(obj: &Value, ctx: &Ctx, out: &mut Findings) {
     let empty = Value::Object(serde_json::Map::new());
-    let v = match at(obj, json_path).filter(|v| !v.is_null()) {
-        Some(v) => v,
-        None if kind == "ReplicationController" => {
-            out.push(Diagnostic::required(&p, ""));
-            return;
-        }
-        None => &empty,
-    };
-    // Deployment validates its template with ReplicaSet's function, whose message names
-    // ReplicaSet; PodTemplate has no restriction of its own.
-    let owner = match kind {
-        "Deployment" | "ReplicaSet" => Some("ReplicaSet"),
-        "PodTemplate" => None,
-        other => Some(other),
-    };
-    controller_template_value(v, &p, owner, ctx, out);
+    let v = obj
+        .get("template")
+        .filter(|v| !v.is_null())
+        .unwrap_or(&empty);
+    controller_template_value(v, &FieldPath::new("template"), None, ctx, out);
 }
 
 /// ValidatePodTemplateSpec on a template at `p`, then, when `always_only` names the validating
-/// kind, the controllers' own rules: restartPolicy `Always` only and no activeDeadlineSeconds.
-fn controller_template_value(
+/// kind, the controllers' own rules: restartPolicy `Always` only and no activeDeadlineSeconds
+/// (pkg/apis/apps/validation ValidatePodTemplateSpecForReplicaSet, used by Deployment and
+/// ReplicaSet; ValidateStatefulSetSpec; ValidateDaemonSetSpec; pkg/apis/core/validation
+/// ValidatePodTemplateSpecForRC). Deployment's message names ReplicaSet, whose function it uses.
+pub(super) fn controller_template_value(
     v: &Value,
     p: &FieldPath,
     always_only: Option<&str>,
@@ -575,10 +558,18 @@ mod tests {
                 "spec.template: Required value".to_owned()
             )]
         );
+        // A Deployment without a spec: no selector (Required, and the nil selector matches no
+        // labels), and an empty template.
         let d = json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "x"}});
-        let e = errs(d);
-        assert_eq!(e.len(), 1);
-        assert_eq!(e[0].0, "spec.template.spec.containers");
+        let fields: Vec<String> = errs(d).into_iter().map(|e| e.0).collect();
+        assert_eq!(
+            fields,
+            vec![
+                "spec.selector",
+                "spec.template.metadata.labels",
+                "spec.template.spec.containers"
+            ]
+        );
     }
 
     /// SetDefaults_Job does not run on a CronJob's template: Indexed needs explicit completions.
@@ -611,6 +602,7 @@ mod tests {
         assert_eq!(
             fields,
             vec![
+                "spec.schedule",
                 "spec.jobTemplate.spec.template.spec.containers",
                 "spec.jobTemplate.spec.template.spec.restartPolicy"
             ]
