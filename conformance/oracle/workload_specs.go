@@ -59,6 +59,46 @@ func (g gen) selectorValue() any {
 	}
 }
 
+// container: a container whose common fields (validateContainerCommon: name, image, ports,
+// pull and termination message policies) are mostly valid, sometimes not.
+func (g gen) container() map[string]any {
+	c := map[string]any{"name": "c", "image": "busybox:1.36"}
+	if g.chance(0.15) {
+		c["name"] = g.pick("", "Web_Server", "c", "a.b", "x1234567890123456789012345678901234567890123456789012345678901234")
+	}
+	if g.chance(0.1) {
+		c["image"] = g.pick("", "busybox", "busybox@sha256:0123456789012345678901234567890123456789012345678901234567890123")
+	}
+	g.maybe(c, "imagePullPolicy", func() any {
+		if g.chance(0.7) {
+			return nil
+		}
+		return g.pick("Always", "IfNotPresent", "Never", "Sometimes")
+	})
+	g.maybe(c, "terminationMessagePolicy", func() any {
+		if g.chance(0.7) {
+			return nil
+		}
+		return g.pick("File", "FallbackToLogsOnError", "Logs")
+	})
+	if g.chance(0.3) {
+		var ports []any
+		for range 1 + g.r.IntN(3) {
+			p := map[string]any{"containerPort": g.pick(80, 8080, 0, -1, 65536)}
+			g.maybe(p, "name", func() any {
+				return g.pick("http", "http", "8080", "HTTP", "a--b", "-a", "abcdefghijklmnop")
+			})
+			g.maybe(p, "protocol", func() any { return g.pick("TCP", "UDP", "SCTP", "tcp") })
+			if g.chance(0.1) {
+				p["hostPort"] = g.pick(80, 70000, -5)
+			}
+			ports = append(ports, p)
+		}
+		c["ports"] = ports
+	}
+	return c
+}
+
 // intOrPercent: the values maxUnavailable and maxSurge see.
 func (g gen) intOrPercent() any {
 	return g.pick(0, 1, 3, -1, "0%", "25%", "100%", "150%", "abc", "5", "%", "99999999999999999999%")
@@ -115,7 +155,10 @@ func (g gen) timeZone() any {
 func (g gen) validateWorkloadSpec() map[string]any {
 	kinds := []string{"Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "ReplicationController", "CronJob"}
 	kind := kinds[g.r.IntN(len(kinds))]
-	podSpec := map[string]any{"containers": []any{map[string]any{"name": "c", "image": "busybox:1.36"}}}
+	podSpec := map[string]any{"containers": []any{g.container()}}
+	if g.chance(0.2) {
+		podSpec["initContainers"] = []any{g.container()}
+	}
 	template := map[string]any{"spec": podSpec}
 	if l := g.labelSet(); l != nil {
 		template["metadata"] = map[string]any{"labels": l}

@@ -19,11 +19,6 @@ const LEFT_TO_THE_CLUSTER: &[&str] = &[
     // Duplicate YAML keys: reported, in restartkit's own words (the API server's come from
     // yaml.v2 on the body as sent).
     "deployment-duplicate-replicas.yaml",
-    // Container fields outside restart and failure behaviour.
-    "pod-container-name-underscore.yaml",
-    "pod-container-no-image.yaml",
-    "pod-imagepullpolicy-sometimes.yaml",
-    "pod-port-protocol-lowercase.yaml",
     // Service's own validation.
     "service-port-zero.yaml",
     "service-targetport-numeric-string.yaml",

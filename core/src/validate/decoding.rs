@@ -80,15 +80,15 @@ impl Walk {
             };
             let Some(v) = map.get(key) else { continue };
             let depth = names.len();
-            if !field.via.is_empty() && self.minor >= EMBEDDED_NAMES_SINCE {
-                names.extend(field.via.split('.'));
+            if !field.via().is_empty() && self.minor >= EMBEDDED_NAMES_SINCE {
+                names.extend(field.via().split('.'));
             }
             names.push(field.name);
             let mut cx = Context {
                 strukt: t.name,
                 names,
             };
-            let result = self.value(&field.value, field.go, v, &at.child(key), &mut cx);
+            let result = self.value(&field.value, field.go(), v, &at.child(key), &mut cx);
             names.truncate(depth);
             result?;
         }

@@ -2,6 +2,7 @@
 //! on create, for the restart and failure scope. Upstream defaulting runs first unless the
 //! request asks for `skipDefaulting`, as the API server does.
 
+mod container;
 mod controllers;
 mod cron;
 pub mod crr;

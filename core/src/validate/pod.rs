@@ -254,6 +254,7 @@ pub fn validate_pod_spec(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, out: &mut 
         if c.name.is_empty() {
             out.push(Diagnostic::required(&p.child("name"), ""));
         }
+        super::container::common(c, &p, !ctx.skip_defaulting, out);
         if !names.insert(c.name.as_str()) {
             out.push(Diagnostic::duplicate(&p.child("name"), c.name.as_str()));
         }
@@ -276,6 +277,7 @@ pub fn validate_pod_spec(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, out: &mut 
         if c.name.is_empty() {
             out.push(Diagnostic::required(&p.child("name"), ""));
         }
+        super::container::common(c, &p, !ctx.skip_defaulting, out);
         if opts.allow_rules && ctx.future_rules && !c.rules().is_empty() {
             crate::proposals::rules::validate_container(c, &p, true, opts.allow_all, out);
         } else {
@@ -688,7 +690,7 @@ mod tests {
     #[test]
     fn undefaulted_spec_needs_grace_and_policy() {
         let f = check(
-            json!({"containers": [{"name": "c"}]}),
+            json!({"containers": [{"name": "c", "image": "busybox:1.36", "imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File"}]}),
             &ctx(true, false, true),
         );
         let e = errs(&f);
@@ -702,7 +704,7 @@ mod tests {
     #[test]
     fn pod_restart_policy_not_supported() {
         let f = check(
-            json!({"restartPolicy": "Sometimes", "containers": [{"name": "c"}]}),
+            json!({"restartPolicy": "Sometimes", "containers": [{"name": "c", "image": "busybox:1.36", "imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File"}]}),
             &ctx(true, false, false),
         );
         assert_eq!(
@@ -721,7 +723,7 @@ mod tests {
         let f = check(json!({"containers": []}), &ctx(true, false, false));
         assert_eq!(errs(&f), one("spec.containers", "FieldValueRequired"));
         let f = check(
-            json!({"containers": [{"name": "a"}, {"name": "a"}], "initContainers": [{"name": "a"}, {"name": ""}]}),
+            json!({"containers": [{"name": "a", "image": "busybox:1.36", "imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File"}, {"name": "a", "image": "busybox:1.36", "imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File"}], "initContainers": [{"name": "a", "image": "busybox:1.36", "imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File"}, {"name": "", "image": "busybox:1.36", "imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File"}]}),
             &ctx(true, false, false),
         );
         let e = errs(&f);
@@ -742,7 +744,7 @@ mod tests {
     #[test]
     fn regular_container_policy_forbidden_without_option() {
         let f = check(
-            json!({"restartPolicy": "Always", "terminationGracePeriodSeconds": 30, "containers": [{"name": "c", "restartPolicy": "Never"}]}),
+            json!({"restartPolicy": "Always", "terminationGracePeriodSeconds": 30, "containers": [{"name": "c", "restartPolicy": "Never", "image": "busybox:1.36", "imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File"}]}),
             &ctx(false, false, true),
         );
         let e = errs(&f);
@@ -756,8 +758,8 @@ mod tests {
     #[test]
     fn gate_off_create_drops_fields() {
         let f = check(
-            json!({"containers": [{"name": "c", "restartPolicy": "Never", "restartPolicyRules": [{"action": "Restart", "exitCodes": {"operator": "In", "values": [1]}}]}],
-                   "initContainers": [{"name": "i", "restartPolicy": "OnFailure"}, {"name": "s", "restartPolicy": "Always"}]}),
+            json!({"containers": [{"name": "c", "restartPolicy": "Never", "restartPolicyRules": [{"action": "Restart", "exitCodes": {"operator": "In", "values": [1]}}], "image": "busybox:1.36", "imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File"}],
+                   "initContainers": [{"name": "i", "restartPolicy": "OnFailure", "image": "busybox:1.36", "imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File"}, {"name": "s", "restartPolicy": "Always", "image": "busybox:1.36", "imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File"}]}),
             &ctx(false, false, false),
         );
         assert!(f.errors.is_empty(), "{:?}", f.errors);
@@ -857,7 +859,14 @@ mod tests {
 
     #[test]
     fn init_container_policy() {
-        let init = |c: serde_json::Value| json!({"restartPolicy": "Always", "terminationGracePeriodSeconds": 30, "containers": [{"name": "m"}], "initContainers": [c]});
+        let init = |c: serde_json::Value| json!({"restartPolicy": "Always", "terminationGracePeriodSeconds": 30, "containers": [{"name": "m", "image": "busybox:1.36", "imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File"}], "initContainers": [c]});
+        // The init container's own fields, as a valid container has them.
+        let init = |mut c: serde_json::Value| {
+            c["image"] = json!("busybox:1.36");
+            c["imagePullPolicy"] = json!("IfNotPresent");
+            c["terminationMessagePolicy"] = json!("File");
+            init(c)
+        };
         let side_rules = json!({"name": "s", "restartPolicy": "Always", "restartPolicyRules": [{"action": "Restart", "exitCodes": {"operator": "In", "values": [1]}}]});
         assert_eq!(
             errs(&check(init(side_rules.clone()), &ctx(true, false, false))),
@@ -912,7 +921,7 @@ mod tests {
 
     #[test]
     fn ephemeral_restart_fields_forbidden() {
-        let spec = json!({"containers": [{"name": "m"}], "ephemeralContainers": [{"name": "d", "restartPolicy": "Never", "restartPolicyRules": []}]});
+        let spec = json!({"containers": [{"name": "m", "image": "busybox:1.36", "imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File"}], "ephemeralContainers": [{"name": "d", "restartPolicy": "Never", "restartPolicyRules": []}]});
         let f = check(spec.clone(), &ctx(true, false, false));
         let e = errs(&f);
         assert!(e.contains(&(
@@ -1028,8 +1037,8 @@ mod tests {
 
     #[test]
     fn lint_sidecar_restart_rule() {
-        let spec = json!({"containers": [{"name": "m"}], "initContainers": [{"name": "s", "restartPolicy": "Always",
-            "restartPolicyRules": [{"action": "Restart", "exitCodes": {"operator": "In", "values": [1]}}]}]});
+        let spec = json!({"containers": [{"name": "m", "image": "busybox:1.36", "imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File"}], "initContainers": [{"name": "s", "restartPolicy": "Always",
+            "restartPolicyRules": [{"action": "Restart", "exitCodes": {"operator": "In", "values": [1]}}], "image": "busybox:1.36", "imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File"}]});
         let f = check(spec, &ctx(true, true, false));
         assert!(f.errors.is_empty());
         assert_eq!(codes(&f), vec!["sidecar-restart-rule"]);
@@ -1037,8 +1046,8 @@ mod tests {
 
     #[test]
     fn lint_unknown_field() {
-        let spec = json!({"containers": [{"name": "m"}], "initContainers": [{"name": "s", "restartPolicy": "Always",
-            "restartPolicyRules": [{"action": "RestartAllContainers", "onExit": {"exitCodes": {"operator": "In", "values": [88]}}}]}]});
+        let spec = json!({"containers": [{"name": "m", "image": "busybox:1.36", "imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File"}], "initContainers": [{"name": "s", "restartPolicy": "Always",
+            "restartPolicyRules": [{"action": "RestartAllContainers", "onExit": {"exitCodes": {"operator": "In", "values": [88]}}}], "image": "busybox:1.36", "imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File"}]});
         let f = check(spec, &ctx(true, true, false));
         assert_eq!(
             errs(&f),

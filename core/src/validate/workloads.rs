@@ -467,7 +467,7 @@ mod tests {
             let obj = with_template(
                 av,
                 kind,
-                json!({"restartPolicy": "Never", "activeDeadlineSeconds": 30, "containers": [{"name": "c"}]}),
+                json!({"restartPolicy": "Never", "activeDeadlineSeconds": 30, "containers": [{"name": "c", "image": "busybox:1.36", "imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File"}]}),
             );
             assert_eq!(
                 errs(obj),
@@ -486,7 +486,7 @@ mod tests {
                 "{kind}"
             );
             // Unset restartPolicy defaults to Always.
-            let ok = with_template(av, kind, json!({"containers": [{"name": "c"}]}));
+            let ok = with_template(av, kind, json!({"containers": [{"name": "c", "image": "busybox:1.36", "imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File"}]}));
             assert_eq!(errs(ok), vec![], "{kind}");
         }
     }
@@ -496,7 +496,7 @@ mod tests {
         let obj = with_template(
             "apps/v1",
             "Deployment",
-            json!({"restartPolicy": "Sometimes", "containers": [{"name": "c"}]}),
+            json!({"restartPolicy": "Sometimes", "containers": [{"name": "c", "image": "busybox:1.36", "imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File"}]}),
         );
         let e = errs(obj);
         assert_eq!(e.len(), 2);
@@ -513,13 +513,13 @@ mod tests {
         let obj = with_template(
             "v1",
             "PodTemplate",
-            json!({"restartPolicy": "Never", "activeDeadlineSeconds": 30, "containers": [{"name": "c"}]}),
+            json!({"restartPolicy": "Never", "activeDeadlineSeconds": 30, "containers": [{"name": "c", "image": "busybox:1.36", "imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File"}]}),
         );
         assert_eq!(errs(obj), vec![]);
         let obj = with_template(
             "v1",
             "PodTemplate",
-            json!({"activeDeadlineSeconds": 0, "containers": [{"name": "c", "restartPolicy": "Sometimes"}],
+            json!({"activeDeadlineSeconds": 0, "containers": [{"name": "c", "restartPolicy": "Sometimes", "image": "busybox:1.36", "imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File"}],
                    "ephemeralContainers": [{"name": "e"}]}),
         );
         let fields: Vec<String> = errs(obj).into_iter().map(|e| e.0).collect();
@@ -539,7 +539,7 @@ mod tests {
         let obj = with_template(
             "apps/v1",
             "StatefulSet",
-            json!({"containers": [{"name": "c", "restartPolicy": "Never", "restartPolicyRules": rules}]}),
+            json!({"containers": [{"name": "c", "restartPolicy": "Never", "restartPolicyRules": rules, "image": "busybox:1.36", "imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File"}]}),
         );
         assert_eq!(
             errs(obj)[0].0,
@@ -579,7 +579,7 @@ mod tests {
             json!({"apiVersion": "batch/v1", "kind": "CronJob", "metadata": {"name": "x"},
                    "spec": {"schedule": "* * * * *", "jobTemplate": {"spec": spec}}})
         };
-        let tmpl = json!({"spec": {"restartPolicy": "Never", "containers": [{"name": "c"}]}});
+        let tmpl = json!({"spec": {"restartPolicy": "Never", "containers": [{"name": "c", "image": "busybox:1.36", "imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File"}]}});
         let e = errs(cj(json!({"completionMode": "Indexed", "template": tmpl})));
         assert_eq!(e.len(), 1);
         assert_eq!(e[0].0, "spec.jobTemplate.spec.completions");
@@ -593,7 +593,7 @@ mod tests {
         );
         // Always (the Pod default) is refused for a Job's Pods; a missing template likewise.
         let e = errs(cj(
-            json!({"template": {"spec": {"containers": [{"name": "c"}]}}}),
+            json!({"template": {"spec": {"containers": [{"name": "c", "image": "busybox:1.36", "imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File"}]}}}),
         ));
         assert_eq!(e[0].0, "spec.jobTemplate.spec.template.spec.restartPolicy");
         let e =
@@ -622,8 +622,8 @@ mod tests {
     /// the templates it uses.
     #[test]
     fn leader_worker_set_templates_are_statefulset_templates() {
-        let never = json!({"spec": {"restartPolicy": "Never", "containers": [{"name": "c"}]}});
-        let ok = json!({"spec": {"containers": [{"name": "c"}]}});
+        let never = json!({"spec": {"restartPolicy": "Never", "containers": [{"name": "c", "image": "busybox:1.36", "imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File"}]}});
+        let ok = json!({"spec": {"containers": [{"name": "c", "image": "busybox:1.36", "imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File"}]}});
         let fields = |obj| -> Vec<String> { errs(obj).into_iter().map(|e| e.0).collect() };
         assert_eq!(
             fields(lws(None, never.clone(), 1)),
@@ -639,7 +639,7 @@ mod tests {
             fields(lws(Some(ok), never, 2)),
             vec!["spec.leaderWorkerTemplate.workerTemplate.spec.restartPolicy"]
         );
-        let deadline = json!({"spec": {"activeDeadlineSeconds": 5, "containers": [{"name": "c"}]}});
+        let deadline = json!({"spec": {"activeDeadlineSeconds": 5, "containers": [{"name": "c", "image": "busybox:1.36", "imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File"}]}});
         let e = errs(lws(None, deadline, 3));
         assert_eq!(
             e[0].2,
@@ -653,7 +653,7 @@ mod tests {
         let job = |replica_policy: Option<&str>, template_policy: &str| {
             let mut r = json!({"replicas": 1, "template": {"spec": {"restartPolicy": template_policy,
                 "containers": [{"name": "pytorch", "restartPolicy": "Never",
-                    "restartPolicyRules": [{"action": "Restart", "exitCodes": {"operator": "In", "values": [1]}}]}]}}});
+                    "restartPolicyRules": [{"action": "Restart", "exitCodes": {"operator": "In", "values": [1]}}], "image": "busybox:1.36", "imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File"}]}}});
             if let Some(p) = replica_policy {
                 r["restartPolicy"] = json!(p);
             }
