@@ -369,6 +369,17 @@ func (g gen) validateJob() map[string]any {
 	if g.chance(0.05) {
 		tmpl["activeDeadlineSeconds"] = g.activeDeadline()
 	}
+	if g.chance(0.08) {
+		// A selector of the user's own (workload_specs.go's shapes), with labels on the template
+		// or not.
+		spec["manualSelector"] = true
+		if s := g.selectorValue(); s != nil {
+			spec["selector"] = s
+		}
+		if l := g.labelSet(); l != nil {
+			spec["template"].(map[string]any)["metadata"] = map[string]any{"labels": l}
+		}
+	}
 	gates := g.restartGates()
 	gates["ContainerRestartRules"] = g.chance(0.8)
 	if !gates["ContainerRestartRules"] {

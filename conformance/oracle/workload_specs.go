@@ -59,9 +59,9 @@ func (g gen) selectorValue() any {
 	}
 }
 
-// container: a container whose common fields (validateContainerCommon: name, image, ports,
+// workloadContainer: a container whose common fields (validateContainerCommon: name, image, ports,
 // pull and termination message policies) are mostly valid, sometimes not.
-func (g gen) container() map[string]any {
+func (g gen) workloadContainer() map[string]any {
 	c := map[string]any{"name": "c", "image": "busybox:1.36"}
 	if g.chance(0.15) {
 		c["name"] = g.pick("", "Web_Server", "c", "a.b", "x1234567890123456789012345678901234567890123456789012345678901234")
@@ -155,9 +155,9 @@ func (g gen) timeZone() any {
 func (g gen) validateWorkloadSpec() map[string]any {
 	kinds := []string{"Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "ReplicationController", "CronJob"}
 	kind := kinds[g.r.IntN(len(kinds))]
-	podSpec := map[string]any{"containers": []any{g.container()}}
+	podSpec := map[string]any{"containers": []any{g.workloadContainer()}}
 	if g.chance(0.2) {
-		podSpec["initContainers"] = []any{g.container()}
+		podSpec["initContainers"] = []any{g.workloadContainer()}
 	}
 	template := map[string]any{"spec": podSpec}
 	if l := g.labelSet(); l != nil {

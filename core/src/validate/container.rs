@@ -61,6 +61,42 @@ pub fn common(c: &Container, p: &FieldPath, defaulted: bool, out: &mut Findings)
     );
 }
 
+/// checkHostPortConflicts: a host port (by protocol, host IP and number) used twice among
+/// `containers`, whose paths are `p[i]`. Upstream checks the regular containers together and each
+/// init container alone, passing it as a list of one, so an init container's duplicate is
+/// reported at `initContainers[0]` whichever it is; the callers do the same.
+pub fn host_port_conflicts<'a>(
+    containers: impl IntoIterator<Item = &'a Container>,
+    p: &FieldPath,
+    defaulted: bool,
+    out: &mut Findings,
+) {
+    let mut seen: Vec<String> = Vec::new();
+    for (ci, c) in containers.into_iter().enumerate() {
+        let Some(ports) = c.ports.as_ref().and_then(Value::as_array) else {
+            continue;
+        };
+        for (pi, port) in ports.iter().enumerate() {
+            let host = port.get("hostPort").and_then(Value::as_i64).unwrap_or(0);
+            if host == 0 {
+                continue;
+            }
+            let protocol = match port.get("protocol").and_then(Value::as_str) {
+                None if defaulted => "TCP",
+                other => other.unwrap_or(""),
+            };
+            let ip = port.get("hostIP").and_then(Value::as_str).unwrap_or("");
+            let key = format!("{protocol}/{ip}/{host}");
+            if seen.contains(&key) {
+                let hp = p.index(ci).child("ports").index(pi).child("hostPort");
+                out.push(Diagnostic::duplicate(&hp, key.as_str()));
+            } else {
+                seen.push(key);
+            }
+        }
+    }
+}
+
 /// IsValidPortNum's message.
 const PORT_RANGE: &str = "must be between 1 and 65535, inclusive";
 
@@ -152,6 +188,26 @@ mod tests {
             &mut out,
         );
         out.errors.into_iter().map(|d| d.message).collect()
+    }
+
+    #[test]
+    fn host_ports_twice() {
+        let c: Container = serde_json::from_value(json!({"name": "a", "image": "i",
+            "ports": [{"containerPort": 80, "hostPort": 80}, {"containerPort": 81, "hostPort": 80},
+                      {"containerPort": 82, "hostPort": 80, "protocol": "UDP"}]}))
+        .unwrap();
+        let mut out = Findings::default();
+        host_port_conflicts(
+            [&c],
+            &FieldPath::new("spec").child("initContainers"),
+            true,
+            &mut out,
+        );
+        let m: Vec<String> = out.errors.into_iter().map(|d| d.message).collect();
+        assert_eq!(
+            m,
+            vec!["spec.initContainers[0].ports[1].hostPort: Duplicate value: \"TCP//80\""]
+        );
     }
 
     #[test]

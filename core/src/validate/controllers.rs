@@ -868,6 +868,33 @@ fn time_zone(tz: &str, p: &FieldPath, out: &mut Findings) {
     }
 }
 
+/// ValidateJobSpec's selector checks for a Job with `manualSelector: true` (otherwise the Job
+/// strategy generates the selector and the template's labels, see meta.rs): the selector is
+/// Required, checked as a label selector, and must match the template's labels (a missing one
+/// matches none).
+pub(super) fn job_selector(obj: &Value, ctx: &Ctx, out: &mut Findings) {
+    let Some(spec) = obj.get("spec").filter(|s| s.is_object()) else {
+        return;
+    };
+    if spec.get("manualSelector").and_then(Value::as_bool) != Some(true) {
+        return;
+    }
+    let minor = ctx.gates.version.minor;
+    let sp = FieldPath::new("spec");
+    let sel = object(spec, "selector");
+    match sel {
+        None => out.push(Diagnostic::required(&sp.child("selector"), "")),
+        Some(s) => selector::validate(s, &sp.child("selector"), minor, out),
+    }
+    let c = selector::convert(sel);
+    let t = spec.get("template").filter(|t| !t.is_null());
+    if c != Converted::Error
+        && !selector::matches(sel, c, &selector::string_map(template_labels(t)))
+    {
+        out.push(mismatch(t, &sp.child("template"), minor));
+    }
+}
+
 /// The checks validateCronJobSpec makes after the Job template: ValidateJobTemplateSpec's
 /// selector rules, then the history limits.
 pub(super) fn cron_job_limits(obj: &Value, ctx: &Ctx, out: &mut Findings) {
@@ -942,6 +969,33 @@ mod tests {
         assert_eq!(
             messages("Deployment", "apps/v1", spec, 31)[1],
             "spec.template.metadata.labels: Invalid value: map[string]string{\"app\":\"w\"}: `selector` does not match template `labels`"
+        );
+    }
+
+    #[test]
+    fn job_with_a_manual_selector() {
+        let t = json!({"metadata": {"labels": {"app": "w"}}, "spec": {"restartPolicy": "Never", "containers": [{"name": "c", "image": "i"}]}});
+        assert_eq!(
+            messages(
+                "Job",
+                "batch/v1",
+                json!({"manualSelector": true, "template": t}),
+                37
+            ),
+            vec![
+                "spec.selector: Required value",
+                "spec.template.metadata.labels: Invalid value: {\"app\":\"w\"}: `selector` does not match template `labels`",
+            ]
+        );
+        assert!(
+            messages(
+                "Job",
+                "batch/v1",
+                json!({"manualSelector": true, "template": t,
+            "selector": {"matchLabels": {"app": "w"}}}),
+                37
+            )
+            .is_empty()
         );
     }
 

@@ -270,6 +270,8 @@ pub fn validate_pod_spec(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, out: &mut 
         }
     }
 
+    super::container::host_port_conflicts(&spec.containers, &cpath, !ctx.skip_defaulting, out);
+
     // Init containers.
     let ipath = path.child("initContainers");
     for (i, c) in spec.init_containers.iter().enumerate() {
@@ -278,6 +280,7 @@ pub fn validate_pod_spec(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, out: &mut 
             out.push(Diagnostic::required(&p.child("name"), ""));
         }
         super::container::common(c, &p, !ctx.skip_defaulting, out);
+        super::container::host_port_conflicts([c], &ipath, !ctx.skip_defaulting, out);
         if opts.allow_rules && ctx.future_rules && !c.rules().is_empty() {
             crate::proposals::rules::validate_container(c, &p, true, opts.allow_all, out);
         } else {

@@ -43,6 +43,7 @@ pub(super) fn validate_kind(
                 }
                 super::job::validate_job(&job, ctx, out);
             }
+            super::controllers::job_selector(obj, ctx, out);
             true
         }
         ("batch", "CronJob") => {
