@@ -1,7 +1,7 @@
 //! The string formats restartkit checks as kube-openapi's format registry does (strfmt.Default):
 //! `uuid`, `uuid3`, `uuid4`, `uuid5` (its patterns, any case, dashes optional), `date` (Go's
-//! time.Parse with "2006-01-02": a real calendar day) and `password` (anything). The other
-//! formats the API server keeps (`byte`, `email`, `hostname`, `ipv4`, `date-time`, ...) are left
+//! time.Parse with "2006-01-02": a real calendar day), `byte` (govalidator's base64 pattern) and
+//! `password` (anything). The other formats the API server keeps (`email`, `hostname`, `ipv4`, `date-time`, ...) are left
 //! unchecked: their validators are third-party code (govalidator, net/mail) whose exact
 //! acceptance restartkit does not model yet.
 
@@ -71,9 +71,27 @@ fn date(s: &str) -> bool {
     (1..=days).contains(&d)
 }
 
-/// Whether `s` is a value of `format` (a format [`checked`] names; others pass).
+/// govalidator's IsBase64 (the `byte` format): whole groups of four characters of the standard
+/// alphabet, the last one possibly padded (`xx==`, `xxx=`); at least one group.
+fn base64(s: &str) -> bool {
+    let b = s.as_bytes();
+    let alpha = |c: &u8| c.is_ascii_alphanumeric() || *c == b'+' || *c == b'/';
+    if b.is_empty() || b.len() % 4 != 0 {
+        return false;
+    }
+    let (body, last) = b.split_at(b.len() - 4);
+    body.iter().all(alpha)
+        && match last {
+            [a, b2, b'=', b'='] => alpha(a) && alpha(b2),
+            [a, b2, c, b'='] => alpha(a) && alpha(b2) && alpha(c),
+            other => other.iter().all(alpha),
+        }
+}
+
+/// Whether `s` is a value of `format` (formats restartkit does not check pass).
 pub fn valid(format: &str, s: &str) -> bool {
     match format {
+        "byte" => base64(s),
         "uuid" => uuid(s, None, false),
         "uuid3" => uuid(s, Some(b'3'), false),
         "uuid4" => uuid(s, Some(b'4'), true),
@@ -100,5 +118,10 @@ mod tests {
         assert!(!valid("date", "2023-2-01"));
         assert!(!valid("date", "2023-13-01"));
         assert!(valid("password", "anything"));
+        assert!(valid("byte", "aGk="));
+        assert!(valid("byte", "aGVsbG8h"));
+        assert!(!valid("byte", ""));
+        assert!(!valid("byte", "1"));
+        assert!(!valid("byte", "a=b="));
     }
 }

@@ -122,7 +122,9 @@ fn exp_form(f: f64, min_exp_digits: usize) -> String {
     format!("{sign}{m}e{esign}{es}")
 }
 
-/// fmt's `%v` of a float64: the shortest digits, in exponent form below 1e-4 or from 1e21.
+/// fmt's `%v` of a float64 (`%g` with the shortest digits): exponent form when the decimal
+/// exponent is below -4 or at least the precision strconv picks for shortest output (6, or the
+/// digit count when that is smaller and covers the integer part).
 pub fn format_v(f: f64) -> String {
     if f.is_nan() {
         return "NaN".to_owned();
@@ -133,9 +135,14 @@ pub fn format_v(f: f64) -> String {
     if f == 0.0 {
         return if f.is_sign_negative() { "-0" } else { "0" }.to_owned();
     }
-    let (_, exp) = digits(f);
-    let x = exp - 1;
-    if !(-4..21).contains(&x) {
+    let (d, dp) = digits(f);
+    let nd = i32::try_from(d.len()).unwrap_or(i32::MAX);
+    let mut eprec = 6;
+    if eprec > nd && nd >= dp {
+        eprec = nd;
+    }
+    let x = dp - 1;
+    if x < -4 || x >= eprec {
         exp_form(f, 2)
     } else {
         format_f(f)
@@ -275,7 +282,10 @@ mod tests {
         assert_eq!(format_v(2.5), "2.5");
         assert_eq!(format_v(0.0001), "0.0001");
         assert_eq!(format_v(0.00001), "1e-05");
-        assert_eq!(format_v(1e20), "100000000000000000000");
+        assert_eq!(format_v(100000.0), "100000");
+        assert_eq!(format_v(123456.0), "123456");
+        assert_eq!(format_v(1e6), "1e+06");
+        assert_eq!(format_v(2147483647.0), "2.147483647e+09");
         assert_eq!(format_v(1e21), "1e+21");
         assert_eq!(format_v(-1.5e-7), "-1.5e-07");
         assert_eq!(format_f(1e21), "1000000000000000000000");

@@ -131,11 +131,28 @@ fn invalid_type(name: &str, type_name: &str, value: &str) -> OErr {
     )
 }
 
-/// swag's IsFloat64AJSONInteger.
-fn is_json_integer(f: f64) -> bool {
+/// swag's IsFloat64AJSONInteger: go-openapi/swag v0.27 (Kubernetes 1.37) compares with the
+/// rounded value; v0.22 and v0.23 (1.31 to 1.36) with the truncated one, by relative error.
+fn is_json_integer(f: f64, minor: u32) -> bool {
     const MAX: f64 = 9_007_199_254_740_991.0;
     if !f.is_finite() || !(-MAX..=MAX).contains(&f) {
         return false;
+    }
+    if minor < 37 {
+        // float64(uint64(f)) as amd64 computes it: a negative f goes through int64.
+        let g = if f < 0.0 {
+            (go::f64_to_i64(f) as u64) as f64
+        } else {
+            f.trunc()
+        };
+        let diff = (f - g).abs();
+        if f == g || f == go::f64_to_i64(f) as f64 {
+            return true;
+        }
+        if f == 0.0 || g == 0.0 || diff < f64::from_bits(1) {
+            return diff < 1e-9 * f64::from_bits(1);
+        }
+        return diff / (f.abs() + g.abs()).min(f64::MAX) < 1e-9;
     }
     let rounded = f.round();
     if f == rounded {
@@ -155,13 +172,13 @@ fn validate(s: &Schema, path: &str, data: &Value, minor: u32) -> Res {
     let type_applies = !s.types.is_empty() || !s.format.is_empty();
     if k == Kind::Null {
         if type_applies {
-            r.merge(type_check(s, path, data, k));
+            r.merge(type_check(s, path, data, k, minor));
         }
         r.merge(enum_check(s, path, data));
         return r;
     }
     if type_applies {
-        r.merge(type_check(s, path, data, k));
+        r.merge(type_check(s, path, data, k, minor));
         r.inc();
     }
     r.merge(junctors(s, path, data, minor));
@@ -175,7 +192,7 @@ fn validate(s: &Schema, path: &str, data: &Value, minor: u32) -> Res {
         }
     }
     if matches!(k, Kind::Int | Kind::Float) {
-        r.merge(number_check(s, path, data));
+        r.merge(number_check(s, path, data, minor));
         r.inc();
     }
     if let Value::Array(items) = data {
@@ -192,7 +209,7 @@ fn validate(s: &Schema, path: &str, data: &Value, minor: u32) -> Res {
     r
 }
 
-fn type_check(s: &Schema, path: &str, data: &Value, k: Kind) -> Res {
+fn type_check(s: &Schema, path: &str, data: &Value, k: Kind, minor: u32) -> Res {
     let mut r = Res::default();
     r.inc();
     if k == Kind::Null {
@@ -210,7 +227,7 @@ fn type_check(s: &Schema, path: &str, data: &Value, k: Kind) -> Res {
         Kind::Map | Kind::Null => ("object", ""),
     };
     let is_float_int =
-        sch_type == "number" && is_json_integer(as_f64(data)) && s.has_type("integer");
+        sch_type == "number" && is_json_integer(as_f64(data), minor) && s.has_type("integer");
     let is_int_float = sch_type == "integer" && s.has_type("number");
     if k != Kind::Str
         && k != Kind::Slice
@@ -427,8 +444,11 @@ fn range_error(v: &Value, type_name: &str, format: &str, prefix: &str, path: &st
     }))
 }
 
-fn number_check(s: &Schema, path: &str, data: &Value) -> Res {
+fn number_check(s: &Schema, path: &str, data: &Value, minor: u32) -> Res {
+    // kube-openapi checks values and bounds against the schema's type and format from the
+    // release of Kubernetes 1.36; before, it knew neither.
     let (type_name, format) = match s.types.as_slice() {
+        _ if minor < 36 => ("", ""),
         [t] if t == "integer" => (
             "integer",
             if matches!(s.format.as_str(), "int32" | "int64") {
@@ -483,7 +503,7 @@ fn number_check(s: &Schema, path: &str, data: &Value) -> Res {
                     None
                 }
             }
-            _ => multiple_of_float(path, f, m, data),
+            _ => multiple_of_float(path, f, m, &Value::from(f), minor),
         };
         if let Some(e) = e {
             multiple.add(e);
@@ -509,7 +529,7 @@ fn number_check(s: &Schema, path: &str, data: &Value) -> Res {
                     .then(|| bound_err(path, m.to_string(), excl, true, data))
             }
             _ => ((!excl && f > max) || (excl && f >= max))
-                .then(|| bound_err(path, go::format_v(max), excl, true, data)),
+                .then(|| bound_err(path, go::format_v(max), excl, true, &Value::from(f))),
         };
         if let Some(e) = e {
             maximum.add(e);
@@ -535,7 +555,7 @@ fn number_check(s: &Schema, path: &str, data: &Value) -> Res {
                     .then(|| bound_err(path, m.to_string(), excl, false, data))
             }
             _ => ((!excl && f < min) || (excl && f <= min))
-                .then(|| bound_err(path, go::format_v(min), excl, false, data)),
+                .then(|| bound_err(path, go::format_v(min), excl, false, &Value::from(f))),
         };
         if let Some(e) = e {
             minimum.add(e);
@@ -548,7 +568,13 @@ fn number_check(s: &Schema, path: &str, data: &Value) -> Res {
     res
 }
 
-fn multiple_of_float(path: &str, data: f64, factor: f64, value: &Value) -> Option<OErr> {
+fn multiple_of_float(
+    path: &str,
+    data: f64,
+    factor: f64,
+    value: &Value,
+    minor: u32,
+) -> Option<OErr> {
     if factor <= 0.0 {
         return Some(verr(
             Code::Other,
@@ -565,7 +591,7 @@ fn multiple_of_float(path: &str, data: f64, factor: f64, value: &Value) -> Optio
     } else {
         data / factor
     };
-    (!is_json_integer(mult)).then(|| {
+    (!is_json_integer(mult, minor)).then(|| {
         verr(
             Code::Other,
             path,
@@ -809,8 +835,13 @@ fn to_field_error(e: OErr, minor: u32) -> Diagnostic {
         }
         Code::TooLong => {
             let max = e.valid;
+            // 1.31's apiextensions-apiserver calls field.TooLongMaxLength; later ones TooLong.
             let detail = if minor <= 31 {
-                format!("must have at most {max} bytes")
+                if max >= 0 {
+                    format!("may not be longer than {max}")
+                } else {
+                    "value is too long".to_owned()
+                }
             } else if minor <= 33 || max != 1 {
                 format!("may not be more than {max} bytes")
             } else {

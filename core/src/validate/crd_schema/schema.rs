@@ -279,16 +279,25 @@ fn read_at(
         ));
     }
     if let Some(f) = str_at(m, "format", path)? {
-        // StripUnsupportedFormatsPostProcessorForVersion.
-        s.format = match t {
-            "" | "string" if supported_string_format(&f.replace('-', ""), minor) => f.to_owned(),
-            "integer" if matches!(f, "int32" | "int64") => f.to_owned(),
-            "number" if matches!(f, "float" | "double") => f.to_owned(),
-            _ => String::new(),
+        // The API server drops the formats it does not support (StripUnsupportedFormats...):
+        // up to 1.35 by the list of string formats whatever the type (int32 is dropped, byte on
+        // an integer kept); from 1.36 by type (int32/int64 for integers, float/double for
+        // numbers, the string formats for strings and for nodes without a single type, such as
+        // int-or-string).
+        let normalized = f.replace('-', "");
+        let single = if s.types.len() == 1 { t } else { "" };
+        let keep = if minor < 36 {
+            supported_string_format(&normalized, minor)
+        } else {
+            match single {
+                "" | "string" => supported_string_format(&normalized, minor),
+                "integer" => matches!(f, "int32" | "int64"),
+                "number" => matches!(f, "float" | "double"),
+                _ => false,
+            }
         };
-        if s.int_or_string {
-            // Two types: the post-processor keeps no format.
-            s.format = String::new();
+        if keep {
+            s.format = f.to_owned();
         }
     }
     match m.get("enum") {

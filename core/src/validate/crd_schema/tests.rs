@@ -199,7 +199,7 @@ fn messages_follow_the_minor() {
         old,
         [
             "spec.l: Too many: 2: must have at most 1 items",
-            "spec.s: Too long: must have at most 1 bytes"
+            "spec.s: Too long: may not be longer than 1"
         ]
     );
     let mut new = messages(&check_at(s, spec, "1.37", FieldValidation::Strict));
