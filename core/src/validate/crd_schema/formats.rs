@@ -76,7 +76,7 @@ fn date(s: &str) -> bool {
 fn base64(s: &str) -> bool {
     let b = s.as_bytes();
     let alpha = |c: &u8| c.is_ascii_alphanumeric() || *c == b'+' || *c == b'/';
-    if b.is_empty() || b.len() % 4 != 0 {
+    if b.is_empty() || !b.len().is_multiple_of(4) {
         return false;
     }
     let (body, last) = b.split_at(b.len() - 4);
