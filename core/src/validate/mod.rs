@@ -556,8 +556,8 @@ pub fn validate_value_with(obj: &Value, ctx: &Ctx, crds: &crd_schema::CrdSet) ->
     }
     // A custom resource whose CRD the request knows is admitted with its schema (pruning,
     // defaults, the schema's validation), then by restartkit's model of its kind if it has one.
-    if let Some((crd, schema)) = crds.find(api_version, kind) {
-        return custom_resource(crd, schema, group, api_version, kind, obj, ctx, out);
+    if let Some((crd, version)) = crds.find(api_version, kind) {
+        return custom_resource(crd, version, group, api_version, kind, obj, ctx, out);
     }
     // Then unknown fields are refused or dropped before validation.
     let pruned = workloads::unknown_fields(api_version, kind, obj, ctx, &mut out);
@@ -581,7 +581,7 @@ pub fn validate_value_with(obj: &Value, ctx: &Ctx, crds: &crd_schema::CrdSet) ->
 #[allow(clippy::too_many_arguments)]
 fn custom_resource(
     crd: &crd_schema::Crd,
-    schema: &crd_schema::schema::Schema,
+    version: &crd_schema::CrdVersion,
     group: &str,
     api_version: &str,
     kind: &str,
@@ -589,8 +589,12 @@ fn custom_resource(
     ctx: &Ctx,
     mut out: Findings,
 ) -> (Findings, bool) {
+    // The unknown fields of the built-in types a custom resource embeds (a JobSet's Job
+    // templates), against the targeted minor's tables: a bundled schema stops at them.
+    let pruned = workloads::unknown_fields(api_version, kind, obj, ctx, &mut out);
+    let obj = pruned.as_ref().unwrap_or(obj);
     let mut by_schema = Findings::default();
-    let admitted = crd_schema::admit(schema, crd, obj, ctx, &mut by_schema);
+    let admitted = crd_schema::admit(version, crd, obj, ctx, &mut by_schema);
     let mut checked = Findings::default();
     workloads::validate_kind(group, api_version, kind, &admitted, ctx, &mut checked);
     meta::check(group, kind, &admitted, ctx, &mut checked);
@@ -606,6 +610,7 @@ fn custom_resource(
         && by_schema
             .errors
             .iter()
+            .chain(&out.errors)
             .any(|d| d.code.as_deref() == Some("unknown-field"));
     let (unknown, schema_errors): (Vec<_>, Vec<_>) = by_schema
         .errors

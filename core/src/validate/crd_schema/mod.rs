@@ -44,6 +44,9 @@ pub struct CrdInput {
 pub struct CrdVersion {
     pub name: String,
     pub schema: Schema,
+    /// The version has the status subresource: a create cannot set status (the strategy's
+    /// PrepareForCreate drops it after decoding, before validation).
+    pub status_subresource: bool,
 }
 
 /// A CustomResourceDefinition, read.
@@ -67,7 +70,7 @@ impl CrdSet {
     }
 
     /// The schema for objects of `apiVersion` and `kind`, when a CRD defines that version.
-    pub fn find(&self, api_version: &str, kind: &str) -> Option<(&Crd, &Schema)> {
+    pub fn find(&self, api_version: &str, kind: &str) -> Option<(&Crd, &CrdVersion)> {
         let (group, version) = api_version.rsplit_once('/')?;
         self.crds
             .iter()
@@ -76,7 +79,7 @@ impl CrdSet {
                 c.versions
                     .iter()
                     .find(|v| v.name == version)
-                    .map(|v| (c, &v.schema))
+                    .map(|v| (c, v))
             })
     }
 
@@ -194,9 +197,14 @@ pub fn read_crd(v: &Value, minor: u32) -> Result<Option<Crd>, Diagnostic> {
                 "Unsupported value: must be object at the root",
             ));
         }
+        let status_subresource = ver
+            .get("subresources")
+            .and_then(|s| s.get("status"))
+            .is_some_and(|s| !s.is_null());
         out.push(CrdVersion {
             name: name.to_owned(),
             schema,
+            status_subresource,
         });
     }
     Ok(Some(Crd {
@@ -264,12 +272,13 @@ fn webhook_defaults(group: &str, kind: &str, v: &mut Value) {
 /// apiVersion): returns the object as validation sees it (pruned, defaulted) and adds the
 /// unknown-field findings, the schema's errors and the list-type errors to `out`.
 pub fn admit(
-    schema: &Schema,
+    version: &CrdVersion,
     crd: &Crd,
     obj: &Value,
     ctx: &super::Ctx,
     out: &mut Findings,
 ) -> Value {
+    let schema = &version.schema;
     let minor = ctx.gates.version.minor;
     let mut v = obj.clone();
     for path in structural::prune(&mut v, schema) {
@@ -281,6 +290,11 @@ pub fn admit(
     if !ctx.skip_defaulting {
         structural::default(&mut v, schema);
         webhook_defaults(&crd.group, &crd.kind, &mut v);
+    }
+    if version.status_subresource
+        && let Some(m) = v.as_object_mut()
+    {
+        m.shift_remove("status");
     }
     out.extend(openapi::field_errors(schema, &v, minor));
     out.extend(structural::list_errors(schema, &v, minor));

@@ -412,3 +412,36 @@ fn a_jobset_rule_without_a_name_is_named_by_the_webhook_first() {
         out.errors
     );
 }
+
+#[test]
+fn a_create_cannot_set_status_where_the_status_subresource_is_on() {
+    let schema = json!({"type": "object", "properties": {
+        "spec": {"type": "object"},
+        "status": {"type": "object", "properties": {"ready": {"type": "boolean"}}}}});
+    let doc = |sub: bool| {
+        let mut v = json!({
+            "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+            "metadata": {"name": "widgets.example.com"},
+            "spec": {"group": "example.com", "names": {"kind": "Widget", "plural": "widgets"},
+                "versions": [{"name": "v1", "served": true, "storage": true,
+                    "schema": {"openAPIV3Schema": schema.clone()}}]}});
+        if sub {
+            v["spec"]["versions"][0]["subresources"] = json!({"status": {}});
+        }
+        v.to_string()
+    };
+    let obj = json!({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"},
+        "spec": {}, "status": {"ready": "yes"}});
+    for (sub, errors) in [(false, 1), (true, 0)] {
+        let out = run(ValidateInput {
+            object: Some(obj.clone()),
+            crds: vec![super::CrdInput {
+                source: doc(sub),
+                file_name: None,
+            }],
+            ..Default::default()
+        })
+        .unwrap();
+        assert_eq!(out.errors.len(), errors, "{:?}", out.errors);
+    }
+}
