@@ -463,3 +463,47 @@ func (g gen) validateCRDSchema() map[string]any {
 		"crds":            []any{map[string]any{"source": string(crd)}},
 	}
 }
+
+// jobsetValidateExpect: the API server's answer to a JobSet create for the JobSet webhook leg.
+// The JobSet CRD's replicatedJobs is a list-type map keyed by name
+// (config/components/crd/bases/jobset.x-k8s.io_jobsets.yaml), so the strategy's
+// ValidateListSetsAndMaps refuses repeated names before any validating webhook is called; the
+// webhook's verdict is the answer otherwise. (The leg's generator repeats names on purpose.)
+func jobsetValidateExpect(raw []byte) (map[string]any, error) {
+	var in struct {
+		Object json.RawMessage `json:"object"`
+	}
+	if err := json.Unmarshal(raw, &in); err != nil {
+		return nil, err
+	}
+	var u map[string]any
+	if err := utiljson.Unmarshal(in.Object, &u); err != nil {
+		return nil, err
+	}
+	listMap := "map"
+	ss := &structuralschema.Structural{
+		Generic: structuralschema.Generic{Type: "object"},
+		Properties: map[string]structuralschema.Structural{
+			"spec": {
+				Generic: structuralschema.Generic{Type: "object"},
+				Properties: map[string]structuralschema.Structural{
+					"replicatedJobs": {
+						Generic:    structuralschema.Generic{Type: "array"},
+						Extensions: structuralschema.Extensions{XListType: &listMap, XListMapKeys: []string{"name"}},
+						Items:      &structuralschema.Structural{Generic: structuralschema.Generic{Type: "object"}},
+					},
+				},
+			},
+		},
+	}
+	if errs := structurallisttype.ValidateListSetsAndMaps(nil, ss, u); len(errs) > 0 {
+		exp := errorsExpect(errs)
+		msgs := []any{}
+		for _, e := range errs {
+			msgs = append(msgs, e.Error())
+		}
+		exp["errorMessages"] = msgs
+		return exp, nil
+	}
+	return jobsetExpect("validate")(raw)
+}

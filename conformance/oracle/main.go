@@ -55,7 +55,7 @@ var ops = []op{
 	{name: "backoff", label: "backoff(job.getRemainingTimePerIndex)", gen: gen.jobBackoffPerIndex, upstream: upstreamJobBackoff},
 	{name: "backoff", label: "backoff(job.getFinishedTime)", gen: gen.jobFinishedTime, upstream: upstreamJobBackoff},
 	{name: "backoff", label: "backoff(kubelet)", gen: gen.kubeletBackoff, upstream: upstreamKubeletBackoff},
-	{name: "validate", label: "validate(JobSet webhook)", gen: gen.validateJobSet, upstream: jobsetExpect("validate"), module: "jobset"},
+	{name: "validate", label: "validate(JobSet webhook)", gen: gen.validateJobSet, upstream: jobsetValidateExpect, module: "jobset"},
 	{name: "jobsetFailurePolicy", gen: gen.jobsetFailurePolicy, upstream: jobsetExpect("failurePolicy"), module: "jobset"},
 	{name: "jobsetFailurePolicy", label: "jobsetFailurePolicy(RE2 patterns)", gen: gen.jobsetPatterns, upstream: jobsetExpect("failurePolicy"), module: "jobset"},
 	{name: "crrValidate", gen: gen.crr, upstream: upstreamCRR, module: "kruise"},

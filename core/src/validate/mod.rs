@@ -556,7 +556,10 @@ pub fn validate_value_with(obj: &Value, ctx: &Ctx, crds: &crd_schema::CrdSet) ->
     }
     // A custom resource whose CRD the request knows is admitted with its schema (pruning,
     // defaults, the schema's validation), then by restartkit's model of its kind if it has one.
-    if let Some((crd, version)) = crds.find(api_version, kind) {
+    let schema = crds
+        .find(api_version, kind)
+        .or_else(|| crd_schema::bundled::find(api_version, kind, ctx.gates.version.minor));
+    if let Some((crd, version)) = schema {
         return custom_resource(crd, version, group, api_version, kind, obj, ctx, out);
     }
     // Then unknown fields are refused or dropped before validation.
@@ -602,6 +605,22 @@ fn custom_resource(
     checked
         .infos
         .retain(|d| d.code.as_deref() != Some("kind-not-modelled"));
+    // The schema is checked by the API server's validation, before any validating webhook is
+    // called: where it refuses the object, the webhooks say nothing.
+    if by_schema
+        .errors
+        .iter()
+        .any(|e| e.code.as_deref() == Some("crd-schema"))
+    {
+        checked.errors.retain(|e| {
+            !matches!(
+                e.origin,
+                crate::diag::Origin::JobsetWebhook
+                    | crate::diag::Origin::KruiseWebhook
+                    | crate::diag::Origin::TrainerWebhook
+            )
+        });
+    }
     by_schema.errors.retain(|e| {
         e.code.as_deref() != Some("crd-schema")
             || !checked.errors.iter().any(|c| c.field == e.field)

@@ -16,6 +16,7 @@
 //! CEL rules (`x-kubernetes-validations`) are not evaluated: a kind whose schema has any gets an
 //! info saying so (no Rust CEL implementation matches cel-go and the Kubernetes libraries).
 
+pub mod bundled;
 mod formats;
 pub mod go;
 pub mod openapi;

@@ -445,3 +445,92 @@ fn a_create_cannot_set_status_where_the_status_subresource_is_on() {
         assert_eq!(out.errors.len(), errors, "{:?}", out.errors);
     }
 }
+
+fn jobset(spec: Value, fv: FieldValidation) -> ValidateOutput {
+    let mut spec = spec;
+    if spec.get("replicatedJobs").is_none() {
+        spec["replicatedJobs"] = json!([{"name": "w", "template": {"spec": {"template": {"spec": {
+            "restartPolicy": "Never", "containers": [{"name": "c", "image": "busybox"}]}}}}}]);
+    }
+    run(ValidateInput {
+        object: Some(
+            json!({"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet",
+            "metadata": {"name": "js", "namespace": "default"}, "spec": spec}),
+        ),
+        field_validation: fv,
+        ..Default::default()
+    })
+    .unwrap()
+}
+
+#[test]
+fn the_bundled_jobset_schema_checks_its_own_fields() {
+    // A rule without a name: the webhook names it before the schema (which requires one) sees it.
+    let out = jobset(
+        json!({"failurePolicy": {"rules": [{"action": "FailJobSet"}]}}),
+        FieldValidation::Strict,
+    );
+    assert!(out.valid, "{:?}", out.errors);
+    // A misspelt field of the JobSet itself is unknown to its CRD.
+    let out = jobset(
+        json!({"failurePolicy": {"maxRestart": 3}}),
+        FieldValidation::Strict,
+    );
+    assert_eq!(out.errors.len(), 1, "{:?}", out.errors);
+    assert_eq!(out.errors[0].field, "spec.failurePolicy.maxRestart");
+    assert_eq!(out.errors[0].code.as_deref(), Some("unknown-field"));
+    let out = jobset(
+        json!({"failurePolicy": {"maxRestart": 3}}),
+        FieldValidation::Warn,
+    );
+    assert!(
+        out.valid
+            && out
+                .warnings
+                .iter()
+                .any(|w| w.field == "spec.failurePolicy.maxRestart")
+    );
+    // A constraint only the schema knows.
+    let out = jobset(
+        json!({"successPolicy": {"operator": "Most"}}),
+        FieldValidation::Strict,
+    );
+    assert_eq!(
+        out.errors
+            .iter()
+            .map(|e| e.message.as_str())
+            .collect::<Vec<_>>(),
+        [
+            r#"spec.successPolicy.operator: Unsupported value: "Most": supported values: "All", "Any""#
+        ]
+    );
+    // Repeated replicatedJob names: the list-map key.
+    let rj = json!({"name": "w", "template": {"spec": {"template": {"spec": {"restartPolicy": "Never",
+        "containers": [{"name": "c", "image": "busybox"}]}}}}});
+    let out = jobset(
+        json!({"replicatedJobs": [rj.clone(), rj]}),
+        FieldValidation::Strict,
+    );
+    assert!(
+        out.errors
+            .iter()
+            .any(|e| e.message == r#"spec.replicatedJobs[1]: Duplicate value: {"name":"w"}"#),
+        "{:?}",
+        out.errors
+    );
+}
+
+#[test]
+fn a_constraint_the_hand_written_checks_report_is_told_once() {
+    let out = jobset(
+        json!({"failurePolicy": {"rules": [{"name": "r", "action": "Explode"}]}}),
+        FieldValidation::Strict,
+    );
+    let at_action: Vec<_> = out
+        .errors
+        .iter()
+        .filter(|e| e.field == "spec.failurePolicy.rules[0].action")
+        .collect();
+    assert_eq!(at_action.len(), 1, "{:?}", out.errors);
+    assert!(at_action[0].code.as_deref() != Some("crd-schema"));
+}
