@@ -534,3 +534,122 @@ fn a_constraint_the_hand_written_checks_report_is_told_once() {
     assert_eq!(at_action.len(), 1, "{:?}", out.errors);
     assert!(at_action[0].code.as_deref() != Some("crd-schema"));
 }
+
+/// Bad input never panics: schemas and objects drawn from a small grammar of awkward values
+/// (negative and huge limits, zero and fractional multipleOf, patterns Go refuses, keywords of
+/// the wrong type, deep nesting), every field validation.
+#[test]
+fn awkward_schemas_and_objects_never_panic() {
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    let scalars = [
+        json!(null),
+        json!(true),
+        json!(-1),
+        json!(0),
+        json!(1.5),
+        json!(9_223_372_036_854_775_807i64),
+        json!(-9_223_372_036_854_775_808i64),
+        json!(18_446_744_073_709_551_615u64),
+        json!(1e300),
+        json!(-1e-300),
+        json!(""),
+        json!("é\u{0}"),
+        json!("("),
+        json!([]),
+        json!({}),
+    ];
+    let keywords = [
+        "maxLength",
+        "minLength",
+        "pattern",
+        "maximum",
+        "minimum",
+        "multipleOf",
+        "enum",
+        "format",
+        "maxItems",
+        "minItems",
+        "maxProperties",
+        "minProperties",
+        "required",
+        "nullable",
+        "default",
+        "x-kubernetes-list-type",
+        "x-kubernetes-list-map-keys",
+        "uniqueItems",
+        "exclusiveMaximum",
+    ];
+    fn schema(
+        depth: u32,
+        next: &mut dyn FnMut(u64) -> u64,
+        scalars: &[Value],
+        keywords: &[&str],
+    ) -> Value {
+        let types = ["string", "integer", "number", "boolean", "object", "array"];
+        let t = types[next(6) as usize];
+        let mut s = json!({"type": t});
+        for _ in 0..next(4) {
+            let k = keywords[next(keywords.len() as u64) as usize];
+            s[k] = match k {
+                "pattern" => json!(["^a", "(", "[", "a{1001}", "\\pL+"][next(5) as usize]),
+                "format" => json!(
+                    ["uuid", "date", "byte", "int32", "float", "k8s-short-name"][next(6) as usize]
+                ),
+                "x-kubernetes-list-type" => json!(["set", "map", "atomic"][next(3) as usize]),
+                "x-kubernetes-list-map-keys" => json!(["a"]),
+                "required" => json!(["a", "b"]),
+                "enum" => json!([scalars[next(scalars.len() as u64) as usize].clone(), 1]),
+                _ => scalars[next(scalars.len() as u64) as usize].clone(),
+            };
+        }
+        if depth < 4 {
+            match t {
+                "object" if next(3) == 0 => {
+                    s["additionalProperties"] = schema(depth + 1, next, scalars, keywords)
+                }
+                "object" => {
+                    s["properties"] = json!({"a": schema(depth + 1, next, scalars, keywords),
+                        "b": schema(depth + 1, next, scalars, keywords)})
+                }
+                "array" => s["items"] = schema(depth + 1, next, scalars, keywords),
+                _ => {}
+            }
+            if next(5) == 0 {
+                s["anyOf"] = json!([schema(4, next, scalars, keywords), {"not": {"minimum": 1}}]);
+            }
+        } else if t == "array" {
+            s["items"] = json!({"type": "string"});
+        }
+        s
+    }
+    fn value(depth: u32, next: &mut dyn FnMut(u64) -> u64, scalars: &[Value]) -> Value {
+        match next(if depth < 4 { 4 } else { 2 }) {
+            0 | 1 => scalars[next(scalars.len() as u64) as usize].clone(),
+            2 => json!([
+                value(depth + 1, next, scalars),
+                value(depth + 1, next, scalars)
+            ]),
+            _ => {
+                json!({"a": value(depth + 1, next, scalars), "b": value(depth + 1, next, scalars), "c": 1})
+            }
+        }
+    }
+    for i in 0..1500 {
+        let s = schema(0, &mut next, &scalars, &keywords);
+        let v = value(0, &mut next, &scalars);
+        let fv = [
+            FieldValidation::Strict,
+            FieldValidation::Warn,
+            FieldValidation::Ignore,
+        ][i % 3];
+        for minor in ["1.31", "1.37"] {
+            let _ = check_at(s.clone(), v.clone(), minor, fv);
+        }
+    }
+}
