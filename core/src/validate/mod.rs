@@ -600,7 +600,11 @@ fn custom_resource(
     let admitted = crd_schema::admit(version, crd, obj, ctx, &mut by_schema);
     let mut checked = Findings::default();
     workloads::validate_kind(group, api_version, kind, &admitted, ctx, &mut checked);
-    meta::check(group, kind, &admitted, ctx, &mut checked);
+    if meta::kind_meta(group, kind).is_some() {
+        meta::check(group, kind, &admitted, ctx, &mut checked);
+    } else {
+        meta::check_custom_resource(group, kind, crd.namespaced, &admitted, ctx, &mut checked);
+    }
     // The schema checked the kind: it is not "passed over".
     checked
         .infos

@@ -653,3 +653,19 @@ fn awkward_schemas_and_objects_never_panic() {
         }
     }
 }
+
+#[test]
+fn a_custom_resource_gets_the_metadata_check_of_its_crd() {
+    let out = run(ValidateInput {
+        object: Some(json!({"apiVersion": "example.com/v1", "kind": "Widget",
+            "metadata": {"name": "Not_A_Name"}, "spec": {}})),
+        crds: vec![super::CrdInput {
+            source: crd(obj(json!({}))),
+            file_name: None,
+        }],
+        ..Default::default()
+    })
+    .unwrap();
+    assert_eq!(out.errors.len(), 1, "{:?}", out.errors);
+    assert_eq!(out.errors[0].field, "metadata.name");
+}
