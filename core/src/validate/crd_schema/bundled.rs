@@ -7,15 +7,21 @@
 //!
 //! A CRD given with the request for the same kind wins over the bundled one.
 
-use super::{Crd, CrdSet, CrdVersion};
+#[cfg(feature = "bundled-crds")]
+use super::CrdSet;
+use super::{Crd, CrdVersion};
+#[cfg(feature = "bundled-crds")]
 use std::sync::OnceLock;
 
+#[cfg(feature = "bundled-crds")]
 const JOBSET: &str = include_str!("../../generated/crds/jobset.json");
 
 /// One set per minor the formats are read for (1.31 and later; the API server's format list
 /// changed in 1.34 and 1.36).
+#[cfg(feature = "bundled-crds")]
 static CACHE: [OnceLock<CrdSet>; 16] = [const { OnceLock::new() }; 16];
 
+#[cfg(feature = "bundled-crds")]
 fn set(minor: u32) -> &'static CrdSet {
     let slot = usize::try_from(minor.saturating_sub(31))
         .unwrap_or(0)
@@ -37,7 +43,15 @@ fn set(minor: u32) -> &'static CrdSet {
     })
 }
 
+/// The bundled schema for objects of `apiVersion` and `kind`, as Kubernetes 1.`minor` reads it
+/// (none without the `bundled-crds` feature).
+#[cfg(not(feature = "bundled-crds"))]
+pub fn find(_: &str, _: &str, _: u32) -> Option<(&'static Crd, &'static CrdVersion)> {
+    None
+}
+
 /// The bundled schema for objects of `apiVersion` and `kind`, as Kubernetes 1.`minor` reads it.
+#[cfg(feature = "bundled-crds")]
 pub fn find(
     api_version: &str,
     kind: &str,
@@ -46,7 +60,7 @@ pub fn find(
     set(minor).find(api_version, kind)
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "bundled-crds"))]
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;

@@ -446,6 +446,7 @@ fn a_create_cannot_set_status_where_the_status_subresource_is_on() {
     }
 }
 
+#[cfg(feature = "bundled-crds")]
 fn jobset(spec: Value, fv: FieldValidation) -> ValidateOutput {
     let mut spec = spec;
     if spec.get("replicatedJobs").is_none() {
@@ -463,6 +464,7 @@ fn jobset(spec: Value, fv: FieldValidation) -> ValidateOutput {
     .unwrap()
 }
 
+#[cfg(feature = "bundled-crds")]
 #[test]
 fn the_bundled_jobset_schema_checks_its_own_fields() {
     // A rule without a name: the webhook names it before the schema (which requires one) sees it.
@@ -520,6 +522,7 @@ fn the_bundled_jobset_schema_checks_its_own_fields() {
     );
 }
 
+#[cfg(feature = "bundled-crds")]
 #[test]
 fn a_constraint_the_hand_written_checks_report_is_told_once() {
     let out = jobset(
