@@ -158,3 +158,40 @@ fn unreadable_or_bad_crds_name_the_file() {
             .ends_with("properties[size].type")
     );
 }
+
+#[test]
+fn a_file_read_piece_by_piece_uses_the_crds_given_and_those_before() {
+    let d = dir("stream");
+    let crd_file = d.join("crd.yaml");
+    std::fs::write(&crd_file, CRD).unwrap();
+    // The same answer read whole and read piece by piece (a tiny streaming threshold), with the
+    // CRD given apart or at the head of the stream.
+    let both = d.join("both.yaml");
+    std::fs::write(&both, format!("{CRD}---\n{WIDGET}")).unwrap();
+    let alone = d.join("alone.yaml");
+    std::fs::write(&alone, WIDGET).unwrap();
+    for stream in ["100000000", "64"] {
+        for (file, extra) in [(&both, None), (&alone, Some(&crd_file))] {
+            let mut args = vec!["validate", "-o", "json", "--validate", "warn"];
+            if let Some(c) = extra {
+                args.extend(["--schema-location", c.to_str().unwrap()]);
+            }
+            args.push(file.to_str().unwrap());
+            let o = Command::new(env!("CARGO_BIN_EXE_restartkit"))
+                .args(&args)
+                .env("RESTARTKIT_STREAM_BYTES", stream)
+                .output()
+                .unwrap();
+            assert_eq!(
+                o.status.code(),
+                Some(1),
+                "{}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            let out: Value = serde_json::from_slice(&o.stdout).unwrap();
+            let errors = out[0]["result"]["errors"].as_array().unwrap();
+            assert_eq!(errors.len(), 1, "{errors:?}");
+            assert_eq!(errors[0]["field"], "spec.size");
+        }
+    }
+}

@@ -187,6 +187,7 @@ pub fn run(input: ValidateInput) -> Result<ValidateOutput, Diagnostic> {
                 documents.push(summary);
                 all.merge(f);
             }
+            once_per_kind(&mut all.infos);
         }
         (Some(_), Some(_)) => {
             return Err(Diagnostic::request(
@@ -285,6 +286,22 @@ pub fn request_crds(input: &ValidateInput, minor: u32) -> (crd_schema::CrdSet, V
         problems.extend(crds.add_text(&c.source, c.file_name.as_deref(), minor));
     }
     (crds, problems)
+}
+
+/// The note that a kind's CEL rules are not evaluated, once per kind (the first document's):
+/// it says the same of every object of the kind.
+pub(crate) fn once_per_kind(infos: &mut Vec<Diagnostic>) {
+    let mut seen: Vec<String> = Vec::new();
+    infos.retain(|d| {
+        if d.code.as_deref() != Some("cel-not-evaluated") {
+            return true;
+        }
+        if seen.contains(&d.message) {
+            return false;
+        }
+        seen.push(d.message.clone());
+        true
+    });
 }
 
 /// One entry of a stream validated: its findings, placed in the text (`lines`: the stream's, or

@@ -49,6 +49,8 @@ pub struct Session {
     ctx: Ctx,
     /// The CRDs given with the request and those read so far in the stream.
     crds: super::crd_schema::CrdSet,
+    /// The kinds whose CEL note was given already.
+    cel_told: std::collections::BTreeSet<String>,
     next_index: usize,
     list: Option<OpenList>,
 }
@@ -88,6 +90,7 @@ impl Session {
                     Session {
                         ctx,
                         crds,
+                        cel_told: Default::default(),
                         next_index: 0,
                         list: None,
                     },
@@ -211,6 +214,11 @@ impl Session {
                 let (mut findings, summary) =
                     check_entry(entry, &self.ctx, &self.crds, &lines, None);
                 findings.extend(crd_problem);
+                // The CEL note once per kind in the stream, as for a stream read whole.
+                findings.infos.retain(|d| {
+                    d.code.as_deref() != Some("cel-not-evaluated")
+                        || self.cel_told.insert(d.message.clone())
+                });
                 Outcome::Document { findings, summary }
             })
             .collect()

@@ -672,3 +672,25 @@ fn a_custom_resource_gets_the_metadata_check_of_its_crd() {
     assert_eq!(out.errors.len(), 1, "{:?}", out.errors);
     assert_eq!(out.errors[0].field, "metadata.name");
 }
+
+#[test]
+fn the_cel_note_is_given_once_per_kind() {
+    let s = json!({"type": "object", "x-kubernetes-validations": [{"rule": "true"}]});
+    let text = format!(
+        "{}\n---\n{}\n---\n{}\n",
+        crd(s),
+        widget(json!({})),
+        widget(json!({}))
+    );
+    let out = run(ValidateInput {
+        source: Some(text),
+        ..Default::default()
+    })
+    .unwrap();
+    let notes = out
+        .infos
+        .iter()
+        .filter(|d| d.code.as_deref() == Some("cel-not-evaluated"))
+        .count();
+    assert_eq!(notes, 1, "{:?}", out.infos);
+}
