@@ -117,6 +117,7 @@ func upstreamCRDSchema(raw []byte) (map[string]any, error) {
 	}
 	var errs field.ErrorList
 	errs = append(errs, apiservervalidation.ValidateCustomResource(nil, u, validator)...)
+	errs = append(errs, embeddedErrors(u, ss)...)
 	errs = append(errs, structurallisttype.ValidateListSetsAndMaps(nil, ss, u)...)
 	exp := errorsExpect(errs)
 	msgs := []any{}
@@ -286,6 +287,16 @@ func (g gen) crdSchema(depth int) map[string]any {
 
 func (g gen) crdObjectSchema(depth int) map[string]any {
 	s := map[string]any{"type": "object"}
+	if depth > 1 && g.chance(0.12) {
+		// An embedded resource: apiVersion, kind and metadata are its own.
+		s["x-kubernetes-embedded-resource"] = true
+		if g.chance(0.5) {
+			s["x-kubernetes-preserve-unknown-fields"] = true
+		} else {
+			s["properties"] = map[string]any{"spec": map[string]any{"type": "object", "x-kubernetes-preserve-unknown-fields": true}}
+		}
+		return s
+	}
 	if g.chance(0.2) {
 		s["additionalProperties"] = g.crdSchema(depth)
 	} else if g.chance(0.1) {
@@ -400,6 +411,21 @@ func (g gen) crdValue(s map[string]any, depth int, clean bool) any {
 		return out
 	case "object":
 		out := map[string]any{}
+		if s["x-kubernetes-embedded-resource"] == true {
+			if v := g.pick("v1", "apps/v1", "example.com/v1", "", "a/b/c", "/", int64(1), nil); v != nil {
+				out["apiVersion"] = v
+			}
+			if v := g.pick("Pod", "Widget", "My_Kind", "", strings.Repeat("x", 64), "9lives", true, nil); v != nil {
+				out["kind"] = v
+			}
+			if g.chance(0.5) {
+				out["metadata"] = map[string]any{}
+			}
+			if g.chance(0.5) {
+				out["spec"] = map[string]any{"any": int64(1)}
+			}
+			return out
+		}
 		if props, ok := s["properties"].(map[string]any); ok {
 			for k, p := range props {
 				if g.chance(0.75) || clean && g.chance(0.5) {

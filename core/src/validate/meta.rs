@@ -368,7 +368,7 @@ fn dns1123_label(value: &str) -> Vec<String> {
 }
 
 /// IsDNS1035Label.
-fn dns1035_label(value: &str) -> Vec<String> {
+pub(crate) fn dns1035_label(value: &str) -> Vec<String> {
     let mut errs = Vec::new();
     if value.len() > 63 {
         errs.push(max_len(63, CHARACTERS));

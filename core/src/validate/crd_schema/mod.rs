@@ -298,6 +298,7 @@ pub fn admit(
         m.shift_remove("status");
     }
     out.extend(openapi::field_errors(schema, &v, minor));
+    out.extend(structural::embedded_errors(schema, &v, minor));
     out.extend(structural::list_errors(schema, &v, minor));
     if schema.cel_rules > 0 {
         out.push(

@@ -317,3 +317,95 @@ fn map_list(s: &Schema, a: &[Value], path: &str, minor: u32, out: &mut Vec<Diagn
         ));
     }
 }
+
+/// The strategy's check of embedded resources (schemaobjectmeta.Validate, not at the resource
+/// root): an object whose schema says `x-kubernetes-embedded-resource` needs a string
+/// `apiVersion` that parses as a group/version and a `kind` that is a DNS-1035 label in any case.
+/// (Its `metadata` is not checked here.) Paths are apimachinery's: `.key` for properties,
+/// `[key]` for additionalProperties, `[i]` for items.
+pub fn embedded_errors(s: &Schema, obj: &Value, minor: u32) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    embedded_at(Some(s), obj, "", minor, &mut out);
+    out
+}
+
+fn embedded_at(s: Option<&Schema>, x: &Value, path: &str, minor: u32, out: &mut Vec<Diagnostic>) {
+    let Some(s) = s else { return };
+    match x {
+        Value::Object(m) => {
+            if s.embedded_resource {
+                embedded_resource(m, path, minor, out);
+            }
+            for (k, v) in m {
+                if let Some(p) = s.properties.get(k) {
+                    embedded_at(Some(p), v, &join_key(path, k), minor, out);
+                } else if let Some(Additional::Schema(a)) = &s.additional_properties {
+                    embedded_at(Some(a), v, &format!("{path}[{k}]"), minor, out);
+                }
+            }
+        }
+        Value::Array(a) => {
+            for (i, v) in a.iter().enumerate() {
+                embedded_at(s.items.as_deref(), v, &format!("{path}[{i}]"), minor, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn embedded_resource(m: &Map<String, Value>, path: &str, minor: u32, out: &mut Vec<Diagnostic>) {
+    // Up to 1.33 the Required errors carry a detail.
+    let missing = if minor <= 33 { "must not be empty" } else { "" };
+    for key in ["apiVersion", "kind"] {
+        if !m.contains_key(key) {
+            out.push(apimachinery_error(
+                &join_key(path, key),
+                ErrorType::FieldValueRequired,
+                None,
+                missing,
+                minor,
+            ));
+        }
+    }
+    let invalid = |key: &str, v: &Value, detail: &str| {
+        apimachinery_error(
+            &join_key(path, key),
+            ErrorType::FieldValueInvalid,
+            Some(v.clone()),
+            detail,
+            minor,
+        )
+    };
+    if let Some(v) = m.get("apiVersion") {
+        match v.as_str() {
+            None => out.push(invalid("apiVersion", v, "must be a string")),
+            Some("") => out.push(invalid("apiVersion", v, "must not be empty")),
+            // schema.ParseGroupVersion: "/" and a single slash parse; more do not.
+            Some(a) if a != "/" && a.matches('/').count() > 1 => out.push(invalid(
+                "apiVersion",
+                v,
+                &format!("unexpected GroupVersion string: {a}"),
+            )),
+            Some(_) => {}
+        }
+    }
+    if let Some(v) = m.get("kind") {
+        match v.as_str() {
+            None => out.push(invalid("kind", v, "must be a string")),
+            Some("") => out.push(invalid("kind", v, "must not be empty")),
+            Some(k) => {
+                let errs = crate::validate::meta::dns1035_label(&k.to_lowercase());
+                if !errs.is_empty() {
+                    out.push(invalid(
+                        "kind",
+                        v,
+                        &format!(
+                            "may have mixed case, but should otherwise match: {}",
+                            errs.join(",")
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+}

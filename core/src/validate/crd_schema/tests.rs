@@ -694,3 +694,39 @@ fn the_cel_note_is_given_once_per_kind() {
         .count();
     assert_eq!(notes, 1, "{:?}", out.infos);
 }
+
+#[test]
+fn an_embedded_resource_needs_an_api_version_and_a_kind() {
+    let s = obj(
+        json!({"inner": {"type": "object", "x-kubernetes-embedded-resource": true,
+        "x-kubernetes-preserve-unknown-fields": true}}),
+    );
+    assert!(
+        check(
+            s.clone(),
+            json!({"inner": {"apiVersion": "v1", "kind": "Pod"}})
+        )
+        .valid
+    );
+    let mut got = messages(&check(s.clone(), json!({"inner": {"apiVersion": "a/b/c"}})));
+    got.sort();
+    assert_eq!(
+        got,
+        [
+            r#"spec.inner.apiVersion: Invalid value: "a/b/c": unexpected GroupVersion string: a/b/c"#,
+            "spec.inner.kind: Required value",
+        ]
+    );
+    let old = messages(&check_at(
+        s.clone(),
+        json!({"inner": {"apiVersion": "v1"}}),
+        "1.33",
+        FieldValidation::Strict,
+    ));
+    assert_eq!(old, ["spec.inner.kind: Required value: must not be empty"]);
+    let out = check(s, json!({"inner": {"apiVersion": "v1", "kind": "My_Kind"}}));
+    assert_eq!(out.errors.len(), 1);
+    assert!(out.errors[0].message.starts_with(
+        r#"spec.inner.kind: Invalid value: "My_Kind": may have mixed case, but should otherwise match: a DNS-1035 label"#
+    ));
+}
