@@ -266,6 +266,8 @@ struct Request<'a> {
     field_validation: FieldValidationArg,
     /// `--runtime` files.
     extra: Vec<(String, String)>,
+    /// `--schema-location` files, as the contract's `crds` entries.
+    crds: Vec<Value>,
 }
 
 impl Request<'_> {
@@ -279,6 +281,9 @@ impl Request<'_> {
             "fieldValidation".into(),
             json!(self.field_validation.api_value()),
         );
+        if !self.crds.is_empty() {
+            input.insert("crds".into(), Value::Array(self.crds.clone()));
+        }
         input
     }
 
@@ -861,10 +866,24 @@ impl JsonArray {
     }
 }
 
+/// The CRD files of `--schema-location` (a directory stands for the manifests under it), as the
+/// `crds` of the validate request; what cannot be read names the file.
+fn read_schema_locations(paths: &[PathBuf]) -> Result<Vec<Value>, String> {
+    let files = expand(paths, None)?;
+    files
+        .iter()
+        .map(|f| {
+            let text = crate::read_input(f)?;
+            Ok(json!({"source": text, "fileName": f.display().to_string()}))
+        })
+        .collect()
+}
+
 /// `restartkit validate`.
 pub fn validate(
     files: &[PathBuf],
     runtime_files: &[PathBuf],
+    schema_locations: &[PathBuf],
     output: Output,
     skip_defaulting: bool,
     field_validation: FieldValidationArg,
@@ -877,12 +896,20 @@ pub fn validate(
             return ExitCode::from(2);
         }
     };
+    let crds = match read_schema_locations(schema_locations) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: --schema-location {e}");
+            return ExitCode::from(2);
+        }
+    };
     let req = Request {
         target,
         output,
         skip_defaulting,
         field_validation,
         extra,
+        crds,
     };
     // Standard input is read first (once): a TrainJob in a file may name a runtime in it.
     let stdin_pos = files.iter().position(|f| f.as_os_str() == "-");

@@ -138,13 +138,20 @@ enum Command {
         #[arg(
             long = "compare-version",
             value_name = "VERSION",
-            conflicts_with_all = ["skip_defaulting", "runtimes"]
+            conflicts_with_all = ["skip_defaulting", "runtimes", "schema_locations"]
         )]
         compare_version: Option<String>,
         /// A TrainingRuntime or ClusterTrainingRuntime file the TrainJobs may name (repeatable;
         /// the runtimes in the other files given count too).
         #[arg(long = "runtime", value_name = "FILE")]
         runtimes: Vec<PathBuf>,
+        /// CustomResourceDefinitions (apiextensions.k8s.io/v1 YAML or JSON; a file, or a
+        /// directory of them) whose schemas check custom resources of their kinds as
+        /// kube-apiserver does: types, formats, enums, limits, required fields, defaults, list
+        /// types and unknown fields (CEL rules are not evaluated). Repeatable; CRDs among the
+        /// files validated count too. A kind with no schema anywhere is passed over with an info.
+        #[arg(long = "schema-location", value_name = "PATH")]
+        schema_locations: Vec<PathBuf>,
         #[command(flatten)]
         target: Target,
     },
@@ -456,6 +463,7 @@ fn dispatch(cli: Cli) -> ExitCode {
             field_validation,
             compare_version,
             runtimes,
+            schema_locations,
             target,
         } => {
             let files = match files::expand(&files, files_from.as_deref()) {
@@ -470,6 +478,7 @@ fn dispatch(cli: Cli) -> ExitCode {
                 None => files::validate(
                     &files,
                     &runtimes,
+                    &schema_locations,
                     output,
                     skip_defaulting,
                     field_validation,

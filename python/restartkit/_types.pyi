@@ -362,6 +362,15 @@ class CrashLoopBackOffConfig(TypedDict):
     maxContainerRestartPeriod: NotRequired[Optional[str]]
 
 
+class CrdInput(TypedDict):
+    """CRD texts given with a `validate` request (besides the CRDs of the validated stream itself)."""
+
+    #: YAML or JSON, one or more documents; every CustomResourceDefinition among them counts.
+    source: str
+    #: Where `source` came from: diagnostics about it name it.
+    fileName: NotRequired[Optional[str]]
+
+
 class CrrAction(TypedDict):
     atSeconds: float
     #: The containers to recreate, in order.
@@ -1735,6 +1744,8 @@ more documents), with the target version and gate overrides."""
     proposals: NotRequired[List[Proposal]]
     #: TrainingRuntimes and ClusterTrainingRuntimes a TrainJob may name, beside those of the input itself (another file, a runtime installed in the cluster).
     runtimes: NotRequired[List[RuntimeInput]]
+    #: CustomResourceDefinitions (apiextensions.k8s.io/v1, YAML or JSON texts) whose schemas custom resources of their kinds are checked against, as kube-apiserver checks them; the CRDs in `source` itself count too.
+    crds: NotRequired[List[CrdInput]]
 
 
 class ValidateOutput(TypedDict):

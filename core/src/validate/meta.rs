@@ -368,7 +368,7 @@ pub(super) fn dns1123_label(value: &str) -> Vec<String> {
 }
 
 /// IsDNS1035Label.
-fn dns1035_label(value: &str) -> Vec<String> {
+pub(crate) fn dns1035_label(value: &str) -> Vec<String> {
     let mut errs = Vec::new();
     if value.len() > 63 {
         errs.push(max_len(63, CHARACTERS));
@@ -523,6 +523,31 @@ pub fn check(group: &str, kind: &str, obj: &Value, ctx: &Ctx, out: &mut Findings
     let Some(rule) = kind_meta(group, kind) else {
         return;
     };
+    check_with(rule, group, kind, obj, ctx, out);
+}
+
+/// The metadata check of a custom resource of a CRD restartkit was given (its scope from the
+/// CRD): the customresource validator's, NameIsDNSSubdomain and no standard-finalizer rule, as
+/// for the custom resources restartkit knows.
+pub fn check_custom_resource(
+    group: &str,
+    kind: &str,
+    namespaced: bool,
+    obj: &Value,
+    ctx: &Ctx,
+    out: &mut Findings,
+) {
+    let rule = KindMeta {
+        group: "",
+        kind: "",
+        namespaced,
+        name: NameRule::DnsSubdomain,
+        kube_finalizers: false,
+    };
+    check_with(rule, group, kind, obj, ctx, out);
+}
+
+fn check_with(rule: KindMeta, group: &str, kind: &str, obj: &Value, ctx: &Ctx, out: &mut Findings) {
     let empty = serde_json::Map::new();
     let meta = match obj.get("metadata") {
         Some(Value::Object(m)) => m,

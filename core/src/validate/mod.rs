@@ -5,6 +5,7 @@
 mod container;
 mod controllers;
 mod cron;
+pub mod crd_schema;
 pub mod crr;
 pub mod decoding;
 pub mod job;
@@ -71,6 +72,11 @@ pub struct ValidateInput {
     /// input itself (another file, a runtime installed in the cluster).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub runtimes: Vec<crate::trainer::op::RuntimeInput>,
+    /// CustomResourceDefinitions (apiextensions.k8s.io/v1, YAML or JSON texts) whose schemas
+    /// custom resources of their kinds are checked against, as kube-apiserver checks them; the
+    /// CRDs in `source` itself count too.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub crds: Vec<crd_schema::CrdInput>,
 }
 
 /// One document of a validated stream.
@@ -112,6 +118,8 @@ pub fn run(input: ValidateInput) -> Result<ValidateOutput, Diagnostic> {
     };
     let mut all = request_findings;
     let mut documents = Vec::new();
+    let (mut crds, crd_problems) = request_crds(&input, ctx.gates.version.minor);
+    all.extend(crd_problems);
     let proposals = crate::proposals::marker(&input.proposals);
     match (input.object, input.source) {
         (Some(obj), None) => {
@@ -127,7 +135,7 @@ pub fn run(input: ValidateInput) -> Result<ValidateOutput, Diagnostic> {
                 ));
                 all.merge(meta::findings(&obj, &ctx));
             } else {
-                let (f, _) = validate_value(&obj, &ctx);
+                let (f, _) = validate_value_with(&obj, &ctx, &crds);
                 all.merge(f);
             }
         }
@@ -151,6 +159,22 @@ pub fn run(input: ValidateInput) -> Result<ValidateOutput, Diagnostic> {
             } else {
                 Vec::new()
             };
+            // The CRDs of the stream count for every document of it (kubectl creates them
+            // first when they come in one apply; after them when they come later is the
+            // cluster's business, not the schema's).
+            if entries
+                .iter()
+                .any(|e| e.as_ref().is_ok_and(|d| crd_schema::is_crd(&d.value)))
+            {
+                for d in entries.iter().filter_map(|e| e.as_ref().ok()) {
+                    if let Err(mut problem) = crds.add_value(&d.value, ctx.gates.version.minor) {
+                        problem.document = Some(d.index);
+                        source::attach_range(&mut problem, Some(d), &lines, false);
+                        attach_position(&mut problem, d);
+                        all.push(problem);
+                    }
+                }
+            }
             let runtimes =
                 has_train_job.then(|| crate::trainer::op::Runtimes::new(&read, &input.runtimes));
             if let Some(r) = &runtimes {
@@ -160,12 +184,14 @@ pub fn run(input: ValidateInput) -> Result<ValidateOutput, Diagnostic> {
                 let (f, summary) = check_entry(
                     entry,
                     &ctx,
+                    &crds,
                     &lines,
                     runtimes.as_ref().map(|r| (r, &read[..])),
                 );
                 documents.push(summary);
                 all.merge(f);
             }
+            once_per_kind(&mut all.infos);
         }
         (Some(_), Some(_)) => {
             return Err(Diagnostic::request(
@@ -241,6 +267,7 @@ pub fn prepare(
     let always_pod = input
         .proposals
         .contains(&crate::proposals::Proposal::AlwaysPod);
+    let mut all = Findings::default();
     let ctx = Ctx {
         gates,
         skip_defaulting: input.skip_defaulting,
@@ -248,10 +275,37 @@ pub fn prepare(
         always_pod,
         field_validation: input.field_validation,
     };
-    let mut all = Findings::default();
     all.extend(settings_errors);
     all.extend(gate_warnings);
     Ok(Ok((ctx, all)))
+}
+
+/// The CRDs given with a request (`crds`), read for Kubernetes 1.`minor`, and what makes any of
+/// them unusable. (Apart from [`Ctx`]: the CRDs belong to one request's documents, and Ctx is
+/// built in many places that have none.)
+pub fn request_crds(input: &ValidateInput, minor: u32) -> (crd_schema::CrdSet, Vec<Diagnostic>) {
+    let mut crds = crd_schema::CrdSet::default();
+    let mut problems = Vec::new();
+    for c in &input.crds {
+        problems.extend(crds.add_text(&c.source, c.file_name.as_deref(), minor));
+    }
+    (crds, problems)
+}
+
+/// The note that a kind's CEL rules are not evaluated, once per kind (the first document's):
+/// it says the same of every object of the kind.
+pub(crate) fn once_per_kind(infos: &mut Vec<Diagnostic>) {
+    let mut seen: Vec<String> = Vec::new();
+    infos.retain(|d| {
+        if d.code.as_deref() != Some("cel-not-evaluated") {
+            return true;
+        }
+        if seen.contains(&d.message) {
+            return false;
+        }
+        seen.push(d.message.clone());
+        true
+    });
 }
 
 /// One entry of a stream validated: its findings, placed in the text (`lines`: the stream's, or
@@ -260,6 +314,7 @@ pub fn prepare(
 pub(crate) fn check_entry(
     entry: Result<Document, source::BrokenDocument>,
     ctx: &Ctx,
+    crds: &crd_schema::CrdSet,
     lines: &source::LineIndex,
     train: Option<(&crate::trainer::op::Runtimes, &[Document])>,
 ) -> (Findings, DocumentSummary) {
@@ -290,7 +345,7 @@ pub(crate) fn check_entry(
             f.merge(meta::findings(&doc.value, ctx));
             (f, true)
         }
-        None => validate_value(&doc.value, ctx),
+        None => validate_value_with(&doc.value, ctx, crds),
     };
     if train.is_some() {
         // A runtime beside a TrainJob is checked with it; the note that reading it
@@ -439,6 +494,11 @@ fn decoding_error(api_version: &str, kind: &str, obj: &Value, ctx: &Ctx) -> Opti
 
 /// Validates one object (any kind). Returns the findings and whether the kind is modelled.
 pub fn validate_value(obj: &Value, ctx: &Ctx) -> (Findings, bool) {
+    validate_value_with(obj, ctx, &crd_schema::CrdSet::default())
+}
+
+/// [`validate_value`] with the CRDs whose schemas custom resources are checked against.
+pub fn validate_value_with(obj: &Value, ctx: &Ctx, crds: &crd_schema::CrdSet) -> (Findings, bool) {
     let mut out = Findings::default();
     let Some(map) = obj.as_object() else {
         out.push(Diagnostic::request(
@@ -490,7 +550,7 @@ pub fn validate_value(obj: &Value, ctx: &Ctx) -> (Findings, bool) {
     if let Some(Value::Array(items)) = map.get("items") {
         let mut modelled = false;
         for (i, item) in items.iter().enumerate() {
-            let (mut f, m) = validate_value(item, ctx);
+            let (mut f, m) = validate_value_with(item, ctx, crds);
             modelled |= m;
             let prefix = format!("items[{i}]");
             for d in f.all_mut() {
@@ -515,6 +575,14 @@ pub fn validate_value(obj: &Value, ctx: &Ctx) -> (Findings, bool) {
             workloads::validate_kind(group, api_version, kind, obj, ctx, &mut Findings::default());
         return (out, modelled);
     }
+    // A custom resource whose CRD the request knows is admitted with its schema (pruning,
+    // defaults, the schema's validation), then by restartkit's model of its kind if it has one.
+    let schema = crds
+        .find(api_version, kind)
+        .or_else(|| crd_schema::bundled::find(api_version, kind, ctx.gates.version.minor));
+    if let Some((crd, version)) = schema {
+        return custom_resource(crd, version, group, api_version, kind, obj, ctx, out);
+    }
     // Then unknown fields are refused or dropped before validation.
     let pruned = workloads::unknown_fields(api_version, kind, obj, ctx, &mut out);
     let refused = ctx.field_validation == unknown_fields::FieldValidation::Strict
@@ -526,6 +594,82 @@ pub fn validate_value(obj: &Value, ctx: &Ctx) -> (Findings, bool) {
     let mut checked = Findings::default();
     let modelled = workloads::validate_kind(group, api_version, kind, obj, ctx, &mut checked);
     meta::check(group, kind, obj, ctx, &mut checked);
+    (finish(out, checked, refused, ctx), modelled)
+}
+
+/// A custom resource admitted with its CRD's schema ([`crd_schema::admit`]), then checked by
+/// restartkit's model of its kind, if any, on the object the schema let through. Where both say
+/// something of one field (a user's copy of a CRD restartkit models, whose hand-written checks
+/// report some of the schema's constraints in the webhook's or API server's own words), the
+/// hand-written finding is kept and the schema's dropped, so that a mistake is told once.
+#[allow(clippy::too_many_arguments)]
+fn custom_resource(
+    crd: &crd_schema::Crd,
+    version: &crd_schema::CrdVersion,
+    group: &str,
+    api_version: &str,
+    kind: &str,
+    obj: &Value,
+    ctx: &Ctx,
+    mut out: Findings,
+) -> (Findings, bool) {
+    // The unknown fields of the built-in types a custom resource embeds (a JobSet's Job
+    // templates), against the targeted minor's tables: a bundled schema stops at them.
+    let pruned = workloads::unknown_fields(api_version, kind, obj, ctx, &mut out);
+    let obj = pruned.as_ref().unwrap_or(obj);
+    let mut by_schema = Findings::default();
+    let admitted = crd_schema::admit(version, crd, obj, ctx, &mut by_schema);
+    let mut checked = Findings::default();
+    workloads::validate_kind(group, api_version, kind, &admitted, ctx, &mut checked);
+    if meta::kind_meta(group, kind).is_some() {
+        meta::check(group, kind, &admitted, ctx, &mut checked);
+    } else {
+        meta::check_custom_resource(group, kind, crd.namespaced, &admitted, ctx, &mut checked);
+    }
+    // The schema checked the kind: it is not "passed over".
+    checked
+        .infos
+        .retain(|d| d.code.as_deref() != Some("kind-not-modelled"));
+    // The schema is checked by the API server's validation, before any validating webhook is
+    // called: where it refuses the object, the webhooks say nothing.
+    if by_schema
+        .errors
+        .iter()
+        .any(|e| e.code.as_deref() == Some("crd-schema"))
+    {
+        checked.errors.retain(|e| {
+            !matches!(
+                e.origin,
+                crate::diag::Origin::JobsetWebhook
+                    | crate::diag::Origin::KruiseWebhook
+                    | crate::diag::Origin::TrainerWebhook
+            )
+        });
+    }
+    by_schema.errors.retain(|e| {
+        e.code.as_deref() != Some("crd-schema")
+            || !checked.errors.iter().any(|c| c.field == e.field)
+    });
+    let refused = ctx.field_validation == unknown_fields::FieldValidation::Strict
+        && by_schema
+            .errors
+            .iter()
+            .chain(&out.errors)
+            .any(|d| d.code.as_deref() == Some("unknown-field"));
+    let (unknown, schema_errors): (Vec<_>, Vec<_>) = by_schema
+        .errors
+        .into_iter()
+        .partition(|d| d.code.as_deref() == Some("unknown-field"));
+    out.extend(unknown);
+    out.extend(by_schema.warnings);
+    out.extend(by_schema.infos);
+    checked.extend(schema_errors);
+    (finish(out, checked, refused, ctx), true)
+}
+
+/// Adds what validation says (`checked`) to the decoding findings (`out`): as warnings when a
+/// strict decoding error has already refused the request, and worded for the targeted minor.
+fn finish(mut out: Findings, mut checked: Findings, refused: bool, ctx: &Ctx) -> Findings {
     if refused {
         // A strict decoding error refuses the request before validation runs: what validation
         // would say next is told as warnings, so that one run shows both.
@@ -544,7 +688,10 @@ pub fn validate_value(obj: &Value, ctx: &Ctx) -> (Findings, bool) {
     out.merge(checked);
     let minor = ctx.gates.version.minor;
     for d in out.all_mut() {
-        d.reword_for(minor);
+        // The schema's messages are already worded for the minor (their TooLong among them).
+        if d.code.as_deref() != Some("crd-schema") {
+            d.reword_for(minor);
+        }
     }
-    (out, modelled)
+    out
 }

@@ -47,11 +47,33 @@ struct OpenList {
 #[derive(Debug)]
 pub struct Session {
     ctx: Ctx,
+    /// The CRDs given with the request and those read so far in the stream.
+    crds: super::crd_schema::CrdSet,
+    /// The kinds whose CEL note was given already.
+    cel_told: std::collections::BTreeSet<String>,
     next_index: usize,
     list: Option<OpenList>,
 }
 
 impl Session {
+    /// A CRD read in the stream: its schema checks the documents after it (a stream read in
+    /// pieces cannot look ahead). Returns what makes it unusable, placed at its document.
+    fn learn_crd(
+        &mut self,
+        entry: &Result<source::Document, source::BrokenDocument>,
+    ) -> Option<Diagnostic> {
+        let doc = entry.as_ref().ok()?;
+        if !super::crd_schema::is_crd(&doc.value) {
+            return None;
+        }
+        let minor = self.ctx.gates.version.minor;
+        self.crds.add_value(&doc.value, minor).err().map(|mut d| {
+            d.document = Some(doc.index);
+            d.line = Some(doc.line);
+            d
+        })
+    }
+
     /// The session for `input` (its `source` is not read; `head`, the start of the stream,
     /// is where a settings comment is looked for). Besides it, the request's own findings
     /// (settings and gate warnings); `Err(output)` when the file's settings cannot be met.
@@ -60,16 +82,22 @@ impl Session {
         input: &ValidateInput,
         head: &str,
     ) -> Result<Result<(Session, Findings), ValidateOutput>, Diagnostic> {
-        Ok(super::prepare(input, Some(head))?.map(|(ctx, findings)| {
-            (
-                Session {
-                    ctx,
-                    next_index: 0,
-                    list: None,
-                },
-                findings,
-            )
-        }))
+        Ok(
+            super::prepare(input, Some(head))?.map(|(ctx, mut findings)| {
+                let (crds, problems) = super::request_crds(input, ctx.gates.version.minor);
+                findings.extend(problems);
+                (
+                    Session {
+                        ctx,
+                        crds,
+                        cel_told: Default::default(),
+                        next_index: 0,
+                        list: None,
+                    },
+                    findings,
+                )
+            }),
+        )
     }
 
     /// The Kubernetes version the stream is judged by (`x.y`).
@@ -99,8 +127,13 @@ impl Session {
                     None => self.take_index(),
                 };
                 let broken = source::separator_error(doc_line, sep_line, &rest, swallowed, index);
-                let (findings, summary) =
-                    check_entry(Err(broken), &self.ctx, &LineIndex::new(""), None);
+                let (findings, summary) = check_entry(
+                    Err(broken),
+                    &self.ctx,
+                    &self.crds,
+                    &LineIndex::new(""),
+                    None,
+                );
                 vec![Outcome::Document { findings, summary }]
             }
             Piece::Item {
@@ -160,8 +193,13 @@ impl Session {
             Err(e) => {
                 let index = self.take_index();
                 let broken = broken(index, line, e);
-                let (findings, summary) =
-                    check_entry(Err(broken), &self.ctx, &LineIndex::new(""), None);
+                let (findings, summary) = check_entry(
+                    Err(broken),
+                    &self.ctx,
+                    &self.crds,
+                    &LineIndex::new(""),
+                    None,
+                );
                 return vec![Outcome::Document { findings, summary }];
             }
         };
@@ -172,7 +210,15 @@ impl Session {
         entries
             .into_iter()
             .map(|entry| {
-                let (findings, summary) = check_entry(entry, &self.ctx, &lines, None);
+                let crd_problem = self.learn_crd(&entry);
+                let (mut findings, summary) =
+                    check_entry(entry, &self.ctx, &self.crds, &lines, None);
+                findings.extend(crd_problem);
+                // The CEL note once per kind in the stream, as for a stream read whole.
+                findings.infos.retain(|d| {
+                    d.code.as_deref() != Some("cel-not-evaluated")
+                        || self.cel_told.insert(d.message.clone())
+                });
                 Outcome::Document { findings, summary }
             })
             .collect()
@@ -290,7 +336,7 @@ impl Session {
                 && doc.value.get("items").is_some_and(Value::is_array)
         });
         let lines = LineIndex::at(&padded, line);
-        let (mut findings, mut summary) = check_entry(entry, &self.ctx, &lines, None);
+        let (mut findings, mut summary) = check_entry(entry, &self.ctx, &self.crds, &lines, None);
         // The skeleton lacks the items' lines: what sits after them is further down.
         for d in findings.all_mut() {
             if let Some(l) = d.line.filter(|l| *l > items_line) {
@@ -336,8 +382,13 @@ impl Session {
                     },
                     stops_kubectl: false,
                 };
-                let (findings, summary) =
-                    check_entry(Err(broken), &self.ctx, &LineIndex::new(""), None);
+                let (findings, summary) = check_entry(
+                    Err(broken),
+                    &self.ctx,
+                    &self.crds,
+                    &LineIndex::new(""),
+                    None,
+                );
                 Outcome::Document { findings, summary }
             }
             Some(i) => {

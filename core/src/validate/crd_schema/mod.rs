@@ -1,0 +1,323 @@
+//! Custom resources checked against their CustomResourceDefinition's schema, as
+//! apiextensions-apiserver admits them on create: the object is pruned (unknown fields, which the
+//! request's `fieldValidation` makes errors, warnings or nothing), non-nullable nulls without a
+//! default are dropped, the schema's defaults are applied, a mutating webhook restartkit models
+//! runs (the JobSet webhook names unnamed failurePolicy rules), and then the schema validates
+//! (kube-openapi's validator with the API server's wording) and the list types are checked.
+//!
+//! Why a walker over the structural schema and not a JSON Schema library: the API server's
+//! semantics are not plain JSON Schema's. `nullable`, `x-kubernetes-int-or-string`,
+//! `x-kubernetes-preserve-unknown-fields` and embedded resources change what a type allows and
+//! what is pruned; defaults are applied before validation; list types add uniqueness rules; and
+//! the messages (and which alternative anyOf/oneOf blame) come from kube-openapi's own
+//! bookkeeping. A generic validator would agree on most valid objects and word every error
+//! differently.
+//!
+//! CEL rules (`x-kubernetes-validations`) are not evaluated: a kind whose schema has any gets an
+//! info saying so (no Rust CEL implementation matches cel-go and the Kubernetes libraries).
+
+pub mod bundled;
+mod formats;
+pub mod go;
+pub mod openapi;
+pub mod schema;
+pub mod structural;
+
+use crate::diag::{Diagnostic, FieldPath, Findings, Origin, Severity};
+use schema::Schema;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// CRD texts given with a `validate` request (besides the CRDs of the validated stream itself).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CrdInput {
+    /// YAML or JSON, one or more documents; every CustomResourceDefinition among them counts.
+    pub source: String,
+    /// Where `source` came from: diagnostics about it name it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file_name: Option<String>,
+}
+
+/// One served version of a CRD, with its schema as the targeted minor reads it.
+#[derive(Debug, Clone)]
+pub struct CrdVersion {
+    pub name: String,
+    pub schema: Schema,
+    /// The version has the status subresource: a create cannot set status (the strategy's
+    /// PrepareForCreate drops it after decoding, before validation).
+    pub status_subresource: bool,
+}
+
+/// A CustomResourceDefinition, read.
+#[derive(Debug, Clone)]
+pub struct Crd {
+    pub group: String,
+    pub kind: String,
+    pub namespaced: bool,
+    pub versions: Vec<CrdVersion>,
+}
+
+/// The CRDs one request knows.
+#[derive(Debug, Clone, Default)]
+pub struct CrdSet {
+    pub crds: Vec<Crd>,
+}
+
+impl CrdSet {
+    pub fn is_empty(&self) -> bool {
+        self.crds.is_empty()
+    }
+
+    /// The schema for objects of `apiVersion` and `kind`, when a CRD defines that version.
+    pub fn find(&self, api_version: &str, kind: &str) -> Option<(&Crd, &CrdVersion)> {
+        let (group, version) = api_version.rsplit_once('/')?;
+        self.crds
+            .iter()
+            .filter(|c| c.group == group && c.kind == kind)
+            .find_map(|c| {
+                c.versions
+                    .iter()
+                    .find(|v| v.name == version)
+                    .map(|v| (c, v))
+            })
+    }
+
+    /// Adds the CRDs of `text` (YAML or JSON, one or more documents); the findings are about
+    /// CRDs that cannot be used, each naming `file` when given.
+    pub fn add_text(&mut self, text: &str, file: Option<&str>, minor: u32) -> Vec<Diagnostic> {
+        let mut problems = Vec::new();
+        for entry in crate::source::read_stream_at(text, minor) {
+            match entry {
+                Ok(doc) => {
+                    if let Err(mut d) = self.add_value(&doc.value, minor) {
+                        d.line = Some(doc.line);
+                        d.file = file.map(str::to_owned);
+                        if file.is_none() {
+                            d.document = Some(doc.index);
+                        }
+                        problems.push(d);
+                    }
+                }
+                Err(broken) => {
+                    let mut d = broken.error;
+                    d.file = file.map(str::to_owned);
+                    problems.push(d);
+                }
+            }
+        }
+        problems
+    }
+
+    /// Adds `v` if it is a CustomResourceDefinition; anything else is passed over. `Err`: a CRD
+    /// that cannot be used (the diagnostic names the field).
+    pub fn add_value(&mut self, v: &Value, minor: u32) -> Result<(), Diagnostic> {
+        if let Some(crd) = read_crd(v, minor)? {
+            self.crds.push(crd);
+        }
+        Ok(())
+    }
+}
+
+/// Whether `v` is a CustomResourceDefinition document.
+pub fn is_crd(v: &Value) -> bool {
+    v.get("kind").and_then(Value::as_str) == Some("CustomResourceDefinition")
+        && v.get("apiVersion")
+            .and_then(Value::as_str)
+            .is_some_and(|a| a.starts_with("apiextensions.k8s.io/"))
+}
+
+fn bad_crd(field: &str, message: impl Into<String>) -> Diagnostic {
+    Diagnostic::lint(
+        "invalid-crd",
+        &FieldPath::new(field),
+        format!("{field}: {}", message.into()),
+    )
+    .with_severity(Severity::Error)
+}
+
+/// Reads a CRD: `Ok(None)` for a document that is not one.
+pub fn read_crd(v: &Value, minor: u32) -> Result<Option<Crd>, Diagnostic> {
+    if !is_crd(v) {
+        return Ok(None);
+    }
+    let api_version = v.get("apiVersion").and_then(Value::as_str).unwrap_or("");
+    if api_version != "apiextensions.k8s.io/v1" {
+        return Err(bad_crd(
+            "apiVersion",
+            format!(
+                "{api_version} CustomResourceDefinitions are not served since Kubernetes 1.22; write apiextensions.k8s.io/v1"
+            ),
+        ));
+    }
+    let spec = v.get("spec").and_then(Value::as_object);
+    let Some(spec) = spec else {
+        return Err(bad_crd("spec", "Required value: a CRD has a spec"));
+    };
+    let group = spec.get("group").and_then(Value::as_str).unwrap_or("");
+    if group.is_empty() {
+        return Err(bad_crd("spec.group", "Required value"));
+    }
+    let kind = spec
+        .get("names")
+        .and_then(|n| n.get("kind"))
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    if kind.is_empty() {
+        return Err(bad_crd("spec.names.kind", "Required value"));
+    }
+    let namespaced = spec.get("scope").and_then(Value::as_str) != Some("Cluster");
+    let Some(versions) = spec.get("versions").and_then(Value::as_array) else {
+        return Err(bad_crd(
+            "spec.versions",
+            "Required value: must have exactly one version marked as storage version",
+        ));
+    };
+    let mut out = Vec::new();
+    for (i, ver) in versions.iter().enumerate() {
+        let p = format!("spec.versions[{i}]");
+        let name = ver.get("name").and_then(Value::as_str).unwrap_or("");
+        if name.is_empty() {
+            return Err(bad_crd(&format!("{p}.name"), "Required value"));
+        }
+        if ver.get("served").and_then(Value::as_bool) == Some(false) {
+            continue;
+        }
+        let Some(s) = ver.get("schema").and_then(|s| s.get("openAPIV3Schema")) else {
+            return Err(bad_crd(
+                &format!("{p}.schema.openAPIV3Schema"),
+                "Required value: schemas are required",
+            ));
+        };
+        let schema = schema::read(s, &format!("{p}.schema.openAPIV3Schema"), minor)
+            .map_err(|e| bad_crd(&e.field, e.message))?;
+        if schema.types.first().map(String::as_str) != Some("object") {
+            return Err(bad_crd(
+                &format!("{p}.schema.openAPIV3Schema.type"),
+                "Unsupported value: must be object at the root",
+            ));
+        }
+        let status_subresource = ver
+            .get("subresources")
+            .and_then(|s| s.get("status"))
+            .is_some_and(|s| !s.is_null());
+        out.push(CrdVersion {
+            name: name.to_owned(),
+            schema,
+            status_subresource,
+        });
+    }
+    Ok(Some(Crd {
+        group: group.to_owned(),
+        kind: kind.to_owned(),
+        namespaced,
+        versions: out,
+    }))
+}
+
+/// The unknown-field finding for a custom resource, worded as the API server words it for the
+/// request's field validation (none under `Ignore`).
+fn unknown_field(path: &str, kind: &str, ctx: &super::Ctx) -> Option<Diagnostic> {
+    use super::unknown_fields::FieldValidation;
+    let (severity, message) = match ctx.field_validation {
+        FieldValidation::Ignore => return None,
+        FieldValidation::Strict => (
+            Severity::Error,
+            format!(
+                "strict decoding error: unknown field \"{path}\" (not in the {kind} CRD's schema); kubectl's default --validate=strict refuses the request"
+            ),
+        ),
+        FieldValidation::Warn => (
+            Severity::Warning,
+            format!(
+                "unknown field \"{path}\" (not in the {kind} CRD's schema); the API server drops it (under kubectl's default --validate=strict it refuses the request)"
+            ),
+        ),
+    };
+    Some(
+        Diagnostic::lint("unknown-field", &FieldPath::new(path), message)
+            .with_severity(severity)
+            .with_origin(Origin::KubeApiserver),
+    )
+}
+
+/// The mutating admission webhooks restartkit models, on the object as the schema sees it: the
+/// JobSet webhook names each unnamed failurePolicy rule `failurePolicyRule<i>`
+/// (jobset.rs default_jobset_spec does the same on the typed JobSet), so a rule without a
+/// name, which the schema requires, is not an error.
+fn webhook_defaults(group: &str, kind: &str, v: &mut Value) {
+    if (group, kind) != ("jobset.x-k8s.io", "JobSet") {
+        return;
+    }
+    let rules = v
+        .get_mut("spec")
+        .and_then(|s| s.get_mut("failurePolicy"))
+        .and_then(|f| f.get_mut("rules"))
+        .and_then(Value::as_array_mut);
+    for (i, rule) in rules.into_iter().flatten().enumerate() {
+        if let Some(m) = rule.as_object_mut()
+            && m.get("name")
+                .and_then(Value::as_str)
+                .is_none_or(str::is_empty)
+        {
+            m.insert(
+                "name".to_owned(),
+                Value::String(format!("failurePolicyRule{i}")),
+            );
+        }
+    }
+}
+
+/// Admits a custom resource as the API server does with its CRD's `schema` (the version of its
+/// apiVersion): returns the object as validation sees it (pruned, defaulted) and adds the
+/// unknown-field findings, the schema's errors and the list-type errors to `out`.
+pub fn admit(
+    version: &CrdVersion,
+    crd: &Crd,
+    obj: &Value,
+    ctx: &super::Ctx,
+    out: &mut Findings,
+) -> Value {
+    let schema = &version.schema;
+    let minor = ctx.gates.version.minor;
+    let mut v = obj.clone();
+    for path in structural::prune(&mut v, schema) {
+        if let Some(d) = unknown_field(&path, &crd.kind, ctx) {
+            out.push(d);
+        }
+    }
+    structural::prune_nulls(&mut v, Some(schema));
+    if !ctx.skip_defaulting {
+        structural::default(&mut v, schema);
+        webhook_defaults(&crd.group, &crd.kind, &mut v);
+    }
+    if version.status_subresource
+        && let Some(m) = v.as_object_mut()
+    {
+        m.shift_remove("status");
+    }
+    out.extend(openapi::field_errors(schema, &v, minor));
+    out.extend(structural::embedded_errors(schema, &v, minor));
+    out.extend(structural::list_errors(schema, &v, minor));
+    if schema.cel_rules > 0 {
+        out.push(
+            Diagnostic::request(
+                "cel-not-evaluated",
+                "",
+                format!(
+                    "{}/{}: the CRD's schema has {} x-kubernetes-validations rule{} (CEL), which restartkit does not evaluate; the rest of the schema was checked",
+                    crd.group,
+                    crd.kind,
+                    schema.cel_rules,
+                    if schema.cel_rules == 1 { "" } else { "s" }
+                ),
+            )
+            .with_severity(Severity::Info),
+        );
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""Writes core/src/generated/crds/*.json: the CRDs restartkit bundles, cut down to what its schema
+pass needs (core/src/validate/crd_schema/bundled.rs).
+
+Each is read from the Go module cache at the release restartkit models, and then:
+- descriptions, examples and `x-kubernetes-validations` (CEL) are dropped: the first two are
+  words, and the create-time CEL rules of the bundled kinds are modelled by hand (jobset.rs,
+  core/src/trainer) or concern updates;
+- a subtree that is a Kubernetes built-in type (a JobTemplateSpec, a PersistentVolumeClaim) is
+  replaced by `{"type": "object", "x-kubernetes-preserve-unknown-fields": true}`: those are
+  checked by the built-in type tables (decoding, unknown fields, the kinds' own validation), so
+  copying their schemas would only grow the wasm module;
+- only the fields of the CRD the reader uses are kept (group, kind, versions with their schema
+  and status subresource), written as one line of JSON.
+
+Usage: python3 tools/gen_crd_schemas.py [--check]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "core" / "src" / "generated" / "crds"
+
+# name -> (module@version, path in the module, [paths of built-in subtrees to stub])
+# A path is a list of property names; "[]" steps into an array's items.
+BUNDLED = {
+    "jobset": (
+        "sigs.k8s.io/jobset@v0.12.0",
+        "config/components/crd/bases/jobset.x-k8s.io_jobsets.yaml",
+        [
+            ["spec", "replicatedJobs", "[]", "template"],
+            ["spec", "volumeClaimPolicies", "[]", "templates", "[]"],
+        ],
+    ),
+}
+
+STUB = {"type": "object", "x-kubernetes-preserve-unknown-fields": True}
+DROP = {"description", "example", "x-kubernetes-validations"}
+
+
+def mod_cache() -> Path:
+    out = subprocess.run(["go", "env", "GOMODCACHE"], capture_output=True, text=True, check=True)
+    return Path(out.stdout.strip())
+
+
+def strip(node: object) -> object:
+    if isinstance(node, dict):
+        return {k: strip(v) for k, v in node.items() if k not in DROP}
+    if isinstance(node, list):
+        return [strip(v) for v in node]
+    return node
+
+
+def stub(schema: dict, path: list[str]) -> None:
+    node = schema
+    for step in path[:-1]:
+        node = node["items"] if step == "[]" else node["properties"][step]
+    last = path[-1]
+    if last == "[]":
+        node["items"] = dict(STUB)
+    else:
+        node["properties"][last] = dict(STUB)
+
+
+def build(module: str, file: str, cuts: list[list[str]]) -> dict:
+    text = (mod_cache() / module / file).read_text()
+    crd = yaml.safe_load(text)
+    versions = []
+    for v in crd["spec"]["versions"]:
+        schema = v["schema"]["openAPIV3Schema"]
+        for cut in cuts:
+            stub(schema, cut)
+        entry = {
+            "name": v["name"],
+            "served": v.get("served", True),
+            "schema": {"openAPIV3Schema": strip(schema)},
+        }
+        if "status" in v.get("subresources", {}):
+            entry["subresources"] = {"status": {}}
+        versions.append(entry)
+    return {
+        "apiVersion": crd["apiVersion"],
+        "kind": "CustomResourceDefinition",
+        "spec": {
+            "group": crd["spec"]["group"],
+            "names": {"kind": crd["spec"]["names"]["kind"]},
+            "scope": crd["spec"].get("scope", "Namespaced"),
+            "versions": versions,
+        },
+        "source": f"{module}/{file}",
+    }
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--check", action="store_true", help="fail when a committed file is stale")
+    args = ap.parse_args()
+    OUT.mkdir(parents=True, exist_ok=True)
+    stale = []
+    for name, (module, file, cuts) in BUNDLED.items():
+        text = json.dumps(build(module, file, cuts), separators=(",", ":"), sort_keys=True) + "\n"
+        path = OUT / f"{name}.json"
+        if args.check:
+            if not path.exists() or path.read_text() != text:
+                stale.append(str(path))
+        else:
+            path.write_text(text)
+            print(f"{path.relative_to(ROOT)}: {len(text)} bytes")
+    if stale:
+        print("stale: " + ", ".join(stale) + " (run tools/gen_crd_schemas.py)", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
