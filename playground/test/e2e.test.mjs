@@ -641,10 +641,13 @@ describe('first load and bad input', () => {
     // out of contract::answer: 395.2 before). Issue #30 raised it to 455 KiB: validation decodes
     // every kind each minor's API server creates (125 group/version/kinds, their fields and the
     // Go type names of the API server's messages), tables in the same data section (450.1 KiB
-    // measured).
+    // measured). The fourth session of issue #30 raised it to 475 KiB: the whole spec of six
+    // workload kinds and every container's common fields (selectors, strategies, cron schedules,
+    // time zones, ports) and the CRD schema walker are validation, which the first view runs
+    // (469.6 KiB measured, after interning the field table's Go names: 35 KiB less raw data).
     const unsplit = Number(/^unsplit_bytes=(\d+)$/m.exec(readFileSync(join(repo, 'wasm', 'pkg', 'SIZES.txt'), 'utf8'))?.[1]);
     assert.ok(unsplit > 0, 'wasm/pkg/SIZES.txt names the unsplit module\'s size');
-    assert.ok(firstGz <= 455 * 1024, `the first-load part is ${(firstGz / 1024).toFixed(1)} KiB gzipped, over the 455 KiB goal`);
+    assert.ok(firstGz <= 475 * 1024, `the first-load part is ${(firstGz / 1024).toFixed(1)} KiB gzipped, over the 475 KiB goal`);
     assert.ok(bothRaw <= 1.05 * unsplit, `the two parts are ${bothRaw} bytes, more than 5 % over the unsplit module (${unsplit})`);
     assert.ok(bundleGz <= 215 * 1024, `the page's JavaScript is ${(bundleGz / 1024).toFixed(1)} KiB gzipped, over its 215 KiB budget`);
     await page.close();
