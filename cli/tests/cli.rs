@@ -944,7 +944,7 @@ fn validate_follows_kubectls_field_validation_for_the_chosen_version() {
     assert_eq!(strict.status.code(), Some(1), "{}", all(&strict));
     assert!(
         all(&strict).contains(
-            "error: strict decoding error: unknown field \"spec.containers[0].restartPolicyRules\""
+            "error: Pod in version \"v1\" cannot be handled as a Pod: strict decoding error: unknown field \"spec.containers[0].restartPolicyRules\""
         ),
         "{}",
         all(&strict)

@@ -180,7 +180,8 @@ pub(super) fn unknown_fields(
     };
     let group = api_version.rsplit_once('/').map_or("", |(g, _)| g);
     if let Some(t) = uf::kind_type(api_version, kind, minor) {
-        return uf::check(
+        let before = out.errors.len();
+        let pruned = uf::check(
             t,
             obj,
             &FieldPath::root(),
@@ -189,6 +190,19 @@ pub(super) fn unknown_fields(
             allow,
             out,
         );
+        // Under Strict the API server refuses the request with its decoding preamble:
+        // `Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown
+        // field "…"` (handlers/rest.go transformDecodeError); each diagnostic starts with it.
+        let version = api_version.rsplit_once('/').map_or(api_version, |(_, v)| v);
+        for d in out.errors.iter_mut().skip(before) {
+            if d.code.as_deref() == Some("unknown-field") {
+                d.message = format!(
+                    "{kind} in version {version:?} cannot be handled as a {kind}: {}",
+                    d.message
+                );
+            }
+        }
+        return pruned;
     }
     if (group, kind) != ("jobset.x-k8s.io", "JobSet") {
         return None;
@@ -487,7 +501,11 @@ mod tests {
                 "{kind}"
             );
             // Unset restartPolicy defaults to Always.
-            let ok = with_template(av, kind, json!({"containers": [{"name": "c", "image": "busybox:1.36", "imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File"}]}));
+            let ok = with_template(
+                av,
+                kind,
+                json!({"containers": [{"name": "c", "image": "busybox:1.36", "imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File"}]}),
+            );
             assert_eq!(errs(ok), vec![], "{kind}");
         }
     }
