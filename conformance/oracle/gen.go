@@ -369,10 +369,12 @@ func (g gen) validateJob() map[string]any {
 	if g.chance(0.05) {
 		tmpl["activeDeadlineSeconds"] = g.activeDeadline()
 	}
-	if g.chance(0.08) {
-		// A selector of the user's own (workload_specs.go's shapes), with labels on the template
-		// or not.
-		spec["manualSelector"] = true
+	if g.chance(0.16) {
+		// A selector of the user's own (workload_specs.go's shapes), manual or to be completed by
+		// the Job strategy, with labels on the template or not.
+		if g.chance(0.5) {
+			spec["manualSelector"] = true
+		}
 		if s := g.selectorValue(); s != nil {
 			spec["selector"] = s
 		}

@@ -868,30 +868,105 @@ fn time_zone(tz: &str, p: &FieldPath, out: &mut Findings) {
     }
 }
 
-/// ValidateJobSpec's selector checks for a Job with `manualSelector: true` (otherwise the Job
-/// strategy generates the selector and the template's labels, see meta.rs): the selector is
-/// Required, checked as a label selector, and must match the template's labels (a missing one
-/// matches none).
+/// The UID a Job is given on create, where the object has none: the API server assigns one
+/// before validation, and messages that print it say so.
+const ASSIGNED_UID: &str = "<the uid the API server assigns>";
+const STAND_IN_UID: &str = "00000000-0000-0000-0000-000000000000";
+
+/// A Job's selector rules (`ValidateJobCreate`: validateGeneratedSelector, then ValidateJobSpec's
+/// selector checks). With `manualSelector: true` the selector is the user's: Required, checked as a
+/// label selector, and it must match the template's labels (a missing one matches none).
+/// Otherwise the Job strategy generates it (generateSelector): the user's selector, if any, gets
+/// `batch.kubernetes.io/controller-uid`, and the template the controller-uid and job-name labels
+/// (meta.rs checks those); the result must select the labels the generated Pods get ("`selector`
+/// not auto-generated") and the template's labels.
 pub(super) fn job_selector(obj: &Value, ctx: &Ctx, out: &mut Findings) {
     let Some(spec) = obj.get("spec").filter(|s| s.is_object()) else {
         return;
     };
-    if spec.get("manualSelector").and_then(Value::as_bool) != Some(true) {
-        return;
-    }
     let minor = ctx.gates.version.minor;
     let sp = FieldPath::new("spec");
-    let sel = object(spec, "selector");
-    match sel {
-        None => out.push(Diagnostic::required(&sp.child("selector"), "")),
-        Some(s) => selector::validate(s, &sp.child("selector"), minor, out),
-    }
-    let c = selector::convert(sel);
     let t = spec.get("template").filter(|t| !t.is_null());
-    if c != Converted::Error
-        && !selector::matches(sel, c, &selector::string_map(template_labels(t)))
-    {
-        out.push(mismatch(t, &sp.child("template"), minor));
+    if spec.get("manualSelector").and_then(Value::as_bool) == Some(true) {
+        let sel = object(spec, "selector");
+        match sel {
+            None => out.push(Diagnostic::required(&sp.child("selector"), "")),
+            Some(s) => selector::validate(s, &sp.child("selector"), minor, out),
+        }
+        let c = selector::convert(sel);
+        if c != Converted::Error
+            && !selector::matches(sel, c, &selector::string_map(template_labels(t)))
+        {
+            out.push(mismatch(t, &sp.child("template"), minor));
+        }
+        return;
+    }
+    // Without a selector of the user's the generated one always holds.
+    let Some(user) = object(spec, "selector") else {
+        return;
+    };
+    let meta = obj.get("metadata");
+    let str_at = |k: &str| meta.and_then(|m| m.get(k)).and_then(Value::as_str);
+    let (name, _) = super::meta::name_on_create(str_at("name"), str_at("generateName"));
+    // Matching needs a UID that is a valid label value, as the assigned one is; messages then
+    // say which UID they mean.
+    let given = str_at("uid").filter(|u| !u.is_empty());
+    let uid = given.unwrap_or(STAND_IN_UID);
+    let show = |printed: String| match given {
+        Some(_) => printed,
+        None => printed.replace(STAND_IN_UID, ASSIGNED_UID),
+    };
+    const UID: &str = "batch.kubernetes.io/controller-uid";
+    const NAME: &str = "batch.kubernetes.io/job-name";
+    let mut generated = user.clone();
+    let mut match_labels = generated
+        .get("matchLabels")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    match_labels.entry(UID).or_insert_with(|| json!(uid));
+    generated.insert("matchLabels".into(), Value::Object(match_labels));
+    // ValidateJobSpec checks the completed selector as a label selector (its errors are the
+    // user's parts': the added label is valid).
+    selector::validate(&generated, &sp.child("selector"), minor, out);
+    let c = selector::convert(Some(&generated));
+    if c == Converted::Error {
+        return;
+    }
+    let expected = [
+        (UID, uid),
+        (NAME, name.as_str()),
+        ("controller-uid", uid),
+        ("job-name", name.as_str()),
+    ];
+    if !selector::matches(Some(&generated), c, &expected) {
+        out.push(printed(
+            Diagnostic::invalid(
+                &sp.child("selector"),
+                Value::Object(generated.clone()),
+                "`selector` not auto-generated",
+            ),
+            &show(selector::print_selector(&generated, minor)),
+        ));
+    }
+    // The template's labels as generateSelector leaves them.
+    let mut labels = template_labels(t)
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    for (k, v) in expected {
+        labels.entry(k).or_insert_with(|| json!(v));
+    }
+    let labels = Value::Object(labels);
+    if !selector::matches(Some(&generated), c, &selector::string_map(Some(&labels))) {
+        out.push(printed(
+            Diagnostic::invalid(
+                &sp.child("template").child("metadata").child("labels"),
+                labels.clone(),
+                "`selector` does not match template `labels`",
+            ),
+            &show(selector::print_string_map(Some(&labels), minor)),
+        ));
     }
 }
 
@@ -997,6 +1072,25 @@ mod tests {
             )
             .is_empty()
         );
+    }
+
+    /// A selector of the user's without manualSelector: the generated one keeps it, and no
+    /// generated Pod label satisfies it.
+    #[test]
+    fn job_with_a_selector_of_its_own() {
+        let t = json!({"metadata": {"labels": {"app": "w"}}, "spec": {"restartPolicy": "Never", "containers": [{"name": "c", "image": "i"}]}});
+        assert_eq!(
+            messages(
+                "Job",
+                "batch/v1",
+                json!({"template": t, "selector": {"matchLabels": {"app": "w"}}}),
+                37
+            ),
+            vec![
+                "spec.selector: Invalid value: {\"matchLabels\":{\"app\":\"w\",\"batch.kubernetes.io/controller-uid\":\"<the uid the API server assigns>\"}}: `selector` not auto-generated",
+            ]
+        );
+        assert!(messages("Job", "batch/v1", json!({"template": t}), 37).is_empty());
     }
 
     #[test]
