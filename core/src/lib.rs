@@ -19,6 +19,7 @@ pub mod editor;
 pub mod eval;
 pub mod features;
 pub mod generated;
+mod go_strconv;
 pub mod prepared;
 pub mod proposals;
 #[cfg(feature = "simulate")]

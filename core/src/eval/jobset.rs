@@ -549,7 +549,7 @@ impl Step<'_> {
             .metadata
             .label(JOB_INDEX_KEY)
             .ok_or_else(|| format!("failed job {name} missing {JOB_INDEX_KEY} label"))?;
-        let index: i64 = go_atoi(idx_str).ok_or_else(|| {
+        let index: i64 = crate::go_strconv::atoi(idx_str).ok().ok_or_else(|| {
             format!("failed job {name} has invalid {JOB_INDEX_KEY} label: {idx_str}: strconv.Atoi: parsing {idx_str:?}: invalid syntax")
         })?;
         let replicas = self.replicas_of(&rj);
@@ -622,15 +622,6 @@ impl Step<'_> {
         });
         Ok(())
     }
-}
-
-/// Go's `strconv.Atoi` (optional sign, decimal digits).
-fn go_atoi(s: &str) -> Option<i64> {
-    let digits = s.strip_prefix(['+', '-']).unwrap_or(s);
-    if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
-        return None;
-    }
-    s.parse().ok()
 }
 
 fn with_job(msg: &str, job: &str) -> String {

@@ -85,15 +85,7 @@ fn is_percent(s: &str) -> bool {
 /// strconv.Atoi with its error ignored, as the callers upstream do: a syntax error gives 0, a
 /// number out of range the int64 bound on its side (Atoi returns it with ErrRange).
 fn atoi_or_zero(s: &str) -> i64 {
-    let digits = s.strip_prefix(['+', '-']).unwrap_or(s);
-    if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
-        return 0;
-    }
-    s.parse::<i64>().unwrap_or(if s.starts_with('-') {
-        i64::MIN
-    } else {
-        i64::MAX
-    })
+    crate::go_strconv::atoi(s).unwrap_or_else(|e| e.value())
 }
 
 /// getIntOrPercentValue: a valid percent's number, else IntValue (a string through Atoi, 0 when

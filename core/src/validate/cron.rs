@@ -216,22 +216,14 @@ fn int_or_name(expr: &str, b: &Bounds) -> Result<u64, String> {
 
 /// mustParseInt: strconv.Atoi, then no negative numbers.
 fn must_parse_int(expr: &str) -> Result<u64, String> {
-    let n = atoi(expr).map_err(|why| {
+    let n = crate::go_strconv::atoi(expr).map_err(|why| {
         format!(
-            "failed to parse int from {expr}: strconv.Atoi: parsing {}: {why}",
-            go_quote(expr)
+            "failed to parse int from {expr}: strconv.Atoi: parsing {}: {}",
+            go_quote(expr),
+            why.reason()
         )
     })?;
     u64::try_from(n).map_err(|_| format!("negative number ({n}) not allowed: {expr}"))
-}
-
-/// strconv.Atoi on a 64-bit platform: an optional sign and ASCII digits, within int64.
-fn atoi(s: &str) -> Result<i64, &'static str> {
-    let digits = s.strip_prefix(['+', '-']).unwrap_or(s);
-    if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
-        return Err("invalid syntax");
-    }
-    s.parse::<i64>().map_err(|_| "value out of range")
 }
 
 #[cfg(test)]

@@ -504,7 +504,7 @@ fn parse_index_interval(interval: &str, completions: i32) -> Result<(i64, i64), 
         ));
     }
     let index = |s: &str| -> Result<i64, String> {
-        let v = go_atoi(s).ok_or_else(|| {
+        let v = crate::go_strconv::atoi(s).ok().ok_or_else(|| {
             format!(
                 "cannot convert string to integer for index: {}",
                 go_quote(s)
@@ -527,12 +527,6 @@ fn parse_index_interval(interval: &str, completions: i32) -> Result<(i64, i64), 
         }
         None => Ok((x, x)),
     }
-}
-
-/// strconv.Atoi on a 64-bit platform: an optional sign, then ASCII decimal digits only (no
-/// spaces, no underscores), within int64. Rust's `i64::from_str` accepts exactly that.
-fn go_atoi(s: &str) -> Option<i64> {
-    s.parse::<i64>().ok()
 }
 
 /// Go's `%q` (strconv.Quote) for the strings these messages quote.
