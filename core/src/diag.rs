@@ -186,7 +186,19 @@ impl Diagnostic {
         bad: Option<Value>,
         detail: Option<String>,
     ) -> Diagnostic {
-        let mut message = format!("{}: {}", path.as_str(), t.phrase());
+        Self::field_error_at(path.as_str(), t, bad, detail)
+    }
+
+    /// A `field.Error` at `field` (a path as upstream writes it), its message as
+    /// `field.Error.Error()` prints it: the value (in a JSON-like rendering; see
+    /// [`Diagnostic::with_printed_value`] for Go's) left out where ErrorBody leaves it out.
+    pub fn field_error_at(
+        field: &str,
+        t: ErrorType,
+        bad: Option<Value>,
+        detail: Option<String>,
+    ) -> Diagnostic {
+        let mut message = format!("{field}: {}", t.phrase());
         match t {
             // field.Error.ErrorBody prints no value for these (TooLong's value is "<value omitted>").
             ErrorType::FieldValueRequired
@@ -221,7 +233,7 @@ impl Diagnostic {
         }
         Diagnostic {
             severity: Severity::Error,
-            field: path.as_str().to_owned(),
+            field: field.to_owned(),
             error_type: Some(t),
             message,
             detail,
@@ -263,14 +275,7 @@ impl Diagnostic {
         printed: &str,
         detail: impl Into<String>,
     ) -> Self {
-        let d: String = detail.into();
-        let mut e = Self::invalid(path, value, d.clone());
-        e.message = format!("{}: Invalid value: {printed}", path.as_str());
-        if !d.is_empty() {
-            e.message.push_str(": ");
-            e.message.push_str(&d);
-        }
-        e
+        Self::invalid(path, value, detail).with_printed_value(printed)
     }
     /// `field.Invalid` with the value omitted (apimachinery's `field.OmitValueType`).
     pub fn invalid_omit_value(path: &FieldPath, detail: impl Into<String>) -> Self {
@@ -461,6 +466,19 @@ impl Diagnostic {
         self.severity = severity;
         self
     }
+    /// The same field error with its value printed as `printed`: Go's rendering, for the targeted
+    /// minor, of a value restartkit holds as JSON (`%#v` of an internal type before 1.34, its
+    /// json.Marshal after). The value stays as data.
+    pub fn with_printed_value(mut self, printed: &str) -> Self {
+        let phrase = self.error_type.map_or("Invalid value", ErrorType::phrase);
+        self.message = format!("{}: {phrase}: {printed}", self.field);
+        if let Some(detail) = &self.detail {
+            self.message.push_str(": ");
+            self.message.push_str(detail);
+        }
+        self
+    }
+
     pub fn with_code(mut self, code: &str) -> Self {
         self.code = Some(code.to_owned());
         self

@@ -14,20 +14,8 @@
 
 use super::selector::{self, Converted};
 use super::{Ctx, meta};
-use crate::diag::{Diagnostic, ErrorType, FieldPath, Findings};
+use crate::diag::{Diagnostic, FieldPath, Findings};
 use serde_json::{Map, Value, json};
-
-/// Replaces the value part of a field error's message with `printed` (Go's rendering of a value
-/// restartkit holds as JSON).
-fn printed(mut d: Diagnostic, printed: &str) -> Diagnostic {
-    let phrase = d.error_type.map_or("Invalid value", ErrorType::phrase);
-    d.message = format!("{}: {phrase}: {printed}", d.field);
-    if let Some(detail) = &d.detail {
-        d.message.push_str(": ");
-        d.message.push_str(detail);
-    }
-    d
-}
 
 fn int(v: &Value, key: &str) -> Option<i64> {
     v.get(key).and_then(Value::as_i64)
@@ -115,10 +103,7 @@ fn print_int_or_string(v: &Value, minor: u32) -> String {
 
 /// `field.Invalid` on an IntOrString.
 fn invalid_int_or_string(p: &FieldPath, v: &Value, detail: &str, minor: u32) -> Diagnostic {
-    printed(
-        Diagnostic::invalid(p, v.clone(), detail),
-        &print_int_or_string(v, minor),
-    )
+    Diagnostic::invalid(p, v.clone(), detail).with_printed_value(&print_int_or_string(v, minor))
 }
 
 /// ValidatePositiveIntOrPercent.
@@ -184,7 +169,7 @@ fn unsupported_strategy(
         let ptr = if rolling.is_some() { "0x…" } else { "nil" };
         format!("apps.{go_type}{{Type:{type_:?}, RollingUpdate:(*apps.{rolling_type})({ptr})}}")
     };
-    printed(Diagnostic::not_supported(p, type_, supported), &shown)
+    Diagnostic::not_supported(p, type_, supported).with_printed_value(&shown)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -201,14 +186,12 @@ fn template_labels(template: Option<&Value>) -> Option<&Value> {
 
 fn mismatch(template: Option<&Value>, tp: &FieldPath, minor: u32) -> Diagnostic {
     let labels = template_labels(template);
-    printed(
-        Diagnostic::invalid(
-            &tp.child("metadata").child("labels"),
-            labels.cloned().unwrap_or(Value::Null),
-            "`selector` does not match template `labels`",
-        ),
-        &selector::print_string_map(labels, minor),
+    Diagnostic::invalid(
+        &tp.child("metadata").child("labels"),
+        labels.cloned().unwrap_or(Value::Null),
+        "`selector` does not match template `labels`",
     )
+    .with_printed_value(&selector::print_string_map(labels, minor))
 }
 
 /// A LabelSelector spec's `selector` as Deployment, ReplicaSet and StatefulSet check it:
@@ -227,14 +210,14 @@ fn required_selector(
         Some(s) => {
             selector::validate(s, &p, minor, out);
             if selector::convert(Some(s)) == Converted::Everything {
-                out.push(printed(
+                out.push(
                     Diagnostic::invalid(
                         &p,
                         Value::Object(s.clone()),
                         format!("empty selector is invalid for {empty_for}"),
-                    ),
-                    &selector::print_selector(s, minor),
-                ));
+                    )
+                    .with_printed_value(&selector::print_selector(s, minor)),
+                );
             }
         }
     }
@@ -501,14 +484,14 @@ fn replica_set_template(spec: &Value, c: Converted, sp: &FieldPath, ctx: &Ctx, o
     let tp = sp.child("template");
     if c == Converted::Error {
         let s = object(spec, "selector").cloned().unwrap_or_default();
-        out.push(printed(
+        out.push(
             Diagnostic::invalid(
                 &sp.child("selector"),
                 Value::Object(s.clone()),
                 "invalid label selector",
-            ),
-            &selector::print_selector(&s, ctx.gates.version.minor),
-        ));
+            )
+            .with_printed_value(&selector::print_selector(&s, ctx.gates.version.minor)),
+        );
         return;
     }
     template_matches(spec, c, &tp, ctx.gates.version.minor, out);
@@ -548,14 +531,14 @@ fn stateful_set(spec: &Value, sp: &FieldPath, ctx: &Ctx, out: &mut Findings) {
         }
     };
     let only_rolling = |r: &Value, out: &mut Findings| {
-        out.push(printed(
+        out.push(
             Diagnostic::invalid(
                 &up.child("rollingUpdate"),
                 r.clone(),
                 "only allowed for updateStrategy 'RollingUpdate'",
-            ),
-            &print_rolling(r),
-        ));
+            )
+            .with_printed_value(&print_rolling(r)),
+        );
     };
     match str_of(&strategy, "type") {
         "" => out.push(Diagnostic::required(&up, "")),
@@ -604,10 +587,7 @@ fn stateful_set(spec: &Value, sp: &FieldPath, ctx: &Ctx, out: &mut Findings) {
                     if rolling.is_some() { "0x…" } else { "nil" }
                 )
             };
-            out.push(printed(
-                Diagnostic::invalid(&up, strategy.clone(), detail),
-                &shown,
-            ));
+            out.push(Diagnostic::invalid(&up, strategy.clone(), detail).with_printed_value(&shown));
         }
     }
     if let Some(policy) = spec
@@ -653,10 +633,10 @@ fn stateful_set(spec: &Value, sp: &FieldPath, ctx: &Ctx, out: &mut Findings) {
     let tp = sp.child("template");
     if c == Converted::Error {
         let s = object(spec, "selector").cloned().unwrap_or_default();
-        out.push(printed(
-            Diagnostic::invalid(&sp.child("selector"), Value::Object(s.clone()), ""),
-            &selector::print_selector(&s, minor),
-        ));
+        out.push(
+            Diagnostic::invalid(&sp.child("selector"), Value::Object(s.clone()), "")
+                .with_printed_value(&selector::print_selector(&s, minor)),
+        );
         return;
     }
     template_matches(spec, c, &tp, minor, out);
@@ -682,14 +662,14 @@ fn daemon_set(spec: &Value, sp: &FieldPath, ctx: &Ctx, out: &mut Findings) {
     if let Some(s) = sel
         && c == Converted::Everything
     {
-        out.push(printed(
+        out.push(
             Diagnostic::invalid(
                 &p,
                 Value::Object(s.clone()),
                 "empty selector is invalid for daemonset",
-            ),
-            &selector::print_selector(s, minor),
-        ));
+            )
+            .with_printed_value(&selector::print_selector(s, minor)),
+        );
     }
     template(spec, &tp, "DaemonSet", ctx, out);
     nonnegative(
@@ -932,14 +912,14 @@ pub(super) fn job_selector(obj: &Value, ctx: &Ctx, out: &mut Findings) {
         ("job-name", name.as_str()),
     ];
     if !selector::matches(Some(&generated), c, &expected) {
-        out.push(printed(
+        out.push(
             Diagnostic::invalid(
                 &sp.child("selector"),
                 Value::Object(generated.clone()),
                 "`selector` not auto-generated",
-            ),
-            &show(selector::print_selector(&generated, minor)),
-        ));
+            )
+            .with_printed_value(&show(selector::print_selector(&generated, minor))),
+        );
     }
     // The template's labels as generateSelector leaves them.
     let mut labels = template_labels(t)
@@ -951,14 +931,14 @@ pub(super) fn job_selector(obj: &Value, ctx: &Ctx, out: &mut Findings) {
     }
     let labels = Value::Object(labels);
     if !selector::matches(Some(&generated), c, &selector::string_map(Some(&labels))) {
-        out.push(printed(
+        out.push(
             Diagnostic::invalid(
                 &sp.child("template").child("metadata").child("labels"),
                 labels.clone(),
                 "`selector` does not match template `labels`",
-            ),
-            &show(selector::print_string_map(Some(&labels), minor)),
-        ));
+            )
+            .with_printed_value(&show(selector::print_string_map(Some(&labels), minor))),
+        );
     }
 }
 
@@ -975,14 +955,14 @@ pub(super) fn cron_job_limits(obj: &Value, ctx: &Ctx, out: &mut Findings) {
         .unwrap_or_else(|| json!({}));
     let jp = sp.child("jobTemplate").child("spec");
     if let Some(s) = object(&js, "selector") {
-        out.push(printed(
+        out.push(
             Diagnostic::invalid(
                 &jp.child("selector"),
                 Value::Object(s.clone()),
                 "`selector` will be auto-generated",
-            ),
-            &selector::print_selector(s, minor),
-        ));
+            )
+            .with_printed_value(&selector::print_selector(s, minor)),
+        );
     }
     if js.get("manualSelector").and_then(Value::as_bool) == Some(true) {
         out.push(Diagnostic::not_supported(

@@ -10,7 +10,7 @@
 
 use super::go;
 use super::schema::{Additional, Schema};
-use crate::diag::{Diagnostic, ErrorType, Origin, Severity};
+use crate::diag::{Diagnostic, ErrorType};
 use serde_json::Value;
 
 /// kube-openapi's error codes that kubeOpenAPIResultToFieldErrors tells apart, and `Plain` for
@@ -891,31 +891,20 @@ fn field_error(
     detail: &str,
     minor: u32,
 ) -> Diagnostic {
-    let mut body = t.phrase().to_owned();
-    if let Some(v) = &bad {
-        body.push_str(": ");
-        body.push_str(&go::bad_value(v, minor));
+    let printed = bad.as_ref().map(|v| go::bad_value(v, minor));
+    let d = Diagnostic::field_error_at(
+        field,
+        t,
+        bad,
+        (!detail.is_empty()).then(|| detail.to_owned()),
+    );
+    // Callers give a value where ErrorBody prints one (none for Required or TooLong), so it is
+    // printed whenever given, in the minor's rendering.
+    match printed {
+        Some(p) => d.with_printed_value(&p),
+        None => d,
     }
-    if !detail.is_empty() {
-        body.push_str(": ");
-        body.push_str(detail);
-    }
-    Diagnostic {
-        severity: Severity::Error,
-        field: field.to_owned(),
-        error_type: Some(t),
-        message: format!("{field}: {body}"),
-        detail: (!detail.is_empty()).then(|| detail.to_owned()),
-        bad_value: bad,
-        origin: Origin::KubeApiserver,
-        code: Some("crd-schema".to_owned()),
-        line: None,
-        column: None,
-        document: None,
-        range: None,
-        file: None,
-        fixes: Vec::new(),
-    }
+    .with_code("crd-schema")
 }
 
 /// A field error of the list-type and embedded-resource checks, which use apimachinery's
