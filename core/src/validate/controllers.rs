@@ -184,14 +184,22 @@ fn template_labels(template: Option<&Value>) -> Option<&Value> {
         .filter(|l| !l.is_null())
 }
 
-fn mismatch(template: Option<&Value>, tp: &FieldPath, minor: u32) -> Diagnostic {
-    let labels = template_labels(template);
+/// "`selector` does not match template `labels`", with the template's labels (as the strategy
+/// leaves them).
+fn mismatch(labels: Option<&Value>, tp: &FieldPath, minor: u32) -> Diagnostic {
     Diagnostic::invalid(
         &tp.child("metadata").child("labels"),
         labels.cloned().unwrap_or(Value::Null),
         "`selector` does not match template `labels`",
     )
     .with_printed_value(&selector::print_string_map(labels, minor))
+}
+
+/// `field.Invalid` on a whole selector (a `*metav1.LabelSelector`), printed as the minor prints
+/// it.
+fn invalid_selector(p: &FieldPath, s: &Map<String, Value>, detail: &str, minor: u32) -> Diagnostic {
+    Diagnostic::invalid(p, Value::Object(s.clone()), detail)
+        .with_printed_value(&selector::print_selector(s, minor))
 }
 
 /// A LabelSelector spec's `selector` as Deployment, ReplicaSet and StatefulSet check it:
@@ -210,14 +218,12 @@ fn required_selector(
         Some(s) => {
             selector::validate(s, &p, minor, out);
             if selector::convert(Some(s)) == Converted::Everything {
-                out.push(
-                    Diagnostic::invalid(
-                        &p,
-                        Value::Object(s.clone()),
-                        format!("empty selector is invalid for {empty_for}"),
-                    )
-                    .with_printed_value(&selector::print_selector(s, minor)),
-                );
+                out.push(invalid_selector(
+                    &p,
+                    s,
+                    &format!("empty selector is invalid for {empty_for}"),
+                    minor,
+                ));
             }
         }
     }
@@ -239,18 +245,8 @@ fn template_matches(
     }
     let labels = selector::string_map(template_labels(template));
     if !selector::matches(object(spec, "selector"), converted, &labels) {
-        out.push(mismatch(template, tp, minor));
+        out.push(mismatch(template_labels(template), tp, minor));
     }
-}
-
-/// The Pod template, validated as the controller's strategy does (absent: an empty template).
-fn template(spec: &Value, tp: &FieldPath, owner: &str, ctx: &Ctx, out: &mut Findings) {
-    let empty = json!({});
-    let t = spec
-        .get("template")
-        .filter(|t| !t.is_null())
-        .unwrap_or(&empty);
-    super::workloads::controller_template_value(t, tp, Some(owner), ctx, out);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -484,18 +480,16 @@ fn replica_set_template(spec: &Value, c: Converted, sp: &FieldPath, ctx: &Ctx, o
     let tp = sp.child("template");
     if c == Converted::Error {
         let s = object(spec, "selector").cloned().unwrap_or_default();
-        out.push(
-            Diagnostic::invalid(
-                &sp.child("selector"),
-                Value::Object(s.clone()),
-                "invalid label selector",
-            )
-            .with_printed_value(&selector::print_selector(&s, ctx.gates.version.minor)),
-        );
+        out.push(invalid_selector(
+            &sp.child("selector"),
+            &s,
+            "invalid label selector",
+            ctx.gates.version.minor,
+        ));
         return;
     }
     template_matches(spec, c, &tp, ctx.gates.version.minor, out);
-    template(spec, &tp, "ReplicaSet", ctx, out);
+    super::workloads::controller_template_in(spec, &tp, Some("ReplicaSet"), ctx, out);
 }
 
 /// ValidateStatefulSetSpec (volumeClaimTemplates' PVC specs aside).
@@ -633,14 +627,11 @@ fn stateful_set(spec: &Value, sp: &FieldPath, ctx: &Ctx, out: &mut Findings) {
     let tp = sp.child("template");
     if c == Converted::Error {
         let s = object(spec, "selector").cloned().unwrap_or_default();
-        out.push(
-            Diagnostic::invalid(&sp.child("selector"), Value::Object(s.clone()), "")
-                .with_printed_value(&selector::print_selector(&s, minor)),
-        );
+        out.push(invalid_selector(&sp.child("selector"), &s, "", minor));
         return;
     }
     template_matches(spec, c, &tp, minor, out);
-    template(spec, &tp, "StatefulSet", ctx, out);
+    super::workloads::controller_template_in(spec, &tp, Some("StatefulSet"), ctx, out);
 }
 
 /// ValidateDaemonSetSpec: the selector is not Required, but a missing one matches no labels.
@@ -657,21 +648,19 @@ fn daemon_set(spec: &Value, sp: &FieldPath, ctx: &Ctx, out: &mut Findings) {
     if c != Converted::Error
         && !selector::matches(sel, c, &selector::string_map(template_labels(t)))
     {
-        out.push(mismatch(t, &tp, minor));
+        out.push(mismatch(template_labels(t), &tp, minor));
     }
     if let Some(s) = sel
         && c == Converted::Everything
     {
-        out.push(
-            Diagnostic::invalid(
-                &p,
-                Value::Object(s.clone()),
-                "empty selector is invalid for daemonset",
-            )
-            .with_printed_value(&selector::print_selector(s, minor)),
-        );
+        out.push(invalid_selector(
+            &p,
+            s,
+            "empty selector is invalid for daemonset",
+            minor,
+        ));
     }
-    template(spec, &tp, "DaemonSet", ctx, out);
+    super::workloads::controller_template_in(spec, &tp, Some("DaemonSet"), ctx, out);
     nonnegative(
         int(spec, "minReadySeconds").unwrap_or(0),
         &sp.child("minReadySeconds"),
@@ -750,7 +739,7 @@ fn replication_controller(spec: &Value, sp: &FieldPath, ctx: &Ctx, out: &mut Fin
     if !sel.is_empty() {
         let labels = selector::string_map(template_labels(Some(t)));
         if !sel.iter().all(|kv| labels.contains(kv)) {
-            out.push(mismatch(Some(t), &tp, minor));
+            out.push(mismatch(template_labels(Some(t)), &tp, minor));
         }
     }
     super::workloads::controller_template_value(t, &tp, Some("ReplicationController"), ctx, out);
@@ -869,7 +858,7 @@ pub(super) fn job_selector(obj: &Value, ctx: &Ctx, out: &mut Findings) {
         if c != Converted::Error
             && !selector::matches(sel, c, &selector::string_map(template_labels(t)))
         {
-            out.push(mismatch(t, &sp.child("template"), minor));
+            out.push(mismatch(template_labels(t), &sp.child("template"), minor));
         }
         return;
     }
@@ -884,9 +873,11 @@ pub(super) fn job_selector(obj: &Value, ctx: &Ctx, out: &mut Findings) {
     // say which UID they mean.
     let given = str_at("uid").filter(|u| !u.is_empty());
     let uid = given.unwrap_or(STAND_IN_UID);
-    let show = |printed: String| match given {
-        Some(_) => printed,
-        None => printed.replace(STAND_IN_UID, ASSIGNED_UID),
+    let show = |mut d: Diagnostic| {
+        if given.is_none() {
+            d.message = d.message.replace(STAND_IN_UID, ASSIGNED_UID);
+        }
+        d
     };
     const UID: &str = "batch.kubernetes.io/controller-uid";
     const NAME: &str = "batch.kubernetes.io/job-name";
@@ -912,14 +903,12 @@ pub(super) fn job_selector(obj: &Value, ctx: &Ctx, out: &mut Findings) {
         ("job-name", name.as_str()),
     ];
     if !selector::matches(Some(&generated), c, &expected) {
-        out.push(
-            Diagnostic::invalid(
-                &sp.child("selector"),
-                Value::Object(generated.clone()),
-                "`selector` not auto-generated",
-            )
-            .with_printed_value(&show(selector::print_selector(&generated, minor))),
-        );
+        out.push(show(invalid_selector(
+            &sp.child("selector"),
+            &generated,
+            "`selector` not auto-generated",
+            minor,
+        )));
     }
     // The template's labels as generateSelector leaves them.
     let mut labels = template_labels(t)
@@ -931,14 +920,7 @@ pub(super) fn job_selector(obj: &Value, ctx: &Ctx, out: &mut Findings) {
     }
     let labels = Value::Object(labels);
     if !selector::matches(Some(&generated), c, &selector::string_map(Some(&labels))) {
-        out.push(
-            Diagnostic::invalid(
-                &sp.child("template").child("metadata").child("labels"),
-                labels.clone(),
-                "`selector` does not match template `labels`",
-            )
-            .with_printed_value(&show(selector::print_string_map(Some(&labels), minor))),
-        );
+        out.push(show(mismatch(Some(&labels), &sp.child("template"), minor)));
     }
 }
 
@@ -955,14 +937,12 @@ pub(super) fn cron_job_limits(obj: &Value, ctx: &Ctx, out: &mut Findings) {
         .unwrap_or_else(|| json!({}));
     let jp = sp.child("jobTemplate").child("spec");
     if let Some(s) = object(&js, "selector") {
-        out.push(
-            Diagnostic::invalid(
-                &jp.child("selector"),
-                Value::Object(s.clone()),
-                "`selector` will be auto-generated",
-            )
-            .with_printed_value(&selector::print_selector(s, minor)),
-        );
+        out.push(invalid_selector(
+            &jp.child("selector"),
+            s,
+            "`selector` will be auto-generated",
+            minor,
+        ));
     }
     if js.get("manualSelector").and_then(Value::as_bool) == Some(true) {
         out.push(Diagnostic::not_supported(

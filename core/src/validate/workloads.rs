@@ -339,14 +339,27 @@ fn leader_worker_templates(obj: &Value, ctx: &Ctx, out: &mut Findings) {
 }
 
 /// A PodTemplate's template: ValidatePodTemplate, which checks the Pod spec but puts no
-/// restriction of its own on it (absent: validated, and defaulted, as an empty template).
+/// restriction of its own on it.
 fn pod_template(obj: &Value, ctx: &Ctx, out: &mut Findings) {
+    controller_template_in(obj, &FieldPath::new("template"), None, ctx, out);
+}
+
+/// [`controller_template_value`] on `parent`'s `template`, which every kind but
+/// ReplicationController holds by value: an absent one is validated (and defaulted) as an empty
+/// template.
+pub(super) fn controller_template_in(
+    parent: &Value,
+    p: &FieldPath,
+    always_only: Option<&str>,
+    ctx: &Ctx,
+    out: &mut Findings,
+) {
     let empty = Value::Object(serde_json::Map::new());
-    let v = obj
+    let v = parent
         .get("template")
         .filter(|v| !v.is_null())
         .unwrap_or(&empty);
-    controller_template_value(v, &FieldPath::new("template"), None, ctx, out);
+    controller_template_value(v, p, always_only, ctx, out);
 }
 
 /// ValidatePodTemplateSpec on a template at `p`, then, when `always_only` names the validating
