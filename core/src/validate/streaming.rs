@@ -127,14 +127,7 @@ impl Session {
                     None => self.take_index(),
                 };
                 let broken = source::separator_error(doc_line, sep_line, &rest, swallowed, index);
-                let (findings, summary) = check_entry(
-                    Err(broken),
-                    &self.ctx,
-                    &self.crds,
-                    &LineIndex::new(""),
-                    None,
-                );
-                vec![Outcome::Document { findings, summary }]
+                vec![self.refused(broken)]
             }
             Piece::Item {
                 index,
@@ -159,6 +152,19 @@ impl Session {
                 item,
             } => vec![self.too_large(line, column, bytes, item)],
         }
+    }
+
+    /// The outcome of a document that cannot be read (it gets no line index: its error carries
+    /// its place).
+    fn refused(&self, broken: source::BrokenDocument) -> Outcome {
+        let (findings, summary) = check_entry(
+            Err(broken),
+            &self.ctx,
+            &self.crds,
+            &LineIndex::new(""),
+            None,
+        );
+        Outcome::Document { findings, summary }
     }
 
     fn take_index(&mut self) -> usize {
@@ -193,14 +199,7 @@ impl Session {
             Err(e) => {
                 let index = self.take_index();
                 let broken = broken(index, line, e);
-                let (findings, summary) = check_entry(
-                    Err(broken),
-                    &self.ctx,
-                    &self.crds,
-                    &LineIndex::new(""),
-                    None,
-                );
-                return vec![Outcome::Document { findings, summary }];
+                return vec![self.refused(broken)];
             }
         };
         let padded = padded(text, column);
@@ -382,14 +381,7 @@ impl Session {
                     },
                     stops_kubectl: false,
                 };
-                let (findings, summary) = check_entry(
-                    Err(broken),
-                    &self.ctx,
-                    &self.crds,
-                    &LineIndex::new(""),
-                    None,
-                );
-                Outcome::Document { findings, summary }
+                self.refused(broken)
             }
             Some(i) => {
                 let list = self.list_index();

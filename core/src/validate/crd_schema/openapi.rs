@@ -619,6 +619,39 @@ fn bound_err(path: &str, bound: String, exclusive: bool, max: bool, data: &Value
     )
 }
 
+/// minItems/maxItems or minProperties/maxProperties: the list's or object's size `len` against
+/// the bounds, in kube-openapi's words for `noun`; `too_many` is the error code of the upper
+/// bound (the lower one has none of its own).
+fn count_bounds(
+    r: &mut Res,
+    path: &str,
+    len: usize,
+    (min, max): (Option<i64>, Option<i64>),
+    (noun, too_many): (&str, Code),
+) {
+    let n = i64::try_from(len).unwrap_or(i64::MAX);
+    let mut bound = |code: Code, limit: i64, which: &str| {
+        let mut e = verr(
+            code,
+            path,
+            Some(Value::from(n)),
+            format!("{path} in {IN} should have {which} {limit} {noun}"),
+        );
+        e.valid = limit;
+        r.add(e);
+    };
+    if let Some(min) = min
+        && n < min
+    {
+        bound(Code::Other, min, "at least");
+    }
+    if let Some(max) = max
+        && n > max
+    {
+        bound(too_many, max, "at most");
+    }
+}
+
 fn slice_check(s: &Schema, path: &str, items: &[Value], minor: u32) -> Res {
     let mut r = Res::default();
     if let Some(item) = &s.items {
@@ -626,31 +659,13 @@ fn slice_check(s: &Schema, path: &str, items: &[Value], minor: u32) -> Res {
             r.merge(validate(item, &format!("{path}[{i}]"), v, minor));
         }
     }
-    let size = i64::try_from(items.len()).unwrap_or(i64::MAX);
-    if let Some(min) = s.min_items
-        && size < min
-    {
-        let mut e = verr(
-            Code::Other,
-            path,
-            Some(Value::from(size)),
-            format!("{path} in {IN} should have at least {min} items"),
-        );
-        e.valid = min;
-        r.add(e);
-    }
-    if let Some(max) = s.max_items
-        && size > max
-    {
-        let mut e = verr(
-            Code::MaxItems,
-            path,
-            Some(Value::from(size)),
-            format!("{path} in {IN} should have at most {max} items"),
-        );
-        e.valid = max;
-        r.add(e);
-    }
+    count_bounds(
+        &mut r,
+        path,
+        items.len(),
+        (s.min_items, s.max_items),
+        ("items", Code::MaxItems),
+    );
     if s.unique_items
         && items
             .iter()
@@ -711,31 +726,13 @@ fn enum_check(s: &Schema, path: &str, data: &Value) -> Res {
 
 fn object_check(s: &Schema, path: &str, m: &serde_json::Map<String, Value>, minor: u32) -> Res {
     let mut r = Res::default();
-    let n = i64::try_from(m.len()).unwrap_or(i64::MAX);
-    if let Some(min) = s.min_properties
-        && n < min
-    {
-        let mut e = verr(
-            Code::Other,
-            path,
-            Some(Value::from(n)),
-            format!("{path} in {IN} should have at least {min} properties"),
-        );
-        e.valid = min;
-        r.add(e);
-    }
-    if let Some(max) = s.max_properties
-        && n > max
-    {
-        let mut e = verr(
-            Code::TooManyProperties,
-            path,
-            Some(Value::from(n)),
-            format!("{path} in {IN} should have at most {max} properties"),
-        );
-        e.valid = max;
-        r.add(e);
-    }
+    count_bounds(
+        &mut r,
+        path,
+        m.len(),
+        (s.min_properties, s.max_properties),
+        ("properties", Code::TooManyProperties),
+    );
     match &s.additional_properties {
         Some(Additional::Bool(false)) => {
             for k in m.keys() {

@@ -58,14 +58,8 @@ fn prune_at(
                 if embedded && META.contains(&k.as_str()) {
                     continue;
                 }
-                if let Some(p) = s.properties.get(k) {
-                    prune_at(v, Some(p), false, false, &join_key(path, k), out);
-                } else if let Some(a) = &s.additional_properties {
-                    let a = match a {
-                        Additional::Schema(a) => Some(&**a),
-                        Additional::Bool(_) => None,
-                    };
-                    prune_at(v, a, false, false, &join_key(path, k), out);
+                if let Some(member) = member_schema(s, k) {
+                    prune_at(v, member, false, false, &join_key(path, k), out);
                 } else {
                     if !META.contains(&k.as_str()) || !root {
                         out.push(join_key(path, k));
@@ -87,6 +81,19 @@ fn prune_at(
     }
 }
 
+/// The schema member `k` of an object of schema `s` is pruned with: `Some(Some(_))` its
+/// property's or additionalProperties' schema, `Some(None)` additionalProperties without one
+/// (pruned as if untyped), `None` when `s` does not define it (an unknown field).
+fn member_schema<'a>(s: &'a Schema, k: &str) -> Option<Option<&'a Schema>> {
+    if let Some(p) = s.properties.get(k) {
+        return Some(Some(p));
+    }
+    s.additional_properties.as_ref().map(|a| match a {
+        Additional::Schema(a) => Some(&**a),
+        Additional::Bool(_) => None,
+    })
+}
+
 fn skip_prune(x: &mut Value, s: &Schema, embedded: bool, path: &str, out: &mut Vec<String>) {
     match x {
         Value::Object(m) => {
@@ -95,14 +102,8 @@ fn skip_prune(x: &mut Value, s: &Schema, embedded: bool, path: &str, out: &mut V
                 if embedded && META.contains(&k.as_str()) {
                     continue;
                 }
-                if let Some(p) = s.properties.get(k) {
-                    prune_at(v, Some(p), false, false, &join_key(path, k), out);
-                } else if let Some(a) = &s.additional_properties {
-                    let a = match a {
-                        Additional::Schema(a) => Some(&**a),
-                        Additional::Bool(_) => None,
-                    };
-                    prune_at(v, a, false, false, &join_key(path, k), out);
+                if let Some(member) = member_schema(s, k) {
+                    prune_at(v, member, false, false, &join_key(path, k), out);
                 }
             }
         }
