@@ -509,63 +509,64 @@ fn number_check(s: &Schema, path: &str, data: &Value, minor: u32) -> Res {
             multiple.add(e);
         }
     }
+    let bounds = (type_name, format, path);
     if let Some(max) = s.maximum {
-        let bad = range_error(
-            &Value::from(max),
-            type_name,
-            format,
-            "Maximum boundary",
-            path,
-        );
-        let native = bad.is_none();
-        if let Some(e) = bad {
-            maximum.add(e);
-        }
-        let excl = s.exclusive_maximum;
-        let e = match (native, int) {
-            (true, Some(i)) => {
-                let m = go::f64_to_i64(max);
-                ((!excl && i > m) || (excl && i >= m))
-                    .then(|| bound_err(path, m.to_string(), excl, true, data))
-            }
-            _ => ((!excl && f > max) || (excl && f >= max))
-                .then(|| bound_err(path, go::format_v(max), excl, true, &Value::from(f))),
-        };
-        if let Some(e) = e {
-            maximum.add(e);
-        }
+        maximum = bound_check(max, s.exclusive_maximum, true, (int, f, data), bounds);
     }
     if let Some(min) = s.minimum {
-        let bad = range_error(
-            &Value::from(min),
-            type_name,
-            format,
-            "Minimum boundary",
-            path,
-        );
-        let native = bad.is_none();
-        if let Some(e) = bad {
-            minimum.add(e);
-        }
-        let excl = s.exclusive_minimum;
-        let e = match (native, int) {
-            (true, Some(i)) => {
-                let m = go::f64_to_i64(min);
-                ((!excl && i < m) || (excl && i <= m))
-                    .then(|| bound_err(path, m.to_string(), excl, false, data))
-            }
-            _ => ((!excl && f < min) || (excl && f <= min))
-                .then(|| bound_err(path, go::format_v(min), excl, false, &Value::from(f))),
-        };
-        if let Some(e) = e {
-            minimum.add(e);
-        }
+        minimum = bound_check(min, s.exclusive_minimum, false, (int, f, data), bounds);
     }
     res.merge(multiple);
     res.merge(minimum);
     res.merge(maximum);
     res.inc();
     res
+}
+
+/// maximum (`upper`) or minimum, exclusive or not: the bound itself checked against the type and
+/// format (kube-openapi's "Maximum boundary" or "Minimum boundary" range error), then the value
+/// against it, as integers when both are native integers, else as floats.
+fn bound_check(
+    limit: f64,
+    exclusive: bool,
+    upper: bool,
+    (int, f, data): (Option<i64>, f64, &Value),
+    (type_name, format, path): (&str, &str, &str),
+) -> Res {
+    let mut r = Res::default();
+    let prefix = if upper {
+        "Maximum boundary"
+    } else {
+        "Minimum boundary"
+    };
+    let bad = range_error(&Value::from(limit), type_name, format, prefix, path);
+    let native = bad.is_none();
+    if let Some(e) = bad {
+        r.add(e);
+    }
+    // Past the bound: above it (or at it, exclusive) for a maximum, below for a minimum.
+    let past = |cmp: std::cmp::Ordering| {
+        let beyond = if upper {
+            std::cmp::Ordering::Greater
+        } else {
+            std::cmp::Ordering::Less
+        };
+        cmp == beyond || (exclusive && cmp == std::cmp::Ordering::Equal)
+    };
+    let e = match (native, int) {
+        (true, Some(i)) => {
+            let m = go::f64_to_i64(limit);
+            past(i.cmp(&m)).then(|| bound_err(path, m.to_string(), exclusive, upper, data))
+        }
+        _ => f
+            .partial_cmp(&limit)
+            .is_some_and(past)
+            .then(|| bound_err(path, go::format_v(limit), exclusive, upper, &Value::from(f))),
+    };
+    if let Some(e) = e {
+        r.add(e);
+    }
+    r
 }
 
 fn multiple_of_float(
