@@ -345,53 +345,9 @@ fn frac(v: u64, div: u64) -> String {
     format!("{whole}.{}", digits.trim_end_matches('0'))
 }
 
-/// fmt's `%v` for a float64: `%g` with the shortest precision, which switches to `e` notation
-/// when the decimal exponent is below -4 or at least 6 (`0.999`, `301`, `1e+06`, `1e-05`).
-pub fn go_float(v: f64) -> String {
-    if v.is_nan() {
-        return "NaN".to_owned();
-    }
-    if v.is_infinite() {
-        return if v > 0.0 { "+Inf" } else { "-Inf" }.to_owned();
-    }
-    if v == 0.0 {
-        return if v.is_sign_negative() { "-0" } else { "0" }.to_owned();
-    }
-    let sign = if v < 0.0 { "-" } else { "" };
-    let sci = format!("{:e}", v.abs());
-    let (mant, exp) = sci.split_once('e').unwrap_or((sci.as_str(), "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    let digits: String = mant.chars().filter(char::is_ascii_digit).collect();
-    let nd = i32::try_from(digits.len()).unwrap_or(i32::MAX);
-    if !(-4..6).contains(&exp) {
-        let (first, rest) = digits.split_at(1.min(digits.len()));
-        let m = if rest.is_empty() {
-            first.to_owned()
-        } else {
-            format!("{first}.{rest}")
-        };
-        let es = if exp < 0 { '-' } else { '+' };
-        return format!("{sign}{m}e{es}{:02}", exp.unsigned_abs());
-    }
-    let body = if exp >= 0 {
-        let int_len = usize::try_from(exp + 1).unwrap_or(0);
-        if nd <= exp + 1 {
-            format!(
-                "{digits}{}",
-                "0".repeat(int_len.saturating_sub(digits.len()))
-            )
-        } else {
-            let (a, b) = digits.split_at(int_len);
-            format!("{a}.{b}")
-        }
-    } else {
-        format!(
-            "0.{}{digits}",
-            "0".repeat(usize::try_from(-exp - 1).unwrap_or(0))
-        )
-    };
-    format!("{sign}{body}")
-}
+/// fmt's `%v` for a float64 (`%g` with the shortest precision: `0.999`, `301`, `1e+06`,
+/// `1e-05`), which the CRD schema messages print too.
+pub use super::crd_schema::go::format_v as go_float;
 
 #[cfg(test)]
 mod tests {
