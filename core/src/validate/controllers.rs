@@ -254,8 +254,7 @@ fn template_matches(
 // ---------------------------------------------------------------------------------------------
 
 /// Validates the spec of a Deployment, ReplicaSet, StatefulSet, DaemonSet or
-/// ReplicationController (with its Pod template), or a CronJob's schedule and limits (its Job
-/// template is the caller's).
+/// ReplicationController, with its Pod template (a CronJob: [`validate_cron_job`]).
 pub(super) fn validate(kind: &str, obj: &Value, ctx: &Ctx, out: &mut Findings) {
     let spec = defaulted_spec(kind, obj, ctx);
     let sp = FieldPath::new("spec");
@@ -279,7 +278,6 @@ pub(super) fn validate(kind: &str, obj: &Value, ctx: &Ctx, out: &mut Findings) {
         "StatefulSet" => stateful_set(&spec, &sp, ctx, out),
         "DaemonSet" => daemon_set(&spec, &sp, ctx, out),
         "ReplicationController" => replication_controller(&spec, &sp, ctx, out),
-        "CronJob" => cron_job(&spec, &sp, minor, out),
         _ => {}
     }
 }
@@ -745,8 +743,24 @@ fn replication_controller(spec: &Value, sp: &FieldPath, ctx: &Ctx, out: &mut Fin
     super::workloads::controller_template_value(t, &tp, Some("ReplicationController"), ctx, out);
 }
 
-/// validateCronJobSpec's own fields, in its order up to the Job template (the history limits,
-/// checked after it upstream, come last here too; see [`cron_job_limits`]).
+/// validateCronJobSpec in its order, on the spec as defaulted once: the CronJob's own fields up
+/// to the Job template, the template (`job_template`: the caller's Job validation, which reads
+/// the template as the CronJob defaulter leaves it), its selector rules, the history limits.
+pub(super) fn validate_cron_job(
+    obj: &Value,
+    ctx: &Ctx,
+    out: &mut Findings,
+    job_template: impl FnOnce(&mut Findings),
+) {
+    let spec = defaulted_spec("CronJob", obj, ctx);
+    let sp = FieldPath::new("spec");
+    let minor = ctx.gates.version.minor;
+    cron_job(&spec, &sp, minor, out);
+    job_template(out);
+    cron_job_limits(&spec, &sp, minor, out);
+}
+
+/// validateCronJobSpec's own fields, up to the Job template.
 fn cron_job(spec: &Value, sp: &FieldPath, minor: u32, out: &mut Findings) {
     let schedule = str_of(spec, "schedule");
     let p = sp.child("schedule");
@@ -926,17 +940,10 @@ pub(super) fn job_selector(obj: &Value, ctx: &Ctx, out: &mut Findings) {
 
 /// The checks validateCronJobSpec makes after the Job template: ValidateJobTemplateSpec's
 /// selector rules, then the history limits.
-pub(super) fn cron_job_limits(obj: &Value, ctx: &Ctx, out: &mut Findings) {
-    let spec = defaulted_spec("CronJob", obj, ctx);
-    let sp = FieldPath::new("spec");
-    let minor = ctx.gates.version.minor;
-    let js = spec
-        .get("jobTemplate")
-        .and_then(|t| t.get("spec"))
-        .cloned()
-        .unwrap_or_else(|| json!({}));
+fn cron_job_limits(spec: &Value, sp: &FieldPath, minor: u32, out: &mut Findings) {
+    let js = spec.get("jobTemplate").and_then(|t| t.get("spec"));
     let jp = sp.child("jobTemplate").child("spec");
-    if let Some(s) = object(&js, "selector") {
+    if let Some(s) = js.and_then(|js| object(js, "selector")) {
         out.push(invalid_selector(
             &jp.child("selector"),
             s,
@@ -944,7 +951,11 @@ pub(super) fn cron_job_limits(obj: &Value, ctx: &Ctx, out: &mut Findings) {
             minor,
         ));
     }
-    if js.get("manualSelector").and_then(Value::as_bool) == Some(true) {
+    if js
+        .and_then(|js| js.get("manualSelector"))
+        .and_then(Value::as_bool)
+        == Some(true)
+    {
         out.push(Diagnostic::not_supported(
             &jp.child("manualSelector"),
             true,
@@ -952,7 +963,7 @@ pub(super) fn cron_job_limits(obj: &Value, ctx: &Ctx, out: &mut Findings) {
         ));
     }
     for k in ["successfulJobsHistoryLimit", "failedJobsHistoryLimit"] {
-        if let Some(v) = int(&spec, k) {
+        if let Some(v) = int(spec, k) {
             nonnegative(v, &sp.child(k), out);
         }
     }

@@ -47,9 +47,9 @@ pub(super) fn validate_kind(
             true
         }
         ("batch", "CronJob") => {
-            super::controllers::validate(kind, obj, ctx, out);
-            cronjob_job_spec(obj, ctx, out);
-            super::controllers::cron_job_limits(obj, ctx, out);
+            super::controllers::validate_cron_job(obj, ctx, out, |out| {
+                cronjob_job_spec(obj, ctx, out)
+            });
             true
         }
         ("jobset.x-k8s.io", "JobSet") => {
