@@ -628,15 +628,7 @@ fn check_with(rule: KindMeta, group: &str, kind: &str, obj: &Value, ctx: &Ctx, o
         l.push((NAMESPACE_NAME_LABEL, checked_name.as_str()));
     }
     if let Some(labels) = labels {
-        let lp = mp.child("labels");
-        for (key, value) in labels {
-            for msg in qualified_name(key, minor) {
-                out.push(Diagnostic::invalid(&lp, key, msg));
-            }
-            for msg in label_value(value, minor) {
-                out.push(Diagnostic::invalid(&lp, value, msg));
-            }
-        }
+        super::selector::validate_labels(&labels, &mp.child("labels"), minor, out);
     }
 
     if let Some(annotations) = string_map(meta.get("annotations")) {
