@@ -75,6 +75,10 @@ pub struct Document {
     /// second flow mapping after the first, is passed over, by kubectl too).
     pub unread_from: Option<u32>,
     pub(super) positions: Arc<LazyPositions>,
+    /// Where the root node starts (in the text of `positions`), when that is the position of
+    /// the field path `""`: diagnostics of the whole object (most often the only ones of a
+    /// valid document) are placed without finding every field's position.
+    pub(super) root: Option<(u32, u32)>,
     /// The document's index among those of the text its positions were read from.
     pub(super) chunk_index: usize,
 }
@@ -96,6 +100,9 @@ impl Document {
     /// its nearest ancestor the source has.
     pub fn position_of(&self, field: &str) -> (u32, u32) {
         let offset = self.positions.offset;
+        if let Some(root) = self.root.filter(|_| field.is_empty()) {
+            return offset.apply(root);
+        }
         // A chunk of kubectl's splitter holds one document: its positions are the first set.
         let Some(positions) = self.positions.of(self.chunk_index) else {
             return (self.line, 1);

@@ -301,4 +301,48 @@ mod tests {
             Some(("spec.a".to_owned(), Some(3)))
         );
     }
+
+    /// The root position the fast pass keeps is the one the tracking pass finds for the path
+    /// `""` (what diagnostics of the whole object are placed at), or none.
+    #[test]
+    fn the_root_position_is_the_tracked_one() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../conformance/realworld");
+        let mut texts: Vec<String> = std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|e| e.path().extension().is_some_and(|x| x == "yaml"))
+            .filter_map(|e| std::fs::read_to_string(e.path()).ok())
+            .collect();
+        texts.extend(
+            [
+                "kind: Pod\n---\n# c\n\n  {\"kind\": \"Job\"}\n---\n- a\n- b\n---\njust text\n",
+                "\"\": 1\nkind: Pod\n",
+                "{\"\": {\"\": 2}, \"kind\": \"Pod\"}",
+                "--- !!map\n  kind: Pod\n...\n--- &a\nkind: Job\n",
+                "   [1, 2]\n",
+            ]
+            .map(str::to_owned),
+        );
+        let mut placed = 0;
+        for text in &texts {
+            for doc in read_stream(text).into_iter().flatten() {
+                let tracked = doc
+                    .positions
+                    .of(doc.chunk_index)
+                    .and_then(|p| p.get(""))
+                    .copied();
+                if let Some(root) = doc.root {
+                    assert_eq!(Some(root), tracked, "{text}");
+                    placed += 1;
+                } else {
+                    assert!(
+                        doc.value.as_object().is_some_and(|m| m.contains_key("")),
+                        "no root position: {text}"
+                    );
+                }
+            }
+        }
+        assert!(placed > 60, "{placed}");
+    }
 }

@@ -80,11 +80,16 @@ impl Document {
     /// For a field the text does not hold (a required field left out), the key of its nearest
     /// ancestor that it holds.
     pub fn range_of(&self, field: &str, part: Part, lines: &LineIndex) -> Option<Range> {
-        let positions = self.positions.of(self.chunk_index)?;
         let offset = self.positions.offset;
-        let (exact, local) = match lookup(positions, field) {
-            Some(p) => (true, p),
-            None => (false, nearest_ancestor(positions, field)?),
+        let (exact, local) = match self.root.filter(|_| field.is_empty()) {
+            Some(root) => (true, root),
+            None => {
+                let positions = self.positions.of(self.chunk_index)?;
+                match lookup(positions, field) {
+                    Some(p) => (true, p),
+                    None => (false, nearest_ancestor(positions, field)?),
+                }
+            }
         };
         let (line, column) = offset.apply(local);
         let chars = lines.chars(line)?;

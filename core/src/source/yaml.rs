@@ -321,14 +321,18 @@ pub(super) fn parse_text_at(
         .docs
         .into_iter()
         .enumerate()
-        .map(|(index, (line, value))| {
+        .map(|(index, (line, value, root_at))| {
             let mut notes = notes.next().unwrap_or_default();
             for n in &mut notes {
                 (n.line, n.column) = offset.apply((n.line, n.column));
             }
+            // A root mapping with the key "" gives that key the path "" as well (the tracking
+            // pass places it there): only without one is the root's position the path's.
+            let root = root_at.filter(|_| value.as_object().is_none_or(|m| !m.contains_key("")));
             Document {
                 index,
                 line: offset.apply((line, 1)).0,
+                root,
                 value,
                 notes,
                 unread_from,
@@ -339,10 +343,14 @@ pub(super) fn parse_text_at(
         .collect())
 }
 
+/// A 1-based line and column.
+type Position = (u32, u32);
+
 /// What one reading of a stream gives, per document.
 pub(super) struct Stream {
-    /// (first line, value)
-    pub(super) docs: Vec<(u32, Value)>,
+    /// (first line, value, where the root node starts): the root's position is what the
+    /// tracking pass records for the field path `""`, found by the fast pass too.
+    pub(super) docs: Vec<(u32, Value, Option<Position>)>,
     /// With `track`: where every field sits.
     pub(super) positions: Vec<Positions>,
     /// The YAML 1.1 readings (fields named only with `track`).
@@ -429,6 +437,8 @@ pub(super) fn parse_stream(text: &str, mode: Mode) -> Result<Stream, Diagnostic>
     let mut lookahead: Option<Lookahead> = None;
     let mut root_start: usize = 0;
     let mut doc_line: u32 = 1;
+    // Where the current document's root node starts (see `Stream::docs`).
+    let mut root_at: Option<Position> = None;
     let mut nodes: usize = 0;
     let mut alias_nodes: usize = 0;
     let mut deferred = Deferred::default();
@@ -489,12 +499,13 @@ pub(super) fn parse_stream(text: &str, mode: Mode) -> Result<Stream, Diagnostic>
                 if let Some(v) = root.take()
                     && !v.is_null()
                 {
-                    docs.push((doc_line, v));
+                    docs.push((doc_line, v, root_at.take()));
                     all_positions.push(std::mem::take(&mut positions));
                     all_notes.push(std::mem::take(&mut notes));
                 }
                 positions.clear();
                 notes.clear();
+                root_at = None;
                 if first_only {
                     // go-yaml's Unmarshal reads one document and never looks past its end.
                     break;
@@ -519,6 +530,7 @@ pub(super) fn parse_stream(text: &str, mode: Mode) -> Result<Stream, Diagnostic>
                 };
                 if stack.is_empty() {
                     doc_line = line;
+                    root_at.get_or_insert((line, col));
                 }
                 if track {
                     positions.entry(path.clone()).or_insert((line, col));
@@ -567,7 +579,7 @@ pub(super) fn parse_stream(text: &str, mode: Mode) -> Result<Stream, Diagnostic>
                     let (end, block) = collection_end(source, root_start, &span);
                     lookahead = Some(Lookahead::after_root(source, root_start, &end, block));
                     if let Some(v) = root.take().filter(|v| !v.is_null()) {
-                        docs.push((doc_line, v));
+                        docs.push((doc_line, v, root_at.take()));
                         all_positions.push(std::mem::take(&mut positions));
                         all_notes.push(std::mem::take(&mut notes));
                     }
@@ -664,6 +676,9 @@ pub(super) fn parse_stream(text: &str, mode: Mode) -> Result<Stream, Diagnostic>
                     continue;
                 }
                 let path = slot_path(&stack, track).unwrap_or_default();
+                if stack.is_empty() {
+                    root_at.get_or_insert((line, col));
+                }
                 if track {
                     positions.entry(path.clone()).or_insert((line, col));
                 }
@@ -726,7 +741,7 @@ pub(super) fn parse_stream(text: &str, mode: Mode) -> Result<Stream, Diagnostic>
                 if first_only && stack.is_empty() && root.is_some() {
                     lookahead = Some(Lookahead::after_root(source, root_start, &span.end, false));
                     if let Some(v) = root.take().filter(|v| !v.is_null()) {
-                        docs.push((doc_line, v));
+                        docs.push((doc_line, v, root_at.take()));
                         all_positions.push(std::mem::take(&mut positions));
                         all_notes.push(std::mem::take(&mut notes));
                     }
@@ -761,6 +776,9 @@ pub(super) fn parse_stream(text: &str, mode: Mode) -> Result<Stream, Diagnostic>
                     let held = held.clone();
                     deferred.errors.extend(held.into_iter().map(Some));
                 }
+                if stack.is_empty() {
+                    root_at.get_or_insert((line, col));
+                }
                 if track && let Some(path) = slot_path(&stack, true) {
                     positions.entry(path).or_insert((line, col));
                 }
@@ -785,7 +803,7 @@ pub(super) fn parse_stream(text: &str, mode: Mode) -> Result<Stream, Diagnostic>
                 if first_only && stack.is_empty() && root.is_some() {
                     lookahead = Some(Lookahead::after_root(source, root_start, &span.end, false));
                     if let Some(v) = root.take().filter(|v| !v.is_null()) {
-                        docs.push((doc_line, v));
+                        docs.push((doc_line, v, root_at.take()));
                         all_positions.push(std::mem::take(&mut positions));
                         all_notes.push(std::mem::take(&mut notes));
                     }
