@@ -12,7 +12,7 @@ use crate::{FieldValidationArg, Output, Target, located, options, render, traine
 use rayon::prelude::*;
 use restartkit::Diagnostic;
 use restartkit::source::{Splitter, text_from_bytes};
-use restartkit::validate::streaming::{Outcome, Session};
+use restartkit::validate::streaming::{Ahead, Outcome, Session};
 use restartkit::validate::{DocumentSummary, ValidateInput};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -506,7 +506,15 @@ fn streamed_file(
         } else {
             splitter.push(&chunk)
         };
-        for piece in pieces {
+        // The pieces of a chunk are validated on every core, then taken in order (a piece
+        // whose guesses did not hold, after a CRD or an empty document, is done again then).
+        let guesses = session.guesses(&pieces);
+        let ahead: Vec<Option<Ahead>> = pieces
+            .par_iter()
+            .zip(guesses)
+            .map(|(piece, index)| session.ahead(piece, index))
+            .collect();
+        for (piece, ahead) in pieces.into_iter().zip(ahead) {
             let (text, line) = match &piece {
                 restartkit::source::Piece::Document {
                     text, line, column, ..
@@ -522,7 +530,7 @@ fn streamed_file(
                 } if human => (padded(skeleton, *column), *line),
                 _ => (String::new(), 1),
             };
-            for out in session.piece(piece) {
+            for out in session.piece_ahead(piece, ahead) {
                 let (findings, summary) = match out {
                     Outcome::Item { findings } => {
                         // An item with only infos (most items: "kind not modelled") gets no

@@ -51,8 +51,29 @@ pub struct Session {
     crds: super::crd_schema::CrdSet,
     /// The kinds whose CEL note was given already.
     cel_told: std::collections::BTreeSet<String>,
+    /// Counts the CRDs read in the stream: a piece validated [`Session::ahead`] of its turn
+    /// holds if no CRD came between.
+    crds_learned: u64,
     next_index: usize,
     list: Option<OpenList>,
+}
+
+/// A piece validated ahead of its turn ([`Session::ahead`]), with what it took for granted.
+#[derive(Debug)]
+pub struct Ahead {
+    /// The document index it was read at (its List's, for an item).
+    index: usize,
+    /// [`Session::crds_learned`] when it was validated.
+    crds_learned: u64,
+    checked: Checked,
+}
+
+#[derive(Debug)]
+enum Checked {
+    /// A document piece's outcomes, one per document in it.
+    Documents(Vec<Outcome>),
+    /// A List item's findings, and whether its kind is modelled.
+    Item { findings: Findings, modelled: bool },
 }
 
 impl Session {
@@ -67,6 +88,7 @@ impl Session {
             return None;
         }
         let minor = self.ctx.gates.version.minor;
+        self.crds_learned += 1;
         self.crds.add_value(&doc.value, minor).err().map(|mut d| {
             d.document = Some(doc.index);
             d.line = Some(doc.line);
@@ -91,6 +113,7 @@ impl Session {
                         ctx,
                         crds,
                         cel_told: Default::default(),
+                        crds_learned: 0,
                         next_index: 0,
                         list: None,
                     },
@@ -186,6 +209,164 @@ impl Session {
         index
     }
 
+    /// The document index each of `pieces` will be read at, if every document piece before it
+    /// holds one document (as kubectl's splitter cuts them, all but a piece of a YAML stream
+    /// with a bare `...` or an empty one): what [`Session::ahead`] takes for granted.
+    pub fn guesses(&self, pieces: &[Piece]) -> Vec<usize> {
+        let mut next = self.next_index;
+        let mut list = self.list.as_ref().map(|l| l.index);
+        let take = |next: &mut usize| {
+            let i = *next;
+            *next += 1;
+            i
+        };
+        pieces
+            .iter()
+            .map(|piece| match piece {
+                Piece::Document { .. } | Piece::TooLarge { item: None, .. } => take(&mut next),
+                Piece::Item { .. } | Piece::TooLarge { item: Some(_), .. } => {
+                    *list.get_or_insert_with(|| take(&mut next))
+                }
+                Piece::Separator { .. } | Piece::ListEnd { .. } => {
+                    list.take().unwrap_or_else(|| take(&mut next))
+                }
+            })
+            .collect()
+    }
+
+    /// Validates a document or List item piece ahead of its turn, as read at document `index`
+    /// ([`Session::guesses`]) with the CRDs known now. It takes `&self`, so that a caller can
+    /// validate a batch of pieces on several threads and then hand each, in order, to
+    /// [`Session::piece_ahead`], which keeps the result only if what it took for granted held.
+    /// None for the pieces not validated ahead (separators, a List's end, over-large pieces,
+    /// and a piece holding a CRD, whose schema the documents after it need).
+    pub fn ahead(&self, piece: &Piece, index: usize) -> Option<Ahead> {
+        let checked = match piece {
+            Piece::Document {
+                text,
+                line,
+                column,
+                json,
+                separated,
+            } => {
+                let read = self.read_document(text, *line, *column, *json, *separated, index);
+                let outcomes = match read {
+                    Err(refused) => vec![refused],
+                    Ok((entries, padded)) => {
+                        let lines = LineIndex::at(&padded, *line);
+                        let has_crd = entries.iter().any(|e| {
+                            e.as_ref()
+                                .is_ok_and(|d| super::crd_schema::is_crd(&d.value))
+                        });
+                        if has_crd {
+                            return None;
+                        }
+                        entries
+                            .into_iter()
+                            .map(|entry| self.check_document(entry, &lines))
+                            .collect()
+                    }
+                };
+                Checked::Documents(outcomes)
+            }
+            Piece::Item {
+                index: i,
+                text,
+                line,
+                column,
+                json,
+            } => {
+                let (findings, modelled) = self.check_item(index, *i, text, *line, *column, *json);
+                Checked::Item { findings, modelled }
+            }
+            _ => return None,
+        };
+        Some(Ahead {
+            index,
+            crds_learned: self.crds_learned,
+            checked,
+        })
+    }
+
+    /// [`Session::piece`], given what [`Session::ahead`] validated of it: the same outcomes,
+    /// taken from `ahead` where its guesses held (the document index, no CRD read since), and
+    /// computed here otherwise.
+    pub fn piece_ahead(&mut self, piece: Piece, ahead: Option<Ahead>) -> Vec<Outcome> {
+        self.take_ahead(piece, ahead).0
+    }
+
+    /// [`Session::piece_ahead`], and whether `ahead` was kept.
+    fn take_ahead(&mut self, piece: Piece, ahead: Option<Ahead>) -> (Vec<Outcome>, bool) {
+        let Some(ahead) = ahead.filter(|a| a.crds_learned == self.crds_learned) else {
+            return (self.piece(piece), false);
+        };
+        match (ahead.checked, &piece) {
+            (Checked::Documents(outcomes), Piece::Document { .. })
+                if ahead.index == self.next_index =>
+            {
+                self.next_index += outcomes.len();
+                let outcomes = outcomes
+                    .into_iter()
+                    .map(|outcome| self.tell_cel_once(outcome))
+                    .collect();
+                (outcomes, true)
+            }
+            (Checked::Item { findings, modelled }, Piece::Item { .. })
+                if ahead.index == self.list.as_ref().map_or(self.next_index, |l| l.index) =>
+            {
+                self.list_index();
+                (vec![self.item_done(findings, modelled)], true)
+            }
+            _ => (self.piece(piece), false),
+        }
+    }
+
+    /// A document piece's text read into its documents from index `first`, with the piece's
+    /// text as its lines are counted ([`padded`]); the outcome of its refusal when it is not
+    /// UTF-8.
+    #[allow(clippy::type_complexity)]
+    fn read_document(
+        &self,
+        bytes: &[u8],
+        line: u32,
+        column: u32,
+        json: bool,
+        separated: bool,
+        first: usize,
+    ) -> Result<
+        (
+            Vec<Result<source::Document, source::BrokenDocument>>,
+            String,
+        ),
+        Outcome,
+    > {
+        let text = utf8(bytes, line, column).map_err(|e| self.refused(broken(first, line, e)))?;
+        Ok((
+            source::read_piece(text, json, separated, line, column, first),
+            padded(text, column),
+        ))
+    }
+
+    fn check_document(
+        &self,
+        entry: Result<source::Document, source::BrokenDocument>,
+        lines: &LineIndex,
+    ) -> Outcome {
+        let (findings, summary) = check_entry(entry, &self.ctx, &self.crds, lines, None);
+        Outcome::Document { findings, summary }
+    }
+
+    /// The CEL note once per kind in the stream, as for a stream read whole.
+    fn tell_cel_once(&mut self, mut outcome: Outcome) -> Outcome {
+        if let Outcome::Document { findings, .. } = &mut outcome {
+            findings.infos.retain(|d| {
+                d.code.as_deref() != Some("cel-not-evaluated")
+                    || self.cel_told.insert(d.message.clone())
+            });
+        }
+        outcome
+    }
+
     fn document(
         &mut self,
         bytes: &[u8],
@@ -194,37 +375,57 @@ impl Session {
         json: bool,
         separated: bool,
     ) -> Vec<Outcome> {
-        let text = match utf8(bytes, line, column) {
-            Ok(t) => t,
-            Err(e) => {
-                let index = self.take_index();
-                let broken = broken(index, line, e);
-                return vec![self.refused(broken)];
-            }
-        };
-        let padded = padded(text, column);
+        let first = self.next_index;
+        let (entries, padded) =
+            match self.read_document(bytes, line, column, json, separated, first) {
+                Ok(read) => read,
+                Err(refused) => {
+                    self.next_index += 1;
+                    return vec![refused];
+                }
+            };
         let lines = LineIndex::at(&padded, line);
-        let entries = source::read_piece(text, json, separated, line, column, self.next_index);
         self.next_index += entries.len();
         entries
             .into_iter()
             .map(|entry| {
+                // A CRD's schema checks the documents after it.
                 let crd_problem = self.learn_crd(&entry);
-                let (mut findings, summary) =
-                    check_entry(entry, &self.ctx, &self.crds, &lines, None);
-                findings.extend(crd_problem);
-                // The CEL note once per kind in the stream, as for a stream read whole.
-                findings.infos.retain(|d| {
-                    d.code.as_deref() != Some("cel-not-evaluated")
-                        || self.cel_told.insert(d.message.clone())
-                });
-                Outcome::Document { findings, summary }
+                let mut outcome = self.check_document(entry, &lines);
+                if let Outcome::Document { findings, .. } = &mut outcome {
+                    findings.extend(crd_problem);
+                }
+                self.tell_cel_once(outcome)
             })
             .collect()
     }
 
     fn item(&mut self, i: usize, bytes: &[u8], line: u32, column: u32, json: bool) -> Outcome {
         let list = self.list_index();
+        let (findings, modelled) = self.check_item(list, i, bytes, line, column, json);
+        self.item_done(findings, modelled)
+    }
+
+    /// An item's findings counted towards its List.
+    fn item_done(&mut self, findings: Findings, modelled: bool) -> Outcome {
+        if let Some(l) = &mut self.list {
+            l.modelled |= modelled;
+            l.valid &= findings.errors.is_empty();
+        }
+        Outcome::Item { findings }
+    }
+
+    /// Item `i` of the List that is document `list`: its findings (fields under `items[i]`)
+    /// and whether its kind is modelled.
+    fn check_item(
+        &self,
+        list: usize,
+        i: usize,
+        bytes: &[u8],
+        line: u32,
+        column: u32,
+        json: bool,
+    ) -> (Findings, bool) {
         let prefix = format!("items[{i}]");
         let mut findings = Findings::default();
         let mut modelled = false;
@@ -239,7 +440,8 @@ impl Session {
                 match docs.into_iter().next() {
                     Some(mut doc) => {
                         doc.index = list;
-                        let (mut f, m) = super::validate_value(&doc.value, &self.ctx);
+                        let (mut f, m) =
+                            super::validate_value_with(&doc.value, &self.ctx, &self.crds);
                         modelled = m;
                         place_findings(&mut f, &doc, &lines);
                         findings = f;
@@ -273,11 +475,7 @@ impl Session {
                 format!("{prefix}.{}", d.field)
             };
         }
-        if let Some(l) = &mut self.list {
-            l.modelled |= modelled;
-            l.valid &= findings.errors.is_empty();
-        }
-        Outcome::Item { findings }
+        (findings, modelled)
     }
 
     fn list_end(
@@ -448,10 +646,41 @@ mod tests {
 
     /// What a caller of [`Session`] prints: every finding in stream order (a List's items'
     /// only when it is a List) and the summaries.
+    ///
+    /// It is read twice, piece by piece ([`Session::piece`]) and in batches of pieces validated
+    /// ahead ([`Session::ahead`], as the CLI does on several threads), and both must say the
+    /// same.
     fn streamed(text: &str, chunk: usize) -> (Findings, Vec<DocumentSummary>) {
-        let input = ValidateInput::default();
-        let Ok(Ok((mut session, mut all))) = Session::new(&input, text) else {
-            return (Findings::default(), Vec::new());
+        streamed_with(text, chunk, ValidateInput::default())
+    }
+
+    fn streamed_with(
+        text: &str,
+        chunk: usize,
+        input: ValidateInput,
+    ) -> (Findings, Vec<DocumentSummary>) {
+        let one_by_one = streamed_in_batches(text, chunk, &input, None);
+        for batch in [1, 2, 5, 64] {
+            let (ahead, _) = streamed_in_batches(text, chunk, &input, Some(batch));
+            assert_eq!(
+                format!("{ahead:?}"),
+                format!("{:?}", one_by_one.0),
+                "batches of {batch}, chunk {chunk}: {text}"
+            );
+        }
+        one_by_one.0
+    }
+
+    /// The findings and summaries, and how many pieces validated ahead were kept (`batch`:
+    /// pieces are validated ahead that many at a time).
+    fn streamed_in_batches(
+        text: &str,
+        chunk: usize,
+        input: &ValidateInput,
+        batch: Option<usize>,
+    ) -> ((Findings, Vec<DocumentSummary>), usize) {
+        let Ok(Ok((mut session, mut all))) = Session::new(input, text) else {
+            return ((Findings::default(), Vec::new()), 0);
         };
         let mut docs = Vec::new();
         let mut items = Findings::default();
@@ -461,8 +690,30 @@ mod tests {
             pieces.extend(splitter.push(c));
         }
         pieces.extend(splitter.finish());
-        for piece in pieces {
-            for out in session.piece(piece) {
+        let mut kept = 0;
+        let mut outcomes = Vec::new();
+        match batch {
+            None => outcomes.extend(pieces.into_iter().flat_map(|p| session.piece(p))),
+            Some(n) => {
+                let mut pieces = pieces.into_iter().peekable();
+                while pieces.peek().is_some() {
+                    let batch: Vec<Piece> = pieces.by_ref().take(n).collect();
+                    let guesses = session.guesses(&batch);
+                    let ahead: Vec<Option<Ahead>> = batch
+                        .iter()
+                        .zip(guesses)
+                        .map(|(p, i)| session.ahead(p, i))
+                        .collect();
+                    for (piece, ahead) in batch.into_iter().zip(ahead) {
+                        let (out, k) = session.take_ahead(piece, ahead);
+                        kept += usize::from(k);
+                        outcomes.extend(out);
+                    }
+                }
+            }
+        }
+        {
+            for out in outcomes {
                 match out {
                     Outcome::Document { findings, summary } => {
                         // A List cut short by a bad `---` line: its items do not count.
@@ -486,7 +737,7 @@ mod tests {
                 }
             }
         }
-        (all, docs)
+        ((all, docs), kept)
     }
 
     fn whole(text: &str) -> (Findings, Vec<DocumentSummary>) {
@@ -703,5 +954,116 @@ mod tests {
         assert_eq!(key(&s), key(&w));
         assert_eq!(sd, wd);
         assert!(s.errors.is_empty());
+    }
+
+    const WIDGET_CRD: &str = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.example.com\nspec:\n  group: example.com\n  names: {kind: Widget, plural: widgets}\n  scope: Namespaced\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n          spec:\n            type: object\n            properties:\n              size: {type: integer}\n";
+
+    fn widget(name: &str, size: &str) -> String {
+        format!(
+            "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: {name}\nspec:\n  size: {size}\n"
+        )
+    }
+
+    #[test]
+    fn pieces_validated_ahead_are_kept_when_their_guesses_hold() {
+        let docs: Vec<String> = (0..10)
+            .map(|i| {
+                job(
+                    &format!("j{i}"),
+                    if i % 3 == 0 { "Sometimes" } else { "Never" },
+                )
+            })
+            .collect();
+        let stream = docs.join("\n");
+        let input = ValidateInput::default();
+        let (seq, _) = streamed_in_batches(&stream, 4096, &input, None);
+        let (ahead, kept) = streamed_in_batches(&stream, 4096, &input, Some(4));
+        assert_eq!(format!("{ahead:?}"), format!("{seq:?}"));
+        assert_eq!(kept, 10);
+        let mut refused: Vec<Option<usize>> = seq.0.errors.iter().map(|d| d.document).collect();
+        refused.dedup();
+        assert_eq!(refused, [Some(0), Some(3), Some(6), Some(9)]);
+        // A List's items: each item is kept, its end is not validated ahead.
+        let (_, kept) = streamed_in_batches(YAML_LIST, 4096, &input, Some(64));
+        assert_eq!(kept, 2);
+    }
+
+    #[test]
+    fn a_crd_read_mid_batch_sends_the_pieces_after_it_back_to_be_validated_again() {
+        let stream = [
+            widget("before", "\"1\""),
+            WIDGET_CRD.to_owned(),
+            widget("after", "\"2\""),
+            widget("fine", "3"),
+        ]
+        .join("---\n");
+        let input = ValidateInput::default();
+        let (seq, _) = streamed_in_batches(&stream, 4096, &input, None);
+        let (ahead, kept) = streamed_in_batches(&stream, 4096, &input, Some(64));
+        assert_eq!(format!("{ahead:?}"), format!("{seq:?}"));
+        // The widget before the CRD was kept; the CRD and what follows it in the batch were
+        // validated again, with its schema.
+        assert_eq!(kept, 1);
+        let fields: Vec<(&str, Option<usize>)> = seq
+            .0
+            .errors
+            .iter()
+            .map(|d| (d.field.as_str(), d.document))
+            .collect();
+        assert_eq!(fields, [("spec.size", Some(2))]);
+    }
+
+    #[test]
+    fn pieces_holding_no_document_or_two_leave_the_guesses_after_them_to_be_redone() {
+        // An empty document (only a comment) and a `...` end holding two documents in one
+        // piece move the indices of the documents after them.
+        let stream = format!(
+            "{}---\n# nothing\n---\n{}...\n{}---\n{}",
+            job("a", "Never"),
+            job("b", "Sometimes"),
+            job("c", "Sometimes"),
+            job("d", "Never")
+        );
+        let input = ValidateInput::default();
+        let (seq, _) = streamed_in_batches(&stream, 4096, &input, None);
+        for batch in [1, 3, 64] {
+            let (ahead, _) = streamed_in_batches(&stream, 4096, &input, Some(batch));
+            assert_eq!(format!("{ahead:?}"), format!("{seq:?}"), "batch {batch}");
+        }
+        let docs: Vec<usize> = seq.1.iter().map(|d| d.index).collect();
+        assert_eq!(docs, (0..docs.len()).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn list_items_are_checked_against_the_crds_of_the_request() {
+        let list = format!(
+            "apiVersion: v1\nkind: List\nitems:\n{}",
+            [widget("a", "\"1\""), widget("b", "2")]
+                .iter()
+                .map(|w| {
+                    let mut lines = w.lines();
+                    let first = lines.next().unwrap_or_default();
+                    let rest: String = lines.map(|l| format!("  {l}\n")).collect();
+                    format!("- {first}\n{rest}")
+                })
+                .collect::<String>()
+        );
+        let input = || ValidateInput {
+            crds: vec![crate::validate::crd_schema::CrdInput {
+                source: WIDGET_CRD.to_owned(),
+                file_name: Some("widget.yaml".to_owned()),
+            }],
+            ..ValidateInput::default()
+        };
+        let whole = super::super::run(ValidateInput {
+            source: Some(list.clone()),
+            ..input()
+        })
+        .map(|o| o.errors)
+        .unwrap_or_default();
+        let (s, _) = streamed_with(&list, 16, input());
+        let fields = |e: &[Diagnostic]| e.iter().map(|d| d.field.clone()).collect::<Vec<_>>();
+        assert_eq!(fields(&s.errors), ["items[0].spec.size"]);
+        assert_eq!(fields(&s.errors), fields(&whole));
     }
 }
