@@ -29,6 +29,23 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "core" / "src" / "generated" / "crds"
 
+# The Pod fields a TrainJob's runtime patch may set that are Kubernetes types.
+_POD_PATCH = [
+    "spec", "runtimePatches", "[]", "trainingRuntimeSpec", "template", "spec",
+    "replicatedJobs", "[]", "template", "spec", "template", "spec",
+]
+TRAINJOB_CUTS = [_POD_PATCH + [f] for f in ("affinity", "securityContext")] + [
+    _POD_PATCH + ["volumes", "[]"],
+    _POD_PATCH + ["tolerations", "[]"],
+    _POD_PATCH + ["containers", "[]", "securityContext"],
+    _POD_PATCH + ["initContainers", "[]", "securityContext"],
+]
+# A runtime's JobSet template: its Job templates and volume claim templates.
+RUNTIME_CUTS = [
+    ["spec", "template", "spec", "replicatedJobs", "[]", "template"],
+    ["spec", "template", "spec", "volumeClaimPolicies", "[]", "templates", "[]"],
+]
+
 # name -> (module@version, path in the module, [paths of built-in subtrees to stub])
 # A path is a list of property names; "[]" steps into an array's items.
 BUNDLED = {
@@ -39,6 +56,38 @@ BUNDLED = {
             ["spec", "replicatedJobs", "[]", "template"],
             ["spec", "volumeClaimPolicies", "[]", "templates", "[]"],
         ],
+    ),
+    # The version conformance/oracle/kruise pins. The CRR's containers carry Pod fields (ports,
+    # preStop) that the webhook refuses and fills itself: kept, they are small.
+    "kruise-crr": (
+        "github.com/openkruise/kruise@v1.8.0",
+        "config/crd/bases/apps.kruise.io_containerrecreaterequests.yaml",
+        [],
+    ),
+    "lws": (
+        "sigs.k8s.io/lws@v0.9.0",
+        "config/crd/bases/leaderworkerset.x-k8s.io_leaderworkersets.yaml",
+        [
+            ["spec", "leaderWorkerTemplate", "leaderTemplate"],
+            ["spec", "leaderWorkerTemplate", "workerTemplate"],
+            ["spec", "leaderWorkerTemplate", "volumeClaimTemplates", "[]"],
+        ],
+    ),
+    # core/src/trainer checks what these schemas say inside the cut subtrees (crd.rs).
+    "trainer-trainjob": (
+        "github.com/kubeflow/trainer/v2@v2.3.0",
+        "manifests/base/crds/trainer.kubeflow.org_trainjobs.yaml",
+        TRAINJOB_CUTS,
+    ),
+    "trainer-trainingruntime": (
+        "github.com/kubeflow/trainer/v2@v2.3.0",
+        "manifests/base/crds/trainer.kubeflow.org_trainingruntimes.yaml",
+        RUNTIME_CUTS,
+    ),
+    "trainer-clustertrainingruntime": (
+        "github.com/kubeflow/trainer/v2@v2.3.0",
+        "manifests/base/crds/trainer.kubeflow.org_clustertrainingruntimes.yaml",
+        RUNTIME_CUTS,
     ),
 }
 
