@@ -13,7 +13,7 @@ Each is read from the Go module cache at the release restartkit models, and then
 - only the fields of the CRD the reader uses are kept (group, kind, versions with their schema
   and status subresource), written as one line of JSON.
 
-Usage: python3 tools/gen_crd_schemas.py [--check]
+Usage: python3 tools/gen_crd_schemas.py [--check]   (`make check-crds` runs the check)
 """
 
 from __future__ import annotations
@@ -95,9 +95,17 @@ STUB = {"type": "object", "x-kubernetes-preserve-unknown-fields": True}
 DROP = {"description", "example", "x-kubernetes-validations"}
 
 
-def mod_cache() -> Path:
+def module_dir(module: str) -> Path:
+    """The module's directory in the Go module cache, downloaded (by the Go module proxy) when
+    it is not there yet, as `go mod download -json` does."""
     out = subprocess.run(["go", "env", "GOMODCACHE"], capture_output=True, text=True, check=True)
-    return Path(out.stdout.strip())
+    path = Path(out.stdout.strip()) / module
+    if path.is_dir():
+        return path
+    out = subprocess.run(
+        ["go", "mod", "download", "-json", module], capture_output=True, text=True, check=True
+    )
+    return Path(json.loads(out.stdout)["Dir"])
 
 
 def strip(node: object) -> object:
@@ -120,7 +128,7 @@ def stub(schema: dict, path: list[str]) -> None:
 
 
 def build(module: str, file: str, cuts: list[list[str]]) -> dict:
-    text = (mod_cache() / module / file).read_text()
+    text = (module_dir(module) / file).read_text()
     crd = yaml.safe_load(text)
     versions = []
     for v in crd["spec"]["versions"]:
