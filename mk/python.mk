@@ -47,3 +47,10 @@ test-python: python build
 
 bench-python: python
 	$(PY_BIN)/python python/bench/bench.py
+
+# The bundled CRDs (core/src/generated/crds) are what tools/gen_crd_schemas.py writes from the
+# pinned releases (PyYAML comes with the venv's kubernetes package; go fetches a missing module).
+.PHONY: check-crds
+FRONTEND_TESTS += check-crds
+check-crds: $(PY_STAMP)
+	$(PY_BIN)/python tools/gen_crd_schemas.py --check

@@ -13,7 +13,7 @@ Each is read from the Go module cache at the release restartkit models, and then
 - only the fields of the CRD the reader uses are kept (group, kind, versions with their schema
   and status subresource), written as one line of JSON.
 
-Usage: python3 tools/gen_crd_schemas.py [--check]
+Usage: python3 tools/gen_crd_schemas.py [--check]   (`make check-crds` runs the check)
 """
 
 from __future__ import annotations
@@ -29,6 +29,23 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "core" / "src" / "generated" / "crds"
 
+# The Pod fields a TrainJob's runtime patch may set that are Kubernetes types.
+_POD_PATCH = [
+    "spec", "runtimePatches", "[]", "trainingRuntimeSpec", "template", "spec",
+    "replicatedJobs", "[]", "template", "spec", "template", "spec",
+]
+TRAINJOB_CUTS = [_POD_PATCH + [f] for f in ("affinity", "securityContext")] + [
+    _POD_PATCH + ["volumes", "[]"],
+    _POD_PATCH + ["tolerations", "[]"],
+    _POD_PATCH + ["containers", "[]", "securityContext"],
+    _POD_PATCH + ["initContainers", "[]", "securityContext"],
+]
+# A runtime's JobSet template: its Job templates and volume claim templates.
+RUNTIME_CUTS = [
+    ["spec", "template", "spec", "replicatedJobs", "[]", "template"],
+    ["spec", "template", "spec", "volumeClaimPolicies", "[]", "templates", "[]"],
+]
+
 # name -> (module@version, path in the module, [paths of built-in subtrees to stub])
 # A path is a list of property names; "[]" steps into an array's items.
 BUNDLED = {
@@ -40,15 +57,55 @@ BUNDLED = {
             ["spec", "volumeClaimPolicies", "[]", "templates", "[]"],
         ],
     ),
+    # The version conformance/oracle/kruise pins. The CRR's containers carry Pod fields (ports,
+    # preStop) that the webhook refuses and fills itself: kept, they are small.
+    "kruise-crr": (
+        "github.com/openkruise/kruise@v1.8.0",
+        "config/crd/bases/apps.kruise.io_containerrecreaterequests.yaml",
+        [],
+    ),
+    "lws": (
+        "sigs.k8s.io/lws@v0.9.0",
+        "config/crd/bases/leaderworkerset.x-k8s.io_leaderworkersets.yaml",
+        [
+            ["spec", "leaderWorkerTemplate", "leaderTemplate"],
+            ["spec", "leaderWorkerTemplate", "workerTemplate"],
+            ["spec", "leaderWorkerTemplate", "volumeClaimTemplates", "[]"],
+        ],
+    ),
+    # core/src/trainer checks what these schemas say inside the cut subtrees (crd.rs).
+    "trainer-trainjob": (
+        "github.com/kubeflow/trainer/v2@v2.3.0",
+        "manifests/base/crds/trainer.kubeflow.org_trainjobs.yaml",
+        TRAINJOB_CUTS,
+    ),
+    "trainer-trainingruntime": (
+        "github.com/kubeflow/trainer/v2@v2.3.0",
+        "manifests/base/crds/trainer.kubeflow.org_trainingruntimes.yaml",
+        RUNTIME_CUTS,
+    ),
+    "trainer-clustertrainingruntime": (
+        "github.com/kubeflow/trainer/v2@v2.3.0",
+        "manifests/base/crds/trainer.kubeflow.org_clustertrainingruntimes.yaml",
+        RUNTIME_CUTS,
+    ),
 }
 
 STUB = {"type": "object", "x-kubernetes-preserve-unknown-fields": True}
 DROP = {"description", "example", "x-kubernetes-validations"}
 
 
-def mod_cache() -> Path:
+def module_dir(module: str) -> Path:
+    """The module's directory in the Go module cache, downloaded (by the Go module proxy) when
+    it is not there yet, as `go mod download -json` does."""
     out = subprocess.run(["go", "env", "GOMODCACHE"], capture_output=True, text=True, check=True)
-    return Path(out.stdout.strip())
+    path = Path(out.stdout.strip()) / module
+    if path.is_dir():
+        return path
+    out = subprocess.run(
+        ["go", "mod", "download", "-json", module], capture_output=True, text=True, check=True
+    )
+    return Path(json.loads(out.stdout)["Dir"])
 
 
 def strip(node: object) -> object:
@@ -71,7 +128,7 @@ def stub(schema: dict, path: list[str]) -> None:
 
 
 def build(module: str, file: str, cuts: list[list[str]]) -> dict:
-    text = (mod_cache() / module / file).read_text()
+    text = (module_dir(module) / file).read_text()
     crd = yaml.safe_load(text)
     versions = []
     for v in crd["spec"]["versions"]:

@@ -4,8 +4,8 @@
 
 mod container;
 mod controllers;
-mod cron;
 pub mod crd_schema;
+mod cron;
 pub mod crr;
 pub mod decoding;
 pub mod job;
@@ -621,6 +621,15 @@ fn custom_resource(
     let admitted = crd_schema::admit(version, crd, obj, ctx, &mut by_schema);
     let mut checked = Findings::default();
     workloads::validate_kind(group, api_version, kind, &admitted, ctx, &mut checked);
+    let schema_refused = by_schema
+        .errors
+        .iter()
+        .any(|e| e.code.as_deref() == Some("crd-schema"));
+    if (group, kind) == ("leaderworkerset.x-k8s.io", "LeaderWorkerSet") && schema_refused {
+        // What restartkit says of a LeaderWorkerSet is about the StatefulSets its controller
+        // creates from it: none are when the schema refuses it.
+        checked.errors.clear();
+    }
     if meta::kind_meta(group, kind).is_some() {
         meta::check(group, kind, &admitted, ctx, &mut checked);
     } else {
@@ -630,19 +639,24 @@ fn custom_resource(
     checked
         .infos
         .retain(|d| d.code.as_deref() != Some("kind-not-modelled"));
-    // The schema is checked by the API server's validation, before any validating webhook is
-    // called: where it refuses the object, the webhooks say nothing.
-    if by_schema
+    // The Kruise ContainerRecreateRequest webhook is a mutating one: it runs before the schema
+    // validates, and where it refuses, the schema says nothing (its unknown fields, found when
+    // the request is decoded, still count).
+    if checked
         .errors
         .iter()
-        .any(|e| e.code.as_deref() == Some("crd-schema"))
+        .any(|e| e.origin == crate::diag::Origin::KruiseWebhook)
     {
+        by_schema
+            .errors
+            .retain(|e| e.code.as_deref() != Some("crd-schema"));
+    } else if schema_refused {
+        // The schema is checked by the API server's validation, before any validating webhook
+        // is called: where it refuses the object, the webhooks say nothing.
         checked.errors.retain(|e| {
             !matches!(
                 e.origin,
-                crate::diag::Origin::JobsetWebhook
-                    | crate::diag::Origin::KruiseWebhook
-                    | crate::diag::Origin::TrainerWebhook
+                crate::diag::Origin::JobsetWebhook | crate::diag::Origin::TrainerWebhook
             )
         });
     }

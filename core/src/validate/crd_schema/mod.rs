@@ -2,7 +2,8 @@
 //! apiextensions-apiserver admits them on create: the object is pruned (unknown fields, which the
 //! request's `fieldValidation` makes errors, warnings or nothing), non-nullable nulls without a
 //! default are dropped, the schema's defaults are applied, a mutating webhook restartkit models
-//! runs (the JobSet webhook names unnamed failurePolicy rules), and then the schema validates
+//! runs (the JobSet, LeaderWorkerSet and Kruise ContainerRecreateRequest webhooks' defaulting),
+//! and then the schema validates
 //! (kube-openapi's validator with the API server's wording) and the list types are checked.
 //!
 //! Why a walker over the structural schema and not a JSON Schema library: the API server's
@@ -242,14 +243,34 @@ fn unknown_field(path: &str, kind: &str, ctx: &super::Ctx) -> Option<Diagnostic>
     )
 }
 
-/// The mutating admission webhooks restartkit models, on the object as the schema sees it: the
-/// JobSet webhook names each unnamed failurePolicy rule `failurePolicyRule<i>`
-/// (jobset.rs default_jobset_spec does the same on the typed JobSet), so a rule without a
-/// name, which the schema requires, is not an error.
+/// The mutating admission webhooks restartkit models, on the object as the schema sees it (after
+/// its defaults; the API server prunes and defaults the webhook's answer again before the schema
+/// validates, see [`admit`]):
+/// - JobSet: each unnamed failurePolicy rule is named `failurePolicyRule<i>` (jobset.rs
+///   default_jobset_spec does the same on the typed JobSet), so a rule without a name, which the
+///   schema requires, is not an error;
+/// - LeaderWorkerSet (sigs.k8s.io/lws pkg/webhooks `Default`, then its Go encoding): an empty
+///   `leaderWorkerTemplate.restartPolicy` becomes `RecreateGroupOnPodRestart` and the deprecated
+///   `Default` becomes `None`; an empty `rolloutStrategy.type` becomes `RollingUpdate`, which
+///   then gets `rollingUpdateConfiguration` {maxUnavailable 1, maxSurge 0, partition 0} when it
+///   has none; `networkConfig.subdomainPolicy` (required by the schema) becomes `Shared`; and
+///   `leaderWorkerTemplate.workerTemplate`, a Go value and not a pointer, is written back empty
+///   when absent (the schema requires it: the webhook's answer has one);
+/// - ContainerRecreateRequest (Kruise pkg/webhook/containerrecreaterequest/mutating): an absent
+///   `strategy` and an empty `strategy.failurePolicy` become `{failurePolicy: Fail}`. What else
+///   it fills needs the Pod (the containers' statusContext, preStop and ports, the grace period)
+///   or is metadata, and the webhook refuses a podName or containers left out before the schema
+///   would: a webhook refusal drops the schema's errors (validate.rs `custom_resource`).
 fn webhook_defaults(group: &str, kind: &str, v: &mut Value) {
-    if (group, kind) != ("jobset.x-k8s.io", "JobSet") {
-        return;
+    match (group, kind) {
+        ("jobset.x-k8s.io", "JobSet") => jobset_defaults(v),
+        ("leaderworkerset.x-k8s.io", "LeaderWorkerSet") => lws_defaults(v),
+        ("apps.kruise.io", "ContainerRecreateRequest") => crr_defaults(v),
+        _ => {}
     }
+}
+
+fn jobset_defaults(v: &mut Value) {
     let rules = v
         .get_mut("spec")
         .and_then(|s| s.get_mut("failurePolicy"))
@@ -266,6 +287,66 @@ fn webhook_defaults(group: &str, kind: &str, v: &mut Value) {
                 Value::String(format!("failurePolicyRule{i}")),
             );
         }
+    }
+}
+
+/// The object member `key` of `m`, made an empty object when absent; None when it holds
+/// something else (the webhook could not decode the object: restartkit leaves that to the schema).
+fn member<'a>(
+    m: &'a mut serde_json::Map<String, Value>,
+    key: &str,
+) -> Option<&'a mut serde_json::Map<String, Value>> {
+    m.entry(key)
+        .or_insert_with(|| Value::Object(serde_json::Map::new()))
+        .as_object_mut()
+}
+
+/// Sets `key` to `value` when absent or an empty string.
+fn default_str(m: &mut serde_json::Map<String, Value>, key: &str, value: &str) {
+    if m.get(key).and_then(Value::as_str).is_none_or(str::is_empty)
+        && m.get(key).is_none_or(Value::is_string)
+    {
+        m.insert(key.to_owned(), Value::String(value.to_owned()));
+    }
+}
+
+fn lws_defaults(v: &mut Value) {
+    let Some(spec) = v.as_object_mut().and_then(|m| member(m, "spec")) else {
+        return;
+    };
+    if let Some(lwt) = member(spec, "leaderWorkerTemplate") {
+        default_str(lwt, "restartPolicy", "RecreateGroupOnPodRestart");
+        if lwt.get("restartPolicy").and_then(Value::as_str) == Some("Default") {
+            lwt.insert("restartPolicy".to_owned(), Value::String("None".to_owned()));
+        }
+        lwt.entry("workerTemplate")
+            .or_insert_with(|| serde_json::json!({"metadata": {}, "spec": {}}));
+    }
+    if let Some(rollout) = member(spec, "rolloutStrategy") {
+        default_str(rollout, "type", "RollingUpdate");
+        if rollout.get("type").and_then(Value::as_str) == Some("RollingUpdate") {
+            rollout.entry("rollingUpdateConfiguration").or_insert_with(
+                || serde_json::json!({"maxUnavailable": 1, "maxSurge": 0, "partition": 0}),
+            );
+        }
+    }
+    if let Some(network) = member(spec, "networkConfig")
+        && network.get("subdomainPolicy").is_none_or(Value::is_null)
+    {
+        network.insert(
+            "subdomainPolicy".to_owned(),
+            Value::String("Shared".to_owned()),
+        );
+    }
+}
+
+fn crr_defaults(v: &mut Value) {
+    let strategy = v
+        .as_object_mut()
+        .and_then(|m| member(m, "spec"))
+        .and_then(|spec| member(spec, "strategy"));
+    if let Some(strategy) = strategy {
+        default_str(strategy, "failurePolicy", "Fail");
     }
 }
 
@@ -291,6 +372,9 @@ pub fn admit(
     if !ctx.skip_defaulting {
         structural::default(&mut v, schema);
         webhook_defaults(&crd.group, &crd.kind, &mut v);
+        // The API server defaults a mutating webhook's answer again (a member the webhook
+        // created, such as a LeaderWorkerSet's leaderWorkerTemplate, gets the schema's defaults).
+        structural::default(&mut v, schema);
     }
     if version.status_subresource
         && let Some(m) = v.as_object_mut()

@@ -730,3 +730,182 @@ fn an_embedded_resource_needs_an_api_version_and_a_kind() {
         r#"spec.inner.kind: Invalid value: "My_Kind": may have mixed case, but should otherwise match: a DNS-1035 label"#
     ));
 }
+
+#[cfg(feature = "bundled-crds")]
+fn bundled(obj: Value, fv: FieldValidation) -> ValidateOutput {
+    run(ValidateInput {
+        object: Some(obj),
+        field_validation: fv,
+        ..Default::default()
+    })
+    .unwrap()
+}
+
+#[cfg(feature = "bundled-crds")]
+fn crr(spec: Value) -> Value {
+    json!({"apiVersion": "apps.kruise.io/v1alpha1", "kind": "ContainerRecreateRequest",
+        "metadata": {"name": "r", "namespace": "default"}, "spec": spec})
+}
+
+#[cfg(feature = "bundled-crds")]
+#[test]
+fn the_bundled_crr_schema_runs_after_the_kruise_webhook() {
+    // The webhook fills strategy.failurePolicy; nothing else is asked of the manifest.
+    let out = bundled(
+        crr(json!({"podName": "p", "containers": [{"name": "c"}]})),
+        FieldValidation::Strict,
+    );
+    assert!(out.valid, "{:?}", out.errors);
+    // A misspelt field: the CRD's pruning, when the request is decoded.
+    let out = bundled(
+        crr(json!({"podName": "p", "containers": [{"name": "c"}],
+            "strategy": {"orderedRecreat": true}})),
+        FieldValidation::Strict,
+    );
+    assert_eq!(
+        out.errors
+            .iter()
+            .map(|e| (e.field.as_str(), e.code.as_deref()))
+            .collect::<Vec<_>>(),
+        [("spec.strategy.orderedRecreat", Some("unknown-field"))]
+    );
+    assert!(
+        out.errors[0]
+            .message
+            .starts_with(r#"strict decoding error: unknown field "spec.strategy.orderedRecreat""#)
+    );
+    // The webhook, a mutating one, refuses a CRR without podName before the schema (which
+    // requires it) is looked at: its message alone.
+    let out = bundled(
+        crr(json!({"containers": [{"name": "c"}]})),
+        FieldValidation::Strict,
+    );
+    assert_eq!(messages(&out), ["podName can not be empty"]);
+    // A value of the wrong type is told once, at its field.
+    let out = bundled(
+        crr(json!({"podName": "p", "containers": [{"name": "c"}], "activeDeadlineSeconds": "x"})),
+        FieldValidation::Strict,
+    );
+    assert_eq!(out.errors.len(), 1, "{:?}", out.errors);
+    assert_eq!(out.errors[0].field, "spec.activeDeadlineSeconds");
+}
+
+#[cfg(feature = "bundled-crds")]
+fn lws(spec: Value) -> Value {
+    json!({"apiVersion": "leaderworkerset.x-k8s.io/v1", "kind": "LeaderWorkerSet",
+        "metadata": {"name": "l", "namespace": "default"}, "spec": spec})
+}
+
+#[cfg(feature = "bundled-crds")]
+fn worker() -> Value {
+    json!({"spec": {"containers": [{"name": "c", "image": "busybox"}]}})
+}
+
+#[cfg(feature = "bundled-crds")]
+#[test]
+fn the_bundled_lws_schema_runs_after_the_lws_webhook() {
+    // Fields the schema requires or limits to an enum, which the webhook fills first: an empty
+    // networkConfig (subdomainPolicy is required), empty rollout type and restart policy.
+    for spec in [
+        json!({"leaderWorkerTemplate": {"workerTemplate": worker(), "restartPolicy": ""},
+            "networkConfig": {}, "rolloutStrategy": {"type": ""}}),
+        json!({"leaderWorkerTemplate": {"workerTemplate": worker(), "restartPolicy": "Default"}}),
+    ] {
+        let out = bundled(lws(spec), FieldValidation::Strict);
+        assert!(out.valid, "{:?}", out.errors);
+    }
+    let out = bundled(
+        lws(
+            json!({"leaderWorkerTemplate": {"workerTemplate": worker()}, "startupPolicy": "LeaderFirst"}),
+        ),
+        FieldValidation::Strict,
+    );
+    assert_eq!(
+        messages(&out),
+        [
+            r#"spec.startupPolicy: Unsupported value: "LeaderFirst": supported values: "LeaderCreated", "LeaderReady""#
+        ]
+    );
+    let out = bundled(
+        lws(json!({"leaderWorkerTemplate": {"workerTemplate": worker(), "size": "two"}})),
+        FieldValidation::Strict,
+    );
+    assert_eq!(
+        messages(&out),
+        [
+            r#"spec.leaderWorkerTemplate.size: Invalid value: "string": spec.leaderWorkerTemplate.size in body must be of type integer: "string""#
+        ]
+    );
+    let out = bundled(
+        lws(json!({"leaderWorkerTemplate": {"workerTemplate": worker(), "sise": 2}})),
+        FieldValidation::Strict,
+    );
+    assert_eq!(out.errors.len(), 1, "{:?}", out.errors);
+    assert_eq!(out.errors[0].field, "spec.leaderWorkerTemplate.sise");
+    assert_eq!(out.errors[0].code.as_deref(), Some("unknown-field"));
+    // A worker template the StatefulSet would refuse: said while the LWS is admitted, not when
+    // the schema refuses the LWS itself (no StatefulSet is ever made).
+    let never = json!({"spec": {"restartPolicy": "Never",
+        "containers": [{"name": "c", "image": "busybox"}]}});
+    let out = bundled(
+        lws(json!({"leaderWorkerTemplate": {"workerTemplate": never.clone()}})),
+        FieldValidation::Strict,
+    );
+    assert_eq!(
+        messages(&out),
+        [
+            r#"spec.leaderWorkerTemplate.workerTemplate.spec.restartPolicy: Unsupported value: "Never": supported values: "Always""#
+        ]
+    );
+    let out = bundled(
+        lws(json!({"leaderWorkerTemplate": {"workerTemplate": never}, "startupPolicy": "x"})),
+        FieldValidation::Strict,
+    );
+    assert_eq!(out.errors.len(), 1, "{:?}", out.errors);
+    assert_eq!(out.errors[0].field, "spec.startupPolicy");
+    // Without a worker template the webhook writes back an empty one (a Go value): the schema
+    // is satisfied, and the StatefulSet made from it is refused.
+    let out = bundled(lws(json!({})), FieldValidation::Strict);
+    assert_eq!(
+        messages(&out),
+        ["spec.leaderWorkerTemplate.workerTemplate.spec.containers: Required value"]
+    );
+}
+
+#[cfg(feature = "bundled-crds")]
+#[test]
+fn the_bundled_trainer_runtime_schema_checks_its_own_fields() {
+    let rt = |spec: Value| {
+        json!({"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "ClusterTrainingRuntime",
+            "metadata": {"name": "t"}, "spec": spec})
+    };
+    let out = bundled(
+        rt(json!({"mlPolicy": {"numNode": 2}})),
+        FieldValidation::Strict,
+    );
+    assert_eq!(out.errors.len(), 1, "{:?}", out.errors);
+    assert_eq!(out.errors[0].field, "spec.mlPolicy.numNode");
+    assert_eq!(out.errors[0].code.as_deref(), Some("unknown-field"));
+    // A constraint the hand-written checks (core/src/trainer/crd.rs) report too: once.
+    let out = bundled(
+        rt(json!({"mlPolicy": {"mpi": {"mpiImplementation": "Intel"}}})),
+        FieldValidation::Strict,
+    );
+    let at: Vec<_> = out
+        .errors
+        .iter()
+        .filter(|e| e.field == "spec.mlPolicy.mpi.mpiImplementation")
+        .collect();
+    assert_eq!(at.len(), 1, "{:?}", out.errors);
+    // One only the schema knows: the JobSet template's successPolicy operator.
+    let out = bundled(
+        rt(json!({"template": {"spec": {"successPolicy": {"operator": "Most"}}}})),
+        FieldValidation::Strict,
+    );
+    assert_eq!(
+        messages(&out),
+        [
+            r#"spec.template.spec.successPolicy.operator: Unsupported value: "Most": supported values: "All", "Any""#
+        ]
+    );
+}
