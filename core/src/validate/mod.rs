@@ -340,10 +340,29 @@ pub(crate) fn check_entry(
     let train_job = train.filter(|_| crate::trainer::op::is_train_job(&doc.value));
     let (mut f, modelled) = match train_job {
         Some((r, read)) => {
-            let mut f =
-                crate::trainer::op::validate_train_job(&doc.value, Some(&doc), read, r, ctx);
-            f.merge(meta::findings(&doc.value, ctx));
-            (f, true)
+            let model = |v: &Value, out: &mut Findings| {
+                out.merge(crate::trainer::op::validate_train_job(
+                    v,
+                    Some(&doc),
+                    read,
+                    r,
+                    ctx,
+                ));
+            };
+            let api_version = doc.value.get("apiVersion").and_then(Value::as_str);
+            let kind = doc.value.get("kind").and_then(Value::as_str);
+            match schema_of(api_version.unwrap_or(""), kind.unwrap_or(""), crds, ctx) {
+                // Admitted with its CRD's schema, then validated with the stream's runtimes.
+                Some((crd, version)) => {
+                    custom_resource(crd, version, &doc.value, ctx, Findings::default(), &model)
+                }
+                None => {
+                    let mut f = Findings::default();
+                    model(&doc.value, &mut f);
+                    f.merge(meta::findings(&doc.value, ctx));
+                    (f, true)
+                }
+            }
         }
         None => validate_value_with(&doc.value, ctx, crds),
     };
@@ -577,11 +596,11 @@ pub fn validate_value_with(obj: &Value, ctx: &Ctx, crds: &crd_schema::CrdSet) ->
     }
     // A custom resource whose CRD the request knows is admitted with its schema (pruning,
     // defaults, the schema's validation), then by restartkit's model of its kind if it has one.
-    let schema = crds
-        .find(api_version, kind)
-        .or_else(|| crd_schema::bundled::find(api_version, kind, ctx.gates.version.minor));
-    if let Some((crd, version)) = schema {
-        return custom_resource(crd, version, group, api_version, kind, obj, ctx, out);
+    if let Some((crd, version)) = schema_of(api_version, kind, crds, ctx) {
+        let model = |v: &Value, out: &mut Findings| {
+            workloads::validate_kind(group, api_version, kind, v, ctx, out);
+        };
+        return custom_resource(crd, version, obj, ctx, out, &model);
     }
     // Then unknown fields are refused or dropped before validation.
     let pruned = workloads::unknown_fields(api_version, kind, obj, ctx, &mut out);
@@ -597,22 +616,37 @@ pub fn validate_value_with(obj: &Value, ctx: &Ctx, crds: &crd_schema::CrdSet) ->
     (finish(out, checked, refused, ctx), modelled)
 }
 
+/// The schema objects of `apiVersion` and `kind` are admitted with: the request's or the
+/// stream's CRD, else the one restartkit bundles.
+fn schema_of<'a>(
+    api_version: &str,
+    kind: &str,
+    crds: &'a crd_schema::CrdSet,
+    ctx: &Ctx,
+) -> Option<(&'a crd_schema::Crd, &'a crd_schema::CrdVersion)> {
+    crds.find(api_version, kind)
+        .or_else(|| crd_schema::bundled::find(api_version, kind, ctx.gates.version.minor))
+}
+
 /// A custom resource admitted with its CRD's schema ([`crd_schema::admit`]), then checked by
 /// restartkit's model of its kind, if any, on the object the schema let through. Where both say
 /// something of one field (a user's copy of a CRD restartkit models, whose hand-written checks
 /// report some of the schema's constraints in the webhook's or API server's own words), the
 /// hand-written finding is kept and the schema's dropped, so that a mistake is told once.
-#[allow(clippy::too_many_arguments)]
+///
+/// `model` is restartkit's model of the kind ([`workloads::validate_kind`], or a TrainJob's
+/// validation with the runtimes of its stream).
 fn custom_resource(
     crd: &crd_schema::Crd,
     version: &crd_schema::CrdVersion,
-    group: &str,
-    api_version: &str,
-    kind: &str,
     obj: &Value,
     ctx: &Ctx,
     mut out: Findings,
+    model: &dyn Fn(&Value, &mut Findings),
 ) -> (Findings, bool) {
+    let api_version = obj.get("apiVersion").and_then(Value::as_str).unwrap_or("");
+    let group = api_version.rsplit_once('/').map_or("", |(g, _)| g);
+    let kind = obj.get("kind").and_then(Value::as_str).unwrap_or("");
     // The unknown fields of the built-in types a custom resource embeds (a JobSet's Job
     // templates), against the targeted minor's tables: a bundled schema stops at them.
     let pruned = workloads::unknown_fields(api_version, kind, obj, ctx, &mut out);
@@ -620,7 +654,7 @@ fn custom_resource(
     let mut by_schema = Findings::default();
     let admitted = crd_schema::admit(version, crd, obj, ctx, &mut by_schema);
     let mut checked = Findings::default();
-    workloads::validate_kind(group, api_version, kind, &admitted, ctx, &mut checked);
+    model(&admitted, &mut checked);
     let schema_refused = by_schema
         .errors
         .iter()
@@ -660,6 +694,15 @@ fn custom_resource(
             )
         });
     }
+    // A custom resource is decoded without its Go types: a value of the wrong type is the
+    // schema's to report, in its words, not restartkit's typed reading of the kind.
+    checked.errors.retain(|c| {
+        c.code.as_deref() != Some("decode")
+            || !by_schema
+                .errors
+                .iter()
+                .any(|e| e.field == c.field && e.code.as_deref() == Some("crd-schema"))
+    });
     by_schema.errors.retain(|e| {
         e.code.as_deref() != Some("crd-schema")
             || !checked.errors.iter().any(|c| c.field == e.field)

@@ -909,3 +909,62 @@ fn the_bundled_trainer_runtime_schema_checks_its_own_fields() {
         ]
     );
 }
+
+/// A TrainJob read with the runtimes of its stream is admitted with the TrainJob CRD's schema
+/// first, as any custom resource.
+#[cfg(feature = "bundled-crds")]
+#[test]
+fn a_train_job_in_a_stream_is_admitted_with_its_bundled_schema() {
+    let source = |trainer: &str| {
+        format!(
+            "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata:\n  name: t\nspec:\n  runtimeRef:\n    name: torch-distributed\n  trainer:\n{trainer}"
+        )
+    };
+    let validate = |text: String| {
+        run(ValidateInput {
+            source: Some(text),
+            kubernetes_version: Some("1.37".to_owned()),
+            field_validation: FieldValidation::Strict,
+            ..Default::default()
+        })
+        .unwrap()
+    };
+    let out = validate(source("    numNodes: two\n    numNode: 2\n"));
+    let found: Vec<(&str, Option<&str>)> = out
+        .errors
+        .iter()
+        .map(|e| (e.field.as_str(), e.code.as_deref()))
+        .collect();
+    assert!(
+        found.contains(&("spec.trainer.numNode", Some("unknown-field"))),
+        "{found:?}"
+    );
+    // Told as a warning: the strict decoding error refuses the request first.
+    assert!(
+        out.warnings.iter().any(|e| e.field == "spec.trainer.numNodes"
+            && e.message.starts_with(
+                r#"spec.trainer.numNodes: Invalid value: "string": spec.trainer.numNodes in body must be of type integer: "string""#)),
+        "{:?}",
+        out.warnings
+    );
+    // Without the unknown field, it is the error, in the schema's words.
+    let out = validate(source(
+        "    numNodes: two
+",
+    ));
+    assert_eq!(
+        messages(&out),
+        [
+            r#"spec.trainer.numNodes: Invalid value: "string": spec.trainer.numNodes in body must be of type integer: "string""#
+        ]
+    );
+    // The same TrainJob written right has neither.
+    let out = validate(source("    numNodes: 2\n"));
+    assert!(
+        out.errors
+            .iter()
+            .all(|e| !e.field.starts_with("spec.trainer.numNode")),
+        "{:?}",
+        out.errors
+    );
+}
