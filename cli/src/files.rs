@@ -258,6 +258,20 @@ fn open(path: &Path) -> Input {
     }
 }
 
+/// A file of a batch before it is read: standard input is read already.
+enum Opened {
+    Path(PathBuf),
+    Read(Input),
+}
+
+/// A file of a batch once read: its report, or what must wait for the others (a TrainJob, for
+/// the runtimes of the other files; a large file, read piece by piece in its turn).
+enum Slot {
+    Done(FileReport),
+    Waiting(String, String),
+    Large(String, Vec<u8>, Box<dyn Read + Send>),
+}
+
 /// The options of every file's request.
 struct Request<'a> {
     target: &'a Target,
@@ -268,6 +282,9 @@ struct Request<'a> {
     extra: Vec<(String, String)>,
     /// `--schema-location` files, as the contract's `crds` entries.
     crds: Vec<Value>,
+    /// The options above as the core's input (no source yet), or why the core refuses them
+    /// (reported for each file, as the contract's `validate` op reports it).
+    typed: Result<ValidateInput, Diagnostic>,
 }
 
 impl Request<'_> {
@@ -333,47 +350,48 @@ impl Runtimes<'_> {
     }
 }
 
-/// Validates a file read whole, through the contract (as before: the same request and answer).
+/// Validates a file read whole with the core's typed API (`validate::run`, what the contract's
+/// `validate` op runs); its result is the op's.
 fn whole_file(
     name: &str,
     text: &str,
     req: &Request,
     runtimes: &[(String, String, bool)],
 ) -> FileReport {
-    let mut input = req.input();
-    if text.contains("TrainJob") {
-        // The other files are validated on their own; a --runtime file is not.
-        let others: Vec<(&str, &str, bool)> = runtimes
-            .iter()
-            .filter(|(n, _, _)| n != name)
-            .map(|(n, t, v)| (n.as_str(), t.as_str(), *v))
-            .collect();
-        let r = trainer::runtime_inputs(&others);
-        if !r.is_empty() {
-            input.insert("runtimes".into(), Value::Array(r));
+    let validated = req.typed.clone().and_then(|mut input| {
+        if text.contains("TrainJob") {
+            // The other files are validated on their own; a --runtime file is not.
+            let others: Vec<(&str, &str, bool)> = runtimes
+                .iter()
+                .filter(|(n, _, _)| n != name)
+                .map(|(n, t, v)| (n.as_str(), t.as_str(), *v))
+                .collect();
+            input.runtimes =
+                restartkit::contract::decode(Value::Array(trainer::runtime_inputs(&others)))?;
         }
-    }
-    input.insert("source".into(), json!(text));
-    input.insert("fileName".into(), json!(name));
+        input.source = Some(text.to_owned());
+        input.file_name = Some(name.to_owned());
+        restartkit::validate::run(input)
+    });
     let mut stderr = String::new();
     req.experimental(name, &mut stderr);
-    let (result, errors) = match crate::call("validate", Value::Object(input)) {
-        Ok((r, _)) => {
-            let errs: Vec<Diagnostic> =
-                serde_json::from_value(r.get("errors").cloned().unwrap_or(json!([])))
-                    .unwrap_or_default();
-            (r, errs)
+    let (result, errors, warnings, infos) = match validated {
+        Ok(out) => {
+            // The result as the op encodes it, for the JSON, JSON lines and SARIF outputs.
+            let result = if req.output == Output::Human {
+                Value::Null
+            } else {
+                serde_json::to_value(&out).unwrap_or(Value::Null)
+            };
+            (result, out.errors, out.warnings, out.infos)
         }
-        Err(errs) => (
-            json!({"valid": false, "errors": errs, "warnings": []}),
-            errs,
+        Err(e) => (
+            json!({"valid": false, "errors": [&e], "warnings": []}),
+            vec![e],
+            Vec::new(),
+            Vec::new(),
         ),
     };
-    let list = |key: &str| -> Vec<Diagnostic> {
-        serde_json::from_value(result.get(key).cloned().unwrap_or(json!([]))).unwrap_or_default()
-    };
-    let warnings = list("warnings");
-    let infos = list("infos");
     if req.output == Output::Human {
         let texts: BTreeMap<String, String> = runtimes
             .iter()
@@ -423,17 +441,11 @@ fn streamed_file(
         counts: None,
         spilled: None,
     };
-    let mut input = req.input();
-    input.insert("fileName".into(), json!(name));
-    let input: ValidateInput = match serde_json::from_value(Value::Object(input)) {
-        Ok(i) => i,
-        Err(e) => {
-            return fail(
-                vec![Diagnostic::request("invalid-input", "input", e.to_string())],
-                stderr,
-            );
-        }
+    let mut input = match &req.typed {
+        Ok(i) => i.clone(),
+        Err(e) => return fail(vec![e.clone()], stderr),
     };
+    input.file_name = Some(name.to_owned());
     // The settings comment is looked for in the first chunk.
     let mut buf = head;
     let mut at_end = false;
@@ -911,14 +923,16 @@ pub fn validate(
             return ExitCode::from(2);
         }
     };
-    let req = Request {
+    let mut req = Request {
         target,
         output,
         skip_defaulting,
         field_validation,
         extra,
         crds,
+        typed: Ok(ValidateInput::default()),
     };
+    req.typed = restartkit::contract::decode(Value::Object(req.input()));
     // Standard input is read first (once): a TrainJob in a file may name a runtime in it.
     let stdin_pos = files.iter().position(|f| f.as_os_str() == "-");
     let mut stdin_input = stdin_pos.map(|_| open(Path::new("-")));
@@ -958,59 +972,89 @@ pub fn validate(
     };
     let mut i = 0;
     let mut stdin_used = false;
-    while i < files.len() {
-        // A run of files read whole, validated together; a large one on its own.
-        let mut batch: Vec<(String, Result<String, String>)> = Vec::new();
-        let mut large = None;
+    // The next run of files: what is held at once stays bounded however many files there are
+    // (a file past the streaming size is read piece by piece later, and counts for nothing).
+    let mut next_batch = || {
+        let mut batch: Vec<(String, Opened)> = Vec::new();
         let mut batch_bytes = 0usize;
         while i < files.len() && batch.len() < BATCH && batch_bytes < BATCH_BYTES {
             let f = files.get(i).cloned().unwrap_or_default();
             let name = f.display().to_string();
-            let input = if Some(i) == stdin_pos && !stdin_used {
+            let opened = if Some(i) == stdin_pos && !stdin_used {
                 stdin_used = true;
-                stdin_input
-                    .take()
-                    .unwrap_or(Input::Whole(Err("standard input: read already".into())))
+                Opened::Read(
+                    stdin_input
+                        .take()
+                        .unwrap_or(Input::Whole(Err("standard input: read already".into()))),
+                )
             } else if f.as_os_str() == "-" {
-                Input::Whole(Ok(String::new()))
+                Opened::Read(Input::Whole(Ok(String::new())))
             } else {
-                open(&f)
+                batch_bytes += std::fs::metadata(&f)
+                    .ok()
+                    .and_then(|m| usize::try_from(m.len()).ok())
+                    .filter(|n| *n <= stream_bytes())
+                    .unwrap_or(0);
+                Opened::Path(f)
             };
             i += 1;
-            match input {
-                Input::Whole(t) => {
-                    batch_bytes += t.as_ref().map_or(0, String::len);
-                    batch.push((name, t));
-                }
-                Input::Stream(head, rest) => {
-                    large = Some((name, head, rest));
-                    break;
-                }
-            }
+            batch.push((name, opened));
         }
-        let needs_runtimes = batch
-            .iter()
-            .any(|(_, t)| t.as_ref().is_ok_and(|t| t.contains("TrainJob")));
-        let rt: &[(String, String, bool)] = if needs_runtimes {
-            runtimes.texts(&req)
-        } else {
-            &[]
-        };
-        let reports: Vec<FileReport> = batch
-            .par_iter()
-            .map(|(name, text)| match text {
-                Ok(t) => whole_file(name, t, &req, rt),
-                Err(e) => unreadable(name, e.clone()),
+        batch
+    };
+    // A run of files read and validated on every core (a TrainJob waits for the runtimes of
+    // the other files, a large file for its turn).
+    let validate_batch = |batch: Vec<(String, Opened)>| -> Vec<Slot> {
+        batch
+            .into_par_iter()
+            .map(|(name, opened)| {
+                let input = match opened {
+                    Opened::Read(input) => input,
+                    Opened::Path(p) => open(&p),
+                };
+                match input {
+                    Input::Whole(Ok(t)) if t.contains("TrainJob") => Slot::Waiting(name, t),
+                    Input::Whole(Ok(t)) => Slot::Done(whole_file(&name, &t, &req, &[])),
+                    Input::Whole(Err(e)) => Slot::Done(unreadable(&name, e)),
+                    Input::Stream(head, rest) => Slot::Large(name, head, rest),
+                }
             })
-            .collect();
-        drop(batch);
-        for r in reports {
+            .collect()
+    };
+    // A validated run finished and reported, in file order.
+    let mut report = |mut slots: Vec<Slot>| {
+        let waiting = slots.iter().any(|s| matches!(s, Slot::Waiting(..)));
+        let rt: &[(String, String, bool)] = if waiting { runtimes.texts(&req) } else { &[] };
+        if waiting {
+            slots = slots
+                .into_par_iter()
+                .map(|s| match s {
+                    Slot::Waiting(name, t) => Slot::Done(whole_file(&name, &t, &req, rt)),
+                    other => other,
+                })
+                .collect();
+        }
+        for slot in slots {
+            let r = match slot {
+                Slot::Done(r) => r,
+                Slot::Waiting(name, t) => whole_file(&name, &t, &req, rt),
+                Slot::Large(name, head, rest) => {
+                    streamed_file(&name, head, rest, &req, &mut |s: &str| eprint!("{s}"))
+                }
+            };
             finish(r);
         }
-        if let Some((name, head, rest)) = large {
-            let r = streamed_file(&name, head, rest, &req, &mut |s: &str| eprint!("{s}"));
-            finish(r);
+    };
+    // Each run is reported while the next is validated.
+    let mut pending: Vec<Slot> = Vec::new();
+    loop {
+        let batch = next_batch();
+        if batch.is_empty() && pending.is_empty() {
+            break;
         }
+        let done = std::mem::take(&mut pending);
+        let ((), validated) = rayon::join(|| report(done), || validate_batch(batch));
+        pending = validated;
     }
     match output {
         Output::Human => {
