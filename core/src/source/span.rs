@@ -35,23 +35,31 @@ impl Part {
     }
 }
 
-/// A text's lines, found once (a stream with many diagnostics must not be rescanned for each).
+/// A text's lines, found once when first asked for (a stream with many diagnostics must not
+/// be rescanned for each, and a valid one, most often, asks for none).
 pub struct LineIndex<'a> {
     text: &'a str,
-    starts: Vec<usize>,
+    starts: std::cell::OnceCell<Vec<usize>>,
     /// Lines of the stream before `text` (a piece read alone).
     base: u32,
 }
 
 impl<'a> LineIndex<'a> {
     pub fn new(text: &'a str) -> Self {
-        let mut starts = vec![0];
-        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
         LineIndex {
             text,
-            starts,
+            starts: std::cell::OnceCell::new(),
             base: 0,
         }
+    }
+
+    /// Where each line starts.
+    fn starts(&self) -> &[usize] {
+        self.starts.get_or_init(|| {
+            let mut starts = vec![0];
+            starts.extend(self.text.match_indices('\n').map(|(i, _)| i + 1));
+            starts
+        })
     }
 
     /// The lines of a piece of a stream that starts at 1-based `line`, answered in the
@@ -68,8 +76,9 @@ impl<'a> LineIndex<'a> {
         let n = usize::try_from(line.checked_sub(self.base)?)
             .ok()?
             .checked_sub(1)?;
-        let start = *self.starts.get(n)?;
-        let end = self.starts.get(n + 1).map_or(self.text.len(), |e| e - 1);
+        let starts = self.starts();
+        let start = *starts.get(n)?;
+        let end = starts.get(n + 1).map_or(self.text.len(), |e| e - 1);
         let l = self.text.get(start..end)?;
         Some(l.strip_suffix('\r').unwrap_or(l).chars().collect())
     }

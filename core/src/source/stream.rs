@@ -412,7 +412,11 @@ impl Reader {
                 continue;
             }
             chunk_start.get_or_insert(at);
-            at += line_len;
+            // The lines up to the next `---` line only belong to this piece: skipped at once.
+            at = rest
+                .find("\n---")
+                .map_or(text.len(), |i| at + i + 1)
+                .max(at + line_len);
         }
         if let Some(start) = chunk_start {
             return self.chunk(text, start, text.len(), &mut first);
