@@ -46,8 +46,20 @@ RUNTIME_CUTS = [
     ["spec", "template", "spec", "volumeClaimPolicies", "[]", "templates", "[]"],
 ]
 
+# Kubeflow's training-operator v1 jobs: (file name, replica specs field); each replica's Pod
+# template is a built-in type.
+TRAINING_OPERATOR = "github.com/kubeflow/training-operator@v1.8.1"
+TRAINING_JOBS = [
+    ("pytorchjobs", "pytorchReplicaSpecs"),
+    ("tfjobs", "tfReplicaSpecs"),
+    ("mpijobs", "mpiReplicaSpecs"),
+    ("xgboostjobs", "xgbReplicaSpecs"),
+    ("paddlejobs", "paddleReplicaSpecs"),
+    ("mxjobs", "mxReplicaSpecs"),
+]
+
 # name -> (module@version, path in the module, [paths of built-in subtrees to stub])
-# A path is a list of property names; "[]" steps into an array's items.
+# A path is a list of property names; "[]" steps into an array's items, "{}" into a map's values.
 BUNDLED = {
     "jobset": (
         "sigs.k8s.io/jobset@v0.12.0",
@@ -91,6 +103,17 @@ BUNDLED = {
     ),
 }
 
+BUNDLED.update(
+    {
+        f"kubeflow-{file}": (
+            TRAINING_OPERATOR,
+            f"manifests/base/crds/kubeflow.org_{file}.yaml",
+            [["spec", specs, "{}", "template"]],
+        )
+        for file, specs in TRAINING_JOBS
+    }
+)
+
 STUB = {"type": "object", "x-kubernetes-preserve-unknown-fields": True}
 DROP = {"description", "example", "x-kubernetes-validations"}
 
@@ -117,12 +140,15 @@ def strip(node: object) -> object:
 
 
 def stub(schema: dict, path: list[str]) -> None:
+    def child(step: str) -> str:
+        return {"[]": "items", "{}": "additionalProperties"}.get(step, step)
+
     node = schema
     for step in path[:-1]:
-        node = node["items"] if step == "[]" else node["properties"][step]
+        node = node[child(step)] if step in ("[]", "{}") else node["properties"][step]
     last = path[-1]
-    if last == "[]":
-        node["items"] = dict(STUB)
+    if last in ("[]", "{}"):
+        node[child(last)] = dict(STUB)
     else:
         node["properties"][last] = dict(STUB)
 

@@ -1,12 +1,14 @@
 //! `restartkit validate` over many files and large ones, in bounded memory.
 //!
-//! Files up to [`STREAM_BYTES`] are read whole and validated through the contract's `validate`
-//! op, as the bindings do, several at a time (rayon), their output written in file order. A
+//! Files up to [`STREAM_BYTES`] are read whole and validated with the core's typed API
+//! (`validate::run`, what the contract's `validate` op runs), a run of them at a time on every
+//! core (rayon); a run's output is written in file order while the next run is validated. A
 //! larger file (or standard input past that size) is read in chunks and cut into documents and
 //! List items by the core (`restartkit::source::Splitter`, `validate::streaming::Session`):
-//! what is held is one object at a time, and the human output of each document is written as
-//! soon as it is done. `--output json` writes each file's element of the array when the file is
-//! done; SARIF, one document with a rule table, is written at the end.
+//! what is held is one chunk at a time, whose pieces are validated on every core and taken in
+//! order (`Session::ahead`), and the human output of each document is written as soon as it is
+//! done. `--output json` writes each file's element of the array when the file is done; SARIF,
+//! one document with a rule table, is written at the end.
 
 use crate::{FieldValidationArg, Output, Target, located, options, render, trainer};
 use rayon::prelude::*;

@@ -968,3 +968,53 @@ fn a_train_job_in_a_stream_is_admitted_with_its_bundled_schema() {
         out.errors
     );
 }
+
+/// A training-operator job is checked against its bundled CRD; its replicas' Pod templates are
+/// still the built-in tables' and the Pod rules'.
+#[cfg(feature = "bundled-crds")]
+#[test]
+fn the_bundled_training_operator_schemas_check_their_own_fields() {
+    let job = |worker: Value| {
+        json!({"apiVersion": "kubeflow.org/v1", "kind": "PyTorchJob",
+            "metadata": {"name": "p", "namespace": "default"},
+            "spec": {"pytorchReplicaSpecs": {"Worker": worker}}})
+    };
+    let template = json!({"spec": {"containers": [{"name": "pytorch", "image": "i"}]}});
+    let out = bundled(
+        job(json!({"replica": 2, "restartPolicy": "OnFailure", "template": template})),
+        FieldValidation::Strict,
+    );
+    let found: Vec<(&str, Option<&str>)> = out
+        .errors
+        .iter()
+        .map(|e| (e.field.as_str(), e.code.as_deref()))
+        .collect();
+    assert_eq!(
+        found,
+        [(
+            "spec.pytorchReplicaSpecs.Worker.replica",
+            Some("unknown-field")
+        )]
+    );
+    let out = bundled(
+        job(json!({"replicas": "2", "template": template})),
+        FieldValidation::Strict,
+    );
+    assert_eq!(
+        messages(&out),
+        [
+            r#"spec.pytorchReplicaSpecs.Worker.replicas: Invalid value: "string": spec.pytorchReplicaSpecs.Worker.replicas in body must be of type integer: "string""#
+        ]
+    );
+    // The template is still validated as the Pods the operator creates from it.
+    let out = bundled(
+        job(json!({"replicas": 1, "restartPolicy": "ExitCode",
+            "template": {"spec": {"containers": [{"name": "pytorch"}]}}})),
+        FieldValidation::Strict,
+    );
+    let found: Vec<&str> = out.errors.iter().map(|e| e.field.as_str()).collect();
+    assert_eq!(
+        found,
+        ["spec.pytorchReplicaSpecs.Worker.template.spec.containers[0].image"]
+    );
+}
