@@ -278,34 +278,37 @@ enum Slot {
 struct Request<'a> {
     target: &'a Target,
     output: Output,
-    skip_defaulting: bool,
-    field_validation: FieldValidationArg,
     /// `--runtime` files.
     extra: Vec<(String, String)>,
-    /// `--schema-location` files, as the contract's `crds` entries.
-    crds: Vec<Value>,
-    /// The options above as the core's input (no source yet), or why the core refuses them
+    /// The options as the core's input (no source yet), or why the core refuses them
     /// (reported for each file, as the contract's `validate` op reports it).
     typed: Result<ValidateInput, Diagnostic>,
 }
 
-impl Request<'_> {
-    fn input(&self) -> serde_json::Map<String, Value> {
-        let mut input = options(self.target);
-        crate::with_proposals(&mut input, &self.target.proposals);
-        if self.skip_defaulting {
-            input.insert("skipDefaulting".into(), json!(true));
-        }
-        input.insert(
-            "fieldValidation".into(),
-            json!(self.field_validation.api_value()),
-        );
-        if !self.crds.is_empty() {
-            input.insert("crds".into(), Value::Array(self.crds.clone()));
-        }
-        input
+/// The command's options as the contract's `validate` input, decoded once with the contract's
+/// own decoding; `crds`: the `--schema-location` files, as the contract's `crds` entries.
+fn core_input(
+    target: &Target,
+    skip_defaulting: bool,
+    field_validation: FieldValidationArg,
+    crds: Vec<Value>,
+) -> Result<ValidateInput, Diagnostic> {
+    let mut input = options(target);
+    crate::with_proposals(&mut input, &target.proposals);
+    if skip_defaulting {
+        input.insert("skipDefaulting".into(), json!(true));
     }
+    input.insert(
+        "fieldValidation".into(),
+        json!(field_validation.api_value()),
+    );
+    if !crds.is_empty() {
+        input.insert("crds".into(), Value::Array(crds));
+    }
+    restartkit::contract::decode(Value::Object(input))
+}
 
+impl Request<'_> {
     fn experimental(&self, name: &str, stderr: &mut String) {
         if !self.target.proposals.is_empty() && self.output == Output::Human {
             stderr.push_str(&format!(
@@ -925,16 +928,12 @@ pub fn validate(
             return ExitCode::from(2);
         }
     };
-    let mut req = Request {
+    let req = Request {
         target,
         output,
-        skip_defaulting,
-        field_validation,
         extra,
-        crds,
-        typed: Ok(ValidateInput::default()),
+        typed: core_input(target, skip_defaulting, field_validation, crds),
     };
-    req.typed = restartkit::contract::decode(Value::Object(req.input()));
     // Standard input is read first (once): a TrainJob in a file may name a runtime in it.
     let stdin_pos = files.iter().position(|f| f.as_os_str() == "-");
     let mut stdin_input = stdin_pos.map(|_| open(Path::new("-")));

@@ -246,29 +246,59 @@ fn type_check(s: &Schema, path: &str, data: &Value, k: Kind, minor: u32) -> Res 
     r
 }
 
+/// What validating a value against each schema of an anyOf or oneOf gives, as kube-openapi's
+/// validator keeps it: how many validated, the first that did, and, while none has, the result
+/// that matched the most (its errors are told with the junctor's).
+#[derive(Default)]
+struct Alternatives {
+    validated: usize,
+    best: Option<Res>,
+    first_success: Option<Res>,
+}
+
+/// [`Alternatives`] of `schemas`; `first_only`: stop at the first that validates (anyOf).
+fn alternatives(
+    schemas: &[Schema],
+    path: &str,
+    data: &Value,
+    minor: u32,
+    first_only: bool,
+) -> Alternatives {
+    let mut a = Alternatives::default();
+    for schema in schemas {
+        let result = validate(schema, path, data, minor);
+        if result.is_valid() {
+            a.validated += 1;
+            a.best = None;
+            if a.first_success.is_none() {
+                a.first_success = Some(result);
+            }
+            if first_only {
+                break;
+            }
+            continue;
+        }
+        if a.validated == 0
+            && a.best
+                .as_ref()
+                .is_none_or(|b| result.match_count > b.match_count)
+        {
+            a.best = Some(result);
+        }
+    }
+    a
+}
+
 fn junctors(s: &Schema, path: &str, data: &Value, minor: u32) -> Res {
     let mut main = Res::default();
     let q = go::quote(path);
     if !s.any_of.is_empty() {
-        let mut best: Option<Res> = None;
-        let mut first_success: Option<Res> = None;
-        let mut succeeded = false;
-        for a in &s.any_of {
-            let result = validate(a, path, data, minor);
-            if result.is_valid() {
-                best = None;
-                succeeded = true;
-                first_success = Some(result);
-                break;
-            }
-            if best
-                .as_ref()
-                .is_none_or(|b| result.match_count > b.match_count)
-            {
-                best = Some(result);
-            }
-        }
-        if !succeeded {
+        let Alternatives {
+            validated,
+            best,
+            first_success,
+        } = alternatives(&s.any_of, path, data, minor, true);
+        if validated == 0 {
             main.add(plain(format!(
                 "{q} must validate at least one schema (anyOf)"
             )));
@@ -280,27 +310,11 @@ fn junctors(s: &Schema, path: &str, data: &Value, minor: u32) -> Res {
         }
     }
     if !s.one_of.is_empty() {
-        let mut best: Option<Res> = None;
-        let mut first_success: Option<Res> = None;
-        let mut validated = 0usize;
-        for o in &s.one_of {
-            let result = validate(o, path, data, minor);
-            if result.is_valid() {
-                validated += 1;
-                best = None;
-                if first_success.is_none() {
-                    first_success = Some(result);
-                }
-                continue;
-            }
-            if validated == 0
-                && best
-                    .as_ref()
-                    .is_none_or(|b| result.match_count > b.match_count)
-            {
-                best = Some(result);
-            }
-        }
+        let Alternatives {
+            validated,
+            best,
+            first_success,
+        } = alternatives(&s.one_of, path, data, minor, false);
         if validated != 1 {
             let more = if validated == 0 {
                 "Found none valid".to_owned()
