@@ -311,15 +311,15 @@ impl FeatureGates {
         }
     }
 
-    /// Resolves a request's `kubernetesVersion` and `featureGates`. A gate the minor's components
-    /// do not know (not there yet, removed, or never) is a request error with their message
-    /// (`unrecognized feature gate: X`). What they refuse of a known gate is answered as
-    /// upstream's unit tests answer it (conformance/FORMAT.md: gates apply as given, even
-    /// locked ones), with a warning in the components' words: a locked gate set against its
-    /// lock, or a gate on whose dependencies are off (from 1.35). Turning a gate off turns off
-    /// the gates that depend on it and are not set (as upstream's featuregatetesting does, and
-    /// as a cluster must). Setting a GA or deprecated gate is a warning (the components log one),
-    /// as is a gate that changes nothing restartkit models.
+    /// Resolves a request's `kubernetesVersion` and `featureGates` as the minor's components
+    /// take their `--feature-gates` at start (component-base's `featureGate.SetFromMap`): a gate
+    /// the minor does not know (not there yet, removed, or never) is a request error with their
+    /// message (`unrecognized feature gate: X`), and so are a locked gate set against its lock
+    /// (`cannot set feature gate X to false, feature is locked to true`) and, from 1.35, a gate
+    /// left on whose dependencies are off (`X is enabled, but depends on features that are
+    /// disabled: [Y]`): kube-apiserver, kube-controller-manager and the kubelet refuse to start
+    /// so, and there is no cluster to answer for. Setting a GA or deprecated gate is a warning
+    /// (the components log one), as is a gate that changes nothing restartkit models.
     pub fn resolve(
         version: Option<&str>,
         overrides: Option<&BTreeMap<String, bool>>,
@@ -344,18 +344,6 @@ impl FeatureGates {
             }
             match presence(k, v.minor) {
                 Presence::Known(g) => {
-                    if g.locked && g.default != *on {
-                        warnings.push(warn(
-                            "locked-feature-gate",
-                            k,
-                            format!(
-                                "cannot set feature gate {k} to {on}, feature is locked to {} (Kubernetes 1.{}'s components refuse to start so); answered with the gate {} as upstream's unit tests answer",
-                                g.default,
-                                v.minor,
-                                if *on { "on" } else { "off" }
-                            ),
-                        ));
-                    }
                     match Stage::from(g.stage) {
                         Stage::Ga => warnings.push(warn("feature-gate-note", k, format!("setting GA feature gate {k}={on}. It will be removed in a future release."))),
                         Stage::Deprecated => warnings.push(warn("feature-gate-note", k, format!("setting deprecated feature gate {k}={on}. It will be removed in a future release."))),
@@ -417,70 +405,25 @@ impl FeatureGates {
                 }
             }
         }
-        warnings.extend(gates.settle_dependencies(o));
+        // Every name is known here: what is left of SetFromMap is its locks and dependencies.
+        let k8s: BTreeMap<String, bool> = o
+            .iter()
+            .filter(|(k, _)| controller_gate(k).is_none())
+            .map(|(k, v)| (k.clone(), *v))
+            .collect();
+        if let Some(r) = set_from_map_refusals(v.minor, &k8s).into_iter().next() {
+            return Err(Diagnostic::request(
+                r.code(),
+                &field(&r.gate),
+                format!(
+                    "{} (Kubernetes 1.{}'s kube-apiserver, kube-controller-manager and kubelet refuse to start with these --feature-gates); {}",
+                    r.message,
+                    v.minor,
+                    r.advice()
+                ),
+            ));
+        }
         Ok((gates, warnings))
-    }
-
-    /// component-base's dependencies (from 1.35): a gate turned off turns off the gates that
-    /// depend on it and are not set (featuregatetesting's rule); a set gate left on whose
-    /// dependencies are off is kept, with the components' refusal as a warning.
-    fn settle_dependencies(&mut self, set: &BTreeMap<String, bool>) -> Vec<Diagnostic> {
-        let mut out = Vec::new();
-        let Some(m) = minor_table(self.version.minor) else {
-            return out;
-        };
-        let mut changed = true;
-        while changed {
-            changed = false;
-            for (gate, deps) in m.depends {
-                let name = gate_name(*gate);
-                if set.contains_key(name) || !self.enabled(name) {
-                    continue;
-                }
-                if let Some(off) = deps
-                    .iter()
-                    .map(|d| gate_name(*d))
-                    .find(|d| set.get(*d) == Some(&false))
-                {
-                    self.set(name, false);
-                    changed = true;
-                    out.push(
-                        Diagnostic::request(
-                            "feature-gate-dependency",
-                            &format!("featureGates[{name}]"),
-                            format!("{name} is off because {off} is off: it depends on it (a cluster that turns {off} off must turn {name} off too, or its components refuse to start)"),
-                        )
-                        .with_severity(Severity::Warning),
-                    );
-                }
-            }
-        }
-        for (gate, deps) in m.depends {
-            let name = gate_name(*gate);
-            if !self.enabled(name) {
-                continue;
-            }
-            let off: Vec<&str> = deps
-                .iter()
-                .map(|d| gate_name(*d))
-                .filter(|d| !self.enabled(d))
-                .collect();
-            if !off.is_empty() {
-                out.push(
-                    Diagnostic::request(
-                        "feature-gate-dependency",
-                        &format!("featureGates[{name}]"),
-                        format!(
-                            "{name} is enabled, but depends on features that are disabled: [{}] (Kubernetes 1.{}'s components refuse to start so; turn them on too)",
-                            off.join(" "),
-                            self.version.minor
-                        ),
-                    )
-                    .with_severity(Severity::Warning),
-                );
-            }
-        }
-        out
     }
 
     pub fn set(&mut self, name: &str, on: bool) {
@@ -572,6 +515,135 @@ pub fn dependencies_at(name: &str, minor: u32) -> Vec<&'static str> {
 /// Whether a gate is locked to its default at a minor.
 pub fn locked_at(name: &str, minor: u32) -> bool {
     k8s_gate(name, minor).is_some_and(|g| g.locked)
+}
+
+/// One error component-base's `featureGate.SetFromMap` returns (k8s.io/component-base
+/// featuregate/feature_gate.go, `unsafeSetFromMap`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GateRefusal {
+    /// The gate the error is about.
+    pub gate: String,
+    pub kind: RefusalKind,
+    /// component-base's own text.
+    pub message: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RefusalKind {
+    Unrecognized,
+    /// Set against its lock (to the value it is not locked to).
+    Locked { locked_to: bool },
+    /// On, with these dependencies off (sorted, as AddDependencies sorts them).
+    Dependencies(Vec<&'static str>),
+}
+
+impl GateRefusal {
+    pub fn code(&self) -> &'static str {
+        match self.kind {
+            RefusalKind::Unrecognized => "unknown-feature-gate",
+            RefusalKind::Locked { .. } => "locked-feature-gate",
+            RefusalKind::Dependencies(_) => "feature-gate-dependency",
+        }
+    }
+
+    fn advice(&self) -> String {
+        match &self.kind {
+            RefusalKind::Unrecognized => "drop the override".to_owned(),
+            RefusalKind::Locked { locked_to } => format!(
+                "drop the override: {} is always {} there",
+                self.gate,
+                if *locked_to { "on" } else { "off" }
+            ),
+            RefusalKind::Dependencies(off) => format!(
+                "turn {} on too, or {} off",
+                off.join(" and "),
+                self.gate
+            ),
+        }
+    }
+}
+
+/// What component-base's `SetFromMap` refuses of `set` (every gate a component was given, by
+/// name; later settings already merged in) at Kubernetes 1.`minor`, as every kube component
+/// registers the same gates (k8s.io/kubernetes pkg/features). Upstream walks a Go map, so where
+/// several names are wrong the one it names first varies from run to run; restartkit takes them
+/// by name. Its order: the first name the minor does not know is the only error; else every gate
+/// set against its lock; else (from 1.35, the first minor with `AddDependencies`) every gate on
+/// (set, or by default) with a dependency off. Empty when the components start.
+pub fn set_from_map_refusals(minor: u32, set: &BTreeMap<String, bool>) -> Vec<GateRefusal> {
+    let mut out = Vec::new();
+    for (k, v) in set {
+        match k8s_gate(k, minor) {
+            None => {
+                return vec![GateRefusal {
+                    gate: k.clone(),
+                    kind: RefusalKind::Unrecognized,
+                    message: unrecognized(k),
+                }];
+            }
+            Some(g) if g.locked && g.default != *v => out.push(GateRefusal {
+                gate: k.clone(),
+                kind: RefusalKind::Locked {
+                    locked_to: g.default,
+                },
+                message: format!(
+                    "cannot set feature gate {k} to {v}, feature is locked to {}",
+                    g.default
+                ),
+            }),
+            Some(_) => {}
+        }
+    }
+    if !out.is_empty() {
+        return out;
+    }
+    let Some(m) = minor_table(minor) else {
+        return out;
+    };
+    let on = |name: &str| {
+        set.get(name)
+            .copied()
+            .unwrap_or_else(|| k8s_gate(name, minor).is_some_and(|g| g.default))
+    };
+    let mut deps: Vec<(&'static str, Vec<&'static str>)> = m
+        .depends
+        .iter()
+        .map(|(g, ds)| (gate_name(*g), ds.iter().map(|d| gate_name(*d)).collect()))
+        .collect();
+    deps.sort_unstable();
+    for (name, ds) in deps {
+        if !on(name) {
+            continue;
+        }
+        let mut off: Vec<&'static str> = ds.into_iter().filter(|d| !on(d)).collect();
+        off.sort_unstable();
+        if !off.is_empty() {
+            out.push(GateRefusal {
+                gate: name.to_owned(),
+                message: format!(
+                    "{name} is enabled, but depends on features that are disabled: [{}]",
+                    off.join(" ")
+                ),
+                kind: RefusalKind::Dependencies(off),
+            });
+        }
+    }
+    out
+}
+
+/// `utilerrors.NewAggregate(errs).Error()`: one error's text alone, several as `[a, b]` (each
+/// text once).
+pub fn go_aggregate(messages: &[String]) -> String {
+    let mut seen: Vec<&str> = Vec::new();
+    for m in messages {
+        if !seen.contains(&m.as_str()) {
+            seen.push(m);
+        }
+    }
+    match seen.as_slice() {
+        [one] => (*one).to_owned(),
+        _ => format!("[{}]", seen.join(", ")),
+    }
 }
 
 #[cfg(test)]
@@ -735,67 +807,71 @@ mod tests {
     }
 
     #[test]
-    fn locked_gates_and_dependencies_warn_in_the_components_words() {
-        let warning = |v: &str, gates: &[(&str, bool)], code: &str| {
-            let (g, w) = resolve(v, gates).unwrap_or_default();
-            let found = w
-                .into_iter()
-                .find(|d| d.code.as_deref() == Some(code))
-                .map(|d| d.message);
-            (g, found.unwrap_or_default())
-        };
-        // Applied as given (conformance/FORMAT.md), with the components' refusal as a warning.
-        let (g, msg) = warning("1.37", &[("JobManagedBy", false)], "locked-feature-gate");
-        assert!(!g.enabled("JobManagedBy"));
+    fn locked_gates_and_unmet_dependencies_are_refused_with_the_components_message() {
+        let (code, field, msg) = error("1.36", &[("JobSuccessPolicy", false)]);
+        assert_eq!(code, "locked-feature-gate");
+        assert_eq!(field, "featureGates[JobSuccessPolicy]");
         assert!(
             msg.starts_with(
-                "cannot set feature gate JobManagedBy to false, feature is locked to true"
+                "cannot set feature gate JobSuccessPolicy to false, feature is locked to true"
             ),
             "{msg}"
         );
+        // Not locked in 1.31 (beta): honoured.
+        let (g, _) = resolve("1.31", &[("JobSuccessPolicy", false)]).unwrap_or_default();
+        assert!(!g.enabled("JobSuccessPolicy"));
         // Setting a locked gate to its value: the GA warning the components log.
-        let (_, msg) = warning("1.37", &[("JobManagedBy", true)], "feature-gate-note");
+        let (_, w) = resolve("1.37", &[("JobManagedBy", true)]).unwrap_or_default();
         assert!(
-            msg.contains("setting GA feature gate JobManagedBy=true"),
-            "{msg}"
+            w.iter()
+                .any(|d| d.message.contains("setting GA feature gate JobManagedBy=true")),
+            "{w:?}"
         );
         // 1.35: RestartAllContainersOnContainerExits needs NodeDeclaredFeatures (alpha, off).
-        let (g, msg) = warning(
-            "1.35",
-            &[("RestartAllContainersOnContainerExits", true)],
-            "feature-gate-dependency",
-        );
-        assert!(g.enabled("RestartAllContainersOnContainerExits"));
+        let (code, field, msg) = error("1.35", &[("RestartAllContainersOnContainerExits", true)]);
+        assert_eq!(code, "feature-gate-dependency");
+        assert_eq!(field, "featureGates[RestartAllContainersOnContainerExits]");
         assert!(
             msg.starts_with("RestartAllContainersOnContainerExits is enabled, but depends on features that are disabled: [NodeDeclaredFeatures]"),
             "{msg}"
         );
-        let (_, w) = resolve(
+        let (g, _) = resolve(
             "1.35",
             &[
                 ("RestartAllContainersOnContainerExits", true),
                 ("NodeDeclaredFeatures", true),
             ],
         )
-        .unwrap_or_default();
-        assert!(
-            w.iter()
-                .all(|d| d.code.as_deref() != Some("feature-gate-dependency")),
-            "{w:?}"
+        .unwrap();
+        assert!(g.enabled("RestartAllContainersOnContainerExits"));
+        // 1.34 has no dependencies (component-base v0.34 has no AddDependencies).
+        assert!(minor_table(34).is_some_and(|m| m.depends.is_empty()));
+    }
+
+    #[test]
+    fn set_from_map_order_and_aggregate() {
+        let m = |gates: &[(&str, bool)]| -> BTreeMap<String, bool> {
+            gates.iter().map(|(k, v)| ((*k).to_owned(), *v)).collect()
+        };
+        // An unknown name is the only error, even beside a locked one.
+        let r = set_from_map_refusals(31, &m(&[("KubeletCrashloopBackoffMax", true), ("PodDisruptionConditions", false)]));
+        assert_eq!(r.len(), 1);
+        assert_eq!(r[0].message, "unrecognized feature gate: KubeletCrashloopBackoffMax");
+        // Locks first; dependencies only once every lock holds.
+        let r = set_from_map_refusals(
+            36,
+            &m(&[("JobManagedBy", false), ("JobSuccessPolicy", false), ("RestartAllContainersOnContainerExits", true), ("NodeDeclaredFeatures", false)]),
         );
-        // Turning ContainerRestartRules off turns its unset dependent off (featuregatetesting).
-        let (g, msg) = warning(
-            "1.37",
-            &[("ContainerRestartRules", false)],
-            "feature-gate-dependency",
+        let msgs: Vec<String> = r.iter().map(|x| x.message.clone()).collect();
+        assert_eq!(
+            go_aggregate(&msgs),
+            "[cannot set feature gate JobManagedBy to false, feature is locked to true, cannot set feature gate JobSuccessPolicy to false, feature is locked to true]"
         );
-        assert!(!g.enabled("RestartAllContainersOnContainerExits"));
-        assert!(
-            msg.starts_with(
-                "RestartAllContainersOnContainerExits is off because ContainerRestartRules is off"
-            ),
-            "{msg}"
-        );
+        let r = set_from_map_refusals(37, &m(&[("ContainerRestartRules", false)]));
+        assert!(r.iter().any(|x| x.gate == "RestartAllContainersOnContainerExits"
+            && matches!(&x.kind, RefusalKind::Dependencies(d) if d.contains(&"ContainerRestartRules"))), "{r:?}");
+        assert!(set_from_map_refusals(37, &m(&[])).is_empty());
+        assert_eq!(go_aggregate(&["a".to_owned(), "a".to_owned()]), "a");
     }
 
     #[test]
