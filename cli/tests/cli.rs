@@ -1026,3 +1026,51 @@ fn compare_version_reports_the_upgrade_and_fails_on_changed_decisions() {
     let same = run(&["validate", "-k", "1.35", "--compare-version", "1.35", f]);
     assert_eq!(same.status.code(), Some(0), "{}", stdout(&same));
 }
+
+#[test]
+fn a_kubelet_configuration_s_unknown_field_is_a_kubelet_warning_and_its_gates_are_checked() {
+    // KEP-5593's own example spells the field `crashloopbackoff`: the kubelet decodes the file
+    // leniently and ignores it; kubectl's --validate has no say over a file it never reads.
+    let kep = b"apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nfeatureGates:\n  KubeletCrashLoopBackOffMax: true\ncrashloopbackoff:\n  maxContainerRestartPeriod: 5s\n";
+    let p = temp_file("kep-5593.yaml", kep);
+    let o = run(&["validate", p.to_str().unwrap()]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("warning: unknown field \"crashloopbackoff\""), "{err}");
+    assert!(err.contains("falls back to lenient decoding"), "{err}");
+    assert!(!err.contains("KubeApiserver"), "{err}");
+    // 1.31's kubelet has no such gate and refuses to start.
+    let o = run(&["validate", "--kubernetes-version", "1.31", p.to_str().unwrap()]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("error: failed to set feature gates from initial flags-based config: unrecognized feature gate: KubeletCrashLoopBackOffMax"),
+        "{err}"
+    );
+}
+
+#[test]
+fn locked_gates_and_unmet_dependencies_on_the_command_line_are_refused() {
+    let pod = temp_file(
+        "gates-pod.yaml",
+        b"apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: a, image: i}]}\n",
+    );
+    let p = pod.to_str().unwrap();
+    let o = run(&["validate", "--kubernetes-version", "1.36", "--feature-gates", "JobSuccessPolicy=false", p]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("error: cannot set feature gate JobSuccessPolicy to false, feature is locked to true"),
+        "{err}"
+    );
+    assert!(err.contains("featureGates[JobSuccessPolicy]"), "{err}");
+    let o = run(&["validate", "--kubernetes-version", "1.35", "--feature-gates", "RestartAllContainersOnContainerExits=true", p]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("error: RestartAllContainersOnContainerExits is enabled, but depends on features that are disabled: [NodeDeclaredFeatures]"),
+        "{err}"
+    );
+    let o = run(&["validate", "--kubernetes-version", "1.35", "--feature-gates", "RestartAllContainersOnContainerExits=true,NodeDeclaredFeatures=true", p]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}

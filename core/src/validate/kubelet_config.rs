@@ -14,7 +14,7 @@
 use super::Ctx;
 use crate::api::{CrashLoopBackOffConfig, KubeletConfiguration};
 use crate::diag::{Diagnostic, FieldPath, Findings, Origin};
-use crate::features::FeatureGates;
+use crate::features::{CONTROLLER_GATES, FeatureGates, Stage, stage_at};
 
 pub const GATE_MAX: &str = "KubeletCrashLoopBackOffMax";
 pub const GATE_REDUCED: &str = "ReduceDefaultCrashLoopBackOffDecay";
@@ -33,6 +33,53 @@ pub fn kubelet_gates(base: &FeatureGates, cfg: &KubeletConfiguration) -> Feature
         }
     }
     g
+}
+
+/// The kubelet applies its configuration's `featureGates` as it applies `--feature-gates`
+/// (cmd/kubelet/app/server.go, after loading the file: `SetFromMap`, every minor 1.31 to 1.37):
+/// a name it does not know (the kubelet registers every Kubernetes gate of its minor, and no
+/// JobSet or OpenKruise one), a locked gate set against its lock, or (from 1.35) a gate on whose
+/// dependencies are off stops it with component-base's message. The map it checks is the
+/// request's gates (the process's) with the file's on top.
+fn feature_gate_refusal(cfg: &KubeletConfiguration, ctx: &Ctx) -> Option<Diagnostic> {
+    let own = cfg.feature_gates.as_ref().filter(|fg| !fg.is_empty())?;
+    let minor = ctx.gates.version.minor;
+    let mut set: std::collections::BTreeMap<String, bool> = ctx
+        .gates
+        .iter()
+        .filter(|(k, v)| {
+            // What the request set on the process: a Kubernetes gate of the minor, off its
+            // default (a value at its default changes nothing SetFromMap checks).
+            !CONTROLLER_GATES.iter().any(|(n, _, _)| n == k)
+                && stage_at(k, minor).is_some_and(|(s, d)| s != Stage::Removed && d != *v)
+        })
+        .map(|(k, v)| (k.to_owned(), v))
+        .collect();
+    for (k, v) in own {
+        set.insert(k.clone(), *v);
+    }
+    let refusals = crate::features::set_from_map_refusals(minor, &set);
+    let first = refusals.first()?;
+    let messages: Vec<String> = refusals.iter().map(|r| r.message.clone()).collect();
+    // Name the file's own gate where the refusal is about one it sets.
+    let gate = refusals
+        .iter()
+        .find_map(|r| match &r.kind {
+            _ if own.contains_key(&r.gate) => Some(r.gate.as_str()),
+            crate::features::RefusalKind::Dependencies(off) => {
+                off.iter().copied().find(|d| own.contains_key(*d))
+            }
+            _ => None,
+        })
+        .unwrap_or(first.gate.as_str());
+    Some(Diagnostic::plain(
+        Origin::Kubelet,
+        &FieldPath::new("featureGates").key(gate),
+        format!(
+            "failed to set feature gates from initial flags-based config: {}",
+            crate::features::go_aggregate(&messages)
+        ),
+    ))
 }
 
 fn period_path() -> FieldPath {
@@ -68,21 +115,8 @@ pub fn max_container_restart_period(cfg: &KubeletConfiguration) -> Result<Option
 
 /// ValidateKubeletConfiguration, crashLoopBackOff part, with upstream's messages.
 pub fn validate_kubelet_config(cfg: &KubeletConfiguration, ctx: &Ctx, out: &mut Findings) {
-    // ValidateKubeletConfiguration first applies the configuration's featureGates (SetFromMap),
-    // which fails on a name the kubelet does not know and returns that error alone. Of such
-    // names restartkit knows the gates upstream removed in the version asked for (1.37:
-    // SidecarContainers and the Job gates; every component registers every kube gate).
-    if let Some(name) = cfg
-        .feature_gates
-        .iter()
-        .flat_map(|fg| fg.keys())
-        .find(|k| crate::features::removed_in(k, ctx.gates.version.minor).is_some())
-    {
-        out.push(Diagnostic::plain(
-            Origin::Kubelet,
-            &FieldPath::new("featureGates").key(name),
-            format!("unrecognized feature gate: {name}"),
-        ));
+    if let Some(d) = feature_gate_refusal(cfg, ctx) {
+        out.push(d);
         return;
     }
     let gates = kubelet_gates(&ctx.gates, cfg);
@@ -573,7 +607,9 @@ mod tests {
         );
         assert_eq!(
             messages(&c, &ctx),
-            vec!["unrecognized feature gate: SidecarContainers"]
+            vec![
+                "failed to set feature gates from initial flags-based config: unrecognized feature gate: SidecarContainers"
+            ]
         );
         ctx.gates = FeatureGates::for_version(crate::features::KubeVersion { minor: 36 });
         assert_eq!(
@@ -582,5 +618,98 @@ mod tests {
                 "invalid configuration: FeatureGate KubeletCrashLoopBackOffMax not enabled, CrashLoopBackOff.MaxContainerRestartPeriod must not be set"
             ]
         );
+    }
+
+    fn refusal(c: &KubeletConfiguration, minor: u32) -> Vec<(String, String)> {
+        let mut ctx = ctx_with(None);
+        ctx.gates = FeatureGates::for_version(crate::features::KubeVersion { minor });
+        let mut out = Findings::default();
+        validate_kubelet_config(c, &ctx, &mut out);
+        out.errors
+            .into_iter()
+            .filter(|d| d.field.starts_with("featureGates"))
+            .map(|d| (d.field.to_string(), d.message))
+            .collect()
+    }
+
+    #[test]
+    fn the_configs_feature_gates_are_set_as_the_kubelet_sets_them() {
+        const PREFIX: &str = "failed to set feature gates from initial flags-based config: ";
+        // KEP-5593's spelling is no gate at any minor; the right one arrives in 1.32.
+        let c = cfg(None, &[("KubeletCrashloopBackoffMax", true)]);
+        assert_eq!(
+            refusal(&c, 37),
+            vec![(
+                "featureGates[KubeletCrashloopBackoffMax]".to_owned(),
+                format!("{PREFIX}unrecognized feature gate: KubeletCrashloopBackoffMax")
+            )]
+        );
+        let c = cfg(Some("30s"), &[(GATE_MAX, true)]);
+        assert_eq!(
+            refusal(&c, 31),
+            vec![(
+                "featureGates[KubeletCrashLoopBackOffMax]".to_owned(),
+                format!("{PREFIX}unrecognized feature gate: KubeletCrashLoopBackOffMax")
+            )]
+        );
+        assert!(refusal(&c, 33).is_empty());
+        // JobSet's and OpenKruise's gates are no kubelet gate.
+        let c = cfg(None, &[("RestartJob", true)]);
+        assert_eq!(refusal(&c, 37).len(), 1);
+        // A locked gate against its lock.
+        let c = cfg(None, &[("JobManagedBy", false)]);
+        assert_eq!(
+            refusal(&c, 36),
+            vec![(
+                "featureGates[JobManagedBy]".to_owned(),
+                format!("{PREFIX}cannot set feature gate JobManagedBy to false, feature is locked to true")
+            )]
+        );
+        assert!(refusal(&c, 34).is_empty());
+        // 1.36: RestartAllContainersOnContainerExits is on by default and needs
+        // NodeDeclaredFeatures; turning that off in the file stops the kubelet.
+        let c = cfg(None, &[("NodeDeclaredFeatures", false)]);
+        let r = refusal(&c, 36);
+        assert_eq!(r.len(), 1);
+        assert_eq!(r[0].0, "featureGates[NodeDeclaredFeatures]");
+        assert!(r[0].1.starts_with(&format!("{PREFIX}[")), "{}", r[0].1);
+        assert!(r[0].1.contains(", RestartAllContainersOnContainerExits is enabled, but depends on features that are disabled: [NodeDeclaredFeatures]]"), "{}", r[0].1);
+        assert!(refusal(&c, 35).is_empty(), "{:?}", refusal(&c, 35));
+    }
+
+    #[test]
+    fn unknown_fields_are_a_kubelet_warning_whatever_the_field_validation() {
+        use crate::validate::unknown_fields::FieldValidation;
+        let doc = serde_json::json!({
+            "apiVersion": "kubelet.config.k8s.io/v1beta1",
+            "kind": "KubeletConfiguration",
+            "featureGates": {GATE_MAX: true},
+            "crashloopbackoff": {"maxContainerRestartPeriod": "5s"},
+        });
+        for mode in [FieldValidation::Strict, FieldValidation::Warn] {
+            let mut ctx = ctx_with(None);
+            ctx.field_validation = mode;
+            let (f, modelled) = crate::validate::validate_value(&doc, &ctx);
+            assert!(modelled);
+            assert!(f.errors.is_empty(), "{:?}", f.errors);
+            let w: Vec<_> = f
+                .warnings
+                .iter()
+                .filter(|d| d.code.as_deref() == Some("unknown-field"))
+                .collect();
+            assert_eq!(w.len(), 1, "{:?}", f.warnings);
+            assert_eq!(w[0].field, "crashloopbackoff");
+            assert_eq!(w[0].origin, Origin::Kubelet);
+            assert!(w[0].message.contains("falls back to lenient decoding, which ignores \"crashloopbackoff\""), "{}", w[0].message);
+            assert!(w[0].message.contains("did you mean \"crashLoopBackOff\""), "{}", w[0].message);
+            assert!(!w[0].message.contains("--validate"), "{}", w[0].message);
+        }
+        // A Pod's unknown field stays the API server's error under Strict.
+        let pod = serde_json::json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"},
+            "spec": {"containers": [{"name": "a", "image": "i"}], "restartPolcy": "Never"}});
+        let mut ctx = ctx_with(None);
+        ctx.field_validation = FieldValidation::Strict;
+        let (f, _) = crate::validate::validate_value(&pod, &ctx);
+        assert!(f.errors.iter().any(|d| d.code.as_deref() == Some("unknown-field") && d.origin == Origin::KubeApiserver));
     }
 }

@@ -173,6 +173,27 @@ impl Unknown {
     }
 }
 
+impl Unknown {
+    /// The warning for a field of a KubeletConfiguration the kubelet does not know. The kubelet
+    /// reads its file itself, never through kubectl or kube-apiserver (so `--validate` and
+    /// `fieldValidation` have no say): its strict decoding fails, and it decodes the file again
+    /// leniently, which ignores the field, and starts (k8s.io/kubernetes
+    /// pkg/kubelet/kubeletconfig/util/codec DecodeKubeletConfiguration, every minor 1.31 to
+    /// 1.37).
+    pub fn kubelet_diagnostic(&self, minor: u32) -> Diagnostic {
+        let p = self.path.as_str();
+        Diagnostic::lint(
+            "unknown-field",
+            &self.path,
+            format!(
+                "unknown field {p:?} ({}): the kubelet's strict decoding fails (strict decoding error: unknown field {p:?}), so it falls back to lenient decoding, which ignores {p:?}, and starts (it logs \"Using lenient decoding as strict decoding failed\"); kubectl and kube-apiserver never read this file",
+                self.reason(minor)
+            ),
+        )
+        .with_origin(Origin::Kubelet)
+    }
+}
+
 /// The closest field name of `t` at `minor` to `key`, when close enough to be a misspelling.
 fn closest(t: &'static Type, key: &str, minor: u32) -> Option<&'static str> {
     let lower = key.to_ascii_lowercase();
@@ -517,13 +538,15 @@ pub fn prune_op_input(op: &str, input: &mut Value) -> Vec<Diagnostic> {
         "backoff" => {
             member(input, "pod", typed("Pod"), false, &mut out);
             member(input, "lastFailedPod", typed("Pod"), false, &mut out);
-            member(
-                input,
-                "kubeletConfig",
-                typed("KubeletConfiguration"),
-                false,
-                &mut out,
-            );
+            // The kubelet reads this itself, leniently where strictly it cannot.
+            if let (Some(t), Some(v)) = (typed("KubeletConfiguration"), input.get_mut("kubeletConfig")) {
+                let at = FieldPath::new("kubeletConfig");
+                let unknown = find(t, v, &at, minor, allow);
+                if !unknown.is_empty() {
+                    out.extend(unknown.iter().map(|u| u.kubelet_diagnostic(minor)));
+                    prune(t, v, minor, allow);
+                }
+            }
         }
         "whatIf" => {
             if let Some(o) = input.get_mut("object") {

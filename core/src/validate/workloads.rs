@@ -179,6 +179,21 @@ pub(super) fn unknown_fields(
         future_rules: ctx.future_rules,
     };
     let group = api_version.rsplit_once('/').map_or("", |(g, _)| g);
+    if group == "kubelet.config.k8s.io"
+        && let Some(t) = uf::kind_type(api_version, kind, minor)
+    {
+        // The kubelet's own decoding: a warning whatever the field validation.
+        let unknown = uf::find(t, obj, &FieldPath::root(), minor, allow);
+        if unknown.is_empty() {
+            return None;
+        }
+        for u in &unknown {
+            out.push(u.kubelet_diagnostic(minor));
+        }
+        let mut pruned = obj.clone();
+        uf::prune(t, &mut pruned, minor, allow);
+        return Some(pruned);
+    }
     if let Some(t) = uf::kind_type(api_version, kind, minor) {
         let before = out.errors.len();
         let pruned = uf::check(
