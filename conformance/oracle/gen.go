@@ -387,6 +387,12 @@ func (g gen) validateJob() map[string]any {
 	if !gates["ContainerRestartRules"] {
 		gates["RestartAllContainersOnContainerExits"] = false // it depends on ContainerRestartRules
 	}
+	if g.chance(0.2) {
+		spec["managedBy"] = g.managedByValue() // managedby.go
+		if settableGate("JobManagedBy") && g.chance(0.3) {
+			gates["JobManagedBy"] = g.chance(0.7)
+		}
+	}
 	return map[string]any{"object": job, "featureGates": gatesOf(gates)}
 }
 

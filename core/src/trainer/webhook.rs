@@ -341,34 +341,10 @@ fn manager_errors(manager: &str) -> Vec<Diagnostic> {
     let p = FieldPath::new("spec")
         .child("runtimePatches")
         .child("manager");
-    if manager.is_empty() {
-        return vec![trainer_error(Diagnostic::required(&p, ""))];
-    }
-    let mut out = Vec::new();
-    let Some((host, path)) = manager
-        .split_once('/')
-        .filter(|(h, p)| !h.is_empty() && !p.is_empty())
-    else {
-        return vec![trainer_error(Diagnostic::invalid(
-            &p,
-            manager,
-            "must be a domain-prefixed path (such as \"acme.io/foo\")",
-        ))];
-    };
-    for e in crate::validate::job::dns1123_subdomain_errors(host) {
-        out.push(trainer_error(Diagnostic::invalid(&p, host, e)));
-    }
-    let path_ok = path
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || "/-._~%!$&'()*+,;=:".contains(c));
-    if !path_ok {
-        out.push(trainer_error(Diagnostic::invalid(
-            &p,
-            path,
-            "Invalid path (regex used for validation is '[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+')",
-        )));
-    }
-    out
+    crate::validate::meta::domain_prefixed_path(&p, manager)
+        .into_iter()
+        .map(trainer_error)
+        .collect()
 }
 
 fn torch(info: &Info, tj: &TrainJob, out: &mut Vec<Diagnostic>) {

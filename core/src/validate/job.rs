@@ -154,6 +154,25 @@ fn is_indexed(spec: &JobSpec) -> bool {
 
 /// validateJobSpec, failure scope. `path` is the JobSpec's path (`spec`, or
 /// `spec.replicatedJobs[0].template.spec`). Also adds restartkit's lints as warnings.
+/// validateJobSpec's managedBy check (pkg/apis/batch/validation, 1.31 to 1.37, wherever the
+/// field survives the JobManagedBy gate): a domain-prefixed path of at most 63 bytes. 1.31
+/// words the length error with field.TooLongMaxLength (`may not be longer than 63`).
+fn validate_managed_by(value: &str, p: &FieldPath, minor: u32, out: &mut Findings) {
+    const MAX_MANAGED_BY_LENGTH: usize = 63;
+    for d in super::meta::domain_prefixed_path(p, value) {
+        out.push(d);
+    }
+    if value.len() > MAX_MANAGED_BY_LENGTH {
+        let mut d = Diagnostic::too_long(p, value, MAX_MANAGED_BY_LENGTH);
+        if minor <= 31 {
+            let detail = format!("may not be longer than {MAX_MANAGED_BY_LENGTH}");
+            d.message = format!("{}: Too long: {detail}", p.as_str());
+            d.detail = Some(detail);
+        }
+        out.push(d);
+    }
+}
+
 pub fn validate_job_spec(spec: &JobSpec, path: &FieldPath, ctx: &Ctx, out: &mut Findings) {
     if let Some(p) = spec.parallelism {
         nonnegative(p, &path.child("parallelism"), out);
@@ -196,6 +215,9 @@ pub fn validate_job_spec(spec: &JobSpec, path: &FieldPath, ctx: &Ctx, out: &mut 
                 "when maxFailedIndexes is specified",
             ));
         }
+    }
+    if let Some(m) = &spec.managed_by {
+        validate_managed_by(m, &path.child("managedBy"), ctx.gates.version.minor, out);
     }
     validate_completion_mode(spec, path, out);
     if spec.pod_failure_policy.is_some() {
@@ -1669,6 +1691,54 @@ mod tests {
         assert!(out2.warnings.iter().any(|w| w.field == "spec.managedBy"));
         assert!(out.warnings.iter().any(|w| w.field == "spec.successPolicy"
             && w.code.as_deref() == Some("job-gate-dropped-fields")));
+    }
+
+    #[test]
+    fn managed_by_is_a_domain_prefixed_path_of_at_most_63_bytes() {
+        let at = |minor: u32, m: &str| {
+            let ctx = Ctx {
+                gates: FeatureGates::for_version(crate::features::KubeVersion { minor }),
+                ..Ctx::default()
+            };
+            let mut out = Findings::default();
+            validate_job(&job(json!({"managedBy": m, "template": tmpl("Never")})), &ctx, &mut out);
+            out.errors
+                .into_iter()
+                .filter(|d| d.field == "spec.managedBy")
+                .map(|d| d.message)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            at(33, "kueue"),
+            vec!["spec.managedBy: Invalid value: \"kueue\": must be a domain-prefixed path (such as \"acme.io/foo\")"]
+        );
+        assert!(at(37, "kueue.x-k8s.io/multikueue").is_empty());
+        assert!(at(33, "kubernetes.io/job-controller").is_empty());
+        assert_eq!(at(37, "").len(), 1);
+        assert_eq!(at(37, "Example.com/x").len(), 1);
+        assert_eq!(
+            at(37, "example.com/a b"),
+            vec!["spec.managedBy: Invalid value: \"a b\": Invalid path (regex used for validation is '[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+')"]
+        );
+        let long = format!("example.com/{}", "a".repeat(52));
+        assert_eq!(at(37, &long), vec!["spec.managedBy: Too long: may not be more than 63 bytes"]);
+        assert!(at(37, &long[..63]).is_empty());
+        // 1.31 (JobManagedBy alpha, off: the field is dropped first) words TooLongMaxLength.
+        assert!(at(31, "kueue").is_empty());
+        let ctx = Ctx {
+            gates: {
+                let mut g = FeatureGates::for_version(crate::features::KubeVersion { minor: 31 });
+                g.set(GATE_MANAGED_BY, true);
+                g
+            },
+            ..Ctx::default()
+        };
+        let mut out = Findings::default();
+        validate_job(&job(json!({"managedBy": long, "template": tmpl("Never")})), &ctx, &mut out);
+        assert_eq!(
+            out.errors.iter().map(|d| d.message.as_str()).collect::<Vec<_>>(),
+            vec!["spec.managedBy: Too long: may not be longer than 63"]
+        );
     }
 
     #[test]

@@ -517,6 +517,40 @@ fn string_map(v: Option<&Value>) -> Option<Vec<(&str, &str)>> {
         .collect()
 }
 
+/// apimachinery `validation.IsDomainPrefixedPath` (the same at v0.31 and v0.37): a non-empty
+/// `host/path` whose host is a DNS-1123 subdomain and whose path matches `httpPathFmt`. A Job's
+/// `spec.managedBy` and a TrainJob runtime patch's manager are checked with it.
+pub fn domain_prefixed_path(p: &FieldPath, value: &str) -> Vec<Diagnostic> {
+    if value.is_empty() {
+        return vec![Diagnostic::required(p, "")];
+    }
+    let Some((host, path)) = value
+        .split_once('/')
+        .filter(|(h, rest)| !h.is_empty() && !rest.is_empty())
+    else {
+        return vec![Diagnostic::invalid(
+            p,
+            value,
+            "must be a domain-prefixed path (such as \"acme.io/foo\")",
+        )];
+    };
+    let mut out: Vec<Diagnostic> = super::job::dns1123_subdomain_errors(host)
+        .into_iter()
+        .map(|e| Diagnostic::invalid(p, host, e))
+        .collect();
+    if !path
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "/-._~%!$&'()*+,;=:".contains(c))
+    {
+        out.push(Diagnostic::invalid(
+            p,
+            path,
+            "Invalid path (regex used for validation is '[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+')",
+        ));
+    }
+    out
+}
+
 /// ObjectMeta on create for one object of `group`/`kind`, into `out`. Kinds not in [`KINDS`]
 /// (nor a Kubeflow job) are not checked.
 pub fn check(group: &str, kind: &str, obj: &Value, ctx: &Ctx, out: &mut Findings) {
