@@ -235,6 +235,12 @@ pub fn validate_job_spec(spec: &JobSpec, path: &FieldPath, ctx: &Ctx, out: &mut 
     validate_pod_replacement_policy(spec, &path.child("podReplacementPolicy"), out);
 
     let template_spec = path.child("template").child("spec");
+    super::meta::template_metadata(
+        spec.template.metadata.as_ref(),
+        &path.child("template"),
+        ctx.gates.version.minor,
+        out,
+    );
     crate::validate::pod::validate_pod_template_spec(
         &spec.template.spec,
         &path.child("template"),

@@ -666,18 +666,7 @@ fn check_with(rule: KindMeta, group: &str, kind: &str, obj: &Value, ctx: &Ctx, o
     }
 
     if let Some(annotations) = string_map(meta.get("annotations")) {
-        let ap = mp.child("annotations");
-        let mut size = 0usize;
-        for (key, value) in annotations {
-            // Case does not matter for an annotation key: upstream checks it lowercased.
-            for msg in qualified_name(&key.to_lowercase(), minor) {
-                out.push(Diagnostic::invalid(&ap, key, msg));
-            }
-            size += key.len() + value.len();
-        }
-        if size > TOTAL_ANNOTATION_SIZE_LIMIT {
-            out.push(Diagnostic::too_long(&ap, "", TOTAL_ANNOTATION_SIZE_LIMIT));
-        }
+        validate_annotations(&annotations, &mp.child("annotations"), minor, out);
     }
 
     if let Some(refs) = meta.get("ownerReferences").and_then(Value::as_array) {
@@ -688,6 +677,45 @@ fn check_with(rule: KindMeta, group: &str, kind: &str, obj: &Value, ctx: &Ctx, o
         && let Some(finalizers) = list.iter().map(Value::as_str).collect::<Option<Vec<_>>>()
     {
         finalizer_errors(&finalizers, &mp.child("finalizers"), rule, minor, out);
+    }
+}
+
+/// apimachinery ValidateAnnotations: each key a qualified name (checked lowercased: case does
+/// not matter for an annotation key), and keys and values together at most 256 KiB.
+fn validate_annotations(annotations: &[(&str, &str)], ap: &FieldPath, minor: u32, out: &mut Findings) {
+    let mut size = 0usize;
+    for (key, value) in annotations {
+        for msg in qualified_name(&key.to_lowercase(), minor) {
+            out.push(Diagnostic::invalid(ap, *key, msg));
+        }
+        size += key.len() + value.len();
+    }
+    if size > TOTAL_ANNOTATION_SIZE_LIMIT {
+        out.push(Diagnostic::too_long(ap, "", TOTAL_ANNOTATION_SIZE_LIMIT));
+    }
+}
+
+/// The metadata checks ValidatePodTemplateSpec runs on a template at `p` (pkg/apis/core/
+/// validation, 1.31 to 1.37): ValidateLabels at `p.labels` and ValidateAnnotations at
+/// `p.annotations` (upstream's paths leave out `metadata`). Every controller kind's template
+/// gets them: Deployment and ReplicaSet (ValidatePodTemplateSpecForReplicaSet), DaemonSet,
+/// ReplicationController, Job and CronJob (validateJobSpec), PodTemplate, and StatefulSet, whose
+/// ValidatePodTemplateSpecForStatefulSet calls them itself before 1.34 too. The template's name,
+/// namespace and the rest of its ObjectMeta are not checked.
+pub fn template_metadata(
+    meta: Option<&crate::api::ObjectMeta>,
+    p: &FieldPath,
+    minor: u32,
+    out: &mut Findings,
+) {
+    let Some(m) = meta else { return };
+    if let Some(labels) = &m.labels {
+        let pairs: Vec<(&str, &str)> = labels.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        super::selector::validate_labels(&pairs, &p.child("labels"), minor, out);
+    }
+    if let Some(annotations) = &m.annotations {
+        let pairs: Vec<(&str, &str)> = annotations.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        validate_annotations(&pairs, &p.child("annotations"), minor, out);
     }
 }
 

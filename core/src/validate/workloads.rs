@@ -392,6 +392,7 @@ pub(super) fn controller_template_value(
     let Some(template) = decode::<PodTemplateSpec>(v, p, out) else {
         return;
     };
+    super::meta::template_metadata(template.metadata.as_ref(), p, ctx.gates.version.minor, out);
     let mut spec = template.spec;
     if !ctx.skip_defaulting {
         super::pod::default_pod_spec(&mut spec);
@@ -501,6 +502,58 @@ mod tests {
         ("apps/v1", "DaemonSet", "DaemonSet"),
         ("v1", "ReplicationController", "ReplicationController"),
     ];
+
+    /// ValidatePodTemplateSpec's ValidateLabels and ValidateAnnotations on every controller's
+    /// template, at upstream's `spec.template.labels` / `.annotations` (no `metadata`); a
+    /// StatefulSet's before 1.34 too.
+    #[test]
+    fn template_labels_and_annotations_are_checked_for_every_controller() {
+        let key = "a".repeat(64);
+        let bad = |av: &str, kind: &str, minor: u32| {
+            let mut obj = with_template(
+                av,
+                kind,
+                json!({"containers": [{"name": "c", "image": "busybox:1.36"}]}),
+            );
+            let t = if kind == "PodTemplate" {
+                obj.get_mut("template").unwrap()
+            } else {
+                obj.get_mut("spec").unwrap().get_mut("template").unwrap()
+            };
+            t["metadata"]["labels"][key.as_str()] = json!("v");
+            t["metadata"]["annotations"] = json!({"bad key": "v", "Example.com/OK": "v"});
+            let ctx = Ctx {
+                gates: crate::features::FeatureGates::for_version(crate::features::KubeVersion { minor }),
+                ..Ctx::default()
+            };
+            let (f, _) = super::super::validate_value(&obj, &ctx);
+            f.errors
+                .iter()
+                .filter(|d| d.field.ends_with("labels") || d.field.ends_with("annotations"))
+                .map(|d| d.message.clone())
+                .collect::<Vec<_>>()
+        };
+        // "63 characters" before 1.34's apimachinery, "63 bytes" from it.
+        let label_err = format!("Invalid value: \"{key}\": name part must be no more than 63 ");
+        for (av, kind, _) in CONTROLLERS.iter().chain(&[("v1", "PodTemplate", "")]) {
+            let prefix = if *kind == "PodTemplate" { "template" } else { "spec.template" };
+            for minor in [31, 33, 37] {
+                let got = bad(av, kind, minor);
+                assert_eq!(got.len(), 2, "{kind} 1.{minor}: {got:?}");
+                assert!(got[0].starts_with(&format!("{prefix}.labels: {label_err}")), "{kind}: {}", got[0]);
+                assert!(got[1].starts_with(&format!("{prefix}.annotations: Invalid value: \"bad key\": name part must consist of")), "{kind}: {}", got[1]);
+            }
+        }
+        // A Job's template (validateJobSpec) and a valid template.
+        let job = json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j"},
+            "spec": {"template": {"metadata": {"annotations": {"bad key": "v"}, "labels": {"ok.example/x": "y"}},
+                     "spec": {"restartPolicy": "Never", "containers": [{"name": "c", "image": "i"}]}}}});
+        let e = errs(job);
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert_eq!(e[0].0, "spec.template.annotations");
+        let ok = with_template("apps/v1", "Deployment", json!({"containers": [{"name": "c", "image": "i"}]}));
+        assert!(errs(ok).is_empty());
+    }
 
     /// pkg/apis/apps/validation and ValidatePodTemplateSpecForRC: only `Always`, no
     /// activeDeadlineSeconds, with upstream's field paths and messages.
