@@ -1036,11 +1036,19 @@ fn a_kubelet_configuration_s_unknown_field_is_a_kubelet_warning_and_its_gates_ar
     let o = run(&["validate", p.to_str().unwrap()]);
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(0), "{err}");
-    assert!(err.contains("warning: unknown field \"crashloopbackoff\""), "{err}");
+    assert!(
+        err.contains("warning: unknown field \"crashloopbackoff\""),
+        "{err}"
+    );
     assert!(err.contains("falls back to lenient decoding"), "{err}");
     assert!(!err.contains("KubeApiserver"), "{err}");
     // 1.31's kubelet has no such gate and refuses to start.
-    let o = run(&["validate", "--kubernetes-version", "1.31", p.to_str().unwrap()]);
+    let o = run(&[
+        "validate",
+        "--kubernetes-version",
+        "1.31",
+        p.to_str().unwrap(),
+    ]);
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(
@@ -1056,21 +1064,44 @@ fn locked_gates_and_unmet_dependencies_on_the_command_line_are_refused() {
         b"apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: a, image: i}]}\n",
     );
     let p = pod.to_str().unwrap();
-    let o = run(&["validate", "--kubernetes-version", "1.36", "--feature-gates", "JobSuccessPolicy=false", p]);
+    let o = run(&[
+        "validate",
+        "--kubernetes-version",
+        "1.36",
+        "--feature-gates",
+        "JobSuccessPolicy=false",
+        p,
+    ]);
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(
-        err.contains("error: cannot set feature gate JobSuccessPolicy to false, feature is locked to true"),
+        err.contains(
+            "error: cannot set feature gate JobSuccessPolicy to false, feature is locked to true"
+        ),
         "{err}"
     );
     assert!(err.contains("featureGates[JobSuccessPolicy]"), "{err}");
-    let o = run(&["validate", "--kubernetes-version", "1.35", "--feature-gates", "RestartAllContainersOnContainerExits=true", p]);
+    let o = run(&[
+        "validate",
+        "--kubernetes-version",
+        "1.35",
+        "--feature-gates",
+        "RestartAllContainersOnContainerExits=true",
+        p,
+    ]);
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(
         err.contains("error: RestartAllContainersOnContainerExits is enabled, but depends on features that are disabled: [NodeDeclaredFeatures]"),
         "{err}"
     );
-    let o = run(&["validate", "--kubernetes-version", "1.35", "--feature-gates", "RestartAllContainersOnContainerExits=true,NodeDeclaredFeatures=true", p]);
+    let o = run(&[
+        "validate",
+        "--kubernetes-version",
+        "1.35",
+        "--feature-gates",
+        "RestartAllContainersOnContainerExits=true,NodeDeclaredFeatures=true",
+        p,
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }

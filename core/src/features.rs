@@ -532,7 +532,9 @@ pub struct GateRefusal {
 pub enum RefusalKind {
     Unrecognized,
     /// Set against its lock (to the value it is not locked to).
-    Locked { locked_to: bool },
+    Locked {
+        locked_to: bool,
+    },
     /// On, with these dependencies off (sorted, as AddDependencies sorts them).
     Dependencies(Vec<&'static str>),
 }
@@ -554,11 +556,9 @@ impl GateRefusal {
                 self.gate,
                 if *locked_to { "on" } else { "off" }
             ),
-            RefusalKind::Dependencies(off) => format!(
-                "turn {} on too, or {} off",
-                off.join(" and "),
-                self.gate
-            ),
+            RefusalKind::Dependencies(off) => {
+                format!("turn {} on too, or {} off", off.join(" and "), self.gate)
+            }
         }
     }
 }
@@ -819,12 +819,14 @@ mod tests {
         );
         // Not locked in 1.31 (beta): honoured.
         let (g, _) = resolve("1.31", &[("JobSuccessPolicy", false)]).unwrap_or_default();
+        assert_eq!(g.version.minor, 31);
         assert!(!g.enabled("JobSuccessPolicy"));
         // Setting a locked gate to its value: the GA warning the components log.
         let (_, w) = resolve("1.37", &[("JobManagedBy", true)]).unwrap_or_default();
         assert!(
-            w.iter()
-                .any(|d| d.message.contains("setting GA feature gate JobManagedBy=true")),
+            w.iter().any(|d| d
+                .message
+                .contains("setting GA feature gate JobManagedBy=true")),
             "{w:?}"
         );
         // 1.35: RestartAllContainersOnContainerExits needs NodeDeclaredFeatures (alpha, off).
@@ -842,7 +844,8 @@ mod tests {
                 ("NodeDeclaredFeatures", true),
             ],
         )
-        .unwrap();
+        .unwrap_or_default();
+        assert_eq!(g.version.minor, 35);
         assert!(g.enabled("RestartAllContainersOnContainerExits"));
         // 1.34 has no dependencies (component-base v0.34 has no AddDependencies).
         assert!(minor_table(34).is_some_and(|m| m.depends.is_empty()));
@@ -854,13 +857,26 @@ mod tests {
             gates.iter().map(|(k, v)| ((*k).to_owned(), *v)).collect()
         };
         // An unknown name is the only error, even beside a locked one.
-        let r = set_from_map_refusals(31, &m(&[("KubeletCrashloopBackoffMax", true), ("PodDisruptionConditions", false)]));
-        assert_eq!(r.len(), 1);
-        assert_eq!(r[0].message, "unrecognized feature gate: KubeletCrashloopBackoffMax");
+        let r = set_from_map_refusals(
+            31,
+            &m(&[
+                ("KubeletCrashloopBackoffMax", true),
+                ("PodDisruptionConditions", false),
+            ]),
+        );
+        assert_eq!(
+            r.iter().map(|x| x.message.as_str()).collect::<Vec<_>>(),
+            vec!["unrecognized feature gate: KubeletCrashloopBackoffMax"]
+        );
         // Locks first; dependencies only once every lock holds.
         let r = set_from_map_refusals(
             36,
-            &m(&[("JobManagedBy", false), ("JobSuccessPolicy", false), ("RestartAllContainersOnContainerExits", true), ("NodeDeclaredFeatures", false)]),
+            &m(&[
+                ("JobManagedBy", false),
+                ("JobSuccessPolicy", false),
+                ("RestartAllContainersOnContainerExits", true),
+                ("NodeDeclaredFeatures", false),
+            ]),
         );
         let msgs: Vec<String> = r.iter().map(|x| x.message.clone()).collect();
         assert_eq!(

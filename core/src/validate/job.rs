@@ -1707,7 +1707,11 @@ mod tests {
                 ..Ctx::default()
             };
             let mut out = Findings::default();
-            validate_job(&job(json!({"managedBy": m, "template": tmpl("Never")})), &ctx, &mut out);
+            validate_job(
+                &job(json!({"managedBy": m, "template": tmpl("Never")})),
+                &ctx,
+                &mut out,
+            );
             out.errors
                 .into_iter()
                 .filter(|d| d.field == "spec.managedBy")
@@ -1716,7 +1720,9 @@ mod tests {
         };
         assert_eq!(
             at(33, "kueue"),
-            vec!["spec.managedBy: Invalid value: \"kueue\": must be a domain-prefixed path (such as \"acme.io/foo\")"]
+            vec![
+                "spec.managedBy: Invalid value: \"kueue\": must be a domain-prefixed path (such as \"acme.io/foo\")"
+            ]
         );
         assert!(at(37, "kueue.x-k8s.io/multikueue").is_empty());
         assert!(at(33, "kubernetes.io/job-controller").is_empty());
@@ -1724,10 +1730,15 @@ mod tests {
         assert_eq!(at(37, "Example.com/x").len(), 1);
         assert_eq!(
             at(37, "example.com/a b"),
-            vec!["spec.managedBy: Invalid value: \"a b\": Invalid path (regex used for validation is '[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+')"]
+            vec![
+                "spec.managedBy: Invalid value: \"a b\": Invalid path (regex used for validation is '[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+')"
+            ]
         );
         let long = format!("example.com/{}", "a".repeat(52));
-        assert_eq!(at(37, &long), vec!["spec.managedBy: Too long: may not be more than 63 bytes"]);
+        assert_eq!(
+            at(37, &long),
+            vec!["spec.managedBy: Too long: may not be more than 63 bytes"]
+        );
         assert!(at(37, &long[..63]).is_empty());
         // 1.31 (JobManagedBy alpha, off: the field is dropped first) words TooLongMaxLength.
         assert!(at(31, "kueue").is_empty());
@@ -1740,9 +1751,16 @@ mod tests {
             ..Ctx::default()
         };
         let mut out = Findings::default();
-        validate_job(&job(json!({"managedBy": long, "template": tmpl("Never")})), &ctx, &mut out);
+        validate_job(
+            &job(json!({"managedBy": long, "template": tmpl("Never")})),
+            &ctx,
+            &mut out,
+        );
         assert_eq!(
-            out.errors.iter().map(|d| d.message.as_str()).collect::<Vec<_>>(),
+            out.errors
+                .iter()
+                .map(|d| d.message.as_str())
+                .collect::<Vec<_>>(),
             vec!["spec.managedBy: Too long: may not be longer than 63"]
         );
     }

@@ -662,7 +662,9 @@ mod tests {
             refusal(&c, 36),
             vec![(
                 "featureGates[JobManagedBy]".to_owned(),
-                format!("{PREFIX}cannot set feature gate JobManagedBy to false, feature is locked to true")
+                format!(
+                    "{PREFIX}cannot set feature gate JobManagedBy to false, feature is locked to true"
+                )
             )]
         );
         assert!(refusal(&c, 34).is_empty());
@@ -700,8 +702,17 @@ mod tests {
             assert_eq!(w.len(), 1, "{:?}", f.warnings);
             assert_eq!(w[0].field, "crashloopbackoff");
             assert_eq!(w[0].origin, Origin::Kubelet);
-            assert!(w[0].message.contains("falls back to lenient decoding, which ignores \"crashloopbackoff\""), "{}", w[0].message);
-            assert!(w[0].message.contains("did you mean \"crashLoopBackOff\""), "{}", w[0].message);
+            assert!(
+                w[0].message
+                    .contains("falls back to lenient decoding, which ignores \"crashloopbackoff\""),
+                "{}",
+                w[0].message
+            );
+            assert!(
+                w[0].message.contains("did you mean \"crashLoopBackOff\""),
+                "{}",
+                w[0].message
+            );
             assert!(!w[0].message.contains("--validate"), "{}", w[0].message);
         }
         // A Pod's unknown field stays the API server's error under Strict.
@@ -710,6 +721,8 @@ mod tests {
         let mut ctx = ctx_with(None);
         ctx.field_validation = FieldValidation::Strict;
         let (f, _) = crate::validate::validate_value(&pod, &ctx);
-        assert!(f.errors.iter().any(|d| d.code.as_deref() == Some("unknown-field") && d.origin == Origin::KubeApiserver));
+        assert!(f.errors.iter().any(
+            |d| d.code.as_deref() == Some("unknown-field") && d.origin == Origin::KubeApiserver
+        ));
     }
 }

@@ -682,7 +682,12 @@ fn check_with(rule: KindMeta, group: &str, kind: &str, obj: &Value, ctx: &Ctx, o
 
 /// apimachinery ValidateAnnotations: each key a qualified name (checked lowercased: case does
 /// not matter for an annotation key), and keys and values together at most 256 KiB.
-fn validate_annotations(annotations: &[(&str, &str)], ap: &FieldPath, minor: u32, out: &mut Findings) {
+fn validate_annotations(
+    annotations: &[(&str, &str)],
+    ap: &FieldPath,
+    minor: u32,
+    out: &mut Findings,
+) {
     let mut size = 0usize;
     for (key, value) in annotations {
         for msg in qualified_name(&key.to_lowercase(), minor) {
@@ -710,11 +715,17 @@ pub fn template_metadata(
 ) {
     let Some(m) = meta else { return };
     if let Some(labels) = &m.labels {
-        let pairs: Vec<(&str, &str)> = labels.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        let pairs: Vec<(&str, &str)> = labels
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
         super::selector::validate_labels(&pairs, &p.child("labels"), minor, out);
     }
     if let Some(annotations) = &m.annotations {
-        let pairs: Vec<(&str, &str)> = annotations.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        let pairs: Vec<(&str, &str)> = annotations
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
         validate_annotations(&pairs, &p.child("annotations"), minor, out);
     }
 }

@@ -539,7 +539,10 @@ pub fn prune_op_input(op: &str, input: &mut Value) -> Vec<Diagnostic> {
             member(input, "pod", typed("Pod"), false, &mut out);
             member(input, "lastFailedPod", typed("Pod"), false, &mut out);
             // The kubelet reads this itself, leniently where strictly it cannot.
-            if let (Some(t), Some(v)) = (typed("KubeletConfiguration"), input.get_mut("kubeletConfig")) {
+            if let (Some(t), Some(v)) = (
+                typed("KubeletConfiguration"),
+                input.get_mut("kubeletConfig"),
+            ) {
                 let at = FieldPath::new("kubeletConfig");
                 let unknown = find(t, v, &at, minor, allow);
                 if !unknown.is_empty() {

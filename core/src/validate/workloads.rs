@@ -523,7 +523,9 @@ mod tests {
             t["metadata"]["labels"][key.as_str()] = json!("v");
             t["metadata"]["annotations"] = json!({"bad key": "v", "Example.com/OK": "v"});
             let ctx = Ctx {
-                gates: crate::features::FeatureGates::for_version(crate::features::KubeVersion { minor }),
+                gates: crate::features::FeatureGates::for_version(crate::features::KubeVersion {
+                    minor,
+                }),
                 ..Ctx::default()
             };
             let (f, _) = super::super::validate_value(&obj, &ctx);
@@ -536,11 +538,19 @@ mod tests {
         // "63 characters" before 1.34's apimachinery, "63 bytes" from it.
         let label_err = format!("Invalid value: \"{key}\": name part must be no more than 63 ");
         for (av, kind, _) in CONTROLLERS.iter().chain(&[("v1", "PodTemplate", "")]) {
-            let prefix = if *kind == "PodTemplate" { "template" } else { "spec.template" };
+            let prefix = if *kind == "PodTemplate" {
+                "template"
+            } else {
+                "spec.template"
+            };
             for minor in [31, 33, 37] {
                 let got = bad(av, kind, minor);
                 assert_eq!(got.len(), 2, "{kind} 1.{minor}: {got:?}");
-                assert!(got[0].starts_with(&format!("{prefix}.labels: {label_err}")), "{kind}: {}", got[0]);
+                assert!(
+                    got[0].starts_with(&format!("{prefix}.labels: {label_err}")),
+                    "{kind}: {}",
+                    got[0]
+                );
                 assert!(got[1].starts_with(&format!("{prefix}.annotations: Invalid value: \"bad key\": name part must consist of")), "{kind}: {}", got[1]);
             }
         }
@@ -551,7 +561,11 @@ mod tests {
         let e = errs(job);
         assert_eq!(e.len(), 1, "{e:?}");
         assert_eq!(e[0].0, "spec.template.annotations");
-        let ok = with_template("apps/v1", "Deployment", json!({"containers": [{"name": "c", "image": "i"}]}));
+        let ok = with_template(
+            "apps/v1",
+            "Deployment",
+            json!({"containers": [{"name": "c", "image": "i"}]}),
+        );
         assert!(errs(ok).is_empty());
     }
 
