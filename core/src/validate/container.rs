@@ -233,6 +233,24 @@ mod tests {
     }
 
     #[test]
+    fn image_with_surrounding_whitespace() {
+        let spec: crate::api::PodSpec = serde_json::from_value(json!({
+            "containers": [{"name": "a", "image": "nginx "}, {"name": "b", "image": "nginx"}],
+            "initContainers": [{"name": "c", "image": "\tbusybox"}]}))
+        .unwrap();
+        let mut out = Findings::default();
+        image_whitespace(&spec, &FieldPath::new("spec"), &mut out);
+        let m: Vec<String> = out.errors.into_iter().map(|d| d.message).collect();
+        assert_eq!(
+            m,
+            vec![
+                "spec.containers[0].image: Invalid value: \"nginx \": must not have leading or trailing whitespace",
+                "spec.initContainers[0].image: Invalid value: \"\\tbusybox\": must not have leading or trailing whitespace",
+            ]
+        );
+    }
+
+    #[test]
     fn container_fields() {
         assert!(messages(json!({"name": "web", "image": "nginx"}), true).is_empty());
         assert_eq!(

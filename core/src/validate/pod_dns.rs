@@ -163,6 +163,8 @@ pub fn validate(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, is_pod: bool, out: 
         }
     }
 
+    host_users(spec, path, ctx, host_network, out);
+
     for field in ["hostname", "subdomain"] {
         if let Some(v) = o
             .get(field)
@@ -182,6 +184,47 @@ pub fn validate(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, is_pod: bool, out: 
         for (j, h) in strings(a.get("hostnames")).iter().enumerate() {
             for msg in dns1123_subdomain_errors(h) {
                 out.push(Diagnostic::invalid(&hp.index(j), *h, msg));
+            }
+        }
+    }
+}
+
+/// validateHostUsers: a Pod in its own user namespace (`hostUsers: false`, kept on create only
+/// with UserNamespacesSupport) shares no host namespace, and from 1.34 has no volumeDevices.
+fn host_users(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, host_network: bool, out: &mut Findings) {
+    if spec.other.get("hostUsers").and_then(Value::as_bool) != Some(false)
+        || !ctx.gates.enabled("UserNamespacesSupport")
+    {
+        return;
+    }
+    let minor = ctx.gates.version.minor;
+    let msg = if minor >= 34 {
+        "when `hostUsers` is false"
+    } else {
+        "when `pod.Spec.HostUsers` is false"
+    };
+    if host_network && !(minor >= 35 && ctx.gates.enabled("UserNamespacesHostNetworkSupport")) {
+        out.push(Diagnostic::forbidden(&path.child("hostNetwork"), msg));
+    }
+    // Upstream names these two by their Go field names.
+    if flag(spec, "hostPID") {
+        out.push(Diagnostic::forbidden(&path.child("HostPID"), msg));
+    }
+    if flag(spec, "hostIPC") {
+        out.push(Diagnostic::forbidden(&path.child("HostIPC"), msg));
+    }
+    if minor >= 34 {
+        let lists = [
+            ("initContainers", &spec.init_containers),
+            ("containers", &spec.containers),
+            ("ephemeralContainers", &spec.ephemeral_containers),
+        ];
+        for (name, list) in lists {
+            for (i, c) in list.iter().enumerate() {
+                if c.other.get("volumeDevices").and_then(Value::as_array).is_some_and(|v| !v.is_empty()) {
+                    let p = path.child(name).index(i).child("volumeDevices");
+                    out.push(Diagnostic::forbidden(&p, msg));
+                }
             }
         }
     }
@@ -601,6 +644,29 @@ mod tests {
         assert!(
             e[0].starts_with("spec.securityContext.shareProcessNamespace: Invalid value: true")
         );
+    }
+
+    #[test]
+    fn host_users() {
+        let spec = json!({"hostUsers": false, "hostNetwork": true, "hostPID": true, "hostIPC": true,
+            "containers": [{"name": "a", "volumeDevices": [{"name": "d", "devicePath": "/dev/x"}]}]});
+        assert_eq!(errs(spec.clone(), 37, false), vec![
+            "spec.hostNetwork: Forbidden: when `hostUsers` is false",
+            "spec.HostPID: Forbidden: when `hostUsers` is false",
+            "spec.HostIPC: Forbidden: when `hostUsers` is false",
+            "spec.containers[0].volumeDevices: Forbidden: when `hostUsers` is false",
+        ]);
+        let mut c = ctx(33);
+        c.gates.set("UserNamespacesSupport", true);
+        let s: PodSpec = serde_json::from_value(spec.clone()).unwrap();
+        let mut out = Findings::default();
+        validate(&s, &FieldPath::new("spec"), &c, false, &mut out);
+        assert_eq!(out.errors.len(), 3);
+        assert_eq!(out.errors[0].message, "spec.hostNetwork: Forbidden: when `pod.Spec.HostUsers` is false");
+        c.gates.set("UserNamespacesSupport", false);
+        let mut out = Findings::default();
+        validate(&s, &FieldPath::new("spec"), &c, false, &mut out);
+        assert!(out.errors.is_empty());
     }
 
     #[test]

@@ -10,15 +10,14 @@
 //! The PodValidationOptions these read are those of a create (pkg/api/pod/util.go
 //! GetValidationOptionsFromPodSpecAndMeta with no old Pod), and what dropDisabledFields clears
 //! when a gate is off (matchLabelKeys of affinity terms and of spread constraints,
-//! nodeAffinityPolicy / nodeTaintsPolicy) is not checked. Left out: PrepareForCreate's merge of
-//! matchLabelKeys into the selectors (MatchLabelKeysInPodAffinity,
-//! MatchLabelKeysInPodTopologySpreadSelectorMerge); restartkit checks the selectors as written.
+//! nodeAffinityPolicy / nodeTaintsPolicy) is not checked. A Pod's selectors are first merged
+//! with its matchLabelKeys as PrepareForCreate does ([`merge_match_label_keys`]).
 
 use super::Ctx;
 use super::job::dns1123_subdomain_errors;
 use super::meta::{dns1123_label, label_value, qualified_name};
 use super::selector;
-use crate::api::PodSpec;
+use crate::api::{Pod, PodSpec};
 use crate::diag::{Diagnostic, FieldPath, Findings};
 use serde_json::{Map, Value};
 
@@ -190,6 +189,76 @@ pub fn pod_create(spec: &PodSpec, path: &FieldPath, out: &mut Findings) {
             &path.child("nodeName"),
             "cannot be set until all schedulingGates have been cleared",
         ));
+    }
+}
+
+/// PrepareForCreate's mutatePodAffinity (MatchLabelKeysInPodAffinity) and, from 1.34,
+/// mutateTopologySpreadConstraints (MatchLabelKeysInPodTopologySpread and its SelectorMerge):
+/// each matchLabelKeys (mismatchLabelKeys) key the Pod has as a label becomes a `key In (value)`
+/// (`NotIn`) requirement of the term's or constraint's labelSelector, when it has one. A Pod
+/// only: templates are merged when their Pods are created.
+pub fn merge_match_label_keys(pod: &mut Pod, ctx: &Ctx) {
+    let opts = Opts::of(ctx);
+    let labels = pod.metadata.labels.clone().unwrap_or_default();
+    let apply = |term: &mut Value, keys: &[(&str, &str)]| {
+        let lists: Vec<(Vec<String>, &str)> = keys
+            .iter()
+            .map(|(field, op)| {
+                let ks = strings(term.get(*field)).into_iter().map(str::to_owned).collect();
+                (ks, *op)
+            })
+            .collect();
+        let Some(ls) = term.get_mut("labelSelector").and_then(Value::as_object_mut) else {
+            return;
+        };
+        for (ks, op) in lists {
+            for k in ks {
+                if let Some(v) = labels.get(&k) {
+                    let req = serde_json::json!({"key": k, "operator": op, "values": [v]});
+                    match ls.get_mut("matchExpressions").and_then(Value::as_array_mut) {
+                        Some(list) => list.push(req),
+                        None => {
+                            ls.insert("matchExpressions".to_owned(), Value::Array(vec![req]));
+                        }
+                    }
+                }
+            }
+        }
+    };
+    let term_keys = [("matchLabelKeys", "In"), ("mismatchLabelKeys", "NotIn")];
+    if opts.affinity_keys
+        && let Some(a) = pod.spec.other.get_mut("affinity").and_then(Value::as_object_mut)
+    {
+        for kind in ["podAffinity", "podAntiAffinity"] {
+            let Some(pa) = a.get_mut(kind).and_then(Value::as_object_mut) else {
+                continue;
+            };
+            if let Some(l) = pa
+                .get_mut("requiredDuringSchedulingIgnoredDuringExecution")
+                .and_then(Value::as_array_mut)
+            {
+                l.iter_mut().for_each(|t| apply(t, &term_keys));
+            }
+            if let Some(l) = pa
+                .get_mut("preferredDuringSchedulingIgnoredDuringExecution")
+                .and_then(Value::as_array_mut)
+            {
+                for w in l.iter_mut() {
+                    if let Some(t) = w.get_mut("podAffinityTerm") {
+                        apply(t, &term_keys);
+                    }
+                }
+            }
+        }
+    }
+    if opts.spread_merge
+        && let Some(l) = pod
+            .spec
+            .other
+            .get_mut("topologySpreadConstraints")
+            .and_then(Value::as_array_mut)
+    {
+        l.iter_mut().for_each(|c| apply(c, &[("matchLabelKeys", "In")]));
     }
 }
 
@@ -700,6 +769,27 @@ mod tests {
         validate(&spec, &FieldPath::new("spec"), &ctx(minor), &mut out);
         pod_create(&spec, &FieldPath::new("spec"), &mut out);
         out.errors.into_iter().map(|d| d.message).collect()
+    }
+
+    #[test]
+    fn match_label_keys_merged_into_the_selector() {
+        let mut pod: Pod = serde_json::from_value(json!({"metadata": {"labels": {"app": "web"}},
+            "spec": {"affinity": {"podAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+                {"topologyKey": "zone", "matchLabelKeys": ["app", "absent"],
+                 "labelSelector": {"matchLabels": {"app": "web"}}}]}},
+                "topologySpreadConstraints": [{"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule",
+                 "matchLabelKeys": ["app"], "labelSelector": {"matchLabels": {"app": "web"}}}]}})).unwrap();
+        let c = ctx(37);
+        merge_match_label_keys(&mut pod, &c);
+        let term = &pod.spec.other["affinity"]["podAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"][0];
+        assert_eq!(term["labelSelector"]["matchExpressions"], json!([{"key": "app", "operator": "In", "values": ["web"]}]));
+        let mut out = Findings::default();
+        validate(&pod.spec, &FieldPath::new("spec"), &c, &mut out);
+        let m: Vec<String> = out.errors.into_iter().map(|d| d.message).collect();
+        assert_eq!(m, vec![
+            "spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0][0]: Invalid value: \"app\": exists in both matchLabelKeys and labelSelector",
+            "spec.topologySpreadConstraints[0][0]: Invalid value: \"app\": exists in both matchLabelKeys and labelSelector",
+        ]);
     }
 
     #[test]
