@@ -12,6 +12,7 @@
 use super::Ctx;
 use super::job::dns1123_subdomain_errors;
 use super::meta::{dns1123_label, regex_error};
+use super::pod_scheduling::{list, str_of, strings};
 use crate::api::PodSpec;
 use crate::diag::{Diagnostic, FieldPath, Findings};
 use serde_json::Value;
@@ -24,18 +25,6 @@ const MAX_SEARCH_CHARS: usize = 2048;
 const MIRROR_ANNOTATION: &str = "kubernetes.io/config.mirror";
 const TOLERATIONS_ANNOTATION: &str = "scheduler.alpha.kubernetes.io/tolerations";
 const DELETION_COST: &str = "controller.kubernetes.io/pod-deletion-cost";
-
-fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
-    v.get(key).and_then(Value::as_str).unwrap_or("")
-}
-
-fn list<'a>(v: Option<&'a Value>) -> &'a [Value] {
-    v.and_then(Value::as_array).map_or(&[], Vec::as_slice)
-}
-
-fn strings<'a>(v: Option<&'a Value>) -> Vec<&'a str> {
-    list(v).iter().filter_map(Value::as_str).collect()
-}
 
 fn flag(spec: &PodSpec, key: &str) -> bool {
     spec.other
@@ -221,7 +210,11 @@ fn host_users(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, host_network: bool, o
         ];
         for (name, list) in lists {
             for (i, c) in list.iter().enumerate() {
-                if c.other.get("volumeDevices").and_then(Value::as_array).is_some_and(|v| !v.is_empty()) {
+                if c.other
+                    .get("volumeDevices")
+                    .and_then(Value::as_array)
+                    .is_some_and(|v| !v.is_empty())
+                {
                     let p = path.child(name).index(i).child("volumeDevices");
                     out.push(Diagnostic::forbidden(&p, msg));
                 }
@@ -491,7 +484,7 @@ fn deletion_cost_ok(v: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
     use super::*;
     use crate::features::{FeatureGates, KubeVersion};
     use serde_json::json;
@@ -650,19 +643,25 @@ mod tests {
     fn host_users() {
         let spec = json!({"hostUsers": false, "hostNetwork": true, "hostPID": true, "hostIPC": true,
             "containers": [{"name": "a", "volumeDevices": [{"name": "d", "devicePath": "/dev/x"}]}]});
-        assert_eq!(errs(spec.clone(), 37, false), vec![
-            "spec.hostNetwork: Forbidden: when `hostUsers` is false",
-            "spec.HostPID: Forbidden: when `hostUsers` is false",
-            "spec.HostIPC: Forbidden: when `hostUsers` is false",
-            "spec.containers[0].volumeDevices: Forbidden: when `hostUsers` is false",
-        ]);
+        assert_eq!(
+            errs(spec.clone(), 37, false),
+            vec![
+                "spec.hostNetwork: Forbidden: when `hostUsers` is false",
+                "spec.HostPID: Forbidden: when `hostUsers` is false",
+                "spec.HostIPC: Forbidden: when `hostUsers` is false",
+                "spec.containers[0].volumeDevices: Forbidden: when `hostUsers` is false",
+            ]
+        );
         let mut c = ctx(33);
         c.gates.set("UserNamespacesSupport", true);
         let s: PodSpec = serde_json::from_value(spec.clone()).unwrap();
         let mut out = Findings::default();
         validate(&s, &FieldPath::new("spec"), &c, false, &mut out);
         assert_eq!(out.errors.len(), 3);
-        assert_eq!(out.errors[0].message, "spec.hostNetwork: Forbidden: when `pod.Spec.HostUsers` is false");
+        assert_eq!(
+            out.errors[0].message,
+            "spec.hostNetwork: Forbidden: when `pod.Spec.HostUsers` is false"
+        );
         c.gates.set("UserNamespacesSupport", false);
         let mut out = Findings::default();
         validate(&s, &FieldPath::new("spec"), &c, false, &mut out);

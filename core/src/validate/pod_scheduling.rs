@@ -30,15 +30,15 @@ const TAINT_EFFECTS: [&str; 3] = ["NoSchedule", "PreferNoSchedule", "NoExecute"]
 const PREEMPTION_POLICIES: [&str; 2] = ["PreemptLowerPriority", "Never"];
 const NOT_POSITIVE: &str = "must be greater than zero";
 
-fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
+pub(super) fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
     v.get(key).and_then(Value::as_str).unwrap_or("")
 }
 
-fn list<'a>(v: Option<&'a Value>) -> &'a [Value] {
+pub(super) fn list(v: Option<&Value>) -> &[Value] {
     v.and_then(Value::as_array).map_or(&[], Vec::as_slice)
 }
 
-fn strings<'a>(v: Option<&'a Value>) -> Vec<&'a str> {
+pub(super) fn strings(v: Option<&Value>) -> Vec<&str> {
     list(v).iter().filter_map(Value::as_str).collect()
 }
 
@@ -204,7 +204,10 @@ pub fn merge_match_label_keys(pod: &mut Pod, ctx: &Ctx) {
         let lists: Vec<(Vec<String>, &str)> = keys
             .iter()
             .map(|(field, op)| {
-                let ks = strings(term.get(*field)).into_iter().map(str::to_owned).collect();
+                let ks = strings(term.get(*field))
+                    .into_iter()
+                    .map(str::to_owned)
+                    .collect();
                 (ks, *op)
             })
             .collect();
@@ -227,7 +230,11 @@ pub fn merge_match_label_keys(pod: &mut Pod, ctx: &Ctx) {
     };
     let term_keys = [("matchLabelKeys", "In"), ("mismatchLabelKeys", "NotIn")];
     if opts.affinity_keys
-        && let Some(a) = pod.spec.other.get_mut("affinity").and_then(Value::as_object_mut)
+        && let Some(a) = pod
+            .spec
+            .other
+            .get_mut("affinity")
+            .and_then(Value::as_object_mut)
     {
         for kind in ["podAffinity", "podAntiAffinity"] {
             let Some(pa) = a.get_mut(kind).and_then(Value::as_object_mut) else {
@@ -258,7 +265,8 @@ pub fn merge_match_label_keys(pod: &mut Pod, ctx: &Ctx) {
             .get_mut("topologySpreadConstraints")
             .and_then(Value::as_array_mut)
     {
-        l.iter_mut().for_each(|c| apply(c, &[("matchLabelKeys", "In")]));
+        l.iter_mut()
+            .for_each(|c| apply(c, &[("matchLabelKeys", "In")]));
     }
 }
 
@@ -748,7 +756,7 @@ pub fn tolerations_annotation(value: &str, annotations: &FieldPath, ctx: &Ctx, o
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
     use super::*;
     use crate::features::{FeatureGates, KubeVersion};
     use serde_json::json;
@@ -781,15 +789,22 @@ mod tests {
                  "matchLabelKeys": ["app"], "labelSelector": {"matchLabels": {"app": "web"}}}]}})).unwrap();
         let c = ctx(37);
         merge_match_label_keys(&mut pod, &c);
-        let term = &pod.spec.other["affinity"]["podAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"][0];
-        assert_eq!(term["labelSelector"]["matchExpressions"], json!([{"key": "app", "operator": "In", "values": ["web"]}]));
+        let term = &pod.spec.other["affinity"]["podAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
+            [0];
+        assert_eq!(
+            term["labelSelector"]["matchExpressions"],
+            json!([{"key": "app", "operator": "In", "values": ["web"]}])
+        );
         let mut out = Findings::default();
         validate(&pod.spec, &FieldPath::new("spec"), &c, &mut out);
         let m: Vec<String> = out.errors.into_iter().map(|d| d.message).collect();
-        assert_eq!(m, vec![
-            "spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0][0]: Invalid value: \"app\": exists in both matchLabelKeys and labelSelector",
-            "spec.topologySpreadConstraints[0][0]: Invalid value: \"app\": exists in both matchLabelKeys and labelSelector",
-        ]);
+        assert_eq!(
+            m,
+            vec![
+                "spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0][0]: Invalid value: \"app\": exists in both matchLabelKeys and labelSelector",
+                "spec.topologySpreadConstraints[0][0]: Invalid value: \"app\": exists in both matchLabelKeys and labelSelector",
+            ]
+        );
     }
 
     #[test]
