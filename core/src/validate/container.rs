@@ -2,7 +2,8 @@
 //! container besides its restart fields: the name (a DNS-1123 label), `image` (required),
 //! `terminationMessagePolicy`, `ports` (validateContainerPorts) and `imagePullPolicy`, after the
 //! v1 defaulting (SetDefaults_Container gives the pull policy, from the image's tag, and `File`;
-//! SetDefaults_ContainerPort gives `TCP`). Left to the cluster: env, envFrom, volume mounts and
+//! SetDefaults_ContainerPort gives `TCP`), and a Pod's images without surrounding whitespace
+//! (validateContainersOnlyForPod). Left to the cluster: env, envFrom, volume mounts and
 //! devices, resources, resize policy and security context.
 
 use super::meta;
@@ -92,6 +93,27 @@ pub fn host_port_conflicts<'a>(
                 out.push(Diagnostic::duplicate(&hp, key.as_str()));
             } else {
                 seen.push(key);
+            }
+        }
+    }
+}
+
+/// validateContainersOnlyForPod: a Pod's (not a template's) regular and init containers may not
+/// have an image with leading or trailing whitespace (strings.TrimSpace's Unicode spaces).
+pub fn image_whitespace(spec: &crate::api::PodSpec, p: &FieldPath, out: &mut Findings) {
+    for (list, name) in [
+        (&spec.containers, "containers"),
+        (&spec.init_containers, "initContainers"),
+    ] {
+        for (i, c) in list.iter().enumerate() {
+            if let Some(img) = c.image.as_deref()
+                && img.trim().len() != img.len()
+            {
+                out.push(Diagnostic::invalid(
+                    &p.child(name).index(i).child("image"),
+                    img,
+                    "must not have leading or trailing whitespace",
+                ));
             }
         }
     }
@@ -207,6 +229,24 @@ mod tests {
         assert_eq!(
             m,
             vec!["spec.initContainers[0].ports[1].hostPort: Duplicate value: \"TCP//80\""]
+        );
+    }
+
+    #[test]
+    fn image_with_surrounding_whitespace() {
+        let spec: crate::api::PodSpec = serde_json::from_value(json!({
+            "containers": [{"name": "a", "image": "nginx "}, {"name": "b", "image": "nginx"}],
+            "initContainers": [{"name": "c", "image": "\tbusybox"}]}))
+        .unwrap();
+        let mut out = Findings::default();
+        image_whitespace(&spec, &FieldPath::new("spec"), &mut out);
+        let m: Vec<String> = out.errors.into_iter().map(|d| d.message).collect();
+        assert_eq!(
+            m,
+            vec![
+                "spec.containers[0].image: Invalid value: \"nginx \": must not have leading or trailing whitespace",
+                "spec.initContainers[0].image: Invalid value: \"\\tbusybox\": must not have leading or trailing whitespace",
+            ]
         );
     }
 

@@ -1037,7 +1037,7 @@ mod tests {
     }
 
     fn tmpl(rp: &str) -> serde_json::Value {
-        json!({"spec": {"restartPolicy": rp, "terminationGracePeriodSeconds": 30, "containers": [{"name": "main", "image": "busybox:1.36", "imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File"}], "initContainers": [{"name": "init", "image": "busybox:1.36", "imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File"}]}})
+        json!({"spec": {"restartPolicy": rp, "dnsPolicy": "ClusterFirst", "terminationGracePeriodSeconds": 30, "containers": [{"name": "main", "image": "busybox:1.36", "imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File"}], "initContainers": [{"name": "init", "image": "busybox:1.36", "imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File"}]}})
     }
 
     fn errors_with(spec: serde_json::Value, ctx: &Ctx) -> Vec<(String, ErrorType)> {
@@ -1767,7 +1767,7 @@ mod tests {
 
     #[test]
     fn template_ephemeral_containers_forbidden() {
-        let s = json!({"template": {"spec": {"restartPolicy": "Never", "terminationGracePeriodSeconds": 30, "containers": [{"name": "c", "image": "busybox:1.36", "imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File"}],
+        let s = json!({"template": {"spec": {"restartPolicy": "Never", "dnsPolicy": "ClusterFirst", "terminationGracePeriodSeconds": 30, "containers": [{"name": "c", "image": "busybox:1.36", "imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File"}],
             "ephemeralContainers": [{"name": "d"}]}}});
         assert_eq!(
             errors(s),

@@ -14,6 +14,8 @@ pub mod jobset;
 pub mod kubelet_config;
 pub mod meta;
 pub mod pod;
+mod pod_dns;
+mod pod_scheduling;
 mod selector;
 pub mod streaming;
 pub mod unknown_fields;

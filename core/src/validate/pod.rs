@@ -350,6 +350,10 @@ pub fn validate_pod_spec(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, out: &mut 
         ));
     }
 
+    super::pod_scheduling::validate(spec, path, ctx, out);
+    // A Pod's PodSpec is at `spec`; templates' are deeper (opts.ResourceIsPod).
+    super::pod_dns::validate(spec, path, ctx, path.as_str() == "spec", out);
+
     lint_pod_spec(spec, path, ctx.future_rules, out);
 }
 
@@ -369,13 +373,22 @@ pub fn validate_pod_template_spec(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, o
 /// ValidatePodCreate, restart scope.
 pub fn validate_pod(pod: &Pod, ctx: &Ctx, out: &mut Findings) {
     let spec = FieldPath::new("spec");
+    let annotations = selector_pairs(pod.metadata.annotations.as_ref());
+    super::pod_dns::pod_annotations(&annotations, &pod.spec, ctx, out);
     validate_pod_spec(&pod.spec, &spec, ctx, out);
+    super::container::image_whitespace(&pod.spec, &spec, out);
+    super::pod_scheduling::pod_create(&pod.spec, &spec, out);
     if !pod.spec.ephemeral_containers.is_empty() {
         out.push(Diagnostic::forbidden(
             &spec.child("ephemeralContainers"),
             "cannot be set on create",
         ));
     }
+}
+
+fn selector_pairs(m: Option<&std::collections::BTreeMap<String, String>>) -> Vec<(&str, &str)> {
+    m.map(|m| m.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect())
+        .unwrap_or_default()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -636,7 +649,11 @@ mod tests {
         }
     }
 
-    fn check(spec: serde_json::Value, c: &Ctx) -> Findings {
+    fn check(mut spec: serde_json::Value, c: &Ctx) -> Findings {
+        // Upstream's fixtures carry the dnsPolicy the v1 defaulting would give.
+        if let Some(o) = spec.as_object_mut() {
+            o.entry("dnsPolicy").or_insert(json!("ClusterFirst"));
+        }
         let mut s: PodSpec = serde_json::from_value(spec).unwrap();
         if !c.skip_defaulting {
             default_pod_spec(&mut s);

@@ -31,6 +31,8 @@ pub(super) fn validate_kind(
                 let pod: &mut Pod = &mut pod;
                 if !ctx.skip_defaulting {
                     super::pod::default_pod_spec(&mut pod.spec);
+                    super::pod_dns::default_host_network_ports(&mut pod.spec);
+                    super::pod_scheduling::merge_match_label_keys(pod, ctx);
                 }
                 super::pod::validate_pod(pod, ctx, out);
             }
