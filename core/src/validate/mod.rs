@@ -14,6 +14,8 @@ pub mod jobset;
 pub mod kubelet_config;
 pub mod meta;
 pub mod pod;
+mod pod_env;
+mod pod_volumes;
 mod selector;
 pub mod streaming;
 pub mod unknown_fields;
