@@ -508,9 +508,6 @@ func (g gen) volumeSpec(valid, withEnv, withVolumes bool) map[string]any {
 				if len(d) > 0 {
 					c["volumeDevices"] = d
 				}
-				if g.chance(0.1) {
-					c["securityContext"] = map[string]any{"privileged": true}
-				}
 			}
 			if withEnv {
 				var env []any
@@ -547,13 +544,22 @@ func (g gen) volumeSpec(valid, withEnv, withVolumes bool) map[string]any {
 	return spec
 }
 
+// volumeGates: the gates of this family, each drawn (so a seed's cases stay the same at every
+// minor) and set only where the linked release lets it be set.
 func (g gen) volumeGates() map[string]bool {
-	return map[string]bool{
+	drawn := map[string]bool{
 		"ImageVolume":                          g.chance(0.6),
 		"RecursiveReadOnlyMounts":              g.chance(0.8),
 		"RelaxedEnvironmentVariableValidation": g.chance(0.6),
 		"EnvFiles":                             g.chance(0.6),
 	}
+	out := map[string]bool{}
+	for k, v := range drawn {
+		if settableGate(k) {
+			out[k] = v
+		}
+	}
+	return out
 }
 
 // wrapSpec: a Pod, or now and then a Job whose template has the spec.
@@ -575,6 +581,9 @@ func (g gen) wrapSpec(spec map[string]any) map[string]any {
 		delete(spec, "ephemeralContainers")
 		return map[string]any{"apiVersion": "batch/v1", "kind": "Job", "metadata": map[string]any{"name": "job", "namespace": "default", "uid": "1a2b3c"},
 			"spec": map[string]any{"template": map[string]any{"spec": spec}}}
+	}
+	if g.chance(0.8) {
+		spec["serviceAccountName"] = "app" // a projected token needs one on a Pod
 	}
 	p := pod(spec)
 	if g.chance(0.05) {

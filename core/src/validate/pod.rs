@@ -386,6 +386,7 @@ pub fn validate_pod_template_spec(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, o
 pub fn validate_pod(pod: &Pod, ctx: &Ctx, out: &mut Findings) {
     let spec = FieldPath::new("spec");
     validate_pod_spec_of(&pod.spec, pod.metadata.name.as_deref(), &spec, ctx, out);
+    super::pod_volumes::pod_only(&pod.spec, &spec, out);
     if !pod.spec.ephemeral_containers.is_empty() {
         out.push(Diagnostic::forbidden(
             &spec.child("ephemeralContainers"),

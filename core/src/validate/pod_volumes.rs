@@ -740,6 +740,35 @@ pub(super) fn validate_volumes(
     v
 }
 
+/// validatePodMetadataAndSpec's Pod-only volume rule: a projected serviceAccountToken needs a
+/// serviceAccountName (the deprecated `serviceAccount` converts into it).
+pub(super) fn pod_only(spec: &PodSpec, path: &FieldPath, out: &mut Findings) {
+    let sa = |k: &str| spec.other.get(k).and_then(Value::as_str).unwrap_or("");
+    if !sa("serviceAccountName").is_empty() || !sa("serviceAccount").is_empty() {
+        return;
+    }
+    for (i, vol) in volumes_of(spec).iter().enumerate() {
+        let Some(pr) = member(vol, "projected") else {
+            continue;
+        };
+        for (j, src) in arr(pr, "sources").iter().enumerate() {
+            if member(src, "serviceAccountToken").is_some() {
+                let p = path
+                    .child("volumes")
+                    .index(i)
+                    .child("projected")
+                    .child("sources")
+                    .index(j)
+                    .child("serviceAccountToken");
+                out.push(Diagnostic::forbidden(
+                    &p,
+                    "must not be specified when serviceAccountName is not set",
+                ));
+            }
+        }
+    }
+}
+
 fn mounts_of<'a>(c: &'a Container, key: &str) -> &'a [Value] {
     c.other
         .get(key)
