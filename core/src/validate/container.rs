@@ -2,8 +2,9 @@
 //! container besides its restart fields: the name (a DNS-1123 label), `image` (required),
 //! `terminationMessagePolicy`, `ports` (validateContainerPorts) and `imagePullPolicy`, after the
 //! v1 defaulting (SetDefaults_Container gives the pull policy, from the image's tag, and `File`;
-//! SetDefaults_ContainerPort gives `TCP`). Left to the cluster: env, envFrom, volume mounts and
-//! devices, resources, resize policy and security context.
+//! SetDefaults_ContainerPort gives `TCP`). env, envFrom, volume mounts and devices are
+//! pod_env.rs's and pod_volumes.rs's; left to the cluster: resources, resize policy and security
+//! context.
 
 use super::meta;
 use crate::api::Container;

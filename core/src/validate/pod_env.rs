@@ -478,6 +478,15 @@ fn file_key_selector(s: &Value, p: &FieldPath, out: &mut Findings) {
     }
 }
 
+/// The warning for a field a create drops because its gate is off (pkg/api/pod/util.go).
+pub(super) fn dropped(p: &FieldPath, gate: &str) -> Diagnostic {
+    Diagnostic::lint(
+        "field-dropped",
+        p,
+        format!("{p}: dropped on create: the {gate} feature gate is off, so the API server clears this field"),
+    )
+}
+
 /// validateEnvVarValueFrom.
 fn value_from(ev: &Value, p: &FieldPath, opts: EnvOpts, out: &mut Findings) {
     let Some(vf) = member(ev, "valueFrom") else {
@@ -501,11 +510,14 @@ fn value_from(ev: &Value, p: &FieldPath, opts: EnvOpts, out: &mut Findings) {
         key_selector(s, &p.child("secretKeyRef"), out);
     }
     // Before 1.34 fileKeyRef is no field (the decoder drops it); with EnvFiles off a create drops it.
-    if opts.env_files
-        && let Some(s) = member(vf, "fileKeyRef")
-    {
-        n += 1;
-        file_key_selector(s, &p.child("fileKeyRef"), out);
+    if let Some(s) = member(vf, "fileKeyRef") {
+        // Without the drop (skipDefaulting) upstream validates it whatever the gate.
+        if opts.env_files || (opts.minor >= 34 && !opts.defaulted) {
+            n += 1;
+            file_key_selector(s, &p.child("fileKeyRef"), out);
+        } else if opts.minor >= 34 && opts.defaulted {
+            out.push(dropped(&p.child("fileKeyRef"), GATE_ENV_FILES));
+        }
     }
     if n == 0 {
         let detail = if opts.env_files {

@@ -669,8 +669,11 @@ pub(super) fn validate_volumes(
     out: &mut Findings,
 ) -> Volumes {
     let opts = EnvOpts::of(ctx);
-    let image_on = ctx.gates.enabled(GATE_IMAGE);
+    let image_gate = ctx.gates.enabled(GATE_IMAGE);
     let defaulted = !ctx.skip_defaulting;
+    // 1.31 validates an image volume only under the gate; later minors whenever it is there
+    // (with the gate off a create has dropped it, unless skipDefaulting keeps it).
+    let image_on = image_gate || (!defaulted && opts.minor >= 32);
     let mut v = Volumes {
         opts: Some(opts),
         rro: ctx.gates.enabled(GATE_RRO),
@@ -692,7 +695,8 @@ pub(super) fn validate_volumes(
         let name = str_of(vol, "name");
         // dropImageVolumes: the create removes image volumes when the gate is off (the list's
         // indexes close up).
-        if defaulted && !image_on && member(vol, "image").is_some() {
+        if defaulted && !image_gate && member(vol, "image").is_some() {
+            out.push(pod_env::dropped(&vp.index(i).child("image"), GATE_IMAGE));
             v.dropped_images.insert(name.to_owned());
             continue;
         }
@@ -864,8 +868,12 @@ pub(super) fn container(c: &Container, p: &FieldPath, vols: &Volumes, ephemeral:
             }
         }
         // dropDisabledFields clears recursiveReadOnly with RecursiveReadOnlyMounts off.
-        if let Some(rro) = m.get("recursiveReadOnly").and_then(Value::as_str)
-            && vols.rro
+        let rro = m.get("recursiveReadOnly").and_then(Value::as_str);
+        if rro.is_some() && !vols.rro && vols.env_opts().defaulted {
+            out.push(pod_env::dropped(&mp.index(i).child("recursiveReadOnly"), GATE_RRO));
+        }
+        if let Some(rro) = rro
+            && (vols.rro || !vols.env_opts().defaulted)
         {
             let rp = mp.child("recursiveReadOnly");
             match rro {
@@ -1047,12 +1055,19 @@ mod tests {
     #[test]
     fn projected_and_downward() {
         let ok = json!([{"name": "p", "projected": {"sources": [{"serviceAccountToken": {"path": "token"}}, {"configMap": {"name": "ca", "items": [{"key": "ca", "path": "ca.crt"}]}}]}}]);
-        assert!(run(with(ok, json!([]))).is_empty());
+        let mut spec = with(ok, json!([]));
+        // On a Pod a token needs a service account.
+        let e = run(spec.clone());
+        assert_eq!(fields(&e), ["spec.volumes[0].projected.sources[0].serviceAccountToken"]);
+        spec["serviceAccountName"] = json!("app");
+        assert!(run(spec).is_empty());
         let dup = json!([{"name": "p", "projected": {"sources": [{"secret": {"name": "a", "items": [{"key": "k", "path": "x"}]}}, {"configMap": {"name": "b", "items": [{"key": "k", "path": "x"}]}}]}}]);
         let e = run(with(dup, json!([])));
         assert!(e[0].2.contains("conflicting duplicate paths"), "{e:?}");
         let tok = json!([{"name": "p", "projected": {"sources": [{"serviceAccountToken": {"path": "/abs", "expirationSeconds": 60}}]}}]);
-        let f = run(with(tok, json!([])));
+        let mut spec = with(tok, json!([]));
+        spec["serviceAccount"] = json!("app");
+        let f = run(spec);
         assert_eq!(fields(&f), ["spec.volumes[0].projected.sources[0].serviceAccountToken.expirationSeconds", "spec.volumes[0].projected.path"]);
         let da = json!([{"name": "d", "downwardAPI": {"items": [{"path": "x", "fieldRef": {"fieldPath": "spec.nodeName"}}, {"path": "y"}]}}]);
         let e = run(with(da, json!([])));
