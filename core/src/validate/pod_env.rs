@@ -54,10 +54,10 @@ pub(super) fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
 
 const ENV_NAME_FMT: &str = "[-._a-zA-Z][-._a-zA-Z0-9]*";
 const ENV_NAME_MSG: &str = "a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit";
-const RELAXED_ENV_NAME_MSG: &str =
-    "a valid environment variable name must consist only of printable ASCII characters other than '='";
+const RELAXED_ENV_NAME_MSG: &str = "a valid environment variable name must consist only of printable ASCII characters other than '='";
 const CONFIG_KEY_FMT: &str = "[-._a-zA-Z0-9]+";
-const CONFIG_KEY_MSG: &str = "a valid config key must consist of alphanumeric characters, '-', '_' or '.'";
+const CONFIG_KEY_MSG: &str =
+    "a valid config key must consist of alphanumeric characters, '-', '_' or '.'";
 
 /// hasChDirPrefix.
 fn chdir_prefix(value: &str, errs: &mut Vec<String>) {
@@ -74,8 +74,7 @@ fn chdir_prefix(value: &str, errs: &mut Vec<String>) {
 pub(super) fn env_var_name(value: &str) -> Vec<String> {
     let b = value.as_bytes();
     let word = |c: &u8| c.is_ascii_alphabetic() || matches!(c, b'-' | b'.' | b'_');
-    let ok = b.first().is_some_and(word)
-        && b.iter().skip(1).all(|c| word(c) || c.is_ascii_digit());
+    let ok = b.first().is_some_and(word) && b.iter().skip(1).all(|c| word(c) || c.is_ascii_digit());
     let mut errs = Vec::new();
     if !ok {
         errs.push(meta::regex_error(
@@ -325,7 +324,11 @@ fn divisor(resource: &str, d: Option<&Value>, p: &FieldPath, out: &mut Findings)
     if (resource.starts_with("requests.hugepages-") || resource.starts_with("limits.hugepages-"))
         && !DIVISORS.contains(&c)
     {
-        out.push(Diagnostic::invalid(&dp, resource, bad("hugepages resource")));
+        out.push(Diagnostic::invalid(
+            &dp,
+            resource,
+            bad("hugepages resource"),
+        ));
     }
 }
 
@@ -393,7 +396,10 @@ pub(super) fn canonical_quantity(text: &str) -> Option<String> {
                     v /= 1024;
                     k += 1;
                 }
-                let suf = ["", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"][k];
+                let suf = ["", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"]
+                    .get(k)
+                    .copied()
+                    .unwrap_or("Ei");
                 return Some(format!("{sign}{v}{suf}"));
             }
         }
@@ -483,7 +489,9 @@ pub(super) fn dropped(p: &FieldPath, gate: &str) -> Diagnostic {
     Diagnostic::lint(
         "field-dropped",
         p,
-        format!("{p}: dropped on create: the {gate} feature gate is off, so the API server clears this field"),
+        format!(
+            "{p}: dropped on create: the {gate} feature gate is off, so the API server clears this field"
+        ),
     )
 }
 
@@ -604,7 +612,12 @@ fn list<'a>(c: &'a crate::api::Container, key: &str) -> &'a [Value] {
 
 /// What validateContainerCommon checks of a container's `env` and `envFrom` (`p`: the
 /// container's path).
-pub(super) fn container(c: &crate::api::Container, p: &FieldPath, opts: EnvOpts, out: &mut Findings) {
+pub(super) fn container(
+    c: &crate::api::Container,
+    p: &FieldPath,
+    opts: EnvOpts,
+    out: &mut Findings,
+) {
     env(list(c, "env"), &p.child("env"), opts, out);
     env_from(list(c, "envFrom"), &p.child("envFrom"), opts, out);
 }
@@ -629,8 +642,7 @@ pub(super) fn file_key_ref_volumes(
     for (name, cs) in lists {
         for (i, c) in cs.iter().enumerate() {
             for (j, ev) in list(c, "env").iter().enumerate() {
-                let Some(fk) = member(ev, "valueFrom").and_then(|v| member(v, "fileKeyRef"))
-                else {
+                let Some(fk) = member(ev, "valueFrom").and_then(|v| member(v, "fileKeyRef")) else {
                     continue;
                 };
                 let vn = str_of(fk, "volumeName");
@@ -665,7 +677,11 @@ mod tests {
     use crate::features::{FeatureGates, KubeVersion};
     use serde_json::{Value, json};
 
-    pub(crate) fn run(minor: &str, gates: &[(&str, bool)], spec: Value) -> Vec<(String, String, String)> {
+    pub(crate) fn run(
+        minor: &str,
+        gates: &[(&str, bool)],
+        spec: Value,
+    ) -> Vec<(String, String, String)> {
         let mut g = FeatureGates::for_version(KubeVersion::parse(minor).unwrap());
         for (k, v) in gates {
             g.set(k, *v);
@@ -680,7 +696,13 @@ mod tests {
         super::super::pod::validate_pod_spec(&s, &FieldPath::new("spec"), &ctx, &mut out);
         out.errors
             .iter()
-            .map(|d| (d.field.clone(), format!("{:?}", d.error_type.unwrap()), d.message.clone()))
+            .map(|d| {
+                (
+                    d.field.clone(),
+                    format!("{:?}", d.error_type.unwrap()),
+                    d.message.clone(),
+                )
+            })
             .collect()
     }
 
@@ -695,18 +717,47 @@ mod tests {
     #[test]
     fn env_names_strict_and_relaxed() {
         let bad = env(json!([{"name": "DB=HOST", "value": "x"}]));
-        let e = run("1.31", &[("RelaxedEnvironmentVariableValidation", false)], bad.clone());
+        let e = run(
+            "1.31",
+            &[("RelaxedEnvironmentVariableValidation", false)],
+            bad.clone(),
+        );
         assert_eq!(fields(&e), ["spec.containers[0].env[0].name"]);
         assert!(e[0].2.contains("must not start with a digit"), "{e:?}");
         let e = run("1.37", &[], bad);
-        assert!(e[0].2.contains("printable ASCII characters other than '='"), "{e:?}");
+        assert!(
+            e[0].2.contains("printable ASCII characters other than '='"),
+            "{e:?}"
+        );
         // "my var" and "1ST" pass under the relaxed rule only.
         let spaced = env(json!([{"name": "1ST", "value": "x"}]));
         assert!(run("1.37", &[], spaced.clone()).is_empty());
-        assert_eq!(run("1.31", &[("RelaxedEnvironmentVariableValidation", false)], spaced).len(), 1);
-        assert!(run("1.31", &[], env(json!([{"name": "MY_ENV.NAME", "value": "x"}]))).is_empty());
-        let e = run("1.31", &[("RelaxedEnvironmentVariableValidation", false)], env(json!([{"name": "..X"}])));
-        assert!(e.iter().any(|x| x.2.contains("must not start with '..'")), "{e:?}");
+        assert_eq!(
+            run(
+                "1.31",
+                &[("RelaxedEnvironmentVariableValidation", false)],
+                spaced
+            )
+            .len(),
+            1
+        );
+        assert!(
+            run(
+                "1.31",
+                &[],
+                env(json!([{"name": "MY_ENV.NAME", "value": "x"}]))
+            )
+            .is_empty()
+        );
+        let e = run(
+            "1.31",
+            &[("RelaxedEnvironmentVariableValidation", false)],
+            env(json!([{"name": "..X"}])),
+        );
+        assert!(
+            e.iter().any(|x| x.2.contains("must not start with '..'")),
+            "{e:?}"
+        );
         let e = run("1.37", &[], env(json!([{"name": ""}])));
         assert_eq!(e[0].1, "FieldValueRequired");
     }
@@ -717,15 +768,28 @@ mod tests {
             "secretKeyRef": {"name": "s", "key": "k"}, "configMapKeyRef": {"name": "c", "key": "k"}}}]));
         let e = run("1.37", &[], two);
         assert_eq!(fields(&e), ["spec.containers[0].env[0].valueFrom"]);
-        assert!(e[0].2.contains("may not have more than one field specified at a time"));
+        assert!(
+            e[0].2
+                .contains("may not have more than one field specified at a time")
+        );
         let none = env(json!([{"name": "A", "valueFrom": {}}]));
         let e = run("1.33", &[], none.clone());
-        assert!(e[0].2.ends_with("`configMapKeyRef` or `secretKeyRef`"), "{e:?}");
+        assert!(
+            e[0].2.ends_with("`configMapKeyRef` or `secretKeyRef`"),
+            "{e:?}"
+        );
         let e = run("1.37", &[("EnvFiles", true)], none);
         assert!(e[0].2.ends_with("`secretKeyRef` or `fileKeyRef`"), "{e:?}");
-        let with_value = env(json!([{"name": "A", "value": "v", "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}}]));
-        assert!(run("1.37", &[], with_value)[0].2.contains("may not be specified when `value` is not empty"));
-        let ok = env(json!([{"name": "A", "valueFrom": {"secretKeyRef": {"name": "s", "key": "k"}}}]));
+        let with_value = env(
+            json!([{"name": "A", "value": "v", "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}}]),
+        );
+        assert!(
+            run("1.37", &[], with_value)[0]
+                .2
+                .contains("may not be specified when `value` is not empty")
+        );
+        let ok =
+            env(json!([{"name": "A", "valueFrom": {"secretKeyRef": {"name": "s", "key": "k"}}}]));
         assert!(run("1.37", &[], ok).is_empty());
     }
 
@@ -738,18 +802,34 @@ mod tests {
         let e = run("1.37", &[], fr("status.phase"));
         assert_eq!(e[0].1, "FieldValueNotSupported");
         let e = run("1.37", &[], fr("spec.containers"));
-        assert!(e[0].2.contains("error converting fieldPath: field label not supported: spec.containers"));
+        assert!(
+            e[0].2
+                .contains("error converting fieldPath: field label not supported: spec.containers")
+        );
         let e = run("1.37", &[], fr("metadata.name['x']"));
-        assert!(e[0].2.contains("field label does not support subscript"), "{e:?}");
+        assert!(
+            e[0].2.contains("field label does not support subscript"),
+            "{e:?}"
+        );
         let e = run("1.37", &[], fr("metadata.labels['Bad Key']"));
         assert_eq!(fields(&e), ["spec.containers[0].env[0].valueFrom.fieldRef"]);
-        let v2 = env(json!([{"name": "A", "valueFrom": {"fieldRef": {"apiVersion": "v2", "fieldPath": "metadata.name"}}}]));
-        assert!(run("1.37", &[], v2)[0].2.contains("unsupported pod version: v2"));
+        let v2 = env(
+            json!([{"name": "A", "valueFrom": {"fieldRef": {"apiVersion": "v2", "fieldPath": "metadata.name"}}}]),
+        );
+        assert!(
+            run("1.37", &[], v2)[0]
+                .2
+                .contains("unsupported pod version: v2")
+        );
     }
 
     #[test]
     fn resource_field_ref_and_divisor() {
-        let rf = |r: &str, d: &str| env(json!([{"name": "A", "valueFrom": {"resourceFieldRef": {"resource": r, "divisor": d}}}]));
+        let rf = |r: &str, d: &str| {
+            env(
+                json!([{"name": "A", "valueFrom": {"resourceFieldRef": {"resource": r, "divisor": d}}}]),
+            )
+        };
         assert!(run("1.37", &[], rf("limits.cpu", "1m")).is_empty());
         assert!(run("1.37", &[], rf("limits.cpu", "1000m")).is_empty());
         assert!(run("1.37", &[], rf("requests.memory", "1024Ki")).is_empty());
@@ -768,10 +848,18 @@ mod tests {
 
     #[test]
     fn key_selectors() {
-        let cm = |n: &str, k: &str| env(json!([{"name": "A", "valueFrom": {"configMapKeyRef": {"name": n, "key": k}}}]));
+        let cm = |n: &str, k: &str| {
+            env(json!([{"name": "A", "valueFrom": {"configMapKeyRef": {"name": n, "key": k}}}]))
+        };
         assert!(run("1.37", &[], cm("app-config", "log.level")).is_empty());
         let e = run("1.37", &[], cm("Bad_Name", "bad key"));
-        assert_eq!(fields(&e), ["spec.containers[0].env[0].valueFrom.configMapKeyRef.name", "spec.containers[0].env[0].valueFrom.configMapKeyRef.key"]);
+        assert_eq!(
+            fields(&e),
+            [
+                "spec.containers[0].env[0].valueFrom.configMapKeyRef.name",
+                "spec.containers[0].env[0].valueFrom.configMapKeyRef.key"
+            ]
+        );
         let e = run("1.37", &[], cm("", ""));
         assert_eq!(e.len(), 2, "{e:?}");
         assert_eq!(e[1].1, "FieldValueRequired");
@@ -779,17 +867,42 @@ mod tests {
 
     #[test]
     fn file_key_ref_per_minor_and_gate() {
-        let spec = |vol: Value| json!({"volumes": [vol], "containers": [{"name": "c", "image": "i",
-            "env": [{"name": "A", "valueFrom": {"fileKeyRef": {"volumeName": "data", "path": "p", "key": "K"}}}]}]});
-        let e = run("1.37", &[("EnvFiles", true)], spec(json!({"name": "data", "emptyDir": {}})));
+        let spec = |vol: Value| {
+            json!({"volumes": [vol], "containers": [{"name": "c", "image": "i",
+            "env": [{"name": "A", "valueFrom": {"fileKeyRef": {"volumeName": "data", "path": "p", "key": "K"}}}]}]})
+        };
+        let e = run(
+            "1.37",
+            &[("EnvFiles", true)],
+            spec(json!({"name": "data", "emptyDir": {}})),
+        );
         assert!(e.is_empty(), "{e:?}");
-        let e = run("1.37", &[("EnvFiles", true)], spec(json!({"name": "data", "configMap": {"name": "x"}})));
-        assert!(e[0].2.contains("referenced volume must be of type emptyDir"), "{e:?}");
-        let e = run("1.37", &[("EnvFiles", true)], spec(json!({"name": "other"})));
+        let e = run(
+            "1.37",
+            &[("EnvFiles", true)],
+            spec(json!({"name": "data", "configMap": {"name": "x"}})),
+        );
+        assert!(
+            e[0].2
+                .contains("referenced volume must be of type emptyDir"),
+            "{e:?}"
+        );
+        let e = run(
+            "1.37",
+            &[("EnvFiles", true)],
+            spec(json!({"name": "other"})),
+        );
         assert_eq!(e[0].1, "FieldValueNotFound");
         // Gate off (or before 1.34): the field is dropped, leaving no source.
-        let e = run("1.37", &[("EnvFiles", false)], spec(json!({"name": "data"})));
-        assert!(e[0].2.ends_with("`configMapKeyRef` or `secretKeyRef`"), "{e:?}");
+        let e = run(
+            "1.37",
+            &[("EnvFiles", false)],
+            spec(json!({"name": "data"})),
+        );
+        assert!(
+            e[0].2.ends_with("`configMapKeyRef` or `secretKeyRef`"),
+            "{e:?}"
+        );
         let bad = json!({"volumes": [{"name": "data"}], "containers": [{"name": "c", "image": "i",
             "env": [{"name": "A", "valueFrom": {"fileKeyRef": {"volumeName": "Data", "path": "../p", "key": "K=V"}}}]}]});
         let e = run("1.37", &[("EnvFiles", true)], bad);
@@ -801,15 +914,37 @@ mod tests {
     #[test]
     fn env_from() {
         let ef = |v: Value| json!({"containers": [{"name": "c", "image": "i", "envFrom": [v]}]});
-        assert!(run("1.37", &[], ef(json!({"configMapRef": {"name": "cfg"}, "prefix": "APP_"}))).is_empty());
+        assert!(
+            run(
+                "1.37",
+                &[],
+                ef(json!({"configMapRef": {"name": "cfg"}, "prefix": "APP_"}))
+            )
+            .is_empty()
+        );
         assert!(run("1.37", &[], ef(json!({"secretRef": {"name": "trailing-"}}))).is_empty());
         let e = run("1.37", &[], ef(json!({"prefix": "X_"})));
         assert_eq!(fields(&e), ["spec.containers[0].envFrom"]);
-        let e = run("1.37", &[], ef(json!({"configMapRef": {"name": "c"}, "secretRef": {"name": "s"}})));
+        let e = run(
+            "1.37",
+            &[],
+            ef(json!({"configMapRef": {"name": "c"}, "secretRef": {"name": "s"}})),
+        );
         assert!(e[0].2.contains("may not have more than one field"));
-        let e = run("1.31", &[("RelaxedEnvironmentVariableValidation", false)], ef(json!({"configMapRef": {"name": "c"}, "prefix": "1_"})));
+        let e = run(
+            "1.31",
+            &[("RelaxedEnvironmentVariableValidation", false)],
+            ef(json!({"configMapRef": {"name": "c"}, "prefix": "1_"})),
+        );
         assert_eq!(fields(&e), ["spec.containers[0].envFrom[0].prefix"]);
-        let e = run("1.37", &[], ef(json!({"configMapRef": {"name": "Bad_Name"}})));
-        assert_eq!(fields(&e), ["spec.containers[0].envFrom[0].configMapRef.name"]);
+        let e = run(
+            "1.37",
+            &[],
+            ef(json!({"configMapRef": {"name": "Bad_Name"}})),
+        );
+        assert_eq!(
+            fields(&e),
+            ["spec.containers[0].envFrom[0].configMapRef.name"]
+        );
     }
 }

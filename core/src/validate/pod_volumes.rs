@@ -35,13 +35,21 @@ const SOURCES: [(&str, &str, &str); 29] = [
     ("hostPath", "hostPath", "hostPath"),
     ("gitRepo", "gitRepo", "gitRepo"),
     ("gcePersistentDisk", "persistentDisk", "gcePersistentDisk"),
-    ("awsElasticBlockStore", "awsElasticBlockStore", "awsElasticBlockStore"),
+    (
+        "awsElasticBlockStore",
+        "awsElasticBlockStore",
+        "awsElasticBlockStore",
+    ),
     ("secret", "secret", "secret"),
     ("nfs", "nfs", "nfs"),
     ("iscsi", "iscsi", "iscsi"),
     ("glusterfs", "glusterfs", "glusterfs"),
     ("flocker", "flocker", "flocker"),
-    ("persistentVolumeClaim", "persistentVolumeClaim", "persistentVolumeClaim"),
+    (
+        "persistentVolumeClaim",
+        "persistentVolumeClaim",
+        "persistentVolumeClaim",
+    ),
     ("rbd", "rbd", "rbd"),
     ("cinder", "cinder", "cinder"),
     ("cephfs", "cephfs", "cephFS"),
@@ -52,7 +60,11 @@ const SOURCES: [(&str, &str, &str); 29] = [
     ("configMap", "configMap", "configMap"),
     ("azureFile", "azureFile", "azureFile"),
     ("vsphereVolume", "vsphereVolume", "vsphereVolume"),
-    ("photonPersistentDisk", "photonPersistentDisk", "photonPersistentDisk"),
+    (
+        "photonPersistentDisk",
+        "photonPersistentDisk",
+        "photonPersistentDisk",
+    ),
     ("portworxVolume", "portworxVolume", "portworxVolume"),
     ("azureDisk", "azureDisk", "azureDisk"),
     ("storageos", "storageos", "storageos"),
@@ -306,23 +318,20 @@ fn secret_ref_name(s: &Value, p: &FieldPath, out: &mut Findings) {
     if let Some(r) = member(s, "secretRef")
         && str_of(r, "name").is_empty()
     {
-        out.push(Diagnostic::required(&p.child("secretRef").child("name"), ""));
+        out.push(Diagnostic::required(
+            &p.child("secretRef").child("name"),
+            "",
+        ));
     }
 }
 
 /// One source's own validator (`key`: its v1 name; `p`: the path its errors go under).
-fn source(
-    key: &str,
-    s: &Value,
-    p: &FieldPath,
-    vol_path: &FieldPath,
-    opts: EnvOpts,
-    out: &mut Findings,
-) {
+fn source(key: &str, s: &Value, p: &FieldPath, opts: EnvOpts, out: &mut Findings) {
     match key {
         "emptyDir" => {
             if let Some(q) = member(s, "sizeLimit")
-                && pod_env::canonical_quantity(&quantity_text(q)).is_some_and(|c| c.starts_with('-'))
+                && pod_env::canonical_quantity(&quantity_text(q))
+                    .is_some_and(|c| c.starts_with('-'))
             {
                 out.push(Diagnostic::forbidden(
                     &p.child("sizeLimit"),
@@ -340,7 +349,11 @@ fn source(
             if let Some(t) = s.get("type").and_then(Value::as_str)
                 && !HOST_PATH_TYPES.contains(&t)
             {
-                out.push(Diagnostic::not_supported(&p.child("type"), t, &HOST_PATH_TYPES));
+                out.push(Diagnostic::not_supported(
+                    &p.child("type"),
+                    t,
+                    &HOST_PATH_TYPES,
+                ));
             }
         }
         "gitRepo" => {
@@ -348,12 +361,20 @@ fn source(
             local_descending(str_of(s, "directory"), &p.child("directory"), out);
         }
         "gcePersistentDisk" | "awsElasticBlockStore" => {
-            let id = if key == "gcePersistentDisk" { "pdName" } else { "volumeID" };
+            let id = if key == "gcePersistentDisk" {
+                "pdName"
+            } else {
+                "volumeID"
+            };
             required_str(s, id, p, out);
             if let Some(part) = int(s, "partition")
                 && !(0..=255).contains(&part)
             {
-                out.push(Diagnostic::invalid(&p.child("partition"), part, PARTITION_MSG));
+                out.push(Diagnostic::invalid(
+                    &p.child("partition"),
+                    part,
+                    PARTITION_MSG,
+                ));
             }
         }
         "secret" => secret_or_config_map(s, "secretName", p, out),
@@ -365,7 +386,11 @@ fn source(
                 out.push(Diagnostic::required(&p.child("path"), ""));
             }
             if !path.starts_with('/') {
-                out.push(Diagnostic::invalid(&p.child("path"), path, "must be an absolute path"));
+                out.push(Diagnostic::invalid(
+                    &p.child("path"),
+                    path,
+                    "must be an absolute path",
+                ));
             }
         }
         "glusterfs" => {
@@ -378,7 +403,10 @@ fn source(
             let name = str_of(s, "datasetName");
             let uuid = str_of(s, "datasetUUID");
             if name.is_empty() && uuid.is_empty() {
-                out.push(Diagnostic::required(p, "one of datasetName and datasetUUID is required"));
+                out.push(Diagnostic::required(
+                    p,
+                    "one of datasetName and datasetUUID is required",
+                ));
             }
             if !name.is_empty() && !uuid.is_empty() {
                 out.push(Diagnostic::invalid(
@@ -388,7 +416,11 @@ fn source(
                 ));
             }
             if name.contains('/') {
-                out.push(Diagnostic::invalid(&p.child("datasetName"), name, "must not contain '/'"));
+                out.push(Diagnostic::invalid(
+                    &p.child("datasetName"),
+                    name,
+                    "must not contain '/'",
+                ));
             }
         }
         "persistentVolumeClaim" => required_str(s, "claimName", p, out),
@@ -402,10 +434,8 @@ fn source(
             required_str(s, "volumeID", p, out);
             secret_ref_name(s, p, out);
         }
-        "cephfs" => {
-            if arr(s, "monitors").is_empty() {
-                out.push(Diagnostic::required(&p.child("monitors"), ""));
-            }
+        "cephfs" if arr(s, "monitors").is_empty() => {
+            out.push(Diagnostic::required(&p.child("monitors"), ""));
         }
         "downwardAPI" => {
             file_mode(s, "defaultMode", p, out);
@@ -508,14 +538,11 @@ fn source(
                 }
             }
         }
-        "ephemeral" => {
-            if member(s, "volumeClaimTemplate").is_none() {
-                out.push(Diagnostic::required(&p.child("volumeClaimTemplate"), ""));
-            }
+        "ephemeral" if member(s, "volumeClaimTemplate").is_none() => {
+            out.push(Diagnostic::required(&p.child("volumeClaimTemplate"), ""));
         }
         _ => {}
     }
-    let _ = vol_path;
 }
 
 fn quantity_text(q: &Value) -> String {
@@ -538,7 +565,11 @@ fn azure_disk(s: &Value, p: &FieldPath, out: &mut Findings) {
     if let Some(c) = s.get("cachingMode").and_then(Value::as_str)
         && !CACHING.contains(&c)
     {
-        out.push(Diagnostic::not_supported(&p.child("cachingMode"), c, &CACHING));
+        out.push(Diagnostic::not_supported(
+            &p.child("cachingMode"),
+            c,
+            &CACHING,
+        ));
     }
     if let Some(k) = s.get("kind").and_then(Value::as_str) {
         if !KINDS.contains(&k) {
@@ -592,7 +623,7 @@ fn volume_source(
             continue;
         }
         n += 1;
-        source(key, s, &p.child(err_key), p, opts, out);
+        source(key, s, &p.child(err_key), opts, out);
         if key == "iscsi" {
             iscsi_name(s, name, p, out);
         }
@@ -626,9 +657,11 @@ fn volume_source(
             match img.get("pullPolicy").and_then(Value::as_str) {
                 None if opts.defaulted => {}
                 None | Some("") => out.push(Diagnostic::required(&ip.child("pullPolicy"), "")),
-                Some(x) if !PULL_POLICIES.contains(&x) => {
-                    out.push(Diagnostic::not_supported(&ip.child("pullPolicy"), x, &PULL_POLICIES))
-                }
+                Some(x) if !PULL_POLICIES.contains(&x) => out.push(Diagnostic::not_supported(
+                    &ip.child("pullPolicy"),
+                    x,
+                    &PULL_POLICIES,
+                )),
                 Some(_) => {}
             }
         }
@@ -641,8 +674,7 @@ fn volume_source(
 
 /// validateVolumeSource's iscsi name-length rule (made whether or not iscsi is the first source).
 fn iscsi_name(s: &Value, name: &str, p: &FieldPath, out: &mut Findings) {
-    if member(s, "initiatorName").is_some()
-        && name.len() + 1 + str_of(s, "targetPortal").len() > 64
+    if member(s, "initiatorName").is_some() && name.len() + 1 + str_of(s, "targetPortal").len() > 64
     {
         out.push(Diagnostic::invalid(
             &p.child("name"),
@@ -721,8 +753,8 @@ pub(super) fn validate_volumes(
         v.all.insert(name.to_owned(), empty_dir);
         if el.errors.is_empty() {
             names.insert(name);
-            let claim =
-                member(vol, "persistentVolumeClaim").is_some() || member(vol, "ephemeral").is_some();
+            let claim = member(vol, "persistentVolumeClaim").is_some()
+                || member(vol, "ephemeral").is_some();
             v.valid
                 .insert(name.to_owned(), (claim, member(vol, "image").is_some()));
         } else {
@@ -782,7 +814,13 @@ fn mounts_of<'a>(c: &'a Container, key: &str) -> &'a [Value] {
 
 /// What validateContainerCommon checks of a container's env, envFrom, volumeMounts and
 /// volumeDevices (`ephemeral`: an ephemeral container, whose mounts may have no subPath).
-pub(super) fn container(c: &Container, p: &FieldPath, vols: &Volumes, ephemeral: bool, out: &mut Findings) {
+pub(super) fn container(
+    c: &Container,
+    p: &FieldPath,
+    vols: &Volumes,
+    ephemeral: bool,
+    out: &mut Findings,
+) {
     pod_env::container(c, p, vols.env_opts(), out);
     let all_mounts = mounts_of(c, "volumeMounts");
     let mounts: Vec<&Value> = all_mounts
@@ -821,7 +859,11 @@ pub(super) fn container(c: &Container, p: &FieldPath, vols: &Volumes, ephemeral:
             out.push(Diagnostic::required(&ip.child("mountPath"), ""));
         }
         if !points.insert(path) {
-            out.push(Diagnostic::invalid(&ip.child("mountPath"), path, "must be unique"));
+            out.push(Diagnostic::invalid(
+                &ip.child("mountPath"),
+                path,
+                "must be unique",
+            ));
         }
         if dev_map.contains_key(name) {
             out.push(Diagnostic::invalid(
@@ -870,7 +912,10 @@ pub(super) fn container(c: &Container, p: &FieldPath, vols: &Volumes, ephemeral:
         // dropDisabledFields clears recursiveReadOnly with RecursiveReadOnlyMounts off.
         let rro = m.get("recursiveReadOnly").and_then(Value::as_str);
         if rro.is_some() && !vols.rro && vols.env_opts().defaulted {
-            out.push(pod_env::dropped(&mp.index(i).child("recursiveReadOnly"), GATE_RRO));
+            out.push(pod_env::dropped(
+                &mp.index(i).child("recursiveReadOnly"),
+                GATE_RRO,
+            ));
         }
         if let Some(rro) = rro
             && (vols.rro || !vols.env_opts().defaulted)
@@ -918,7 +963,11 @@ pub(super) fn container(c: &Container, p: &FieldPath, vols: &Volumes, ephemeral:
             out.push(Diagnostic::required(&ip.child("name"), ""));
         }
         if dev_names.contains(name) {
-            out.push(Diagnostic::invalid(&ip.child("name"), name, "must be unique"));
+            out.push(Diagnostic::invalid(
+                &ip.child("name"),
+                name,
+                "must be unique",
+            ));
         }
         match matched {
             Some(false) => out.push(Diagnostic::invalid(
@@ -933,7 +982,11 @@ pub(super) fn container(c: &Container, p: &FieldPath, vols: &Volumes, ephemeral:
             out.push(Diagnostic::required(&ip.child("devicePath"), ""));
         }
         if dev_paths.contains(path) {
-            out.push(Diagnostic::invalid(&ip.child("devicePath"), path, "must be unique"));
+            out.push(Diagnostic::invalid(
+                &ip.child("devicePath"),
+                path,
+                "must be unique",
+            ));
         }
         if !path.is_empty() && path.split('/').any(|e| e == "..") {
             out.push(Diagnostic::invalid(
@@ -972,7 +1025,12 @@ mod tests {
     use crate::features::{FeatureGates, KubeVersion};
     use serde_json::{Value, json};
 
-    fn run_pod(minor: &str, gates: &[(&str, bool)], name: &str, spec: Value) -> Vec<(String, String, String)> {
+    fn run_pod(
+        minor: &str,
+        gates: &[(&str, bool)],
+        name: &str,
+        spec: Value,
+    ) -> Vec<(String, String, String)> {
         let mut g = FeatureGates::for_version(KubeVersion::parse(minor).unwrap());
         for (k, v) in gates {
             g.set(k, *v);
@@ -981,13 +1039,20 @@ mod tests {
             gates: g,
             ..Default::default()
         };
-        let mut pod: Pod = serde_json::from_value(json!({"metadata": {"name": name}, "spec": spec})).unwrap();
+        let mut pod: Pod =
+            serde_json::from_value(json!({"metadata": {"name": name}, "spec": spec})).unwrap();
         super::super::pod::default_pod_spec(&mut pod.spec);
         let mut out = Findings::default();
         super::super::pod::validate_pod(&pod, &ctx, &mut out);
         out.errors
             .iter()
-            .map(|d| (d.field.clone(), format!("{:?}", d.error_type.unwrap()), d.message.clone()))
+            .map(|d| {
+                (
+                    d.field.clone(),
+                    format!("{:?}", d.error_type.unwrap()),
+                    d.message.clone(),
+                )
+            })
             .collect()
     }
 
@@ -1005,28 +1070,48 @@ mod tests {
 
     #[test]
     fn volume_names() {
-        let e = run(with(json!([{"name": "data"}, {"name": "data", "emptyDir": {}}]), json!([])));
+        let e = run(with(
+            json!([{"name": "data"}, {"name": "data", "emptyDir": {}}]),
+            json!([]),
+        ));
         assert_eq!(fields(&e), ["spec.volumes[1].name"]);
         assert_eq!(e[0].1, "FieldValueDuplicate");
         let e = run(with(json!([{"name": "Data"}]), json!([])));
         assert_eq!(e[0].1, "FieldValueInvalid");
         let e = run(with(json!([{"emptyDir": {}}]), json!([])));
         assert_eq!(e[0].1, "FieldValueRequired");
-        assert!(run(with(json!([{"name": "data"}, {"name": "cache", "emptyDir": {"sizeLimit": "1Gi"}}]), json!([]))).is_empty());
+        assert!(
+            run(with(
+                json!([{"name": "data"}, {"name": "cache", "emptyDir": {"sizeLimit": "1Gi"}}]),
+                json!([])
+            ))
+            .is_empty()
+        );
     }
 
     #[test]
     fn one_volume_type() {
-        let e = run(with(json!([{"name": "v", "emptyDir": {}, "secret": {"secretName": "s"}}]), json!([])));
+        let e = run(with(
+            json!([{"name": "v", "emptyDir": {}, "secret": {"secretName": "s"}}]),
+            json!([]),
+        ));
         assert_eq!(fields(&e), ["spec.volumes[0].secret"]);
         assert!(e[0].2.contains("may not specify more than 1 volume type"));
-        let e = run(with(json!([{"name": "v", "emptyDir": {}, "downwardAPI": {}}]), json!([])));
+        let e = run(with(
+            json!([{"name": "v", "emptyDir": {}, "downwardAPI": {}}]),
+            json!([]),
+        ));
         assert_eq!(fields(&e), ["spec.volumes[0].downwarAPI"]);
     }
 
     #[test]
     fn host_path() {
-        let hp = |t: &str, p: &str| with(json!([{"name": "h", "hostPath": {"path": p, "type": t}}]), json!([]));
+        let hp = |t: &str, p: &str| {
+            with(
+                json!([{"name": "h", "hostPath": {"path": p, "type": t}}]),
+                json!([]),
+            )
+        };
         assert!(run(hp("Directory", "/var/log")).is_empty());
         assert!(run(hp("", "/var/log")).is_empty());
         let e = run(hp("Dir", "/var/log"));
@@ -1045,10 +1130,19 @@ mod tests {
         let bad = json!([{"name": "s", "secret": {"secretName": "", "defaultMode": 512, "items": [{"key": "", "path": "/abs"}, {"key": "k", "path": "..x"}]}}]);
         let e = run(with(bad, json!([])));
         let f = fields(&e);
-        for want in ["spec.volumes[0].secret.secretName", "spec.volumes[0].secret.defaultMode", "spec.volumes[0].secret.items[0].key", "spec.volumes[0].secret.items[0].path", "spec.volumes[0].secret.items[1].path"] {
+        for want in [
+            "spec.volumes[0].secret.secretName",
+            "spec.volumes[0].secret.defaultMode",
+            "spec.volumes[0].secret.items[0].key",
+            "spec.volumes[0].secret.items[0].path",
+            "spec.volumes[0].secret.items[1].path",
+        ] {
             assert!(f.contains(&want), "{want} in {e:?}");
         }
-        let e = run(with(json!([{"name": "c", "configMap": {"name": ""}}]), json!([])));
+        let e = run(with(
+            json!([{"name": "c", "configMap": {"name": ""}}]),
+            json!([]),
+        ));
         assert_eq!(fields(&e), ["spec.volumes[0].configMap.name"]);
     }
 
@@ -1058,7 +1152,10 @@ mod tests {
         let mut spec = with(ok, json!([]));
         // On a Pod a token needs a service account.
         let e = run(spec.clone());
-        assert_eq!(fields(&e), ["spec.volumes[0].projected.sources[0].serviceAccountToken"]);
+        assert_eq!(
+            fields(&e),
+            ["spec.volumes[0].projected.sources[0].serviceAccountToken"]
+        );
         spec["serviceAccountName"] = json!("app");
         assert!(run(spec).is_empty());
         let dup = json!([{"name": "p", "projected": {"sources": [{"secret": {"name": "a", "items": [{"key": "k", "path": "x"}]}}, {"configMap": {"name": "b", "items": [{"key": "k", "path": "x"}]}}]}}]);
@@ -1068,35 +1165,81 @@ mod tests {
         let mut spec = with(tok, json!([]));
         spec["serviceAccount"] = json!("app");
         let f = run(spec);
-        assert_eq!(fields(&f), ["spec.volumes[0].projected.sources[0].serviceAccountToken.expirationSeconds", "spec.volumes[0].projected.path"]);
+        assert_eq!(
+            fields(&f),
+            [
+                "spec.volumes[0].projected.sources[0].serviceAccountToken.expirationSeconds",
+                "spec.volumes[0].projected.path"
+            ]
+        );
         let da = json!([{"name": "d", "downwardAPI": {"items": [{"path": "x", "fieldRef": {"fieldPath": "spec.nodeName"}}, {"path": "y"}]}}]);
         let e = run(with(da, json!([])));
-        assert_eq!(fields(&e), ["spec.volumes[0].downwardAPI.fieldRef.fieldPath", "spec.volumes[0].downwardAPI"]);
+        assert_eq!(
+            fields(&e),
+            [
+                "spec.volumes[0].downwardAPI.fieldRef.fieldPath",
+                "spec.volumes[0].downwardAPI"
+            ]
+        );
     }
 
     #[test]
     fn csi_nfs_ephemeral() {
-        assert!(run(with(json!([{"name": "c", "csi": {"driver": "Secrets-Store.csi.k8s.io"}}]), json!([]))).is_empty());
-        let e = run(with(json!([{"name": "c", "csi": {"driver": "my_driver", "nodePublishSecretRef": {"name": "Bad"}}}]), json!([])));
-        assert_eq!(fields(&e), ["spec.volumes[0].csi.driver", "spec.volumes[0].csi.name"]);
-        let e = run(with(json!([{"name": "n", "nfs": {"server": "s", "path": "rel"}}]), json!([])));
+        assert!(
+            run(with(
+                json!([{"name": "c", "csi": {"driver": "Secrets-Store.csi.k8s.io"}}]),
+                json!([])
+            ))
+            .is_empty()
+        );
+        let e = run(with(
+            json!([{"name": "c", "csi": {"driver": "my_driver", "nodePublishSecretRef": {"name": "Bad"}}}]),
+            json!([]),
+        ));
+        assert_eq!(
+            fields(&e),
+            ["spec.volumes[0].csi.driver", "spec.volumes[0].csi.name"]
+        );
+        let e = run(with(
+            json!([{"name": "n", "nfs": {"server": "s", "path": "rel"}}]),
+            json!([]),
+        ));
         assert!(e[0].2.contains("must be an absolute path"));
         let e = run(with(json!([{"name": "e", "ephemeral": {}}]), json!([])));
-        assert_eq!(fields(&e), ["spec.volumes[0].ephemeral.volumeClaimTemplate"]);
+        assert_eq!(
+            fields(&e),
+            ["spec.volumes[0].ephemeral.volumeClaimTemplate"]
+        );
         let long = "p".repeat(250);
-        let spec = with(json!([{"name": "scratch", "ephemeral": {"volumeClaimTemplate": {"spec": {}}}}, {"name": "x", "persistentVolumeClaim": {"claimName": format!("{long}-scratch")}}]), json!([]));
+        let spec = with(
+            json!([{"name": "scratch", "ephemeral": {"volumeClaimTemplate": {"spec": {}}}}, {"name": "x", "persistentVolumeClaim": {"claimName": format!("{long}-scratch")}}]),
+            json!([]),
+        );
         let e = run_pod("1.37", &[], &long, spec);
         let f = fields(&e);
         assert!(f.contains(&"spec.volumes[0].name"), "{e:?}");
-        assert!(f.contains(&"spec.volumes[1].persistentVolumeClaim.claimName"), "{e:?}");
+        assert!(
+            f.contains(&"spec.volumes[1].persistentVolumeClaim.claimName"),
+            "{e:?}"
+        );
     }
 
     #[test]
     fn image_volumes_per_gate() {
-        let spec = with(json!([{"name": "img", "image": {"reference": "", "pullPolicy": "Sometimes"}}]), json!([{"name": "img", "mountPath": "/img"}]));
+        let spec = with(
+            json!([{"name": "img", "image": {"reference": "", "pullPolicy": "Sometimes"}}]),
+            json!([{"name": "img", "mountPath": "/img"}]),
+        );
         let e = run_pod("1.37", &[("ImageVolume", true)], "pod", spec.clone());
         // The invalid volume is no mount target either.
-        assert_eq!(fields(&e), ["spec.volumes[0].image.reference", "spec.volumes[0].image.pullPolicy", "spec.containers[0].volumeMounts[0].name"]);
+        assert_eq!(
+            fields(&e),
+            [
+                "spec.volumes[0].image.reference",
+                "spec.volumes[0].image.pullPolicy",
+                "spec.containers[0].volumeMounts[0].name"
+            ]
+        );
         // Gate off: the volume and its mounts are dropped on create.
         assert!(run_pod("1.37", &[("ImageVolume", false)], "pod", spec).is_empty());
     }
@@ -1105,21 +1248,51 @@ mod tests {
     fn mounts() {
         let vols = json!([{"name": "data"}, {"name": "cfg", "configMap": {"name": "c"}}]);
         assert!(run(with(vols.clone(), json!([{"name": "data", "mountPath": "/data", "subPath": "a/b"}, {"name": "cfg", "mountPath": "/cfg", "readOnly": true, "recursiveReadOnly": "IfPossible"}]))).is_empty());
-        let e = run(with(vols.clone(), json!([{"name": "dta", "mountPath": "/data"}])));
+        let e = run(with(
+            vols.clone(),
+            json!([{"name": "dta", "mountPath": "/data"}]),
+        ));
         assert_eq!(e[0].1, "FieldValueNotFound");
-        let e = run(with(vols.clone(), json!([{"name": "data", "mountPath": "/x"}, {"name": "cfg", "mountPath": "/x"}])));
+        let e = run(with(
+            vols.clone(),
+            json!([{"name": "data", "mountPath": "/x"}, {"name": "cfg", "mountPath": "/x"}]),
+        ));
         assert_eq!(fields(&e), ["spec.containers[0].volumeMounts[1].mountPath"]);
-        let e = run(with(vols.clone(), json!([{"name": "data", "mountPath": "/x", "subPath": "../etc"}])));
+        let e = run(with(
+            vols.clone(),
+            json!([{"name": "data", "mountPath": "/x", "subPath": "../etc"}]),
+        ));
         assert_eq!(fields(&e), ["spec.containers[0].volumeMounts.subPath"]);
-        let e = run(with(vols.clone(), json!([{"name": "data", "mountPath": "/x", "subPath": "a", "subPathExpr": "/b"}])));
-        assert_eq!(fields(&e), ["spec.containers[0].volumeMounts[0].subPathExpr", "spec.containers[0].volumeMounts.subPathExpr"]);
-        let e = run(with(vols.clone(), json!([{"name": "data", "mountPath": "/x", "mountPropagation": "Bidirectional"}])));
+        let e = run(with(
+            vols.clone(),
+            json!([{"name": "data", "mountPath": "/x", "subPath": "a", "subPathExpr": "/b"}]),
+        ));
+        assert_eq!(
+            fields(&e),
+            [
+                "spec.containers[0].volumeMounts[0].subPathExpr",
+                "spec.containers[0].volumeMounts.subPathExpr"
+            ]
+        );
+        let e = run(with(
+            vols.clone(),
+            json!([{"name": "data", "mountPath": "/x", "mountPropagation": "Bidirectional"}]),
+        ));
         assert_eq!(e[0].1, "FieldValueForbidden");
-        let e = run(with(vols.clone(), json!([{"name": "data", "mountPath": "/x", "mountPropagation": "Shared"}])));
+        let e = run(with(
+            vols.clone(),
+            json!([{"name": "data", "mountPath": "/x", "mountPropagation": "Shared"}]),
+        ));
         assert_eq!(e[0].1, "FieldValueNotSupported");
-        let rro = with(vols.clone(), json!([{"name": "data", "mountPath": "/x", "recursiveReadOnly": "Enabled"}]));
+        let rro = with(
+            vols.clone(),
+            json!([{"name": "data", "mountPath": "/x", "recursiveReadOnly": "Enabled"}]),
+        );
         let e = run(rro.clone());
-        assert!(e[0].2.contains("may only be specified when readOnly is true"));
+        assert!(
+            e[0].2
+                .contains("may only be specified when readOnly is true")
+        );
         assert!(run_pod("1.37", &[("RecursiveReadOnlyMounts", false)], "pod", rro).is_empty());
         let priv_spec = json!({"volumes": vols, "containers": [{"name": "c", "image": "i", "securityContext": {"privileged": true},
             "volumeMounts": [{"name": "data", "mountPath": "/x", "mountPropagation": "Bidirectional"}]}]});
@@ -1128,16 +1301,39 @@ mod tests {
 
     #[test]
     fn devices() {
-        let vols = json!([{"name": "blk", "persistentVolumeClaim": {"claimName": "c"}}, {"name": "data"}]);
+        let vols =
+            json!([{"name": "blk", "persistentVolumeClaim": {"claimName": "c"}}, {"name": "data"}]);
         let dev = |d: Value, m: Value| json!({"volumes": vols, "containers": [{"name": "c", "image": "i", "volumeDevices": d, "volumeMounts": m}]});
-        assert!(run(dev(json!([{"name": "blk", "devicePath": "/dev/xvda"}]), json!([]))).is_empty());
-        let e = run(dev(json!([{"name": "data", "devicePath": "/dev/x"}]), json!([])));
-        assert!(e[0].2.contains("can only use volume source type of PersistentVolumeClaim"));
-        let e = run(dev(json!([{"name": "blk", "devicePath": "/dev/../x"}]), json!([])));
+        assert!(
+            run(dev(
+                json!([{"name": "blk", "devicePath": "/dev/xvda"}]),
+                json!([])
+            ))
+            .is_empty()
+        );
+        let e = run(dev(
+            json!([{"name": "data", "devicePath": "/dev/x"}]),
+            json!([]),
+        ));
+        assert!(
+            e[0].2
+                .contains("can only use volume source type of PersistentVolumeClaim")
+        );
+        let e = run(dev(
+            json!([{"name": "blk", "devicePath": "/dev/../x"}]),
+            json!([]),
+        ));
         assert!(e[0].2.contains("can not contain backsteps"));
-        let e = run(dev(json!([{"name": "blk", "devicePath": "/mnt"}]), json!([{"name": "blk", "mountPath": "/mnt"}])));
+        let e = run(dev(
+            json!([{"name": "blk", "devicePath": "/mnt"}]),
+            json!([{"name": "blk", "mountPath": "/mnt"}]),
+        ));
         let f = fields(&e);
-        assert!(f.contains(&"spec.containers[0].volumeMounts[0].name") && f.contains(&"spec.containers[0].volumeDevices[0].devicePath"), "{e:?}");
+        assert!(
+            f.contains(&"spec.containers[0].volumeMounts[0].name")
+                && f.contains(&"spec.containers[0].volumeDevices[0].devicePath"),
+            "{e:?}"
+        );
     }
 
     #[test]
@@ -1145,6 +1341,9 @@ mod tests {
         let spec = json!({"volumes": [{"name": "data"}], "containers": [{"name": "c", "image": "i"}],
             "ephemeralContainers": [{"name": "d", "image": "i", "volumeMounts": [{"name": "data", "mountPath": "/d", "subPath": "x"}]}]});
         let e = run(spec);
-        assert!(fields(&e).contains(&"spec.ephemeralContainers[0].volumeMounts[0].subPath"), "{e:?}");
+        assert!(
+            fields(&e).contains(&"spec.ephemeralContainers[0].volumeMounts[0].subPath"),
+            "{e:?}"
+        );
     }
 }
