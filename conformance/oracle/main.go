@@ -47,6 +47,8 @@ var ops = []op{
 	{name: "validate", label: "validate(Pod)", gen: gen.validatePod, prepare: prepareValidate, upstream: upstreamValidate, timed: timedValidate},
 	{name: "validate", label: "validate(Pod scheduling)", gen: gen.validatePodScheduling, upstream: upstreamValidate},
 	{name: "validate", label: "validate(Pod DNS and identity)", gen: gen.validatePodDNS, upstream: upstreamValidate},
+	{name: "validate", label: "validate(Pod volumes)", gen: gen.validatePodVolumes, prepare: prepareValidate, upstream: upstreamValidateMessages},
+	{name: "validate", label: "validate(Pod env)", gen: gen.validatePodEnv, prepare: prepareValidate, upstream: upstreamValidateMessages},
 	{name: "validate", label: "validate(Job)", gen: gen.validateJob, prepare: prepareValidate, upstream: upstreamValidateJobMessages, timed: timedValidate},
 	{name: "validate", label: "validate(workloads)", gen: gen.validateWorkload, prepare: prepareWorkload, upstream: upstreamWorkload},
 	{name: "validate", label: "validate(workload specs)", gen: gen.validateWorkloadSpec, upstream: upstreamWorkload},

@@ -3,8 +3,8 @@
 //! `terminationMessagePolicy`, `ports` (validateContainerPorts) and `imagePullPolicy`, after the
 //! v1 defaulting (SetDefaults_Container gives the pull policy, from the image's tag, and `File`;
 //! SetDefaults_ContainerPort gives `TCP`), and a Pod's images without surrounding whitespace
-//! (validateContainersOnlyForPod). Left to the cluster: env, envFrom, volume mounts and
-//! devices, resources, resize policy and security context.
+//! (validateContainersOnlyForPod). env, envFrom, volume mounts and devices are pod_env.rs's and
+//! pod_volumes.rs's; left to the cluster: resources, resize policy and security context.
 
 use super::meta;
 use crate::api::Container;

@@ -364,12 +364,47 @@ fn validate_job_templates(spec: &JobSetSpec, path: &FieldPath, ctx: &Ctx, out: &
             .index(i)
             .child("template")
             .child("spec");
-        if ctx.skip_defaulting {
+        // volumeClaimPolicies: the JobSet controller adds a claim-backed volume per template to
+        // the Pods it creates (every replicated Job is assumed targeted).
+        let claims = claim_volumes(spec);
+        if ctx.skip_defaulting && claims.is_empty() {
             crate::validate::job::validate_job_spec(&rj.template.spec, &p, ctx, out);
         } else {
             let mut js = rj.template.spec.clone();
-            crate::validate::job::default_job_spec(&mut js);
+            add_claim_volumes(&mut js, &claims);
+            if !ctx.skip_defaulting {
+                crate::validate::job::default_job_spec(&mut js);
+            }
             crate::validate::job::validate_job_spec(&js, &p, ctx, out);
+        }
+    }
+}
+
+/// The names of `volumeClaimPolicies`' claim templates.
+fn claim_volumes(spec: &JobSetSpec) -> Vec<String> {
+    let Some(ps) = spec.other.get("volumeClaimPolicies").and_then(serde_json::Value::as_array) else {
+        return Vec::new();
+    };
+    ps.iter()
+        .filter_map(|p| p.get("templates").and_then(serde_json::Value::as_array))
+        .flatten()
+        .filter_map(|t| t.get("metadata")?.get("name")?.as_str().map(str::to_owned))
+        .collect()
+}
+
+fn add_claim_volumes(js: &mut crate::api::JobSpec, claims: &[String]) {
+    if claims.is_empty() {
+        return;
+    }
+    let other = &mut js.template.spec.other;
+    let vols = other
+        .entry("volumes")
+        .or_insert_with(|| serde_json::Value::Array(Vec::new()));
+    if let Some(list) = vols.as_array_mut() {
+        for c in claims {
+            if !list.iter().any(|v| v.get("name").and_then(serde_json::Value::as_str) == Some(c)) {
+                list.push(serde_json::json!({"name": c, "persistentVolumeClaim": {"claimName": c}}));
+            }
         }
     }
 }

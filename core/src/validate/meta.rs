@@ -347,6 +347,16 @@ fn dns1123_subdomain(value: &str, unit: Unit) -> Vec<String> {
     errs
 }
 
+/// NameIsDNSSubdomain (util/validation's wording): ValidateSecretName and ValidateConfigMapName;
+/// `prefix` masks a trailing dash as a generateName check does.
+pub(super) fn dns1123_subdomain_name(value: &str, prefix: bool) -> Vec<String> {
+    if prefix {
+        dns1123_subdomain(&mask_trailing_dash(value), CHARACTERS)
+    } else {
+        dns1123_subdomain(value, CHARACTERS)
+    }
+}
+
 /// IsDNS1123Label.
 pub(super) fn dns1123_label(value: &str) -> Vec<String> {
     let mut errs = Vec::new();

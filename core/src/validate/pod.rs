@@ -221,6 +221,18 @@ fn other_set(c: &Container, key: &str) -> bool {
 /// ValidatePodSpec, restart and failure scope. `path` is the path of the PodSpec (`spec`, or
 /// `spec.template.spec` in a Job).
 pub fn validate_pod_spec(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, out: &mut Findings) {
+    validate_pod_spec_of(spec, None, path, ctx, out);
+}
+
+/// validate_pod_spec, `pod_name` being the Pod's own name (ValidatePodSpec's podMeta; none for a
+/// template).
+fn validate_pod_spec_of(
+    spec: &PodSpec,
+    pod_name: Option<&str>,
+    path: &FieldPath,
+    ctx: &Ctx,
+    out: &mut Findings,
+) {
     let opts = Opts {
         allow_rules: ctx.gates.enabled(GATE_RULES),
         allow_all: ctx.gates.enabled(GATE_RESTART_ALL),
@@ -232,6 +244,7 @@ pub fn validate_pod_spec(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, out: &mut 
         drop_disabled(spec, path, ctx, out)
     };
     let spec = dropped.as_ref().unwrap_or(spec);
+    let vols = super::pod_volumes::validate_volumes(spec, pod_name, path, ctx, out);
 
     if spec.termination_grace_period_seconds.is_none() {
         out.push(Diagnostic::required(
@@ -255,6 +268,7 @@ pub fn validate_pod_spec(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, out: &mut 
             out.push(Diagnostic::required(&p.child("name"), ""));
         }
         super::container::common(c, &p, !ctx.skip_defaulting, out);
+        super::pod_volumes::container(c, &p, &vols, false, out);
         if !names.insert(c.name.as_str()) {
             out.push(Diagnostic::duplicate(&p.child("name"), c.name.as_str()));
         }
@@ -280,6 +294,7 @@ pub fn validate_pod_spec(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, out: &mut 
             out.push(Diagnostic::required(&p.child("name"), ""));
         }
         super::container::common(c, &p, !ctx.skip_defaulting, out);
+        super::pod_volumes::container(c, &p, &vols, false, out);
         super::container::host_port_conflicts([c], &ipath, !ctx.skip_defaulting, out);
         if opts.allow_rules && ctx.future_rules && !c.rules().is_empty() {
             crate::proposals::rules::validate_container(c, &p, true, opts.allow_all, out);
@@ -308,6 +323,7 @@ pub fn validate_pod_spec(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, out: &mut 
     let epath = path.child("ephemeralContainers");
     for (i, c) in spec.ephemeral_containers.iter().enumerate() {
         let p = epath.index(i);
+        super::pod_volumes::container(c, &p, &vols, true, out);
         let detail = "cannot be set for an Ephemeral Container";
         if c.restart_policy.is_some() {
             out.push(Diagnostic::forbidden(&p.child("restartPolicy"), detail));
@@ -375,9 +391,10 @@ pub fn validate_pod(pod: &Pod, ctx: &Ctx, out: &mut Findings) {
     let spec = FieldPath::new("spec");
     let annotations = selector_pairs(pod.metadata.annotations.as_ref());
     super::pod_dns::pod_annotations(&annotations, &pod.spec, ctx, out);
-    validate_pod_spec(&pod.spec, &spec, ctx, out);
+    validate_pod_spec_of(&pod.spec, pod.metadata.name.as_deref(), &spec, ctx, out);
     super::container::image_whitespace(&pod.spec, &spec, out);
     super::pod_scheduling::pod_create(&pod.spec, &spec, out);
+    super::pod_volumes::pod_only(&pod.spec, &spec, out);
     if !pod.spec.ephemeral_containers.is_empty() {
         out.push(Diagnostic::forbidden(
             &spec.child("ephemeralContainers"),
