@@ -9,6 +9,7 @@
 //!
 //! The crate is pure: no I/O, no clock, no globals, no randomness.
 
+pub mod action;
 pub mod api;
 pub mod backoff;
 pub mod conformance;
@@ -19,6 +20,7 @@ pub mod editor;
 pub mod eval;
 pub mod features;
 pub mod generated;
+pub mod go_regexp;
 mod go_strconv;
 pub mod prepared;
 pub mod proposals;

@@ -263,11 +263,11 @@ pub enum KubeletDecision {
     RestartAllContainers = 2,
 }
 
-impl From<KubeletDecision> for crate::prepared::Action {
+impl From<KubeletDecision> for crate::action::Action {
     fn from(d: KubeletDecision) -> Self {
         match d {
-            KubeletDecision::DoNotRestart => crate::prepared::Action::DoNotRestart,
-            KubeletDecision::Restart => crate::prepared::Action::Restart,
+            KubeletDecision::DoNotRestart => crate::action::Action::DoNotRestart,
+            KubeletDecision::Restart => crate::action::Action::Restart,
             KubeletDecision::RestartAllContainers => crate::prepared::Action::RestartAllContainers,
         }
     }

@@ -227,9 +227,9 @@ pub fn prepare(
     input: &ValidateInput,
     text: Option<&str>,
 ) -> Result<Result<(Ctx, Findings), ValidateOutput>, Diagnostic> {
-    // A text may name its own version and gates (crate::editor::settings): they win over the
+    // A text may name its own version and gates (crate::source::settings): they win over the
     // request's, and what is wrong with them is an error at the comment line.
-    let (file, settings_errors) = text.map(crate::editor::settings::read).unwrap_or_default();
+    let (file, settings_errors) = text.map(crate::source::settings::read).unwrap_or_default();
     let (version, overrides) = file.over(
         input.kubernetes_version.as_deref(),
         input.feature_gates.as_ref(),
