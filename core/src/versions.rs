@@ -130,14 +130,13 @@ pub const FACTS: &[Fact] = &[
 ];
 
 impl Change {
-    /// The change's row.
-    pub fn fact(self) -> &'static Fact {
-        // FACTS is in the order of Change (the test checks it).
-        &FACTS[self as usize]
+    /// The change's row (every change has one: the test below checks it).
+    pub fn fact(self) -> Option<&'static Fact> {
+        FACTS.iter().find(|f| f.change == self)
     }
     /// The first minor the change holds in.
     pub fn since(self) -> u32 {
-        self.fact().since
+        self.fact().map_or(u32::MAX, |f| f.since)
     }
     /// Whether Kubernetes 1.`minor` has the change.
     pub fn at(self, minor: u32) -> bool {

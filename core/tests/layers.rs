@@ -8,6 +8,8 @@
 //!
 //! `cargo test -p restartkit --test layers -- --nocapture` prints the graph's measures.
 
+#![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -240,9 +242,9 @@ fn strip_tests(code: &str) -> (String, Vec<String>) {
                 .map(char::from)
                 .collect();
             let tail = m[name.len()..].trim_start();
-            if tail.starts_with(';') {
+            if let Some(after) = tail.strip_prefix(';') {
                 test_children.push(name);
-                rest = &tail[1..];
+                rest = after;
                 continue;
             }
             if tail.starts_with('{') {
