@@ -54,3 +54,13 @@ bench-python: python
 FRONTEND_TESTS += check-crds
 check-crds: $(PY_STAMP)
 	$(PY_BIN)/python tools/gen_crd_schemas.py --check
+
+# The other generated tables of core/src/generated: the Trainer CRDs' defaults (from the pinned
+# kubeflow/trainer module) and Go regexp's Unicode data (from the Go toolchain's own parser).
+.PHONY: check-trainer-crd check-re2-tables
+FRONTEND_TESTS += check-trainer-crd check-re2-tables
+check-trainer-crd: $(PY_STAMP)
+	$(PY_BIN)/python tools/gen_trainer_crd.py --check \
+	  "$$(cd tools/gen_re2_unicode && go mod download -json github.com/kubeflow/trainer/v2@v2.3.0 | sed -n 's/^\t"Dir": "\(.*\)",$$/\1/p')"
+check-re2-tables:
+	cd tools/gen_re2_unicode && go run . | cmp - ../../core/src/generated/re2_tables.rs

@@ -375,20 +375,8 @@ pub fn evaluate(
         }
     };
     let doc = match restartkit::source::parse_documents(&text) {
-        Ok(docs) => {
-            let of = |kinds: &[&str]| {
-                docs.iter()
-                    .find(|d| {
-                        d.value
-                            .get("kind")
-                            .and_then(Value::as_str)
-                            .is_some_and(|k| kinds.contains(&k))
-                    })
-                    .cloned()
-            };
-            // A TrainJob is evaluated when the file holds no Pod, Job or JobSet.
-            of(&["Pod", "Job", "JobSet"]).or_else(|| of(&["TrainJob"]))
-        }
+        // A TrainJob is evaluated when the file holds no Pod, Job or JobSet.
+        Ok(docs) => restartkit::eval::whatif::evaluated_document(&docs, |d| &d.value).cloned(),
         Err(d) => {
             eprintln!("error: {}: {}", file.display(), d.message);
             return ExitCode::from(2);

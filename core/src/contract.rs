@@ -20,6 +20,9 @@ use serde_json::Value;
 /// Version of the request/response contract. Bumped on any incompatible change.
 pub const CONTRACT_VERSION: &str = "1.3";
 
+/// restartkit's version, as reported by every front end.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
 /// Every operation the contract offers, in the order `describe` lists them.
 pub const OPERATIONS: &[&str] = &[
     "validate",
@@ -130,7 +133,7 @@ pub fn describe() -> Description {
         FeatureGates, GATES, KubeVersion, NEWEST_MINOR, SUPPORTED_MINORS, Stage, stage_at,
     };
     Description {
-        restartkit_version: crate::VERSION.to_owned(),
+        restartkit_version: VERSION.to_owned(),
         contract_version: CONTRACT_VERSION.to_owned(),
         operations: OPERATIONS.iter().map(|s| (*s).to_owned()).collect(),
         kubernetes_versions: SUPPORTED_MINORS.iter().map(|m| format!("1.{m}")).collect(),
@@ -410,8 +413,16 @@ fn answer_op(op: &str, input: Value, check: ObjectCheck) -> Response {
             check,
             eval::jobset::jobset_failure_policy,
         ),
-        "backoff" => encode(op, backoff::decode_input(input).and_then(backoff::run), vec![]),
-        "whatIf" if input.get("object").is_some_and(crate::trainer::op::is_train_job) => {
+        "backoff" => encode(
+            op,
+            backoff::decode_input(input).and_then(backoff::run),
+            vec![],
+        ),
+        "whatIf"
+            if input
+                .get("object")
+                .is_some_and(crate::trainer::op::is_train_job) =>
+        {
             what_if_train_job(input, check)
         }
         "whatIf" => evaluation(op, input, "object", None, check, eval::whatif::what_if),

@@ -348,7 +348,7 @@ impl Diagnostic {
     pub fn reword_for(&mut self, minor: u32) {
         if self.origin != Origin::KubeApiserver
             || self.error_type != Some(ErrorType::FieldValueTooLong)
-            || minor >= 34
+            || crate::versions::Change::TooLongByteWording.at(minor)
         {
             return;
         }
@@ -359,7 +359,7 @@ impl Diagnostic {
         }) else {
             return;
         };
-        let detail = if minor <= 31 {
+        let detail = if !crate::versions::Change::TooLongMayNotBe.at(minor) {
             format!("must have at most {max} bytes")
         } else {
             format!("may not be more than {max} bytes")

@@ -9,6 +9,7 @@
 //!
 //! The crate is pure: no I/O, no clock, no globals, no randomness.
 
+pub mod action;
 pub mod api;
 pub mod backoff;
 pub mod conformance;
@@ -18,7 +19,9 @@ pub mod diag;
 pub mod editor;
 pub mod eval;
 pub mod features;
+pub mod gate_names;
 pub mod generated;
+pub mod go_regexp;
 mod go_strconv;
 pub mod prepared;
 pub mod proposals;
@@ -30,10 +33,10 @@ pub mod sweep;
 pub mod trainer;
 pub mod upgrade;
 pub mod validate;
+pub mod versions;
 
 pub use contract::{Request, Response, handle, handle_json};
 pub use diag::{Diagnostic, ErrorType, FieldPath, Findings, Origin, Severity};
 pub use features::{FeatureGates, KubeVersion};
 
-/// restartkit's version, as reported by every front end.
-pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+pub use contract::VERSION;

@@ -5,13 +5,12 @@
 //! upstream change that explains it: a field a minor adds, a feature gate whose stage or default
 //! moves between the two, or a change in upstream's code this module names.
 
-use crate::contract::{Response, handle};
 use crate::diag::{Diagnostic, Severity};
 use crate::features::{GATES, KubeVersion, Stage, stage_at};
 use crate::validate::unknown_fields::FieldValidation;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::collections::BTreeMap;
 
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
@@ -159,31 +158,6 @@ fn stage_words(name: &str, minor: u32) -> String {
     }
 }
 
-/// Changes in upstream's code between minors that restartkit models and can name: (first minor
-/// with the new behaviour, what a diagnostic's field or code contains, the explanation).
-const KNOWN_CHANGES: &[(u32, &str, &str)] = &[
-    (
-        34,
-        "pod-template-refused-later",
-        "from 1.34 kube-apiserver validates a StatefulSet's Pod template on create (pkg/apis/apps/validation ValidatePodTemplateSpecForStatefulSet; before, its call to ValidatePodTemplateSpec was commented out and the Pods were refused when the controller created them)",
-    ),
-    (
-        34,
-        "restartPolicyRules",
-        "KEP-5307: container restartPolicy and restartPolicyRules on regular and init containers, alpha in 1.34 (gate ContainerRestartRules), beta and on from 1.35",
-    ),
-    (
-        34,
-        "containers[",
-        "KEP-5307: from 1.34 a regular container may carry restartPolicy (gate ContainerRestartRules: alpha in 1.34, beta from 1.35); before, validation forbids it",
-    ),
-    (
-        35,
-        "RestartAllContainers",
-        "KEP-5532: the RestartAllContainers rule action, alpha in 1.35, beta and on from 1.36 (gate RestartAllContainersOnContainerExits, which needs ContainerRestartRules and NodeDeclaredFeatures)",
-    ),
-];
-
 fn explain(
     message: &str,
     field: &str,
@@ -203,14 +177,16 @@ fn explain(
     if let Some(g) = gates.iter().find(|g| message.contains(&g.name)) {
         return Some(format!("feature gate {}: {} → {}", g.name, g.from, g.to));
     }
-    KNOWN_CHANGES
+    // The upstream changes the version table (crate::versions) names for the upgrade check.
+    crate::versions::FACTS
         .iter()
+        .filter_map(|f| f.key.map(|key| (f.since, key, f.what)))
         .find(|(since, key, _)| {
             lo < *since
                 && *since <= hi
                 && (field.contains(key) || message.contains(key) || code == Some(*key))
         })
-        .map(|(_, _, text)| (*text).to_owned())
+        .map(|(_, _, text)| text.to_owned())
 }
 
 fn merged(
@@ -227,16 +203,11 @@ fn merged(
     }
 }
 
-fn ok(resp: Response, which: &str) -> Result<Value, Diagnostic> {
-    match resp {
-        Response::Ok { result, .. } => Ok(result),
-        Response::Error { errors, .. } => Err(errors.into_iter().next().map_or_else(
-            || Diagnostic::request("internal", which, format!("{which} failed")),
-            |mut d| {
-                d.message = format!("{which}: {}", d.message);
-                d
-            },
-        )),
+/// An op's failure, named by the side (`fromVersion`, `toVersion`, `whatIf`) it came from.
+fn named(which: &str) -> impl Fn(Diagnostic) -> Diagnostic + '_ {
+    move |mut d| {
+        d.message = format!("{which}: {}", d.message);
+        d
     }
 }
 
@@ -273,26 +244,16 @@ pub fn compare_versions(i: CompareVersionsInput) -> Result<CompareVersionsOutput
     let from_gates = merged(&i.feature_gates, &i.from_feature_gates);
     let to_gates = merged(&i.feature_gates, &i.to_feature_gates);
     let validate = |v: &KubeVersion, gates: &Option<BTreeMap<String, bool>>, which: &str| {
-        let mut input = json!({
-            "kubernetesVersion": v.as_string(),
-            "fieldValidation": i.field_validation,
-        });
-        if let Some(m) = input.as_object_mut() {
-            if let Some(s) = &i.source {
-                m.insert("source".into(), json!(s));
-            }
-            if let Some(o) = &i.object {
-                m.insert("object".into(), o.clone());
-            }
-            if let Some(f) = &i.file_name {
-                m.insert("fileName".into(), json!(f));
-            }
-            if let Some(g) = gates {
-                m.insert("featureGates".into(), json!(g));
-            }
-        }
-        ok(handle(crate::Request::new("validate", input)), which)
-            .and_then(crate::contract::decode::<crate::validate::ValidateOutput>)
+        crate::validate::run(crate::validate::ValidateInput {
+            source: i.source.clone(),
+            object: i.object.clone(),
+            file_name: i.file_name.clone(),
+            kubernetes_version: Some(v.as_string()),
+            feature_gates: gates.clone(),
+            field_validation: i.field_validation,
+            ..Default::default()
+        })
+        .map_err(named(which))
     };
     let a = validate(&from, &from_gates, "fromVersion")?;
     let b = validate(&to, &to_gates, "toVersion")?;
@@ -552,17 +513,24 @@ fn decisions(
     for (rj, container) in exits_of(obj) {
         for code in &codes {
             let ask = |v: &KubeVersion, gates: &Option<BTreeMap<String, bool>>| {
-                let mut input = json!({"object": obj, "container": container, "exitCode": code,
-                    "kubernetesVersion": v.as_string()});
-                if let Some(m) = input.as_object_mut() {
-                    if let Some(r) = &rj {
-                        m.insert("replicatedJob".into(), json!(r));
-                    }
-                    if let Some(g) = gates {
-                        m.insert("featureGates".into(), json!(g));
-                    }
-                }
-                ok(handle(crate::Request::new("whatIf", input)), "whatIf").map(|r| outcome(&r))
+                let input = crate::eval::whatif::WhatIfInput {
+                    object: obj.clone(),
+                    container: Some(container.clone()),
+                    exit_code: *code,
+                    replicated_job: rj.clone(),
+                    pod_conditions: Vec::new(),
+                    kubernetes_version: Some(v.as_string()),
+                    feature_gates: gates.clone(),
+                    proposals: Vec::new(),
+                    runtimes: Vec::new(),
+                };
+                crate::eval::whatif::what_if_any(input)
+                    .map_err(named("whatIf"))
+                    .and_then(|(r, _)| {
+                        serde_json::to_value(r)
+                            .map_err(|e| Diagnostic::request("internal", "whatIf", e.to_string()))
+                    })
+                    .map(|r| outcome(&r))
             };
             let (Ok(a), Ok(b)) = (ask(from, from_gates), ask(to, to_gates)) else {
                 continue;

@@ -25,8 +25,11 @@ pub use runtime::{DecidedBy, Decision, Evaluation, ExitEvent, Host, Limits, Prep
 
 /// The ABI major this host speaks (policy modules and deciders alike).
 pub const ABI_MAJOR: i32 = 1;
-/// The newest ABI minor this host knows; modules with a higher minor still load.
-pub const ABI_MINOR: i32 = 0;
+/// The ABI minor that added `restartkit_prepared_warnings` (plugin/ABI.md).
+pub const ABI_MINOR_PREPARED_WARNINGS: i32 = 1;
+/// The newest ABI minor this host knows (the newest export it uses); modules with a higher minor
+/// still load.
+pub const ABI_MINOR: i32 = ABI_MINOR_PREPARED_WARNINGS;
 /// The decider ABI major this host speaks.
 pub const DECIDER_ABI_MAJOR: i32 = 1;
 

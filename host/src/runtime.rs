@@ -2,7 +2,7 @@
 
 use crate::cache::{self, Cache, CacheHit};
 use crate::error::{HostError, Status};
-use crate::{ABI_MAJOR, Action, DECIDER_ABI_MAJOR, action_from_code};
+use crate::{ABI_MAJOR, ABI_MINOR_PREPARED_WARNINGS, Action, DECIDER_ABI_MAJOR, action_from_code};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, Weak};
@@ -568,7 +568,7 @@ impl Host {
             error_detail: func(&mut store, &instance, "restartkit_error_detail")?,
             prepare: func(&mut store, &instance, "restartkit_prepare")?,
             containers: func(&mut store, &instance, "restartkit_prepared_containers")?,
-            warnings: if self.abi_minor >= 1 {
+            warnings: if self.abi_minor >= ABI_MINOR_PREPARED_WARNINGS {
                 Some(func(&mut store, &instance, "restartkit_prepared_warnings")?)
             } else {
                 None

@@ -1,10 +1,11 @@
-// Command gen_re2_unicode writes core/src/eval/jobset_re2_tables.rs: the Unicode data Go's
+// Command gen_re2_unicode writes core/src/generated/re2_tables.rs: the Unicode data Go's
 // regexp uses, read off Go's own regexp/syntax parser so that restartkit's JobSet message
 // patterns see exactly Go's classes (Go's Unicode version, its aliases, its case folding).
 //
-//	cd tools/gen_re2_unicode && go run . > ../../core/src/eval/jobset_re2_tables.rs
+//	cd tools/gen_re2_unicode && go run . > ../../core/src/generated/re2_tables.rs
 //
-// The output is kept as written: the core declares the module `#[rustfmt::skip]`.
+// (make check-re2-tables compares the checked-in file with the output.) The output is kept as
+// written: the core declares the module `#[rustfmt::skip]`.
 package main
 
 import (
@@ -118,19 +119,19 @@ func main() {
 	fmt.Println("//! each `\\p{..}` name it accepts, with its class as inclusive code point ranges, without")
 	fmt.Println("//! and with `(?i)`; and `unicode.SimpleFold` for every code point it moves.")
 	fmt.Println()
-	fmt.Printf("pub(super) const UNICODE_VERSION: &str = %q;\n\n", unicode.Version)
+	fmt.Printf("pub(crate) const UNICODE_VERSION: &str = %q;\n\n", unicode.Version)
 	fmt.Println("/// A class: its inclusive code point ranges, sorted, packed as LEB128 numbers, two per range:")
 	fmt.Println("/// the gap from the end of the previous range (from 0 for the first) and the range's length")
 	fmt.Println("/// minus one: about a quarter of the size of (u32, u32) pairs; a class is unpacked only when a")
 	fmt.Println("/// pattern names it.")
-	fmt.Println("pub(super) type PackedRanges = [u8];")
+	fmt.Println("pub(crate) type PackedRanges = [u8];")
 	fmt.Println()
 	for i, b := range bodies {
 		printPacked(fmt.Sprintf("static T%d", i), b)
 	}
 	fmt.Println()
 	fmt.Println("/// Canonical name (as Go canonicalises it), class, class under `(?i)`. Sorted by name.")
-	fmt.Println("pub(super) static CLASSES: &[(&str, &PackedRanges, &PackedRanges)] = &[")
+	fmt.Println("pub(crate) static CLASSES: &[(&str, &PackedRanges, &PackedRanges)] = &[")
 	for _, e := range entries {
 		fmt.Printf("    (%q, &T%d, &T%d),\n", e.name, e.plain, e.fold)
 	}
@@ -156,8 +157,8 @@ func main() {
 			count++
 		}
 	}
-	fmt.Printf("pub(super) const SIMPLE_FOLD_PAIRS: usize = %d;\n", count)
-	printBytes("pub(super) static SIMPLE_FOLD", out)
+	fmt.Printf("pub(crate) const SIMPLE_FOLD_PAIRS: usize = %d;\n", count)
+	printBytes("pub(crate) static SIMPLE_FOLD", out)
 }
 
 // printPacked writes `decl: [u8; N] = [...]`: the ranges of a flat lo, hi list as LEB128 numbers,

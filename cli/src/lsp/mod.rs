@@ -982,15 +982,10 @@ fn code_lenses(text: &str, uri: &str, enc: Encoding) -> Vec<Value> {
     let lines = Lines::new(text);
     let mut out = Vec::new();
     for doc in restartkit::source::read_stream(text).into_iter().flatten() {
-        let kind = doc.value.get("kind").and_then(Value::as_str).unwrap_or("");
-        let pod_spec = match kind {
-            "Pod" => doc.value.get("spec"),
-            "Job" => doc.value.pointer("/spec/template/spec"),
-            "JobSet" => doc
-                .value
-                .pointer("/spec/replicatedJobs/0/template/spec/template/spec"),
-            _ => continue,
-        };
+        if !restartkit::eval::whatif::evaluated_directly(&doc.value) {
+            continue;
+        }
+        let pod_spec = restartkit::eval::whatif::evaluated_pod_spec(&doc.value);
         let containers: Vec<String> = pod_spec
             .and_then(|s| s.get("containers"))
             .and_then(Value::as_array)
@@ -1079,27 +1074,20 @@ fn execute(s: &Shared, command: &str, args: &Value) -> Answer {
                 input.insert(field.into(), args[arg].clone());
             }
         }
-        let r =
-            restartkit::contract::handle(restartkit::Request::new("whatIf", Value::Object(input)));
-        let (result, warnings) = match r {
-            restartkit::Response::Ok { result, .. } => {
-                let w = at(&result, &["warnings"])
-                    .as_array()
-                    .cloned()
-                    .unwrap_or_default();
-                (result, w)
-            }
-            restartkit::Response::Error { errors, .. } => {
-                return Err((
-                    ErrorCode::RequestFailed,
-                    errors
-                        .iter()
-                        .map(|e| e.message.clone())
-                        .collect::<Vec<_>>()
-                        .join("; "),
-                ));
-            }
-        };
+        // The core's typed what-if (the `whatIf` op's decoding and answer, warnings included).
+        let failed = |d: restartkit::Diagnostic| (ErrorCode::RequestFailed, d.message);
+        let typed: restartkit::eval::whatif::WhatIfInput = restartkit::decode::input_at(
+            &Value::Object(input),
+            &restartkit::FieldPath::new("input"),
+        )
+        .map_err(failed)?;
+        let answer = restartkit::eval::whatif::what_if_checked(typed).map_err(failed)?;
+        let result =
+            serde_json::to_value(&answer).map_err(|e| (ErrorCode::RequestFailed, e.to_string()))?;
+        let warnings = at(&result, &["warnings"])
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
         let mut lines: Vec<String> = at(&result, &["story"])
             .as_array()
             .into_iter()
@@ -1124,7 +1112,13 @@ fn execute(s: &Shared, command: &str, args: &Value) -> Answer {
         let restarts = at(args, &["restarts"]).as_u64().unwrap_or(10).min(100);
         input.insert("component".into(), json!("kubelet"));
         input.insert("restarts".into(), json!(restarts));
-        let r = restartkit::contract::call_op("backoff", Value::Object(input))
+        // The core's typed backoff (the `backoff` op's decoding and answer).
+        let r = restartkit::backoff::decode_input(Value::Object(input))
+            .and_then(restartkit::backoff::run)
+            .and_then(|out| {
+                serde_json::to_value(out)
+                    .map_err(|e| restartkit::Diagnostic::request("internal", "", e.to_string()))
+            })
             .map_err(|d| (ErrorCode::RequestFailed, d.message))?;
         let delays = at(&r, &["delaysSeconds"])
             .as_array()

@@ -214,3 +214,16 @@ pub struct ContainerStateTerminated {
     )]
     pub container_id: Option<String>,
 }
+
+/// The values of a container restart rule (KEP-5307, core/v1 `ContainerRestartRule`): its
+/// actions and its exit-code operators.
+pub const ACTION_RESTART: &str = "Restart";
+pub const ACTION_RESTART_ALL: &str = "RestartAllContainers";
+pub const OP_IN: &str = "In";
+pub const OP_NOT_IN: &str = "NotIn";
+
+/// IsRestartableInitContainer (pkg/api/v1/pod): an init container with restartPolicy Always (a
+/// sidecar).
+pub fn is_sidecar(c: &Container) -> bool {
+    c.restart_policy.as_deref() == Some("Always")
+}

@@ -1,7 +1,9 @@
-use super::Other;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+
+/// Fields restartkit keeps but does not interpret.
+pub type Other = serde_json::Map<String, serde_json::Value>;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]

@@ -21,6 +21,3 @@ pub use self::kruise::*;
 pub use self::kubelet::*;
 pub use self::meta::*;
 pub use self::trainer::*;
-
-/// Fields restartkit keeps but does not interpret.
-pub type Other = serde_json::Map<String, serde_json::Value>;

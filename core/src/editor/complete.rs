@@ -455,7 +455,7 @@ pub fn complete_with(text: &str, line: u32, column: u32, schemas: SchemaSource) 
         };
     };
     // The fields of the minor the file's settings comment names (else the newest).
-    let minor = crate::editor::settings::read(text)
+    let minor = crate::source::settings::read(text)
         .0
         .kubernetes_version
         .and_then(|v| crate::features::KubeVersion::parse(&v).ok())

@@ -49,7 +49,7 @@ pub struct HoverOutput {
 /// The `hover` op.
 #[cfg(feature = "schemas")]
 pub fn run(input: HoverInput) -> Result<HoverOutput, Diagnostic> {
-    let (file, _) = super::settings::read(&input.source);
+    let (file, _) = crate::source::settings::read(&input.source);
     let (version, gates) = file.over(
         input.kubernetes_version.as_deref(),
         input.feature_gates.as_ref(),

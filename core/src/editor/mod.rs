@@ -5,5 +5,8 @@
 
 pub mod complete;
 pub mod hover;
-pub mod settings;
 pub mod text;
+
+/// The per-file settings comment is read with the source ([`crate::source::settings`]); the old
+/// path stays.
+pub use crate::source::settings;

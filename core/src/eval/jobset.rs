@@ -313,8 +313,8 @@ pub fn unbuildable_pattern(jobset: &JobSet) -> Result<(), Diagnostic> {
         .unwrap_or_default();
     for (r, rule) in rules.iter().enumerate() {
         for (k, p) in rule.on_job_failure_message_patterns.iter().enumerate() {
-            if super::jobset_re2::translate(p).is_ok()
-                && let Err(why) = super::jobset_re2::compile(p)
+            if crate::go_regexp::translate(p).is_ok()
+                && let Err(why) = crate::go_regexp::compile(p)
             {
                 let field = format!(
                     "input.jobset.spec.failurePolicy.rules[{r}].onJobFailureMessagePatterns[{k}]"
@@ -335,7 +335,7 @@ pub fn unbuildable_pattern(jobset: &JobSet) -> Result<(), Diagnostic> {
 pub fn any_pattern_matches(patterns: &[String], message: &str) -> bool {
     patterns
         .iter()
-        .any(|p| super::jobset_re2::matches(p, message) == Some(true))
+        .any(|p| crate::go_regexp::matches(p, message) == Some(true))
 }
 
 /// `ruleIsApplicable`.

@@ -10,17 +10,14 @@
 use crate::api::{Container, ContainerRestartRule, ContainerStatus, Pod, PodSpec};
 use crate::diag::{Diagnostic, FieldPath};
 use crate::features::FeatureGates;
+use crate::versions::Change;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-pub const GATE_RULES: &str = "ContainerRestartRules";
-pub const GATE_RESTART_ALL: &str = "RestartAllContainersOnContainerExits";
-
-pub const ACTION_RESTART: &str = "Restart";
-pub const ACTION_RESTART_ALL: &str = "RestartAllContainers";
-pub const OP_IN: &str = "In";
-pub const OP_NOT_IN: &str = "NotIn";
+// The vocabulary these rules share with validation, at its old place.
+pub use crate::api::core::{ACTION_RESTART, ACTION_RESTART_ALL, OP_IN, OP_NOT_IN, is_sidecar};
+pub use crate::gate_names::{GATE_RESTART_ALL, GATE_RULES};
 
 // ---------------------------------------------------------------------------------------------
 // The upstream functions, on the API types.
@@ -130,11 +127,6 @@ pub fn is_container_restartable(spec: &PodSpec, c: &Container) -> bool {
         Some(policy) => c.rules().iter().any(|r| r.action == ACTION_RESTART) || policy != "Never",
         None => spec.restart_policy.as_deref() != Some("Never"),
     }
-}
-
-/// IsRestartableInitContainer: an init container with restartPolicy Always (a sidecar).
-pub fn is_sidecar(c: &Container) -> bool {
-    c.restart_policy.as_deref() == Some("Always")
 }
 
 /// AllContainersCouldRestart: some init or regular container has a RestartAllContainers rule.
@@ -263,11 +255,11 @@ pub enum KubeletDecision {
     RestartAllContainers = 2,
 }
 
-impl From<KubeletDecision> for crate::prepared::Action {
+impl From<KubeletDecision> for crate::action::Action {
     fn from(d: KubeletDecision) -> Self {
         match d {
-            KubeletDecision::DoNotRestart => crate::prepared::Action::DoNotRestart,
-            KubeletDecision::Restart => crate::prepared::Action::Restart,
+            KubeletDecision::DoNotRestart => crate::action::Action::DoNotRestart,
+            KubeletDecision::Restart => crate::action::Action::Restart,
             KubeletDecision::RestartAllContainers => crate::prepared::Action::RestartAllContainers,
         }
     }
@@ -947,10 +939,11 @@ pub fn status_transition(i: StatusTransitionInput) -> Result<StatusTransitionOut
     // ContainerRestartRules gate itself (and knows no RestartAllContainers); before 1.34 it reads
     // the Pod's restartPolicy alone.
     let minor = gates.version.minor;
-    let allow_rules = minor >= 34
-        && (gates.enabled(GATE_RULES) || (minor >= 35 && container_restart_rules_in_use(&spec)));
-    let allow_all =
-        minor >= 35 && (gates.enabled(GATE_RESTART_ALL) || restart_all_containers_in_use(&spec));
+    let allow_rules = Change::RestartRules.at(minor)
+        && (gates.enabled(GATE_RULES)
+            || (Change::RestartRulesInUse.at(minor) && container_restart_rules_in_use(&spec)));
+    let allow_all = Change::RestartAllContainers.at(minor)
+        && (gates.enabled(GATE_RESTART_ALL) || restart_all_containers_in_use(&spec));
     let status = FieldPath::new("status");
     let mut errors = state_transition(
         &i.new_container_statuses,

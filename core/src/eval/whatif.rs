@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 
-#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct WhatIfInput {
     /// A Pod, Job or JobSet (API JSON). Upstream defaulting is applied first.
@@ -73,6 +73,100 @@ fn to_value<T: Serialize>(t: &T) -> Result<Value, Diagnostic> {
 
 fn str_of<'a>(v: &'a Value, k: &str) -> &'a str {
     v.get(k).and_then(Value::as_str).unwrap_or("")
+}
+
+/// The kinds `whatIf` evaluates directly, each with where its Pod spec is (a JobSet's: its first
+/// replicatedJob's, the default of `replicatedJob`). A TrainJob is evaluated as the JobSet the
+/// trainer builds from it.
+const EVALUATED: [(&str, &str); 3] = [
+    ("Pod", "/spec"),
+    ("Job", "/spec/template/spec"),
+    (
+        "JobSet",
+        "/spec/replicatedJobs/0/template/spec/template/spec",
+    ),
+];
+
+/// The Pod spec the what-if of `object` reads (a Pod's, a Job's template's, a JobSet's first
+/// replicatedJob's), or None for a kind `whatIf` does not evaluate directly (a TrainJob
+/// included). The CLI's `evaluate` and the editor's lenses use it.
+pub fn evaluated_pod_spec(object: &Value) -> Option<&Value> {
+    let kind = object.get("kind").and_then(Value::as_str)?;
+    let (_, pointer) = EVALUATED.iter().find(|(k, _)| *k == kind)?;
+    object.pointer(pointer)
+}
+
+/// Whether `whatIf` evaluates `object` directly: a Pod, a Job or a JobSet.
+pub fn evaluated_directly(object: &Value) -> bool {
+    let kind = object.get("kind").and_then(Value::as_str);
+    EVALUATED.iter().any(|(k, _)| Some(*k) == kind)
+}
+
+/// Which of a file's documents `whatIf` evaluates: the first Pod, Job or JobSet, else the first
+/// TrainJob.
+pub fn evaluated_document<T>(docs: &[T], value: impl Fn(&T) -> &Value) -> Option<&T> {
+    docs.iter()
+        .find(|d| evaluated_directly(value(d)))
+        .or_else(|| {
+            docs.iter()
+                .find(|d| value(d).get("kind").and_then(Value::as_str) == Some("TrainJob"))
+        })
+}
+
+/// The `whatIf` op's answer, typed: [`what_if_any`] with, as warnings, the evaluated object's
+/// own validation errors (for a TrainJob, its and its runtime's admission errors), as the
+/// contract's `whatIf` gives them.
+pub fn what_if_checked(
+    input: WhatIfInput,
+) -> Result<crate::eval::object_warnings::Evaluated<WhatIfOutput>, Diagnostic> {
+    use crate::eval::object_warnings::{Evaluated, Subject, object_warnings};
+    let own = (!crate::trainer::op::is_train_job(&input.object)).then(|| {
+        (
+            input.object.clone(),
+            input.kubernetes_version.clone(),
+            input.feature_gates.clone(),
+            input.proposals.clone(),
+        )
+    });
+    let (result, extra) = what_if_any(input)?;
+    let warnings = match own {
+        None => extra,
+        Some((object, version, gates, proposals)) => {
+            match (
+                Subject::of(&object),
+                FeatureGates::resolve(version.as_deref(), gates.as_ref()),
+            ) {
+                (Some(subject), Ok((gates, _))) => {
+                    object_warnings(&object, subject, &gates, &proposals)
+                }
+                _ => Vec::new(),
+            }
+        }
+    };
+    Ok(Evaluated { result, warnings })
+}
+
+/// [`what_if`] of any object, a Kubeflow TrainJob included (the JobSet the trainer builds from it
+/// and its runtime is evaluated, as the `whatIf` op does): the answer and the TrainJob's own
+/// admission errors, placed at its fields.
+pub fn what_if_any(input: WhatIfInput) -> Result<(WhatIfOutput, Vec<Diagnostic>), Diagnostic> {
+    if !crate::trainer::op::is_train_job(&input.object) {
+        return what_if(input).map(|out| (out, Vec::new()));
+    }
+    let mut as_json = serde_json::to_value(&input)
+        .map_err(|e| Diagnostic::request("internal", "input", e.to_string()))?;
+    // The input as a request gives it: unset members absent, not null.
+    if let Some(m) = as_json.as_object_mut() {
+        m.retain(|_, v| !v.is_null());
+    }
+    match crate::trainer::op::what_if_input(&as_json)? {
+        Some((jobset_input, extra)) => {
+            let jobset: WhatIfInput =
+                crate::decode::input_at(&jobset_input, &crate::FieldPath::new("input"))?;
+            what_if(jobset).map(|out| (out, extra))
+        }
+        None => what_if(input).map(|out| (out, Vec::new())),
+    }
 }
 
 pub fn what_if(input: WhatIfInput) -> Result<WhatIfOutput, Diagnostic> {

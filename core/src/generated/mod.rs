@@ -9,6 +9,12 @@ pub mod k8s_gates;
 #[rustfmt::skip]
 #[allow(clippy::all)]
 pub mod k8s_schema;
+/// The Kubeflow Trainer CRDs' defaults and list types (tools/gen_trainer_crd.py).
+#[rustfmt::skip]
+pub(crate) mod trainer_crd;
+/// The Unicode data of Go's `regexp` (tools/gen_re2_unicode).
+#[rustfmt::skip]
+pub(crate) mod re2_tables;
 /// Go's embedded tz database's names (tools/gen_tz_names.py).
 #[rustfmt::skip]
 pub mod tz_names;
@@ -135,5 +141,32 @@ pub mod schema_types {
         /// The minors (inclusive) whose API server creates it.
         pub since: u32,
         pub until: u32,
+    }
+}
+
+/// The shapes of `trainer_crd`.
+pub mod trainer_crd_types {
+    /// A scalar default of the CRD schema.
+    #[derive(Debug, Clone, Copy)]
+    pub enum DefaultValue {
+        Str(&'static str),
+        Bool(bool),
+        Int(i64),
+    }
+
+    /// One `default:` of a CRD: the schema path, its segments joined by dots (`*` every array
+    /// item, `{}` every map value), and the value.
+    #[derive(Debug, Clone, Copy)]
+    pub struct CrdDefault {
+        pub path: &'static str,
+        pub value: DefaultValue,
+    }
+
+    /// An `x-kubernetes-list-type` of a CRD at a dotted path: `map` with its keys, or `set`
+    /// (`map_keys` None).
+    #[derive(Debug, Clone, Copy)]
+    pub struct CrdList {
+        pub path: &'static str,
+        pub map_keys: Option<&'static [&'static str]>,
     }
 }

@@ -4,6 +4,7 @@
 mod decide;
 mod engine;
 pub mod scenario;
+mod train_job;
 
 pub use scenario::{Fault, FaultKind, Scenario, ScriptedExit};
 
@@ -296,7 +297,7 @@ fn templates(
 fn run_one(sc: &Scenario) -> Result<SimulationRun, Diagnostic> {
     // A TrainJob runs as the JobSet the trainer builds from it (crate::trainer::op).
     if crate::trainer::op::is_train_job(&sc.workload) {
-        return crate::trainer::op::simulate_train_job(sc, run_one);
+        return train_job::simulate_train_job(sc, run_one);
     }
     if sc.workload.is_null() {
         return Err(Diagnostic::request(

@@ -25,6 +25,7 @@ mod document;
 mod json;
 mod lookahead;
 mod resolve;
+pub mod settings;
 mod span;
 mod stream;
 mod yaml;

@@ -60,7 +60,7 @@ pub fn read_stream(text: &str) -> Vec<Result<Document, BrokenDocument>> {
 /// the decoder turns to YAML when JSON fails before a second value.
 pub fn read_stream_at(text: &str, minor: u32) -> Vec<Result<Document, BrokenDocument>> {
     let mut out = Reader {
-        yaml_after_bad_json: minor >= 33,
+        yaml_after_bad_json: crate::versions::Change::YamlAfterBadJson.at(minor),
         ..Reader::default()
     };
     if looks_like_json(text) {

@@ -5,31 +5,9 @@
 //! trainer.kubeflow.org_(cluster)trainingruntimes.yaml that hold on create).
 
 use crate::diag::{Diagnostic, ErrorType, FieldPath, Findings, Origin};
+use crate::generated::trainer_crd::{RUNTIME, RUNTIME_LISTS, TRAIN_JOB, TRAIN_JOB_LISTS};
+use crate::generated::trainer_crd_types::{CrdDefault, CrdList, DefaultValue};
 use serde_json::{Value, json};
-
-/// A scalar default of the CRD schema.
-#[derive(Debug, Clone, Copy)]
-pub(super) enum DefaultValue {
-    Str(&'static str),
-    Bool(bool),
-    Int(i64),
-}
-
-/// One `default:` of a CRD: the schema path, its segments joined by dots (`*` every array
-/// item, `{}` every map value), and the value.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct CrdDefault {
-    pub path: &'static str,
-    pub value: DefaultValue,
-}
-
-/// An `x-kubernetes-list-type` of a CRD at a dotted path: `map` with its keys, or `set`
-/// (`map_keys` None).
-#[derive(Debug, Clone, Copy)]
-pub(super) struct CrdList {
-    pub path: &'static str,
-    pub map_keys: Option<&'static [&'static str]>,
-}
 
 fn segments(path: &str) -> Vec<&str> {
     path.split('.').collect()
@@ -103,12 +81,12 @@ fn prune_nulls(v: &mut Value) {
 
 pub(super) fn defaults_train_job(obj: &mut Value) {
     prune_nulls(obj);
-    apply_defaults(obj, super::crd_defaults::TRAIN_JOB);
+    apply_defaults(obj, TRAIN_JOB);
 }
 
 pub(super) fn defaults_runtime(obj: &mut Value) {
     prune_nulls(obj);
-    apply_defaults(obj, super::crd_defaults::RUNTIME);
+    apply_defaults(obj, RUNTIME);
 }
 
 /// A schema error as apiextensions-apiserver reports it (`kubeOpenAPIResultToFieldErrors`).
@@ -501,7 +479,7 @@ pub(super) fn validate_train_job(obj: &Value, out: &mut Findings) -> bool {
             }
         }
     }
-    validate_lists(obj, super::crd_defaults::TRAIN_JOB_LISTS, out);
+    validate_lists(obj, TRAIN_JOB_LISTS, out);
     finish_cel(out, cels);
     out.errors.len() > before
 }
@@ -751,7 +729,7 @@ pub(super) fn validate_runtime(obj: &Value, out: &mut Findings) -> bool {
             );
         }
     }
-    validate_lists(obj, super::crd_defaults::RUNTIME_LISTS, out);
+    validate_lists(obj, RUNTIME_LISTS, out);
     finish_cel(out, cels);
     out.errors.len() > before
 }

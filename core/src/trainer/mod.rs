@@ -9,8 +9,6 @@
 
 mod build;
 mod crd;
-#[rustfmt::skip]
-mod crd_defaults;
 mod fields;
 pub mod op;
 mod quantity;

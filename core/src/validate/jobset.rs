@@ -516,7 +516,7 @@ fn lints(spec: &JobSetSpec, path: &FieldPath, out: &mut Findings) {
         }
         for (k, pat) in rule.on_job_failure_message_patterns.iter().enumerate() {
             let field = rp.child("onJobFailureMessagePatterns").index(k);
-            if let Err(first) = crate::eval::jobset_re2::translate(pat) {
+            if let Err(first) = crate::go_regexp::translate(pat) {
                 out.push(Diagnostic::lint(
                     lint::INVALID_PATTERN,
                     &field,
@@ -524,7 +524,7 @@ fn lints(spec: &JobSetSpec, path: &FieldPath, out: &mut Findings) {
                         "{pat:?} is not a valid RE2 regular expression ({first}); the webhook accepts it, and the controller logs an error and skips it, so it never matches"
                     ),
                 ));
-            } else if let Err(why) = crate::eval::jobset_re2::compile(pat) {
+            } else if let Err(why) = crate::go_regexp::compile(pat) {
                 out.push(Diagnostic::lint(
                     lint::PATTERN_TOO_LARGE,
                     &field,

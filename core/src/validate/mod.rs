@@ -7,6 +7,7 @@ mod controllers;
 pub mod crd_schema;
 mod cron;
 pub mod crr;
+mod ctx;
 pub mod decoding;
 pub mod job;
 pub mod job_lint;
@@ -20,31 +21,19 @@ mod pod_scheduling;
 mod pod_volumes;
 mod selector;
 pub mod streaming;
+mod template;
 pub mod unknown_fields;
 mod workloads;
+
+pub use ctx::{Ctx, attach_position, attach_text_edits, decode_at};
 
 use crate::diag::{Diagnostic, FieldPath, Findings};
 use crate::features::FeatureGates;
 use crate::source::{self, Document};
 use schemars::JsonSchema;
-use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
-
-/// What every validator needs to know about the request.
-#[derive(Debug, Clone, Default)]
-pub struct Ctx {
-    pub gates: FeatureGates,
-    /// Validate the object exactly as given (upstream's unit tests do); otherwise default first.
-    pub skip_defaulting: bool,
-    /// Proposal RestartRulesFuture: KEP-5307's future rule shapes are accepted.
-    pub future_rules: bool,
-    /// Proposal AlwaysPod: Pod restartPolicy `AlwaysPod` is accepted.
-    pub always_pod: bool,
-    /// What an unknown field costs (the API's `fieldValidation`).
-    pub field_validation: unknown_fields::FieldValidation,
-}
 
 /// `validate` op input: either one `object` (API JSON) or `source` text (YAML or JSON, one or
 /// more documents), with the target version and gate overrides.
@@ -231,9 +220,9 @@ pub fn prepare(
     input: &ValidateInput,
     text: Option<&str>,
 ) -> Result<Result<(Ctx, Findings), ValidateOutput>, Diagnostic> {
-    // A text may name its own version and gates (crate::editor::settings): they win over the
+    // A text may name its own version and gates (crate::source::settings): they win over the
     // request's, and what is wrong with them is an error at the comment line.
-    let (file, settings_errors) = text.map(crate::editor::settings::read).unwrap_or_default();
+    let (file, settings_errors) = text.map(crate::source::settings::read).unwrap_or_default();
     let (version, overrides) = file.over(
         input.kubernetes_version.as_deref(),
         input.feature_gates.as_ref(),
@@ -450,57 +439,6 @@ fn yaml_reading_warning(n: &source::ReadNote) -> Diagnostic {
         )
     };
     Diagnostic::lint("yaml-1.1-reading", &FieldPath::new(&n.field), message).at(n.line, n.column)
-}
-
-pub fn attach_position(d: &mut Diagnostic, doc: &Document) {
-    if d.line.is_some() {
-        return;
-    }
-    let (line, col) = doc.position_of(&d.field);
-    d.line = Some(line);
-    d.column = Some(col);
-}
-
-/// Places each fix of `d` in the document's text, where every edit of the fix can be placed.
-pub fn attach_text_edits(d: &mut Diagnostic, doc: &Document) {
-    for fix in &mut d.fixes {
-        if !fix.text_edits.is_empty() {
-            continue;
-        }
-        let placed: Option<Vec<_>> = fix
-            .edits
-            .iter()
-            .map(|e| doc.text_edit(&e.field, &e.value))
-            .collect();
-        fix.text_edits = placed.unwrap_or_default();
-    }
-}
-
-/// Decodes `value` as `T`, reporting a type mismatch the way the API server's decoder does
-/// (a field path under `base`).
-pub fn decode_at<T: DeserializeOwned>(value: &Value, base: &FieldPath) -> Result<T, Diagnostic> {
-    // The fast, small path first; the path-tracking decoder only runs to explain a failure.
-    // Off in the wasm package (`fast-decode`): the second decoder is a copy of every type's
-    // Deserialize code; the path-tracking one alone gives the same values and errors.
-    #[cfg(feature = "fast-decode")]
-    if let Ok(t) = T::deserialize(value) {
-        return Ok(t);
-    }
-    crate::decode::from_value_ref::<T>(value).map_err(|(rel, e)| {
-        let field = if rel == "." {
-            base.as_str().to_owned()
-        } else if base.as_str().is_empty() {
-            rel
-        } else {
-            format!("{}.{}", base.as_str(), rel)
-        };
-        let field = field.replace(".[", "[");
-        let msg = e.to_string();
-        let mut d = Diagnostic::request("decode", &field, format!("{field}: {msg}"));
-        d.error_type = Some(crate::diag::ErrorType::FieldValueTypeInvalid);
-        d.origin = crate::diag::Origin::KubeApiserver;
-        d
-    })
 }
 
 /// The API server's refusal of an object of a kind it creates whose body does not decode.

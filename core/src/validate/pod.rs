@@ -9,11 +9,11 @@
 //! bear on restart and failure behaviour are made.
 
 use super::Ctx;
+use crate::api::core::{ACTION_RESTART, ACTION_RESTART_ALL, OP_IN, OP_NOT_IN, is_sidecar};
 use crate::api::{Container, ContainerRestartRule, Pod, PodSpec};
 use crate::diag::{Diagnostic, FieldPath, Findings};
-use crate::eval::kubelet::{
-    ACTION_RESTART, ACTION_RESTART_ALL, GATE_RESTART_ALL, GATE_RULES, OP_IN, OP_NOT_IN, is_sidecar,
-};
+use crate::gate_names::{GATE_RESTART_ALL, GATE_RULES};
+use crate::versions::Change;
 
 /// KEP-753's gate: off, a create drops init containers' restartPolicy (settable in 1.31 and 1.32).
 const GATE_SIDECARS: &str = "SidecarContainers";
@@ -66,7 +66,8 @@ fn drop_disabled(
             .init_containers
             .iter()
             .any(|c| c.restart_policy.is_some());
-    let drop_rules = ctx.gates.version.minor >= 34 && !ctx.gates.enabled(GATE_RULES);
+    let drop_rules =
+        Change::RestartRules.at(ctx.gates.version.minor) && !ctx.gates.enabled(GATE_RULES);
     if !drop_sidecars && !drop_rules {
         return None;
     }
@@ -135,7 +136,7 @@ fn validate_container_restart_policy(c: &Container, p: &FieldPath, opts: Opts, o
     let rules_path = p.child("restartPolicyRules");
     // Up to 1.35 the limits are `field.TooLong` errors, `field.TooMany` from 1.36.
     let over = |path: &FieldPath, n: usize, max: usize| {
-        if opts.minor <= 35 {
+        if !Change::RestartRuleLimitsTooMany.at(opts.minor) {
             Diagnostic::too_long(path, Value::Null, max)
         } else {
             Diagnostic::too_many(path, n, max)
@@ -184,7 +185,7 @@ fn validate_container_restart_policy(c: &Container, p: &FieldPath, opts: Opts, o
 fn validate_init_restart_policy(c: &Container, p: &FieldPath, opts: Opts, out: &mut Findings) {
     let Some(policy) = c.restart_policy.as_deref() else {
         // 1.34 says nothing of an init container's rules without a restartPolicy.
-        if !c.rules().is_empty() && opts.minor >= 35 {
+        if !c.rules().is_empty() && Change::RestartRulesInUse.at(opts.minor) {
             out.push(Diagnostic::required(
                 &p.child("restartPolicy"),
                 "must specify restartPolicy when restart rules are used",

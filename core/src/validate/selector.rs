@@ -9,6 +9,7 @@
 
 use super::meta::{label_value, qualified_name};
 use crate::diag::{Diagnostic, FieldPath, Findings};
+use crate::versions::Change;
 use serde_json::{Map, Value};
 
 const OPERATORS: [&str; 4] = ["In", "NotIn", "Exists", "DoesNotExist"];
@@ -187,14 +188,14 @@ pub fn matches(
 /// nil map), Go's `%#v` before (`map[string]string{"app":"w"}`, `map[string]string(nil)`).
 pub fn print_string_map(v: Option<&Value>, minor: u32) -> String {
     let Some(map) = v.filter(|m| m.is_object()) else {
-        return if minor >= 34 {
+        return if Change::FieldErrorJsonValues.at(minor) {
             "null"
         } else {
             "map[string]string(nil)"
         }
         .to_owned();
     };
-    if minor >= 34 {
+    if Change::FieldErrorJsonValues.at(minor) {
         return json_string_map(map);
     }
     let inner: Vec<String> = string_map(Some(map))
@@ -206,7 +207,7 @@ pub fn print_string_map(v: Option<&Value>, minor: u32) -> String {
 
 /// A `*metav1.LabelSelector` as a field error prints it (see [`print_string_map`]).
 pub fn print_selector(s: &Map<String, Value>, minor: u32) -> String {
-    if minor >= 34 {
+    if Change::FieldErrorJsonValues.at(minor) {
         // json.Marshal with omitempty: empty maps and lists are left out; the fields in their
         // declared order, a map's keys sorted.
         let mut parts = Vec::new();

@@ -100,7 +100,11 @@ impl NodeLossConfig {
                 nl.node_monitor_grace_period_seconds,
                 true,
             )?
-            .unwrap_or(if minor <= 31 { 40_000 } else { 50_000 }),
+            .unwrap_or(if crate::versions::Change::NodeMonitorGrace50s.at(minor) {
+                50_000
+            } else {
+                40_000
+            }),
             period_ms: field(
                 "nodeMonitorPeriodSeconds",
                 nl.node_monitor_period_seconds,

@@ -3,6 +3,7 @@
 //! slices), and encoding/json's rendering, which apimachinery uses for compound bad values from
 //! v0.34.
 
+use crate::versions::Change;
 use serde_json::Value;
 use std::fmt::Write as _;
 
@@ -264,9 +265,9 @@ pub fn bad_value(v: &Value, minor: u32) -> String {
         Value::Bool(b) => b.to_string(),
         Value::Number(n) if n.is_i64() => n.to_string(),
         Value::Number(n) => format_v(n.as_f64().unwrap_or(0.0)),
-        Value::Null if minor >= 34 => "null".to_owned(),
+        Value::Null if Change::FieldErrorJsonValues.at(minor) => "null".to_owned(),
         Value::Null => "\"null\"".to_owned(),
-        other if minor >= 34 => json(other),
+        other if Change::FieldErrorJsonValues.at(minor) => json(other),
         other => sharp_v(other, true),
     }
 }

@@ -389,7 +389,7 @@ fn string_check(s: &Schema, path: &str, data: &Value) -> Res {
         ));
     }
     if let Some(p) = &s.pattern {
-        match crate::eval::jobset_re2::compile(p) {
+        match crate::go_regexp::compile(p) {
             Err(why) => {
                 return Res::only(verr(
                     Code::Other,

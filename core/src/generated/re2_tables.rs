@@ -3,13 +3,13 @@
 //! each `\p{..}` name it accepts, with its class as inclusive code point ranges, without
 //! and with `(?i)`; and `unicode.SimpleFold` for every code point it moves.
 
-pub(super) const UNICODE_VERSION: &str = "15.0.0";
+pub(crate) const UNICODE_VERSION: &str = "15.0.0";
 
 /// A class: its inclusive code point ranges, sorted, packed as LEB128 numbers, two per range:
 /// the gap from the end of the previous range (from 0 for the first) and the range's length
 /// minus one: about a quarter of the size of (u32, u32) pairs; a class is unpacked only when a
 /// pattern names it.
-pub(super) type PackedRanges = [u8];
+pub(crate) type PackedRanges = [u8];
 
 static T0: [u8; 8] = [
     128, 210, 7, 75, 4, 9, 4, 1,
@@ -1349,7 +1349,7 @@ static T167: [u8; 7] = [
 ];
 
 /// Canonical name (as Go canonicalises it), class, class under `(?i)`. Sorted by name.
-pub(super) static CLASSES: &[(&str, &PackedRanges, &PackedRanges)] = &[
+pub(crate) static CLASSES: &[(&str, &PackedRanges, &PackedRanges)] = &[
     ("Adlam", &T0, &T0),
     ("Ahom", &T1, &T1),
     ("Any", &T2, &T2),
@@ -1556,8 +1556,8 @@ pub(super) static CLASSES: &[(&str, &PackedRanges, &PackedRanges)] = &[
 /// walks `c`'s case-folding orbit), packed as LEB128 numbers, two per pair: `c` minus the
 /// previous pair's `c` (from 0), and `SimpleFold(c) - c` zigzag-encoded (2n for n >= 0, -2n-1
 /// below 0). A quarter of the size of (u32, u32) pairs; unpacked once per pattern that folds.
-pub(super) const SIMPLE_FOLD_PAIRS: usize = 2878;
-pub(super) static SIMPLE_FOLD: [u8; 6577] = [
+pub(crate) const SIMPLE_FOLD_PAIRS: usize = 2878;
+pub(crate) static SIMPLE_FOLD: [u8; 6577] = [
     65, 64, 1, 64, 1, 64, 1, 64, 1, 64, 1, 64, 1, 64, 1, 64, 1, 64, 1, 64, 1, 64, 1, 64,
     1, 64, 1, 64, 1, 64, 1, 64, 1, 64, 1, 64, 1, 64, 1, 64, 1, 64, 1, 64, 1, 64, 1, 64,
     1, 64, 1, 64, 7, 63, 1, 63, 1, 63, 1, 63, 1, 63, 1, 63, 1, 63, 1, 63, 1, 63, 1, 63,

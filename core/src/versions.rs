@@ -1,0 +1,163 @@
+//! The version facts in one place: what changes between the supported minors, from which minor,
+//! and the upstream change that makes it. The checks ask [`Change::at`] instead of comparing a
+//! minor with a literal; the upgrade check (`compareVersions`, [`crate::upgrade`]) explains a
+//! difference between two minors with the facts that carry a `key`; docs/architecture.md points
+//! here. A new fact is one variant and one row (the test below keeps them in step).
+//!
+//! The feature gates' own stages and defaults per minor are not here: they are generated
+//! (`generated::k8s_gates`, read by [`crate::features`]).
+
+/// One change between minors (its row in [`FACTS`] says what and where upstream).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Change {
+    /// A StatefulSet's Pod template is validated on create.
+    StatefulSetTemplateOnCreate,
+    /// KEP-5307: container restart rules exist (gate ContainerRestartRules, alpha in 1.34).
+    RestartRules,
+    /// KEP-5307: a regular container may carry a restartPolicy.
+    RegularContainerRestartPolicy,
+    /// KEP-5307 beta: rules already in use are honoured with the gate off; an init container's
+    /// rules need its restartPolicy.
+    RestartRulesInUse,
+    /// KEP-5532: the RestartAllContainers rule action.
+    RestartAllContainers,
+    /// The restart-rule list limits are `field.TooMany` (before: `field.TooLong`).
+    RestartRuleLimitsTooMany,
+    /// kubectl's stream decoder turns to YAML when JSON fails before a second value.
+    YamlAfterBadJson,
+    /// field.TooLong reads "may not be more than N bytes" (before: "must have at most N bytes").
+    TooLongMayNotBe,
+    /// field.TooLong says "byte" for 1 and words its detail as the API's own.
+    TooLongByteWording,
+    /// A field error prints a non-scalar bad value as JSON (before: Go's `%#v`).
+    FieldErrorJsonValues,
+    /// The node lifecycle controller's default nodeMonitorGracePeriod is 50 s (before: 40 s).
+    NodeMonitorGrace50s,
+}
+
+/// A fact: the change, the first minor it holds in, what it is, the upstream change, and the
+/// text the upgrade check matches a diagnostic's field, message or code against (None: the
+/// fact is not named by the upgrade check, a gate change or another fact explains it).
+#[derive(Debug)]
+pub struct Fact {
+    pub change: Change,
+    pub since: u32,
+    pub what: &'static str,
+    pub upstream: &'static str,
+    pub key: Option<&'static str>,
+}
+
+/// Every fact, in the order of [`Change`]. The upgrade check names the first fact whose key
+/// matches, in this order.
+pub const FACTS: &[Fact] = &[
+    Fact {
+        change: Change::StatefulSetTemplateOnCreate,
+        since: 34,
+        what: "from 1.34 kube-apiserver validates a StatefulSet's Pod template on create (pkg/apis/apps/validation ValidatePodTemplateSpecForStatefulSet; before, its call to ValidatePodTemplateSpec was commented out and the Pods were refused when the controller created them)",
+        upstream: "pkg/apis/apps/validation ValidatePodTemplateSpecForStatefulSet",
+        key: Some("pod-template-refused-later"),
+    },
+    Fact {
+        change: Change::RestartRules,
+        since: 34,
+        what: "KEP-5307: container restartPolicy and restartPolicyRules on regular and init containers, alpha in 1.34 (gate ContainerRestartRules), beta and on from 1.35",
+        upstream: "pkg/apis/core/validation validateContainerRestartPolicy; pkg/kubelet/status validateContainerStatusTransition",
+        key: Some("restartPolicyRules"),
+    },
+    Fact {
+        change: Change::RegularContainerRestartPolicy,
+        since: 34,
+        what: "KEP-5307: from 1.34 a regular container may carry restartPolicy (gate ContainerRestartRules: alpha in 1.34, beta from 1.35); before, validation forbids it",
+        upstream: "pkg/apis/core/validation validateContainers",
+        key: Some("containers["),
+    },
+    Fact {
+        change: Change::RestartRulesInUse,
+        since: 35,
+        what: "KEP-5307 beta: rules a Pod already uses are honoured with the gate off, and an init container's rules require its restartPolicy",
+        upstream: "pkg/api/pod GetValidationOptionsFromPodSpecAndMeta (containerRestartRulesInUse); pkg/apis/core/validation validateContainerRestartPolicy",
+        key: None,
+    },
+    Fact {
+        change: Change::RestartAllContainers,
+        since: 35,
+        what: "KEP-5532: the RestartAllContainers rule action, alpha in 1.35, beta and on from 1.36 (gate RestartAllContainersOnContainerExits, which needs ContainerRestartRules and NodeDeclaredFeatures)",
+        upstream: "pkg/apis/core/validation validateContainerRestartPolicy",
+        key: Some("RestartAllContainers"),
+    },
+    Fact {
+        change: Change::RestartRuleLimitsTooMany,
+        since: 36,
+        what: "the limits on restart rules and their exit codes are field.TooMany errors (up to 1.35 field.TooLong)",
+        upstream: "pkg/apis/core/validation validateContainerRestartPolicy",
+        key: None,
+    },
+    Fact {
+        change: Change::YamlAfterBadJson,
+        since: 33,
+        what: "kubectl reads a stream that starts with `{` as YAML when JSON fails before a second value (before, JSON to the end and a JSON error is final)",
+        upstream: "k8s.io/apimachinery v0.33 pkg/util/yaml YAMLOrJSONDecoder",
+        key: None,
+    },
+    Fact {
+        change: Change::TooLongMayNotBe,
+        since: 32,
+        what: "field.TooLong's detail reads \"may not be more than N bytes\" (up to 1.31 \"must have at most N bytes\")",
+        upstream: "k8s.io/apimachinery v0.32 pkg/util/validation/field TooLong",
+        key: None,
+    },
+    Fact {
+        change: Change::TooLongByteWording,
+        since: 34,
+        what: "field.TooLong says \"byte\" for 1 and keeps the validator's own detail",
+        upstream: "k8s.io/apimachinery v0.34 pkg/util/validation/field TooLong",
+        key: None,
+    },
+    Fact {
+        change: Change::FieldErrorJsonValues,
+        since: 34,
+        what: "a field error prints a map, a list, a struct or nil as JSON (`{\"app\":\"w\"}`, `null`); before, Go's %#v (`map[string]string{\"app\":\"w\"}`)",
+        upstream: "k8s.io/apimachinery v0.34 pkg/util/validation/field Error.ErrorBody (json.Marshal)",
+        key: None,
+    },
+    Fact {
+        change: Change::NodeMonitorGrace50s,
+        since: 32,
+        what: "the node lifecycle controller's default nodeMonitorGracePeriod is 50 s (40 s up to 1.31)",
+        upstream: "pkg/controller/nodelifecycle/config/v1alpha1 RecommendedDefaultNodeLifecycleControllerConfiguration",
+        key: None,
+    },
+];
+
+impl Change {
+    /// The change's row (every change has one: the test below checks it).
+    pub fn fact(self) -> Option<&'static Fact> {
+        FACTS.iter().find(|f| f.change == self)
+    }
+    /// The first minor the change holds in.
+    pub fn since(self) -> u32 {
+        self.fact().map_or(u32::MAX, |f| f.since)
+    }
+    /// Whether Kubernetes 1.`minor` has the change.
+    pub fn at(self, minor: u32) -> bool {
+        minor >= self.since()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn facts_are_in_the_order_of_change() {
+        for (i, f) in FACTS.iter().enumerate() {
+            assert_eq!(f.change as usize, i, "{:?}", f.change);
+            assert!((32..=37).contains(&f.since), "{:?}: {}", f.change, f.since);
+            assert!(!f.what.is_empty() && !f.upstream.is_empty());
+        }
+        assert!(Change::RestartRules.at(34) && !Change::RestartRules.at(33));
+        assert!(
+            !Change::RestartRuleLimitsTooMany.at(35) && Change::RestartRuleLimitsTooMany.at(36)
+        );
+    }
+}
