@@ -100,6 +100,10 @@ pub(super) fn validate_kind(
             super::controllers::validate(kind, obj, ctx, out);
             true
         }
+        ("", "Service") if api_version == "v1" => {
+            super::service::validate(obj, ctx, out);
+            true
+        }
         ("", "PodTemplate") => {
             pod_template(obj, ctx, out);
             true
