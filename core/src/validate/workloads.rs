@@ -104,6 +104,14 @@ pub(super) fn validate_kind(
             super::service::validate(obj, ctx, out);
             true
         }
+        ("", "ConfigMap") if api_version == "v1" => {
+            super::configmap::validate_config_map(obj, ctx, out);
+            true
+        }
+        ("", "Secret") if api_version == "v1" => {
+            super::configmap::validate_secret(obj, ctx, out);
+            true
+        }
         ("", "PodTemplate") => {
             pod_template(obj, ctx, out);
             true
