@@ -24,7 +24,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	api "k8s.io/kubernetes/pkg/apis/core"
-	"k8s.io/kubernetes/pkg/apis/core/validation"
 	serviceregistry "k8s.io/kubernetes/pkg/registry/core/service"
 )
 
@@ -196,7 +195,7 @@ func admitService(raw []byte) (*api.Service, map[int]bool, field.ErrorList, erro
 			}
 			svc.Spec.IPFamilyPolicy = &p
 		}
-		if el := validation.ValidateServiceClusterIPsRelatedFields(&svc, nil); len(el) != 0 {
+		if el := clusterIPsRelated(&svc); len(el) != 0 {
 			return &svc, nil, el, nil
 		}
 		el := field.ErrorList{}

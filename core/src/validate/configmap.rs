@@ -71,7 +71,8 @@ pub(super) fn validate_config_map(obj: &Value, _ctx: &Ctx, out: &mut Findings) {
         total += decoded(v).map_or(0, |b| b.len());
     }
     if total > MAX_SIZE {
-        out.push(Diagnostic::too_long(&FieldPath::new(""), "", MAX_SIZE));
+        // field.NewPath("") prints as `[]` (a root with no name).
+        out.push(Diagnostic::too_long(&FieldPath::new("[]"), "", MAX_SIZE));
     }
 }
 
@@ -146,16 +147,12 @@ pub(super) fn validate_secret(obj: &Value, ctx: &Ctx, out: &mut Findings) {
                 }
             }
         }
-        "kubernetes.io/basic-auth" => {
-            if get("username").is_none() && get("password").is_none() {
-                out.push(Diagnostic::required(&dp.key("username"), ""));
-                out.push(Diagnostic::required(&dp.key("password"), ""));
-            }
+        "kubernetes.io/basic-auth" if get("username").is_none() && get("password").is_none() => {
+            out.push(Diagnostic::required(&dp.key("username"), ""));
+            out.push(Diagnostic::required(&dp.key("password"), ""));
         }
-        "kubernetes.io/ssh-auth" => {
-            if get("ssh-privatekey").is_none_or(<[u8]>::is_empty) {
-                out.push(Diagnostic::required(&dp.key("ssh-privatekey"), ""));
-            }
+        "kubernetes.io/ssh-auth" if get("ssh-privatekey").is_none_or(<[u8]>::is_empty) => {
+            out.push(Diagnostic::required(&dp.key("ssh-privatekey"), ""));
         }
         "kubernetes.io/tls" => {
             for key in ["tls.crt", "tls.key"] {
@@ -197,7 +194,11 @@ fn quote_char(c: u8) -> String {
         b'"' => "'\"'".to_owned(),
         _ => {
             let q = super::job::go_quote(&char::from(c).to_string());
-            format!("'{}'", &q[1..q.len() - 1])
+            let inner = q
+                .strip_prefix('"')
+                .and_then(|r| r.strip_suffix('"'))
+                .unwrap_or(&q);
+            format!("'{inner}'")
         }
     }
 }
@@ -241,7 +242,7 @@ fn go_json_scan(bytes: &[u8]) -> Result<(), String> {
     // `eof`: one more space is stepped through at the end, as scanner.eof does.
     while i <= bytes.len() {
         let at_eof = i == bytes.len();
-        let c = if at_eof { b' ' } else { bytes[i] };
+        let c = bytes.get(i).copied().unwrap_or(b' ');
         if at_eof && st == St::EndTop {
             return Ok(());
         }
@@ -275,7 +276,6 @@ fn go_json_scan(bytes: &[u8]) -> Result<(), String> {
                     b'f' => St::Lit(b"alse", 0, "false"),
                     b'n' => St::Lit(b"ull", 0, "null"),
                     b'1'..=b'9' => St::One,
-                    _ if at_eof => break,
                     _ => return err(c, "looking for beginning of value"),
                 },
                 St::BeginStringOrEmpty if space(c) => st,
@@ -293,7 +293,6 @@ fn go_json_scan(bytes: &[u8]) -> Result<(), String> {
                 St::BeginString => match c {
                     _ if space(c) => st,
                     b'"' => St::InString,
-                    _ if at_eof => break,
                     _ => return err(c, "looking for beginning of object key string"),
                 },
                 St::EndValue => match stack.last().copied() {
@@ -338,22 +337,17 @@ fn go_json_scan(bytes: &[u8]) -> Result<(), String> {
                     st
                 }
                 St::InString => match c {
-                    _ if at_eof => break,
                     b'"' => St::EndValue,
                     b'\\' => St::InStringEsc,
                     c if c < 0x20 => return err(c, "in string literal"),
                     _ => st,
                 },
                 St::InStringEsc => match c {
-                    _ if at_eof => break,
                     b'b' | b'f' | b'n' | b'r' | b't' | b'\\' | b'/' | b'"' => St::InString,
                     b'u' => St::U(0),
                     _ => return err(c, "in string escape code"),
                 },
                 St::U(n) => {
-                    if at_eof {
-                        break;
-                    }
                     if !c.is_ascii_hexdigit() {
                         return err(c, "in \\u hexadecimal character escape");
                     }
@@ -362,7 +356,6 @@ fn go_json_scan(bytes: &[u8]) -> Result<(), String> {
                 St::Neg => match c {
                     b'0' => St::Zero,
                     b'1'..=b'9' => St::One,
-                    _ if at_eof => break,
                     _ => return err(c, "in numeric literal"),
                 },
                 St::One if c.is_ascii_digit() => st,
@@ -377,8 +370,6 @@ fn go_json_scan(bytes: &[u8]) -> Result<(), String> {
                 St::Dot => {
                     if c.is_ascii_digit() {
                         St::Dot0
-                    } else if at_eof {
-                        break;
                     } else {
                         return err(c, "after decimal point in numeric literal");
                     }
@@ -395,8 +386,6 @@ fn go_json_scan(bytes: &[u8]) -> Result<(), String> {
                 St::E | St::ESign => {
                     if c.is_ascii_digit() {
                         St::E0
-                    } else if at_eof {
-                        break;
                     } else {
                         return err(c, "in exponent of numeric literal");
                     }
@@ -407,13 +396,11 @@ fn go_json_scan(bytes: &[u8]) -> Result<(), String> {
                     St::EndValue
                 }
                 St::Lit(rest, k, word) => {
-                    if at_eof {
-                        break;
-                    }
-                    if c != rest[k] {
+                    let want = rest.get(k).copied().unwrap_or(b' ');
+                    if c != want {
                         return err(
                             c,
-                            &format!("in literal {word} (expecting {})", quote_char(rest[k])),
+                            &format!("in literal {word} (expecting {})", quote_char(want)),
                         );
                     }
                     if k + 1 == rest.len() {
@@ -472,7 +459,7 @@ mod tests {
         let big = "x".repeat(MAX_SIZE);
         assert_eq!(
             msgs(validate_config_map, json!({"data": {"a": big, "b": "y"}})),
-            [": Too long: may not be more than 1048576 bytes"]
+            ["[]: Too long: may not be more than 1048576 bytes"]
         );
     }
 
@@ -528,10 +515,13 @@ mod tests {
             "invalid character 'a' looking for beginning of object key string"
         );
         assert_eq!(e("{} x").unwrap(), "invalid character 'x' after top-level value");
+        // At the end the scanner steps one space through: a literal or number cut short
+        // names it (scanner.eof).
         assert_eq!(
             e("tru").unwrap(),
-            "unexpected end of JSON input"
+            "invalid character ' ' in literal true (expecting 'e')"
         );
+        assert_eq!(e("\"ab").unwrap(), "unexpected end of JSON input");
         assert_eq!(
             e("trux").unwrap(),
             "invalid character 'x' in literal true (expecting 'e')"
@@ -545,7 +535,10 @@ mod tests {
             "json: cannot unmarshal number into Go value of type map[string]interface {}"
         );
         assert_eq!(e("01").unwrap(), "invalid character '1' after top-level value");
-        assert_eq!(e("1.").unwrap(), "unexpected end of JSON input");
+        assert_eq!(
+            e("1.").unwrap(),
+            "invalid character ' ' after decimal point in numeric literal"
+        );
         assert_eq!(
             e("\"a\tb\"").unwrap(),
             "invalid character '\\t' in string literal"

@@ -48,8 +48,8 @@ impl Ip {
 fn dtoi(s: &[u8]) -> Option<(u32, usize)> {
     let mut n: u32 = 0;
     let mut i = 0;
-    while i < s.len() && s[i].is_ascii_digit() {
-        n = n * 10 + u32::from(s[i] - b'0');
+    for &c in s.iter().take_while(|c| c.is_ascii_digit()) {
+        n = n * 10 + u32::from(c - b'0');
         if n >= 0xFF_FFFF {
             return None;
         }
@@ -62,11 +62,11 @@ fn dtoi(s: &[u8]) -> Option<(u32, usize)> {
 fn xtoi(s: &[u8]) -> Option<(u32, usize)> {
     let mut n: u32 = 0;
     let mut i = 0;
-    while i < s.len() {
-        let d = match s[i] {
-            c @ b'0'..=b'9' => c - b'0',
-            c @ b'a'..=b'f' => c - b'a' + 10,
-            c @ b'A'..=b'F' => c - b'A' + 10,
+    for &c in s {
+        let d = match c {
+            b'0'..=b'9' => c - b'0',
+            b'a'..=b'f' => c - b'a' + 10,
+            b'A'..=b'F' => c - b'A' + 10,
             _ => break,
         };
         n = n * 16 + u32::from(d);
@@ -82,21 +82,12 @@ fn parse_v4(s: &[u8]) -> Option<[u8; 4]> {
     let mut p = [0u8; 4];
     let mut s = s;
     for (i, slot) in p.iter_mut().enumerate() {
-        if s.is_empty() {
-            return None;
-        }
         if i > 0 {
-            if s[0] != b'.' {
-                return None;
-            }
-            s = &s[1..];
+            s = s.strip_prefix(b".")?;
         }
         let (n, c) = dtoi(s)?;
-        if n > 0xFF {
-            return None;
-        }
-        *slot = n as u8;
-        s = &s[c..];
+        *slot = u8::try_from(n).ok()?;
+        s = s.get(c..)?;
     }
     s.is_empty().then_some(p)
 }
@@ -105,9 +96,9 @@ fn parse_v6(s: &[u8]) -> Option<[u8; 16]> {
     let mut ip = [0u8; 16];
     let mut ellipsis: Option<usize> = None;
     let mut s = s;
-    if s.len() >= 2 && s[0] == b':' && s[1] == b':' {
+    if let Some(rest) = s.strip_prefix(b"::") {
         ellipsis = Some(0);
-        s = &s[2..];
+        s = rest;
         if s.is_empty() {
             return Some(ip);
         }
@@ -118,36 +109,33 @@ fn parse_v6(s: &[u8]) -> Option<[u8; 16]> {
         if n > 0xFFFF {
             return None;
         }
-        if c < s.len() && s[c] == b'.' {
-            if ellipsis.is_none() && i != 12 {
-                return None;
-            }
-            if i + 4 > 16 {
+        if s.get(c) == Some(&b'.') {
+            if (ellipsis.is_none() && i != 12) || i + 4 > 16 {
                 return None;
             }
             let v4 = parse_v4(s)?;
-            ip[i..i + 4].copy_from_slice(&v4);
+            ip.get_mut(i..i + 4)?.copy_from_slice(&v4);
             s = &[];
             i += 4;
             break;
         }
-        ip[i] = (n >> 8) as u8;
-        ip[i + 1] = n as u8;
+        *ip.get_mut(i)? = (n >> 8) as u8;
+        *ip.get_mut(i + 1)? = n as u8;
         i += 2;
-        s = &s[c..];
+        s = s.get(c..)?;
         if s.is_empty() {
             break;
         }
-        if s[0] != b':' || s.len() == 1 {
+        if s.first() != Some(&b':') || s.len() == 1 {
             return None;
         }
-        s = &s[1..];
-        if s[0] == b':' {
+        s = s.get(1..)?;
+        if s.first() == Some(&b':') {
             if ellipsis.is_some() {
                 return None;
             }
             ellipsis = Some(i);
-            s = &s[1..];
+            s = s.get(1..)?;
             if s.is_empty() {
                 break;
             }
@@ -159,12 +147,8 @@ fn parse_v6(s: &[u8]) -> Option<[u8; 16]> {
     if i < 16 {
         let e = ellipsis?;
         let n = 16 - i;
-        for j in (e..i).rev() {
-            ip[j + n] = ip[j];
-        }
-        for b in ip.iter_mut().skip(e).take(n) {
-            *b = 0;
-        }
+        ip.copy_within(e..i, e + n);
+        ip.get_mut(e..e + n)?.fill(0);
     } else if ellipsis.is_some() {
         return None;
     }
@@ -195,8 +179,8 @@ pub fn parse_ip_sloppy(s: &str) -> Option<Ip> {
 fn strict_addr_refuses(s: &str) -> bool {
     let v6 = s.contains(':');
     let (groups, v4_tail) = if v6 {
-        match s.rfind(':') {
-            Some(i) if s[i + 1..].contains('.') => (&s[..i], Some(&s[i + 1..])),
+        match s.rsplit_once(':') {
+            Some((groups, tail)) if tail.contains('.') => (groups, Some(tail)),
             _ => (s, None),
         }
     } else {
@@ -241,8 +225,7 @@ struct Cidr<'a> {
 }
 
 fn parse_cidr_sloppy(s: &str) -> Option<Cidr<'_>> {
-    let i = s.find('/')?;
-    let (addr, mask) = (&s[..i], &s[i + 1..]);
+    let (addr, mask) = s.split_once('/')?;
     let (ip, v4) = match parse_v4(addr.as_bytes()) {
         Some(b) => (from_v4(b), true),
         None => (

@@ -194,7 +194,7 @@ pub(super) fn validate(obj: &Value, ctx: &Ctx, out: &mut Findings) {
 
 fn headless(spec: &Value) -> bool {
     let ips = strings(spec, "clusterIPs");
-    ips.len() == 1 && ips[0] == "None"
+    ips.len() == 1 && ips.first().is_some_and(|ip| ip == "None")
 }
 
 /// initIPFamilyFields up to the cluster's own families: the default ipFamilyPolicy, the
@@ -290,19 +290,25 @@ fn init_node_ports(svc: &mut Value) -> Option<Vec<Diagnostic>> {
                             return Some(vec![already_allocated(&ports_path, i, np)]);
                         }
                         taken.push(np);
-                        assigned[i] = np;
+                        if let Some(a) = assigned.get_mut(i) {
+                            *a = np;
+                        }
                         by_port.push((port, np));
                     }
                     None => {
                         let stand_in = -(i as i64) - 1;
-                        assigned[i] = stand_in;
+                        if let Some(a) = assigned.get_mut(i) {
+                            *a = stand_in;
+                        }
                         by_port.push((port, stand_in));
                     }
                 }
             }
             Some(np) if node_port != np => {
                 if node_port == 0 {
-                    assigned[i] = np;
+                    if let Some(a) = assigned.get_mut(i) {
+                        *a = np;
+                    }
                 } else {
                     if taken.contains(&node_port) {
                         return Some(vec![already_allocated(&ports_path, i, node_port)]);
@@ -347,7 +353,7 @@ fn cluster_ips_related(spec: &Value, ctx: &Ctx) -> Vec<Diagnostic> {
     if !ip.is_empty() {
         if ips.is_empty() {
             out.push(Diagnostic::required(&ips_path, ""));
-        } else if ips[0] != ip {
+        } else if ips.first().is_some_and(|first| first != ip) {
             out.push(invalid_strings(
                 &ips_path,
                 &ips,
@@ -369,7 +375,7 @@ fn cluster_ips_related(spec: &Value, ctx: &Ctx) -> Vec<Diagnostic> {
         if !FAMILIES.contains(&f.as_str()) {
             out.push(Diagnostic::not_supported(&fp.index(i), f.as_str(), &FAMILIES));
         }
-        if families[..i].contains(f) {
+        if families.iter().take(i).any(|g| g == f) {
             out.push(Diagnostic::duplicate(&fp.index(i), f.as_str()));
         }
     }
@@ -432,16 +438,16 @@ fn cluster_ips_related(spec: &Value, ctx: &Ctx) -> Vec<Diagnostic> {
         }
     }
     if !headless(spec) && !ips.is_empty() && !families.is_empty() {
-        for (i, v) in ips.iter().enumerate().take(families.len()) {
+        for (i, (v, family)) in ips.iter().zip(&families).enumerate() {
             let is_v6 = netaddr::parse_ip_sloppy(v).is_some_and(|ip| !ip.is_v4());
-            if families[i] == "IPv4" && is_v6 {
+            if family == "IPv4" && is_v6 {
                 out.push(Diagnostic::invalid(
                     &ips_path.index(i),
                     v.as_str(),
                     format!("expected an IPv4 value as indicated by `ipFamilies[{i}]`"),
                 ));
             }
-            if families[i] == "IPv6" && !is_v6 {
+            if family == "IPv6" && !is_v6 {
                 out.push(Diagnostic::invalid(
                     &ips_path.index(i),
                     v.as_str(),
@@ -542,11 +548,12 @@ fn validate_service(svc: &Value, ctx: &Ctx, minor: u32, out: &mut Findings) {
             if is_headless {
                 out.push(Diagnostic::invalid(
                     &sp.child("clusterIPs").index(0),
-                    ips[0].as_str(),
+                    "None",
                     format!("may not be set to 'None' for {kind} services"),
                 ));
             }
-            if minor <= 32 {
+            // Up to 1.32, LoadBalancer Services only.
+            if minor <= 32 && kind == "LoadBalancer" {
                 for (i, port) in ports.iter().enumerate() {
                     if int_of(port, "port") == 10250 {
                         out.push(Diagnostic::invalid(
@@ -1003,10 +1010,11 @@ mod tests {
             ["spec.ports[1].nodePort: Invalid value: 30080: provided port is already allocated"]
         );
         assert_eq!(
-            errs_at(json!({"type": "NodePort", "ports": [{"port": 10250}]}), 32),
+            errs_at(json!({"type": "LoadBalancer", "ports": [{"port": 10250}]}), 32),
             ["spec.ports[0]: Invalid value: 10250: may not expose port 10250 externally since it is used by kubelet"]
         );
-        assert!(errs_at(json!({"type": "NodePort", "ports": [{"port": 10250}]}), 33).is_empty());
+        assert!(errs_at(json!({"type": "NodePort", "ports": [{"port": 10250}]}), 32).is_empty());
+        assert!(errs_at(json!({"type": "LoadBalancer", "ports": [{"port": 10250}]}), 33).is_empty());
     }
 
     #[test]
