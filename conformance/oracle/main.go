@@ -56,6 +56,8 @@ var ops = []op{
 	{name: "validate", label: "validate(decoding)", gen: gen.validateDecoding, upstream: upstreamDecoding},
 	{name: "validate", label: "validate(ObjectMeta)", gen: gen.validateObjectMeta, prepare: prepareObjectMeta, upstream: upstreamObjectMeta},
 	{name: "validate", label: "validate(crdSchema)", gen: gen.validateCRDSchema, upstream: upstreamCRDSchema},
+	{name: "validate", label: "validate(Service)", gen: gen.validateService, upstream: upstreamService},
+	{name: "validate", label: "validate(ConfigMap and Secret)", gen: gen.validateConfigMapOrSecret, upstream: upstreamConfigMapOrSecret},
 	{name: "backoff", label: "backoff(job.getRemainingTime)", gen: gen.jobBackoffRemaining, upstream: upstreamJobBackoff},
 	{name: "backoff", label: "backoff(job.getRemainingTimePerIndex)", gen: gen.jobBackoffPerIndex, upstream: upstreamJobBackoff},
 	{name: "backoff", label: "backoff(job.getFinishedTime)", gen: gen.jobFinishedTime, upstream: upstreamJobBackoff},

@@ -119,7 +119,9 @@ fn label_names_refuse_dots_and_64_characters() {
 
 #[test]
 fn service_names_are_dns_1035_labels_unless_relaxed() {
-    let svc = named("v1", "Service", "1abc");
+    let mut svc = named("v1", "Service", "1abc");
+    // A Service needs a port (ValidateService); only the name is at issue here.
+    svc["spec"] = json!({"ports": [{"port": 80}]});
     let e = errors_at(33, svc.clone());
     assert_eq!(fields(&e), vec!["metadata.name"]);
     assert!(e[0].1.contains("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character"));

@@ -2,6 +2,7 @@
 //! on create, for the restart and failure scope. Upstream defaulting runs first unless the
 //! request asks for `skipDefaulting`, as the API server does.
 
+mod configmap;
 mod container;
 mod controllers;
 pub mod crd_schema;
@@ -14,12 +15,14 @@ pub mod job_lint;
 pub mod jobset;
 pub mod kubelet_config;
 pub mod meta;
+mod netaddr;
 pub mod pod;
 mod pod_dns;
 mod pod_env;
 mod pod_scheduling;
 mod pod_volumes;
 mod selector;
+mod service;
 pub mod streaming;
 mod template;
 pub mod unknown_fields;

@@ -103,6 +103,18 @@ pub(super) fn validate_kind(
             super::controllers::validate(kind, obj, ctx, out);
             true
         }
+        ("", "Service") if api_version == "v1" => {
+            super::service::validate(obj, ctx, out);
+            true
+        }
+        ("", "ConfigMap") if api_version == "v1" => {
+            super::configmap::validate_config_map(obj, ctx, out);
+            true
+        }
+        ("", "Secret") if api_version == "v1" => {
+            super::configmap::validate_secret(obj, ctx, out);
+            true
+        }
         ("", "PodTemplate") => {
             pod_template(obj, ctx, out);
             true

@@ -1,0 +1,342 @@
+//! IP addresses and CIDRs as the API server reads them: k8s.io/utils/net's `ParseIPSloppy` and
+//! `ParseCIDRSloppy` (Go 1.16's net parser, kept because it allows leading zeros), and the
+//! stricter reading of Go's net/netip that apimachinery's `StrictIPCIDRValidation` adds
+//! (k8s.io/apimachinery/pkg/util/validation/ip.go, from 1.33).
+
+/// A parsed address: its 16 bytes (IPv4 as `::ffff:a.b.c.d`, as Go's net.IP holds it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ip {
+    pub bytes: [u8; 16],
+}
+
+const V4_IN_V6: [u8; 12] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff];
+
+impl Ip {
+    /// Go's `ip.To4() != nil`: an IPv4 address, also when written as `::ffff:a.b.c.d`.
+    pub fn is_v4(&self) -> bool {
+        self.bytes[..12] == V4_IN_V6
+    }
+    fn v4(&self) -> [u8; 4] {
+        [self.bytes[12], self.bytes[13], self.bytes[14], self.bytes[15]]
+    }
+    pub fn is_unspecified(&self) -> bool {
+        self.bytes == [0; 16] || (self.is_v4() && self.v4() == [0; 4])
+    }
+    pub fn is_loopback(&self) -> bool {
+        if self.is_v4() {
+            return self.v4()[0] == 127;
+        }
+        self.bytes[..15] == [0; 15] && self.bytes[15] == 1
+    }
+    pub fn is_link_local_unicast(&self) -> bool {
+        if self.is_v4() {
+            let b = self.v4();
+            return b[0] == 169 && b[1] == 254;
+        }
+        self.bytes[0] == 0xfe && self.bytes[1] & 0xc0 == 0x80
+    }
+    pub fn is_link_local_multicast(&self) -> bool {
+        if self.is_v4() {
+            let b = self.v4();
+            return b[0] == 224 && b[1] == 0 && b[2] == 0;
+        }
+        self.bytes[0] == 0xff && self.bytes[1] & 0x0f == 0x02
+    }
+}
+
+/// `dtoi`: leading decimal digits (at least one), stopping at 0xFFFFFF.
+fn dtoi(s: &[u8]) -> Option<(u32, usize)> {
+    let mut n: u32 = 0;
+    let mut i = 0;
+    for &c in s.iter().take_while(|c| c.is_ascii_digit()) {
+        n = n * 10 + u32::from(c - b'0');
+        if n >= 0xFF_FFFF {
+            return None;
+        }
+        i += 1;
+    }
+    (i > 0).then_some((n, i))
+}
+
+/// `xtoi`: leading hex digits (at least one), stopping at 0xFFFFFF.
+fn xtoi(s: &[u8]) -> Option<(u32, usize)> {
+    let mut n: u32 = 0;
+    let mut i = 0;
+    for &c in s {
+        let d = match c {
+            b'0'..=b'9' => c - b'0',
+            b'a'..=b'f' => c - b'a' + 10,
+            b'A'..=b'F' => c - b'A' + 10,
+            _ => break,
+        };
+        n = n * 16 + u32::from(d);
+        if n >= 0xFF_FFFF {
+            return None;
+        }
+        i += 1;
+    }
+    (i > 0).then_some((n, i))
+}
+
+fn parse_v4(s: &[u8]) -> Option<[u8; 4]> {
+    let mut p = [0u8; 4];
+    let mut s = s;
+    for (i, slot) in p.iter_mut().enumerate() {
+        if i > 0 {
+            s = s.strip_prefix(b".")?;
+        }
+        let (n, c) = dtoi(s)?;
+        *slot = u8::try_from(n).ok()?;
+        s = s.get(c..)?;
+    }
+    s.is_empty().then_some(p)
+}
+
+fn parse_v6(s: &[u8]) -> Option<[u8; 16]> {
+    let mut ip = [0u8; 16];
+    let mut ellipsis: Option<usize> = None;
+    let mut s = s;
+    if let Some(rest) = s.strip_prefix(b"::") {
+        ellipsis = Some(0);
+        s = rest;
+        if s.is_empty() {
+            return Some(ip);
+        }
+    }
+    let mut i = 0;
+    while i < 16 {
+        let (n, c) = xtoi(s)?;
+        if n > 0xFFFF {
+            return None;
+        }
+        if s.get(c) == Some(&b'.') {
+            if (ellipsis.is_none() && i != 12) || i + 4 > 16 {
+                return None;
+            }
+            let v4 = parse_v4(s)?;
+            ip.get_mut(i..i + 4)?.copy_from_slice(&v4);
+            s = &[];
+            i += 4;
+            break;
+        }
+        *ip.get_mut(i)? = (n >> 8) as u8;
+        *ip.get_mut(i + 1)? = n as u8;
+        i += 2;
+        s = s.get(c..)?;
+        if s.is_empty() {
+            break;
+        }
+        if s.first() != Some(&b':') || s.len() == 1 {
+            return None;
+        }
+        s = s.get(1..)?;
+        if s.first() == Some(&b':') {
+            if ellipsis.is_some() {
+                return None;
+            }
+            ellipsis = Some(i);
+            s = s.get(1..)?;
+            if s.is_empty() {
+                break;
+            }
+        }
+    }
+    if !s.is_empty() {
+        return None;
+    }
+    if i < 16 {
+        let e = ellipsis?;
+        let n = 16 - i;
+        ip.copy_within(e..i, e + n);
+        ip.get_mut(e..e + n)?.fill(0);
+    } else if ellipsis.is_some() {
+        return None;
+    }
+    Some(ip)
+}
+
+fn from_v4(b: [u8; 4]) -> Ip {
+    let mut bytes = [0u8; 16];
+    bytes[..12].copy_from_slice(&V4_IN_V6);
+    bytes[12..].copy_from_slice(&b);
+    Ip { bytes }
+}
+
+/// netutils.ParseIPSloppy.
+pub fn parse_ip_sloppy(s: &str) -> Option<Ip> {
+    for c in s.bytes() {
+        match c {
+            b'.' => return parse_v4(s.as_bytes()).map(from_v4),
+            b':' => return parse_v6(s.as_bytes()).map(|bytes| Ip { bytes }),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// What netip.ParseAddr refuses of an address ParseIPSloppy took: an IPv4 part with a leading
+/// zero, an IPv6 group of more than 4 digits.
+fn strict_addr_refuses(s: &str) -> bool {
+    let v6 = s.contains(':');
+    let (groups, v4_tail) = if v6 {
+        match s.rsplit_once(':') {
+            Some((groups, tail)) if tail.contains('.') => (groups, Some(tail)),
+            _ => (s, None),
+        }
+    } else {
+        ("", Some(s))
+    };
+    if v6 && groups.split(':').any(|g| g.len() > 4) {
+        return true;
+    }
+    v4_tail.is_some_and(|t| t.split('.').any(|p| p.len() > 1 && p.starts_with('0')))
+}
+
+/// Whether an address written in IPv6 form holds an IPv4 address (netip's Is4In6).
+fn is_4in6_text(s: &str, ip: &Ip) -> bool {
+    s.contains(':') && ip.is_v4()
+}
+
+/// parseIP's messages (validation/ip.go): the address as the API server reads it, with
+/// `strict` (StrictIPCIDRValidation) its extra checks; empty: valid.
+pub fn ip_errors(s: &str, strict: bool) -> Vec<&'static str> {
+    let Some(ip) = parse_ip_sloppy(s) else {
+        return vec!["must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)"];
+    };
+    let mut errs = Vec::new();
+    if strict {
+        if strict_addr_refuses(s) {
+            errs.push("must not have leading 0s");
+        } else if is_4in6_text(s, &ip) {
+            errs.push("must not be an IPv4-mapped IPv6 address");
+        }
+    }
+    errs
+}
+
+/// A CIDR as ParseCIDRSloppy reads it: the address, its text, the prefix length and the
+/// address length in bits.
+struct Cidr<'a> {
+    ip: Ip,
+    addr: &'a str,
+    mask: &'a str,
+    bits: u32,
+    v4: bool,
+}
+
+fn parse_cidr_sloppy(s: &str) -> Option<Cidr<'_>> {
+    let (addr, mask) = s.split_once('/')?;
+    let (ip, v4) = match parse_v4(addr.as_bytes()) {
+        Some(b) => (from_v4(b), true),
+        None => (
+            Ip {
+                bytes: parse_v6(addr.as_bytes())?,
+            },
+            false,
+        ),
+    };
+    let (n, used) = dtoi(mask.as_bytes())?;
+    let max = if v4 { 32 } else { 128 };
+    (used == mask.len() && n <= max).then_some(Cidr {
+        ip,
+        addr,
+        mask,
+        bits: n,
+        v4,
+    })
+}
+
+/// parseCIDR's messages (validation/ip.go), as [`ip_errors`].
+pub fn cidr_errors(s: &str, strict: bool) -> Vec<&'static str> {
+    let Some(c) = parse_cidr_sloppy(s) else {
+        return vec!["must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)"];
+    };
+    if !strict {
+        return Vec::new();
+    }
+    if strict_addr_refuses(c.addr) || (c.mask.len() > 1 && c.mask.starts_with('0')) {
+        return vec!["must not have leading 0s in IP or prefix length"];
+    }
+    if is_4in6_text(c.addr, &c.ip) {
+        return vec!["must not have an IPv4-mapped IPv6 address"];
+    }
+    let (bytes, prefix): (&[u8], u32) = if c.v4 {
+        (&c.ip.bytes[12..], c.bits)
+    } else {
+        (&c.ip.bytes[..], c.bits)
+    };
+    let beyond = bytes.iter().enumerate().any(|(i, b)| {
+        let start = (i as u32) * 8;
+        let keep = prefix.saturating_sub(start).min(8);
+        let mask = if keep == 0 { 0u8 } else { 0xffu8 << (8 - keep) };
+        b & !mask != 0
+    });
+    if beyond {
+        return vec!["must not have bits set beyond the prefix length"];
+    }
+    Vec::new()
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn sloppy_addresses() {
+        assert!(parse_ip_sloppy("10.0.0.1").unwrap().is_v4());
+        assert!(parse_ip_sloppy("010.000.0.1").is_some());
+        assert!(parse_ip_sloppy("256.0.0.1").is_none());
+        assert!(parse_ip_sloppy("1.2.3").is_none());
+        assert!(parse_ip_sloppy("1.2.3.4 ").is_none());
+        assert!(!parse_ip_sloppy("2001:db8::1").unwrap().is_v4());
+        assert!(parse_ip_sloppy("::ffff:1.2.3.4").unwrap().is_v4());
+        assert!(parse_ip_sloppy("::").unwrap().is_unspecified());
+        assert!(parse_ip_sloppy("1::2::3").is_none());
+        assert!(parse_ip_sloppy("fe80::1%eth0").is_none());
+        assert!(parse_ip_sloppy("1:2:3:4:5:6:7:8").is_some());
+        assert!(parse_ip_sloppy("1:2:3:4:5:6:7:8::").is_none());
+        assert!(parse_ip_sloppy("None").is_none());
+        assert!(parse_ip_sloppy("").is_none());
+        assert!(parse_ip_sloppy("127.0.0.1").unwrap().is_loopback());
+        assert!(parse_ip_sloppy("::1").unwrap().is_loopback());
+        assert!(parse_ip_sloppy("169.254.1.1").unwrap().is_link_local_unicast());
+        assert!(parse_ip_sloppy("224.0.0.5").unwrap().is_link_local_multicast());
+        assert!(parse_ip_sloppy("ff02::1").unwrap().is_link_local_multicast());
+    }
+
+    #[test]
+    fn strict_addresses() {
+        assert!(ip_errors("010.0.0.1", false).is_empty());
+        assert_eq!(ip_errors("010.0.0.1", true), ["must not have leading 0s"]);
+        assert_eq!(
+            ip_errors("::ffff:1.2.3.4", true),
+            ["must not be an IPv4-mapped IPv6 address"]
+        );
+        assert_eq!(ip_errors("00001::1", true), ["must not have leading 0s"]);
+        assert!(ip_errors("2001:db8::1", true).is_empty());
+        assert_eq!(ip_errors("x", true).len(), 1);
+    }
+
+    #[test]
+    fn cidrs() {
+        assert!(cidr_errors("10.0.0.0/8", true).is_empty());
+        assert!(cidr_errors("10.0.0.1/8", false).is_empty());
+        assert_eq!(
+            cidr_errors("10.0.0.1/8", true),
+            ["must not have bits set beyond the prefix length"]
+        );
+        assert_eq!(
+            cidr_errors("10.0.0.0/08", true),
+            ["must not have leading 0s in IP or prefix length"]
+        );
+        assert_eq!(cidr_errors("10.0.0.0/33", false).len(), 1);
+        assert_eq!(cidr_errors("10.0.0.0", false).len(), 1);
+        assert!(cidr_errors("2001:db8::/32", true).is_empty());
+        assert_eq!(
+            cidr_errors("::ffff:10.0.0.0/104", true),
+            ["must not have an IPv4-mapped IPv6 address"]
+        );
+        assert!(cidr_errors("0.0.0.0/0", true).is_empty());
+    }
+}
