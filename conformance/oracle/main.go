@@ -52,6 +52,7 @@ var ops = []op{
 	{name: "validate", label: "validate(decoding)", gen: gen.validateDecoding, upstream: upstreamDecoding},
 	{name: "validate", label: "validate(ObjectMeta)", gen: gen.validateObjectMeta, prepare: prepareObjectMeta, upstream: upstreamObjectMeta},
 	{name: "validate", label: "validate(crdSchema)", gen: gen.validateCRDSchema, upstream: upstreamCRDSchema},
+	{name: "validate", label: "validate(CEL)", gen: gen.validateCEL, upstream: upstreamCEL},
 	{name: "backoff", label: "backoff(job.getRemainingTime)", gen: gen.jobBackoffRemaining, upstream: upstreamJobBackoff},
 	{name: "backoff", label: "backoff(job.getRemainingTimePerIndex)", gen: gen.jobBackoffPerIndex, upstream: upstreamJobBackoff},
 	{name: "backoff", label: "backoff(job.getFinishedTime)", gen: gen.jobFinishedTime, upstream: upstreamJobBackoff},
