@@ -210,16 +210,26 @@ var celRootRules = []string{"self.metadata.name.size() < 4", "self.metadata.name
 var celNames = []string{"a", "b", "ab", "abc", "b-c", "A", "a b", "", "xyz", "a-b-c", "p1"}
 var celModes = []string{"InOrder", "AnyOrder", "Other"}
 
-func (g gen) celRule(rules []string, fieldPaths []string) map[string]any {
+// Message expressions that compile on every node, then those of one kind of node (the last
+// ones fail at run time on some objects: the API server falls back to the message).
+var celMessageExprs = []string{"'rule failed'", "'  '", "'a\\nb'", "' trimmed '", "''"}
+
+func (g gen) celRule(rules []string, fieldPaths []string, msgExprs []string) map[string]any {
 	r := map[string]any{"rule": rules[g.r.IntN(len(rules))]}
+	pickExpr := func() string {
+		if len(msgExprs) > 0 && g.chance(0.6) {
+			return msgExprs[g.r.IntN(len(msgExprs))]
+		}
+		return celMessageExprs[g.r.IntN(len(celMessageExprs))]
+	}
 	switch g.r.IntN(6) {
 	case 1:
 		r["message"] = g.pick("must be good", " spaced message ", "replicas must be valid").(string)
 	case 2:
-		r["messageExpression"] = g.pick("'bad value: ' + string(self)", "'rule failed'", "'  '", "'x' + self.nope", "'a\\nb'").(string)
+		r["messageExpression"] = pickExpr()
 	case 3:
 		r["message"] = "fallback message"
-		r["messageExpression"] = g.pick("'from expression'", "'x' + self.nope", "''").(string)
+		r["messageExpression"] = pickExpr()
 	}
 	if g.chance(0.3) {
 		r["reason"] = g.pick("FieldValueInvalid", "FieldValueForbidden", "FieldValueRequired", "FieldValueDuplicate").(string)
@@ -230,13 +240,13 @@ func (g gen) celRule(rules []string, fieldPaths []string) map[string]any {
 	return r
 }
 
-func (g gen) celRules(rules []string, fieldPaths []string, p float64) []any {
+func (g gen) celRules(rules []string, fieldPaths []string, msgExprs []string, p float64) []any {
 	if !g.chance(p) {
 		return nil
 	}
 	out := []any{}
 	for n := 1 + g.r.IntN(3); n > 0; n-- {
-		out = append(out, g.celRule(rules, fieldPaths))
+		out = append(out, g.celRule(rules, fieldPaths, msgExprs))
 	}
 	return out
 }
@@ -262,21 +272,21 @@ func (g gen) celSchema() (root []any, spec map[string]any) {
 	if g.chance(0.5) {
 		item["required"] = []any{"name"}
 	}
-	withRules(item, g.celRules(celItemRules, []string{".port", ".name"}, 0.3))
+	withRules(item, g.celRules(celItemRules, []string{".port", ".name"}, []string{"'item ' + self.name", "'port ' + string(self.port)"}, 0.3))
 	items := map[string]any{"type": "array", "maxItems": 4, "items": item}
 	if g.chance(0.3) {
 		items["x-kubernetes-list-type"] = "map"
 		items["x-kubernetes-list-map-keys"] = []any{"name"}
 		item["required"] = []any{"name"}
 	}
-	withRules(items, g.celRules(celListRules, nil, 0.3))
-	tags := withRules(map[string]any{"type": "array", "maxItems": 4, "items": withRules(map[string]any{"type": "string", "maxLength": 8}, g.celRules(strRule(celStringRules), nil, 0.15))}, g.celRules(celTagRules, nil, 0.2))
-	labels := withRules(map[string]any{"type": "object", "maxProperties": 4, "additionalProperties": map[string]any{"type": "string", "maxLength": 8}}, g.celRules(celMapRules, nil, 0.2))
+	withRules(items, g.celRules(celListRules, nil, []string{"'list of ' + string(self.size())", "'first ' + self[0].name"}, 0.3))
+	tags := withRules(map[string]any{"type": "array", "maxItems": 4, "items": withRules(map[string]any{"type": "string", "maxLength": 8}, g.celRules(strRule(celStringRules), nil, []string{"'bad value: ' + self", "self + ' is wrong'"}, 0.15))}, g.celRules(celTagRules, nil, []string{"'tags: ' + self.join(',')", "'tag ' + self[0]"}, 0.2))
+	labels := withRules(map[string]any{"type": "object", "maxProperties": 4, "additionalProperties": map[string]any{"type": "string", "maxLength": 8}}, g.celRules(celMapRules, nil, []string{"'map of ' + string(self.size())", "'x is ' + self['x']"}, 0.2))
 	spec = map[string]any{
 		"type": "object",
 		"properties": map[string]any{
 			"replicas": map[string]any{"type": "integer"},
-			"name":     withRules(map[string]any{"type": "string", "maxLength": 8}, g.celRules(strRule(celStringRules), nil, 0.2)),
+			"name":     withRules(map[string]any{"type": "string", "maxLength": 8}, g.celRules(strRule(celStringRules), nil, []string{"'bad value: ' + self"}, 0.2)),
 			"mode":     map[string]any{"type": "string", "maxLength": 10},
 			"ratio":    map[string]any{"type": "number"},
 			"enabled":  map[string]any{"type": "boolean"},
@@ -286,8 +296,8 @@ func (g gen) celSchema() (root []any, spec map[string]any) {
 			"labels":   labels,
 		},
 	}
-	withRules(spec, g.celRules(celSpecRules, []string{".replicas", ".name", ".items", ".labels", "['labels']", ".labels['x']"}, 0.9))
-	return g.celRules(celRootRules, []string{".spec", ".spec.name"}, 0.2), spec
+	withRules(spec, g.celRules(celSpecRules, []string{".replicas", ".name", ".items", ".labels", "['labels']", ".labels['x']"}, []string{"'name ' + self.name", "string(self.replicas) + ' replicas'", "'mode ' + self.mode"}, 0.9))
+	return g.celRules(celRootRules, []string{".spec", ".spec.name"}, []string{"'object ' + self.metadata.name", "'spec name ' + self.spec.name"}, 0.2), spec
 }
 
 func (g gen) celValue() map[string]any {

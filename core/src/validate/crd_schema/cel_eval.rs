@@ -20,6 +20,8 @@ use crate::diag::{Diagnostic, ErrorType as T, FieldPath};
 use crate::eval::jobset_re2;
 use cel::extractors::{Arguments, This};
 use cel::objects::Key;
+use cel::common::ast::{Expr, operators};
+use cel::parser::Expression;
 use cel::{Context, ExecutionError, Program, Value as Cv};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -36,7 +38,7 @@ const MAX_DEPTH: usize = 512;
 pub fn errors(schema: &Schema, v: &Value, blocked: bool, minor: u32) -> Vec<Diagnostic> {
     if blocked {
         return vec![apimachinery_error(
-            "",
+            "<nil>",
             T::FieldValueInvalid,
             Some(Value::Null),
             "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
@@ -102,9 +104,15 @@ fn schema_type(s: &Schema) -> &str {
     s.types.first().map_or("", String::as_str)
 }
 
+/// The field as field.Error prints it: the validator starts from a nil path, which prints as
+/// `<nil>` for the root's own rules.
+fn field_of(path: &FieldPath) -> &str {
+    if path.as_str().is_empty() { "<nil>" } else { path.as_str() }
+}
+
 /// `field.Invalid(fldPath, sts.Type, detail)`, the validator's own errors.
 fn invalid(path: &FieldPath, ty: &str, detail: &str, minor: u32) -> Diagnostic {
-    apimachinery_error(path.as_str(), T::FieldValueInvalid, Some(Value::from(ty)), detail, minor)
+    apimachinery_error(field_of(path), T::FieldValueInvalid, Some(Value::from(ty)), detail, minor)
 }
 
 fn node_rules(
@@ -132,7 +140,7 @@ fn node_rules(
             continue;
         }
         let ctx = context(&this);
-        let result = match program.execute(&ctx) {
+        let result = match eval(program.expression(), &ctx) {
             Ok(r) => r,
             Err(e) => {
                 let msg = runtime_error(&e);
@@ -175,7 +183,7 @@ fn node_rules(
             _ => (T::FieldValueInvalid, bad),
         };
         let detail = if t == T::FieldValueDuplicate { String::new() } else { detail };
-        let d = apimachinery_error(at.as_str(), t, bad, &detail, minor);
+        let d = apimachinery_error(field_of(&at), t, bad, &detail, minor);
         out.push(d);
     }
 }
@@ -233,6 +241,49 @@ fn message_expression(rule: &Rule, ctx: &Context) -> Option<String> {
         return None;
     }
     Some(t.to_owned())
+}
+
+/// Evaluates `e`, with cel-go's logical operators at the top of the expression: `||` and `&&`
+/// are commutative over errors (an error on one side is absorbed by a deciding value on the
+/// other) and, with errors on both sides, the left one is the result (cel-go interpreter
+/// evalOr/evalAnd); the crate would give the right one. Below other nodes the crate decides.
+fn eval(e: &Expression, ctx: &Context) -> Result<Cv, ExecutionError> {
+    if let Expr::Call(call) = &e.expr
+        && call.target.is_none()
+    {
+        match (call.func_name.as_str(), call.args.as_slice()) {
+            (operators::LOGICAL_OR | operators::LOGICAL_AND, [a, b]) => {
+                let decisive = call.func_name == operators::LOGICAL_OR;
+                let l = eval(a, ctx);
+                if matches!(l, Ok(Cv::Bool(x)) if x == decisive) {
+                    return Ok(Cv::Bool(decisive));
+                }
+                let r = eval(b, ctx);
+                return match (l, r) {
+                    (_, Ok(Cv::Bool(x))) if x == decisive => Ok(Cv::Bool(decisive)),
+                    (Ok(Cv::Bool(_)), Ok(Cv::Bool(y))) => Ok(Cv::Bool(y)),
+                    (Err(e), _) => Err(e),
+                    (Ok(Cv::Bool(_)), Err(e)) => Err(e),
+                    _ => Err(ExecutionError::function_error(&call.func_name, "no such overload")),
+                };
+            }
+            (operators::CONDITIONAL, [c, t, f]) => {
+                return match eval(c, ctx)? {
+                    Cv::Bool(true) => eval(t, ctx),
+                    Cv::Bool(false) => eval(f, ctx),
+                    _ => Err(ExecutionError::function_error("_?_:_", "no such overload")),
+                };
+            }
+            (operators::LOGICAL_NOT, [a]) => {
+                return match eval(a, ctx)? {
+                    Cv::Bool(b) => Ok(Cv::Bool(!b)),
+                    _ => Err(ExecutionError::function_error("!_", "no such overload")),
+                };
+            }
+            _ => {}
+        }
+    }
+    Cv::resolve(e, ctx)
 }
 
 /// Compiles a rule; `Ok(None)` for an empty one (the validator skips it).
