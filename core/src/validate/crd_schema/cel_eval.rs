@@ -174,8 +174,13 @@ fn node_rules(
             at = at.child(&joined_steps(s, &steps));
         }
         let detail = message_expression(rule, &ctx).unwrap_or_else(|| rule_message_or_default(rule));
-        let omit = matches!(ty, "object" | "array");
-        let bad = (!omit).then(|| v.clone());
+        // From 1.35 the error carries the value (left out for objects and arrays); before, the
+        // schema's type, as for the validator's own errors (validation.go at each minor).
+        let bad = if minor < 35 {
+            Some(Value::from(ty))
+        } else {
+            (!matches!(ty, "object" | "array")).then(|| v.clone())
+        };
         let (t, bad) = match rule.reason.as_deref() {
             Some("FieldValueForbidden") => (T::FieldValueForbidden, None),
             Some("FieldValueRequired") => (T::FieldValueRequired, None),

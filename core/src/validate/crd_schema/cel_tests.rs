@@ -28,11 +28,15 @@ fn crd_with_root(root_rules: Value, spec: Value) -> String {
 }
 
 fn check_with(crd: String, spec: Value) -> ValidateOutput {
+    check_at(crd, spec, "1.37")
+}
+
+fn check_at(crd: String, spec: Value, minor: &str) -> ValidateOutput {
     run(ValidateInput {
         object: Some(
             json!({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"}, "spec": spec}),
         ),
-        kubernetes_version: Some("1.37".to_owned()),
+        kubernetes_version: Some(minor.to_owned()),
         crds: vec![super::CrdInput {
             source: crd,
             file_name: None,
@@ -88,7 +92,7 @@ fn message_message_expression_reason_and_field_path() {
     assert_eq!(
         messages(&out),
         [
-            "spec.labels.x: Required value: fallback",
+            "spec.labels[x]: Required value: fallback",
             "spec.name: Forbidden: name abcd is long",
             "spec: Invalid value: too many",
         ]
@@ -100,16 +104,22 @@ fn runtime_errors_are_worded_as_cel_go_words_them() {
     let s = spec_with(json!([
         {"rule": "self.replicas > 0"},
         {"rule": "self.items[2].port > 0"},
-        {"rule": "self.ratio / 0.0 > 0.0 || 1 / (self.items.size() - 1) > 0"},
+        {"rule": "self.ratio > 0.0 || self.items.size() / (self.items.size() - 1) > 0"},
         {"rule": "self.items.size() + 9223372036854775807 > 0"}
     ]));
     let out = check(s, json!({"items": [{"name": "a"}]}));
+    let ok = check(
+        spec_with(json!([{"rule": "self.ratio > 0.0 || self.items.size() == 1"}])),
+        json!({"items": [{"name": "a"}]}),
+    );
+    assert!(ok.valid, "an error on one side of || is absorbed by true on the other: {:?}", ok.errors);
     assert_eq!(
         messages(&out),
         [
-            "spec: Invalid value: \"object\": division by zero evaluating rule: self.ratio / 0.0 > 0.0 || 1 / (self.items.size() - 1) > 0",
             "spec: Invalid value: \"object\": index out of bounds: 2 evaluating rule: self.items[2].port > 0",
             "spec: Invalid value: \"object\": integer overflow evaluating rule: self.items.size() + 9223372036854775807 > 0",
+            // Both sides of || fail: the left side's error (cel-go), not the right's.
+            "spec: Invalid value: \"object\": no such key: ratio evaluating rule: self.ratio > 0.0 || self.items.size() / (self.items.size() - 1) > 0",
             "spec: Invalid value: \"object\": no such key: replicas evaluating rule: self.replicas > 0",
         ]
     );
@@ -198,4 +208,26 @@ fn bad_rules_deep_objects_and_many_rules_are_bounded() {
         "x-kubernetes-validations": [{"rule": "has(self.a)"}]});
     let out = check(s, deep);
     assert!(out.errors.iter().all(|d| !d.message.contains("failed rule")), "{:?}", out.errors.first());
+}
+
+#[test]
+fn before_1_35_the_bad_value_is_the_schema_type() {
+    let s = json!({"type": "object", "x-kubernetes-validations": [{"rule": "self.a < 2"}],
+        "properties": {"a": {"type": "integer",
+            "x-kubernetes-validations": [{"rule": "self < 3", "message": "small"}]}}});
+    let crd = crd_with_root(json!([]), s);
+    assert_eq!(
+        messages(&check_at(crd.clone(), json!({"a": 7}), "1.34")),
+        [
+            "spec.a: Invalid value: \"integer\": small",
+            "spec: Invalid value: \"object\": failed rule: self.a < 2",
+        ]
+    );
+    assert_eq!(
+        messages(&check_at(crd, json!({"a": 7}), "1.35")),
+        [
+            "spec.a: Invalid value: 7: small",
+            "spec: Invalid value: failed rule: self.a < 2",
+        ]
+    );
 }
