@@ -14,10 +14,13 @@
 //! bookkeeping. A generic validator would agree on most valid objects and word every error
 //! differently.
 //!
-//! CEL rules (`x-kubernetes-validations`) are not evaluated: a kind whose schema has any gets an
-//! info saying so (no Rust CEL implementation matches cel-go and the Kubernetes libraries).
+//! CEL rules (`x-kubernetes-validations`) are evaluated after those checks (cel_eval.rs, with the
+//! `cel` feature); a build without it (the wasm package) says once per kind that they were not.
 
 pub mod bundled;
+pub mod cel;
+#[cfg(feature = "cel")]
+mod cel_eval;
 mod formats;
 pub mod go;
 pub mod openapi;
@@ -381,16 +384,41 @@ pub fn admit(
     {
         m.shift_remove("status");
     }
-    out.extend(openapi::field_errors(schema, &v, minor));
-    out.extend(structural::embedded_errors(schema, &v, minor));
-    out.extend(structural::list_errors(schema, &v, minor));
+    let mut errors = openapi::field_errors(schema, &v, minor);
+    errors.extend(structural::embedded_errors(schema, &v, minor));
+    errors.extend(structural::list_errors(schema, &v, minor));
+    #[cfg(feature = "cel")]
+    if schema.cel_rules > 0 {
+        // strategy.go Validate: the CEL rules run after the schema's checks, unless one of their
+        // errors is of a type that blocks them (hasBlockingErr).
+        use crate::diag::ErrorType as T;
+        let blocked = errors.iter().any(|e| {
+            matches!(
+                e.error_type,
+                Some(
+                    T::FieldValueNotSupported
+                        | T::FieldValueRequired
+                        | T::FieldValueTooLong
+                        | T::FieldValueTooMany
+                        | T::FieldValueTypeInvalid
+                )
+            )
+        });
+        let mut cel = cel_eval::errors(schema, &v, blocked, minor);
+        for d in &mut cel {
+            d.code = Some("crd-schema".to_owned());
+        }
+        errors.extend(cel);
+    }
+    out.extend(errors);
+    #[cfg(not(feature = "cel"))]
     if schema.cel_rules > 0 {
         out.push(
             Diagnostic::request(
                 "cel-not-evaluated",
                 "",
                 format!(
-                    "{}/{}: the CRD's schema has {} x-kubernetes-validations rule{} (CEL), which restartkit does not evaluate; the rest of the schema was checked",
+                    "{}/{}: the CRD's schema has {} x-kubernetes-validations rule{} (CEL), which this build of restartkit does not evaluate; the rest of the schema was checked",
                     crd.group,
                     crd.kind,
                     schema.cel_rules,
@@ -405,3 +433,5 @@ pub fn admit(
 
 #[cfg(test)]
 mod tests;
+#[cfg(all(test, feature = "cel"))]
+mod cel_tests;

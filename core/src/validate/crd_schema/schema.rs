@@ -44,7 +44,9 @@ pub struct Schema {
     pub embedded_resource: bool,
     pub list_type: Option<String>,
     pub list_map_keys: Vec<String>,
-    /// `x-kubernetes-validations` rules somewhere at or below this node (not evaluated).
+    /// This node's own `x-kubernetes-validations` rules.
+    pub validations: Vec<super::cel::Rule>,
+    /// `x-kubernetes-validations` rules somewhere at or below this node.
     pub cel_rules: usize,
 }
 
@@ -383,10 +385,9 @@ fn read_at(
             "Forbidden: additionalProperties and properties are mutual exclusive",
         ));
     }
-    s.cel_rules = match m.get("x-kubernetes-validations") {
-        Some(Value::Array(rules)) => rules.len(),
-        _ => 0,
-    } + s.properties.values().map(|p| p.cel_rules).sum::<usize>()
+    s.validations = super::cel::read_rules(m, path).map_err(|(f, e)| err(&f, e))?;
+    s.cel_rules = s.validations.len()
+        + s.properties.values().map(|p| p.cel_rules).sum::<usize>()
         + s.items.as_ref().map_or(0, |i| i.cel_rules)
         + match &s.additional_properties {
             Some(Additional::Schema(a)) => a.cel_rules,

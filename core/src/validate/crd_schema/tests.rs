@@ -312,6 +312,7 @@ fn list_types_refuse_duplicates() {
 }
 
 #[test]
+#[cfg(not(feature = "cel"))]
 fn cel_rules_are_said_to_be_unchecked() {
     let s = json!({"type": "object", "x-kubernetes-validations": [{"rule": "self.a == 1"}],
         "properties": {"a": {"type": "integer"}}});
@@ -674,6 +675,7 @@ fn a_custom_resource_gets_the_metadata_check_of_its_crd() {
 }
 
 #[test]
+#[cfg(not(feature = "cel"))]
 fn the_cel_note_is_given_once_per_kind() {
     let s = json!({"type": "object", "x-kubernetes-validations": [{"rule": "true"}]});
     let text = format!(
