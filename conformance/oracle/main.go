@@ -45,6 +45,7 @@ var ops = []op{
 	{name: "matchRestartRule", gen: gen.matchRestartRule, upstream: upstreamMatchRestartRule},
 	{name: "statusTransition", gen: gen.statusTransition, upstream: upstreamStatusTransition},
 	{name: "validate", label: "validate(Pod)", gen: gen.validatePod, prepare: prepareValidate, upstream: upstreamValidate, timed: timedValidate},
+	{name: "validate", label: "validate(Pod probes)", gen: gen.validatePodProbes, prepare: prepareValidate, upstream: upstreamValidate},
 	{name: "validate", label: "validate(Job)", gen: gen.validateJob, prepare: prepareValidate, upstream: upstreamValidateJobMessages, timed: timedValidate},
 	{name: "validate", label: "validate(workloads)", gen: gen.validateWorkload, prepare: prepareWorkload, upstream: upstreamWorkload},
 	{name: "validate", label: "validate(workload specs)", gen: gen.validateWorkloadSpec, upstream: upstreamWorkload},

@@ -14,6 +14,7 @@ pub mod jobset;
 pub mod kubelet_config;
 pub mod meta;
 pub mod pod;
+mod pod_probes;
 mod selector;
 pub mod streaming;
 pub mod unknown_fields;

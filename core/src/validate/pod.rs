@@ -232,6 +232,7 @@ pub fn validate_pod_spec(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, out: &mut 
         drop_disabled(spec, path, ctx, out)
     };
     let spec = dropped.as_ref().unwrap_or(spec);
+    let probes = super::pod_probes::Env::new(spec, ctx);
 
     if spec.termination_grace_period_seconds.is_none() {
         out.push(Diagnostic::required(
@@ -255,6 +256,7 @@ pub fn validate_pod_spec(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, out: &mut 
             out.push(Diagnostic::required(&p.child("name"), ""));
         }
         super::container::common(c, &p, !ctx.skip_defaulting, out);
+        super::pod_probes::validate_container(c, &p, &probes, out);
         if !names.insert(c.name.as_str()) {
             out.push(Diagnostic::duplicate(&p.child("name"), c.name.as_str()));
         }
@@ -291,17 +293,7 @@ pub fn validate_pod_spec(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, out: &mut 
         } else if !c.name.is_empty() {
             names.insert(c.name.as_str());
         }
-        if !is_sidecar(c) {
-            let detail = "may not be set for init containers without restartPolicy=Always";
-            if c.lifecycle.as_ref().is_some_and(|v| !v.is_null()) {
-                out.push(Diagnostic::forbidden(&p.child("lifecycle"), detail));
-            }
-            for probe in ["livenessProbe", "readinessProbe", "startupProbe"] {
-                if other_set(c, probe) {
-                    out.push(Diagnostic::forbidden(&p.child(probe), detail));
-                }
-            }
-        }
+        super::pod_probes::validate_init_container(c, &p, is_sidecar(c), &probes, out);
     }
 
     // Ephemeral containers: restart fields are not on the allow-list.
