@@ -19,6 +19,7 @@ mod netaddr;
 pub mod pod;
 mod pod_dns;
 mod pod_env;
+mod pod_probes;
 mod pod_scheduling;
 mod pod_volumes;
 mod selector;

@@ -246,6 +246,7 @@ fn validate_pod_spec_of(
     };
     let spec = dropped.as_ref().unwrap_or(spec);
     let vols = super::pod_volumes::validate_volumes(spec, pod_name, path, ctx, out);
+    let probes = super::pod_probes::Env::new(spec, ctx);
 
     if spec.termination_grace_period_seconds.is_none() {
         out.push(Diagnostic::required(
@@ -270,6 +271,7 @@ fn validate_pod_spec_of(
         }
         super::container::common(c, &p, !ctx.skip_defaulting, out);
         super::pod_volumes::container(c, &p, &vols, false, out);
+        super::pod_probes::validate_container(c, &p, &probes, out);
         if !names.insert(c.name.as_str()) {
             out.push(Diagnostic::duplicate(&p.child("name"), c.name.as_str()));
         }
@@ -307,17 +309,7 @@ fn validate_pod_spec_of(
         } else if !c.name.is_empty() {
             names.insert(c.name.as_str());
         }
-        if !is_sidecar(c) {
-            let detail = "may not be set for init containers without restartPolicy=Always";
-            if c.lifecycle.as_ref().is_some_and(|v| !v.is_null()) {
-                out.push(Diagnostic::forbidden(&p.child("lifecycle"), detail));
-            }
-            for probe in ["livenessProbe", "readinessProbe", "startupProbe"] {
-                if other_set(c, probe) {
-                    out.push(Diagnostic::forbidden(&p.child(probe), detail));
-                }
-            }
-        }
+        super::pod_probes::validate_init_container(c, &p, is_sidecar(c), &probes, out);
     }
 
     // Ephemeral containers: restart fields are not on the allow-list.
