@@ -830,8 +830,10 @@ const KNOWN_CIRCLES: &[&str] = &[
     "source source::checks source::document source::json source::lookahead source::span source::stream source::yaml",
     // The trainer's build, its webhooks and mod.rs.
     "trainer trainer::build trainer::webhook",
-    // validate/job.rs's name checks, which meta.rs uses (the job.rs split).
-    "validate::container validate::job validate::job_lint validate::meta validate::pod validate::selector",
+    // ObjectMeta's label checks and the label selector rules, each using the other's.
+    "validate::meta validate::selector",
+    // The Job's validation and its lints (the job.rs split).
+    "validate::job validate::job_lint",
 ];
 
 #[test]

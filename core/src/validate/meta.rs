@@ -442,7 +442,7 @@ pub fn qualified_name(value: &str, minor: u32) -> Vec<String> {
     } else if name.len() > 63 {
         errs.push(format!("name part {}", max_len(63, unit)));
     }
-    if !super::job::is_qualified_name_part(name) {
+    if !super::names::is_qualified_name_part(name) {
         errs.push(format!(
             "name part {}",
             regex_error(
@@ -461,7 +461,7 @@ pub fn label_value(value: &str, minor: u32) -> Vec<String> {
     if value.len() > 63 {
         errs.push(max_len(63, content_unit(minor)));
     }
-    if !value.is_empty() && !super::job::is_qualified_name_part(value) {
+    if !value.is_empty() && !super::names::is_qualified_name_part(value) {
         errs.push(regex_error(
             LABEL_VALUE_MSG,
             LABEL_VALUE_FMT,
@@ -544,7 +544,7 @@ pub fn domain_prefixed_path(p: &FieldPath, value: &str) -> Vec<Diagnostic> {
             "must be a domain-prefixed path (such as \"acme.io/foo\")",
         )];
     };
-    let mut out: Vec<Diagnostic> = super::job::dns1123_subdomain_errors(host)
+    let mut out: Vec<Diagnostic> = super::names::dns1123_subdomain_errors(host)
         .into_iter()
         .map(|e| Diagnostic::invalid(p, host, e))
         .collect();

@@ -15,6 +15,7 @@ pub mod job_lint;
 pub mod jobset;
 pub mod kubelet_config;
 pub mod meta;
+pub mod names;
 mod netaddr;
 pub mod pod;
 mod pod_dns;

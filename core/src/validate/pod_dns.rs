@@ -10,7 +10,7 @@
 //! mirror Pod annotation, the tolerations annotation, `controller.kubernetes.io/pod-deletion-cost`).
 
 use super::Ctx;
-use super::job::dns1123_subdomain_errors;
+use super::names::dns1123_subdomain_errors;
 use super::meta::{dns1123_label, regex_error};
 use super::pod_scheduling::{list, str_of, strings};
 use crate::api::PodSpec;

@@ -14,7 +14,7 @@
 //! with its matchLabelKeys as PrepareForCreate does ([`merge_match_label_keys`]).
 
 use super::Ctx;
-use super::job::dns1123_subdomain_errors;
+use super::names::dns1123_subdomain_errors;
 use super::meta::{dns1123_label, label_value, qualified_name};
 use super::selector;
 use crate::api::{Pod, PodSpec};

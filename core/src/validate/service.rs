@@ -590,7 +590,7 @@ fn validate_service(svc: &Value, ctx: &Ctx, minor: u32, out: &mut Findings) {
             if cname.is_empty() {
                 out.push(Diagnostic::required(&p, ""));
             } else {
-                for m in super::job::dns1123_subdomain_errors(cname) {
+                for m in super::names::dns1123_subdomain_errors(cname) {
                     out.push(Diagnostic::invalid(&p, cname, m));
                 }
             }

@@ -1,3 +1,4 @@
+#![cfg(feature = "cel")]
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
 //! x-kubernetes-validations evaluated on create (cel_eval.rs), against the API server's messages
 //! (apiextensions-apiserver pkg/apiserver/schema/cel validation.go).
