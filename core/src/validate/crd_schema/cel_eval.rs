@@ -139,7 +139,7 @@ fn node_rules(
             // optionalOldSelf too: restartkit does not model oldSelf's optional type).
             continue;
         }
-        let ctx = context(&this);
+        let ctx = context(&this, minor);
         let result = match eval(program.expression(), &ctx) {
             Ok(r) => r,
             Err(e) => {
@@ -383,7 +383,7 @@ fn to_cel(v: &Value, s: Option<&Schema>, resource_root: bool, depth: usize) -> C
 }
 
 /// The activation (`self`) and the Kubernetes CEL library functions the crate lacks.
-fn context<'a>(this: &Cv) -> Context<'a, 'a> {
+fn context<'a>(this: &Cv, minor: u32) -> Context<'a, 'a> {
     let mut ctx = Context::default();
     ctx.add_variable_from_value("self", this.clone());
     // Adding a name the crate already declares fails: the crate's own function stays.
@@ -395,7 +395,19 @@ fn context<'a>(this: &Cv) -> Context<'a, 'a> {
     let _ = ctx.add_function("join", join);
     let _ = ctx.add_function("isSorted", is_sorted);
     let _ = ctx.add_function("sum", sum);
-    let _ = ctx.add_function("indexOf", index_of);
+    if minor <= 31 {
+        // cel-go v0.20.1 (Kubernetes 1.31) ext/strings.go indexOfOffset checks the offset
+        // against the string's length before the search: a non-empty needle in an empty string
+        // is "index out of range: 0" (v0.22 and later answer -1).
+        let _ = ctx.add_function("indexOf", |This(t): This<Cv>, x: Cv| match (&t, &x) {
+            (Cv::String(s), Cv::String(sub)) if s.is_empty() && !sub.is_empty() => Err(
+                ExecutionError::function_error("indexOf", "index out of range: 0"),
+            ),
+            _ => index_of(This(t), x),
+        });
+    } else {
+        let _ = ctx.add_function("indexOf", index_of);
+    }
     let _ = ctx.add_function("lastIndexOf", last_index_of);
     ctx
 }

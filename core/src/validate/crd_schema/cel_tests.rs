@@ -232,3 +232,22 @@ fn before_1_35_the_bad_value_is_the_schema_type() {
         ]
     );
 }
+
+/// cel-go v0.20.1 (Kubernetes 1.31) checks indexOf's offset against the string before searching:
+/// a non-empty needle in an empty string is an error there, -1 from v0.22 (1.32) on.
+#[test]
+fn index_of_in_an_empty_string_follows_the_minors_cel_go() {
+    let s = spec_with(json!([{"rule": "self.name.indexOf('a') < 0"}]));
+    let crd = crd_with_root(json!([]), s);
+    let old = check_at(crd.clone(), json!({"name": ""}), "1.31");
+    assert_eq!(
+        messages(&old),
+        ["spec: Invalid value: \"object\": index out of range: 0 evaluating rule: self.name.indexOf('a') < 0"]
+    );
+    for minor in ["1.32", "1.37"] {
+        let out = check_at(crd.clone(), json!({"name": ""}), minor);
+        assert!(out.valid, "{minor}: {:?}", out.errors);
+    }
+    // Found or not, a non-empty string answers alike at every minor.
+    assert!(check_at(crd, json!({"name": "xyz"}), "1.31").valid);
+}
