@@ -384,7 +384,7 @@ pub fn validate_pod(pod: &Pod, ctx: &Ctx, out: &mut Findings) {
     let spec = FieldPath::new("spec");
     let annotations = selector_pairs(pod.metadata.annotations.as_ref());
     super::pod_dns::pod_annotations(&annotations, &pod.spec, ctx, out);
-    validate_pod_spec_of(&pod.spec, pod.metadata.name.as_deref(), &spec, ctx, out);
+    validate_pod_spec_of(&pod.spec, Some(pod.metadata.name.as_deref().unwrap_or("")), &spec, ctx, out);
     super::container::image_whitespace(&pod.spec, &spec, out);
     super::pod_scheduling::pod_create(&pod.spec, &spec, out);
     super::pod_volumes::pod_only(&pod.spec, &spec, out);

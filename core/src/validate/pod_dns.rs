@@ -231,7 +231,7 @@ fn print_list(items: &[&str], minor: u32) -> Option<String> {
     })
 }
 
-fn invalid_list(p: &FieldPath, items: &[&str], minor: u32, detail: String) -> Diagnostic {
+pub(super) fn invalid_list(p: &FieldPath, items: &[&str], minor: u32, detail: String) -> Diagnostic {
     let v = Value::from(items.iter().map(|s| Value::from(*s)).collect::<Vec<_>>());
     let d = Diagnostic::invalid(p, v, detail);
     match print_list(items, minor) {

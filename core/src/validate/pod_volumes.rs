@@ -102,6 +102,9 @@ pub(super) struct Volumes {
     dropped_images: FxHashSet<String>,
     opts: Option<EnvOpts>,
     rro: bool,
+    /// 1.31 and 1.32 refuse a subPath or subPathExpr on an image volume's mount (validated
+    /// image volumes only: in 1.31 under the gate; 1.33 allows them).
+    image_sub_path_refused: bool,
 }
 
 impl Volumes {
@@ -300,11 +303,14 @@ fn projected(s: &Value, p: &FieldPath, opts: EnvOpts, out: &mut Findings) {
     }
 }
 
-/// ValidateCSIDriverName.
-fn csi_driver_name(name: &str, p: &FieldPath, out: &mut Findings) {
+/// ValidateCSIDriverName. Before 1.35 an empty name goes on to the DNS-subdomain check too (two
+/// errors); from 1.35 Required ends it.
+fn csi_driver_name(name: &str, p: &FieldPath, minor: u32, out: &mut Findings) {
     if name.is_empty() {
         out.push(Diagnostic::required(p, ""));
-        return;
+        if minor >= 35 {
+            return;
+        }
     }
     if name.len() > 63 {
         out.push(Diagnostic::too_long(p, "", 63));
@@ -453,10 +459,13 @@ fn source(key: &str, s: &Value, p: &FieldPath, opts: EnvOpts, out: &mut Findings
                 ));
             }
             if !wwns.is_empty() && !wwids.is_empty() {
-                out.push(Diagnostic::invalid(
+                // The list as the minor's apimachinery prints it (Go's %#v before 1.34).
+                let items: Vec<&str> = wwns.iter().map(|w| w.as_str().unwrap_or("")).collect();
+                out.push(super::pod_dns::invalid_list(
                     &p.child("targetWWNs"),
-                    Value::Array(wwns.to_vec()),
-                    "targetWWNs and wwids can not be specified simultaneously",
+                    &items,
+                    opts.minor,
+                    "targetWWNs and wwids can not be specified simultaneously".to_owned(),
                 ));
             }
             if !wwns.is_empty() {
@@ -522,7 +531,7 @@ fn source(key: &str, s: &Value, p: &FieldPath, opts: EnvOpts, out: &mut Findings
             required_str(s, "volumeName", p, out);
         }
         "csi" => {
-            csi_driver_name(str_of(s, "driver"), &p.child("driver"), out);
+            csi_driver_name(str_of(s, "driver"), &p.child("driver"), opts.minor, out);
             if let Some(r) = member(s, "nodePublishSecretRef") {
                 let name = str_of(r, "name");
                 if name.is_empty() {
@@ -651,7 +660,9 @@ fn volume_source(
         } else {
             n += 1;
             let ip = p.child("image");
-            if str_of(img, "reference").is_empty() {
+            // Up to 1.36 only a Pod must name its image (opts.ResourceIsPod): a template may
+            // leave it for a webhook to fill; 1.37 requires it of templates too.
+            if str_of(img, "reference").is_empty() && (pod_name.is_some() || opts.minor >= 37) {
                 out.push(Diagnostic::required(&ip.child("reference"), ""));
             }
             match img.get("pullPolicy").and_then(Value::as_str) {
@@ -709,6 +720,7 @@ pub(super) fn validate_volumes(
     let mut v = Volumes {
         opts: Some(opts),
         rro: ctx.gates.enabled(GATE_RRO),
+        image_sub_path_refused: image_on && opts.minor <= 32,
         ..Default::default()
     };
     let vols = volumes_of(spec);
@@ -878,6 +890,18 @@ pub(super) fn container(
                 path,
                 "must not already exist as a path in volumeDevices",
             ));
+        }
+        if vols.image_sub_path_refused && vols.valid.get(name).is_some_and(|(_, image)| *image) {
+            for key in ["subPath", "subPathExpr"] {
+                let value = str_of(m, key);
+                if !value.is_empty() {
+                    out.push(Diagnostic::invalid(
+                        &ip.child(key),
+                        value,
+                        "not allowed in image volume sources",
+                    ));
+                }
+            }
         }
         // Upstream reports subPath, subPathExpr, mountPropagation and recursiveReadOnly at the
         // list's path (volumeMounts.subPath), not the item's.
@@ -1222,6 +1246,38 @@ mod tests {
             f.contains(&"spec.volumes[1].persistentVolumeClaim.claimName"),
             "{e:?}"
         );
+    }
+
+    /// validateVolumeMounts at 1.31 and 1.32 refuses a subPath or subPathExpr on an image
+    /// volume's mount; 1.33 allows both (found by the oracle at 1.31).
+    #[test]
+    fn image_volume_sub_paths_per_minor() {
+        let spec = with(
+            json!([{"name": "img", "image": {"reference": "busybox"}}]),
+            json!([{"name": "img", "mountPath": "/a", "subPath": "conf"},
+                   {"name": "img", "mountPath": "/b", "subPathExpr": "$(POD)"}]),
+        );
+        for minor in ["1.31", "1.32"] {
+            let e = run_pod(minor, &[("ImageVolume", true)], "pod", spec.clone());
+            let refused: Vec<&str> = e
+                .iter()
+                .filter(|x| x.2.contains("not allowed in image volume sources"))
+                .map(|x| x.0.as_str())
+                .collect();
+            assert_eq!(
+                refused,
+                [
+                    "spec.containers[0].volumeMounts[0].subPath",
+                    "spec.containers[0].volumeMounts[1].subPathExpr"
+                ],
+                "{minor}: {e:?}"
+            );
+        }
+        let e = run_pod("1.33", &[("ImageVolume", true)], "pod", spec.clone());
+        assert!(e.iter().all(|x| !x.2.contains("image volume")), "{e:?}");
+        // Gate off: the create drops the volume and its mounts, nothing is said of them.
+        let e = run_pod("1.31", &[("ImageVolume", false)], "pod", spec);
+        assert!(e.iter().all(|x| !x.2.contains("image volume")), "{e:?}");
     }
 
     #[test]
