@@ -144,7 +144,14 @@ export function train(g) {
     }
   }
 
-  // 3. The conformance vectors of the first-load ops but validate (whose error paths load on
+  // 3. The sweep panel reads its variants' patches on the main thread (playground/src/sweep.js
+  // variantOf: parseDocuments), block and flow YAML and JSON alike.
+  for (const patch of ['runFor: 2h', '{runFor: 2h, workload: {spec: {failurePolicy: {maxRestarts: 10}}}}',
+    'workload:\n  spec:\n    failurePolicy:\n      maxRestarts: 10\n', '{"runFor": "2h", "seeds": [1, 2]}', '[1, 2', '{a: [b, {c: d}]']) {
+    attempt(() => g.parseDocuments(patch));
+  }
+
+  // 4. The conformance vectors of the first-load ops but validate (whose error paths load on
   // demand), through the request API.
   for (const f of readdirSync(join(root, 'conformance', 'vectors')).filter((x) => x.endsWith('.json')).sort()) {
     for (const v of [JSON.parse(readFileSync(join(root, 'conformance', 'vectors', f), 'utf8'))].flat()) {
