@@ -33,6 +33,10 @@ pub enum Change {
     FieldErrorJsonValues,
     /// The node lifecycle controller's default nodeMonitorGracePeriod is 50 s (before: 40 s).
     NodeMonitorGrace50s,
+    /// An over-long AppArmor localhostProfile is `field.TooLong` (before: TooLongMaxLength).
+    AppArmorProfileTooLong,
+    /// An empty `spec.os.name` is `Required` with no detail (before: "cannot be empty").
+    PodOsNameRequiredBare,
 }
 
 /// A fact: the change, the first minor it holds in, what it is, the upstream change, and the
@@ -125,6 +129,20 @@ pub const FACTS: &[Fact] = &[
         since: 32,
         what: "the node lifecycle controller's default nodeMonitorGracePeriod is 50 s (40 s up to 1.31)",
         upstream: "pkg/controller/nodelifecycle/config/v1alpha1 RecommendedDefaultNodeLifecycleControllerConfiguration",
+        key: None,
+    },
+    Fact {
+        change: Change::AppArmorProfileTooLong,
+        since: 32,
+        what: "an AppArmor localhostProfile over 4095 bytes is field.TooLong (\"may not be more than 4095 bytes\"); 1.31 words it \"may not be longer than 4095\" (TooLongMaxLength)",
+        upstream: "pkg/apis/core/validation ValidateAppArmorProfileField",
+        key: None,
+    },
+    Fact {
+        change: Change::PodOsNameRequiredBare,
+        since: 34,
+        what: "an empty spec.os.name is \"Required value\" with no detail (up to 1.33: \"Required value: cannot be empty\")",
+        upstream: "pkg/apis/core/validation validateOS",
         key: None,
     },
 ];

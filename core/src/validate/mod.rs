@@ -22,6 +22,7 @@ mod pod_dns;
 mod pod_env;
 mod pod_probes;
 mod pod_scheduling;
+mod pod_security;
 mod pod_volumes;
 mod selector;
 mod service;
