@@ -28,8 +28,8 @@ import (
 )
 
 // decodingKinds: built-in kinds every supported minor creates. modelled: restartkit validates
-// their content (Pod, workloads, Jobs), so only its decoding error is compared when the body
-// decodes.
+// their content (Pod, workloads, Jobs, Service, ConfigMap, Secret, PersistentVolumeClaim), so
+// only its decoding error is compared when the body decodes.
 var decodingKinds = []struct {
 	gvk       schema.GroupVersionKind
 	modelled  bool
@@ -43,11 +43,11 @@ var decodingKinds = []struct {
 	{schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "DaemonSet"}, true, false},
 	{schema.GroupVersionKind{Version: "v1", Kind: "PodTemplate"}, true, false},
 	{schema.GroupVersionKind{Version: "v1", Kind: "ReplicationController"}, true, false},
-	{schema.GroupVersionKind{Version: "v1", Kind: "Service"}, false, false},
-	{schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, false, false},
-	{schema.GroupVersionKind{Version: "v1", Kind: "Secret"}, false, false},
+	{schema.GroupVersionKind{Version: "v1", Kind: "Service"}, true, false},
+	{schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, true, false},
+	{schema.GroupVersionKind{Version: "v1", Kind: "Secret"}, true, false},
 	{schema.GroupVersionKind{Version: "v1", Kind: "ServiceAccount"}, false, false},
-	{schema.GroupVersionKind{Version: "v1", Kind: "PersistentVolumeClaim"}, false, false},
+	{schema.GroupVersionKind{Version: "v1", Kind: "PersistentVolumeClaim"}, true, false},
 	{schema.GroupVersionKind{Version: "v1", Kind: "PersistentVolume"}, false, true},
 	{schema.GroupVersionKind{Version: "v1", Kind: "Namespace"}, false, true},
 	{schema.GroupVersionKind{Version: "v1", Kind: "Node"}, false, true},

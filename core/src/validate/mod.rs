@@ -23,6 +23,7 @@ mod pod_env;
 mod pod_probes;
 mod pod_scheduling;
 mod pod_volumes;
+mod pvc;
 mod selector;
 mod service;
 pub mod streaming;
