@@ -3,7 +3,6 @@
 // Every op as a function of index.js's runtime (argument conversion, options, errors).
 
 exports.OPS = Object.freeze(["validate", "crrValidate", "containerRestart", "containerRestartable", "matchRestartRule", "statusTransition", "podFailurePolicy", "jobsetFailurePolicy", "backoff", "whatIf", "resolve", "simulate", "sweep", "sweepPlan", "sweepChunk", "sweepMerge", "backoffCompare", "compareVersions", "checkVector", "vectorExpect", "complete", "hover", "describe", "listGates"]);
-exports.ACTIONS = Object.freeze(["DoNotRestart", "Restart", "RestartAllContainers", "FailJob", "FailIndex", "Ignore", "Count"]);
 exports.wrappers = (rt) => ({
   /** Admission of an object or of YAML/JSON text, as kube-apiserver and the webhooks judge it. */
   validate(object, opts) {

@@ -119,6 +119,12 @@ pub struct Op {
     pub front_ends: &'static [FrontEnd],
 }
 
+/// Every action, by code: the enum's own list (`Action::from_code` of 0, 1, ... until none), which
+/// every front end's and host's list of action names is made from.
+pub fn actions() -> impl Iterator<Item = crate::prepared::Action> {
+    (0u8..=u8::MAX).map_while(crate::prepared::Action::from_code)
+}
+
 /// The op table's row of `name`.
 pub fn op(name: &str) -> Option<&'static Op> {
     OPS.iter().find(|o| o.name == name)

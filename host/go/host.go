@@ -51,8 +51,6 @@ func (s Status) String() string {
 // Action is a decision code (ABI.md, "Action codes").
 type Action uint8
 
-var actionNames = []string{"DoNotRestart", "Restart", "RestartAllContainers", "FailJob", "FailIndex", "Ignore", "Count"}
-
 func (a Action) String() string {
 	if int(a) < len(actionNames) {
 		return actionNames[a]

@@ -35,16 +35,7 @@ pub const DECIDER_ABI_MAJOR: i32 = 1;
 
 /// The action with code `code` (plugin ABI "Action codes").
 pub fn action_from_code(code: i32) -> Option<Action> {
-    Some(match code {
-        0 => Action::DoNotRestart,
-        1 => Action::Restart,
-        2 => Action::RestartAllContainers,
-        3 => Action::FailJob,
-        4 => Action::FailIndex,
-        5 => Action::Ignore,
-        6 => Action::Count,
-        _ => return None,
-    })
+    u8::try_from(code).ok().and_then(Action::from_code)
 }
 
 /// Where the policy module is looked for when no path is given: `$RESTARTKIT_PLUGIN`, then

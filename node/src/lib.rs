@@ -129,6 +129,16 @@ pub fn parse_source(text: String) -> String {
     }
 }
 
+/// UTF-8 text from bytes, or an error (diagnostics after [`MARK`], code `invalid-utf8`) naming
+/// the line and column of the first byte that is not UTF-8: the core's check, as every front end
+/// reports it.
+#[napi]
+pub fn text_from_bytes(bytes: Uint8Array) -> Result<String> {
+    restartkit::source::text_from_bytes(&bytes)
+        .map(str::to_owned)
+        .map_err(|d| to_js_error(&d))
+}
+
 /// Every JSON Schema of the contract, as one JSON object text `{name: schema}`.
 #[napi]
 pub fn schemas_json() -> String {
@@ -144,18 +154,9 @@ pub fn version() -> String {
 /// Action names by code (the codes `decideMany` returns).
 #[napi]
 pub fn action_names() -> Vec<String> {
-    [
-        Action::DoNotRestart,
-        Action::Restart,
-        Action::RestartAllContainers,
-        Action::FailJob,
-        Action::FailIndex,
-        Action::Ignore,
-        Action::Count,
-    ]
-    .iter()
-    .map(|a| a.name().to_owned())
-    .collect()
+    restartkit::contract::actions()
+        .map(|a| a.name().to_owned())
+        .collect()
 }
 
 /// A Pod or Job compiled once for fast exit-code decisions.

@@ -343,8 +343,7 @@ pub fn describe() -> Result<Box<[u8]>, Failure> {
     for s in Status::ALL {
         statuses.insert(s.name().to_owned(), json!(s.code()));
     }
-    let actions: Vec<Value> = ACTIONS
-        .iter()
+    let actions: Vec<Value> = restartkit::contract::actions()
         .map(|a| json!({"code": a.code(), "name": a.name()}))
         .collect();
     let d = json!({
@@ -375,13 +374,3 @@ pub fn describe() -> Result<Box<[u8]>, Failure> {
         })
 }
 
-use restartkit::prepared::Action;
-const ACTIONS: [Action; 7] = [
-    Action::DoNotRestart,
-    Action::Restart,
-    Action::RestartAllContainers,
-    Action::FailJob,
-    Action::FailIndex,
-    Action::Ignore,
-    Action::Count,
-];

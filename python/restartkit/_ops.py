@@ -37,6 +37,10 @@ if TYPE_CHECKING:
     from ._types import VectorExpectOutput
     from ._types import WhatIfOutput
 
+#: What ``from ._ops import *`` brings into ``restartkit`` (not the ops whose function is a
+#: convenience over the same op there: validate, simulate, sweep).
+__all__ = ["crr_validate", "container_restart", "container_restartable", "match_restart_rule", "status_transition", "pod_failure_policy", "jobset_failure_policy", "backoff", "what_if", "resolve", "sweep_plan", "sweep_chunk", "sweep_merge", "backoff_compare", "compare_versions", "check_vector", "vector_expect", "complete", "hover", "describe", "list_gates"]
+
 #: Every op, by its contract name, with its Python name.
 OPS = {
     "validate": "validate",
@@ -64,9 +68,6 @@ OPS = {
     "describe": "describe",
     "listGates": "list_gates",
 }
-
-#: Action names by code, as `Policy.decide_many` returns them.
-ACTIONS = ("DoNotRestart", "Restart", "RestartAllContainers", "FailJob", "FailIndex", "Ignore", "Count", )
 
 
 def validate(object: KubeObject, **options: Any) -> "ValidateOutput":

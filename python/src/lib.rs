@@ -199,6 +199,16 @@ fn parse_source(py: Python<'_>, text: &str) -> PyResult<String> {
     out.map_err(|d| raise(py, &[d]))
 }
 
+/// UTF-8 text from bytes, or RestartkitError (code `invalid-utf8`) naming the line and column of
+/// the first byte that is not UTF-8: the core's check (`source::text_from_bytes`), the one every
+/// front end reports.
+#[pyfunction]
+fn text_from_bytes(py: Python<'_>, bytes: &[u8]) -> PyResult<String> {
+    restartkit::source::text_from_bytes(bytes)
+        .map(str::to_owned)
+        .map_err(|d| raise(py, &[d]))
+}
+
 /// Every JSON Schema of the contract, as one JSON object text `{name: schema}`.
 #[pyfunction]
 fn schemas_json() -> PyResult<String> {
@@ -223,15 +233,6 @@ struct Policy {
     action_names: Vec<Py<PyString>>,
 }
 
-const ACTIONS: [Action; 7] = [
-    Action::DoNotRestart,
-    Action::Restart,
-    Action::RestartAllContainers,
-    Action::FailJob,
-    Action::FailIndex,
-    Action::Ignore,
-    Action::Count,
-];
 
 impl Policy {
     /// The container index of `container` when it is one of the interned names, an equal str or
@@ -353,8 +354,7 @@ impl Policy {
         for (i, name) in names.iter().enumerate().rev() {
             index_of.set_item(name, i)?;
         }
-        let action_names = ACTIONS
-            .iter()
+        let action_names = restartkit::contract::actions()
             .map(|a| PyString::intern(py, a.name()).unbind())
             .collect();
         Ok(Policy {
@@ -660,9 +660,10 @@ fn sweep(py: Python<'_>, input_json: &str, jobs: Option<usize>) -> PyResult<Stri
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("VERSION", restartkit::VERSION)?;
     m.add("CONTRACT_VERSION", restartkit::contract::CONTRACT_VERSION)?;
-    let names: Vec<&str> = ACTIONS.iter().map(|a| a.name()).collect();
+    let names: Vec<&str> = restartkit::contract::actions().map(|a| a.name()).collect();
     m.add("ACTIONS", PyTuple::new(m.py(), names)?)?;
     m.add_function(wrap_pyfunction!(handle_json, m)?)?;
+    m.add_function(wrap_pyfunction!(text_from_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(handle_json_many, m)?)?;
     m.add_function(wrap_pyfunction!(call, m)?)?;
     m.add_function(wrap_pyfunction!(parse_source, m)?)?;
