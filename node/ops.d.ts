@@ -52,7 +52,7 @@ export declare function vectorExpect(input: C.VectorExpectInput): C.VectorExpect
 export declare function complete(input: C.CompleteInput): C.CompleteOutput;
 /** What a field at a line and column of a manifest is, and what it changes. */
 export declare function hover(input: C.HoverInput): C.HoverOutput;
-/** This build's capabilities: versions, ops, the gates that change an answer. */
-export declare function describe(input?: C.DescribeInput): C.Description;
 /** The feature gates of a Kubernetes minor, with default, stage and lock. */
 export declare function listGates(input?: C.ListGatesInput): C.ListGatesOutput;
+/** This build's capabilities: versions, ops, the gates that change an answer. */
+export declare function describe(input?: C.DescribeInput): C.Description;

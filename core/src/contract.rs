@@ -289,14 +289,14 @@ op_table! {
         "What a field at a line and column of a manifest is, and what it changes",
         args [], carries [],
         |op, input, check| encode(op, decode(input).and_then(crate::editor::hover::run), vec![]);
-    "describe": serde_json::Map<String, Value> => Description, "DescribeInput" => "Description",
-        "This build's capabilities: versions, ops, the gates that change an answer",
-        args [], carries [],
-        |op, input, check| encode(op, Ok(describe()), vec![]);
     "listGates": list_gates::ListGatesInput => list_gates::ListGatesOutput, "ListGatesInput" => "ListGatesOutput",
         "The feature gates of a Kubernetes minor, with default, stage and lock",
         args [], carries [],
         |op, input, check| encode(op, decode(input).and_then(list_gates::run), vec![]);
+    "describe": serde_json::Map<String, Value> => Description, "DescribeInput" => "Description",
+        "This build's capabilities: versions, ops, the gates that change an answer",
+        args [], carries [],
+        |op, input, check| encode(op, Ok(describe()), vec![]);
 }
 
 /// A request. `input` is decoded according to `op`; its schema is `restartkit schema <Op>Input`.

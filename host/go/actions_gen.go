@@ -4,3 +4,6 @@ package rkhost
 
 // actionNames are the plugin ABI's action names by code.
 var actionNames = []string{"DoNotRestart", "Restart", "RestartAllContainers", "FailJob", "FailIndex", "Ignore", "Count"}
+
+// opNames are the contract's ops (restartkit::contract::OPS), in the order describe lists them.
+var opNames = []string{"validate", "crrValidate", "containerRestart", "containerRestartable", "matchRestartRule", "statusTransition", "podFailurePolicy", "jobsetFailurePolicy", "backoff", "whatIf", "resolve", "simulate", "sweep", "sweepPlan", "sweepChunk", "sweepMerge", "backoffCompare", "compareVersions", "checkVector", "vectorExpect", "complete", "hover", "listGates", "describe"}

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
 #: What ``from ._ops import *`` brings into ``restartkit`` (not the ops whose function is a
 #: convenience over the same op there: validate, simulate, sweep).
-__all__ = ["crr_validate", "container_restart", "container_restartable", "match_restart_rule", "status_transition", "pod_failure_policy", "jobset_failure_policy", "backoff", "what_if", "resolve", "sweep_plan", "sweep_chunk", "sweep_merge", "backoff_compare", "compare_versions", "check_vector", "vector_expect", "complete", "hover", "describe", "list_gates"]
+__all__ = ["crr_validate", "container_restart", "container_restartable", "match_restart_rule", "status_transition", "pod_failure_policy", "jobset_failure_policy", "backoff", "what_if", "resolve", "sweep_plan", "sweep_chunk", "sweep_merge", "backoff_compare", "compare_versions", "check_vector", "vector_expect", "complete", "hover", "list_gates", "describe"]
 
 #: Every op, by its contract name, with its Python name.
 OPS = {
@@ -65,8 +65,8 @@ OPS = {
     "vectorExpect": "vector_expect",
     "complete": "complete",
     "hover": "hover",
-    "describe": "describe",
     "listGates": "list_gates",
+    "describe": "describe",
 }
 
 
@@ -180,11 +180,11 @@ def hover(**options: Any) -> "HoverOutput":
     return call("hover", (), options, [])  # type: ignore[no-any-return]
 
 
-def describe(**options: Any) -> "Description":
-    """This build's capabilities: versions, ops, the gates that change an answer."""
-    return call("describe", (), options, [])  # type: ignore[no-any-return]
-
-
 def list_gates(**options: Any) -> "ListGatesOutput":
     """The feature gates of a Kubernetes minor, with default, stage and lock."""
     return call("listGates", (), options, [])  # type: ignore[no-any-return]
+
+
+def describe(**options: Any) -> "Description":
+    """This build's capabilities: versions, ops, the gates that change an answer."""
+    return call("describe", (), options, [])  # type: ignore[no-any-return]

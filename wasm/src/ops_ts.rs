@@ -52,8 +52,8 @@ export declare function vectorExpect(input: VectorExpectInput): VectorExpectOutp
 export declare function complete(input: CompleteInput): CompleteOutput;
 /** What a field at a line and column of a manifest is, and what it changes. */
 export declare function hover(input: HoverInput): HoverOutput;
-/** This build's capabilities: versions, ops, the gates that change an answer. */
-export declare function describe(input?: DescribeInput): Description;
 /** The feature gates of a Kubernetes minor, with default, stage and lock. */
 export declare function listGates(input?: ListGatesInput): ListGatesOutput;
+/** This build's capabilities: versions, ops, the gates that change an answer. */
+export declare function describe(input?: DescribeInput): Description;
 "#;
