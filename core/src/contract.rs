@@ -113,7 +113,7 @@ pub struct Op {
     pub args: &'static [Arg],
     /// The members holding Kubernetes objects, pruned of the fields the minor does not know.
     #[serde(skip)]
-    pub carries: &'static [validate::unknown_fields::Carried],
+    pub carries: &'static [Carried],
     /// The cargo feature the op needs (absent from a build without it: `op-not-built`).
     pub feature: Option<&'static str>,
     pub front_ends: &'static [FrontEnd],
@@ -171,6 +171,17 @@ macro_rules! op_table {
             unknown_op(op)
         }
 
+        /// The op's carried objects (the table's column, without the table's other columns on
+        /// the path every request takes: the wasm module's first load holds this code).
+        fn carries_of(op: &str) -> &'static [Carried] {
+            $(
+                if op == $name {
+                    return &[$($c),*];
+                }
+            )*
+            &[]
+        }
+
         fn put_op_schemas(put: &mut impl FnMut(&'static str, schemars::Schema)) {
             $(
                 $(#[cfg(feature = $feat)])?
@@ -185,7 +196,7 @@ macro_rules! op_table {
     (@feature $feat:tt) => { Some($feat) };
 }
 
-use crate::validate::unknown_fields::Carried::{AnyKind, KubeletConfig, List, One, ScenarioWorkload};
+use crate::validate::unknown_fields::Carried::{self, AnyKind, KubeletConfig, List, One, ScenarioWorkload};
 use ArgKind::{Int32, Json, Object, ObjectOrText, Objects};
 
 op_table! {
@@ -587,11 +598,7 @@ fn answer(req: Request, check: ObjectCheck) -> Response {
     let op = req.op.as_str();
     let mut input = req.input;
     // The objects an op is given as the requested minor's API server keeps them.
-    let carries = OPS
-        .iter()
-        .find(|o| o.name == op)
-        .map_or(&[][..], |o| o.carries);
-    let dropped = validate::unknown_fields::prune_op_input(carries, &mut input);
+    let dropped = validate::unknown_fields::prune_op_input(carries_of(op), &mut input);
     let mut response = answer_op(op, input, check);
     if let Response::Ok { warnings, .. } = &mut response
         && !dropped.is_empty()

@@ -68,9 +68,16 @@ fn every_op_has_one_name_per_language() {
     for o in restartkit::contract::OPS {
         assert!(py.insert(gen_bindings::snake(o.name)), "{}", o.name);
         assert!(o.name.chars().next().unwrap().is_ascii_lowercase());
-        assert!(o.name.chars().all(|c| c.is_ascii_alphanumeric()), "{}", o.name);
+        assert!(
+            o.name.chars().all(|c| c.is_ascii_alphanumeric()),
+            "{}",
+            o.name
+        );
     }
-    assert_eq!(gen_bindings::snake("jobsetFailurePolicy"), "jobset_failure_policy");
+    assert_eq!(
+        gen_bindings::snake("jobsetFailurePolicy"),
+        "jobset_failure_policy"
+    );
     // The action list is the enum's, by code.
     let actions = gen_bindings::actions();
     assert_eq!(actions.len(), 7);
