@@ -36,7 +36,9 @@ from ._ops import backoff, container_restart, jobset_failure_policy, pod_failure
 from ._runtime import (
     KubeObject,
     RuntimeLike,
+    _decode,
     _decode_text,
+    _encode,
     _dumps,
     _options,
     _plain,
@@ -105,6 +107,7 @@ ACTIONS: Tuple[str, ...] = _native.ACTIONS
 
 Policy = _native.Policy
 """A Pod or Job compiled for fast decisions; made by :func:`compile`."""
+
 
 def handle_json(request: str) -> str:
     """The raw JSON contract: ``{"op": ..., "input": {...}}`` as JSON text in, the response as
