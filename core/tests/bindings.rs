@@ -38,7 +38,7 @@ fn generated_bindings_are_current() {
         text.find(gen_bindings::DOC_END),
     );
     let current = match (a, b) {
-        (Some(a), Some(b)) => &text[a..b + gen_bindings::DOC_END.len()] == table,
+        (Some(a), Some(b)) => text[a..b + gen_bindings::DOC_END.len()] == table,
         _ => false,
     };
     if !current {
@@ -83,5 +83,15 @@ fn every_op_has_one_name_per_language() {
     assert_eq!(actions.len(), 7);
     for (i, a) in actions.iter().enumerate() {
         assert_eq!(usize::from(a.code()), i);
+    }
+}
+
+/// `RESTARTKIT_DUMP_SCHEMAS=<file>`: writes the contract's JSON Schemas there (for
+/// `python python/tools/gen_types.py --schemas <file>` without a built wheel).
+#[test]
+fn dump_schemas_when_asked() {
+    if let Some(p) = std::env::var_os("RESTARTKIT_DUMP_SCHEMAS") {
+        let all = restartkit::contract::json_schemas();
+        std::fs::write(p, serde_json::to_string(&all).unwrap()).unwrap();
     }
 }

@@ -471,6 +471,9 @@ class CurveResult(TypedDict):
 DecidedBy: TypeAlias = Union[Literal["rule"], Literal["containerRestartPolicy"], Literal["podRestartPolicy"], Literal["legacy"], Literal["ephemeral"]]
 
 
+DescribeInput: TypeAlias = Dict[str, JsonValue]
+
+
 class Description(TypedDict):
     """What `describe` answers: the capabilities of this build."""
 
@@ -600,6 +603,16 @@ class Fix(TypedDict):
 class FluxPolicy(TypedDict):
     #: Default 1.
     numProcPerNode: NotRequired[Optional[int]]
+
+
+class GateAtMinor(TypedDict):
+    name: str
+    #: The default at this minor (a removed gate: the value the code now behaves as).
+    default: bool
+    #: `Alpha`, `Beta`, `GA`, `Deprecated`, or `Removed` (gone from this release: overriding it is a request error).
+    stage: str
+    #: Locked to its default (`LockToDefault`): an override to the other value is refused.
+    locked: bool
 
 
 GateChange = TypedDict("GateChange", {"name": str, "from": str, "to": str})
@@ -889,6 +902,20 @@ class KubeletConfiguration(TypedDict):
     kind: NotRequired[Optional[str]]
     featureGates: NotRequired[Optional[Dict[str, bool]]]
     crashLoopBackOff: NotRequired[Optional[CrashLoopBackOffConfig]]
+
+
+class ListGatesInput(TypedDict):
+    #: The minor (`1.35`, `v1.35.2`); absent: the newest modelled.
+    kubernetesVersion: NotRequired[Optional[str]]
+    #: Only gates whose name contains this text (case-insensitive); absent: every gate.
+    nameContains: NotRequired[Optional[str]]
+
+
+class ListGatesOutput(TypedDict):
+    #: The minor the gates are of (`1.37`).
+    kubernetesVersion: str
+    #: The gates, by name.
+    gates: List[GateAtMinor]
 
 
 class LoadPoint(TypedDict):
