@@ -55,7 +55,7 @@ fn text_members(o: &Op) -> Vec<&'static str> {
     o.carries
         .iter()
         .filter_map(|c| match c {
-            Carried::One(m, _) | Carried::AnyKind(m) => Some(*m),
+            Carried::One(m, _) | Carried::AnyKind(m) | Carried::KubeletConfig(m) => Some(*m),
             _ => None,
         })
         .filter(|m| !o.args.iter().any(|a| a.member == *m))

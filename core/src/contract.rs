@@ -198,7 +198,9 @@ macro_rules! op_table {
     (@feature $feat:tt) => { Some($feat) };
 }
 
-use crate::validate::unknown_fields::Carried::{self, AnyKind, KubeletConfig, List, One, ScenarioWorkload};
+use crate::validate::unknown_fields::Carried::{
+    self, AnyKind, KubeletConfig, List, One, ScenarioWorkload,
+};
 use ArgKind::{Int32, Json, Object, ObjectOrText, Objects};
 
 op_table! {

@@ -18,7 +18,10 @@ fn every_op_of_the_table_is_answered_and_names_the_bad_field() {
         .collect();
     assert_eq!(d["actions"], json!(actions));
     for (i, a) in restartkit::contract::actions().enumerate() {
-        assert_eq!(restartkit_host::action_from_code(i32::try_from(i).unwrap()), Some(a));
+        assert_eq!(
+            restartkit_host::action_from_code(i32::try_from(i).unwrap()),
+            Some(a)
+        );
     }
     assert_eq!(restartkit_host::action_from_code(7), None);
     for op in table.iter().filter(|o| **o != "describe") {

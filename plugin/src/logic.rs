@@ -373,4 +373,3 @@ pub fn describe() -> Result<Box<[u8]>, Failure> {
             )
         })
 }
-

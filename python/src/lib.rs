@@ -233,7 +233,6 @@ struct Policy {
     action_names: Vec<Py<PyString>>,
 }
 
-
 impl Policy {
     /// The container index of `container` when it is one of the interned names, an equal str or
     /// an in-range int; None otherwise (the caller then explains the problem).

@@ -178,15 +178,10 @@ fn error(op: Option<&str>, diags: &[Diagnostic]) -> JsValue {
     );
     set(&e, "line", &js_opt(first.and_then(|d| d.line)));
     set(&e, "column", &js_opt(first.and_then(|d| d.column)));
-    set(
-        &e,
-        "code",
-        &js_opt(first.and_then(|d| d.code.clone())),
-    );
+    set(&e, "code", &js_opt(first.and_then(|d| d.code.clone())));
     set(&e, "op", &js_opt(op.map(str::to_owned)));
     e
 }
-
 
 /// Runs one op; a request-level error becomes a thrown `RestartkitError`.
 fn run_value(op: &str, input: Value) -> Result<Value, JsValue> {
@@ -261,10 +256,28 @@ pub fn parse_documents(text: &str) -> Result<JsValue, JsValue> {
 /// entry points' `complete()` passes them, so the module holds no schema code): `schemas` is a
 /// JSON object of the core types' JSON Schemas by name.
 #[wasm_bindgen(js_name = "__completeWith", skip_typescript)]
-pub fn complete_with(source: &str, line: u32, column: u32, schemas: &str) -> Result<JsValue, JsValue> {
-    let all: Value = serde_json::from_str(schemas)
-        .map_err(|e| error(None, &[Diagnostic::request("invalid-input", "schemas", format!("schemas: {e}"))]))?;
-    let out = restartkit::editor::complete::complete_with(source, line, column, &restartkit::editor::complete::given_schemas(&all));
+pub fn complete_with(
+    source: &str,
+    line: u32,
+    column: u32,
+    schemas: &str,
+) -> Result<JsValue, JsValue> {
+    let all: Value = serde_json::from_str(schemas).map_err(|e| {
+        error(
+            None,
+            &[Diagnostic::request(
+                "invalid-input",
+                "schemas",
+                format!("schemas: {e}"),
+            )],
+        )
+    })?;
+    let out = restartkit::editor::complete::complete_with(
+        source,
+        line,
+        column,
+        &restartkit::editor::complete::given_schemas(&all),
+    );
     Ok(to_js(&out))
 }
 

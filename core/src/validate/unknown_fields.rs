@@ -527,7 +527,8 @@ pub fn prune_op_input(carried: &[Carried], input: &mut Value) -> Vec<Diagnostic>
                 }
             }
             Carried::KubeletConfig(key) => {
-                if let (Some(t), Some(v)) = (type_named("KubeletConfiguration"), input.get_mut(key)) {
+                if let (Some(t), Some(v)) = (type_named("KubeletConfiguration"), input.get_mut(key))
+                {
                     let unknown = find(t, v, &FieldPath::new(key), minor, allow);
                     if !unknown.is_empty() {
                         out.extend(unknown.iter().map(|u| u.kubelet_diagnostic(minor)));
