@@ -23,7 +23,9 @@ pub const CONTRACT_VERSION: &str = "1.3";
 /// restartkit's version, as reported by every front end.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
+pub mod guard;
 pub mod list_gates;
+pub mod plugin_abi;
 
 /// Every operation the contract offers, in the order `describe` lists them (the op table's).
 pub const OPERATIONS: &[&str] = &op_names();

@@ -830,10 +830,6 @@ const KNOWN_CIRCLES: &[&str] = &[
     "source source::checks source::document source::json source::lookahead source::span source::stream source::yaml",
     // The trainer's build, its webhooks and mod.rs.
     "trainer trainer::build trainer::webhook",
-    // ObjectMeta's label checks and the label selector rules, each using the other's.
-    "validate::meta validate::selector",
-    // The Job's validation and its lints (the job.rs split).
-    "validate::job validate::job_lint",
 ];
 
 #[test]

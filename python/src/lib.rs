@@ -11,33 +11,8 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use restartkit::Diagnostic;
 use restartkit::prepared::{Action, PrepareOptions, PreparedPolicy};
 use serde_json::Value;
-use std::panic::{AssertUnwindSafe, catch_unwind};
+use restartkit::contract::guard::{error_response_text as internal_response, guarded};
 
-/// Runs `f`, turning a panic into a diagnostic.
-fn guarded<T>(f: impl FnOnce() -> Result<T, Diagnostic>) -> Result<T, Diagnostic> {
-    match catch_unwind(AssertUnwindSafe(f)) {
-        Ok(r) => r,
-        Err(p) => {
-            let what = p
-                .downcast_ref::<&str>()
-                .map(|s| (*s).to_owned())
-                .or_else(|| p.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".to_owned());
-            Err(Diagnostic::request(
-                "internal",
-                "",
-                format!("internal error in restartkit: {what}"),
-            ))
-        }
-    }
-}
-
-fn internal_response(d: &Diagnostic) -> String {
-    let body = serde_json::json!({"status": "error", "errors": [d]});
-    serde_json::to_string(&body).unwrap_or_else(|_| {
-        "{\"status\":\"error\",\"errors\":[{\"severity\":\"error\",\"field\":\"\",\"type\":null,\"message\":\"internal error\",\"origin\":\"restartkit\",\"code\":\"internal\"}]}".to_owned()
-    })
-}
 
 /// Raises `restartkit.RestartkitError` built from diagnostics.
 fn raise(py: Python<'_>, diags: &[Diagnostic]) -> PyErr {
@@ -691,13 +666,4 @@ mod tests {
         assert!(exit_codes_from_bytes(&b[..5]).is_err());
     }
 
-    #[test]
-    fn panics_become_diagnostics() {
-        let r: Result<(), Diagnostic> = guarded(|| panic!("boom"));
-        let d = r.unwrap_err();
-        assert_eq!(d.code.as_deref(), Some("internal"));
-        assert!(d.message.contains("boom"));
-        let resp: Value = serde_json::from_str(&internal_response(&d)).unwrap();
-        assert_eq!(resp["status"], "error");
-    }
 }

@@ -14,15 +14,12 @@ use crate::api::{
 use crate::diag::{Diagnostic, FieldPath, Findings};
 use crate::features::FeatureGates;
 use serde_json::Value;
-use super::names::{is_dns1123_label, qualified_name_errors};
+use super::names::{is_dns1123_label, qualified_name};
 use std::collections::BTreeSet;
 
-/// Most rules a podFailurePolicy may hold.
-pub const MAX_POD_FAILURE_POLICY_RULES: usize = 20;
-/// Most values an onExitCodes requirement may hold.
-pub const MAX_ON_EXIT_CODES_VALUES: usize = 255;
-/// Most patterns an onPodConditions requirement may hold.
-pub const MAX_ON_POD_CONDITIONS_PATTERNS: usize = 20;
+pub use crate::api::batch::{
+    MAX_ON_EXIT_CODES_VALUES, MAX_ON_POD_CONDITIONS_PATTERNS, MAX_POD_FAILURE_POLICY_RULES,
+};
 const MAX_PARALLELISM_FOR_INDEXED_JOB: i32 = 100_000;
 const MAX_FAILED_INDEXES_FOR_INDEXED_JOB: i32 = 100_000;
 const COMPLETIONS_SOFT_LIMIT: i32 = 100_000;
@@ -222,7 +219,12 @@ pub fn validate_job_spec(spec: &JobSpec, path: &FieldPath, ctx: &Ctx, out: &mut 
     }
     validate_completion_mode(spec, path, out);
     if spec.pod_failure_policy.is_some() {
-        validate_pod_failure_policy(spec, &path.child("podFailurePolicy"), out);
+        validate_pod_failure_policy(
+            spec,
+            &path.child("podFailurePolicy"),
+            ctx.gates.version.minor,
+            out,
+        );
     }
     if let Some(sp) = &spec.success_policy {
         validate_success_policy(
@@ -558,35 +560,7 @@ fn parse_index_interval(interval: &str, completions: i32) -> Result<(i64, i64), 
     }
 }
 
-/// Go's `%q` (strconv.Quote) for the strings these messages quote.
-pub(super) fn go_quote(s: &str) -> String {
-    let mut q = String::with_capacity(s.len() + 2);
-    q.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => q.push_str("\\\""),
-            '\\' => q.push_str("\\\\"),
-            '\u{7}' => q.push_str("\\a"),
-            '\u{8}' => q.push_str("\\b"),
-            '\u{c}' => q.push_str("\\f"),
-            '\n' => q.push_str("\\n"),
-            '\r' => q.push_str("\\r"),
-            '\t' => q.push_str("\\t"),
-            '\u{b}' => q.push_str("\\v"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => q.push_str(&format!("\\x{:02x}", c as u32)),
-            c if c.is_control() => {
-                if (c as u32) < 0x10000 {
-                    q.push_str(&format!("\\u{:04x}", c as u32));
-                } else {
-                    q.push_str(&format!("\\U{:08x}", c as u32));
-                }
-            }
-            c => q.push(c),
-        }
-    }
-    q.push('"');
-    q
-}
+pub(super) use crate::go_strconv::quote as go_quote;
 
 fn validate_pod_replacement_policy(spec: &JobSpec, path: &FieldPath, out: &mut Findings) {
     let Some(prp) = spec.pod_replacement_policy.as_deref() else {
@@ -630,7 +604,7 @@ fn validate_template_restart_policy(spec: &JobSpec, path: &FieldPath, out: &mut 
     }
 }
 
-fn validate_pod_failure_policy(spec: &JobSpec, path: &FieldPath, out: &mut Findings) {
+fn validate_pod_failure_policy(spec: &JobSpec, path: &FieldPath, minor: u32, out: &mut Findings) {
     let Some(pfp) = &spec.pod_failure_policy else {
         return;
     };
@@ -650,7 +624,7 @@ fn validate_pod_failure_policy(spec: &JobSpec, path: &FieldPath, out: &mut Findi
         .map(|c| c.name.as_str())
         .collect();
     for (i, rule) in pfp.rules.iter().enumerate() {
-        validate_rule(spec, rule, &rules_path.index(i), &names, out);
+        validate_rule(spec, rule, &rules_path.index(i), &names, minor, out);
     }
 }
 
@@ -664,6 +638,7 @@ fn validate_rule(
     rule: &PodFailurePolicyRule,
     path: &FieldPath,
     names: &BTreeSet<&str>,
+    minor: u32,
     out: &mut Findings,
 ) {
     let action_path = path.child("action");
@@ -704,7 +679,7 @@ fn validate_rule(
         validate_on_exit_codes(oec, &path.child("onExitCodes"), names, out);
     }
     if !patterns.is_empty() {
-        validate_on_pod_conditions(patterns, &path.child("onPodConditions"), out);
+        validate_on_pod_conditions(patterns, &path.child("onPodConditions"), minor, out);
     }
     if rule.on_exit_codes.is_some() && !patterns.is_empty() {
         out.push(Diagnostic::invalid_omit_value(
@@ -800,6 +775,7 @@ fn validate_on_exit_codes(
 fn validate_on_pod_conditions(
     patterns: &[PodFailurePolicyOnPodConditionsPattern],
     path: &FieldPath,
+    minor: u32,
     out: &mut Findings,
 ) {
     if patterns.len() > MAX_ON_POD_CONDITIONS_PATTERNS {
@@ -812,7 +788,8 @@ fn validate_on_pod_conditions(
     for (j, p) in patterns.iter().enumerate() {
         let pp = path.index(j);
         let type_path = pp.child("type");
-        for msg in qualified_name_errors(&p.type_) {
+        // ValidateQualifiedName: IsQualifiedName, content.IsLabelKey's wording from 1.35.
+        for msg in qualified_name(&p.type_, minor) {
             out.push(Diagnostic::invalid(&type_path, p.type_.as_str(), msg));
         }
         let status_path = pp.child("status");
@@ -1276,13 +1253,27 @@ mod tests {
 
     #[test]
     fn qualified_names() {
-        assert!(qualified_name_errors("DisruptionTarget").is_empty());
-        assert!(qualified_name_errors("example.com/My.Cond-1").is_empty());
-        assert_eq!(qualified_name_errors("").len(), 2);
-        assert_eq!(qualified_name_errors("/x").len(), 1);
-        assert_eq!(qualified_name_errors("Example.com/x").len(), 1);
-        assert_eq!(qualified_name_errors(&"a".repeat(64)).len(), 1);
-        assert_eq!(qualified_name_errors("-a").len(), 1);
+        for minor in [31, 37] {
+            assert!(qualified_name("DisruptionTarget", minor).is_empty());
+            assert!(qualified_name("example.com/My.Cond-1", minor).is_empty());
+            assert_eq!(qualified_name("", minor).len(), 2);
+            assert_eq!(qualified_name("/x", minor).len(), 1);
+            assert_eq!(qualified_name("Example.com/x", minor).len(), 1);
+            assert_eq!(qualified_name(&"a".repeat(64), minor).len(), 1);
+            assert_eq!(qualified_name("-a", minor).len(), 1);
+        }
+        // The condition type is checked by IsQualifiedName, which from 1.35 is content's
+        // IsLabelKey: its words for a length and for too many slashes changed.
+        assert_eq!(
+            qualified_name(&"a".repeat(64), 34),
+            ["name part must be no more than 63 characters"]
+        );
+        assert_eq!(
+            qualified_name(&"a".repeat(64), 35),
+            ["name part must be no more than 63 bytes"]
+        );
+        assert!(qualified_name("a/b/c", 34)[0].starts_with("a qualified name "));
+        assert!(qualified_name("a/b/c", 37)[0].starts_with("a valid label key "));
     }
 
     #[test]
