@@ -3,7 +3,7 @@ import type * as C from './contract';
 import type { RuntimeOptions } from './index';
 
 /** An API object argument: the object, or YAML/JSON text (its first document). */
-export type ObjectArg<T = Record<string, unknown>> = T | Record<string, unknown> | string | Uint8Array;
+export type ObjectArg<T = object> = T | object | string | Uint8Array;
 /** Every op by its contract name (the functions below). */
 export declare const OPS: readonly string[];
 /** Action names by code, as `Policy.decideMany` returns them. */

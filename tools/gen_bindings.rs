@@ -205,7 +205,7 @@ fn ts(schemas: &BTreeMap<&'static str, Value>, prefix: &str) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "/** An API object argument: the object, or YAML/JSON text (its first document). */\nexport type ObjectArg<T = Record<string, unknown>> = T | Record<string, unknown> | string | Uint8Array;"
+        "/** An API object argument: the object, or YAML/JSON text (its first document). */\nexport type ObjectArg<T = object> = T | object | string | Uint8Array;"
     );
     let _ = writeln!(
         s,

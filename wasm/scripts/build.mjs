@@ -279,7 +279,8 @@ function schemas() {
 // positional arguments as their kinds say, the options merged in, one \`call\`.
 const callOp = guard(raw.call);
 const textFromBytes = guard(raw.__textFromBytes);
-const parseDocuments = guard(raw.parseDocuments);
+// (not named parseDocuments: the entry exports that name from the glue's own list)
+const parseDocs = guard(raw.parseDocuments);
 function inputError(field, message) {
   const diagnostic = { severity: 'error', field, type: null, message: \`\${field}: \${message}\`, origin: 'restartkit', code: 'invalid-input' };
   return new RestartkitError(diagnostic.message, { diagnostics: [diagnostic], code: 'invalid-input' });
@@ -290,7 +291,7 @@ function textOf(v) {
 function objectArg(v, member) {
   const text = textOf(v);
   if (text === null) return v;
-  const docs = parseDocuments(text);
+  const docs = parseDocs(text);
   if (docs.length === 0) throw inputError(member, 'the text holds no document');
   return docs[0].value;
 }
