@@ -25,6 +25,7 @@ pub mod go_regexp;
 mod go_strconv;
 pub mod prepared;
 pub mod proposals;
+pub mod quantity;
 #[cfg(feature = "simulate")]
 pub mod simulate;
 pub mod source;

@@ -33,6 +33,14 @@ pub enum Change {
     FieldErrorJsonValues,
     /// The node lifecycle controller's default nodeMonitorGracePeriod is 50 s (before: 40 s).
     NodeMonitorGrace50s,
+    /// KEP-1287: a sidecar (any init container) may carry resizePolicy when the gate is on.
+    SidecarResizePolicy,
+    /// KEP-2837: pod-level `spec.resources` exist (gate PodLevelResources).
+    PodLevelResources,
+    /// A non-sidecar init container's resizePolicy may not say RestartContainer.
+    InitResizeNoRestartContainer,
+    /// validateResizePolicy's Never message says "pod `restartPolicy`".
+    ResizeNeverPodWording,
 }
 
 /// A fact: the change, the first minor it holds in, what it is, the upstream change, and the
@@ -125,6 +133,34 @@ pub const FACTS: &[Fact] = &[
         since: 32,
         what: "the node lifecycle controller's default nodeMonitorGracePeriod is 50 s (40 s up to 1.31)",
         upstream: "pkg/controller/nodelifecycle/config/v1alpha1 RecommendedDefaultNodeLifecycleControllerConfiguration",
+        key: None,
+    },
+    Fact {
+        change: Change::SidecarResizePolicy,
+        since: 32,
+        what: "an init container may carry resizePolicy with InPlacePodVerticalScaling on (opts.AllowSidecarResizePolicy); in 1.31 validation refuses it on every init container (\"must not be set for init containers\")",
+        upstream: "pkg/apis/core/validation validateInitContainers; pkg/api/pod GetValidationOptionsFromPodSpecAndMeta",
+        key: None,
+    },
+    Fact {
+        change: Change::PodLevelResources,
+        since: 32,
+        what: "KEP-2837: pod-level spec.resources, alpha in 1.32 (gate PodLevelResources), beta from 1.34; a create drops it with the gate off",
+        upstream: "pkg/apis/core/validation validatePodResources; pkg/api/pod dropDisabledPodLevelResources",
+        key: None,
+    },
+    Fact {
+        change: Change::InitResizeNoRestartContainer,
+        since: 36,
+        what: "a non-sidecar init container's resizePolicy may not be RestartContainer",
+        upstream: "pkg/apis/core/validation validateInitContainers",
+        key: None,
+    },
+    Fact {
+        change: Change::ResizeNeverPodWording,
+        since: 36,
+        what: "validateResizePolicy's message reads \"must be 'NotRequired' when pod `restartPolicy` is 'Never'\" (up to 1.35 without \"pod\")",
+        upstream: "pkg/apis/core/validation validateResizePolicy",
         key: None,
     },
 ];

@@ -32,6 +32,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("go_regexp", 0),
     ("action", 0),
     ("gate_names", 0),
+    ("quantity", 0),
     // L1 source: reading YAML and JSON, the per-file settings comment.
     ("source", 1),
     // L2 per-kind validation.

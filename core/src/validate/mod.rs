@@ -21,6 +21,7 @@ pub mod pod;
 mod pod_dns;
 mod pod_env;
 mod pod_probes;
+mod pod_resources;
 mod pod_scheduling;
 mod pod_volumes;
 mod selector;
