@@ -257,7 +257,9 @@ pub struct Env<'a> {
     minor: u32,
     /// SetDefaults_Pod ran (a Pod, not a template, and defaulting not skipped).
     default_requests: bool,
-    resize_gate: bool,
+    /// The create drops resizePolicy (InPlacePodVerticalScaling off, and the strategy's drops
+    /// not skipped with the defaulting, as pod.rs's drop_disabled).
+    drop_resize: bool,
     restart_policy: &'a str,
 }
 
@@ -266,7 +268,7 @@ impl<'a> Env<'a> {
         Env {
             minor: ctx.gates.version.minor,
             default_requests: is_pod && !ctx.skip_defaulting,
-            resize_gate: ctx.gates.enabled(GATE_RESIZE),
+            drop_resize: !ctx.gates.enabled(GATE_RESIZE) && !ctx.skip_defaulting,
             restart_policy: spec.restart_policy.as_deref().unwrap_or(""),
         }
     }
@@ -316,7 +318,7 @@ pub fn container(c: &Container, p: &FieldPath, list: List, env: &Env, out: &mut 
         return;
     };
     let pp = p.child("resizePolicy");
-    if !env.resize_gate {
+    if env.drop_resize {
         out.push(Diagnostic::lint(
             "field-dropped",
             &pp,
