@@ -51,6 +51,7 @@ var ops = []op{
 	{name: "validate", label: "validate(Pod env)", gen: gen.validatePodEnv, prepare: prepareValidate, upstream: upstreamValidateMessages},
 	{name: "validate", label: "validate(Pod probes)", gen: gen.validatePodProbes, prepare: prepareValidate, upstream: upstreamValidate},
 	{name: "validate", label: "validate(Pod resources)", gen: gen.validatePodResources, prepare: prepareValidate, upstream: upstreamValidateMessages},
+	{name: "validate", label: "validate(Pod security)", gen: gen.validatePodSecurity, prepare: preparePodSecurity, upstream: upstreamValidateMessages},
 	{name: "validate", label: "validate(Job)", gen: gen.validateJob, prepare: prepareValidate, upstream: upstreamValidateJobMessages, timed: timedValidate},
 	{name: "validate", label: "validate(workloads)", gen: gen.validateWorkload, prepare: prepareWorkload, upstream: upstreamWorkload},
 	{name: "validate", label: "validate(workload specs)", gen: gen.validateWorkloadSpec, upstream: upstreamWorkload},

@@ -41,6 +41,10 @@ pub enum Change {
     InitResizeNoRestartContainer,
     /// validateResizePolicy's Never message says "pod `restartPolicy`".
     ResizeNeverPodWording,
+    /// An over-long AppArmor localhostProfile is `field.TooLong` (before: TooLongMaxLength).
+    AppArmorProfileTooLong,
+    /// An empty `spec.os.name` is `Required` with no detail (before: "cannot be empty").
+    PodOsNameRequiredBare,
 }
 
 /// A fact: the change, the first minor it holds in, what it is, the upstream change, and the
@@ -161,6 +165,20 @@ pub const FACTS: &[Fact] = &[
         since: 36,
         what: "validateResizePolicy's message reads \"must be 'NotRequired' when pod `restartPolicy` is 'Never'\" (up to 1.35 without \"pod\")",
         upstream: "pkg/apis/core/validation validateResizePolicy",
+        key: None,
+    },
+    Fact {
+        change: Change::AppArmorProfileTooLong,
+        since: 32,
+        what: "an AppArmor localhostProfile over 4095 bytes is field.TooLong (\"may not be more than 4095 bytes\"); 1.31 words it \"may not be longer than 4095\" (TooLongMaxLength)",
+        upstream: "pkg/apis/core/validation ValidateAppArmorProfileField",
+        key: None,
+    },
+    Fact {
+        change: Change::PodOsNameRequiredBare,
+        since: 34,
+        what: "an empty spec.os.name is \"Required value\" with no detail (up to 1.33: \"Required value: cannot be empty\")",
+        upstream: "pkg/apis/core/validation validateOS",
         key: None,
     },
 ];

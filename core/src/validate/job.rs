@@ -250,6 +250,13 @@ pub fn validate_job_spec(spec: &JobSpec, path: &FieldPath, ctx: &Ctx, out: &mut 
         ctx,
         out,
     );
+    super::pod_security::template_annotations(
+        spec.template.metadata.as_ref(),
+        &spec.template.spec,
+        &path.child("template"),
+        ctx,
+        out,
+    );
     validate_template_restart_policy(spec, &template_spec.child("restartPolicy"), out);
 
     for lint in super::job_lint::lint_job_spec(spec, path, &ctx.gates) {

@@ -23,6 +23,7 @@ mod pod_env;
 mod pod_probes;
 mod pod_resources;
 mod pod_scheduling;
+mod pod_security;
 mod pod_volumes;
 mod selector;
 mod service;

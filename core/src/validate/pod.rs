@@ -369,6 +369,7 @@ fn validate_pod_spec_of(
     super::pod_scheduling::validate(spec, path, ctx, out);
     // A Pod's PodSpec is at `spec`; templates' are deeper (opts.ResourceIsPod).
     super::pod_dns::validate(spec, path, ctx, path.as_str() == "spec", out);
+    super::pod_security::validate(spec, path, ctx, out);
 
     lint_pod_spec(spec, path, ctx.future_rules, out);
 }
@@ -390,12 +391,16 @@ pub fn validate_pod_template_spec(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, o
 pub fn validate_pod(pod: &Pod, ctx: &Ctx, out: &mut Findings) {
     let spec = FieldPath::new("spec");
     let annotations = selector_pairs(pod.metadata.annotations.as_ref());
-    super::pod_dns::pod_annotations(&annotations, &pod.spec, ctx, out);
-    validate_pod_spec_of(&pod.spec, Some(pod.metadata.name.as_deref().unwrap_or("")), &spec, ctx, out);
-    super::container::image_whitespace(&pod.spec, &spec, out);
-    super::pod_scheduling::pod_create(&pod.spec, &spec, out);
-    super::pod_volumes::pod_only(&pod.spec, &spec, out);
-    if !pod.spec.ephemeral_containers.is_empty() {
+    // PrepareForCreate's applyAppArmorVersionSkew comes before every check of the spec.
+    let skewed = super::pod_security::apparmor_version_skew(&pod.spec, &annotations);
+    let pod_spec = skewed.as_ref().unwrap_or(&pod.spec);
+    super::pod_dns::pod_annotations(&annotations, pod_spec, ctx, out);
+    super::pod_security::pod_annotations(&annotations, pod_spec, ctx, out);
+    validate_pod_spec_of(pod_spec, Some(pod.metadata.name.as_deref().unwrap_or("")), &spec, ctx, out);
+    super::container::image_whitespace(pod_spec, &spec, out);
+    super::pod_scheduling::pod_create(pod_spec, &spec, out);
+    super::pod_volumes::pod_only(pod_spec, &spec, out);
+    if !pod_spec.ephemeral_containers.is_empty() {
         out.push(Diagnostic::forbidden(
             &spec.child("ephemeralContainers"),
             "cannot be set on create",
