@@ -392,7 +392,11 @@ pub fn validate_pod(pod: &Pod, ctx: &Ctx, out: &mut Findings) {
     let spec = FieldPath::new("spec");
     let annotations = selector_pairs(pod.metadata.annotations.as_ref());
     // PrepareForCreate's applyAppArmorVersionSkew comes before every check of the spec.
-    let skewed = super::pod_security::apparmor_version_skew(&pod.spec, &annotations);
+    let skewed = if ctx.skip_defaulting {
+        None
+    } else {
+        super::pod_security::apparmor_version_skew(&pod.spec, &annotations)
+    };
     let pod_spec = skewed.as_ref().unwrap_or(&pod.spec);
     super::pod_dns::pod_annotations(&annotations, pod_spec, ctx, out);
     super::pod_security::pod_annotations(&annotations, pod_spec, ctx, out);

@@ -428,7 +428,8 @@ fn ip(value: &str, p: &FieldPath, ctx: &Ctx, out: &mut Findings) {
     }
 }
 
-/// ValidatePodSpecificAnnotations, less the seccomp and AppArmor annotations.
+/// ValidatePodSpecificAnnotations, less the seccomp and AppArmor annotations
+/// (`pod_security::pod_annotations`).
 pub fn pod_annotations(
     annotations: &[(&str, &str)],
     spec: &PodSpec,

@@ -109,28 +109,38 @@ struct Effective<'a> {
 impl<'a> Effective<'a> {
     fn new(spec: &'a PodSpec, ctx: &Ctx) -> Self {
         let gates = &ctx.gates;
+        let minor = gates.version.minor;
+        // dropDisabledPodFields is part of the create path, not of validation: an object to be
+        // validated as given (skipDefaulting) keeps its fields; seLinuxChangePolicy is still
+        // read only where the minor has the field (its gate from 1.32).
+        let drops = !ctx.skip_defaulting;
         let pod_sc = obj(spec.other.get("securityContext"));
         let kept = |key: &str, gate: &str| {
+            let keep = if drops {
+                gates.enabled(gate)
+            } else {
+                crate::features::known_at(gate, minor)
+            };
             pod_sc
                 .and_then(|o| o.get(key))
-                .filter(|v| !v.is_null() && gates.enabled(gate))
+                .filter(|v| !v.is_null() && keep)
         };
         Effective {
             spec,
-            minor: gates.version.minor,
+            minor,
             pod_sc,
             host_users: spec
                 .other
                 .get("hostUsers")
                 .and_then(Value::as_bool)
-                .filter(|_| gates.enabled("UserNamespacesSupport")),
+                .filter(|_| !drops || gates.enabled("UserNamespacesSupport")),
             supplemental_groups_policy: kept(
                 "supplementalGroupsPolicy",
                 "SupplementalGroupsPolicy",
             ),
             selinux_change_policy: kept("seLinuxChangePolicy", "SELinuxChangePolicy"),
             only_recursive_selinux: !gates.enabled("SELinuxMount"),
-            proc_mount_default: !gates.enabled("ProcMountType"),
+            proc_mount_default: drops && !gates.enabled("ProcMountType"),
             windows: os_name(spec) == Some("windows"),
         }
     }
@@ -1375,6 +1385,10 @@ mod tests {
         );
         // ProcMountType off: the field reads Default.
         assert!(msgs(unmasked(None), &ctx(34, &[("ProcMountType", false)])).is_empty());
+        // ... unless the object is validated as given (no create-path drops).
+        let mut as_given = ctx(34, &[("ProcMountType", false)]);
+        as_given.skip_defaulting = true;
+        assert_eq!(msgs(unmasked(None), &as_given), vec![want]);
     }
 
     #[test]
