@@ -28,8 +28,8 @@ import (
 )
 
 // decodingKinds: built-in kinds every supported minor creates. modelled: restartkit validates
-// their content (Pod, workloads, Jobs, Service, ConfigMap, Secret), so only its decoding error
-// is compared when the body decodes.
+// their content (Pod, workloads, Jobs, Service, ConfigMap, Secret, PersistentVolumeClaim), so
+// only its decoding error is compared when the body decodes.
 var decodingKinds = []struct {
 	gvk       schema.GroupVersionKind
 	modelled  bool
@@ -47,7 +47,7 @@ var decodingKinds = []struct {
 	{schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, true, false},
 	{schema.GroupVersionKind{Version: "v1", Kind: "Secret"}, true, false},
 	{schema.GroupVersionKind{Version: "v1", Kind: "ServiceAccount"}, false, false},
-	{schema.GroupVersionKind{Version: "v1", Kind: "PersistentVolumeClaim"}, false, false},
+	{schema.GroupVersionKind{Version: "v1", Kind: "PersistentVolumeClaim"}, true, false},
 	{schema.GroupVersionKind{Version: "v1", Kind: "PersistentVolume"}, false, true},
 	{schema.GroupVersionKind{Version: "v1", Kind: "Namespace"}, false, true},
 	{schema.GroupVersionKind{Version: "v1", Kind: "Node"}, false, true},

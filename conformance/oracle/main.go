@@ -61,6 +61,7 @@ var ops = []op{
 	{name: "validate", label: "validate(crdSchema)", gen: gen.validateCRDSchema, upstream: upstreamCRDSchema},
 	{name: "validate", label: "validate(Service)", gen: gen.validateService, upstream: upstreamService},
 	{name: "validate", label: "validate(ConfigMap and Secret)", gen: gen.validateConfigMapOrSecret, upstream: upstreamConfigMapOrSecret},
+	{name: "validate", label: "validate(PersistentVolumeClaim)", gen: gen.validatePVC, upstream: upstreamPVC},
 	{name: "validate", label: "validate(CEL)", gen: gen.validateCEL, upstream: upstreamCEL},
 	{name: "backoff", label: "backoff(job.getRemainingTime)", gen: gen.jobBackoffRemaining, upstream: upstreamJobBackoff},
 	{name: "backoff", label: "backoff(job.getRemainingTimePerIndex)", gen: gen.jobBackoffPerIndex, upstream: upstreamJobBackoff},

@@ -39,7 +39,8 @@ func matchPodFailurePolicy(podFailurePolicy *batchv1.PodFailurePolicy, failedPod
 // release does not know (ContainerRestartRules before 1.34, ...) is left out.
 var variedGates = []string{"ContainerRestartRules", "RestartAllContainersOnContainerExits", "ReduceDefaultCrashLoopBackOffDecay", "KubeletCrashLoopBackOffMax", "JobManagedBy", "MaxUnavailableStatefulSet",
 	"ContainerStopSignals", "H2CContainerProbe", "GRPCContainerProbeTLS", "PodLifecycleSleepAction", "PodLifecycleSleepActionAllowZero",
-	"ProcMountType", "UserNamespacesSupport", "SupplementalGroupsPolicy", "SELinuxChangePolicy", "SELinuxMount"}
+	"ProcMountType", "UserNamespacesSupport", "SupplementalGroupsPolicy", "SELinuxChangePolicy", "SELinuxMount",
+	"VolumeAttributesClass", "AnyVolumeDataSource", "CrossNamespaceVolumeDataSource"}
 
 // knownGates: every gate the linked release registers (pkg/features, with the apiserver's and
 // client-go's), by name: what kube-apiserver, kube-controller-manager and the kubelet accept.

@@ -12,6 +12,8 @@
 pub enum Change {
     /// A StatefulSet's Pod template is validated on create.
     StatefulSetTemplateOnCreate,
+    /// A StatefulSet's volumeClaimTemplates are validated on create.
+    StatefulSetClaimTemplatesOnCreate,
     /// KEP-5307: container restart rules exist (gate ContainerRestartRules, alpha in 1.34).
     RestartRules,
     /// KEP-5307: a regular container may carry a restartPolicy.
@@ -68,6 +70,13 @@ pub const FACTS: &[Fact] = &[
         what: "from 1.34 kube-apiserver validates a StatefulSet's Pod template on create (pkg/apis/apps/validation ValidatePodTemplateSpecForStatefulSet; before, its call to ValidatePodTemplateSpec was commented out and the Pods were refused when the controller created them)",
         upstream: "pkg/apis/apps/validation ValidatePodTemplateSpecForStatefulSet",
         key: Some("pod-template-refused-later"),
+    },
+    Fact {
+        change: Change::StatefulSetClaimTemplatesOnCreate,
+        since: 34,
+        what: "from 1.34 kube-apiserver validates a StatefulSet's volumeClaimTemplates' specs on create, and its Pod template with their volumes (pkg/apis/apps/validation validateVolumeClaimTemplates, volumesToAddForTemplates); before, the PersistentVolumeClaims the controller created from them were refused",
+        upstream: "pkg/apis/apps/validation validateVolumeClaimTemplates",
+        key: Some("claim-template-refused-later"),
     },
     Fact {
         change: Change::RestartRules,

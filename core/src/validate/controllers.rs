@@ -6,8 +6,7 @@
 //! come out in upstream's order.
 //!
 //! The spec is read from the JSON the decoding pass accepted (every member has its declared
-//! type); what is absent is Go's zero value. Left to the cluster: a StatefulSet's
-//! volumeClaimTemplates' PersistentVolumeClaim specs.
+//! type); what is absent is Go's zero value. A StatefulSet's volumeClaimTemplates are pvc.rs's.
 //!
 //! Values printed in messages follow each minor's apimachinery: JSON from 1.34, Go's `%#v`
 //! before (an internal type's pointers written `0x…`, as the oracle masks them).
@@ -372,6 +371,7 @@ fn set_defaults(kind: &str, spec: &mut Value, ctx: &Ctx) {
             }
             default(spec, "replicas", json!(1));
             default(spec, "revisionHistoryLimit", json!(10));
+            super::pvc::default_claim_templates(spec);
         }
         "ReplicationController" => {
             let labels = spec
@@ -490,7 +490,7 @@ fn replica_set_template(spec: &Value, c: Converted, sp: &FieldPath, ctx: &Ctx, o
     super::workloads::controller_template_in(spec, &tp, Some("ReplicaSet"), ctx, out);
 }
 
-/// ValidateStatefulSetSpec (volumeClaimTemplates' PVC specs aside).
+/// ValidateStatefulSetSpec.
 fn stateful_set(spec: &Value, sp: &FieldPath, ctx: &Ctx, out: &mut Findings) {
     let minor = ctx.gates.version.minor;
     let pmp = str_of(spec, "podManagementPolicy");
@@ -598,6 +598,7 @@ fn stateful_set(spec: &Value, sp: &FieldPath, ctx: &Ctx, out: &mut Findings) {
             }
         }
     }
+    super::pvc::stateful_set_claim_templates(spec, sp, ctx, out);
     nonnegative(
         int(spec, "replicas").unwrap_or(0),
         &sp.child("replicas"),
@@ -629,7 +630,10 @@ fn stateful_set(spec: &Value, sp: &FieldPath, ctx: &Ctx, out: &mut Findings) {
         return;
     }
     template_matches(spec, c, &tp, minor, out);
-    super::workloads::controller_template_in(spec, &tp, Some("StatefulSet"), ctx, out);
+    // The Pod template as the controller fills it in: with its claims' volumes.
+    let validated = super::pvc::template_as_validated(spec);
+    let with_claims = validated.as_ref().unwrap_or(spec);
+    super::workloads::controller_template_in(with_claims, &tp, Some("StatefulSet"), ctx, out);
 }
 
 /// ValidateDaemonSetSpec: the selector is not Required, but a missing one matches no labels.

@@ -25,6 +25,7 @@ mod pod_resources;
 mod pod_scheduling;
 mod pod_security;
 mod pod_volumes;
+mod pvc;
 mod selector;
 mod service;
 pub mod streaming;

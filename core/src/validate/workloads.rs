@@ -111,6 +111,10 @@ pub(super) fn validate_kind(
             super::configmap::validate_config_map(obj, ctx, out);
             true
         }
+        ("", "PersistentVolumeClaim") if api_version == "v1" => {
+            super::pvc::validate(obj, ctx, out);
+            true
+        }
         ("", "Secret") if api_version == "v1" => {
             super::configmap::validate_secret(obj, ctx, out);
             true
