@@ -22,12 +22,13 @@
 //!
 //! Resource quantities: only the storage request's sign and, for a value that is not positive,
 //! its canonical text (resource.Quantity String()) are needed; the decoding pass has already
-//! refused one that does not parse. Not modelled: the warnings (fractional byte values, the
-//! deprecated storage-class annotation) and the name of each PVC a StatefulSet's controller makes
-//! (`<template>-<set>-<ordinal>`).
+//! refused one that does not parse. The strategies' WarningsOnCreate (a fractional byte value,
+//! the deprecated storage-class annotation) are warnings with upstream's text, and what
+//! PrepareForCreate drops of what was written is a lint (`pvc-field-dropped`). Not modelled: the
+//! name of each PVC a StatefulSet's controller makes (`<template>-<set>-<ordinal>`).
 
 use super::{Ctx, meta, names, selector};
-use crate::diag::{Diagnostic, FieldPath, Findings, Severity};
+use crate::diag::{Diagnostic, FieldPath, Findings, Origin, Severity};
 use crate::versions::Change;
 use serde_json::{Map, Value, json};
 
@@ -70,12 +71,62 @@ pub(super) fn validate(obj: &Value, ctx: &Ctx, out: &mut Findings) {
         .filter(|s| s.is_object())
         .cloned()
         .unwrap_or_else(|| json!({}));
+    let sp = FieldPath::new("spec");
     if !ctx.skip_defaulting {
         default_claim_spec(&mut spec);
+        let written = spec.clone();
         prepare_for_create(&mut spec, ctx);
+        dropped_fields(&written, &spec, &sp, ctx, out);
     }
     let vac = ctx.gates.enabled(GATE_VAC);
-    validate_claim_spec(&spec, &FieldPath::new("spec"), vac, ctx, out);
+    validate_claim_spec(&spec, &sp, vac, ctx, out);
+    // The strategy's WarningsOnCreate (GetWarningsForPersistentVolumeClaim).
+    const CLASS_ANNOTATION: &str = "volume.beta.kubernetes.io/storage-class";
+    if obj
+        .get("metadata")
+        .and_then(|m| m.get("annotations"))
+        .and_then(|a| a.get(CLASS_ANNOTATION))
+        .is_some()
+    {
+        let at = FieldPath::new("metadata")
+            .child("annotations")
+            .key(CLASS_ANNOTATION);
+        out.push(
+            Diagnostic::lint(
+                "deprecated-storage-class-annotation",
+                &at,
+                format!(
+                    "{}: deprecated since v1.8; use \"storageClassName\" attribute instead",
+                    at.as_str()
+                ),
+            )
+            .with_origin(Origin::KubeApiserver),
+        );
+    }
+    storage_warnings(&spec, &sp, !ctx.skip_defaulting, out);
+}
+
+/// What PrepareForCreate dropped of what was written (`written`), told: the API server drops it
+/// without a word, and the claim is then provisioned without it.
+fn dropped_fields(written: &Value, prepared: &Value, p: &FieldPath, ctx: &Ctx, out: &mut Findings) {
+    let present = |v: &Value, k: &str| v.get(k).is_some_and(|x| !x.is_null());
+    for key in ["dataSource", "dataSourceRef", "volumeAttributesClassName"] {
+        if !present(written, key) || present(prepared, key) {
+            continue;
+        }
+        let why = match key {
+            "dataSource" => "a dataSource that is neither a PersistentVolumeClaim nor a VolumeSnapshot (apiGroup snapshot.storage.k8s.io) is dropped when no dataSourceRef is set, and the claim is provisioned empty; a volume populator is named in dataSourceRef".to_owned(),
+            "dataSourceRef" if !ctx.gates.enabled(GATE_ANY_SOURCE) => format!("dataSourceRef is dropped with the feature gate {GATE_ANY_SOURCE} off"),
+            "dataSourceRef" => format!("a dataSourceRef naming a namespace is dropped with the feature gate {GATE_CROSS_NAMESPACE} off (alpha)"),
+            _ => format!("volumeAttributesClassName is dropped with the feature gate {GATE_VAC} off"),
+        };
+        let at = p.child(key);
+        out.push(Diagnostic::lint(
+            "pvc-field-dropped",
+            &at,
+            format!("{}: kube-apiserver drops this field on create: {why}", at.as_str()),
+        ));
+    }
 }
 
 /// SetDefaults_PersistentVolumeClaimSpec: volumeMode `Filesystem` when unset.
@@ -341,35 +392,28 @@ enum Format {
     DecimalExponent,
 }
 
-/// For a quantity that is zero or negative, its canonical text (resource.Quantity String(), as
-/// ValidatePositiveQuantityValue prints it); `None` for a positive one. `defaulted`: the v1
-/// defaulting has rounded it up to a milli (SetDefaults_ResourceList), away from zero; else
-/// only ParseQuantity's rounding to a nano applies. Neither changes the sign, so the digits
-/// decide it. A text the decoding pass would refuse, or too long to follow exactly, is shown as
-/// written.
-// What restartkit knows of quantities is spread over trainer/quantity.rs (Value()), pod_env.rs
-// (a divisor's canonical form) and this; one parser with a canonical printer could serve all.
-fn not_positive(text: &str, defaulted: bool) -> Option<String> {
+/// A quantity as the API server holds it: `-`? `m` × 10^`e10` (`m` without trailing zeros, 0
+/// for zero), in the format its suffix gave it.
+struct Amount {
+    negative: bool,
+    m: i128,
+    e10: i32,
+    format: Format,
+}
+
+/// ParseQuantity's reading of `text`, rounded up (away from zero) to a nano, or with
+/// `defaulted` to a milli as SetDefaults_ResourceList rounds every ResourceList value. `None`
+/// for a text the decoding pass refuses or too long to follow exactly.
+fn amount(text: &str, defaulted: bool) -> Option<Amount> {
     let (negative, rest) = match text.as_bytes().first() {
-        Some(b'-') => (true, text.get(1..).unwrap_or("")),
-        Some(b'+') => (false, text.get(1..).unwrap_or("")),
+        Some(b'-') => (true, text.get(1..)?),
+        Some(b'+') => (false, text.get(1..)?),
         _ => (false, text),
     };
     let number_end = rest
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
         .unwrap_or(rest.len());
     let (number, suffix) = rest.split_at(number_end);
-    if number.bytes().all(|c| c == b'0' || c == b'.') {
-        return Some("0".to_owned());
-    }
-    if !negative {
-        return None;
-    }
-    Some(canonical_negative(number, suffix, defaulted).unwrap_or_else(|| text.to_owned()))
-}
-
-/// CanonicalizeBytes of `-number suffix` (non-zero), after the rounding [`not_positive`] says.
-fn canonical_negative(number: &str, suffix: &str, defaulted: bool) -> Option<String> {
     let (format, mut e10, binary) = match suffix {
         "n" => (Format::DecimalSI, -9, 0),
         "u" => (Format::DecimalSI, -6, 0),
@@ -394,13 +438,20 @@ fn canonical_negative(number: &str, suffix: &str, defaulted: bool) -> Option<Str
     };
     let (int, frac) = number.split_once('.').unwrap_or((number, ""));
     let digits = format!("{int}{frac}");
-    if digits.is_empty() || digits.len() > 30 {
+    if digits.is_empty() || digits.len() > 30 || !digits.bytes().all(|c| c.is_ascii_digit()) {
         return None;
     }
     let mut m: i128 = digits.parse().ok()?;
+    if m == 0 {
+        return Some(Amount {
+            negative: false,
+            m: 0,
+            e10: 0,
+            format,
+        });
+    }
     e10 = e10.checked_sub(i32::try_from(frac.len()).ok()?)?;
     m = m.checked_mul(1i128.checked_shl(10 * binary)?)?;
-    // Rounded up (away from zero) to the smallest unit kept.
     let floor = if defaulted { -3 } else { -9 };
     if e10 < floor {
         let d = 10i128.checked_pow(u32::try_from(floor - e10).ok()?)?;
@@ -411,51 +462,132 @@ fn canonical_negative(number: &str, suffix: &str, defaulted: bool) -> Option<Str
         m /= 10;
         e10 += 1;
     }
-    let mut format = format;
-    if format == Format::BinarySI {
-        // An integer of magnitude 1024 or more keeps the binary form; anything else is
-        // written as DecimalSI, not to lose precision.
-        let whole = (e10 >= 0)
-            .then(|| m.checked_mul(10i128.checked_pow(u32::try_from(e10).ok()?)?))
-            .flatten();
-        match whole {
-            Some(mut v) if v >= 1024 => {
-                let mut k = 0usize;
-                while v >= 1024 && v % 1024 == 0 {
-                    v /= 1024;
-                    k += 1;
+    Some(Amount {
+        negative,
+        m,
+        e10,
+        format,
+    })
+}
+
+impl Amount {
+    /// Quantity String() (CanonicalizeBytes).
+    fn canonical(&self) -> Option<String> {
+        if self.m == 0 {
+            return Some("0".to_owned());
+        }
+        let sign = if self.negative { "-" } else { "" };
+        let (m, e10) = (self.m, self.e10);
+        let mut format = self.format;
+        if format == Format::BinarySI {
+            // An integer of magnitude 1024 or more keeps the binary form; anything else is
+            // written as DecimalSI, not to lose precision.
+            let whole = (e10 >= 0)
+                .then(|| m.checked_mul(10i128.checked_pow(u32::try_from(e10).ok()?)?))
+                .flatten();
+            match whole {
+                Some(mut v) if v >= 1024 => {
+                    let mut k = 0usize;
+                    while v >= 1024 && v % 1024 == 0 {
+                        v /= 1024;
+                        k += 1;
+                    }
+                    let unit = ["", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"].get(k)?;
+                    return Some(format!("{sign}{v}{unit}"));
                 }
-                let unit = ["", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"].get(k)?;
-                return Some(format!("-{v}{unit}"));
+                _ => format = Format::DecimalSI,
             }
-            _ => format = Format::DecimalSI,
+        }
+        let e3 = e10.div_euclid(3) * 3;
+        let mant = m.checked_mul(10i128.checked_pow(u32::try_from(e10 - e3).ok()?)?)?;
+        let unit = if format == Format::DecimalExponent {
+            if e3 == 0 {
+                String::new()
+            } else {
+                format!("e{e3}")
+            }
+        } else {
+            match e3 {
+                -9 => "n",
+                -6 => "u",
+                -3 => "m",
+                0 => "",
+                3 => "k",
+                6 => "M",
+                9 => "G",
+                12 => "T",
+                15 => "P",
+                18 => "E",
+                _ => return None,
+            }
+            .to_owned()
+        };
+        Some(format!("{sign}{mant}{unit}"))
+    }
+}
+
+/// For a quantity that is zero or negative, its canonical text (resource.Quantity String(), as
+/// ValidatePositiveQuantityValue prints it); `None` for a positive one. `defaulted`: the v1
+/// defaulting has rounded it (see [`amount`]); neither rounding changes the sign, so the digits
+/// decide it. A text that cannot be followed exactly is shown as written.
+// What restartkit knows of quantities is spread over trainer/quantity.rs (Value()), pod_env.rs
+// (a divisor's canonical form) and this; one parser with a canonical printer could serve all.
+fn not_positive(text: &str, defaulted: bool) -> Option<String> {
+    let rest = text.strip_prefix(['-', '+']).unwrap_or(text);
+    let number_end = rest
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(rest.len());
+    if rest
+        .get(..number_end)
+        .unwrap_or("")
+        .bytes()
+        .all(|c| c == b'0' || c == b'.')
+    {
+        return Some("0".to_owned());
+    }
+    if !text.starts_with('-') {
+        return None;
+    }
+    Some(
+        amount(text, defaulted)
+            .and_then(|a| a.canonical())
+            .unwrap_or_else(|| text.to_owned()),
+    )
+}
+
+/// The canonical text of a quantity with a fraction of a unit (`MilliValue() % 1000 != 0`,
+/// GetWarningsForPersistentVolumeClaimSpec's test), if it has one.
+fn fractional(text: &str, defaulted: bool) -> Option<String> {
+    let a = amount(text, defaulted)?;
+    (a.m != 0 && a.e10 < 0).then(|| a.canonical()).flatten()
+}
+
+/// GetWarningsForPersistentVolumeClaimSpec: a storage request or limit with a fraction of a
+/// byte, at `p` (upstream's path, which for a StatefulSet's template leaves out `spec`).
+fn storage_warnings(spec: &Value, p: &FieldPath, defaulted: bool, out: &mut Findings) {
+    for list in ["requests", "limits"] {
+        let Some(q) = spec
+            .get("resources")
+            .and_then(|r| r.get(list))
+            .and_then(|r| r.get("storage"))
+        else {
+            continue;
+        };
+        if let Some(shown) = fractional(&quantity_text(q), defaulted) {
+            let at = p.child("resources").child(list).key("storage");
+            out.push(
+                Diagnostic::lint(
+                    "fractional-storage",
+                    &at,
+                    format!(
+                        "{}: fractional byte value {shown:?} is invalid, must be an integer",
+                        at.as_str()
+                    ),
+                )
+                .with_origin(Origin::KubeApiserver),
+            );
         }
     }
-    let e3 = e10.div_euclid(3) * 3;
-    let mant = m.checked_mul(10i128.checked_pow(u32::try_from(e10 - e3).ok()?)?)?;
-    let unit = if format == Format::DecimalExponent {
-        if e3 == 0 {
-            String::new()
-        } else {
-            format!("e{e3}")
-        }
-    } else {
-        match e3 {
-            -9 => "n",
-            -6 => "u",
-            -3 => "m",
-            0 => "",
-            3 => "k",
-            6 => "M",
-            9 => "G",
-            12 => "T",
-            15 => "P",
-            18 => "E",
-            _ => return None,
-        }
-        .to_owned()
-    };
-    Some(format!("-{mant}{unit}"))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -483,6 +615,8 @@ pub(super) fn stateful_set_claim_templates(
     let empty = json!({});
     for (i, t) in claim_templates(spec).iter().enumerate() {
         let claim = t.get("spec").filter(|s| s.is_object()).unwrap_or(&empty);
+        // The StatefulSet strategy's WarningsOnCreate, at every minor.
+        storage_warnings(claim, &tp.index(i), !ctx.skip_defaulting, out);
         let p = tp.index(i).child("spec");
         if Change::StatefulSetClaimTemplatesOnCreate.at(minor) {
             validate_claim_spec(claim, &p, vac, ctx, out);
@@ -704,6 +838,54 @@ mod tests {
         }
         assert_eq!(not_positive("1n", true), None);
         assert_eq!(not_positive("+1Gi", true), None);
+    }
+
+    #[test]
+    fn warnings_as_the_strategies_give_them_and_dropped_fields() {
+        let warnings = |obj: &Value, minor: u32| -> Vec<(String, String)> {
+            let (f, _) = super::super::validate_value(obj, &ctx(minor));
+            f.warnings
+                .iter()
+                .map(|w| (w.code.clone().unwrap_or_default(), w.message.clone()))
+                .collect()
+        };
+        let mut obj = pvc(json!({"accessModes": ["ReadWriteOnce"],
+            "resources": {"requests": {"storage": "1500m"}, "limits": {"storage": "0.0000001"}},
+            "dataSource": {"kind": "Backup", "name": "nightly"}}));
+        obj["metadata"]["annotations"] =
+            json!({"volume.beta.kubernetes.io/storage-class": "standard"});
+        let w = warnings(&obj, 37);
+        assert_eq!(w.len(), 4, "{w:?}");
+        assert!(w[0].0 == "pvc-field-dropped" && w[0].1.starts_with("spec.dataSource: kube-apiserver drops"));
+        assert_eq!(
+            w[1].1,
+            "metadata.annotations[volume.beta.kubernetes.io/storage-class]: deprecated since v1.8; use \"storageClassName\" attribute instead"
+        );
+        assert_eq!(
+            w[2].1,
+            "spec.resources.requests[storage]: fractional byte value \"1500m\" is invalid, must be an integer"
+        );
+        // 0.0000001 is rounded up to a milli by the defaulting.
+        assert_eq!(
+            w[3].1,
+            "spec.resources.limits[storage]: fractional byte value \"1m\" is invalid, must be an integer"
+        );
+        // A StatefulSet's: upstream's path leaves out the template's `spec`.
+        let sts = sts(
+            json!([{"metadata": {"name": "data"}, "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1.5"}}}}]),
+            json!([]),
+            json!([]),
+        );
+        for minor in [31, 37] {
+            assert!(
+                warnings(&sts, minor).contains(&(
+                    "fractional-storage".to_owned(),
+                    "spec.volumeClaimTemplates[0].resources.requests[storage]: fractional byte value \"1500m\" is invalid, must be an integer".to_owned()
+                )),
+                "1.{minor}"
+            );
+        }
+        assert!(warnings(&pvc(good()), 37).is_empty());
     }
 
     #[test]
