@@ -28,6 +28,8 @@ export declare function jobsetFailurePolicy(jobset: ObjectArg<C.JobsetFailurePol
 export declare function backoff(input?: C.BackoffInput): C.BackoffOutput;
 /** What happens when a container of a Pod, Job, JobSet or TrainJob exits with an exit code. */
 export declare function whatIf(object: ObjectArg<C.WhatIfInput["object"]>, exitCode: number, opts?: Omit<C.WhatIfInput, "object" | "exitCode" | "runtimes"> & RuntimeOptions): C.WhatIfOutput;
+/** A running or failed Pod, Job or JobSet explained from its live objects: what happened, why, and what comes next. */
+export declare function explain(objects: ObjectArg, opts?: Omit<C.ExplainInput, "objects" | "source">): C.ExplainOutput;
 /** Kubeflow Trainer: the JobSet and side objects the trainer builds for a TrainJob, with its errors. */
 export declare function resolve(trainJob: ObjectArg, opts?: Omit<C.ResolveInput, "trainJob" | "source" | "runtimes"> & RuntimeOptions): C.ResolveOutput;
 /** A timeline of a workload under a scenario of container exits, node losses and evictions. */

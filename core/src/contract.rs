@@ -258,6 +258,17 @@ op_table! {
         } else {
             evaluation(op, input, "object", None, check, eval::whatif::what_if)
         };
+    "explain": crate::explain::ExplainInput => crate::explain::ExplainOutput, "ExplainInput" => "ExplainOutput",
+        "A running or failed Pod, Job or JobSet explained from its live objects: what happened, why, and what comes next",
+        args [arg("objects", ObjectOrText)], carries [KubeletConfig("kubeletConfig")],
+        |op, input, check| encode(
+            op,
+            decode_moving(input, "objects", |i: &mut crate::explain::ExplainInput, o| {
+                i.objects = (!o.is_null()).then_some(o)
+            })
+            .and_then(crate::explain::run),
+            vec![],
+        );
     "resolve": crate::trainer::op::ResolveInput => crate::trainer::op::ResolveOutput, "ResolveInput" => "ResolveOutput",
         "Kubeflow Trainer: the JobSet and side objects the trainer builds for a TrainJob, with its errors",
         args [arg("trainJob", ObjectOrText)], carries [],

@@ -18,6 +18,7 @@ pub mod decode;
 pub mod diag;
 pub mod editor;
 pub mod eval;
+pub mod explain;
 pub mod features;
 pub mod gate_names;
 pub mod generated;

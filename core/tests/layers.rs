@@ -55,6 +55,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("trainer::op", 5),
     // L6 the tools built on the ops.
     ("editor", 6),
+    ("explain", 6),
     ("simulate", 6),
     ("sweep", 6),
     ("upgrade", 6),

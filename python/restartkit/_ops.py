@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from ._types import ContainerRestartableOutput
     from ._types import CrrValidateOutput
     from ._types import Description
+    from ._types import ExplainOutput
     from ._types import HoverOutput
     from ._types import JobsetFailurePolicyOutput
     from ._types import ListGatesOutput
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
 
 #: What ``from ._ops import *`` brings into ``restartkit`` (not the ops whose function is a
 #: convenience over the same op there: validate, simulate, sweep).
-__all__ = ["crr_validate", "container_restart", "container_restartable", "match_restart_rule", "status_transition", "pod_failure_policy", "jobset_failure_policy", "backoff", "what_if", "resolve", "sweep_plan", "sweep_chunk", "sweep_merge", "backoff_compare", "compare_versions", "check_vector", "vector_expect", "complete", "hover", "list_gates", "describe"]
+__all__ = ["crr_validate", "container_restart", "container_restartable", "match_restart_rule", "status_transition", "pod_failure_policy", "jobset_failure_policy", "backoff", "what_if", "explain", "resolve", "sweep_plan", "sweep_chunk", "sweep_merge", "backoff_compare", "compare_versions", "check_vector", "vector_expect", "complete", "hover", "list_gates", "describe"]
 
 #: Every op, by its contract name, with its Python name.
 OPS = {
@@ -53,6 +54,7 @@ OPS = {
     "jobsetFailurePolicy": "jobset_failure_policy",
     "backoff": "backoff",
     "whatIf": "what_if",
+    "explain": "explain",
     "resolve": "resolve",
     "simulate": "simulate",
     "sweep": "sweep",
@@ -118,6 +120,11 @@ def backoff(**options: Any) -> "BackoffOutput":
 def what_if(object: KubeObject, exit_code: int, **options: Any) -> "WhatIfOutput":
     """What happens when a container of a Pod, Job, JobSet or TrainJob exits with an exit code."""
     return call("whatIf", (("object", "object", object), ("exitCode", "int32", exit_code)), options, [])  # type: ignore[no-any-return]
+
+
+def explain(objects: KubeObject, **options: Any) -> "ExplainOutput":
+    """A running or failed Pod, Job or JobSet explained from its live objects: what happened, why, and what comes next."""
+    return call("explain", (("objects", "objectOrText", objects),), options, ["kubeletConfig"])  # type: ignore[no-any-return]
 
 
 def resolve(train_job: KubeObject, **options: Any) -> "ResolveOutput":
