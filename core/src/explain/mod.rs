@@ -207,7 +207,8 @@ pub struct JobExplained {
     /// status.failed: the failures the controller counted (Ignore matches are not).
     pub failed: i32,
     pub backoff_limit: i32,
-    /// Counted failures the Job can still take; the next one after these fails the Job.
+    /// Counted failures the Job can still absorb (backoffLimit − failed); the next counted
+    /// failure after these fails it (the controller fails a Job when failed > backoffLimit).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failures_left: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -233,6 +234,7 @@ pub struct IndexExplained {
     pub index: i32,
     /// Counted failures of the index so far (its last Pod's failure-count annotation, plus it).
     pub failures: i64,
+    /// Counted failures the index can still absorb; the next after these fails the index.
     pub failures_left: i64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pod_creation_back_off: Option<PodCreationBackOff>,
@@ -900,7 +902,7 @@ fn explain_job(ctx: &Ctx<'_>, job: Option<&Job>, name: &str, mut pods: Vec<Pod>)
     }
     let failures_left = per_index
         .is_none()
-        .then(|| i64::from(backoff_limit) + 1 - i64::from(failed));
+        .then(|| (i64::from(backoff_limit) - i64::from(failed)).max(0));
     if j.spec.template.spec.restart_policy.as_deref() == Some("OnFailure") {
         let restarts: i64 = pods
             .iter()
@@ -936,7 +938,7 @@ fn explain_job(ctx: &Ctx<'_>, job: Option<&Job>, name: &str, mut pods: Vec<Pod>)
             indexes.push(IndexExplained {
                 index: *ix,
                 failures,
-                failures_left: i64::from(limit) + 1 - failures,
+                failures_left: (i64::from(limit) - failures).max(0),
                 pod_creation_back_off: back_off,
             });
         }

@@ -179,7 +179,7 @@ fn job_failed_pods_matched_counted_and_creation_back_off() {
     let j = &w.jobs[0];
     assert_eq!(
         (j.backoff_limit, j.failed, j.failures_left),
-        (3, 1, Some(3))
+        (3, 1, Some(2))
     );
     let counted = j.pods[0].failure.as_ref().unwrap();
     assert_eq!((counted.rule_index, counted.counted), (None, true));
