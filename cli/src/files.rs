@@ -532,20 +532,20 @@ fn streamed_file(
             .map(|(piece, index)| session.ahead(piece, index))
             .collect();
         for (piece, ahead) in pieces.into_iter().zip(ahead) {
-            let (text, line) = match &piece {
+            let (text, at) = match &piece {
                 restartkit::source::Piece::Document {
                     text, line, column, ..
                 }
                 | restartkit::source::Piece::Item {
                     text, line, column, ..
-                } if human => (padded(text, *column), *line),
+                } if human => (String::from_utf8_lossy(text).into_owned(), (*line, *column)),
                 restartkit::source::Piece::ListEnd {
                     skeleton,
                     line,
                     column,
                     ..
-                } if human => (padded(skeleton, *column), *line),
-                _ => (String::new(), 1),
+                } if human => (String::from_utf8_lossy(skeleton).into_owned(), (*line, *column)),
+                _ => (String::new(), (1, 1)),
             };
             for out in session.piece_ahead(piece, ahead) {
                 let (findings, summary) = match out {
@@ -556,11 +556,11 @@ fn streamed_file(
                             items_out.push_str(&jsonl_line(name, None, &findings));
                         }
                         if human {
-                            render::diagnostics_into(
+                            render::diagnostics_at(
                                 &mut items_out,
                                 name,
                                 &text,
-                                line,
+                                at,
                                 &findings.errors,
                                 &findings.warnings,
                                 &findings.infos,
@@ -627,11 +627,11 @@ fn streamed_file(
                     }
                 };
                 if human {
-                    render::diagnostics_into(
+                    render::diagnostics_at(
                         &mut stderr,
                         name,
                         &text,
-                        line,
+                        at,
                         &findings.errors,
                         &findings.warnings,
                         &findings.infos,
@@ -832,16 +832,6 @@ fn unreadable(name: &str, why: String) -> FileReport {
         counts: None,
         spilled: None,
     }
-}
-
-/// A piece's text for the human renderer: its first line's start blanked in (a JSON object can
-/// start after another on the same line). Bytes that are not UTF-8 are replaced (the error
-/// naming them is the core's).
-fn padded(text: &[u8], column: u32) -> String {
-    let pad = usize::try_from(column.saturating_sub(1)).unwrap_or(0);
-    let mut s = " ".repeat(pad);
-    s.push_str(&String::from_utf8_lossy(text));
-    s
 }
 
 /// `[` … `]` of `--output json`, one file's element at a time, the bytes

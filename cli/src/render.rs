@@ -54,6 +54,21 @@ pub fn diagnostics_into(
     warnings: &[Diagnostic],
     infos: &[Diagnostic],
 ) {
+    diagnostics_at(out, name, text, (first_line, 1), errors, warnings, infos);
+}
+
+/// [`diagnostics_into`] for a piece of a stream that starts at 1-based `(line, column)`: a
+/// List item or JSON value that starts mid-line (its first line's columns are counted from
+/// `column`, so nothing before the piece needs to be copied in).
+pub fn diagnostics_at(
+    out: &mut String,
+    name: &str,
+    text: &str,
+    (first_line, first_column): (u32, u32),
+    errors: &[Diagnostic],
+    warnings: &[Diagnostic],
+    infos: &[Diagnostic],
+) {
     use std::fmt::Write as _;
     let renderer = if std::env::var_os("NO_COLOR").is_none()
         && std::io::IsTerminal::is_terminal(&std::io::stderr())
@@ -88,6 +103,12 @@ pub fn diagnostics_into(
             let local = l
                 .checked_sub(first_line.saturating_sub(1))
                 .filter(|l| *l > 0)?;
+            let c = if local == 1 {
+                c.checked_sub(first_column.saturating_sub(1))
+                    .filter(|c| *c > 0)?
+            } else {
+                c
+            };
             excerpt_of(&lines, local, c).map(|(at, src, span)| (at + l - local, src, span))
         });
         let rendered = match excerpt {

@@ -40,16 +40,27 @@ impl Part {
 pub struct LineIndex<'a> {
     text: &'a str,
     starts: std::cell::OnceCell<Vec<usize>>,
+    /// Whether `text` is ASCII (a column is then a byte offset), found when first needed.
+    ascii: std::cell::OnceCell<bool>,
     /// Lines of the stream before `text` (a piece read alone).
     base: u32,
+    /// Columns of the stream before `text` on its first line: a List item or a JSON value
+    /// that starts mid-line (compact JSON puts a whole List on one line).
+    first_columns: u32,
 }
+
+/// Characters read from a diagnostic's column on, at most: what its range can cover. A line of
+/// compact JSON can be the whole input; reading all of it for each diagnostic was quadratic.
+const WINDOW_CHARS: usize = 64 * 1024;
 
 impl<'a> LineIndex<'a> {
     pub fn new(text: &'a str) -> Self {
         LineIndex {
             text,
             starts: std::cell::OnceCell::new(),
+            ascii: std::cell::OnceCell::new(),
             base: 0,
+            first_columns: 0,
         }
     }
 
@@ -65,14 +76,23 @@ impl<'a> LineIndex<'a> {
     /// The lines of a piece of a stream that starts at 1-based `line`, answered in the
     /// stream's line numbers (`text` starts at the start of that line).
     pub fn at(text: &'a str, line: u32) -> Self {
+        LineIndex::at_column(text, line, 1)
+    }
+
+    /// The lines of a piece of a stream that starts at 1-based `line` and `column`, answered
+    /// in the stream's line and column numbers. Nothing is copied: the columns before the
+    /// piece are counted, not blanked in.
+    pub fn at_column(text: &'a str, line: u32, column: u32) -> Self {
         LineIndex {
             base: line.saturating_sub(1),
+            first_columns: column.saturating_sub(1),
             ..LineIndex::new(text)
         }
     }
 
-    /// The characters of 1-based line `line` (without its line break).
-    fn chars(&self, line: u32) -> Option<Vec<char>> {
+    /// 1-based line `line` of the stream (without its line break) and the columns before
+    /// its first character.
+    fn line(&self, line: u32) -> Option<(&'a str, usize)> {
         let n = usize::try_from(line.checked_sub(self.base)?)
             .ok()?
             .checked_sub(1)?;
@@ -80,7 +100,30 @@ impl<'a> LineIndex<'a> {
         let start = *starts.get(n)?;
         let end = starts.get(n + 1).map_or(self.text.len(), |e| e - 1);
         let l = self.text.get(start..end)?;
-        Some(l.strip_suffix('\r').unwrap_or(l).chars().collect())
+        let before = if n == 0 { self.first_columns as usize } else { 0 };
+        Some((l.strip_suffix('\r').unwrap_or(l), before))
+    }
+
+    /// The characters of 1-based `line` from 1-based `column` on (at most [`WINDOW_CHARS`]);
+    /// None for a column before the text's start.
+    fn window(&self, line: u32, column: u32) -> Option<Vec<char>> {
+        let (l, before) = self.line(line)?;
+        let skip = usize::try_from(column)
+            .ok()?
+            .checked_sub(1)?
+            .checked_sub(before)?;
+        let from = if *self.ascii.get_or_init(|| self.text.is_ascii()) {
+            skip.min(l.len())
+        } else {
+            l.char_indices().nth(skip).map_or(l.len(), |(i, _)| i)
+        };
+        Some(l[from..].chars().take(WINDOW_CHARS).collect())
+    }
+
+    /// The characters of 1-based `line`, the columns before the text's start counted.
+    fn line_chars(&self, line: u32) -> Option<usize> {
+        let (l, before) = self.line(line)?;
+        Some(before + l.chars().count())
     }
 }
 
@@ -101,32 +144,34 @@ impl Document {
             }
         };
         let (line, column) = offset.apply(local);
-        let chars = lines.chars(line)?;
-        let start = usize::try_from(column).ok()?.checked_sub(1)?;
-        let key_end = key_end(&chars, start);
+        // Indices below are in the characters from the field's column on.
+        let chars = lines.window(line, column)?;
+        let shift = usize::try_from(column).ok()?.checked_sub(1)?;
+        let key_end = key_end(&chars, 0);
         let (from, to) = match (key_end, part, exact) {
             (Some(end), Part::Value, true) => {
                 // The value written after the key on its line (the same scan a fix's text edit
                 // makes), on that line alone.
                 let text: String = chars.iter().collect();
-                match replace_value_at(&text, 1, column, &serde_json::Value::Null) {
+                match replace_value_at(&text, 1, 1, &serde_json::Value::Null) {
                     Some(edit) if edit.end_column > edit.column => (
                         usize::try_from(edit.column).ok()? - 1,
                         usize::try_from(edit.end_column).ok()? - 1,
                     ),
                     // No value on the key's line (a block, nothing at all): the key.
-                    _ => (start, end),
+                    _ => (0, end),
                 }
             }
-            (Some(end), _, _) => (start, end),
+            (Some(end), _, _) => (0, end),
             // A list item or a value on its own: its token.
-            (None, _, _) => (start, token_end(&chars, start)),
+            (None, _, _) => (0, token_end(&chars, 0)),
         };
+        let to = to.max(from + 1).min(chars.len().max(from + 1));
         Some(Range {
             line,
-            column: u32::try_from(from + 1).ok()?,
+            column: u32::try_from(shift + from + 1).ok()?,
             end_line: line,
-            end_column: u32::try_from(to.max(from + 1).min(chars.len().max(from + 1)) + 1).ok()?,
+            end_column: u32::try_from(shift + to + 1).ok()?,
         })
     }
 }
@@ -134,11 +179,10 @@ impl Document {
 /// The range of the token at 1-based `line`:`column` (a scalar, a key, a bracket), for
 /// diagnostics that carry their own position (errors of the text, YAML 1.1 readings).
 pub fn token_range(lines: &LineIndex, line: u32, column: u32) -> Option<Range> {
-    let chars = lines.chars(line)?;
-    let start = usize::try_from(column).ok()?.checked_sub(1)?;
-    if start >= chars.len() {
+    let chars = lines.window(line, column)?;
+    if chars.is_empty() {
         // At the end of the line (or past it): the last character, or an empty line's start.
-        let last = u32::try_from(chars.len()).ok()?;
+        let last = u32::try_from(lines.line_chars(line)?).ok()?;
         return Some(Range {
             line,
             column: last.max(1),
@@ -146,12 +190,12 @@ pub fn token_range(lines: &LineIndex, line: u32, column: u32) -> Option<Range> {
             end_column: last.max(1) + u32::from(last > 0),
         });
     }
-    let end = key_end(&chars, start).unwrap_or_else(|| token_end(&chars, start));
+    let end = key_end(&chars, 0).unwrap_or_else(|| token_end(&chars, 0));
     Some(Range {
         line,
         column,
         end_line: line,
-        end_column: u32::try_from(end.max(start + 1) + 1).ok()?,
+        end_column: column + u32::try_from(end.max(1)).ok()?,
     })
 }
 
@@ -389,5 +433,27 @@ mod tests {
         assert_eq!(token_range(&LineIndex::new(t), 3, 6), r(3, 6, 13));
         assert_eq!(token_range(&LineIndex::new(t), 4, 1), r(4, 1, 1));
         assert_eq!(token_range(&LineIndex::new(t), 9, 1), None);
+    }
+
+    #[test]
+    fn a_piece_that_starts_mid_line_is_answered_in_the_streams_columns() {
+        // A List item of compact JSON: the stream's line 3 holds `[{"kind": ...` from column 9.
+        const ITEM: &str = "{\"kind\": \"Jöb\", \"spec\": {\"x\": \"Within\"}}";
+        let padded = format!("{}{ITEM}\n", " ".repeat(8));
+        let blanked = LineIndex::at(&padded, 3);
+        let counted = LineIndex::at_column(ITEM, 3, 9);
+        for column in 1..=60 {
+            assert_eq!(
+                token_range(&counted, 3, column).filter(|_| column >= 9),
+                token_range(&blanked, 3, column).filter(|_| column >= 9),
+                "column {column}"
+            );
+        }
+        // Past the end of the line: its last character, the columns before the piece counted.
+        let end = u32::try_from(8 + ITEM.chars().count()).unwrap();
+        assert_eq!(token_range(&counted, 3, end + 5), r(3, end, end + 1));
+        // Before the piece, or on a line it does not hold: no range.
+        assert_eq!(token_range(&counted, 3, 4), None);
+        assert_eq!(token_range(&counted, 2, 1), None);
     }
 }

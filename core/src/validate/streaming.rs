@@ -252,8 +252,8 @@ impl Session {
                 let read = self.read_document(text, *line, *column, *json, *separated, index);
                 let outcomes = match read {
                     Err(refused) => vec![refused],
-                    Ok((entries, padded)) => {
-                        let lines = LineIndex::at(&padded, *line);
+                    Ok((entries, text)) => {
+                        let lines = LineIndex::at_column(text, *line, *column);
                         let has_crd = entries.iter().any(|e| {
                             e.as_ref()
                                 .is_ok_and(|d| super::crd_schema::is_crd(&d.value))
@@ -322,12 +322,11 @@ impl Session {
     }
 
     /// A document piece's text read into its documents from index `first`, with the piece's
-    /// text as its lines are counted ([`padded`]); the outcome of its refusal when it is not
-    /// UTF-8.
+    /// text; the outcome of its refusal when it is not UTF-8.
     #[allow(clippy::type_complexity)]
-    fn read_document(
+    fn read_document<'b>(
         &self,
-        bytes: &[u8],
+        bytes: &'b [u8],
         line: u32,
         column: u32,
         json: bool,
@@ -336,14 +335,14 @@ impl Session {
     ) -> Result<
         (
             Vec<Result<source::Document, source::BrokenDocument>>,
-            String,
+            &'b str,
         ),
         Outcome,
     > {
         let text = utf8(bytes, line, column).map_err(|e| self.refused(broken(first, line, e)))?;
         Ok((
             source::read_piece(text, json, separated, line, column, first),
-            padded(text, column),
+            text,
         ))
     }
 
@@ -376,7 +375,7 @@ impl Session {
         separated: bool,
     ) -> Vec<Outcome> {
         let first = self.next_index;
-        let (entries, padded) =
+        let (entries, text) =
             match self.read_document(bytes, line, column, json, separated, first) {
                 Ok(read) => read,
                 Err(refused) => {
@@ -384,7 +383,7 @@ impl Session {
                     return vec![refused];
                 }
             };
-        let lines = LineIndex::at(&padded, line);
+        let lines = LineIndex::at_column(text, line, column);
         self.next_index += entries.len();
         entries
             .into_iter()
@@ -430,13 +429,12 @@ impl Session {
         let mut findings = Findings::default();
         let mut modelled = false;
         let read = utf8(bytes, line, column).and_then(|text| {
-            let padded = padded(text, column);
             let docs = source::read_item(text, json, line, column)?;
-            Ok((padded, docs))
+            Ok((text, docs))
         });
         match read {
-            Ok((padded, docs)) => {
-                let lines = LineIndex::at(&padded, line);
+            Ok((text, docs)) => {
+                let lines = LineIndex::at_column(text, line, column);
                 match docs.into_iter().next() {
                     Some(mut doc) => {
                         doc.index = list;
@@ -491,18 +489,17 @@ impl Session {
         let list = self.list.take();
         let entry = match utf8(bytes, line, column) {
             Ok(text) => {
-                let padded = padded(text, column);
                 let mut entries = source::read_piece(text, json, false, line, column, index);
                 let entry = if entries.is_empty() {
                     None
                 } else {
                     Some(entries.remove(0))
                 };
-                entry.map(|e| (e, padded))
+                entry.map(|e| (e, text))
             }
-            Err(e) => Some((Err(broken(index, line, e)), String::new())),
+            Err(e) => Some((Err(broken(index, line, e)), "")),
         };
-        let Some((entry, padded)) = entry else {
+        let Some((entry, text)) = entry else {
             // Nothing but `items: []` cannot be: the skeleton holds the items key.
             let summary = DocumentSummary {
                 index,
@@ -532,7 +529,7 @@ impl Session {
                     .is_none_or(|v| v.is_string() || v.is_null())
                 && doc.value.get("items").is_some_and(Value::is_array)
         });
-        let lines = LineIndex::at(&padded, line);
+        let lines = LineIndex::at_column(text, line, column);
         let (mut findings, mut summary) = check_entry(entry, &self.ctx, &self.crds, &lines, None);
         // The skeleton lacks the items' lines: what sits after them is further down.
         for d in findings.all_mut() {
@@ -615,16 +612,6 @@ fn utf8(bytes: &[u8], line: u32, column: u32) -> Result<&str, Diagnostic> {
         crate::source::move_diagnostic(&mut e, l, c);
         e
     })
-}
-
-/// A piece that starts at `column` of its first line, with that line's start blanked in, so
-/// that line and column arithmetic over it is the stream's.
-fn padded(text: &str, column: u32) -> String {
-    let pad = usize::try_from(column.saturating_sub(1)).unwrap_or(0);
-    let mut s = String::with_capacity(pad + text.len());
-    s.extend(std::iter::repeat_n(' ', pad));
-    s.push_str(text);
-    s
 }
 
 fn broken(index: usize, line: u32, mut error: Diagnostic) -> source::BrokenDocument {
@@ -820,6 +807,40 @@ mod tests {
         );
         // The warning after the items is at its own line of the stream.
         assert_eq!(s.warnings.last().map(|d| d.line), Some(Some(30)));
+    }
+
+    #[test]
+    fn a_compact_list_on_one_line_gets_the_ranges_of_the_whole_read() {
+        // `kubectl get --raw` and most clients write a List on one line: each item's columns
+        // are counted from where it starts, not blanked in (that copy was quadratic).
+        let flat = |s: String| s.replace('\n', "");
+        let text = format!(
+            "{{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[{},{},{}]}}",
+            flat(job("a", "Never")),
+            flat(job("b", "Sometimes")),
+            flat(job("c", "Sometimes"))
+        );
+        let ranges = |f: &Findings| -> Vec<(String, Option<crate::diag::Range>)> {
+            f.errors
+                .iter()
+                .chain(&f.warnings)
+                .map(|d| (d.field.clone(), d.range))
+                .collect()
+        };
+        let (w, _) = whole(&text);
+        for chunk in [3, 4096] {
+            let (s, _) = streamed(&text, chunk);
+            assert_eq!(key(&s), key(&w), "chunk {chunk}");
+            assert_eq!(ranges(&s), ranges(&w), "chunk {chunk}");
+        }
+        // The last item's refused value is underlined where it is written on the line.
+        let last = w
+            .errors
+            .iter()
+            .find(|d| d.field == "items[2].spec.template.spec.restartPolicy")
+            .and_then(|d| d.range);
+        let at = u32::try_from(text.rfind("\"Sometimes\"").unwrap_or(0) + 1).unwrap_or(0);
+        assert_eq!(last.map(|r| (r.line, r.column)), Some((1, at)));
     }
 
     #[test]
