@@ -311,6 +311,10 @@ const rt = {
       else if (kind === 'objects') {
         if (value == null || typeof value[Symbol.iterator] !== 'function') throw inputError(member, 'must be a list of objects');
         input[member] = Array.from(value, (o) => objectArg(o, member));
+      } else if (kind === 'int32') {
+        // As @restartkit/node checks it: the field named, before the core's serde message.
+        if (!Number.isInteger(value) || value < -2147483648 || value > 2147483647) throw inputError(member, \`\${String(value)} is not an int32 exit code\`);
+        input[member] = value;
       } else input[member] = value;
     }
     return callOp(op, input);
