@@ -6,7 +6,7 @@ package rkhost
 var actionNames = []string{"DoNotRestart", "Restart", "RestartAllContainers", "FailJob", "FailIndex", "Ignore", "Count"}
 
 // opNames are the contract's ops (restartkit::contract::OPS), in the order describe lists them.
-var opNames = []string{"validate", "crrValidate", "containerRestart", "containerRestartable", "matchRestartRule", "statusTransition", "podFailurePolicy", "jobsetFailurePolicy", "backoff", "whatIf", "resolve", "simulate", "sweep", "sweepPlan", "sweepChunk", "sweepMerge", "backoffCompare", "compareVersions", "checkVector", "vectorExpect", "complete", "hover", "listGates", "describe"}
+var opNames = []string{"validate", "crrValidate", "containerRestart", "containerRestartable", "matchRestartRule", "statusTransition", "podFailurePolicy", "jobsetFailurePolicy", "backoff", "whatIf", "explain", "resolve", "simulate", "sweep", "sweepPlan", "sweepChunk", "sweepMerge", "backoffCompare", "compareVersions", "checkVector", "vectorExpect", "complete", "hover", "listGates", "describe"}
 
 // ABIMajor is the ABI major version this host speaks.
 const ABIMajor = 1
