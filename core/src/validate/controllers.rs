@@ -87,7 +87,7 @@ fn int_or_percent_value(v: &Value) -> i64 {
 
 /// An IntOrString (held by value) as a field error prints it: JSON from 1.34 (its MarshalJSON);
 /// before, `%#v` of the struct (its String method has a pointer receiver).
-fn print_int_or_string(v: &Value, minor: u32) -> String {
+pub(super) fn print_int_or_string(v: &Value, minor: u32) -> String {
     if minor >= 34 {
         return v.to_string();
     }
@@ -105,8 +105,8 @@ fn invalid_int_or_string(p: &FieldPath, v: &Value, detail: &str, minor: u32) -> 
     Diagnostic::invalid(p, v.clone(), detail).with_printed_value(&print_int_or_string(v, minor))
 }
 
-/// ValidatePositiveIntOrPercent.
-fn positive_int_or_percent(v: &Value, p: &FieldPath, minor: u32, out: &mut Findings) {
+/// ValidatePositiveIntOrPercent (a PodDisruptionBudget's minAvailable and maxUnavailable too).
+pub(super) fn positive_int_or_percent(v: &Value, p: &FieldPath, minor: u32, out: &mut Findings) {
     match v {
         Value::String(s) => {
             if !is_percent(s) {
@@ -127,7 +127,7 @@ fn positive_int_or_percent(v: &Value, p: &FieldPath, minor: u32, out: &mut Findi
 }
 
 /// IsNotMoreThan100Percent.
-fn not_over_100_percent(v: &Value, p: &FieldPath, minor: u32, out: &mut Findings) {
+pub(super) fn not_over_100_percent(v: &Value, p: &FieldPath, minor: u32, out: &mut Findings) {
     if let Value::String(s) = v
         && is_percent(s)
         && atoi_or_zero(s.trim_end_matches('%')) > 100

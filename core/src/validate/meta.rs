@@ -39,6 +39,10 @@ pub enum NameRule {
     ReplicationController,
     /// CronJob: NameIsDNSSubdomain, and at most 52 characters (its Jobs get an 11-character suffix).
     CronJob,
+    /// The API server's generic check (rest.BeforeCreate's ValidateObjectMetaAccessor with
+    /// path.ValidatePathSegmentName), for a kind whose Validate checks no metadata: a name as a
+    /// path segment, a generateName only for `/` and `%` (IsValidPathSegmentPrefix).
+    GenericPathSegment,
 }
 
 /// What restartkit knows of a kind's ObjectMeta check.
@@ -299,6 +303,12 @@ fn name_errors(rule: NameRule, value: &str, prefix: bool, ctx: &Ctx) -> Vec<Stri
         }
         Service => dns1035_label(&masked(value)),
         PathSegment => path_segment(value),
+        GenericPathSegment if prefix => ["/", "%"]
+            .iter()
+            .filter(|c| value.contains(*c))
+            .map(|c| format!("may not contain '{c}'"))
+            .collect(),
+        GenericPathSegment => path_segment(value),
     }
 }
 
@@ -381,6 +391,27 @@ pub fn check_custom_resource(
         kind: "",
         namespaced,
         name: NameRule::DnsSubdomain,
+        kube_finalizers: false,
+    };
+    check_with(rule, group, kind, obj, ctx, out);
+}
+
+/// The API server's generic metadata check (ValidateObjectMetaAccessor after a passing Validate,
+/// apimachinery's rules: no standard-finalizer rule), for a kind whose Validate checks none; the
+/// caller runs it only when the kind's own validation found nothing, as rest.BeforeCreate does.
+pub fn check_generic(
+    group: &str,
+    kind: &str,
+    namespaced: bool,
+    obj: &Value,
+    ctx: &Ctx,
+    out: &mut Findings,
+) {
+    let rule = KindMeta {
+        group: "",
+        kind: "",
+        namespaced,
+        name: NameRule::GenericPathSegment,
         kube_finalizers: false,
     };
     check_with(rule, group, kind, obj, ctx, out);
