@@ -42,6 +42,7 @@ pub(super) fn validate(obj: &Value, ctx: &Ctx, out: &mut Findings) {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::indexing_slicing)]
     use super::*;
     use serde_json::json;
 

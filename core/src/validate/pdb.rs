@@ -135,7 +135,9 @@ pub(super) fn validate(obj: &Value, ctx: &Ctx, out: &mut Findings) {
             let before = out.errors.len();
             positive_int_or_percent(v, &p, minor, out);
             not_over_100_percent(v, &p, minor, out);
-            reprint_strings(v, minor, &mut out.errors[before..]);
+            if let Some(added) = out.errors.get_mut(before..) {
+                reprint_strings(v, minor, added);
+            }
         }
     }
     if let Some(s) = opt(&spec, "selector").and_then(Value::as_object) {
