@@ -177,10 +177,10 @@ fn newest_in(v: &Value, newest: &mut Option<i64>) {
         Value::Object(m) => {
             for (k, x) in m {
                 if let (true, Value::String(s)) = (is_time_key(k), x) {
-                    if let Ok(t) = parse_rfc3339(s) {
-                        if newest.is_none_or(|n| n < t) {
-                            *newest = Some(t);
-                        }
+                    if let Ok(t) = parse_rfc3339(s)
+                        && newest.is_none_or(|n| n < t)
+                    {
+                        *newest = Some(t);
                     }
                 } else {
                     newest_in(x, newest);

@@ -53,7 +53,7 @@ fn failed_pod(name: &str, finished: &str, exit_code: i32, disrupted: bool) -> Va
         "spec": {"restartPolicy": "Never", "containers": [{"name": "train", "image": "ml/train:2"}]},
         "status": {"phase": "Failed", "conditions": conditions,
             "containerStatuses": [{"name": "train", "restartCount": 0,
-                "state": {"terminated": {"exitCode": exit_code, "reason": if exit_code == 137 {"Error"} else {"Error"},
+                "state": {"terminated": {"exitCode": exit_code, "reason": "Error",
                     "startedAt": "2026-03-02T08:00:05Z", "finishedAt": finished}}}]}
     })
 }
