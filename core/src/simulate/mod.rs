@@ -29,7 +29,9 @@ pub struct SimulateInput {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Summary {
-    /// Simulated time at the end (runFor, or earlier when everything finished).
+    /// Simulated time at the end (runFor, or, when everything finished earlier, the instant
+    /// of the last timeline event: what the kubelet still had queued for an ended Pod, such as
+    /// a sidecar's restart, does not extend the run).
     pub end_seconds: f64,
     pub container_exits: u64,
     /// Containers restarted in place by the kubelet.
@@ -53,7 +55,8 @@ pub struct Summary {
     #[serde(default)]
     pub pods_stuck_on_lost_nodes: u64,
     /// Seconds during which a container or Pod slot waited to run again, summed over slots: a
-    /// restarted container's back-off and start-up; a replaced Pod's Job back-off, rescheduling
+    /// restarted container's back-off and start-up (up to its Pod's end: a wait the Pod's end
+    /// cuts short counts until then); a replaced Pod's Job back-off, rescheduling
     /// and start-up; and for a Job or JobSet restart, every Pod slot of the restarted Jobs
     /// (finished ones included) until its new Pod starts. Work lost since the last checkpoint is
     /// not modelled.
@@ -403,4 +406,44 @@ pub fn run(input: SimulateInput) -> Result<SimulateOutput, Diagnostic> {
         None => None,
     };
     Ok(SimulateOutput { run, compare })
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    /// Runs `sc` and returns the Pod slots the engine held at the end and the Pods replaced.
+    fn slots_and_replacements(sc: Value) -> (usize, u64) {
+        let sc: Scenario = serde_json::from_value(sc).unwrap();
+        let (gates, _) = crate::FeatureGates::resolve(
+            sc.kubernetes_version.as_deref(),
+            sc.feature_gates.as_ref(),
+        )
+        .unwrap();
+        let (tmpls, jobset) = templates(&sc, &gates).unwrap();
+        let end_ms = scenario::parse_duration_ms(sc.run_for.as_deref().unwrap()).unwrap();
+        let mut engine =
+            Engine::new(&sc, tmpls, jobset, decide::Decider::new(gates), end_ms).unwrap();
+        engine.run().unwrap();
+        (engine.pod_slots(), engine.summary.pods_replaced)
+    }
+
+    #[test]
+    fn replaced_pods_of_a_live_job_do_not_stay_in_memory() {
+        // 2 Pods, one fault each per hour, each replacing its Pod (the Ignore rule), for 20
+        // days: about 960 replacements, and the slots of the ended ones are used again.
+        let (slots, replaced) = slots_and_replacements(json!({
+            "kubernetesVersion": "1.35", "runFor": "20d", "seed": 5, "maxTimelineEvents": 50,
+            "startupSeconds": 20, "podRescheduleSeconds": 90,
+            "workload": {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "w", "namespace": "ml"},
+                "spec": {"parallelism": 2, "completions": 2, "completionMode": "Indexed", "backoffLimit": 1_000_000,
+                    "podFailurePolicy": {"rules": [{"action": "Ignore", "onExitCodes": {
+                        "containerName": "trainer", "operator": "In", "values": [42]}}]},
+                    "template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "trainer", "image": "t"}]}}}},
+            "faults": [{"kind": "containerExit", "container": "trainer", "ratePerHour": 1, "exitCodes": [42]}],
+        }));
+        assert!(replaced > 800, "{replaced} replaced");
+        assert!(slots <= 6, "{slots} Pod slots held for {replaced} replacements");
+    }
 }

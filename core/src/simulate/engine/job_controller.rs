@@ -343,6 +343,7 @@ impl Engine<'_> {
                 .retain(|&p| pods.get(p).is_some_and(|x| x.alive || !x.counted));
             job.finish_deferred = false;
         }
+        self.retire_replaced_pods(j);
         // Upstream counts the terminating Pods once, at the start of the sync
         // (job_controller.go 1.37.2:1046, jobCtx.terminating): one this sync lets go (a lost
         // node's Pod deleted without a grace period, once its finalizer is dropped) still holds
