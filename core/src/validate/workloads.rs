@@ -50,7 +50,7 @@ pub(super) fn validate_kind(
             true
         }
         ("batch", "CronJob") => {
-            super::controllers::validate_cron_job(obj, ctx, out, |out| {
+            super::cron::validate_cron_job(obj, ctx, out, |out| {
                 cronjob_job_spec(obj, ctx, out)
             });
             true
