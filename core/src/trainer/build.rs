@@ -23,9 +23,9 @@
 //! XGBoost, whether the TrainJob's env (added by plainml) comes before or after the DMLC_* env.
 //! restartkit puts plainml first.
 
+use super::provenance::{DocRole, Origin, Owned, Seg};
 use super::quantity::Quantity;
 use super::smp;
-use super::{DocRole, Origin, Owned, Seg};
 use crate::api::{
     Container, EnvVar, JobSet, JobSetSpec, MlPolicy, ObjectMeta, PodGroupPolicy, TrainJob,
     TrainingRuntime,
@@ -1561,7 +1561,7 @@ pub(super) fn build_jobset(info: &mut Info, tj: &TrainJob) -> JobSet {
     };
     metadata
         .other
-        .insert("ownerReferences".into(), super::owner_reference(tj));
+        .insert("ownerReferences".into(), owner_reference(tj));
     JobSet {
         api_version: Some("jobset.x-k8s.io/v1alpha2".into()),
         kind: Some("JobSet".into()),
@@ -1754,4 +1754,16 @@ pub(super) fn flux_build_check(info: &Info, tj: &TrainJob) -> Result<(), BuildEr
         return Err(flux_panic("spec.trainer.numNodes"));
     }
     Ok(())
+}
+
+/// The ownerReferences of an object the trainer builds for the TrainJob.
+pub(super) fn owner_reference(tj: &TrainJob) -> Value {
+    json!([{
+        "apiVersion": "trainer.kubeflow.org/v1alpha1",
+        "kind": "TrainJob",
+        "name": tj.metadata.name_or_empty(),
+        "uid": tj.metadata.uid.clone().unwrap_or_default(),
+        "controller": true,
+        "blockOwnerDeletion": true,
+    }])
 }
