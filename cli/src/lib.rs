@@ -581,7 +581,9 @@ fn dispatch(cli: Cli) -> ExitCode {
             proposals,
         } => simulate(&scenario, compare.as_ref(), output, &proposals),
         Command::Conformance { files, via } => match via.as_str() {
-            "native" => conformance(&files, &mut |v| restartkit::conformance::run_vector(v)),
+            "native" => conformance(&files, &mut |v| {
+                restartkit::conformance::run_vector(v, restartkit::handle)
+            }),
             v if v == "plugin" || v.starts_with("plugin=") => {
                 plugin::conformance(&files, v.strip_prefix("plugin="))
             }

@@ -17,12 +17,15 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+pub use envelope::{Request, Response};
+
 /// Version of the request/response contract. Bumped on any incompatible change.
 pub const CONTRACT_VERSION: &str = "1.3";
 
 /// restartkit's version, as reported by every front end.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
+mod envelope;
 pub mod guard;
 pub mod list_gates;
 pub mod plugin_abi;
@@ -325,57 +328,6 @@ op_table! {
         "This build's capabilities: versions, ops, the gates that change an answer",
         args [], carries [],
         |op, input, check| encode(op, Ok(describe()), vec![]);
-}
-
-/// A request. `input` is decoded according to `op`; its schema is `restartkit schema <Op>Input`.
-#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Request {
-    pub op: String,
-    #[serde(default)]
-    pub input: Value,
-}
-
-impl Request {
-    /// A request for `op` with its input (the front ends that skip JSON text build it so).
-    pub fn new(op: impl Into<String>, input: Value) -> Self {
-        Request {
-            op: op.into(),
-            input,
-        }
-    }
-}
-
-/// The answer to any request.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(tag = "status", rename_all = "camelCase")]
-pub enum Response {
-    Ok {
-        op: String,
-        result: Value,
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        warnings: Vec<Diagnostic>,
-    },
-    Error {
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        op: Option<String>,
-        errors: Vec<Diagnostic>,
-    },
-}
-
-impl Response {
-    pub fn error(op: Option<&str>, d: Diagnostic) -> Self {
-        Response::Error {
-            op: op.map(str::to_owned),
-            errors: vec![d],
-        }
-    }
-    pub fn result(&self) -> Option<&Value> {
-        match self {
-            Response::Ok { result, .. } => Some(result),
-            Response::Error { .. } => None,
-        }
-    }
 }
 
 /// What `describe` answers: the capabilities of this build.
