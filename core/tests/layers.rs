@@ -419,6 +419,10 @@ fn paths(module: &str, code: &str) -> Vec<Vec<String>> {
         if !code[i..].starts_with("::") {
             continue;
         }
+        // `pub(in crate::simulate)` restricts a visibility; it imports nothing.
+        if code[..start].trim_end().ends_with("pub(in") {
+            continue;
+        }
         let mut base: Vec<String>;
         let mut j = i + 2;
         // The inline modules (`mod x { .. }`) around the path: `self` and `super` start there.
@@ -889,7 +893,7 @@ fn checker_catches_a_planted_upward_import_and_circle() {
         ),
         planted(
             "source",
-            "mod pod;\n// crate::contract in a comment is no import\nuse crate::diag::Diagnostic;\nfn f() { let _ = \"crate::contract::handle\"; }",
+            "mod pod;\n// crate::contract in a comment is no import\nuse crate::diag::Diagnostic;\nfn f() { let _ = \"crate::contract::handle\"; }\n// Nor is a visibility.\npub(in crate::contract) fn g() {}",
         ),
         planted(
             "source::pod",
