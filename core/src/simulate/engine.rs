@@ -11,7 +11,9 @@
 
 use super::decide::{ContainerShape, Decider, FailureShape, PodFailureOutcome};
 use super::scenario::{FaultKind, Scenario, Selector};
-use super::{ContainerSummary, JobSetSummary, JobSummary, PodSummary, SimulationEvent, Summary};
+use super::summary::{
+    ContainerSummary, JobSetSummary, JobSummary, PodSummary, SimulationEvent, Summary,
+};
 use crate::api::{
     Condition, ContainerState, ContainerStateRunning, ContainerStateTerminated,
     ContainerStateWaiting, ContainerStatus, Job, JobSet, JobStatus, ObjectMeta, Pod, PodStatus,
@@ -31,8 +33,10 @@ mod job_controller;
 mod jobset;
 mod kubelet;
 mod node;
+mod node_state;
 mod pod_lifecycle;
 mod results;
+mod success_rule;
 mod workload;
 
 const RESET_AFTER_RUN_MS: u64 = 600_000;
@@ -79,9 +83,9 @@ pub(super) struct Template {
     /// The Pods' terminationGracePeriodSeconds (default 30 s), in ms.
     pub grace_ms: u64,
     /// The Pod's tolerations after the DefaultTolerationSeconds admission plugin.
-    pub tolerations: Vec<node::Toleration>,
+    pub tolerations: Vec<node_state::Toleration>,
     /// successPolicy rules (Indexed Jobs).
-    success_rules: Vec<job_controller::SuccessRule>,
+    success_rules: Vec<success_rule::SuccessRule>,
     /// The Job's podFailurePolicy compiled (None for a bare Pod, or a policy the compiled form
     /// cannot hold: the policy's own function then answers), and each container's index in it.
     pfp: Option<CompiledPodFailurePolicy>,
@@ -162,13 +166,13 @@ impl Template {
                 let count = r.succeeded_count.and_then(|c| u32::try_from(c).ok());
                 match r.succeeded_indexes.as_deref() {
                     // A rule whose indexes do not parse is skipped, as upstream skips it.
-                    Some(ix) => job_controller::parse_indexes(ix, completions).map(|indexes| {
-                        job_controller::SuccessRule {
+                    Some(ix) => success_rule::parse_indexes(ix, completions).map(|indexes| {
+                        success_rule::SuccessRule {
                             indexes: Some(indexes),
                             count,
                         }
                     }),
-                    None => Some(job_controller::SuccessRule {
+                    None => Some(success_rule::SuccessRule {
                         indexes: None,
                         count,
                     }),
@@ -202,7 +206,7 @@ impl Template {
             only_replace_failed,
             work_queue,
             grace_ms,
-            tolerations: node::tolerations_of(spec),
+            tolerations: node_state::tolerations_of(spec),
             success_rules,
             completions: if job.is_some() { completions } else { 1 },
             parallelism: if job.is_some() {
@@ -409,7 +413,7 @@ struct PodState {
     /// RestartAllContainers resets at one instant: (instant, count).
     resets_at: (u64, u32),
     /// Its node was lost: what the node lifecycle has done since (node.rs).
-    node: Option<Box<node::LostNode>>,
+    node: Option<Box<node_state::LostNode>>,
     /// Since when its Ready condition is False (None: Ready), as its status shows it.
     unready_since: Option<u64>,
     /// It runs, ready, on a live node (what `allPodsRunningSeconds` counts).
@@ -605,7 +609,7 @@ pub(super) struct Engine<'a> {
     /// counters of RestartJob actions (one entry per replicatedJob, as the controller keeps).
     js_rj_status: Vec<ReplicatedJobStatus>,
     /// The scenario's nodeLoss with upstream's defaults.
-    node_loss: node::NodeLossConfig,
+    node_loss: node_state::NodeLossConfig,
     /// When the zone's NoExecute taint queue last let a node through, and the nodes waiting in
     /// it: (queued at, lost at, their Pod's creation number, Pod, its epoch).
     last_taint_ms: Option<u64>,
@@ -690,7 +694,7 @@ impl<'a> Engine<'a> {
                 )
             })
         };
-        let node_loss = node::NodeLossConfig::new(sc.node_loss.as_ref(), decider.minor())?;
+        let node_loss = node_state::NodeLossConfig::new(sc.node_loss.as_ref(), decider.minor())?;
         let slots = templates
             .iter()
             .map(|t| u64::from(t.replicas) * u64::from(t.parallelism))
