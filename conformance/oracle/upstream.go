@@ -40,7 +40,8 @@ func matchPodFailurePolicy(podFailurePolicy *batchv1.PodFailurePolicy, failedPod
 var variedGates = []string{"ContainerRestartRules", "RestartAllContainersOnContainerExits", "ReduceDefaultCrashLoopBackOffDecay", "KubeletCrashLoopBackOffMax", "JobManagedBy", "MaxUnavailableStatefulSet",
 	"ContainerStopSignals", "H2CContainerProbe", "GRPCContainerProbeTLS", "PodLifecycleSleepAction", "PodLifecycleSleepActionAllowZero",
 	"ProcMountType", "UserNamespacesSupport", "SupplementalGroupsPolicy", "SELinuxChangePolicy", "SELinuxMount",
-	"VolumeAttributesClass", "AnyVolumeDataSource", "CrossNamespaceVolumeDataSource", "CoordinatedLeaderElection"}
+	"VolumeAttributesClass", "AnyVolumeDataSource", "CrossNamespaceVolumeDataSource", "CoordinatedLeaderElection",
+	"InPlacePodVerticalScaling", "PodLevelResources"}
 
 // knownGates: every gate the linked release registers (pkg/features, with the apiserver's and
 // client-go's), by name: what kube-apiserver, kube-controller-manager and the kubelet accept.
