@@ -120,8 +120,8 @@ impl<'a> LineIndex<'a> {
         Some(l[from..].chars().take(WINDOW_CHARS).collect())
     }
 
-    /// The characters of 1-based `line`, the columns before the text's start counted.
-    fn line_chars(&self, line: u32) -> Option<usize> {
+    /// How many characters 1-based `line` holds, the columns before the text's start counted.
+    fn line_len(&self, line: u32) -> Option<usize> {
         let (l, before) = self.line(line)?;
         Some(before + l.chars().count())
     }
@@ -182,7 +182,7 @@ pub fn token_range(lines: &LineIndex, line: u32, column: u32) -> Option<Range> {
     let chars = lines.window(line, column)?;
     if chars.is_empty() {
         // At the end of the line (or past it): the last character, or an empty line's start.
-        let last = u32::try_from(lines.line_chars(line)?).ok()?;
+        let last = u32::try_from(lines.line_len(line)?).ok()?;
         return Some(Range {
             line,
             column: last.max(1),
