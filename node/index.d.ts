@@ -22,6 +22,8 @@ import type {
 } from './contract';
 
 export type * from './contract';
+/** Every op of the contract, generated from the core's op table (ops.d.ts). */
+export * from './ops';
 
 /** Action names by code, as `Policy.decideMany` returns them: `ACTIONS[code]`. */
 export declare const ACTIONS: readonly string[];
@@ -108,31 +110,13 @@ export declare class Policy {
 export declare function handleJson(requestJson: string): string;
 /** Runs any contract operation and returns its result; throws RestartkitError on failure. */
 export declare function request(op: string, input: Record<string, unknown>): unknown;
-/** Validates as the API server (and the JobSet / OpenKruise webhooks) would on create. */
-export declare function validate(objOrText: ObjectOrText, opts?: ValidateOptions): ValidateOutput;
 /** `validate` off the main thread. */
 export declare function validateAsync(objOrText: ObjectOrText, opts?: ValidateOptions): Promise<ValidateOutput>;
 /** Many manifests validated off the main thread, one result per manifest in order. */
 export declare function validateManyAsync(objsOrTexts: Iterable<ObjectOrText>, opts?: ValidateOptions): Promise<ValidateOutput[]>;
 /** Like validate, but throws RestartkitError when upstream would reject the object. */
 export declare function check(objOrText: ObjectOrText, opts?: ValidateOptions): ValidateOutput;
-/** The upgrade check: what changes for these manifests from `fromVersion` to `toVersion`. */
-export declare function compareVersions(objOrText: ObjectOrText, opts: CompareVersionsOptions): CompareVersionsOutput;
-/** The kubelet's decision when `container` exits with `exitCode`. */
-export declare function containerRestart(pod: Pod | ObjectOrText, container: string, exitCode: number, opts?: Options): ContainerRestartOutput;
-/** What the Job controller does with a failed Pod. */
-export declare function podFailurePolicy(job: Job | ObjectOrText, pod: Pod | ObjectOrText, opts?: Options): PodFailurePolicyOutput;
-/** What the JobSet controller does when Jobs fail. */
-export declare function jobsetFailurePolicy(jobset: JobSet | ObjectOrText, failedJobs: Iterable<Job | ObjectOrText>, opts?: Options): JobsetFailurePolicyOutput;
-/** A backoff curve (the `backoff` op's input). */
-export declare function backoff(input: BackoffInput | Record<string, unknown>): BackoffOutput;
-/** What this build models. */
-export declare function describe(): Description;
 /** The contract's JSON Schemas by name. */
 export declare function schemas(): Record<string, unknown>;
 /** Compiles a Pod or Job once for fast decisions. */
 export declare function compile(podOrJob: Pod | Job | ObjectOrText, opts?: Options): Policy;
-/** Kubeflow Trainer: the JobSet (and side objects) the trainer builds from a TrainJob and its runtime. */
-export declare function resolve(trainJobOrText: ObjectOrText, opts?: ResolveOptions): ResolveOutput;
-/** What happens when a container of a Pod, Job, JobSet or TrainJob exits with `exitCode`. */
-export declare function whatIf(objOrText: ObjectOrText, exitCode: number, opts?: WhatIfOptions): WhatIfOutput;

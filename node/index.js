@@ -89,6 +89,7 @@ function decode(text) {
   return resp;
 }
 
+/** The version and gate options (of `compile`). */
 function options(opts) {
   const out = {};
   if (opts == null) return out;
@@ -108,43 +109,14 @@ function isText(x) {
   return typeof x === 'string' || x instanceof Uint8Array;
 }
 
-/** Length of the longest valid UTF-8 prefix of `b` (Rust's `Utf8Error::valid_up_to`). */
-function validUpTo(b) {
-  let i = 0;
-  while (i < b.length) {
-    const c = b[i];
-    const n = c < 0x80 ? 0 : c >= 0xc2 && c <= 0xdf ? 1 : c >= 0xe0 && c <= 0xef ? 2 : c >= 0xf0 && c <= 0xf4 ? 3 : -1;
-    if (n < 0) return i;
-    for (let k = 1; k <= n; k++) {
-      const d = b[i + k];
-      let lo = 0x80;
-      let hi = 0xbf;
-      if (k === 1) {
-        if (c === 0xe0) lo = 0xa0;
-        else if (c === 0xed) hi = 0x9f;
-        else if (c === 0xf0) lo = 0x90;
-        else if (c === 0xf4) hi = 0x8f;
-      }
-      if (d === undefined || d < lo || d > hi) return i;
-    }
-    i += n + 1;
-  }
-  return i;
-}
-
 /** UTF-8 text from bytes, or a RestartkitError (code `invalid-utf8`) naming the line and column
- * of the first byte that is not UTF-8, as every front end reports it. */
+ * of the first byte that is not UTF-8: the core's check, as every front end reports it. */
 function asText(x) {
   if (typeof x === 'string') return x;
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(x);
-  } catch {
-    const lo = validUpTo(x); // the decoder does not say where it stopped
-    const good = new TextDecoder('utf-8').decode(x.subarray(0, lo));
-    const line = good.split('\n').length;
-    const column = [...good.slice(good.lastIndexOf('\n') + 1)].length + 1;
-    const d = diagnostic('', `line ${line} column ${column}: not UTF-8 text (byte ${lo})`, 'invalid-utf8');
-    throw new RestartkitError([{ ...d, line, column }]);
+    return native.textFromBytes(x);
+  } catch (e) {
+    throw fromNative(e);
   }
 }
 
@@ -187,28 +159,57 @@ function runtimesOf(opts) {
   });
 }
 
-function validateInput(objOrText, opts) {
-  const inp = options(opts);
-  if (isText(objOrText)) inp.source = asText(objOrText);
-  else if (objOrText !== null && typeof objOrText === 'object' && !Array.isArray(objOrText)) inp.object = objOrText;
-  else throw new TypeError('validate takes an object or YAML/JSON text');
-  if (opts && opts.skipDefaulting) inp.skipDefaulting = true;
-  if (opts && opts.fileName != null) inp.fileName = String(opts.fileName);
-  if (opts && opts.fieldValidation != null) inp.fieldValidation = String(opts.fieldValidation);
+/** One argument of a generated wrapper, as the op table's kind says (contract::ArgKind). */
+function argument(member, kind, value) {
+  switch (kind) {
+    case 'object':
+      return plain(value, member);
+    case 'objects':
+      if (value == null || typeof value[Symbol.iterator] !== 'function') throw new TypeError(`${member} must be an iterable of objects`);
+      return Array.from(value, (o, i) => plain(o, `${member}[${i}]`));
+    case 'int32':
+      return exitCodeOf(value, member);
+    default:
+      return value;
+  }
+}
+
+/** An op's input from a generated wrapper's positional arguments and its options (the rest of
+ * the input; `runtime`/`runtimes` may be objects or text; members in `textMembers` may be text). */
+function opInput(args, opts, textMembers) {
+  if (opts != null && (typeof opts !== 'object' || Array.isArray(opts))) throw new TypeError('options must be an object');
+  const inp = {};
+  for (const [k, v] of Object.entries(opts ?? {})) {
+    if (v === undefined || k === 'runtime' || k === 'runtimes') continue;
+    inp[k] = textMembers.includes(k) && isText(v) ? plain(v, k) : v;
+  }
   const runtimes = runtimesOf(opts);
   if (runtimes.length) inp.runtimes = runtimes;
+  for (const [member, kind, value] of args) {
+    if (kind !== 'objectOrText') inp[member] = argument(member, kind, value);
+    else if (isText(value)) inp.source = asText(value);
+    else if (value !== null && typeof value === 'object' && !Array.isArray(value)) inp[member] = value;
+    else throw new TypeError(`${member} must be an object or YAML/JSON text`);
+  }
   return inp;
+}
+
+/** The runtime of the generated wrappers (ops.js): one op, its result or a RestartkitError. */
+const runtime = {
+  op(op, args, opts, textMembers) {
+    return withWarnings(decode(native.handleJson(requestText(op, opInput(args, opts, textMembers)))));
+  },
+};
+const ops = require('./ops.js').wrappers(runtime);
+
+function validateInput(objOrText, opts) {
+  return opInput([['object', 'objectOrText', objOrText]], opts, []);
 }
 
 function withWarnings(resp) {
   const r = resp.result;
   if (resp.warnings && resp.warnings.length) r.warnings = [...(r.warnings || []), ...resp.warnings];
   return r;
-}
-
-/** Validates a Pod, Job, JobSet, ... as the API server and webhooks would; returns ValidateOutput. */
-function validate(objOrText, opts) {
-  return withWarnings(decode(native.handleJson(requestText('validate', validateInput(objOrText, opts)))));
 }
 
 /** `validate` on a worker thread. */
@@ -224,25 +225,9 @@ async function validateManyAsync(objsOrTexts, opts) {
   return out.map((t) => withWarnings(decode(t)));
 }
 
-/**
- * The upgrade check: the manifests judged by `opts.fromVersion` and `opts.toVersion`, with what
- * changes per document (CompareVersionsOutput).
- */
-function compareVersions(objOrText, opts) {
-  if (opts == null || typeof opts !== 'object') throw new TypeError('compareVersions takes {fromVersion, toVersion}');
-  const inp = validateInput(objOrText, { fileName: opts.fileName, fieldValidation: opts.fieldValidation });
-  inp.fromVersion = String(opts.fromVersion);
-  inp.toVersion = String(opts.toVersion);
-  for (const key of ['featureGates', 'fromFeatureGates', 'toFeatureGates']) {
-    if (opts[key] != null) inp[key] = opts[key];
-  }
-  if (opts.exitCodes != null) inp.exitCodes = Array.from(opts.exitCodes, Number);
-  return withWarnings(decode(native.handleJson(requestText('compareVersions', inp))));
-}
-
 /** Like validate, but throws RestartkitError (with every error in `diagnostics`) when invalid. */
 function check(objOrText, opts) {
-  const r = validate(objOrText, opts);
+  const r = ops.validate(objOrText, opts);
   if (!r.valid) {
     const e = new RestartkitError(r.errors);
     e.result = r;
@@ -256,58 +241,6 @@ function exitCodeOf(exitCode, field = 'exitCode') {
     throw fail(field, `${String(exitCode)} is not an int32 exit code`);
   }
   return exitCode;
-}
-
-/** The kubelet's decision when `container` of `pod` exits with `exitCode`. */
-function containerRestart(pod, container, exitCode, opts) {
-  return request('containerRestart', { ...options(opts), pod: plain(pod, 'pod'), container, exitCode });
-}
-
-/** What the Job controller does with a failed `pod` of `job`. */
-function podFailurePolicy(job, pod, opts) {
-  return request('podFailurePolicy', { ...options(opts), job: plain(job, 'job'), pod: plain(pod, 'pod') });
-}
-
-/** What the JobSet controller does when `failedJobs` fail. */
-function jobsetFailurePolicy(jobset, failedJobs, opts) {
-  const jobs = Array.from(failedJobs, (j, i) => plain(j, `failedJobs[${i}]`));
-  return request('jobsetFailurePolicy', { ...options(opts), jobset: plain(jobset, 'jobset'), failedJobs: jobs });
-}
-
-/** Kubeflow Trainer: the JobSet (and side objects) the trainer builds for the TrainJob (an
- * object, or YAML/JSON text that may hold its runtime too) with `opts.runtime`/`opts.runtimes`,
- * and the errors of the TrainJob, its runtime and the JobSet; returns ResolveOutput. */
-function resolve(trainJobOrText, opts) {
-  const inp = options(opts);
-  if (isText(trainJobOrText)) inp.source = asText(trainJobOrText);
-  else if (trainJobOrText !== null && typeof trainJobOrText === 'object' && !Array.isArray(trainJobOrText)) inp.trainJob = trainJobOrText;
-  else throw new TypeError('resolve takes a TrainJob object or YAML/JSON text');
-  if (opts && opts.fileName != null) inp.fileName = String(opts.fileName);
-  const runtimes = runtimesOf(opts);
-  if (runtimes.length) inp.runtimes = runtimes;
-  return withWarnings(decode(native.handleJson(requestText('resolve', inp))));
-}
-
-/** What happens when a container of a Pod, Job, JobSet or TrainJob (with `opts.runtime`) exits
- * with `exitCode`: the `whatIf` op (the CLI's `evaluate`). */
-function whatIf(objOrText, exitCode, opts) {
-  const inp = { ...options(opts), object: plain(objOrText, 'object'), exitCode: exitCodeOf(exitCode) };
-  for (const k of ['container', 'replicatedJob', 'podConditions']) if (opts && opts[k] != null) inp[k] = opts[k];
-  const runtimes = runtimesOf(opts);
-  if (runtimes.length) inp.runtimes = runtimes;
-  return request('whatIf', inp);
-}
-
-/** A backoff curve: the `backoff` op's input as is (`component`: `kubelet` or `job-controller`). */
-function backoff(input) {
-  const inp = { ...input };
-  if (isText(inp.kubeletConfig)) inp.kubeletConfig = plain(inp.kubeletConfig, 'kubeletConfig');
-  return request('backoff', inp);
-}
-
-/** What this build models: versions, operations, feature gates. */
-function describe() {
-  return request('describe', {});
 }
 
 /** The contract's JSON Schemas by name. */
@@ -398,24 +331,17 @@ function compile(podOrJob, opts) {
 }
 
 module.exports = {
+  ...ops,
+  OPS: require('./ops.js').OPS,
   ACTIONS,
   VERSION: native.version(),
   RestartkitError,
   Policy,
   handleJson,
   request,
-  validate,
   validateAsync,
   validateManyAsync,
   check,
-  compareVersions,
-  containerRestart,
-  podFailurePolicy,
-  jobsetFailurePolicy,
-  backoff,
-  describe,
   schemas,
   compile,
-  resolve,
-  whatIf,
 };

@@ -18,6 +18,7 @@ macro_rules! outln {
 
 mod chart;
 mod compare;
+mod explain;
 mod files;
 mod lsp;
 mod render;
@@ -203,6 +204,29 @@ enum Command {
         /// Pod conditions present when the Pod fails, e.g. `DisruptionTarget` (repeatable).
         #[arg(long = "condition")]
         conditions: Vec<String>,
+        #[arg(short, long, value_enum, default_value_t = Output::Human)]
+        output: Output,
+        #[command(flatten)]
+        target: Target,
+    },
+    /// Explain a running or failed workload from its live objects (what `kubectl get
+    /// pod,job,jobset -o yaml|json` prints, status included): per container its last exit, the
+    /// kubelet's decision and the next restart's CrashLoopBackOff instant; per failed Pod of a
+    /// Job the podFailurePolicy rule it matched, what it cost of backoffLimit and when the next
+    /// Pod is created; per JobSet its restarts and what the next Job failure does. What the
+    /// objects cannot tell is said (docs/explain.md).
+    ///
+    /// Exit status: 0, 1 when the objects cannot be explained (no objects, no timestamp and no
+    /// --now), 2 when a file cannot be read.
+    Explain {
+        /// The objects (YAML or JSON: a List, a stream of documents); `-` reads standard input.
+        file: PathBuf,
+        /// The instant to explain at (RFC 3339; default: the newest timestamp in the input).
+        #[arg(long)]
+        now: Option<String>,
+        /// The node's KubeletConfiguration file (its crashLoopBackOff and featureGates apply).
+        #[arg(long)]
+        kubelet_config: Option<PathBuf>,
         #[arg(short, long, value_enum, default_value_t = Output::Human)]
         output: Output,
         #[command(flatten)]
@@ -511,6 +535,19 @@ fn dispatch(cli: Cli) -> ExitCode {
             output == Output::Human,
             &target,
         ),
+        Command::Explain {
+            file,
+            now,
+            kubelet_config,
+            output,
+            target,
+        } => explain::explain(
+            &file,
+            kubelet_config.as_ref(),
+            now.as_deref(),
+            output == Output::Human,
+            &target,
+        ),
         Command::Backoff {
             restarts,
             kubelet_config,
@@ -544,7 +581,9 @@ fn dispatch(cli: Cli) -> ExitCode {
             proposals,
         } => simulate(&scenario, compare.as_ref(), output, &proposals),
         Command::Conformance { files, via } => match via.as_str() {
-            "native" => conformance(&files, &mut |v| restartkit::conformance::run_vector(v)),
+            "native" => conformance(&files, &mut |v| {
+                restartkit::conformance::run_vector(v, restartkit::handle)
+            }),
             v if v == "plugin" || v.starts_with("plugin=") => {
                 plugin::conformance(&files, v.strip_prefix("plugin="))
             }

@@ -170,7 +170,7 @@ fn fixes_are_hints_in_human_output_and_fix_objects_in_sarif() {
 fn unmodelled_kinds_are_passed_over_not_errors() {
     let p = temp_file(
         "svc.yaml",
-        b"apiVersion: v1\nkind: Namespace\nmetadata:\n  name: s\nspec:\n  finalizers: [kubernetes]\n",
+        b"apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata:\n  name: s\nprovisioner: example.com/p\n",
     );
     let o = run(&["validate", "--output", "json", p.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -1104,4 +1104,56 @@ fn locked_gates_and_unmet_dependencies_on_the_command_line_are_refused() {
         p,
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+#[test]
+fn explain_tells_the_next_restart_and_the_jobs_budget() {
+    let o = run(&[
+        "explain",
+        "examples/explain/crashloop-pod.yaml",
+        "-k",
+        "1.31",
+        "--now",
+        "2026-03-02T10:01:00Z",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("ReplicaSet shop/web-7d9f8b6c5"), "{out}");
+    assert!(
+        out.contains("wait 300s (BackOff) → next restart at 2026-03-02T10:05:05Z (in 245s)"),
+        "{out}"
+    );
+    let o = run(&[
+        "explain",
+        "examples/explain/job-sweep-drained.yaml",
+        "--now",
+        "2026-03-02T09:05:10Z",
+        "-o",
+        "json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let job = &v["workloads"][0]["jobs"][0];
+    assert_eq!(job["failuresLeft"], 2);
+    assert_eq!(job["podCreationBackOff"]["nextPodAt"], "2026-03-02T09:05:20Z");
+    assert_eq!(job["pods"][1]["failure"]["action"], "Ignore");
+    assert_eq!(job["pods"][1]["failure"]["counted"], false);
+    // Standard input, and input that cannot be explained: exit 1 with a message.
+    let mut child = bin()
+        .args(["explain", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n")
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("no timestamp"), "{}", stderr(&o));
+    assert_eq!(run(&["explain", "no/such/file.yaml"]).status.code(), Some(2));
 }

@@ -28,8 +28,9 @@ import (
 )
 
 // decodingKinds: built-in kinds every supported minor creates. modelled: restartkit validates
-// their content (Pod, workloads, Jobs, Service, ConfigMap, Secret), so only its decoding error
-// is compared when the body decodes.
+// their content (Pod, workloads, Jobs, Service, ConfigMap, Secret, PersistentVolumeClaim,
+// Namespace, PodDisruptionBudget, PriorityClass, Lease), so
+// only its decoding error is compared when the body decodes.
 var decodingKinds = []struct {
 	gvk       schema.GroupVersionKind
 	modelled  bool
@@ -47,9 +48,9 @@ var decodingKinds = []struct {
 	{schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, true, false},
 	{schema.GroupVersionKind{Version: "v1", Kind: "Secret"}, true, false},
 	{schema.GroupVersionKind{Version: "v1", Kind: "ServiceAccount"}, false, false},
-	{schema.GroupVersionKind{Version: "v1", Kind: "PersistentVolumeClaim"}, false, false},
+	{schema.GroupVersionKind{Version: "v1", Kind: "PersistentVolumeClaim"}, true, false},
 	{schema.GroupVersionKind{Version: "v1", Kind: "PersistentVolume"}, false, true},
-	{schema.GroupVersionKind{Version: "v1", Kind: "Namespace"}, false, true},
+	{schema.GroupVersionKind{Version: "v1", Kind: "Namespace"}, true, true},
 	{schema.GroupVersionKind{Version: "v1", Kind: "Node"}, false, true},
 	{schema.GroupVersionKind{Version: "v1", Kind: "LimitRange"}, false, false},
 	{schema.GroupVersionKind{Version: "v1", Kind: "ResourceQuota"}, false, false},
@@ -59,12 +60,12 @@ var decodingKinds = []struct {
 	{schema.GroupVersionKind{Group: "networking.k8s.io", Version: "v1", Kind: "NetworkPolicy"}, false, false},
 	{schema.GroupVersionKind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler"}, false, false},
 	{schema.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "HorizontalPodAutoscaler"}, false, false},
-	{schema.GroupVersionKind{Group: "policy", Version: "v1", Kind: "PodDisruptionBudget"}, false, false},
+	{schema.GroupVersionKind{Group: "policy", Version: "v1", Kind: "PodDisruptionBudget"}, true, false},
 	{schema.GroupVersionKind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "Role"}, false, false},
 	{schema.GroupVersionKind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRoleBinding"}, false, true},
-	{schema.GroupVersionKind{Group: "scheduling.k8s.io", Version: "v1", Kind: "PriorityClass"}, false, true},
+	{schema.GroupVersionKind{Group: "scheduling.k8s.io", Version: "v1", Kind: "PriorityClass"}, true, true},
 	{schema.GroupVersionKind{Group: "storage.k8s.io", Version: "v1", Kind: "StorageClass"}, false, true},
-	{schema.GroupVersionKind{Group: "coordination.k8s.io", Version: "v1", Kind: "Lease"}, false, false},
+	{schema.GroupVersionKind{Group: "coordination.k8s.io", Version: "v1", Kind: "Lease"}, true, false},
 	{schema.GroupVersionKind{Group: "discovery.k8s.io", Version: "v1", Kind: "EndpointSlice"}, false, false},
 	{schema.GroupVersionKind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "ValidatingWebhookConfiguration"}, false, true},
 }

@@ -38,7 +38,10 @@ func matchPodFailurePolicy(podFailurePolicy *batchv1.PodFailurePolicy, failedPod
 // pinned release's default, so no setting leaks from one case into the next. A gate the linked
 // release does not know (ContainerRestartRules before 1.34, ...) is left out.
 var variedGates = []string{"ContainerRestartRules", "RestartAllContainersOnContainerExits", "ReduceDefaultCrashLoopBackOffDecay", "KubeletCrashLoopBackOffMax", "JobManagedBy", "MaxUnavailableStatefulSet",
-	"ContainerStopSignals", "H2CContainerProbe", "GRPCContainerProbeTLS", "PodLifecycleSleepAction", "PodLifecycleSleepActionAllowZero"}
+	"ContainerStopSignals", "H2CContainerProbe", "GRPCContainerProbeTLS", "PodLifecycleSleepAction", "PodLifecycleSleepActionAllowZero",
+	"ProcMountType", "UserNamespacesSupport", "SupplementalGroupsPolicy", "SELinuxChangePolicy", "SELinuxMount",
+	"VolumeAttributesClass", "AnyVolumeDataSource", "CrossNamespaceVolumeDataSource", "CoordinatedLeaderElection",
+	"InPlacePodVerticalScaling", "PodLevelResources"}
 
 // knownGates: every gate the linked release registers (pkg/features, with the apiserver's and
 // client-go's), by name: what kube-apiserver, kube-controller-manager and the kubelet accept.

@@ -1,7 +1,10 @@
-//! Conformance vectors (conformance/FORMAT.md): run one through [`crate::handle`] and compare the
-//! result with its `expect` the way the format says.
+//! Conformance vectors (conformance/FORMAT.md): run one through a dispatcher (the crate's is
+//! [`crate::handle`]) and compare the result with its `expect` the way the format says.
+//!
+//! The dispatcher is an argument: the contract's op table runs `checkVector` and `vectorExpect`
+//! here, so this file names only the envelope (`contract/envelope.rs`), not the table.
 
-use crate::contract::{Request, Response, handle};
+use crate::contract::{Request, Response};
 use serde_json::Value;
 
 /// Compares a response's result with a vector's `expect`; `Err` says what differed.
@@ -256,9 +259,12 @@ pub fn check_result(vector: &Value, result: &Value) -> Result<Vec<String>, Strin
     compare(&expect, result).map(|()| notes)
 }
 
-/// Runs one vector through [`handle`]; `Ok` carries NOTE lines, `Err` the `FAIL` line's text
-/// after the id.
-pub fn run_vector(vector: &Value) -> Result<Vec<String>, String> {
+/// Runs one vector through `handle` (a dispatcher: [`crate::handle`], or a front end's); `Ok`
+/// carries NOTE lines, `Err` the `FAIL` line's text after the id.
+pub fn run_vector(
+    vector: &Value,
+    handle: impl FnOnce(Request) -> Response,
+) -> Result<Vec<String>, String> {
     let op = vector
         .get("op")
         .and_then(Value::as_str)

@@ -17,88 +17,317 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+pub use envelope::{Request, Response};
+
 /// Version of the request/response contract. Bumped on any incompatible change.
 pub const CONTRACT_VERSION: &str = "1.3";
 
 /// restartkit's version, as reported by every front end.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
-/// Every operation the contract offers, in the order `describe` lists them.
-pub const OPERATIONS: &[&str] = &[
-    "validate",
-    "crrValidate",
-    "containerRestart",
-    "containerRestartable",
-    "matchRestartRule",
-    "statusTransition",
-    "podFailurePolicy",
-    "jobsetFailurePolicy",
-    "backoff",
-    "whatIf",
-    "resolve",
-    "simulate",
-    "sweep",
-    "sweepPlan",
-    "sweepChunk",
-    "sweepMerge",
-    "backoffCompare",
-    "compareVersions",
-    "checkVector",
-    "vectorExpect",
-    "complete",
-    "hover",
-    "describe",
+mod envelope;
+pub mod guard;
+pub mod list_gates;
+pub mod plugin_abi;
+
+/// Every operation the contract offers, in the order `describe` lists them (the op table's).
+pub const OPERATIONS: &[&str] = &op_names();
+
+// Evaluated at compile time (an index out of range would fail the build, never a run).
+#[allow(clippy::indexing_slicing)]
+const fn op_names() -> [&'static str; OPS.len()] {
+    let mut out = [""; OPS.len()];
+    let mut i = 0;
+    while i < OPS.len() {
+        out[i] = OPS[i].name;
+        i += 1;
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// The op table
+
+/// A front end that exposes ops (each under its language's naming convention: the op's name in
+/// JavaScript, its snake_case in Python; docs/contract.md lists them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum FrontEnd {
+    /// `restartkit` in Python (python/, the generated restartkit/_ops.py).
+    Python,
+    /// `restartkit-wasm` (wasm/, the generated wasm/scripts/ops.mjs).
+    Wasm,
+    /// `@restartkit/node` (node/, the generated node/ops.js).
+    Node,
+    /// The policy module's JSON entry (plugin/, both hosts): every op by name.
+    Plugin,
+}
+
+/// Every front end: what an op exposes unless its row says otherwise.
+pub const ALL_FRONT_ENDS: &[FrontEnd] = &[
+    FrontEnd::Python,
+    FrontEnd::Wasm,
+    FrontEnd::Node,
+    FrontEnd::Plugin,
 ];
 
-/// A request. `input` is decoded according to `op`; its schema is `restartkit schema <Op>Input`.
-#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Request {
-    pub op: String,
-    #[serde(default)]
-    pub input: Value,
+/// How a front end's wrapper takes one positional argument (the generated wrappers convert it
+/// into the input member once, in each front end's one runtime: the text-or-object and option
+/// handling live there, not per op).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ArgKind {
+    /// An API object; the front ends also take YAML/JSON text (its first document) and their
+    /// language's models of it.
+    Object,
+    /// YAML or JSON text (any number of documents, UTF-8 bytes too) as `source`, or an API
+    /// object as the member.
+    ObjectOrText,
+    /// A list of API objects (each as [`ArgKind::Object`]).
+    Objects,
+    /// A string.
+    String,
+    /// A 32-bit integer (an exit code).
+    Int32,
+    /// Any JSON value, as is.
+    Json,
 }
 
-impl Request {
-    /// A request for `op` with its input (the front ends that skip JSON text build it so).
-    pub fn new(op: impl Into<String>, input: Value) -> Self {
-        Request {
-            op: op.into(),
-            input,
-        }
-    }
+/// A positional argument of an op's wrapper: the input member it fills, and how.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Arg {
+    pub member: &'static str,
+    pub kind: ArgKind,
 }
 
-/// The answer to any request.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(tag = "status", rename_all = "camelCase")]
-pub enum Response {
-    Ok {
-        op: String,
-        result: Value,
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        warnings: Vec<Diagnostic>,
-    },
-    Error {
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        op: Option<String>,
-        errors: Vec<Diagnostic>,
-    },
+const fn arg(member: &'static str, kind: ArgKind) -> Arg {
+    Arg { member, kind }
 }
 
-impl Response {
-    pub fn error(op: Option<&str>, d: Diagnostic) -> Self {
-        Response::Error {
-            op: op.map(str::to_owned),
-            errors: vec![d],
+/// One row of the op table: what the dispatcher, the JSON Schemas, the pruning of carried
+/// objects, `describe` and the front ends' generated wrappers (core/tests/bindings.rs) read.
+#[derive(Debug, Clone, Copy, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Op {
+    pub name: &'static str,
+    /// One line: what the op answers.
+    pub summary: &'static str,
+    /// The schema names of its input and output (`restartkit schema <name>`).
+    pub input: &'static str,
+    pub output: &'static str,
+    /// The wrappers' positional arguments, in order; the rest of the input is their options.
+    pub args: &'static [Arg],
+    /// The members holding Kubernetes objects, pruned of the fields the minor does not know.
+    #[serde(skip)]
+    pub carries: &'static [Carried],
+    /// The cargo feature the op needs (absent from a build without it: `op-not-built`).
+    pub feature: Option<&'static str>,
+    pub front_ends: &'static [FrontEnd],
+}
+
+/// Every action, by code: the enum's own list (`Action::from_code` of 0, 1, ... until none), which
+/// every front end's and host's list of action names is made from.
+pub fn actions() -> impl Iterator<Item = crate::prepared::Action> {
+    (0u8..=u8::MAX).map_while(crate::prepared::Action::from_code)
+}
+
+/// The op table's row of `name`.
+pub fn op(name: &str) -> Option<&'static Op> {
+    OPS.iter().find(|o| o.name == name)
+}
+
+/// Defines the op table once: [`OPS`] (the rows), the dispatcher `answer_op` and
+/// `put_op_schemas` (each op's input and output schema). A row:
+/// `"name" [if "feature"]: InputType => OutputType, "InputName" => "OutputName", "summary",
+/// args [..], carries [..], |op, input, check| expression;`.
+macro_rules! op_table {
+    ($( $name:literal $(if $feat:tt)? : $in_ty:ty => $out_ty:ty, $in_name:literal => $out_name:literal,
+        $summary:literal, args [$($arg:expr),* $(,)?], carries [$($c:expr),* $(,)?],
+        |$op:ident, $input:ident, $check:ident| $run:expr; )*) => {
+        /// Every op, in the order `describe` lists them.
+        pub const OPS: &[Op] = &[$(Op {
+            name: $name,
+            summary: $summary,
+            input: $in_name,
+            output: $out_name,
+            args: &[$($arg),*],
+            carries: &[$($c),*],
+            feature: op_table!(@feature $($feat)?),
+            front_ends: ALL_FRONT_ENDS,
+        }),*];
+
+        fn answer_op(op: &str, input: Value, check: ObjectCheck) -> Response {
+            $(
+                if op == $name {
+                    $(
+                        #[cfg(not(feature = $feat))]
+                        {
+                            let _ = (input, check);
+                            return not_built(op, $feat);
+                        }
+                    )?
+                    #[cfg(all($(feature = $feat)?))]
+                    {
+                        #[allow(unused_variables)]
+                        let ($op, $input, $check) = (op, input, check);
+                        return $run;
+                    }
+                }
+            )*
+            unknown_op(op)
         }
-    }
-    pub fn result(&self) -> Option<&Value> {
-        match self {
-            Response::Ok { result, .. } => Some(result),
-            Response::Error { .. } => None,
+
+        /// The op's carried objects (the table's column, without the table's other columns on
+        /// the path every request takes: the wasm module's first load holds this code).
+        fn carries_of(op: &str) -> &'static [Carried] {
+            $(
+                if op == $name {
+                    return &[$($c),*];
+                }
+            )*
+            &[]
         }
-    }
+
+        fn put_op_schemas(put: &mut impl FnMut(&'static str, schemars::Schema)) {
+            $(
+                $(#[cfg(feature = $feat)])?
+                {
+                    put($in_name, schemars::schema_for!($in_ty));
+                    put($out_name, schemars::schema_for!($out_ty));
+                }
+            )*
+        }
+    };
+    (@feature) => { None };
+    (@feature $feat:tt) => { Some($feat) };
+}
+
+use crate::validate::unknown_fields::Carried::{
+    self, AnyKind, KubeletConfig, List, One, ScenarioWorkload,
+};
+use ArgKind::{Int32, Json, Object, ObjectOrText, Objects};
+
+op_table! {
+    "validate": validate::ValidateInput => validate::ValidateOutput, "ValidateInput" => "ValidateOutput",
+        "Admission of an object or of YAML/JSON text, as kube-apiserver and the webhooks judge it",
+        args [arg("object", ObjectOrText)], carries [],
+        |op, input, check| encode(
+            op,
+            decode_moving(input, "object", |i: &mut validate::ValidateInput, o| {
+                i.object = (!o.is_null()).then_some(o)
+            })
+            .and_then(validate::run),
+            vec![],
+        );
+    "crrValidate": validate::crr::CrrValidateInput => validate::crr::CrrValidateOutput, "CrrValidateInput" => "CrrValidateOutput",
+        "OpenKruise's admission of a ContainerRecreateRequest",
+        args [], carries [One("pod", "Pod")],
+        |op, input, check| encode(op, decode(input).and_then(validate::crr::run), vec![]);
+    "containerRestart": eval::kubelet::ContainerRestartInput => Evaluated<eval::kubelet::ContainerRestartOutput>, "ContainerRestartInput" => "ContainerRestartOutput",
+        "The kubelet's decision when a container of a Pod exits with an exit code",
+        args [arg("pod", Object), arg("container", ArgKind::String), arg("exitCode", Int32)], carries [One("pod", "Pod")],
+        |op, input, check| evaluation(op, input, "pod", Some(Subject::Pod), check, eval::kubelet::container_restart);
+    "containerRestartable": eval::kubelet::ContainerRestartableInput => Evaluated<eval::kubelet::ContainerRestartableOutput>, "ContainerRestartableInput" => "ContainerRestartableOutput",
+        "Whether a container of a Pod can ever be restarted in place",
+        args [arg("pod", Object), arg("container", ArgKind::String)], carries [One("pod", "Pod")],
+        |op, input, check| evaluation(op, input, "pod", Some(Subject::Pod), check, eval::kubelet::container_restartable);
+    "matchRestartRule": eval::kubelet::MatchRestartRuleInput => Evaluated<eval::kubelet::MatchRestartRuleOutput>, "MatchRestartRuleInput" => "MatchRestartRuleOutput",
+        "The first restartPolicyRules entry of a container that matches an exit code",
+        args [arg("pod", Object), arg("container", ArgKind::String), arg("exitCode", Int32)], carries [One("pod", "Pod")],
+        |op, input, check| evaluation(op, input, "pod", Some(Subject::Pod), check, eval::kubelet::match_restart_rule);
+    "statusTransition": eval::kubelet::StatusTransitionInput => Evaluated<eval::kubelet::StatusTransitionOutput>, "StatusTransitionInput" => "StatusTransitionOutput",
+        "Whether a status update may move containers from terminated back to running",
+        args [arg("pod", Object), arg("oldContainerStatuses", Json), arg("newContainerStatuses", Json)],
+        carries [One("pod", "Pod"), List("oldContainerStatuses", "ContainerStatus"), List("newContainerStatuses", "ContainerStatus")],
+        |op, input, check| evaluation(op, input, "pod", Some(Subject::Pod), check, eval::kubelet::status_transition);
+    "podFailurePolicy": eval::job::PodFailurePolicyInput => Evaluated<eval::job::PodFailurePolicyOutput>, "PodFailurePolicyInput" => "PodFailurePolicyOutput",
+        "The Job controller's answer for a failed Pod of a Job (podFailurePolicy)",
+        args [arg("job", Object), arg("pod", Object)], carries [One("job", "Job"), One("pod", "Pod")],
+        |op, input, check| evaluation(op, input, "job", Some(Subject::Job), check, eval::job::pod_failure_policy);
+    "jobsetFailurePolicy": eval::jobset::JobSetFailurePolicyInput => Evaluated<eval::jobset::JobSetFailurePolicyOutput>, "JobsetFailurePolicyInput" => "JobsetFailurePolicyOutput",
+        "The JobSet controller's answer when Jobs of a JobSet failed",
+        args [arg("jobset", Object), arg("failedJobs", Objects)], carries [AnyKind("jobset"), List("failedJobs", "Job")],
+        |op, input, check| evaluation(op, input, "jobset", Some(Subject::JobSet), check, eval::jobset::jobset_failure_policy);
+    "backoff": backoff::BackoffInput => backoff::BackoffOutput, "BackoffInput" => "BackoffOutput",
+        "Backoff curves: the kubelet's CrashLoopBackOff, the Job controller's pod-failure backoff",
+        args [], carries [One("pod", "Pod"), One("lastFailedPod", "Pod"), KubeletConfig("kubeletConfig")],
+        |op, input, check| encode(op, backoff::decode_input(input).and_then(backoff::run), vec![]);
+    "whatIf": eval::whatif::WhatIfInput => Evaluated<eval::whatif::WhatIfOutput>, "WhatIfInput" => "WhatIfOutput",
+        "What happens when a container of a Pod, Job, JobSet or TrainJob exits with an exit code",
+        args [arg("object", Object), arg("exitCode", Int32)], carries [AnyKind("object")],
+        |op, input, check| if input.get("object").is_some_and(crate::trainer::op::is_train_job) {
+            what_if_train_job(input, check)
+        } else {
+            evaluation(op, input, "object", None, check, eval::whatif::what_if)
+        };
+    "explain": crate::explain::ExplainInput => crate::explain::ExplainOutput, "ExplainInput" => "ExplainOutput",
+        "A running or failed Pod, Job or JobSet explained from its live objects: what happened, why, and what comes next",
+        args [arg("objects", ObjectOrText)], carries [KubeletConfig("kubeletConfig")],
+        |op, input, check| encode(
+            op,
+            decode_moving(input, "objects", |i: &mut crate::explain::ExplainInput, o| {
+                i.objects = (!o.is_null()).then_some(o)
+            })
+            .and_then(crate::explain::run),
+            vec![],
+        );
+    "resolve": crate::trainer::op::ResolveInput => crate::trainer::op::ResolveOutput, "ResolveInput" => "ResolveOutput",
+        "Kubeflow Trainer: the JobSet and side objects the trainer builds for a TrainJob, with its errors",
+        args [arg("trainJob", ObjectOrText)], carries [],
+        |op, input, check| resolve(op, input);
+    "simulate" if "simulate": crate::simulate::SimulateInput => crate::simulate::SimulateOutput, "SimulateInput" => "SimulateOutput",
+        "A timeline of a workload under a scenario of container exits, node losses and evictions",
+        args [], carries [AnyKind("workload")],
+        |op, input, check| encode(op, decode(input).and_then(crate::simulate::run), vec![]);
+    "sweep" if "simulate": crate::sweep::SweepInput => crate::sweep::SweepOutput, "SweepInput" => "SweepOutput",
+        "A scenario simulated over a grid of parameters, with a summary per point",
+        args [], carries [ScenarioWorkload],
+        |op, input, check| encode(op, decode(input).and_then(crate::sweep::run), vec![]);
+    "sweepPlan" if "simulate": crate::sweep::SweepInput => crate::sweep::SweepPlan, "SweepPlanInput" => "SweepPlanOutput",
+        "A sweep's points and chunks, for running it in parts",
+        args [], carries [ScenarioWorkload],
+        |op, input, check| encode(op, decode(input).and_then(crate::sweep::run_plan), vec![]);
+    "sweepChunk" if "simulate": crate::sweep::SweepChunkInput => crate::sweep::SweepPartial, "SweepChunkInput" => "SweepChunkOutput",
+        "One chunk of a planned sweep",
+        args [], carries [ScenarioWorkload],
+        |op, input, check| encode(op, decode(input).and_then(crate::sweep::run_chunk), vec![]);
+    "sweepMerge" if "simulate": crate::sweep::SweepMergeInput => crate::sweep::SweepOutput, "SweepMergeInput" => "SweepMergeOutput",
+        "A sweep's output from its chunks' partial outputs",
+        args [], carries [],
+        |op, input, check| encode(op, decode(input).and_then(crate::sweep::run_merge), vec![]);
+    "backoffCompare": backoff::compare::CompareInput => backoff::compare::CompareOutput, "BackoffCompareInput" => "BackoffCompareOutput",
+        "Backoff curves compared across versions, gates and kubelet settings",
+        args [], carries [],
+        |op, input, check| encode(op, decode(input).and_then(backoff::compare::compare), vec![]);
+    "compareVersions": crate::upgrade::CompareVersionsInput => crate::upgrade::CompareVersionsOutput, "CompareVersionsInput" => "CompareVersionsOutput",
+        "The upgrade check: manifests judged at two versions, with what changes per document",
+        args [arg("object", ObjectOrText)], carries [],
+        |op, input, check| encode(op, decode(input).and_then(crate::upgrade::compare_versions), vec![]);
+    "checkVector": crate::conformance::CheckVectorInput => crate::conformance::CheckVectorOutput, "CheckVectorInput" => "CheckVectorOutput",
+        "Runs one conformance vector and compares its result with its expect",
+        args [], carries [],
+        |op, input, check| encode(op, decode(input).and_then(crate::conformance::check_vector), vec![]);
+    "vectorExpect": crate::conformance::VectorExpectInput => crate::conformance::VectorExpectOutput, "VectorExpectInput" => "VectorExpectOutput",
+        "Compares a result with a conformance vector's expect",
+        args [], carries [],
+        |op, input, check| encode(op, decode(input).and_then(crate::conformance::vector_expect), vec![]);
+    "complete" if "schemas": crate::editor::complete::CompleteInput => crate::editor::complete::CompleteOutput, "CompleteInput" => "CompleteOutput",
+        "Completion at a line and column of a manifest: field names and values",
+        args [], carries [],
+        |op, input, check| encode(op, decode(input).and_then(crate::editor::complete::run), vec![]);
+    "hover" if "schemas": crate::editor::hover::HoverInput => crate::editor::hover::HoverOutput, "HoverInput" => "HoverOutput",
+        "What a field at a line and column of a manifest is, and what it changes",
+        args [], carries [],
+        |op, input, check| encode(op, decode(input).and_then(crate::editor::hover::run), vec![]);
+    "listGates": list_gates::ListGatesInput => list_gates::ListGatesOutput, "ListGatesInput" => "ListGatesOutput",
+        "The feature gates of a Kubernetes minor, with default, stage and lock",
+        args [], carries [],
+        |op, input, check| encode(op, decode(input).and_then(list_gates::run), vec![]);
+    "describe": serde_json::Map<String, Value> => Description, "DescribeInput" => "Description",
+        "This build's capabilities: versions, ops, the gates that change an answer",
+        args [], carries [],
+        |op, input, check| encode(op, Ok(describe()), vec![]);
 }
 
 /// What `describe` answers: the capabilities of this build.
@@ -130,7 +359,7 @@ pub struct GateDescription {
 
 pub fn describe() -> Description {
     use crate::features::{
-        FeatureGates, GATES, KubeVersion, NEWEST_MINOR, SUPPORTED_MINORS, Stage, stage_at,
+        FeatureGates, GATES, KubeVersion, NEWEST_MINOR, SUPPORTED_MINORS, stage_at,
     };
     Description {
         restartkit_version: VERSION.to_owned(),
@@ -156,13 +385,7 @@ pub fn describe() -> Description {
                 stages: SUPPORTED_MINORS
                     .iter()
                     .filter_map(|m| {
-                        let name = match stage_at(g.name, *m)?.0 {
-                            Stage::Alpha => "Alpha",
-                            Stage::Beta => "Beta",
-                            Stage::Ga => "GA",
-                            Stage::Deprecated => "Deprecated",
-                            Stage::Removed => "Removed",
-                        };
+                        let name = list_gates::stage_name(stage_at(g.name, *m)?.0);
                         Some((format!("1.{m}"), name.to_owned()))
                     })
                     .collect(),
@@ -344,7 +567,7 @@ fn answer(req: Request, check: ObjectCheck) -> Response {
     let op = req.op.as_str();
     let mut input = req.input;
     // The objects an op is given as the requested minor's API server keeps them.
-    let dropped = validate::unknown_fields::prune_op_input(op, &mut input);
+    let dropped = validate::unknown_fields::prune_op_input(carries_of(op), &mut input);
     let mut response = answer_op(op, input, check);
     if let Response::Ok { warnings, .. } = &mut response
         && !dropped.is_empty()
@@ -354,153 +577,34 @@ fn answer(req: Request, check: ObjectCheck) -> Response {
     response
 }
 
-fn answer_op(op: &str, input: Value, check: ObjectCheck) -> Response {
-    match op {
-        "validate" => encode(
-            op,
-            decode_moving(input, "object", |i: &mut validate::ValidateInput, o| {
-                i.object = (!o.is_null()).then_some(o)
-            })
-            .and_then(validate::run),
-            vec![],
-        ),
-        "crrValidate" => encode(op, decode(input).and_then(validate::crr::run), vec![]),
-        "containerRestart" => evaluation(
-            op,
-            input,
-            "pod",
-            Some(Subject::Pod),
-            check,
-            eval::kubelet::container_restart,
-        ),
-        "containerRestartable" => evaluation(
-            op,
-            input,
-            "pod",
-            Some(Subject::Pod),
-            check,
-            eval::kubelet::container_restartable,
-        ),
-        "matchRestartRule" => evaluation(
-            op,
-            input,
-            "pod",
-            Some(Subject::Pod),
-            check,
-            eval::kubelet::match_restart_rule,
-        ),
-        "statusTransition" => evaluation(
-            op,
-            input,
-            "pod",
-            Some(Subject::Pod),
-            check,
-            eval::kubelet::status_transition,
-        ),
-        "podFailurePolicy" => evaluation(
-            op,
-            input,
-            "job",
-            Some(Subject::Job),
-            check,
-            eval::job::pod_failure_policy,
-        ),
-        "jobsetFailurePolicy" => evaluation(
-            op,
-            input,
-            "jobset",
-            Some(Subject::JobSet),
-            check,
-            eval::jobset::jobset_failure_policy,
-        ),
-        "backoff" => encode(
-            op,
-            backoff::decode_input(input).and_then(backoff::run),
-            vec![],
-        ),
-        "whatIf"
-            if input
-                .get("object")
-                .is_some_and(crate::trainer::op::is_train_job) =>
-        {
-            what_if_train_job(input, check)
-        }
-        "whatIf" => evaluation(op, input, "object", None, check, eval::whatif::what_if),
-        "resolve" => resolve(op, input),
-        "backoffCompare" => encode(
-            op,
-            decode(input).and_then(backoff::compare::compare),
-            vec![],
-        ),
-        "compareVersions" => encode(
-            op,
-            decode(input).and_then(crate::upgrade::compare_versions),
-            vec![],
-        ),
-        #[cfg(feature = "simulate")]
-        "simulate" => encode(op, decode(input).and_then(crate::simulate::run), vec![]),
-        #[cfg(feature = "simulate")]
-        "sweep" => encode(op, decode(input).and_then(crate::sweep::run), vec![]),
-        #[cfg(feature = "simulate")]
-        "sweepPlan" => encode(op, decode(input).and_then(crate::sweep::run_plan), vec![]),
-        #[cfg(feature = "simulate")]
-        "sweepChunk" => encode(op, decode(input).and_then(crate::sweep::run_chunk), vec![]),
-        #[cfg(feature = "simulate")]
-        "sweepMerge" => encode(op, decode(input).and_then(crate::sweep::run_merge), vec![]),
-        #[cfg(not(feature = "simulate"))]
-        op @ ("simulate" | "sweep" | "sweepPlan" | "sweepChunk" | "sweepMerge") => Response::error(
-            Some(op),
-            Diagnostic::request(
-                "op-not-built",
-                "op",
-                format!(
-                    "op {op:?} is not in this build of restartkit (built without the `simulate` feature)"
-                ),
+#[cfg_attr(all(feature = "simulate", feature = "schemas"), allow(dead_code))]
+fn not_built(op: &str, feature: &str) -> Response {
+    let hint = if feature == "schemas" {
+        "; restartkit-wasm offers complete() with the package's schemas"
+    } else {
+        ""
+    };
+    Response::error(
+        Some(op),
+        Diagnostic::request(
+            "op-not-built",
+            "op",
+            format!(
+                "op {op:?} is not in this build of restartkit (built without the `{feature}` feature{hint})"
             ),
         ),
-        "vectorExpect" => encode(
-            op,
-            decode(input).and_then(crate::conformance::vector_expect),
-            vec![],
+    )
+}
+
+fn unknown_op(op: &str) -> Response {
+    Response::error(
+        Some(op),
+        Diagnostic::request(
+            "unknown-op",
+            "op",
+            format!("unknown op {op:?}; known ops: {}", OPERATIONS.join(", ")),
         ),
-        "checkVector" => encode(
-            op,
-            decode(input).and_then(crate::conformance::check_vector),
-            vec![],
-        ),
-        "describe" => encode(op, Ok(describe()), vec![]),
-        #[cfg(feature = "schemas")]
-        "complete" => encode(
-            op,
-            decode(input).and_then(crate::editor::complete::run),
-            vec![],
-        ),
-        #[cfg(feature = "schemas")]
-        "hover" => encode(
-            op,
-            decode(input).and_then(crate::editor::hover::run),
-            vec![],
-        ),
-        #[cfg(not(feature = "schemas"))]
-        op @ ("complete" | "hover") => Response::error(
-            Some(op),
-            Diagnostic::request(
-                "op-not-built",
-                "op",
-                format!(
-                    "op {op:?} is not in this build of restartkit (built without the `schemas` feature; restartkit-wasm offers complete() with the package's schemas)"
-                ),
-            ),
-        ),
-        other => Response::error(
-            Some(other),
-            Diagnostic::request(
-                "unknown-op",
-                "op",
-                format!("unknown op {other:?}; known ops: {}", OPERATIONS.join(", ")),
-            ),
-        ),
-    }
+    )
 }
 
 /// Runs one op on a JSON input and returns its result, or the first error, without the object
@@ -552,147 +656,9 @@ pub fn json_schemas() -> std::collections::BTreeMap<&'static str, Value> {
     put("Response", schema_for!(Response));
     put("Diagnostic", schema_for!(crate::diag::Diagnostic));
     put("Description", schema_for!(Description));
-    put("ValidateInput", schema_for!(validate::ValidateInput));
-    put("ValidateOutput", schema_for!(validate::ValidateOutput));
-    put(
-        "CrrValidateInput",
-        schema_for!(validate::crr::CrrValidateInput),
-    );
-    put(
-        "CrrValidateOutput",
-        schema_for!(validate::crr::CrrValidateOutput),
-    );
-    put(
-        "ContainerRestartInput",
-        schema_for!(eval::kubelet::ContainerRestartInput),
-    );
-    put(
-        "ContainerRestartOutput",
-        schema_for!(Evaluated<eval::kubelet::ContainerRestartOutput>),
-    );
-    put(
-        "ContainerRestartableInput",
-        schema_for!(eval::kubelet::ContainerRestartableInput),
-    );
-    put(
-        "ContainerRestartableOutput",
-        schema_for!(Evaluated<eval::kubelet::ContainerRestartableOutput>),
-    );
-    put(
-        "MatchRestartRuleInput",
-        schema_for!(eval::kubelet::MatchRestartRuleInput),
-    );
-    put(
-        "MatchRestartRuleOutput",
-        schema_for!(Evaluated<eval::kubelet::MatchRestartRuleOutput>),
-    );
-    put(
-        "StatusTransitionInput",
-        schema_for!(eval::kubelet::StatusTransitionInput),
-    );
-    put(
-        "StatusTransitionOutput",
-        schema_for!(Evaluated<eval::kubelet::StatusTransitionOutput>),
-    );
-    put(
-        "PodFailurePolicyInput",
-        schema_for!(eval::job::PodFailurePolicyInput),
-    );
-    put(
-        "PodFailurePolicyOutput",
-        schema_for!(Evaluated<eval::job::PodFailurePolicyOutput>),
-    );
-    put(
-        "JobsetFailurePolicyInput",
-        schema_for!(eval::jobset::JobSetFailurePolicyInput),
-    );
-    put(
-        "JobsetFailurePolicyOutput",
-        schema_for!(Evaluated<eval::jobset::JobSetFailurePolicyOutput>),
-    );
-    put("BackoffInput", schema_for!(backoff::BackoffInput));
-    put("BackoffOutput", schema_for!(backoff::BackoffOutput));
-    put("WhatIfInput", schema_for!(eval::whatif::WhatIfInput));
-    put(
-        "WhatIfOutput",
-        schema_for!(Evaluated<eval::whatif::WhatIfOutput>),
-    );
-    put(
-        "ResolveInput",
-        schema_for!(crate::trainer::op::ResolveInput),
-    );
-    put(
-        "ResolveOutput",
-        schema_for!(crate::trainer::op::ResolveOutput),
-    );
-    put(
-        "BackoffCompareInput",
-        schema_for!(backoff::compare::CompareInput),
-    );
-    put(
-        "BackoffCompareOutput",
-        schema_for!(backoff::compare::CompareOutput),
-    );
-    put(
-        "CompareVersionsInput",
-        schema_for!(crate::upgrade::CompareVersionsInput),
-    );
-    put(
-        "CompareVersionsOutput",
-        schema_for!(crate::upgrade::CompareVersionsOutput),
-    );
+    put_op_schemas(&mut put);
     #[cfg(feature = "simulate")]
-    {
-        put("SimulateInput", schema_for!(crate::simulate::SimulateInput));
-        put(
-            "SimulateOutput",
-            schema_for!(crate::simulate::SimulateOutput),
-        );
-        put("Scenario", schema_for!(crate::simulate::Scenario));
-        put("SweepInput", schema_for!(crate::sweep::SweepInput));
-        put("SweepOutput", schema_for!(crate::sweep::SweepOutput));
-        put("SweepPlanInput", schema_for!(crate::sweep::SweepInput));
-        put("SweepPlanOutput", schema_for!(crate::sweep::SweepPlan));
-        put(
-            "SweepChunkInput",
-            schema_for!(crate::sweep::SweepChunkInput),
-        );
-        put("SweepChunkOutput", schema_for!(crate::sweep::SweepPartial));
-        put(
-            "SweepMergeInput",
-            schema_for!(crate::sweep::SweepMergeInput),
-        );
-        put("SweepMergeOutput", schema_for!(crate::sweep::SweepOutput));
-    }
-    put(
-        "CheckVectorInput",
-        schema_for!(crate::conformance::CheckVectorInput),
-    );
-    put(
-        "CheckVectorOutput",
-        schema_for!(crate::conformance::CheckVectorOutput),
-    );
-    put(
-        "VectorExpectInput",
-        schema_for!(crate::conformance::VectorExpectInput),
-    );
-    put(
-        "VectorExpectOutput",
-        schema_for!(crate::conformance::VectorExpectOutput),
-    );
-    put(
-        "CompleteInput",
-        schema_for!(crate::editor::complete::CompleteInput),
-    );
-    put(
-        "CompleteOutput",
-        schema_for!(crate::editor::complete::CompleteOutput),
-    );
-    put("HoverInput", schema_for!(crate::editor::hover::HoverInput));
-    put(
-        "HoverOutput",
-        schema_for!(crate::editor::hover::HoverOutput),
-    );
+    put("Scenario", schema_for!(crate::simulate::Scenario));
     put("Pod", schema_for!(crate::api::Pod));
     put("Job", schema_for!(crate::api::Job));
     put("JobSet", schema_for!(crate::api::JobSet));
@@ -777,5 +743,96 @@ mod tests {
             r#"{"op":"containerRestart","input":{"kubernetesVersion":"1.36","featureGates":{"JobSuccessPolicy":true},"pod":{"spec":{"containers":[{"name":"c"}]}},"container":"c","exitCode":1}}"#,
         );
         assert_eq!(ok["status"], "ok");
+    }
+
+    #[test]
+    fn the_table_names_every_op_once_with_its_schemas() {
+        let schemas = json_schemas();
+        let mut seen = std::collections::BTreeSet::new();
+        for o in OPS {
+            assert!(seen.insert(o.name), "{} twice", o.name);
+            assert!(
+                !o.summary.is_empty() && !o.summary.contains('\n'),
+                "{}",
+                o.name
+            );
+            for name in [o.input, o.output] {
+                assert!(schemas.contains_key(name), "{}: no schema {name}", o.name);
+            }
+            // Every positional argument is a member of the input.
+            let props = &schemas[o.input]["properties"];
+            for a in o.args {
+                let member = a.member;
+                assert!(
+                    props.get(member).is_some(),
+                    "{}: no member {member}",
+                    o.name
+                );
+                if a.kind == ArgKind::ObjectOrText {
+                    assert!(
+                        props.get("source").is_some(),
+                        "{}: text needs `source`",
+                        o.name
+                    );
+                }
+            }
+            assert_eq!(op(o.name).map(|r| r.name), Some(o.name));
+        }
+        assert_eq!(OPERATIONS.len(), OPS.len());
+        let d = call(r#"{"op":"describe","input":{}}"#);
+        assert_eq!(
+            d["result"]["operations"].as_array().unwrap().len(),
+            OPS.len()
+        );
+    }
+
+    #[test]
+    fn malformed_input_names_the_field_for_every_op() {
+        for o in OPS {
+            // A member no op has: refused by name. Not an object at all: refused at `input`.
+            let r = call(&format!(
+                r#"{{"op":"{}","input":{{"notAMember":1}}}}"#,
+                o.name
+            ));
+            if o.name == "describe" {
+                assert_eq!(r["status"], "ok", "describe takes no input");
+                continue;
+            }
+            assert_eq!(r["status"], "error", "{}: {r}", o.name);
+            let e = &r["errors"][0];
+            // The unknown member, or a required one the input lacks, by name.
+            let m = e["message"].as_str().unwrap();
+            assert!(
+                m.contains("notAMember") || m.contains("missing field `"),
+                "{}: {e}",
+                o.name
+            );
+            let r = call(&format!(r#"{{"op":"{}","input":5}}"#, o.name));
+            assert_eq!(r["status"], "error", "{}: {r}", o.name);
+            assert!(
+                r["errors"][0]["field"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("input"),
+                "{}: {r}",
+                o.name
+            );
+        }
+    }
+
+    #[test]
+    fn list_gates_through_the_contract() {
+        let r = call(
+            r#"{"op":"listGates","input":{"kubernetesVersion":"1.33","nameContains":"RestartRules"}}"#,
+        );
+        assert_eq!(r["result"]["kubernetesVersion"], "1.33");
+        let gates = r["result"]["gates"].as_array().unwrap();
+        assert!(
+            gates
+                .iter()
+                .all(|g| g["name"].as_str().unwrap().contains("RestartRules"))
+        );
+        let r = call(r#"{"op":"listGates","input":{"kubernetesVersion":"2.0"}}"#);
+        assert_eq!(r["errors"][0]["field"], "kubernetesVersion");
     }
 }

@@ -9,6 +9,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
 
+/// The stable code of an evaluation warning that is one of the object's validation errors
+/// (eval/object_warnings.rs gives it; the TrainJob op gives it too, so it lives down here).
+pub const INVALID_OBJECT: &str = "invalid-object";
+
 /// The Go names of apimachinery's `field.ErrorType` constants.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 pub enum ErrorType {

@@ -1,5 +1,5 @@
-//! Go's `strconv.Atoi`, where an upstream message or decision depends on what it makes of a
-//! string: an optional sign, then ASCII decimal digits only (no spaces, no underscores), within
+//! Go's `strconv.Atoi` and `strconv.Quote`, where an upstream message or decision depends on
+//! them. Atoi takes an optional sign, then ASCII decimal digits only (no spaces, no underscores), within
 //! int64 on the 64-bit platforms Kubernetes runs on. Rust's `i64::from_str` accepts exactly that
 //! syntax; its error kinds tell a syntax error from a range error as Go's do.
 
@@ -40,8 +40,54 @@ pub(crate) fn atoi(s: &str) -> Result<i64, AtoiError> {
     })
 }
 
+/// Go's `strconv.Quote` (`%q`, and `%#v` of a string), for the strings upstream messages quote.
+pub(crate) fn quote(s: &str) -> String {
+    let mut q = String::with_capacity(s.len() + 2);
+    q.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => q.push_str("\\\""),
+            '\\' => q.push_str("\\\\"),
+            '\u{7}' => q.push_str("\\a"),
+            '\u{8}' => q.push_str("\\b"),
+            '\u{c}' => q.push_str("\\f"),
+            '\n' => q.push_str("\\n"),
+            '\r' => q.push_str("\\r"),
+            '\t' => q.push_str("\\t"),
+            '\u{b}' => q.push_str("\\v"),
+            c if (c as u32) < 0x20 || c == '\u{7f}' => q.push_str(&format!("\\x{:02x}", c as u32)),
+            c if c.is_control() => {
+                if (c as u32) < 0x10000 {
+                    q.push_str(&format!("\\u{:04x}", c as u32));
+                } else {
+                    q.push_str(&format!("\\U{:08x}", c as u32));
+                }
+            }
+            c => q.push(c),
+        }
+    }
+    q.push('"');
+    q
+}
+
+/// Go's `%#v` of a `[]string` (`[]string{"a", "b"}`), as apimachinery before v0.34 prints a list
+/// value in a message.
+pub(crate) fn string_slice<S: AsRef<str>>(items: &[S]) -> String {
+    let quoted: Vec<String> = items.iter().map(|s| quote(s.as_ref())).collect();
+    format!("[]string{{{}}}", quoted.join(", "))
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn quotes_as_go_prints_a_string_slice() {
+        assert_eq!(super::string_slice(&["a", "b c"]), r#"[]string{"a", "b c"}"#);
+        // strconv.Quote keeps printable non-ASCII as is and escapes quotes and controls (BEL as
+        // `\a`, where Rust's `{:?}` prints `\u{7}`).
+        assert_eq!(super::quote("ü\"\t\u{7}"), r#""ü\"\t\a""#);
+        assert_eq!(super::string_slice::<&str>(&[]), "[]string{}");
+    }
+
     use super::*;
 
     #[test]

@@ -18,6 +18,7 @@ pub mod decode;
 pub mod diag;
 pub mod editor;
 pub mod eval;
+pub mod explain;
 pub mod features;
 pub mod gate_names;
 pub mod generated;
@@ -25,6 +26,7 @@ pub mod go_regexp;
 mod go_strconv;
 pub mod prepared;
 pub mod proposals;
+pub mod quantity;
 #[cfg(feature = "simulate")]
 pub mod simulate;
 pub mod source;

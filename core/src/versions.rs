@@ -12,6 +12,8 @@
 pub enum Change {
     /// A StatefulSet's Pod template is validated on create.
     StatefulSetTemplateOnCreate,
+    /// A StatefulSet's volumeClaimTemplates are validated on create.
+    StatefulSetClaimTemplatesOnCreate,
     /// KEP-5307: container restart rules exist (gate ContainerRestartRules, alpha in 1.34).
     RestartRules,
     /// KEP-5307: a regular container may carry a restartPolicy.
@@ -33,6 +35,18 @@ pub enum Change {
     FieldErrorJsonValues,
     /// The node lifecycle controller's default nodeMonitorGracePeriod is 50 s (before: 40 s).
     NodeMonitorGrace50s,
+    /// KEP-1287: a sidecar (any init container) may carry resizePolicy when the gate is on.
+    SidecarResizePolicy,
+    /// KEP-2837: pod-level `spec.resources` exist (gate PodLevelResources).
+    PodLevelResources,
+    /// A non-sidecar init container's resizePolicy may not say RestartContainer.
+    InitResizeNoRestartContainer,
+    /// validateResizePolicy's Never message says "pod `restartPolicy`".
+    ResizeNeverPodWording,
+    /// An over-long AppArmor localhostProfile is `field.TooLong` (before: TooLongMaxLength).
+    AppArmorProfileTooLong,
+    /// An empty `spec.os.name` is `Required` with no detail (before: "cannot be empty").
+    PodOsNameRequiredBare,
 }
 
 /// A fact: the change, the first minor it holds in, what it is, the upstream change, and the
@@ -56,6 +70,13 @@ pub const FACTS: &[Fact] = &[
         what: "from 1.34 kube-apiserver validates a StatefulSet's Pod template on create (pkg/apis/apps/validation ValidatePodTemplateSpecForStatefulSet; before, its call to ValidatePodTemplateSpec was commented out and the Pods were refused when the controller created them)",
         upstream: "pkg/apis/apps/validation ValidatePodTemplateSpecForStatefulSet",
         key: Some("pod-template-refused-later"),
+    },
+    Fact {
+        change: Change::StatefulSetClaimTemplatesOnCreate,
+        since: 34,
+        what: "from 1.34 kube-apiserver validates a StatefulSet's volumeClaimTemplates' specs on create, and its Pod template with their volumes (pkg/apis/apps/validation validateVolumeClaimTemplates, volumesToAddForTemplates); before, the PersistentVolumeClaims the controller created from them were refused",
+        upstream: "pkg/apis/apps/validation validateVolumeClaimTemplates",
+        key: Some("claim-template-refused-later"),
     },
     Fact {
         change: Change::RestartRules,
@@ -125,6 +146,48 @@ pub const FACTS: &[Fact] = &[
         since: 32,
         what: "the node lifecycle controller's default nodeMonitorGracePeriod is 50 s (40 s up to 1.31)",
         upstream: "pkg/controller/nodelifecycle/config/v1alpha1 RecommendedDefaultNodeLifecycleControllerConfiguration",
+        key: None,
+    },
+    Fact {
+        change: Change::SidecarResizePolicy,
+        since: 32,
+        what: "an init container may carry resizePolicy with InPlacePodVerticalScaling on (opts.AllowSidecarResizePolicy); in 1.31 validation refuses it on every init container (\"must not be set for init containers\")",
+        upstream: "pkg/apis/core/validation validateInitContainers; pkg/api/pod GetValidationOptionsFromPodSpecAndMeta",
+        key: None,
+    },
+    Fact {
+        change: Change::PodLevelResources,
+        since: 32,
+        what: "KEP-2837: pod-level spec.resources, alpha in 1.32 (gate PodLevelResources), beta from 1.34; a create drops it with the gate off",
+        upstream: "pkg/apis/core/validation validatePodResources; pkg/api/pod dropDisabledPodLevelResources",
+        key: None,
+    },
+    Fact {
+        change: Change::InitResizeNoRestartContainer,
+        since: 36,
+        what: "a non-sidecar init container's resizePolicy may not be RestartContainer",
+        upstream: "pkg/apis/core/validation validateInitContainers",
+        key: None,
+    },
+    Fact {
+        change: Change::ResizeNeverPodWording,
+        since: 36,
+        what: "validateResizePolicy's message reads \"must be 'NotRequired' when pod `restartPolicy` is 'Never'\" (up to 1.35 without \"pod\")",
+        upstream: "pkg/apis/core/validation validateResizePolicy",
+        key: None,
+    },
+    Fact {
+        change: Change::AppArmorProfileTooLong,
+        since: 32,
+        what: "an AppArmor localhostProfile over 4095 bytes is field.TooLong (\"may not be more than 4095 bytes\"); 1.31 words it \"may not be longer than 4095\" (TooLongMaxLength)",
+        upstream: "pkg/apis/core/validation ValidateAppArmorProfileField",
+        key: None,
+    },
+    Fact {
+        change: Change::PodOsNameRequiredBare,
+        since: 34,
+        what: "an empty spec.os.name is \"Required value\" with no detail (up to 1.33: \"Required value: cannot be empty\")",
+        upstream: "pkg/apis/core/validation validateOS",
         key: None,
     },
 ];

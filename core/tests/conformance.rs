@@ -35,7 +35,7 @@ fn all_vectors_pass_through_the_rust_api() {
             if !filter.is_empty() && !id.contains(&filter) {
                 continue;
             }
-            match restartkit::conformance::run_vector(&v) {
+            match restartkit::conformance::run_vector(&v, restartkit::handle) {
                 Ok(notes) => {
                     passed += 1;
                     for n in notes {

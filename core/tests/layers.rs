@@ -32,6 +32,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("go_regexp", 0),
     ("action", 0),
     ("gate_names", 0),
+    ("quantity", 0),
     // L1 source: reading YAML and JSON, the per-file settings comment.
     ("source", 1),
     // L2 per-kind validation.
@@ -54,6 +55,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("trainer::op", 5),
     // L6 the tools built on the ops.
     ("editor", 6),
+    ("explain", 6),
     ("simulate", 6),
     ("sweep", 6),
     ("upgrade", 6),
@@ -415,6 +417,10 @@ fn paths(module: &str, code: &str) -> Vec<Vec<String>> {
         }
         let word = &code[start..i];
         if !code[i..].starts_with("::") {
+            continue;
+        }
+        // `pub(in crate::simulate)` restricts a visibility; it imports nothing.
+        if code[..start].trim_end().ends_with("pub(in") {
             continue;
         }
         let mut base: Vec<String>;
@@ -817,23 +823,10 @@ fn no_import_goes_up_a_layer() {
 /// The circles left (issue 40 measured one of 57 files, before the layers): each must only
 /// shrink, and none may appear. Remove a line when its circle is broken.
 const KNOWN_CIRCLES: &[&str] = &[
-    // The dispatcher and the conformance runner it serves (conformance to take the dispatcher
-    // as an argument).
-    "conformance contract",
-    // The validate op and the TrainJob's, which validates the JobSet it builds.
-    "eval::object_warnings trainer::op validate validate::workloads",
-    // The schema tables and the shapes whose methods read them.
-    "generated generated::k8s_schema",
-    // The simulator's engine and its parts.
-    "simulate simulate::engine simulate::engine::job_controller simulate::engine::node simulate::train_job",
-    // The reader and its parts (mod.rs holds the shared pieces).
+    // The reader and its parts: the YAML reader calls its checks, its lookahead, the document
+    // and the stream splitter, which call the reader back (parse_stream, parse_text, Mode);
+    // mod.rs glob-imports the parts, which glob-import it back.
     "source source::checks source::document source::json source::lookahead source::span source::stream source::yaml",
-    // The trainer's build, its webhooks and mod.rs.
-    "trainer trainer::build trainer::webhook",
-    // ObjectMeta's label checks and the label selector rules, each using the other's.
-    "validate::meta validate::selector",
-    // The Job's validation and its lints (the job.rs split).
-    "validate::job validate::job_lint",
 ];
 
 #[test]
@@ -891,7 +884,7 @@ fn checker_catches_a_planted_upward_import_and_circle() {
         ),
         planted(
             "source",
-            "mod pod;\n// crate::contract in a comment is no import\nuse crate::diag::Diagnostic;\nfn f() { let _ = \"crate::contract::handle\"; }",
+            "mod pod;\n// crate::contract in a comment is no import\nuse crate::diag::Diagnostic;\nfn f() { let _ = \"crate::contract::handle\"; }\n// Nor is a visibility.\npub(in crate::contract) fn g() {}",
         ),
         planted(
             "source::pod",

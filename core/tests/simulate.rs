@@ -1948,3 +1948,116 @@ fn restart_counts_at_a_reset_follow_the_status_the_kubelet_shows() {
     assert_eq!(restart_count(&out, "c0"), 1);
     assert_eq!(restart_count(&out, "c1"), 1);
 }
+
+/// A Pod whose app completes at 900 s beside a sidecar that crash-loops (issue 42, item 5).
+fn sidecar_done_at_900(kind: &str) -> Value {
+    let spec = json!({"restartPolicy": "Never",
+        "initContainers": [{"name": "log-shipper", "image": "shipper", "restartPolicy": "Always"}],
+        "containers": [{"name": "app", "image": "web"}]});
+    let workload = if kind == "Pod" {
+        json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "web", "namespace": "default"}, "spec": spec})
+    } else {
+        json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "web", "namespace": "default"},
+               "spec": {"backoffLimit": 0, "template": {"spec": spec}}})
+    };
+    json!({
+        "kubernetesVersion": "1.35", "runFor": "1h", "workload": workload,
+        "exits": [{"container": "log-shipper", "afterSeconds": 5, "exitCode": 1},
+                  {"container": "app", "afterSeconds": 900, "exitCode": 0}],
+    })
+}
+
+#[test]
+fn a_sidecars_pending_backoff_is_not_counted_after_its_pod_ended() {
+    // The sidecar runs 5 s at a time and, when the app completes at 900 s, waits in its
+    // back-off for a restart at 950 s: the Pod ends at 900 s. Before, the queued restart made
+    // the run end at 950 s and counted the sidecar's whole wait: 950 s simulated, 910 s lost.
+    let out = simulate(sidecar_done_at_900("Pod"));
+    let last = out["timeline"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!((last["t"].as_f64(), last["event"].as_str()), (Some(900.0), Some("Succeeded")));
+    let s = &out["summary"];
+    assert_eq!(s["endSeconds"], 900.0, "{s}");
+    // Lost: every second of the 900 the sidecar did not run (7 runs of 5 s), nothing after.
+    let runs = starts(&out, "log-shipper").len() as f64;
+    assert_eq!(s["timeLostSeconds"].as_f64(), Some(900.0 - 5.0 * runs), "{s}");
+    assert_eq!(out["pods"][0]["phase"], "Succeeded");
+
+    // The same Pod as a Job's: the Job completes at 900 s, and so does the run.
+    let out = simulate(sidecar_done_at_900("Job"));
+    assert_eq!(out["jobs"][0]["phase"], "Complete");
+    assert_eq!(out["summary"]["endSeconds"], 900.0);
+    assert_eq!(out["summary"]["timeLostSeconds"].as_f64(), Some(900.0 - 5.0 * runs));
+}
+
+#[test]
+fn a_finished_pod_with_a_fault_still_queued_ends_the_run_when_it_ends() {
+    // The fault process of a Pod that has completed is still in the queue; the run ends with
+    // the Pod, not when that fault would have come.
+    let out = simulate(json!({
+        "runFor": "30d", "seed": 3,
+        "workload": pod("Never", json!({"name": "app", "image": "busybox"})),
+        "exits": [{"container": "app", "afterSeconds": 60, "exitCode": 0}],
+        "faults": [{"kind": "containerExit", "ratePerHour": 0.01, "exitCodes": [1]}],
+    }));
+    assert_eq!(out["summary"]["faults"], 0);
+    assert_eq!(out["summary"]["endSeconds"], 60.0);
+    assert_eq!(out["summary"]["timeLostSeconds"], 0.0);
+}
+
+/// A JobSet of one Job of 2 Pods whose every exit 42 is ignored and replaced (3 times per
+/// index), then exit 1 fails the Job (backoffLimit 0) and restarts the JobSet.
+fn replaced_then_restarted(max_timeline: u64) -> Value {
+    json!({
+        "runFor": "2h", "startupSeconds": 5, "podRescheduleSeconds": 10, "maxTimelineEvents": max_timeline,
+        "workload": jobset(json!({"failurePolicy": {"maxRestarts": 1}, "replicatedJobs": [{"name": "workers", "replicas": 1,
+            "template": {"spec": {"backoffLimit": 0, "parallelism": 2, "completions": 2, "completionMode": "Indexed",
+                "podFailurePolicy": {"rules": [{"action": "Ignore", "onExitCodes": {"containerName": "main", "operator": "In", "values": [42]}}]},
+                "template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "main", "image": "trainer"}]}}}}}]})),
+        "exits": [{"container": "main", "afterSeconds": 100, "exitCode": 42, "times": 3},
+                  {"container": "main", "podIndex": 0, "afterSeconds": 100, "exitCode": 1, "times": 1}],
+    })
+}
+
+#[test]
+fn a_jobset_restart_deletes_every_replaced_pod_in_creation_order() {
+    // The replaced Pods' slots are used again while the Job lives on; its deletion still
+    // deletes each of them, in creation order, as the garbage collector does.
+    let out = simulate(replaced_then_restarted(10_000));
+    let timeline = out["timeline"].as_array().unwrap();
+    let restart = timeline
+        .iter()
+        .find(|e| e["event"] == "Restarting")
+        .map(|e| e["t"].as_f64().unwrap())
+        .unwrap();
+    let pods_of = |event: &str, at: f64| -> Vec<(String, u64)> {
+        timeline
+            .iter()
+            .filter(|e| e["event"] == event && e["object"].as_str().unwrap().starts_with("pod/"))
+            .filter(|e| e["t"].as_f64() == Some(at))
+            .map(|e| {
+                (
+                    e["object"].as_str().unwrap().to_owned(),
+                    e["podIndex"].as_u64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    // Each index: three Pods ignored and replaced; index 0's fourth fails the Job, which
+    // deletes index 1's fourth (pod 7) at once. The restart deletes the rest, 0 to 6.
+    let expected: Vec<(String, u64)> = (0..7)
+        .map(|i| (format!("pod/default/train-workers-0-{}-{i}", i % 2), i % 2))
+        .collect();
+    assert_eq!(pods_of("Deleted", restart), expected);
+    assert_eq!(out["summary"]["podsCreated"], 10);
+    assert_eq!(out["summary"]["events"], timeline.len() as u64);
+
+    // A short timeline keeps the same count of events, and the same summary otherwise.
+    let short = simulate(replaced_then_restarted(5));
+    let (mut a, mut b) = (out["summary"].clone(), short["summary"].clone());
+    assert_eq!(b["timelineTruncated"], true);
+    a["timelineTruncated"] = json!(true);
+    b["timelineTruncated"] = json!(true);
+    assert_eq!(a, b);
+    assert_eq!(out["pods"], short["pods"]);
+    assert_eq!(out["jobs"], short["jobs"]);
+}

@@ -17,29 +17,10 @@ import (
 	"github.com/tetratelabs/wazero/sys"
 )
 
-// ABIMajor is the ABI major version this host speaks.
-const ABIMajor = 1
-
 // Status is a transport status code of plugin ABI v1.
 type Status int32
 
-const (
-	StatusOK                 Status = 0
-	StatusBadPointer         Status = 1
-	StatusInvalidUTF8        Status = 2
-	StatusInvalidJSON        Status = 3
-	StatusUnknownOperation   Status = 4
-	StatusUnsupportedVersion Status = 5
-	StatusInternal           Status = 6
-	StatusRejected           Status = 7
-	StatusBadHandle          Status = 8
-	StatusOutOfRange         Status = 9
-)
-
-var statusNames = map[Status]string{
-	0: "ok", 1: "bad-pointer", 2: "invalid-utf8", 3: "invalid-json", 4: "unknown-operation",
-	5: "unsupported-version", 6: "internal", 7: "rejected", 8: "bad-handle", 9: "out-of-range",
-}
+// Its codes and names (StatusOK, statusNames, ...) are generated: actions_gen.go.
 
 func (s Status) String() string {
 	if n, ok := statusNames[s]; ok {
@@ -50,8 +31,6 @@ func (s Status) String() string {
 
 // Action is a decision code (ABI.md, "Action codes").
 type Action uint8
-
-var actionNames = []string{"DoNotRestart", "Restart", "RestartAllContainers", "FailJob", "FailIndex", "Ignore", "Count"}
 
 func (a Action) String() string {
 	if int(a) < len(actionNames) {

@@ -2,70 +2,9 @@ use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// Transport status codes of plugin ABI v1 (`plugin/ABI.md`, "Status codes").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Status {
-    Ok,
-    BadPointer,
-    InvalidUtf8,
-    InvalidJson,
-    UnknownOperation,
-    UnsupportedVersion,
-    Internal,
-    Rejected,
-    BadHandle,
-    OutOfRange,
-    /// A code this host does not know (a newer minor may add codes).
-    Other(i32),
-}
-
-impl Status {
-    pub fn from_code(code: i32) -> Status {
-        match code {
-            0 => Status::Ok,
-            1 => Status::BadPointer,
-            2 => Status::InvalidUtf8,
-            3 => Status::InvalidJson,
-            4 => Status::UnknownOperation,
-            5 => Status::UnsupportedVersion,
-            6 => Status::Internal,
-            7 => Status::Rejected,
-            8 => Status::BadHandle,
-            9 => Status::OutOfRange,
-            other => Status::Other(other),
-        }
-    }
-    pub fn code(self) -> i32 {
-        match self {
-            Status::Ok => 0,
-            Status::BadPointer => 1,
-            Status::InvalidUtf8 => 2,
-            Status::InvalidJson => 3,
-            Status::UnknownOperation => 4,
-            Status::UnsupportedVersion => 5,
-            Status::Internal => 6,
-            Status::Rejected => 7,
-            Status::BadHandle => 8,
-            Status::OutOfRange => 9,
-            Status::Other(c) => c,
-        }
-    }
-    pub fn name(self) -> &'static str {
-        match self {
-            Status::Ok => "ok",
-            Status::BadPointer => "bad-pointer",
-            Status::InvalidUtf8 => "invalid-utf8",
-            Status::InvalidJson => "invalid-json",
-            Status::UnknownOperation => "unknown-operation",
-            Status::UnsupportedVersion => "unsupported-version",
-            Status::Internal => "internal",
-            Status::Rejected => "rejected",
-            Status::BadHandle => "bad-handle",
-            Status::OutOfRange => "out-of-range",
-            Status::Other(_) => "unknown-status",
-        }
-    }
-}
+/// Transport status codes of plugin ABI v1 (`plugin/ABI.md`, "Status codes"): the one list
+/// the plugin answers with, `Status::Other` for a code of a newer minor.
+pub use restartkit::contract::plugin_abi::Status;
 
 /// Everything that can go wrong between the host and a plugin.
 #[derive(Debug)]

@@ -23,28 +23,17 @@ pub use error::{HostError, Status};
 pub use restartkit::prepared::Action;
 pub use runtime::{DecidedBy, Decision, Evaluation, ExitEvent, Host, Limits, Prepared};
 
-/// The ABI major this host speaks (policy modules and deciders alike).
-pub const ABI_MAJOR: i32 = 1;
-/// The ABI minor that added `restartkit_prepared_warnings` (plugin/ABI.md).
-pub const ABI_MINOR_PREPARED_WARNINGS: i32 = 1;
-/// The newest ABI minor this host knows (the newest export it uses); modules with a higher minor
-/// still load.
-pub const ABI_MINOR: i32 = ABI_MINOR_PREPARED_WARNINGS;
+/// The plugin ABI's versions, from the one place the plugin reads them too: the major this host
+/// speaks (policy modules and deciders alike), the minor that added
+/// `restartkit_prepared_warnings`, and the newest minor this host knows (modules with a higher
+/// minor still load).
+pub use restartkit::contract::plugin_abi::{ABI_MAJOR, ABI_MINOR, ABI_MINOR_PREPARED_WARNINGS};
 /// The decider ABI major this host speaks.
 pub const DECIDER_ABI_MAJOR: i32 = 1;
 
 /// The action with code `code` (plugin ABI "Action codes").
 pub fn action_from_code(code: i32) -> Option<Action> {
-    Some(match code {
-        0 => Action::DoNotRestart,
-        1 => Action::Restart,
-        2 => Action::RestartAllContainers,
-        3 => Action::FailJob,
-        4 => Action::FailIndex,
-        5 => Action::Ignore,
-        6 => Action::Count,
-        _ => return None,
-    })
+    u8::try_from(code).ok().and_then(Action::from_code)
 }
 
 /// Where the policy module is looked for when no path is given: `$RESTARTKIT_PLUGIN`, then

@@ -51,7 +51,7 @@ fn conformance_verdicts_through_the_plugin_equal_the_native_ones() {
     let (mut passed, mut failed) = (0, 0);
     for v in vectors() {
         let via_plugin = restartkit_host::conformance::run_vector(&mut host, &v);
-        let native = restartkit::conformance::run_vector(&v);
+        let native = restartkit::conformance::run_vector(&v, restartkit::handle);
         assert_eq!(via_plugin, native, "vector {}", v["id"]);
         if via_plugin.is_ok() {
             passed += 1

@@ -13,36 +13,11 @@ use napi_derive::napi;
 use restartkit::Diagnostic;
 use restartkit::prepared::{Action, PrepareOptions, PreparedPolicy};
 use serde_json::Value;
-use std::panic::{AssertUnwindSafe, catch_unwind};
+use restartkit::contract::guard::{error_response_text as error_response, guarded};
 
 /// Prefix of an error message that holds diagnostics as JSON.
 const MARK: &str = "RESTARTKIT_DIAGNOSTICS:";
 
-fn guarded<T>(
-    f: impl FnOnce() -> std::result::Result<T, Diagnostic>,
-) -> std::result::Result<T, Diagnostic> {
-    match catch_unwind(AssertUnwindSafe(f)) {
-        Ok(r) => r,
-        Err(p) => {
-            let what = p
-                .downcast_ref::<&str>()
-                .map(|s| (*s).to_owned())
-                .or_else(|| p.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".to_owned());
-            Err(Diagnostic::request(
-                "internal",
-                "",
-                format!("internal error in restartkit: {what}"),
-            ))
-        }
-    }
-}
-
-fn error_response(d: &Diagnostic) -> String {
-    serde_json::to_string(&serde_json::json!({"status": "error", "errors": [d]})).unwrap_or_else(|_| {
-        "{\"status\":\"error\",\"errors\":[{\"severity\":\"error\",\"field\":\"\",\"type\":null,\"message\":\"internal error\",\"origin\":\"restartkit\",\"code\":\"internal\"}]}".to_owned()
-    })
-}
 
 fn to_js_error(d: &Diagnostic) -> Error {
     let json = serde_json::to_string(&[d]).unwrap_or_else(|_| "[]".to_owned());
@@ -129,6 +104,16 @@ pub fn parse_source(text: String) -> String {
     }
 }
 
+/// UTF-8 text from bytes, or an error (diagnostics after [`MARK`], code `invalid-utf8`) naming
+/// the line and column of the first byte that is not UTF-8: the core's check, as every front end
+/// reports it.
+#[napi]
+pub fn text_from_bytes(bytes: Uint8Array) -> Result<String> {
+    restartkit::source::text_from_bytes(&bytes)
+        .map(str::to_owned)
+        .map_err(|d| to_js_error(&d))
+}
+
 /// Every JSON Schema of the contract, as one JSON object text `{name: schema}`.
 #[napi]
 pub fn schemas_json() -> String {
@@ -144,18 +129,9 @@ pub fn version() -> String {
 /// Action names by code (the codes `decideMany` returns).
 #[napi]
 pub fn action_names() -> Vec<String> {
-    [
-        Action::DoNotRestart,
-        Action::Restart,
-        Action::RestartAllContainers,
-        Action::FailJob,
-        Action::FailIndex,
-        Action::Ignore,
-        Action::Count,
-    ]
-    .iter()
-    .map(|a| a.name().to_owned())
-    .collect()
+    restartkit::contract::actions()
+        .map(|a| a.name().to_owned())
+        .collect()
 }
 
 /// A Pod or Job compiled once for fast exit-code decisions.
@@ -242,20 +218,6 @@ mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
     use super::*;
 
-    #[test]
-    fn panics_become_error_responses() {
-        let r: std::result::Result<(), Diagnostic> = guarded(|| panic!("boom"));
-        let d = r.unwrap_err();
-        assert_eq!(d.code.as_deref(), Some("internal"));
-        let resp: Value = serde_json::from_str(&error_response(&d)).unwrap();
-        assert_eq!(resp["status"], "error");
-        assert!(
-            resp["errors"][0]["message"]
-                .as_str()
-                .unwrap()
-                .contains("boom")
-        );
-    }
 
     #[test]
     fn thrown_errors_carry_diagnostics_after_the_marker() {

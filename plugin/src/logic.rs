@@ -6,60 +6,7 @@ use restartkit::prepared::{PrepareOptions, PreparedPolicy};
 use serde_json::{Map, Value, json};
 use std::cell::RefCell;
 
-/// ABI major version: bumped on any change an existing host cannot cope with.
-pub const ABI_MAJOR: i32 = 1;
-/// ABI minor version: bumped when exports are added or behaviour is extended compatibly.
-/// 1: `restartkit_prepared_warnings`.
-pub const ABI_MINOR: i32 = 1;
-
-/// Transport status codes (ABI.md, "Status codes"). Functions that return an `i32` handle or
-/// code return the negated status on failure.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[repr(i32)]
-pub enum Status {
-    Ok = 0,
-    BadPointer = 1,
-    InvalidUtf8 = 2,
-    InvalidJson = 3,
-    UnknownOperation = 4,
-    UnsupportedVersion = 5,
-    Internal = 6,
-    Rejected = 7,
-    BadHandle = 8,
-    OutOfRange = 9,
-}
-
-impl Status {
-    pub fn code(self) -> i32 {
-        self as i32
-    }
-    pub fn name(self) -> &'static str {
-        match self {
-            Status::Ok => "ok",
-            Status::BadPointer => "bad-pointer",
-            Status::InvalidUtf8 => "invalid-utf8",
-            Status::InvalidJson => "invalid-json",
-            Status::UnknownOperation => "unknown-operation",
-            Status::UnsupportedVersion => "unsupported-version",
-            Status::Internal => "internal",
-            Status::Rejected => "rejected",
-            Status::BadHandle => "bad-handle",
-            Status::OutOfRange => "out-of-range",
-        }
-    }
-    const ALL: [Status; 10] = [
-        Status::Ok,
-        Status::BadPointer,
-        Status::InvalidUtf8,
-        Status::InvalidJson,
-        Status::UnknownOperation,
-        Status::UnsupportedVersion,
-        Status::Internal,
-        Status::Rejected,
-        Status::BadHandle,
-        Status::OutOfRange,
-    ];
-}
+pub use restartkit::contract::plugin_abi::{ABI_MAJOR, ABI_MINOR, Status};
 
 /// A failed call: its status and the JSON error response that explains it (what
 /// `restartkit_error_detail` hands out).
@@ -340,11 +287,10 @@ pub fn release(handle: i32) -> i32 {
 pub fn describe() -> Result<Box<[u8]>, Failure> {
     let core = restartkit::contract::describe();
     let mut statuses = Map::new();
-    for s in Status::ALL {
+    for s in Status::ALL.iter().copied() {
         statuses.insert(s.name().to_owned(), json!(s.code()));
     }
-    let actions: Vec<Value> = ACTIONS
-        .iter()
+    let actions: Vec<Value> = restartkit::contract::actions()
         .map(|a| json!({"code": a.code(), "name": a.name()}))
         .collect();
     let d = json!({
@@ -374,14 +320,3 @@ pub fn describe() -> Result<Box<[u8]>, Failure> {
             )
         })
 }
-
-use restartkit::prepared::Action;
-const ACTIONS: [Action; 7] = [
-    Action::DoNotRestart,
-    Action::Restart,
-    Action::RestartAllContainers,
-    Action::FailJob,
-    Action::FailIndex,
-    Action::Ignore,
-    Action::Count,
-];

@@ -209,6 +209,13 @@ class Condition(TypedDict):
     lastProbeTime: NotRequired[Optional[str]]
 
 
+class ConditionExplained(TypedDict):
+    type: str
+    status: str
+    reason: NotRequired[Optional[str]]
+    meaning: str
+
+
 class Container(TypedDict):
     """A container: regular, init (a sidecar when its restartPolicy is `Always`) or ephemeral."""
 
@@ -222,6 +229,19 @@ class Container(TypedDict):
     ports: NotRequired[JsonValue]
     #: Ephemeral containers only.
     targetContainerName: NotRequired[Optional[str]]
+
+
+class ContainerExplained(TypedDict):
+    name: str
+    containerKind: ContainerKind
+    restartCount: int
+    #: `running`, `waiting: CrashLoopBackOff`, `terminated: Error`, ...
+    state: str
+    lastTermination: NotRequired[Optional[Termination]]
+    #: The kubelet's decision on the last termination.
+    decision: NotRequired[Optional[Decision]]
+    #: The CrashLoopBackOff wait before the next restart, when the kubelet restarts it.
+    crashLoopBackOff: NotRequired[Optional[CrashLoopBackOff]]
 
 
 #: Where a named container sits in the Pod.
@@ -357,6 +377,18 @@ class CoschedulingPolicy(TypedDict):
     scheduleTimeoutSeconds: NotRequired[Optional[int]]
 
 
+class CrashLoopBackOff(TypedDict):
+    #: The wait from the last finishedAt to the next restart.
+    delaySeconds: float
+    #: Why that wait: `noEntry`, `expired` (ran over 600 s), `backOff`, `garbageCollected`.
+    why: StepReason
+    nextRestartAt: NotRequired[Optional[str]]
+    #: From `now` (negative: due already; the kubelet restarts it at its next Pod sync).
+    nextRestartInSeconds: NotRequired[Optional[float]]
+    #: The wait the restart after that sees if the container crashes again at once.
+    followingDelaySeconds: float
+
+
 class CrashLoopBackOffConfig(TypedDict):
     #: A Go duration string such as `"30s"` or `"1m30s"`.
     maxContainerRestartPeriod: NotRequired[Optional[str]]
@@ -471,6 +503,18 @@ class CurveResult(TypedDict):
 DecidedBy: TypeAlias = Union[Literal["rule"], Literal["containerRestartPolicy"], Literal["podRestartPolicy"], Literal["legacy"], Literal["ephemeral"]]
 
 
+class Decision(TypedDict):
+    #: `Restart` or `DoNotRestart`.
+    action: str
+    restartAllContainers: bool
+    decidedBy: DecidedBy
+    ruleIndex: NotRequired[Optional[int]]
+    reason: str
+
+
+DescribeInput: TypeAlias = Dict[str, JsonValue]
+
+
 class Description(TypedDict):
     """What `describe` answers: the capabilities of this build."""
 
@@ -560,6 +604,34 @@ class ExitReasonOverrides(TypedDict):
     success: NotRequired[ReasonCurve]
 
 
+class ExplainInput(TypedDict):
+    #: The objects: a Pod, Job or JobSet, a `kind: List` of them (`kubectl get -o json`), or an array of objects.
+    objects: NotRequired[JsonValue]
+    #: Or: YAML or JSON text of any number of documents (`kubectl get pod,job,jobset -o yaml`).
+    source: NotRequired[Optional[str]]
+    #: Shown in messages; not read.
+    fileName: NotRequired[Optional[str]]
+    kubernetesVersion: NotRequired[Optional[str]]
+    featureGates: NotRequired[Optional[Dict[str, bool]]]
+    #: The node's KubeletConfiguration (its crashLoopBackOff and featureGates apply).
+    kubeletConfig: NotRequired[Optional[KubeletConfiguration]]
+    #: The instant to explain at (RFC 3339); default: the newest timestamp in the objects.
+    now: NotRequired[Optional[str]]
+
+
+class ExplainOutput(TypedDict):
+    kubernetesVersion: str
+    #: The instant the answers are relative to.
+    now: str
+    #: `input` (given) or `newestTimestamp` (the newest instant found in the objects).
+    nowFrom: str
+    #: The kubelet's CrashLoopBackOff curve at this version, gates and kubelet configuration.
+    crashLoopCurve: str
+    workloads: List[Workload]
+    #: What was passed over or could not be read, in words.
+    notes: NotRequired[List[str]]
+
+
 class Fault(TypedDict):
     kind: FaultKind
     #: Mean faults per hour for each matching running Pod (a Poisson process).
@@ -600,6 +672,16 @@ class Fix(TypedDict):
 class FluxPolicy(TypedDict):
     #: Default 1.
     numProcPerNode: NotRequired[Optional[int]]
+
+
+class GateAtMinor(TypedDict):
+    name: str
+    #: The default at this minor (a removed gate: the value the code now behaves as).
+    default: bool
+    #: `Alpha`, `Beta`, `GA`, `Deprecated`, or `Removed` (gone from this release: overriding it is a request error).
+    stage: str
+    #: Locked to its default (`LockToDefault`): an override to the other value is refused.
+    locked: bool
 
 
 GateChange = TypedDict("GateChange", {"name": str, "from": str, "to": str})
@@ -643,6 +725,14 @@ class HoverOutput(TypedDict):
     range: NotRequired[Optional[Range]]
 
 
+class IndexExplained(TypedDict):
+    index: int
+    #: Counted failures of the index so far (its last Pod's failure-count annotation, plus it).
+    failures: int
+    failuresLeft: int
+    podCreationBackOff: NotRequired[Optional[PodCreationBackOff]]
+
+
 class Initializer(TypedDict):
     dataset: NotRequired[Optional[AssetInitializer]]
     model: NotRequired[Optional[AssetInitializer]]
@@ -678,6 +768,29 @@ class JobBackoffOutput(TypedDict):
     finishedTime: NotRequired[Optional[str]]
 
 
+class JobExplained(TypedDict):
+    name: str
+    present: bool
+    #: `Complete`, `Failed`, `Suspended`, or `Running`.
+    phase: str
+    active: int
+    succeeded: int
+    #: status.failed: the failures the controller counted (Ignore matches are not).
+    failed: int
+    backoffLimit: int
+    #: Counted failures the Job can still take; the next one after these fails the Job.
+    failuresLeft: NotRequired[Optional[int]]
+    backoffLimitPerIndex: NotRequired[Optional[int]]
+    indexes: NotRequired[List[IndexExplained]]
+    failedIndexes: NotRequired[Optional[str]]
+    maxFailedIndexes: NotRequired[Optional[int]]
+    #: The Job controller's Pod-creation back-off, when Pods are still to be created.
+    podCreationBackOff: NotRequired[Optional[PodCreationBackOff]]
+    conditions: List[ConditionExplained]
+    pods: List[PodExplained]
+    notes: NotRequired[List[str]]
+
+
 class JobSet(TypedDict):
     """`jobset.x-k8s.io/v1alpha2` JobSet."""
 
@@ -695,6 +808,16 @@ class JobSetEvent(TypedDict):
     type: str
     reason: str
     message: str
+
+
+class JobSetExplained(TypedDict):
+    restarts: int
+    restartsCountTowardsMax: int
+    maxRestarts: NotRequired[Optional[int]]
+    #: `Completed`, `Failed`, `Suspended` or `Running`.
+    phase: str
+    #: Per replicatedJob: what the JobSet controller does when one of its Jobs fails next.
+    nextFailure: List[NextJobFailure]
 
 
 class JobSetFailurePolicy(TypedDict):
@@ -891,6 +1014,20 @@ class KubeletConfiguration(TypedDict):
     crashLoopBackOff: NotRequired[Optional[CrashLoopBackOffConfig]]
 
 
+class ListGatesInput(TypedDict):
+    #: The minor (`1.35`, `v1.35.2`); absent: the newest modelled.
+    kubernetesVersion: NotRequired[Optional[str]]
+    #: Only gates whose name contains this text (case-insensitive); absent: every gate.
+    nameContains: NotRequired[Optional[str]]
+
+
+class ListGatesOutput(TypedDict):
+    #: The minor the gates are of (`1.37`).
+    kubernetesVersion: str
+    #: The gates, by name.
+    gates: List[GateAtMinor]
+
+
 class LoadPoint(TypedDict):
     """One 10 s bucket of the load model: N crashing Pods restarting in lockstep."""
 
@@ -949,6 +1086,17 @@ class MpiPolicy(TypedDict):
     runLauncherAsNode: NotRequired[Optional[bool]]
 
 
+class NextJobFailure(TypedDict):
+    replicatedJob: str
+    #: The Job failure reason supposed (`BackoffLimitExceeded`).
+    jobFailureReason: str
+    action: NotRequired[Optional[str]]
+    matchedRule: NotRequired[Optional[str]]
+    jobsetFails: bool
+    jobsetRestarts: bool
+    outcome: str
+
+
 class NodeLoss(TypedDict):
     """What happens around a lost node. Upstream's defaults apply to what is left out."""
 
@@ -999,6 +1147,36 @@ class Pod(TypedDict):
     metadata: NotRequired[ObjectMeta]
     spec: NotRequired[PodSpec]
     status: NotRequired[Optional[PodStatus]]
+
+
+class PodCreationBackOff(TypedDict):
+    #: Failures after the last success the record holds (Ignore matches included).
+    failures: int
+    lastFailureAt: str
+    delaySeconds: float
+    nextPodAt: str
+    #: From `now` (0 or less: the controller may create the Pod now).
+    nextPodInSeconds: float
+
+
+class PodExplained(TypedDict):
+    name: str
+    phase: str
+    completionIndex: NotRequired[Optional[int]]
+    containers: List[ContainerExplained]
+    #: A failed Pod of a Job: what the Job controller makes of it.
+    failure: NotRequired[Optional[PodFailureExplained]]
+    notes: NotRequired[List[str]]
+
+
+class PodFailureExplained(TypedDict):
+    #: The podFailurePolicy rule the Pod matched (none: the failure counts).
+    ruleIndex: NotRequired[Optional[int]]
+    action: NotRequired[Optional[str]]
+    #: Whether it counts against backoffLimit (or its index's backoffLimitPerIndex).
+    counted: bool
+    reason: str
+    finishedAt: str
 
 
 class PodFailurePolicy(TypedDict):
@@ -1622,6 +1800,16 @@ class SweepPlanOutput(TypedDict):
 Tally: TypeAlias = List[List[JsonValue]]
 
 
+class Termination(TypedDict):
+    exitCode: int
+    reason: NotRequired[Optional[str]]
+    #: The signal that ended the process (exit code 128 + N, or the status' `signal`).
+    signal: NotRequired[Optional[int]]
+    signalName: NotRequired[Optional[str]]
+    startedAt: NotRequired[Optional[str]]
+    finishedAt: NotRequired[Optional[str]]
+
+
 class TextEdit(TypedDict):
     """Replace the text from `line`:`column` up to, not including, `endLine`:`endColumn` (1-based;
 columns count characters, as `Diagnostic.column` does) with `newText`. Equal start and end
@@ -1850,6 +2038,22 @@ class WindowCount(TypedDict):
     excessOverLegacy: int
     #: API requests in the window for `pods` crashing Pods.
     apiRequests: int
+
+
+class Workload(TypedDict):
+    """One top-level workload: a JobSet with its Jobs, a Job with its Pods, or the Pods of one
+other owner (a ReplicaSet, a StatefulSet, none)."""
+
+    kind: str
+    namespace: str
+    name: str
+    #: Whether the owner itself is in the input (false: only what it owns is).
+    present: bool
+    jobset: NotRequired[Optional[JobSetExplained]]
+    jobs: NotRequired[List[JobExplained]]
+    #: The Pods of a workload that is not a Job (a Job's Pods are under `jobs`).
+    pods: NotRequired[List[PodExplained]]
+    notes: NotRequired[List[str]]
 
 
 class FieldErrorDict(TypedDict):

@@ -11,33 +11,8 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use restartkit::Diagnostic;
 use restartkit::prepared::{Action, PrepareOptions, PreparedPolicy};
 use serde_json::Value;
-use std::panic::{AssertUnwindSafe, catch_unwind};
+use restartkit::contract::guard::{error_response_text as internal_response, guarded};
 
-/// Runs `f`, turning a panic into a diagnostic.
-fn guarded<T>(f: impl FnOnce() -> Result<T, Diagnostic>) -> Result<T, Diagnostic> {
-    match catch_unwind(AssertUnwindSafe(f)) {
-        Ok(r) => r,
-        Err(p) => {
-            let what = p
-                .downcast_ref::<&str>()
-                .map(|s| (*s).to_owned())
-                .or_else(|| p.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".to_owned());
-            Err(Diagnostic::request(
-                "internal",
-                "",
-                format!("internal error in restartkit: {what}"),
-            ))
-        }
-    }
-}
-
-fn internal_response(d: &Diagnostic) -> String {
-    let body = serde_json::json!({"status": "error", "errors": [d]});
-    serde_json::to_string(&body).unwrap_or_else(|_| {
-        "{\"status\":\"error\",\"errors\":[{\"severity\":\"error\",\"field\":\"\",\"type\":null,\"message\":\"internal error\",\"origin\":\"restartkit\",\"code\":\"internal\"}]}".to_owned()
-    })
-}
 
 /// Raises `restartkit.RestartkitError` built from diagnostics.
 fn raise(py: Python<'_>, diags: &[Diagnostic]) -> PyErr {
@@ -199,6 +174,16 @@ fn parse_source(py: Python<'_>, text: &str) -> PyResult<String> {
     out.map_err(|d| raise(py, &[d]))
 }
 
+/// UTF-8 text from bytes, or RestartkitError (code `invalid-utf8`) naming the line and column of
+/// the first byte that is not UTF-8: the core's check (`source::text_from_bytes`), the one every
+/// front end reports.
+#[pyfunction]
+fn text_from_bytes(py: Python<'_>, bytes: &[u8]) -> PyResult<String> {
+    restartkit::source::text_from_bytes(bytes)
+        .map(str::to_owned)
+        .map_err(|d| raise(py, &[d]))
+}
+
 /// Every JSON Schema of the contract, as one JSON object text `{name: schema}`.
 #[pyfunction]
 fn schemas_json() -> PyResult<String> {
@@ -222,16 +207,6 @@ struct Policy {
     index_of: Py<PyDict>,
     action_names: Vec<Py<PyString>>,
 }
-
-const ACTIONS: [Action; 7] = [
-    Action::DoNotRestart,
-    Action::Restart,
-    Action::RestartAllContainers,
-    Action::FailJob,
-    Action::FailIndex,
-    Action::Ignore,
-    Action::Count,
-];
 
 impl Policy {
     /// The container index of `container` when it is one of the interned names, an equal str or
@@ -353,8 +328,7 @@ impl Policy {
         for (i, name) in names.iter().enumerate().rev() {
             index_of.set_item(name, i)?;
         }
-        let action_names = ACTIONS
-            .iter()
+        let action_names = restartkit::contract::actions()
             .map(|a| PyString::intern(py, a.name()).unbind())
             .collect();
         Ok(Policy {
@@ -660,9 +634,10 @@ fn sweep(py: Python<'_>, input_json: &str, jobs: Option<usize>) -> PyResult<Stri
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("VERSION", restartkit::VERSION)?;
     m.add("CONTRACT_VERSION", restartkit::contract::CONTRACT_VERSION)?;
-    let names: Vec<&str> = ACTIONS.iter().map(|a| a.name()).collect();
+    let names: Vec<&str> = restartkit::contract::actions().map(|a| a.name()).collect();
     m.add("ACTIONS", PyTuple::new(m.py(), names)?)?;
     m.add_function(wrap_pyfunction!(handle_json, m)?)?;
+    m.add_function(wrap_pyfunction!(text_from_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(handle_json_many, m)?)?;
     m.add_function(wrap_pyfunction!(call, m)?)?;
     m.add_function(wrap_pyfunction!(parse_source, m)?)?;
@@ -691,13 +666,4 @@ mod tests {
         assert!(exit_codes_from_bytes(&b[..5]).is_err());
     }
 
-    #[test]
-    fn panics_become_diagnostics() {
-        let r: Result<(), Diagnostic> = guarded(|| panic!("boom"));
-        let d = r.unwrap_err();
-        assert_eq!(d.code.as_deref(), Some("internal"));
-        assert!(d.message.contains("boom"));
-        let resp: Value = serde_json::from_str(&internal_response(&d)).unwrap();
-        assert_eq!(resp["status"], "error");
-    }
 }

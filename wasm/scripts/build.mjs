@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { EXPORT_PREFIX, PLACEHOLDERS, PRIMARY, splitModule } from './split.mjs';
 import { setEditorSchemas } from './training.mjs';
+import { OPS, WRAPPERS } from './ops.mjs';
 
 // The core types whose schemas complete() hands to the module (the core's SCHEMA_NAMES).
 const EDITOR_SCHEMA_NAMES = ['Pod', 'Job', 'JobSet', 'KubeletConfiguration', 'ContainerRecreateRequest'];
@@ -172,9 +173,12 @@ writeFileSync(join(pkg, 'schemas.cjs'), `// Generated from restartkit::contract:
 // The names the glue exports, read from the CJS glue itself (so a new op shows up by itself).
 const require = createRequire(import.meta.url);
 const rawApi = require(cjsGlue);
-const hidden = new Set(['__wbg_reset_state', '__takePanic', '__rkSetLazyLoader', '__rkExports']);
+const hidden = new Set(['__wbg_reset_state', '__takePanic', '__rkSetLazyLoader', '__rkExports', '__textFromBytes']);
 const names = Object.keys(rawApi).filter((n) => !hidden.has(n)).sort();
 const fnNames = names.filter((n) => n !== 'Policy');
+// Every op of the core's table as a JS wrapper over \`call\` (scripts/ops.mjs, generated), but
+// complete(), which passes the package's schemas (below).
+const opNames = OPS.filter((n) => n !== 'complete' && !fnNames.includes(n));
 
 // Behaviour shared by every entry: guard each call so that a trap (a Rust panic; the module is
 // built with panic=abort) becomes a RestartkitError with code "panic" and a fresh instance, and so
@@ -271,6 +275,63 @@ function schemas() {
   return JSON.parse(SCHEMAS_JSON);
 }
 
+// The runtime of the generated op wrappers (scripts/ops.mjs, from the core's op table): the
+// positional arguments as their kinds say, the options merged in, one \`call\`.
+const callOp = guard(raw.call);
+const textFromBytes = guard(raw.__textFromBytes);
+// (not named parseDocuments: the entry exports that name from the glue's own list)
+const parseDocs = guard(raw.parseDocuments);
+function inputError(field, message) {
+  const diagnostic = { severity: 'error', field, type: null, message: \`\${field}: \${message}\`, origin: 'restartkit', code: 'invalid-input' };
+  return new RestartkitError(diagnostic.message, { diagnostics: [diagnostic], code: 'invalid-input' });
+}
+function textOf(v) {
+  return typeof v === 'string' ? v : v instanceof Uint8Array ? textFromBytes(v) : null;
+}
+function objectArg(v, member) {
+  const text = textOf(v);
+  if (text === null) return v;
+  const docs = parseDocs(text);
+  if (docs.length === 0) throw inputError(member, 'the text holds no document');
+  return docs[0].value;
+}
+const rt = {
+  op(op, args, opts, textMembers) {
+    if (opts != null && (typeof opts !== 'object' || Array.isArray(opts))) throw inputError(args.length ? 'opts' : 'input', 'must be an object');
+    const input = {};
+    for (const [k, v] of Object.entries(opts ?? {})) {
+      if (v !== undefined) input[k] = textMembers.includes(k) ? objectArg(v, k) : v;
+    }
+    for (const [member, kind, value] of args) {
+      if (kind === 'objectOrText') {
+        const text = textOf(value);
+        if (text !== null) input.source = text;
+        else input[member] = value;
+      } else if (kind === 'object') input[member] = objectArg(value, member);
+      else if (kind === 'objects') {
+        if (value == null || typeof value[Symbol.iterator] !== 'function') throw inputError(member, 'must be a list of objects');
+        input[member] = Array.from(value, (o) => objectArg(o, member));
+      } else if (kind === 'int32') {
+        // As @restartkit/node checks it: the field named, before the core's serde message.
+        if (!Number.isInteger(value) || value < -2147483648 || value > 2147483647) throw inputError(member, \`\${String(value)} is not an int32 exit code\`);
+        input[member] = value;
+      } else input[member] = value;
+    }
+    return callOp(op, input);
+  },
+};
+const ops = (${WRAPPERS})(rt);
+
+function check(objOrText, opts) {
+  const out = ops.validate(objOrText, opts);
+  if (out.valid === false) {
+    const errors = out.errors ?? [];
+    const message = (errors[0]?.message ?? 'restartkit: request failed') + (errors.length > 1 ? \` (and \${errors.length - 1} more)\` : '');
+    throw new RestartkitError(message, { diagnostics: errors, code: 'invalid', op: 'validate' });
+  }
+  return out;
+}
+
 // The core types' schemas the completer reads, as one JSON text, made on first use.
 const EDITOR_SCHEMA_NAMES = ${JSON.stringify(EDITOR_SCHEMA_NAMES)};
 let editorSchemas = null;
@@ -283,11 +344,16 @@ function complete(source, line, column) {
 const wrap = (n) => (n === 'handleJson' ? `guardResponse(raw.${n}, true)` : n === 'request' ? `guardResponse(raw.${n}, false)` : `guard(raw.${n})`);
 const esmExports = [
   ...fnNames.map((n) => `export const ${n} = ${wrap(n)};`),
+  ...opNames.map((n) => `export const ${n} = ops.${n};`),
+  `export const OPS = Object.freeze(${JSON.stringify(OPS)});`,
   'export const Policy = raw.Policy;',
-  'export { RestartkitError, schemas, complete };',
+  'export { RestartkitError, schemas, complete, check };',
 ].join('\n');
 const cjsExports = [
   ...fnNames.map((n) => `exports.${n} = ${wrap(n)};`),
+  ...opNames.map((n) => `exports.${n} = ops.${n};`),
+  `exports.OPS = Object.freeze(${JSON.stringify(OPS)});`,
+  'exports.check = check;',
   'exports.Policy = raw.Policy;',
   'exports.RestartkitError = RestartkitError;',
   'exports.schemas = schemas;',
@@ -396,7 +462,7 @@ exports.loadFull = loadFull;
 // Declarations: wasm-bindgen's .d.ts (with the contract types generated by build.rs) limited to
 // what the entries export.
 // Names starting with `__` are test hooks without declarations.
-const exported = [...fnNames.filter((n) => !n.startsWith('__')), 'Policy', 'RestartkitError', 'schemas', 'complete'].join(', ');
+const exported = [...fnNames.filter((n) => !n.startsWith('__')), ...opNames, 'OPS', 'check', 'Policy', 'RestartkitError', 'schemas', 'complete'].join(', ');
 // Both read the nodejs glue's declarations: the web glue's add init() types that need the DOM lib.
 const loadFullDecl = '/** Resolves once every op can run (restartkit-wasm/core in a browser: fetches the part of the module that loads on demand). */\nexport declare function loadFull(): Promise<void>;\n';
 writeFileSync(join(pkg, 'index.d.ts'), `${banner}export type * from './cjs/restartkit_wasm.js';\nexport { ${exported} } from './cjs/restartkit_wasm.js';\n${loadFullDecl}`);

@@ -65,24 +65,23 @@ export function firstCalls(g) {
   const pod = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  restartPolicy: Never\n  containers:\n  - name: c\n    image: i\n';
   const obj = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'i' }] } };
   return [
-    () => g.describe(),
+    () => g.call('describe', {}),
     () => g.parseDocuments(pod),
-    () => g.validate(pod, {}),
-    () => g.validate(obj, {}),
-    () => g.check(pod),
+    () => g.call('validate', { source: pod }),
+    () => g.call('validate', { object: obj }),
     () => g.call('whatIf', { object: obj, container: 'c', exitCode: 1 }),
-    () => g.backoff({ component: 'kubelet', restarts: 10 }),
+    () => g.call('backoff', { component: 'kubelet', restarts: 10 }),
     () => g.__completeWith(pod, 6, 18, editorSchemas),
     () => g.request('validate', { object: obj }),
     () => g.handleJson(JSON.stringify({ op: 'validate', input: { object: obj } })),
-    () => g.containerRestart(obj, 'c', 1, {}),
-    () => g.podFailurePolicy({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j' }, spec: { template: { spec: obj.spec } } }, obj, {}),
+    () => g.call('containerRestart', { pod: obj, container: 'c', exitCode: 1 }),
+    () => g.call('podFailurePolicy', { job: { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j' }, spec: { template: { spec: obj.spec } } }, pod: obj }),
   ];
 }
 
 /** Runs the work on `g`, the wasm-bindgen glue's exports (request, validate, ...). */
 export function train(g) {
-  const describe = g.describe();
+  const describe = g.call('describe', {});
   // Older Kubernetes minors are on-demand work: the playground's first view judges for the newest
   // (describe's default), and what is particular to 1.31-1.36 (their fields, messages and
   // controllers) loads when a user picks one.
@@ -113,10 +112,10 @@ export function train(g) {
   }
   for (const text of texts) {
     const docs = attempt(() => g.parseDocuments(text)) ?? [];
-    for (const opts of [{}, { featureGates: allGates }]) attempt(() => g.validate(text, opts));
+    for (const opts of [{}, { featureGates: allGates }]) attempt(() => g.call('validate', { source: text, ...opts }));
     for (const { value } of docs) {
       if (!value || typeof value !== 'object') continue;
-      attempt(() => g.validate(value, {}));
+      attempt(() => g.call('validate', { object: value }));
       const spec = podSpecOf(value);
       for (const c of [...list(spec?.initContainers), ...list(spec?.containers)]) {
         for (const exitCode of [0, 1, 42, 137]) {
@@ -126,7 +125,7 @@ export function train(g) {
         }
       }
       if (value.kind === 'KubeletConfiguration') {
-        attempt(() => g.backoff({ component: 'kubelet', restarts: 20, kubeletConfig: value, featureGates: allGates }));
+        attempt(() => g.call('backoff', { component: 'kubelet', restarts: 20, kubeletConfig: value, featureGates: allGates }));
       }
     }
   }
@@ -140,7 +139,7 @@ export function train(g) {
   });
   for (const range of [600, 3600]) {
     for (const input of [{ featureGates: off }, { featureGates: { ...off, ReduceDefaultCrashLoopBackOffDecay: true } }, nodeMax(30), nodeMax(1), { featureGates: allGates }, {}]) {
-      attempt(() => g.backoff({ component: 'kubelet', restarts: Math.min(range + 2, 2000), ...input }));
+      attempt(() => g.call('backoff', { component: 'kubelet', restarts: Math.min(range + 2, 2000), ...input }));
     }
   }
 

@@ -40,7 +40,7 @@ const playground = join(repoDir, 'playground', 'examples');
 const examples = JSON.parse(readFileSync(join(playground, 'index.json'), 'utf8'));
 
 test('the playground\'s first view of each of its examples runs on the first-load part alone', () => {
-  const description = raw.describe();
+  const description = raw.call('describe', {});
   const version = description.defaultKubernetesVersion;
   const off = { ReduceDefaultCrashLoopBackOffDecay: false, KubeletCrashLoopBackOffMax: false };
   assert.ok(examples.length >= 5);
@@ -51,14 +51,14 @@ test('the playground\'s first view of each of its examples runs on the first-loa
     raw.__wbg_reset_state();
     const askedByWorker = firstLoadOnly(() => {
       docs = raw.parseDocuments(text);
-      raw.validate(text, { kubernetesVersion: version, featureGates: {} });
+      raw.call('validate', { source: text, kubernetesVersion: version, featureGates: {} });
     });
     assert.equal(askedByWorker, 0, `${ex.id}: validation needed the on-demand part`);
     // app.js, on the page's instance (describe first): the what-if panel and the backoff chart
     // (range 600 s, per-node maximum 30 s).
     raw.__wbg_reset_state();
     const asked = firstLoadOnly(() => {
-      raw.describe();
+      raw.call('describe', {});
       if (ex.whatIf) {
         const obj = docs.map((d) => d.value).find((o) => ['Pod', 'Job', 'JobSet'].includes(o?.kind));
         raw.call('whatIf', { object: obj, container: ex.whatIf.container, exitCode: ex.whatIf.exitCode, kubernetesVersion: version, featureGates: {} });
@@ -69,7 +69,7 @@ test('the playground\'s first view of each of its examples runs on the first-loa
         { featureGates: { ...off, ReduceDefaultCrashLoopBackOffDecay: true } },
         { featureGates: { ...off, KubeletCrashLoopBackOffMax: true }, kubeletConfig: { apiVersion: 'kubelet.config.k8s.io/v1beta1', kind: 'KubeletConfiguration', featureGates: { KubeletCrashLoopBackOffMax: true }, crashLoopBackOff: { maxContainerRestartPeriod: '30s' } } },
         { featureGates: { ReduceDefaultCrashLoopBackOffDecay: false, KubeletCrashLoopBackOffMax: false }, ...(kc ? { kubeletConfig: kc } : {}) },
-      ]) raw.backoff({ component: 'kubelet', restarts: 602, ...input });
+      ]) raw.call('backoff', { component: 'kubelet', restarts: 602, ...input });
     });
     assert.equal(asked, 0, `${ex.id}: the first view needed the on-demand part`);
   }
@@ -81,7 +81,7 @@ test('an example marked onDemand (a Kubeflow TrainJob: the trainer\'s build) nee
   for (const ex of marked) {
     const text = readFileSync(join(playground, ex.file), 'utf8');
     raw.__wbg_reset_state();
-    assert.ok(firstLoadOnly(() => raw.validate(text, {})) > 0, `${ex.id}: validated without the on-demand part; drop its onDemand mark`);
+    assert.ok(firstLoadOnly(() => raw.call('validate', { source: text })) > 0, `${ex.id}: validated without the on-demand part; drop its onDemand mark`);
   }
 });
 
@@ -93,7 +93,7 @@ test('the simulator is in the on-demand part; once loaded, the ops answer as the
   assert.deepEqual(raw.call('simulate', { scenario }), node.call('simulate', { scenario }));
   for (const ex of examples) {
     const text = readFileSync(join(playground, ex.file), 'utf8');
-    assert.deepEqual(raw.validate(text, { proposals: ['AlwaysPod'] }), node.validate(text, { proposals: ['AlwaysPod'] }), ex.id);
+    assert.deepEqual(raw.call('validate', { source: text, proposals: ['AlwaysPod'] }), node.validate(text, { proposals: ['AlwaysPod'] }), ex.id);
   }
 });
 

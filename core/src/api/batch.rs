@@ -77,6 +77,15 @@ pub struct JobSpec {
     pub other: Other,
 }
 
+// The podFailurePolicy's size limits, as batch/v1 documents them on its types (the Job's
+// validation refuses more; its lints and the evaluator rely on them).
+/// Most rules a podFailurePolicy may hold.
+pub const MAX_POD_FAILURE_POLICY_RULES: usize = 20;
+/// Most values an onExitCodes requirement may hold.
+pub const MAX_ON_EXIT_CODES_VALUES: usize = 255;
+/// Most patterns an onPodConditions requirement may hold.
+pub const MAX_ON_POD_CONDITIONS_PATTERNS: usize = 20;
+
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PodFailurePolicy {

@@ -188,6 +188,12 @@ fn parse_count(v: Option<&str>) -> i32 {
         .map_or(0, |n| i32::try_from(n).unwrap_or(0))
 }
 
+/// `getIndexFailureCount`: the counted failures of the Pod's index before it (the failure-count
+/// annotation, 0 when missing or bad).
+pub fn index_failure_count(pod: &Pod) -> i32 {
+    parse_count(pod.metadata.annotation(INDEX_FAILURE_COUNT_ANNOTATION))
+}
+
 /// `getIndexAbsoluteFailureCount`: the failure-count plus the ignored-failure-count annotations
 /// (each read as 0 when missing or bad), summed in int32 as upstream does.
 pub fn index_absolute_failure_count(pod: &Pod) -> i32 {

@@ -99,7 +99,7 @@ pub struct Step {
     pub why: StepReason,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub enum StepReason {
     /// No backoff entry (first crash, or state forgotten): immediate restart.

@@ -16,7 +16,7 @@ use serde_json::Value;
 use std::borrow::Cow;
 
 /// The stable code of an evaluation warning that is one of the object's validation errors.
-pub const INVALID_OBJECT: &str = "invalid-object";
+pub use crate::diag::INVALID_OBJECT;
 
 /// The kind an evaluation takes its object as (the typed ops accept an object without `kind`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

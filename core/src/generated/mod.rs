@@ -18,6 +18,8 @@ pub(crate) mod re2_tables;
 /// Go's embedded tz database's names (tools/gen_tz_names.py).
 #[rustfmt::skip]
 pub mod tz_names;
+/// The methods of the schema shapes that read `k8s_schema`'s tables (written by hand).
+mod schema_lookup;
 
 /// The shapes of `k8s_gates`.
 pub mod gate_types {
@@ -98,28 +100,6 @@ pub mod schema_types {
         pub go: u16,
         /// Index in `k8s_schema::VIA` of [`Field::via`].
         pub via: u8,
-    }
-
-    impl Field {
-        /// The Go type names encoding/json gives in a decoding error: the field's type, then,
-        /// for a slice or a map, its element's, and so on inwards (`["[]v1.Container",
-        /// "v1.Container"]`, `["v1.ResourceList", "resource.Quantity"]`); empty for the
-        /// kubelet's configuration file.
-        pub fn go(&self) -> &'static [&'static str] {
-            super::k8s_schema::GO
-                .get(usize::from(self.go))
-                .copied()
-                .unwrap_or_default()
-        }
-
-        /// The Go names of the embedded structs (`json:",inline"`) the field is promoted from,
-        /// joined with `.` (`PersistentVolumeSource`); empty for most fields.
-        pub fn via(&self) -> &'static str {
-            super::k8s_schema::VIA
-                .get(usize::from(self.via))
-                .copied()
-                .unwrap_or_default()
-        }
     }
 
     /// One API type; its fields sorted by (length, name).

@@ -11,7 +11,9 @@
 
 use super::decide::{ContainerShape, Decider, FailureShape, PodFailureOutcome};
 use super::scenario::{FaultKind, Scenario, Selector};
-use super::{ContainerSummary, JobSetSummary, JobSummary, PodSummary, SimulationEvent, Summary};
+use super::summary::{
+    ContainerSummary, JobSetSummary, JobSummary, PodSummary, SimulationEvent, Summary,
+};
 use crate::api::{
     Condition, ContainerState, ContainerStateRunning, ContainerStateTerminated,
     ContainerStateWaiting, ContainerStatus, Job, JobSet, JobStatus, ObjectMeta, Pod, PodStatus,
@@ -31,8 +33,10 @@ mod job_controller;
 mod jobset;
 mod kubelet;
 mod node;
+mod node_state;
 mod pod_lifecycle;
 mod results;
+mod success_rule;
 mod workload;
 
 const RESET_AFTER_RUN_MS: u64 = 600_000;
@@ -79,9 +83,9 @@ pub(super) struct Template {
     /// The Pods' terminationGracePeriodSeconds (default 30 s), in ms.
     pub grace_ms: u64,
     /// The Pod's tolerations after the DefaultTolerationSeconds admission plugin.
-    pub tolerations: Vec<node::Toleration>,
+    pub tolerations: Vec<node_state::Toleration>,
     /// successPolicy rules (Indexed Jobs).
-    success_rules: Vec<job_controller::SuccessRule>,
+    success_rules: Vec<success_rule::SuccessRule>,
     /// The Job's podFailurePolicy compiled (None for a bare Pod, or a policy the compiled form
     /// cannot hold: the policy's own function then answers), and each container's index in it.
     pfp: Option<CompiledPodFailurePolicy>,
@@ -162,13 +166,13 @@ impl Template {
                 let count = r.succeeded_count.and_then(|c| u32::try_from(c).ok());
                 match r.succeeded_indexes.as_deref() {
                     // A rule whose indexes do not parse is skipped, as upstream skips it.
-                    Some(ix) => job_controller::parse_indexes(ix, completions).map(|indexes| {
-                        job_controller::SuccessRule {
+                    Some(ix) => success_rule::parse_indexes(ix, completions).map(|indexes| {
+                        success_rule::SuccessRule {
                             indexes: Some(indexes),
                             count,
                         }
                     }),
-                    None => Some(job_controller::SuccessRule {
+                    None => Some(success_rule::SuccessRule {
                         indexes: None,
                         count,
                     }),
@@ -202,7 +206,7 @@ impl Template {
             only_replace_failed,
             work_queue,
             grace_ms,
-            tolerations: node::tolerations_of(spec),
+            tolerations: node_state::tolerations_of(spec),
             success_rules,
             completions: if job.is_some() { completions } else { 1 },
             parallelism: if job.is_some() {
@@ -361,6 +365,9 @@ struct Container {
     /// A RestartAllContainers reset removed it and it has not started since (its status shows
     /// Waiting, RestartingAllContainers).
     removed_by_reset: bool,
+    /// Until when its current wait to run again (back-off and start-up) is counted in the time
+    /// lost: the part after its Pod's end is taken back when the Pod ends (`kill_pod`).
+    lost_until: u64,
 }
 
 #[derive(Debug, Clone)]
@@ -406,11 +413,14 @@ struct PodState {
     /// RestartAllContainers resets at one instant: (instant, count).
     resets_at: (u64, u32),
     /// Its node was lost: what the node lifecycle has done since (node.rs).
-    node: Option<Box<node::LostNode>>,
+    node: Option<Box<node_state::LostNode>>,
     /// Since when its Ready condition is False (None: Ready), as its status shows it.
     unready_since: Option<u64>,
     /// It runs, ready, on a live node (what `allPodsRunningSeconds` counts).
     working: bool,
+    /// Until when its whole-Pod restart's wait (RestartAllContainers, AlwaysPod) is counted in
+    /// the time lost (see `Container::lost_until`).
+    lost_until: u64,
 }
 
 #[derive(Debug, Clone)]
@@ -509,6 +519,22 @@ struct JobState {
     /// This sync removed a terminating Pod (a lost node's, without a grace period): the
     /// terminal condition waits for the next sync, as upstream counted it terminating.
     finish_deferred: bool,
+    /// Pods of this Job that ended, were counted and have been replaced, whose slots are used
+    /// again (`retire_replaced_pods`): what the Job's deletion still does with them is one
+    /// `Deleted` event each, so only that is kept: their names while the timeline has room,
+    /// then only how many (an event past the timeline's end is counted, not kept). A Job
+    /// that replaces Pods all month long holds what it runs, not its history.
+    retired: Vec<RetiredPod>,
+    retired_unnamed: u64,
+}
+
+/// A finished Pod of a live Job, its slot used again: what its Job's deletion still shows.
+#[derive(Debug, Clone)]
+struct RetiredPod {
+    /// Creation number (`PodState::created`): the deletion lists its Job's Pods in this order.
+    created: u64,
+    index: u32,
+    name: String,
 }
 
 pub(super) struct Engine<'a> {
@@ -562,6 +588,13 @@ pub(super) struct Engine<'a> {
     /// Scripted exits that can apply to each (template, container).
     scripts: Vec<Vec<Vec<usize>>>,
     pub summary: Summary,
+    /// `summary.timeLostSeconds` in whole milliseconds while the run goes (exact, so the part
+    /// after a Pod's end can be taken back; converted once at the end).
+    lost_ms: u64,
+    /// When the last timeline event happened (recorded or counted only): a workload that ends
+    /// before runFor ends there, not at a later event that changed nothing (a sidecar's
+    /// restart or a fault still queued for a Pod that has ended).
+    last_event_ms: u64,
     pub timeline: Vec<SimulationEvent>,
     max_timeline: usize,
     js_restarts: i64,
@@ -576,7 +609,7 @@ pub(super) struct Engine<'a> {
     /// counters of RestartJob actions (one entry per replicatedJob, as the controller keeps).
     js_rj_status: Vec<ReplicatedJobStatus>,
     /// The scenario's nodeLoss with upstream's defaults.
-    node_loss: node::NodeLossConfig,
+    node_loss: node_state::NodeLossConfig,
     /// When the zone's NoExecute taint queue last let a node through, and the nodes waiting in
     /// it: (queued at, lost at, their Pod's creation number, Pod, its epoch).
     last_taint_ms: Option<u64>,
@@ -661,7 +694,7 @@ impl<'a> Engine<'a> {
                 )
             })
         };
-        let node_loss = node::NodeLossConfig::new(sc.node_loss.as_ref(), decider.minor())?;
+        let node_loss = node_state::NodeLossConfig::new(sc.node_loss.as_ref(), decider.minor())?;
         let slots = templates
             .iter()
             .map(|t| u64::from(t.replicas) * u64::from(t.parallelism))
@@ -696,6 +729,8 @@ impl<'a> Engine<'a> {
             cursors: FxHashMap::default(),
             scripts,
             summary: Summary::default(),
+            lost_ms: 0,
+            last_event_ms: 0,
             timeline: Vec::new(),
             max_timeline: sc.max_timeline_events.unwrap_or(10_000),
             js_restarts: 0,
@@ -821,6 +856,7 @@ impl<'a> Engine<'a> {
         message: impl FnOnce() -> Option<String>,
     ) {
         self.summary.events += 1;
+        self.last_event_ms = self.now;
         if self.timeline.len() >= self.max_timeline {
             self.summary.timeline_truncated = true;
             return;
@@ -844,6 +880,32 @@ impl<'a> Engine<'a> {
             event: event.to_owned(),
             reason: reason.to_owned(),
             message: message(),
+        });
+    }
+
+    /// Pod slots the run holds (in use or free to be used again).
+    #[cfg(test)]
+    pub(super) fn pod_slots(&self) -> usize {
+        self.pods.len()
+    }
+
+    /// `record` of the `Deleted` event of a retired Pod (its slot holds another Pod now).
+    fn record_retired_pod_deleted(&mut self, r: &RetiredPod) {
+        self.summary.events += 1;
+        self.last_event_ms = self.now;
+        if self.timeline.len() >= self.max_timeline {
+            self.summary.timeline_truncated = true;
+            return;
+        }
+        let object = format!("pod/{}/{}", self.namespace(), r.name);
+        self.timeline.push(SimulationEvent {
+            t: self.now as f64 / 1000.0,
+            object,
+            container: None,
+            pod_index: Some(r.index),
+            event: "Deleted".to_owned(),
+            reason: "Terminating".to_owned(),
+            message: None,
         });
     }
 
@@ -904,15 +966,27 @@ impl<'a> Engine<'a> {
             }
         }
         // A workload still running when time runs out ran for the whole runFor; one that ended
-        // earlier (everything terminal) ended at its last event.
-        if self.pods.iter().any(|p| p.alive) && self.js_phase == "Running" {
+        // earlier (everything terminal) ended at its last timeline event. Events popped after
+        // that changed nothing (what the kubelet still had queued for an ended Pod).
+        let running = self.pods.iter().any(|p| p.alive) && self.js_phase == "Running";
+        if running {
             self.now = self.end_ms;
         }
-        self.summary.end_seconds = self.now as f64 / 1000.0;
+        let end_ms = if running {
+            self.end_ms
+        } else {
+            self.last_event_ms.min(self.now)
+        };
+        self.summary.end_seconds = end_ms as f64 / 1000.0;
         // Up to 1.32 the phase can change at a sync that changes nothing (see
         // update_live_phase): the last ones before the end.
         if self.decider.minor() <= 32 {
-            for p in 0..self.pods.len() {
+            // In creation order (slots are used again).
+            let mut alive: Vec<usize> = (0..self.pods.len())
+                .filter(|&p| self.pods.get(p).is_some_and(|x| x.alive))
+                .collect();
+            alive.sort_unstable_by_key(|&p| self.pods.get(p).map_or(0, |x| x.created));
+            for p in alive {
                 self.final_live_phase(p);
             }
         }
@@ -922,6 +996,7 @@ impl<'a> Engine<'a> {
         }
         // Summed in whole milliseconds, converted once: the figure survives a JSON round trip.
         self.summary.all_pods_running_seconds = self.all_working_ms as f64 / 1000.0;
+        self.summary.time_lost_seconds = self.lost_ms as f64 / 1000.0;
         Ok(())
     }
 

@@ -8,9 +8,9 @@ use serde_json::Value;
 /// `simulate` of a scenario whose workload is a TrainJob: the JobSet the trainer builds, run
 /// until the TrainJob's deadline at the latest, and the TrainJob's state.
 pub fn simulate_train_job(
-    sc: &super::Scenario,
-    run: fn(&super::Scenario) -> Result<super::SimulationRun, Diagnostic>,
-) -> Result<super::SimulationRun, Diagnostic> {
+    sc: &super::scenario::Scenario,
+    run: fn(&super::scenario::Scenario) -> Result<super::summary::SimulationRun, Diagnostic>,
+) -> Result<super::summary::SimulationRun, Diagnostic> {
     let runtimes: Vec<RuntimeInput> = sc
         .runtime
         .iter()
@@ -63,7 +63,7 @@ pub fn simulate_train_job(
                 .pointer("/metadata/namespace")
                 .and_then(Value::as_str)
                 .unwrap_or("default");
-            out.timeline.push(super::SimulationEvent {
+            out.timeline.push(super::summary::SimulationEvent {
                 t,
                 object: format!("trainjob/{ns}/{name}"),
                 container: None,

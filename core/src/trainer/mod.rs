@@ -11,6 +11,7 @@ mod build;
 mod crd;
 mod fields;
 pub mod op;
+mod provenance;
 mod quantity;
 mod smp;
 mod webhook;
@@ -22,48 +23,11 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
+pub use provenance::{DocRole, Origin};
+pub(crate) use provenance::Seg;
+
 pub const TRAINER_MODULE: &str = "github.com/kubeflow/trainer/v2 v2.3.0";
 const CONTROLLER: &str = "trainer.kubeflow.org/trainjob-controller";
-
-/// Which of the two objects a value or a diagnostic belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DocRole {
-    TrainJob,
-    Runtime,
-}
-
-/// A field of the TrainJob or the runtime.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Origin {
-    pub doc: DocRole,
-    pub path: String,
-}
-
-/// One step of a path in the built JobSet, resolved against it at the end (list items the build
-/// moves are found by their name).
-#[derive(Debug, Clone)]
-pub(crate) enum Seg {
-    Key(String),
-    Index(usize),
-    /// The item of a list whose `key` is `value` (`env` by `name`).
-    Named(&'static str, String),
-}
-
-impl Seg {
-    pub(crate) fn key(s: &str) -> Seg {
-        Seg::Key(s.to_owned())
-    }
-    pub(crate) fn named(key: &'static str, value: &str) -> Seg {
-        Seg::Named(key, value.to_owned())
-    }
-}
-
-/// A part of the built JobSet that came from `origin` as a whole.
-#[derive(Debug, Clone)]
-pub(crate) struct Owned {
-    pub at: Vec<Seg>,
-    pub origin: Origin,
-}
 
 /// A diagnostic and the object it belongs to.
 #[derive(Debug, Clone)]
@@ -608,25 +572,13 @@ fn build_error(tj: &TrainJob, e: &build::BuildError) -> Diagnostic {
     )
 }
 
-/// The ownerReferences of an object the trainer builds for the TrainJob.
-fn owner_reference(tj: &TrainJob) -> Value {
-    json!([{
-        "apiVersion": "trainer.kubeflow.org/v1alpha1",
-        "kind": "TrainJob",
-        "name": tj.metadata.name_or_empty(),
-        "uid": tj.metadata.uid.clone().unwrap_or_default(),
-        "controller": true,
-        "blockOwnerDeletion": true,
-    }])
-}
-
 fn side_meta(tj: &TrainJob, name: String) -> Value {
     let mut m = serde_json::Map::new();
     m.insert("name".into(), json!(name));
     if let Some(ns) = tj.metadata.namespace.as_ref().filter(|n| !n.is_empty()) {
         m.insert("namespace".into(), json!(ns));
     }
-    m.insert("ownerReferences".into(), owner_reference(tj));
+    m.insert("ownerReferences".into(), build::owner_reference(tj));
     Value::Object(m)
 }
 

@@ -506,7 +506,7 @@ pub fn jobset_for(
             d.message = format!("runtime: {}", d.message);
         }
         d.severity = Severity::Warning;
-        d.code = Some(crate::eval::object_warnings::INVALID_OBJECT.into());
+        d.code = Some(crate::diag::INVALID_OBJECT.into());
         d
     };
     let mut warnings: Vec<Diagnostic> = errors.iter().map(|p| as_warning(p)).collect();

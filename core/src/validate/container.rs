@@ -4,7 +4,8 @@
 //! v1 defaulting (SetDefaults_Container gives the pull policy, from the image's tag, and `File`;
 //! SetDefaults_ContainerPort gives `TCP`), and a Pod's images without surrounding whitespace
 //! (validateContainersOnlyForPod). env, envFrom, volume mounts and devices are pod_env.rs's and
-//! pod_volumes.rs's; left to the cluster: resources, resize policy and security context.
+//! pod_volumes.rs's; resources and resizePolicy pod_resources.rs's; left to the cluster: the
+//! security context.
 
 use super::meta;
 use crate::api::Container;

@@ -1,13 +1,13 @@
 //! The specs of the built-in controllers as their registry strategies validate them on create,
 //! after the v1 defaulting: Deployment, ReplicaSet, StatefulSet and DaemonSet
-//! (pkg/apis/apps/validation), ReplicationController (pkg/apis/core/validation) and CronJob
-//! (pkg/apis/batch/validation). The Pod template itself is checked by
+//! (pkg/apis/apps/validation), ReplicationController (pkg/apis/core/validation), and a Job's
+//! selector rules (pkg/apis/batch/validation). A CronJob's spec is cron.rs's, on the spec as
+//! [`set_defaults`] here leaves it. The Pod template itself is checked by
 //! [`super::workloads::controller_template_value`], at the place upstream checks it, so errors
 //! come out in upstream's order.
 //!
 //! The spec is read from the JSON the decoding pass accepted (every member has its declared
-//! type); what is absent is Go's zero value. Left to the cluster: a StatefulSet's
-//! volumeClaimTemplates' PersistentVolumeClaim specs.
+//! type); what is absent is Go's zero value. A StatefulSet's volumeClaimTemplates are pvc.rs's.
 //!
 //! Values printed in messages follow each minor's apimachinery: JSON from 1.34, Go's `%#v`
 //! before (an internal type's pointers written `0x…`, as the oracle masks them).
@@ -17,20 +17,20 @@ use super::{Ctx, meta};
 use crate::diag::{Diagnostic, FieldPath, Findings};
 use serde_json::{Map, Value, json};
 
-fn int(v: &Value, key: &str) -> Option<i64> {
+pub(super) fn int(v: &Value, key: &str) -> Option<i64> {
     v.get(key).and_then(Value::as_i64)
 }
 
-fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
+pub(super) fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
     v.get(key).and_then(Value::as_str).unwrap_or("")
 }
 
-fn object<'a>(v: &'a Value, key: &str) -> Option<&'a Map<String, Value>> {
+pub(super) fn object<'a>(v: &'a Value, key: &str) -> Option<&'a Map<String, Value>> {
     v.get(key).and_then(Value::as_object)
 }
 
 /// ValidateNonnegativeField.
-fn nonnegative(v: i64, p: &FieldPath, out: &mut Findings) {
+pub(super) fn nonnegative(v: i64, p: &FieldPath, out: &mut Findings) {
     if v < 0 {
         out.push(Diagnostic::invalid(
             p,
@@ -88,7 +88,7 @@ fn int_or_percent_value(v: &Value) -> i64 {
 
 /// An IntOrString (held by value) as a field error prints it: JSON from 1.34 (its MarshalJSON);
 /// before, `%#v` of the struct (its String method has a pointer receiver).
-fn print_int_or_string(v: &Value, minor: u32) -> String {
+pub(super) fn print_int_or_string(v: &Value, minor: u32) -> String {
     if minor >= 34 {
         return v.to_string();
     }
@@ -106,8 +106,8 @@ fn invalid_int_or_string(p: &FieldPath, v: &Value, detail: &str, minor: u32) -> 
     Diagnostic::invalid(p, v.clone(), detail).with_printed_value(&print_int_or_string(v, minor))
 }
 
-/// ValidatePositiveIntOrPercent.
-fn positive_int_or_percent(v: &Value, p: &FieldPath, minor: u32, out: &mut Findings) {
+/// ValidatePositiveIntOrPercent (a PodDisruptionBudget's minAvailable and maxUnavailable too).
+pub(super) fn positive_int_or_percent(v: &Value, p: &FieldPath, minor: u32, out: &mut Findings) {
     match v {
         Value::String(s) => {
             if !is_percent(s) {
@@ -128,7 +128,7 @@ fn positive_int_or_percent(v: &Value, p: &FieldPath, minor: u32, out: &mut Findi
 }
 
 /// IsNotMoreThan100Percent.
-fn not_over_100_percent(v: &Value, p: &FieldPath, minor: u32, out: &mut Findings) {
+pub(super) fn not_over_100_percent(v: &Value, p: &FieldPath, minor: u32, out: &mut Findings) {
     if let Value::String(s) = v
         && is_percent(s)
         && atoi_or_zero(s.trim_end_matches('%')) > 100
@@ -197,7 +197,12 @@ fn mismatch(labels: Option<&Value>, tp: &FieldPath, minor: u32) -> Diagnostic {
 
 /// `field.Invalid` on a whole selector (a `*metav1.LabelSelector`), printed as the minor prints
 /// it.
-fn invalid_selector(p: &FieldPath, s: &Map<String, Value>, detail: &str, minor: u32) -> Diagnostic {
+pub(super) fn invalid_selector(
+    p: &FieldPath,
+    s: &Map<String, Value>,
+    detail: &str,
+    minor: u32,
+) -> Diagnostic {
     Diagnostic::invalid(p, Value::Object(s.clone()), detail)
         .with_printed_value(&selector::print_selector(s, minor))
 }
@@ -254,7 +259,7 @@ fn template_matches(
 // ---------------------------------------------------------------------------------------------
 
 /// Validates the spec of a Deployment, ReplicaSet, StatefulSet, DaemonSet or
-/// ReplicationController, with its Pod template (a CronJob: [`validate_cron_job`]).
+/// ReplicationController, with its Pod template (a CronJob: [`super::cron::validate_cron_job`]).
 pub(super) fn validate(kind: &str, obj: &Value, ctx: &Ctx, out: &mut Findings) {
     let spec = defaulted_spec(kind, obj, ctx);
     let sp = FieldPath::new("spec");
@@ -283,7 +288,7 @@ pub(super) fn validate(kind: &str, obj: &Value, ctx: &Ctx, out: &mut Findings) {
 }
 
 /// The object's spec (an empty one when absent) as the v1 defaulting leaves it.
-fn defaulted_spec(kind: &str, obj: &Value, ctx: &Ctx) -> Value {
+pub(super) fn defaulted_spec(kind: &str, obj: &Value, ctx: &Ctx) -> Value {
     let mut spec = obj
         .get("spec")
         .filter(|s| s.is_object())
@@ -372,6 +377,7 @@ fn set_defaults(kind: &str, spec: &mut Value, ctx: &Ctx) {
             }
             default(spec, "replicas", json!(1));
             default(spec, "revisionHistoryLimit", json!(10));
+            super::pvc::default_claim_templates(spec);
         }
         "ReplicationController" => {
             let labels = spec
@@ -490,7 +496,7 @@ fn replica_set_template(spec: &Value, c: Converted, sp: &FieldPath, ctx: &Ctx, o
     super::workloads::controller_template_in(spec, &tp, Some("ReplicaSet"), ctx, out);
 }
 
-/// ValidateStatefulSetSpec (volumeClaimTemplates' PVC specs aside).
+/// ValidateStatefulSetSpec.
 fn stateful_set(spec: &Value, sp: &FieldPath, ctx: &Ctx, out: &mut Findings) {
     let minor = ctx.gates.version.minor;
     let pmp = str_of(spec, "podManagementPolicy");
@@ -598,6 +604,7 @@ fn stateful_set(spec: &Value, sp: &FieldPath, ctx: &Ctx, out: &mut Findings) {
             }
         }
     }
+    super::pvc::stateful_set_claim_templates(spec, sp, ctx, out);
     nonnegative(
         int(spec, "replicas").unwrap_or(0),
         &sp.child("replicas"),
@@ -629,7 +636,10 @@ fn stateful_set(spec: &Value, sp: &FieldPath, ctx: &Ctx, out: &mut Findings) {
         return;
     }
     template_matches(spec, c, &tp, minor, out);
-    super::workloads::controller_template_in(spec, &tp, Some("StatefulSet"), ctx, out);
+    // The Pod template as the controller fills it in: with its claims' volumes.
+    let validated = super::pvc::template_as_validated(spec);
+    let with_claims = validated.as_ref().unwrap_or(spec);
+    super::workloads::controller_template_in(with_claims, &tp, Some("StatefulSet"), ctx, out);
 }
 
 /// ValidateDaemonSetSpec: the selector is not Required, but a missing one matches no labels.
@@ -743,106 +753,6 @@ fn replication_controller(spec: &Value, sp: &FieldPath, ctx: &Ctx, out: &mut Fin
     super::workloads::controller_template_value(t, &tp, Some("ReplicationController"), ctx, out);
 }
 
-/// validateCronJobSpec in its order, on the spec as defaulted once: the CronJob's own fields up
-/// to the Job template, the template (`job_template`: the caller's Job validation, which reads
-/// the template as the CronJob defaulter leaves it), its selector rules, the history limits.
-pub(super) fn validate_cron_job(
-    obj: &Value,
-    ctx: &Ctx,
-    out: &mut Findings,
-    job_template: impl FnOnce(&mut Findings),
-) {
-    let spec = defaulted_spec("CronJob", obj, ctx);
-    let sp = FieldPath::new("spec");
-    let minor = ctx.gates.version.minor;
-    cron_job(&spec, &sp, minor, out);
-    job_template(out);
-    cron_job_limits(&spec, &sp, minor, out);
-}
-
-/// validateCronJobSpec's own fields, up to the Job template.
-fn cron_job(spec: &Value, sp: &FieldPath, minor: u32, out: &mut Findings) {
-    let schedule = str_of(spec, "schedule");
-    let p = sp.child("schedule");
-    if schedule.is_empty() {
-        out.push(Diagnostic::required(&p, ""));
-    } else {
-        match super::cron::parse_standard(schedule, minor) {
-            Some(Ok(())) => {}
-            Some(Err(e)) => out.push(Diagnostic::invalid(&p, schedule, e)),
-            None => out.push(Diagnostic::internal(
-                &p,
-                format!(
-                    "Kubernetes 1.{minor}'s API server panics parsing this schedule (a `TZ=` prefix with no space after it; robfig/cron slices out of range), so the request fails; from 1.35 it is refused with a field error"
-                ),
-            )),
-        }
-        if schedule.contains("TZ") {
-            out.push(Diagnostic::invalid(
-                &p,
-                schedule,
-                "cannot use TZ or CRON_TZ in schedule, use timeZone field instead",
-            ));
-        }
-    }
-    if let Some(d) = int(spec, "startingDeadlineSeconds") {
-        nonnegative(d, &sp.child("startingDeadlineSeconds"), out);
-    }
-    if let Some(tz) = spec.get("timeZone").and_then(Value::as_str) {
-        time_zone(tz, &sp.child("timeZone"), out);
-    }
-    let policy = str_of(spec, "concurrencyPolicy");
-    let cp = sp.child("concurrencyPolicy");
-    match policy {
-        "Allow" | "Forbid" | "Replace" => {}
-        "" => out.push(Diagnostic::required(&cp, "")),
-        other => out.push(Diagnostic::not_supported(
-            &cp,
-            other,
-            &["Allow", "Forbid", "Replace"],
-        )),
-    }
-}
-
-/// validateTimeZone.
-fn time_zone(tz: &str, p: &FieldPath, out: &mut Findings) {
-    if tz.is_empty() {
-        out.push(Diagnostic::invalid(
-            p,
-            tz,
-            "timeZone must be nil or non-empty string",
-        ));
-        return;
-    }
-    let part_ok = |part: &str| {
-        part != "."
-            && part != ".."
-            && !part.starts_with('-')
-            && (1..=14).contains(&part.len())
-            && part
-                .bytes()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'-' | b'_' | b'+'))
-    };
-    if !tz.split('/').all(part_ok) {
-        out.push(Diagnostic::invalid(
-            p,
-            tz,
-            format!("unknown time zone {tz}"),
-        ));
-        return;
-    }
-    if tz.eq_ignore_ascii_case("Local") {
-        out.push(Diagnostic::invalid(
-            p,
-            tz,
-            "timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones",
-        ));
-    }
-    if let Err(e) = super::cron::load_location(tz) {
-        out.push(Diagnostic::invalid(p, tz, e));
-    }
-}
-
 /// The UID a Job is given on create, where the object has none: the API server assigns one
 /// before validation, and messages that print it say so.
 const ASSIGNED_UID: &str = "<the uid the API server assigns>";
@@ -938,37 +848,6 @@ pub(super) fn job_selector(obj: &Value, ctx: &Ctx, out: &mut Findings) {
     }
 }
 
-/// The checks validateCronJobSpec makes after the Job template: ValidateJobTemplateSpec's
-/// selector rules, then the history limits.
-fn cron_job_limits(spec: &Value, sp: &FieldPath, minor: u32, out: &mut Findings) {
-    let js = spec.get("jobTemplate").and_then(|t| t.get("spec"));
-    let jp = sp.child("jobTemplate").child("spec");
-    if let Some(s) = js.and_then(|js| object(js, "selector")) {
-        out.push(invalid_selector(
-            &jp.child("selector"),
-            s,
-            "`selector` will be auto-generated",
-            minor,
-        ));
-    }
-    if js
-        .and_then(|js| js.get("manualSelector"))
-        .and_then(Value::as_bool)
-        == Some(true)
-    {
-        out.push(Diagnostic::not_supported(
-            &jp.child("manualSelector"),
-            true,
-            &["nil", "false"],
-        ));
-    }
-    for k in ["successfulJobsHistoryLimit", "failedJobsHistoryLimit"] {
-        if let Some(v) = int(spec, k) {
-            nonnegative(v, &sp.child(k), out);
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
@@ -1057,15 +936,6 @@ mod tests {
     }
 
     #[test]
-    fn cronjob_without_schedule() {
-        let spec = json!({"jobTemplate": {"spec": {"template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "c", "image": "i"}]}}}}});
-        assert_eq!(
-            messages("CronJob", "batch/v1", spec, 37),
-            vec!["spec.schedule: Required value"]
-        );
-    }
-
-    #[test]
     fn selectors_and_strategies() {
         let t = json!({"metadata": {"labels": {"app": "w"}}, "spec": pod()});
         let m = messages(
@@ -1123,51 +993,5 @@ mod tests {
         );
         // A ReplicationController's selector defaults to its template's labels.
         assert!(messages("ReplicationController", "v1", json!({"template": t}), 37).is_empty());
-    }
-
-    #[test]
-    fn cron_schedules_and_zones() {
-        let base = |extra: Value| {
-            let mut s = json!({"jobTemplate": {"spec": {"template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "c", "image": "i"}]}}}}});
-            for (k, v) in extra.as_object().unwrap() {
-                s[k] = v.clone();
-            }
-            s
-        };
-        assert_eq!(
-            messages(
-                "CronJob",
-                "batch/v1",
-                base(json!({"schedule": "TZ=UTC * * * * * *"})),
-                37
-            ),
-            vec![
-                "spec.schedule: Invalid value: \"TZ=UTC * * * * * *\": expected exactly 5 fields, found 6: [* * * * * *]",
-                "spec.schedule: Invalid value: \"TZ=UTC * * * * * *\": cannot use TZ or CRON_TZ in schedule, use timeZone field instead",
-            ]
-        );
-        assert_eq!(
-            messages(
-                "CronJob",
-                "batch/v1",
-                base(json!({"schedule": "@daily", "timeZone": "Mars/Olympus",
-                "concurrencyPolicy": "Sometimes", "failedJobsHistoryLimit": -1})),
-                37
-            ),
-            vec![
-                "spec.timeZone: Invalid value: \"Mars/Olympus\": unknown time zone Mars/Olympus",
-                "spec.concurrencyPolicy: Unsupported value: \"Sometimes\": supported values: \"Allow\", \"Forbid\", \"Replace\"",
-                "spec.failedJobsHistoryLimit: Invalid value: -1: must be greater than or equal to 0",
-            ]
-        );
-        assert!(
-            messages(
-                "CronJob",
-                "batch/v1",
-                base(json!({"schedule": "0 3 * * MON-FRI", "timeZone": "Europe/Berlin"})),
-                37
-            )
-            .is_empty()
-        );
     }
 }

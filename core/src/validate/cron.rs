@@ -1,11 +1,18 @@
-//! A CronJob's `schedule` and `timeZone`, as the API server checks them on create: the schedule
-//! must parse with github.com/robfig/cron/v3's standard parser (five fields or a descriptor,
-//! v3.0.1's parser.go, pinned by every supported minor), whose error text becomes the message;
-//! the time zone must be one the API server's Go runtime can load (kube-apiserver links Go's
-//! embedded tz database, cmd/kube-apiserver/apiserver.go imports time/tzdata), whose names are
-//! generated into [`crate::generated::tz_names`].
+//! A CronJob's spec as validateCronJobSpec (pkg/apis/batch/validation) checks it on create, after
+//! the v1 defaulting: its own fields, the Job template (the caller's), the selector rules and the
+//! history limits.
+//!
+//! Of those, `schedule` and `timeZone`: the schedule must parse with github.com/robfig/cron/v3's
+//! standard parser (five fields or a descriptor, v3.0.1's parser.go, pinned by every supported
+//! minor), whose error text becomes the message; the time zone must be one the API server's Go
+//! runtime can load (kube-apiserver links Go's embedded tz database, cmd/kube-apiserver/apiserver.go
+//! imports time/tzdata), whose names are generated into [`crate::generated::tz_names`].
 
+use super::Ctx;
+use super::controllers::{defaulted_spec, int, invalid_selector, nonnegative, object, str_of};
 use super::job::go_quote;
+use crate::diag::{Diagnostic, FieldPath, Findings};
+use serde_json::Value;
 
 /// One field's bounds and, for months and weekdays, its names.
 struct Bounds {
@@ -226,9 +233,144 @@ fn must_parse_int(expr: &str) -> Result<u64, String> {
     u64::try_from(n).map_err(|_| format!("negative number ({n}) not allowed: {expr}"))
 }
 
+/// validateCronJobSpec in its order, on the spec as defaulted once: the CronJob's own fields up
+/// to the Job template, the template (`job_template`: the caller's Job validation, which reads
+/// the template as the CronJob defaulter leaves it), its selector rules, the history limits.
+pub(super) fn validate_cron_job(
+    obj: &Value,
+    ctx: &Ctx,
+    out: &mut Findings,
+    job_template: impl FnOnce(&mut Findings),
+) {
+    let spec = defaulted_spec("CronJob", obj, ctx);
+    let sp = FieldPath::new("spec");
+    let minor = ctx.gates.version.minor;
+    cron_job(&spec, &sp, minor, out);
+    job_template(out);
+    cron_job_limits(&spec, &sp, minor, out);
+}
+
+/// validateCronJobSpec's own fields, up to the Job template.
+fn cron_job(spec: &Value, sp: &FieldPath, minor: u32, out: &mut Findings) {
+    let schedule = str_of(spec, "schedule");
+    let p = sp.child("schedule");
+    if schedule.is_empty() {
+        out.push(Diagnostic::required(&p, ""));
+    } else {
+        match parse_standard(schedule, minor) {
+            Some(Ok(())) => {}
+            Some(Err(e)) => out.push(Diagnostic::invalid(&p, schedule, e)),
+            None => out.push(Diagnostic::internal(
+                &p,
+                format!(
+                    "Kubernetes 1.{minor}'s API server panics parsing this schedule (a `TZ=` prefix with no space after it; robfig/cron slices out of range), so the request fails; from 1.35 it is refused with a field error"
+                ),
+            )),
+        }
+        if schedule.contains("TZ") {
+            out.push(Diagnostic::invalid(
+                &p,
+                schedule,
+                "cannot use TZ or CRON_TZ in schedule, use timeZone field instead",
+            ));
+        }
+    }
+    if let Some(d) = int(spec, "startingDeadlineSeconds") {
+        nonnegative(d, &sp.child("startingDeadlineSeconds"), out);
+    }
+    if let Some(tz) = spec.get("timeZone").and_then(Value::as_str) {
+        time_zone(tz, &sp.child("timeZone"), out);
+    }
+    let policy = str_of(spec, "concurrencyPolicy");
+    let cp = sp.child("concurrencyPolicy");
+    match policy {
+        "Allow" | "Forbid" | "Replace" => {}
+        "" => out.push(Diagnostic::required(&cp, "")),
+        other => out.push(Diagnostic::not_supported(
+            &cp,
+            other,
+            &["Allow", "Forbid", "Replace"],
+        )),
+    }
+}
+
+/// validateTimeZone.
+fn time_zone(tz: &str, p: &FieldPath, out: &mut Findings) {
+    if tz.is_empty() {
+        out.push(Diagnostic::invalid(
+            p,
+            tz,
+            "timeZone must be nil or non-empty string",
+        ));
+        return;
+    }
+    let part_ok = |part: &str| {
+        part != "."
+            && part != ".."
+            && !part.starts_with('-')
+            && (1..=14).contains(&part.len())
+            && part
+                .bytes()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'-' | b'_' | b'+'))
+    };
+    if !tz.split('/').all(part_ok) {
+        out.push(Diagnostic::invalid(
+            p,
+            tz,
+            format!("unknown time zone {tz}"),
+        ));
+        return;
+    }
+    if tz.eq_ignore_ascii_case("Local") {
+        out.push(Diagnostic::invalid(
+            p,
+            tz,
+            "timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones",
+        ));
+    }
+    if let Err(e) = load_location(tz) {
+        out.push(Diagnostic::invalid(p, tz, e));
+    }
+}
+
+/// The checks validateCronJobSpec makes after the Job template: ValidateJobTemplateSpec's
+/// selector rules, then the history limits.
+fn cron_job_limits(spec: &Value, sp: &FieldPath, minor: u32, out: &mut Findings) {
+    let js = spec.get("jobTemplate").and_then(|t| t.get("spec"));
+    let jp = sp.child("jobTemplate").child("spec");
+    if let Some(s) = js.and_then(|js| object(js, "selector")) {
+        out.push(invalid_selector(
+            &jp.child("selector"),
+            s,
+            "`selector` will be auto-generated",
+            minor,
+        ));
+    }
+    if js
+        .and_then(|js| js.get("manualSelector"))
+        .and_then(Value::as_bool)
+        == Some(true)
+    {
+        out.push(Diagnostic::not_supported(
+            &jp.child("manualSelector"),
+            true,
+            &["nil", "false"],
+        ));
+    }
+    for k in ["successfulJobsHistoryLimit", "failedJobsHistoryLimit"] {
+        if let Some(v) = int(spec, k) {
+            nonnegative(v, &sp.child(k), out);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
     use super::*;
+    use crate::KubeVersion;
+    use crate::features::FeatureGates;
+    use serde_json::json;
 
     fn err(s: &str) -> String {
         match parse_standard(s, 37) {
@@ -309,6 +451,74 @@ mod tests {
         assert_eq!(
             load_location("../etc"),
             Err("time: invalid location name".to_owned())
+        );
+    }
+
+    fn ctx(minor: u32) -> Ctx {
+        Ctx {
+            gates: FeatureGates::for_version(KubeVersion::parse(&format!("1.{minor}")).unwrap()),
+            ..Ctx::default()
+        }
+    }
+
+    fn messages(kind: &str, av: &str, spec: Value, minor: u32) -> Vec<String> {
+        let obj = json!({"apiVersion": av, "kind": kind, "metadata": {"name": "w"}, "spec": spec});
+        let (f, _) = super::super::validate_value(&obj, &ctx(minor));
+        f.errors.into_iter().map(|d| d.message).collect()
+    }
+
+    #[test]
+    fn cronjob_without_schedule() {
+        let spec = json!({"jobTemplate": {"spec": {"template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "c", "image": "i"}]}}}}});
+        assert_eq!(
+            messages("CronJob", "batch/v1", spec, 37),
+            vec!["spec.schedule: Required value"]
+        );
+    }
+
+    #[test]
+    fn cron_schedules_and_zones() {
+        let base = |extra: Value| {
+            let mut s = json!({"jobTemplate": {"spec": {"template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "c", "image": "i"}]}}}}});
+            for (k, v) in extra.as_object().unwrap() {
+                s[k] = v.clone();
+            }
+            s
+        };
+        assert_eq!(
+            messages(
+                "CronJob",
+                "batch/v1",
+                base(json!({"schedule": "TZ=UTC * * * * * *"})),
+                37
+            ),
+            vec![
+                "spec.schedule: Invalid value: \"TZ=UTC * * * * * *\": expected exactly 5 fields, found 6: [* * * * * *]",
+                "spec.schedule: Invalid value: \"TZ=UTC * * * * * *\": cannot use TZ or CRON_TZ in schedule, use timeZone field instead",
+            ]
+        );
+        assert_eq!(
+            messages(
+                "CronJob",
+                "batch/v1",
+                base(json!({"schedule": "@daily", "timeZone": "Mars/Olympus",
+                "concurrencyPolicy": "Sometimes", "failedJobsHistoryLimit": -1})),
+                37
+            ),
+            vec![
+                "spec.timeZone: Invalid value: \"Mars/Olympus\": unknown time zone Mars/Olympus",
+                "spec.concurrencyPolicy: Unsupported value: \"Sometimes\": supported values: \"Allow\", \"Forbid\", \"Replace\"",
+                "spec.failedJobsHistoryLimit: Invalid value: -1: must be greater than or equal to 0",
+            ]
+        );
+        assert!(
+            messages(
+                "CronJob",
+                "batch/v1",
+                base(json!({"schedule": "0 3 * * MON-FRI", "timeZone": "Europe/Berlin"})),
+                37
+            )
+            .is_empty()
         );
     }
 }

@@ -114,7 +114,7 @@ pub fn lint_job_spec(spec: &JobSpec, path: &FieldPath, gates: &FeatureGates) -> 
         // (more is a TooMany error already), so a longer list is not linted: 100,000 rules
         // made this pairwise pass run for hours (found by the bad-input corpus).
         let reqs: Vec<Requirement<'_>> =
-            if pfp.rules.len() <= super::job::MAX_POD_FAILURE_POLICY_RULES {
+            if pfp.rules.len() <= crate::api::batch::MAX_POD_FAILURE_POLICY_RULES {
                 pfp.rules.iter().map(requirement).collect()
             } else {
                 Vec::new()

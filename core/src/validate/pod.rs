@@ -9,6 +9,7 @@
 //! bear on restart and failure behaviour are made.
 
 use super::Ctx;
+use super::pod_resources::List::{Ephemeral, Init, Regular};
 use crate::api::core::{ACTION_RESTART, ACTION_RESTART_ALL, OP_IN, OP_NOT_IN, is_sidecar};
 use crate::api::{Container, ContainerRestartRule, Pod, PodSpec};
 use crate::diag::{Diagnostic, FieldPath, Findings};
@@ -247,6 +248,7 @@ fn validate_pod_spec_of(
     let spec = dropped.as_ref().unwrap_or(spec);
     let vols = super::pod_volumes::validate_volumes(spec, pod_name, path, ctx, out);
     let probes = super::pod_probes::Env::new(spec, ctx);
+    let resources = super::pod_resources::Env::new(spec, pod_name.is_some(), ctx);
 
     if spec.termination_grace_period_seconds.is_none() {
         out.push(Diagnostic::required(
@@ -272,6 +274,7 @@ fn validate_pod_spec_of(
         super::container::common(c, &p, !ctx.skip_defaulting, out);
         super::pod_volumes::container(c, &p, &vols, false, out);
         super::pod_probes::validate_container(c, &p, &probes, out);
+        super::pod_resources::container(c, &p, Regular, &resources, out);
         if !names.insert(c.name.as_str()) {
             out.push(Diagnostic::duplicate(&p.child("name"), c.name.as_str()));
         }
@@ -299,6 +302,8 @@ fn validate_pod_spec_of(
         super::container::common(c, &p, !ctx.skip_defaulting, out);
         super::pod_volumes::container(c, &p, &vols, false, out);
         super::container::host_port_conflicts([c], &ipath, !ctx.skip_defaulting, out);
+        let sidecar = is_sidecar(c);
+        super::pod_resources::container(c, &p, Init { sidecar }, &resources, out);
         if opts.allow_rules && ctx.future_rules && !c.rules().is_empty() {
             crate::proposals::rules::validate_container(c, &p, true, opts.allow_all, out);
         } else {
@@ -317,6 +322,7 @@ fn validate_pod_spec_of(
     for (i, c) in spec.ephemeral_containers.iter().enumerate() {
         let p = epath.index(i);
         super::pod_volumes::container(c, &p, &vols, true, out);
+        super::pod_resources::container(c, &p, Ephemeral, &resources, out);
         let detail = "cannot be set for an Ephemeral Container";
         if c.restart_policy.is_some() {
             out.push(Diagnostic::forbidden(&p.child("restartPolicy"), detail));
@@ -359,9 +365,11 @@ fn validate_pod_spec_of(
         ));
     }
 
+    super::pod_resources::pod_spec(spec, path, ctx, out);
     super::pod_scheduling::validate(spec, path, ctx, out);
     // A Pod's PodSpec is at `spec`; templates' are deeper (opts.ResourceIsPod).
     super::pod_dns::validate(spec, path, ctx, path.as_str() == "spec", out);
+    super::pod_security::validate(spec, path, ctx, out);
 
     lint_pod_spec(spec, path, ctx.future_rules, out);
 }
@@ -383,12 +391,20 @@ pub fn validate_pod_template_spec(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, o
 pub fn validate_pod(pod: &Pod, ctx: &Ctx, out: &mut Findings) {
     let spec = FieldPath::new("spec");
     let annotations = selector_pairs(pod.metadata.annotations.as_ref());
-    super::pod_dns::pod_annotations(&annotations, &pod.spec, ctx, out);
-    validate_pod_spec_of(&pod.spec, Some(pod.metadata.name.as_deref().unwrap_or("")), &spec, ctx, out);
-    super::container::image_whitespace(&pod.spec, &spec, out);
-    super::pod_scheduling::pod_create(&pod.spec, &spec, out);
-    super::pod_volumes::pod_only(&pod.spec, &spec, out);
-    if !pod.spec.ephemeral_containers.is_empty() {
+    // PrepareForCreate's applyAppArmorVersionSkew comes before every check of the spec.
+    let skewed = if ctx.skip_defaulting {
+        None
+    } else {
+        super::pod_security::apparmor_version_skew(&pod.spec, &annotations)
+    };
+    let pod_spec = skewed.as_ref().unwrap_or(&pod.spec);
+    super::pod_dns::pod_annotations(&annotations, pod_spec, ctx, out);
+    super::pod_security::pod_annotations(&annotations, pod_spec, ctx, out);
+    validate_pod_spec_of(pod_spec, Some(pod.metadata.name.as_deref().unwrap_or("")), &spec, ctx, out);
+    super::container::image_whitespace(pod_spec, &spec, out);
+    super::pod_scheduling::pod_create(pod_spec, &spec, out);
+    super::pod_volumes::pod_only(pod_spec, &spec, out);
+    if !pod_spec.ephemeral_containers.is_empty() {
         out.push(Diagnostic::forbidden(
             &spec.child("ephemeralContainers"),
             "cannot be set on create",

@@ -226,8 +226,7 @@ fn host_users(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, host_network: bool, o
 /// Go's `%#v` of a `[]string`, as apimachinery before v0.34 prints a list value; JSON after.
 fn print_list(items: &[&str], minor: u32) -> Option<String> {
     (minor < 34).then(|| {
-        let quoted: Vec<String> = items.iter().map(|s| format!("{s:?}")).collect();
-        format!("[]string{{{}}}", quoted.join(", "))
+        crate::go_strconv::string_slice(items)
     })
 }
 
@@ -429,7 +428,8 @@ fn ip(value: &str, p: &FieldPath, ctx: &Ctx, out: &mut Findings) {
     }
 }
 
-/// ValidatePodSpecificAnnotations, less the seccomp and AppArmor annotations.
+/// ValidatePodSpecificAnnotations, less the seccomp and AppArmor annotations
+/// (`pod_security::pod_annotations`).
 pub fn pod_annotations(
     annotations: &[(&str, &str)],
     spec: &PodSpec,

@@ -7,7 +7,7 @@
 //! Selectors are read from the JSON the decoding pass has already accepted, so every member has
 //! its declared type; what is not there is read as Go's zero value.
 
-use super::meta::{label_value, qualified_name};
+use super::names::{label_value, qualified_name};
 use crate::diag::{Diagnostic, FieldPath, Findings};
 use crate::versions::Change;
 use serde_json::{Map, Value};
@@ -257,12 +257,10 @@ pub fn print_selector(s: &Map<String, Value>, minor: u32) -> String {
                 .map(|r| {
                     let values = match r.get("values").and_then(Value::as_array) {
                         None => "[]string(nil)".to_owned(),
-                        Some(vs) => format!(
-                            "[]string{{{}}}",
-                            vs.iter()
-                                .map(|v| format!("{:?}", v.as_str().unwrap_or("")))
-                                .collect::<Vec<_>>()
-                                .join(", ")
+                        Some(vs) => crate::go_strconv::string_slice(
+                            &vs.iter()
+                                .map(|v| v.as_str().unwrap_or(""))
+                                .collect::<Vec<_>>(),
                         ),
                     };
                     format!(

@@ -44,8 +44,7 @@ fn print_strings(list: &[String], minor: u32) -> String {
     if minor >= 34 {
         return Value::from(list.to_vec()).to_string();
     }
-    let items: Vec<String> = list.iter().map(|s| super::job::go_quote(s)).collect();
-    format!("[]string{{{}}}", items.join(", "))
+    crate::go_strconv::string_slice(list)
 }
 
 fn invalid_strings(p: &FieldPath, list: &[String], minor: u32, detail: &str) -> Diagnostic {

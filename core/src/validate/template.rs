@@ -141,6 +141,7 @@ pub(super) fn controller_template_value(
         // what is wrong shows when its controller creates the Pods, which are refused.
         let mut later = Findings::default();
         super::pod::validate_pod_template_spec(&spec, p, ctx, &mut later);
+        super::pod_security::template_annotations(template.metadata.as_ref(), &spec, p, ctx, &mut later);
         for e in later.errors {
             let message = format!(
                 "{}; Kubernetes 1.{} accepts the StatefulSet without checking its Pod template (it does from 1.34), and refuses the Pods its controller creates from it",
@@ -156,6 +157,7 @@ pub(super) fn controller_template_value(
         out.infos.extend(later.infos);
     } else {
         super::pod::validate_pod_template_spec(&spec, p, ctx, out);
+        super::pod_security::template_annotations(template.metadata.as_ref(), &spec, p, ctx, out);
     }
     let Some(owner) = always_only else { return };
     let sp = p.child("spec");

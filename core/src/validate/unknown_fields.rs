@@ -464,12 +464,33 @@ pub fn prune_any_kind(
     }
 }
 
-/// Drops from an op's input, in place, the fields of the Kubernetes objects it carries that the
-/// requested minor does not know (its API server drops them, so its kubelet and controllers never
-/// see them: `restartPolicyRules` is no rule at all in 1.33), returning a warning for each. The
-/// `validate` op does this itself, under the request's field validation.
-pub fn prune_op_input(op: &str, input: &mut Value) -> Vec<Diagnostic> {
+/// Where an op's input carries Kubernetes objects (the `carries` column of the op table,
+/// `contract::OPS`): what [`prune_op_input`] prunes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Carried {
+    /// The member holds one object of the named type (`("pod", "Pod")`).
+    One(&'static str, &'static str),
+    /// The member holds a list of objects of the named type.
+    List(&'static str, &'static str),
+    /// The member holds an object of whatever kind it names (`whatIf`'s object, a JobSet).
+    AnyKind(&'static str),
+    /// `scenario.workload`, judged at the scenario's own minor (the sweeps).
+    ScenarioWorkload,
+    /// The member holds a KubeletConfiguration: the kubelet reads it itself, leniently where
+    /// strictly it cannot, so an unknown field is a kubelet warning, never kube-apiserver's.
+    KubeletConfig(&'static str),
+}
+
+/// Drops from an op's input, in place, the fields of the Kubernetes objects it carries (the op's
+/// [`Carried`] members) that the requested minor does not know (its API server drops them, so
+/// its kubelet and controllers never see them: `restartPolicyRules` is no rule at all in 1.33),
+/// returning a warning for each. The `validate` op does this itself, under the request's field
+/// validation.
+pub fn prune_op_input(carried: &[Carried], input: &mut Value) -> Vec<Diagnostic> {
     let mut out = Vec::new();
+    if carried.is_empty() {
+        return out;
+    }
     let minor = match input.get("kubernetesVersion").and_then(Value::as_str) {
         None => crate::features::NEWEST_MINOR,
         Some(v) => match crate::KubeVersion::parse(v) {
@@ -483,108 +504,62 @@ pub fn prune_op_input(op: &str, input: &mut Value) -> Vec<Diagnostic> {
             .and_then(Value::as_array)
             .is_some_and(|p| p.iter().any(|x| x == "RestartRulesFuture")),
     };
-    let typed = |name: &str| type_named(name);
-    let member = |input: &mut Value,
-                  key: &str,
-                  type_: Option<u16>,
-                  list: bool,
-                  out: &mut Vec<Diagnostic>| {
-        let (Some(t), Some(v)) = (type_, input.get_mut(key)) else {
-            return;
-        };
-        let at = FieldPath::new(key);
-        match (list, v) {
-            (true, Value::Array(items)) => {
-                for (i, item) in items.iter_mut().enumerate() {
-                    prune_reporting(t, item, &at.index(i), minor, allow, out);
+    for c in carried {
+        match *c {
+            Carried::One(key, type_) | Carried::List(key, type_) => {
+                let (Some(t), Some(v)) = (type_named(type_), input.get_mut(key)) else {
+                    continue;
+                };
+                let at = FieldPath::new(key);
+                match (matches!(c, Carried::List(..)), v) {
+                    (true, Value::Array(items)) => {
+                        for (i, item) in items.iter_mut().enumerate() {
+                            prune_reporting(t, item, &at.index(i), minor, allow, &mut out);
+                        }
+                    }
+                    (false, v) => prune_reporting(t, v, &at, minor, allow, &mut out),
+                    _ => {}
                 }
             }
-            (false, v) => prune_reporting(t, v, &at, minor, allow, out),
-            _ => {}
-        }
-    };
-    match op {
-        "containerRestart" | "containerRestartable" | "matchRestartRule" | "crrValidate" => {
-            member(input, "pod", typed("Pod"), false, &mut out);
-        }
-        "statusTransition" => {
-            member(input, "pod", typed("Pod"), false, &mut out);
-            member(
-                input,
-                "oldContainerStatuses",
-                typed("ContainerStatus"),
-                true,
-                &mut out,
-            );
-            member(
-                input,
-                "newContainerStatuses",
-                typed("ContainerStatus"),
-                true,
-                &mut out,
-            );
-        }
-        "podFailurePolicy" => {
-            member(input, "job", typed("Job"), false, &mut out);
-            member(input, "pod", typed("Pod"), false, &mut out);
-        }
-        "jobsetFailurePolicy" => {
-            if let Some(js) = input.get_mut("jobset") {
-                let at = FieldPath::new("jobset");
-                prune_any_kind(js, &at, minor, allow, &mut out);
+            Carried::AnyKind(key) => {
+                if let Some(o) = input.get_mut(key) {
+                    prune_any_kind(o, &FieldPath::new(key), minor, allow, &mut out);
+                }
             }
-            member(input, "failedJobs", typed("Job"), true, &mut out);
-        }
-        "backoff" => {
-            member(input, "pod", typed("Pod"), false, &mut out);
-            member(input, "lastFailedPod", typed("Pod"), false, &mut out);
-            // The kubelet reads this itself, leniently where strictly it cannot.
-            if let (Some(t), Some(v)) = (
-                typed("KubeletConfiguration"),
-                input.get_mut("kubeletConfig"),
-            ) {
-                let at = FieldPath::new("kubeletConfig");
-                let unknown = find(t, v, &at, minor, allow);
-                if !unknown.is_empty() {
-                    out.extend(unknown.iter().map(|u| u.kubelet_diagnostic(minor)));
-                    prune(t, v, minor, allow);
+            Carried::KubeletConfig(key) => {
+                if let (Some(t), Some(v)) = (type_named("KubeletConfiguration"), input.get_mut(key))
+                {
+                    let unknown = find(t, v, &FieldPath::new(key), minor, allow);
+                    if !unknown.is_empty() {
+                        out.extend(unknown.iter().map(|u| u.kubelet_diagnostic(minor)));
+                        prune(t, v, minor, allow);
+                    }
+                }
+            }
+            Carried::ScenarioWorkload => {
+                let sc_minor = input
+                    .get("scenario")
+                    .and_then(|s| s.get("kubernetesVersion"))
+                    .and_then(Value::as_str)
+                    .map_or(Some(crate::features::NEWEST_MINOR), |v| {
+                        crate::KubeVersion::parse(v).ok().map(|k| k.minor)
+                    });
+                if let (Some(m), Some(o)) = (
+                    sc_minor,
+                    input
+                        .get_mut("scenario")
+                        .and_then(|s| s.get_mut("workload")),
+                ) {
+                    prune_any_kind(
+                        o,
+                        &FieldPath::new("scenario").child("workload"),
+                        m,
+                        allow,
+                        &mut out,
+                    );
                 }
             }
         }
-        "whatIf" => {
-            if let Some(o) = input.get_mut("object") {
-                prune_any_kind(o, &FieldPath::new("object"), minor, allow, &mut out);
-            }
-        }
-        "simulate" => {
-            if let Some(o) = input.get_mut("workload") {
-                prune_any_kind(o, &FieldPath::new("workload"), minor, allow, &mut out);
-            }
-        }
-        "sweep" | "sweepPlan" | "sweepChunk" => {
-            let sc_minor = input
-                .get("scenario")
-                .and_then(|s| s.get("kubernetesVersion"))
-                .and_then(Value::as_str)
-                .map_or(Some(crate::features::NEWEST_MINOR), |v| {
-                    crate::KubeVersion::parse(v).ok().map(|k| k.minor)
-                });
-            if let (Some(m), Some(o)) = (
-                sc_minor,
-                input
-                    .get_mut("scenario")
-                    .and_then(|s| s.get_mut("workload")),
-            ) {
-                prune_any_kind(
-                    o,
-                    &FieldPath::new("scenario").child("workload"),
-                    m,
-                    allow,
-                    &mut out,
-                );
-            }
-        }
-        _ => {}
     }
     out
 }

@@ -50,7 +50,7 @@ pub(super) fn validate_kind(
             true
         }
         ("batch", "CronJob") => {
-            super::controllers::validate_cron_job(obj, ctx, out, |out| {
+            super::cron::validate_cron_job(obj, ctx, out, |out| {
                 cronjob_job_spec(obj, ctx, out)
             });
             true
@@ -109,6 +109,26 @@ pub(super) fn validate_kind(
         }
         ("", "ConfigMap") if api_version == "v1" => {
             super::configmap::validate_config_map(obj, ctx, out);
+            true
+        }
+        ("", "PersistentVolumeClaim") if api_version == "v1" => {
+            super::pvc::validate(obj, ctx, out);
+            true
+        }
+        ("policy", "PodDisruptionBudget") if api_version == "policy/v1" => {
+            super::pdb::validate(obj, ctx, out);
+            true
+        }
+        ("scheduling.k8s.io", "PriorityClass") if api_version == "scheduling.k8s.io/v1" => {
+            super::priority_class::validate(obj, ctx, out);
+            true
+        }
+        ("coordination.k8s.io", "Lease") if api_version == "coordination.k8s.io/v1" => {
+            super::lease::validate(obj, ctx, out);
+            true
+        }
+        ("", "Namespace") if api_version == "v1" => {
+            super::namespace::validate(obj, ctx, out);
             true
         }
         ("", "Secret") if api_version == "v1" => {

@@ -34,7 +34,7 @@ impl Engine<'_> {
     /// to the time lost.
     pub(super) fn lose(&mut self, slots: u32, from: u64, until: u64) {
         let ms = until.min(self.end_ms).saturating_sub(from);
-        self.summary.time_lost_seconds += f64::from(slots) * ms as f64 / 1000.0;
+        self.lost_ms += u64::from(slots) * ms;
     }
 
     pub(super) fn on_fault(&mut self, p: usize, fi: usize, pgen: u32) -> Result<(), Diagnostic> {

@@ -15,42 +15,6 @@ use crate::eval::job::PolicyAction;
 /// completions (upstream's `newSuccessCondition`).
 const COMPLETIONS_REACHED: &str = "Reached expected number of succeeded pods";
 
-/// A successPolicy rule: the indexes it requires (None: any) and how many of them must succeed.
-#[derive(Debug, Clone, Default)]
-pub(in crate::simulate) struct SuccessRule {
-    pub indexes: Option<Vec<(u32, u32)>>,
-    pub count: Option<u32>,
-}
-
-/// Parses a successPolicy's `succeededIndexes` (`"0,2-4"`) into sorted, merged intervals below
-/// `completions`, as upstream's parseIndexesFromString does; None when it does not parse (the
-/// rule is then skipped, as upstream skips it).
-pub(in crate::simulate) fn parse_indexes(s: &str, completions: u32) -> Option<Vec<(u32, u32)>> {
-    let mut out: Vec<(u32, u32)> = Vec::new();
-    for part in s.split(',') {
-        let (a, b) = match part.split_once('-') {
-            Some((a, b)) => (a.parse::<u32>().ok()?, b.parse::<u32>().ok()?),
-            None => {
-                let v = part.parse::<u32>().ok()?;
-                (v, v)
-            }
-        };
-        if a >= completions {
-            continue;
-        }
-        out.push((a, b.min(completions.saturating_sub(1))));
-    }
-    out.sort_unstable();
-    let mut merged: Vec<(u32, u32)> = Vec::new();
-    for (a, b) in out {
-        match merged.last_mut() {
-            Some(last) if a <= last.1.saturating_add(1) => last.1 = last.1.max(b),
-            _ => merged.push((a, b)),
-        }
-    }
-    (!merged.is_empty()).then_some(merged)
-}
-
 impl Engine<'_> {
     /// Asks for a sync of Job `j` at `t` (the earliest asked wins, as the controller's delaying
     /// work queue keeps it).
@@ -343,6 +307,7 @@ impl Engine<'_> {
                 .retain(|&p| pods.get(p).is_some_and(|x| x.alive || !x.counted));
             job.finish_deferred = false;
         }
+        self.retire_replaced_pods(j);
         // Upstream counts the terminating Pods once, at the start of the sync
         // (job_controller.go 1.37.2:1046, jobCtx.terminating): one this sync lets go (a lost
         // node's Pod deleted without a grace period, once its finalizer is dropped) still holds
@@ -1043,7 +1008,7 @@ impl Engine<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_indexes;
+    use super::super::success_rule::parse_indexes;
 
     #[test]
     fn succeeded_indexes_parse_as_upstream_intervals() {

@@ -291,7 +291,24 @@ impl Engine<'_> {
             .get(j)
             .map(|x| x.all_pods.clone())
             .unwrap_or_default();
+        // The retired Pods (ended and replaced, their slots used again) are deleted with the
+        // rest, in creation order: one event each, nothing left to stop.
+        let (retired, unnamed) = self
+            .jobs
+            .get_mut(j)
+            .map(|x| {
+                (
+                    std::mem::take(&mut x.retired),
+                    std::mem::take(&mut x.retired_unnamed),
+                )
+            })
+            .unwrap_or_default();
+        let mut retired = retired.into_iter().peekable();
         for p in pods {
+            let created = self.pods.get(p).map_or(u64::MAX, |x| x.created);
+            while let Some(r) = retired.next_if(|r| r.created < created) {
+                self.record_retired_pod_deleted(&r);
+            }
             let Some(pod) = self.pods.get_mut(p) else {
                 continue;
             };
@@ -315,6 +332,15 @@ impl Engine<'_> {
                 let at = if running { now + grace } else { now };
                 self.schedule(at, Ev::Kill { pod: p, pgen });
             }
+        }
+        for r in retired {
+            self.record_retired_pod_deleted(&r);
+        }
+        // Retired while the timeline was full (it stays full): their events are counted only.
+        if unnamed > 0 {
+            self.summary.events += unnamed;
+            self.summary.timeline_truncated = true;
+            self.last_event_ms = now;
         }
         // The Job's update (its deletionTimestamp) makes the Job controller sync it.
         self.enqueue_job_sync(j, now);

@@ -426,10 +426,7 @@ impl Engine<'_> {
             }
         }
         let start_at = now + delay + ap.sandbox_ms;
-        self.summary.time_lost_seconds += ((start_at + self.startup_ms)
-            .min(self.end_ms)
-            .saturating_sub(now)) as f64
-            / 1000.0;
+        self.lose_pod_until(p, now, start_at + self.startup_ms);
         self.start_pod_sequence(p, start_at);
         Ok(())
     }
@@ -725,9 +722,35 @@ impl Engine<'_> {
         }
     }
 
+    /// Pod `p` waits from `from` until `until` (capped at the run's end) for a whole-Pod
+    /// restart: one slot's time lost.
+    fn lose_pod_until(&mut self, p: usize, from: u64, until: u64) {
+        let until = until.min(self.end_ms);
+        self.lost_ms += until.saturating_sub(from);
+        if let Some(pod) = self.pods.get_mut(p) {
+            pod.lost_until = pod.lost_until.max(until);
+        }
+    }
+
     pub(super) fn kill_pod(&mut self, p: usize) {
         self.set_working(p, false);
+        let now = self.now;
         if let Some(pod) = self.pods.get_mut(p) {
+            // A wait counted past the Pod's end never happens: a back-off (a sidecar's, say)
+            // still pending when the Pod ended is time lost only up to the end. What the slot
+            // waits after that is its replacement's (counted when it is created).
+            let after_end = pod
+                .containers
+                .iter()
+                .map(|ct| ct.lost_until)
+                .chain([pod.lost_until])
+                .map(|until| until.saturating_sub(now))
+                .sum::<u64>();
+            self.lost_ms = self.lost_ms.saturating_sub(after_end);
+            pod.lost_until = 0;
+            for ct in pod.containers.iter_mut() {
+                ct.lost_until = 0;
+            }
             pod.alive = false;
             pod.epoch += 1;
             for ct in pod.containers.iter_mut() {
@@ -967,7 +990,7 @@ impl Engine<'_> {
                 ct.restart_waits = false;
             }
         }
-        self.summary.time_lost_seconds += self.startup_ms as f64 / 1000.0;
+        self.lose_pod_until(p, now, now + self.startup_ms);
         self.start_pod_sequence(p, now);
         self.track_readiness(p);
         Ok(())
@@ -1027,7 +1050,10 @@ impl Engine<'_> {
             }
         }
         let resume = (start_at + self.startup_ms).min(self.end_ms);
-        self.summary.time_lost_seconds += resume.saturating_sub(since) as f64 / 1000.0;
+        self.lost_ms += resume.saturating_sub(since);
+        if let Some(ct) = self.pods.get_mut(p).and_then(|x| x.containers.get_mut(c)) {
+            ct.lost_until = ct.lost_until.max(resume);
+        }
         if let Some(b) = refused {
             self.record(
                 Obj::Pod(p),

@@ -199,6 +199,58 @@ impl Engine<'_> {
         }
     }
 
+    /// The Pods of live Job `j` that ended, were counted by its controller and are no longer
+    /// the newest of their index (a replacement exists) are of no further interest but for the
+    /// `Deleted` event the Job's deletion gives each (`collect_pods_of`): that much goes to
+    /// `JobState::retired` and their slots are used again. Not a Pod whose node was lost (its
+    /// node's lifecycle goes on in it).
+    pub(super) fn retire_replaced_pods(&mut self, j: usize) {
+        let Some(job) = self.jobs.get(j) else {
+            return;
+        };
+        let newest = self.newest_pods.get(&job.name);
+        let retirable = |p: usize| {
+            self.pods.get(p).is_some_and(|x| {
+                !x.alive
+                    && x.counted
+                    && !x.freed
+                    && x.node.is_none()
+                    && newest.and_then(|v| v.get(x.index as usize)) != Some(&p)
+            })
+        };
+        if !job.all_pods.iter().any(|&p| retirable(p)) {
+            return;
+        }
+        let (gone, kept): (Vec<usize>, Vec<usize>) =
+            job.all_pods.iter().partition(|&&p| retirable(p));
+        let room = self.timeline.len() < self.max_timeline;
+        let mut named = Vec::new();
+        let mut unnamed = 0;
+        for &p in &gone {
+            // A Pod in deletion already is passed over by the Job's deletion.
+            if let Some(pod) = self.pods.get_mut(p).filter(|x| !x.deleting) {
+                if room {
+                    named.push(RetiredPod {
+                        created: pod.created,
+                        index: pod.index,
+                        name: std::mem::take(&mut pod.name),
+                    });
+                } else {
+                    unnamed += 1;
+                }
+            }
+        }
+        if let Some(job) = self.jobs.get_mut(j) {
+            job.all_pods = kept;
+            job.pods.retain(|p| !gone.contains(p));
+            job.retired.append(&mut named);
+            job.retired_unnamed += unnamed;
+        }
+        for p in gone {
+            self.free_pod(p);
+        }
+    }
+
     /// Records Pod `p` as the newest of index `index` of Job `j`; the Pod it replaces there is
     /// freed once its Job is gone.
     pub(super) fn set_newest_pod(&mut self, j: usize, index: u32, p: usize) {

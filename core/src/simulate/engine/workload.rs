@@ -110,6 +110,8 @@ impl Engine<'_> {
             restart_pending: false,
             failed_ms: 0,
             finish_deferred: false,
+            retired: Vec::new(),
+            retired_unnamed: 0,
         };
         let j = match self.free_jobs.pop() {
             Some(j) if j < self.jobs.len() => {
@@ -175,6 +177,7 @@ impl Engine<'_> {
             // The kubelet's first status of the Pod: not ready yet.
             unready_since: Some(t),
             working: false,
+            lost_until: 0,
             outcome: None,
         };
         let reused = self.free_pods.pop();
