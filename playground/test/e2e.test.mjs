@@ -645,9 +645,13 @@ describe('first load and bad input', () => {
     // workload kinds and every container's common fields (selectors, strategies, cron schedules,
     // time zones, ports) and the CRD schema walker are validation, which the first view runs
     // (469.6 KiB measured, after interning the field table's Go names: 35 KiB less raw data).
+    // Issue #44 sets the goal at 300 KiB; the guard is the last figure met: 414.8 KiB measured once
+    // wasm-opt stopped inlining large single-caller functions into the op table's dispatcher
+    // (wasm/scripts/build.mjs, ONE_CALLER_INLINE_MAX), so 420 KiB.
     const unsplit = Number(/^unsplit_bytes=(\d+)$/m.exec(readFileSync(join(repo, 'wasm', 'pkg', 'SIZES.txt'), 'utf8'))?.[1]);
     assert.ok(unsplit > 0, 'wasm/pkg/SIZES.txt names the unsplit module\'s size');
-    assert.ok(firstGz <= 475 * 1024, `the first-load part is ${(firstGz / 1024).toFixed(1)} KiB gzipped, over the 475 KiB goal`);
+    console.log(`# first-load part ${(firstGz / 1024).toFixed(1)} KiB gzipped; issue #44's goal 300 KiB, guard 420 KiB`);
+    assert.ok(firstGz <= 420 * 1024, `the first-load part is ${(firstGz / 1024).toFixed(1)} KiB gzipped, over its 420 KiB guard (goal: 300 KiB)`);
     assert.ok(bothRaw <= 1.05 * unsplit, `the two parts are ${bothRaw} bytes, more than 5 % over the unsplit module (${unsplit})`);
     assert.ok(bundleGz <= 215 * 1024, `the page's JavaScript is ${(bundleGz / 1024).toFixed(1)} KiB gzipped, over its 215 KiB budget`);
     await page.close();

@@ -5,7 +5,8 @@
 //   (split.mjs; wasm-split from Debian's binaryen) -> entry points for browser ESM, Node ESM and Node CJS,
 //   package.json with `exports`, .d.ts (the contract types come from build.rs, generated from
 //   the core's JSON Schemas), schemas.js (the same JSON Schemas, kept out of the module).
-// Tools are installed by mk/wasm.mk. Env: CARGO_TARGET_DIR, RESTARTKIT_WASM_OPT=0 to skip wasm-opt.
+// Tools are installed by mk/wasm.mk. Env: CARGO_TARGET_DIR, RESTARTKIT_WASM_OPT=0 to skip wasm-opt,
+// RESTARTKIT_WASM_NAMES=1 to keep the function names (for tools/wasm_first_load.mjs; not shipped).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -91,8 +92,15 @@ lap('wasm-bindgen');
 // view runs, and so in the first-load part. --no-inline keeps their functions out of their callers
 // (matched by name: the first run's input still has wasm-bindgen's name section).
 const NO_INLINE = ['trainer', 'simulate', 'sweep', 'upgrade', 'proposals', 'conformance'].map((m) => `restartkit::${m}::*`);
+// And -Oz inlines any function with one caller, of any size: the op table's dispatcher (one arm per
+// op, each decoding and encoding its own types) became one 146 KiB function in the first-load part,
+// every op's decoding with it. Inlining only small single-caller functions keeps each op's code a
+// function of its own, which the split places by what the first view runs (first-load part
+// 502.8 -> 414.8 KiB gzipped; the whole module 922.8 -> 832.5 KiB gzipped; 50 measured best of
+// 0, 50, 100, 200, 1000 and unlimited, tools/wasm_first_load.mjs shows where the bytes are).
+const ONE_CALLER_INLINE_MAX = 50;
 const optimise = process.env.RESTARTKIT_WASM_OPT === '0' ? () => {} : (path) => {
-  execFileSync(join(wasmDir, 'node_modules', '.bin', 'wasm-opt'), [...NO_INLINE.map((p) => `--no-inline=${p}`), '-Oz', '--strip-debug', '--strip-producers', path, '-o', `${path}.opt`], { stdio: 'inherit' });
+  execFileSync(join(wasmDir, 'node_modules', '.bin', 'wasm-opt'), [...NO_INLINE.map((p) => `--no-inline=${p}`), `-ocimfs=${ONE_CALLER_INLINE_MAX}`, '-Oz', ...(process.env.RESTARTKIT_WASM_NAMES === '1' ? ['-g'] : ['--strip-debug']), '--strip-producers', path, '-o', `${path}.opt`], { stdio: 'inherit' });
   renameSync(`${path}.opt`, path);
 };
 optimise(wasmPath);

@@ -10,7 +10,8 @@
 // table), so fixTableExports() repairs the table exports of what it writes (wasm/README.md, "One
 // module in two parts").
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { attempt, firstCalls, train } from './training.mjs';
@@ -175,6 +176,13 @@ export async function splitModule({ wasmPath, glue, primaryPath, secondaryPath, 
   }
   const profile = join(workDir, 'first-load.prof');
   execFileSync('wasm-split', ['--merge-profiles', ...profiles, '-o', profile], { stdio: 'inherit' });
+  if (process.env.RESTARTKIT_WASM_NAMES === '1') {
+    // Kept for tools/wasm_first_load.mjs: the named module and which of its functions the profile keeps.
+    const keep = join(tmpdir(), 'restartkit-wasm-names');
+    mkdirSync(keep, { recursive: true });
+    copyFileSync(wasmPath, join(keep, 'module.wasm'));
+    copyFileSync(profile, join(keep, 'first-load.prof'));
+  }
   const timestamps = readFileSync(profile).subarray(8);
   const functions = timestamps.length / 4;
   let kept = 0;
