@@ -34,15 +34,6 @@ import (
 //go:linkname matchPodFailurePolicy k8s.io/kubernetes/pkg/controller/job.matchPodFailurePolicy
 func matchPodFailurePolicy(podFailurePolicy *batchv1.PodFailurePolicy, failedPod *corev1.Pod) (*string, bool, *batchv1.PodFailurePolicyAction)
 
-// variedGates are the gates the generators vary; a case that does not name one gets the
-// pinned release's default, so no setting leaks from one case into the next. A gate the linked
-// release does not know (ContainerRestartRules before 1.34, ...) is left out.
-var variedGates = []string{"ContainerRestartRules", "RestartAllContainersOnContainerExits", "ReduceDefaultCrashLoopBackOffDecay", "KubeletCrashLoopBackOffMax", "JobManagedBy", "MaxUnavailableStatefulSet",
-	"ContainerStopSignals", "H2CContainerProbe", "GRPCContainerProbeTLS", "PodLifecycleSleepAction", "PodLifecycleSleepActionAllowZero",
-	"ProcMountType", "UserNamespacesSupport", "SupplementalGroupsPolicy", "SELinuxChangePolicy", "SELinuxMount",
-	"VolumeAttributesClass", "AnyVolumeDataSource", "CrossNamespaceVolumeDataSource", "CoordinatedLeaderElection",
-	"InPlacePodVerticalScaling", "PodLevelResources"}
-
 // knownGates: every gate the linked release registers (pkg/features, with the apiserver's and
 // client-go's), by name: what kube-apiserver, kube-controller-manager and the kubelet accept.
 var knownGates = func() map[string]bool {
@@ -82,20 +73,27 @@ func onlyKnown(g map[string]bool) map[string]bool {
 	return out
 }
 
-var gateDefaults = func() map[string]bool {
-	m := map[string]bool{}
-	for _, g := range variedGates {
-		if knownGates[g] {
-			m[g] = utilfeature.DefaultFeatureGate.Enabled(featuregate.Feature(g))
+// settableGates: the known gates a case may set (not locked to their default), read once.
+var settableGates = func() []featuregate.Feature {
+	var out []featuregate.Feature
+	for f, spec := range utilfeature.DefaultMutableFeatureGate.GetAll() {
+		if !spec.LockToDefault {
+			out = append(out, f)
 		}
 	}
-	return m
+	return out
 }()
 
+// setGates sets the case's gates and puts every other settable gate back to the release's
+// default. Resetting only variedGates let one leg's gate leak into the next: the Pod DNS leg's
+// UserNamespacesHostNetworkSupport stayed on for the Pod security leg's cases, which name no such
+// gate, and upstream then took hostNetwork beside hostUsers: false.
 func setGates(g map[string]bool) error {
 	m := map[string]bool{}
-	for k, v := range gateDefaults {
-		m[k] = v
+	for _, f := range settableGates {
+		if def := releaseDefaults[string(f)]; utilfeature.DefaultFeatureGate.Enabled(f) != def {
+			m[string(f)] = def
+		}
 	}
 	for k, v := range g {
 		m[k] = v
