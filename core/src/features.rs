@@ -450,6 +450,18 @@ impl FeatureGates {
         }
     }
 
+    /// Whether the behaviour behind a Kubernetes gate is on at this minor: the gate's value where
+    /// the minor has the gate, the value its code was left with once the gate is removed, off
+    /// before the gate exists. A check guarded by a gate asks this instead of comparing the
+    /// minor with the gate's first release (the generated gate tables say which minors have it).
+    pub fn active(&self, name: &str) -> bool {
+        match presence(name, self.version.minor) {
+            Presence::Known(_) => self.enabled(name),
+            Presence::Removed { last_default, .. } => last_default,
+            Presence::NotYet { .. } | Presence::Never => false,
+        }
+    }
+
     /// Every modelled gate, and every other gate the request set, with its value, by name.
     pub fn iter(&self) -> impl Iterator<Item = (&str, bool)> {
         let mut all: Vec<(&str, bool)> = GATES
@@ -648,7 +660,62 @@ pub fn go_aggregate(messages: &[String]) -> String {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::expect_used)]
     use super::*;
+
+    /// The checks that once compared the minor with a gate's first release ask `active` (or
+    /// `known_at` where a field came with its gate); each row is the comparison it replaced, and
+    /// both must agree at every supported minor with the gate set either way.
+    #[test]
+    fn active_agrees_with_the_minor_comparisons_it_replaced() {
+        type Old = fn(u32, bool) -> bool;
+        let rows: &[(&str, Old)] = &[
+            ("HostnameOverride", |m, on| m >= 34 && on),
+            ("UserNamespacesHostNetworkSupport", |m, on| m >= 35 && on),
+            ("RelaxedDNSSearchValidation", |m, on| {
+                m >= 37 || (m >= 32 && on)
+            }),
+            ("StrictIPCIDRValidation", |m, on| m >= 33 && on),
+            ("PreferSameTrafficDistribution", |m, on| m >= 33 && on),
+            ("MatchLabelKeysInPodTopologySpreadSelectorMerge", |m, on| {
+                m >= 34 && on
+            }),
+            ("TaintTolerationComparisonOperators", |m, on| m >= 35 && on),
+            ("StatefulSetAutoDeletePVC", |m, on| m >= 32 || on),
+            ("StatefulSetRecreateStrategy", |m, on| m >= 37 && on),
+            ("EnvFiles", |m, on| m >= 34 && on),
+            ("PodLifecycleSleepActionAllowZero", |m, on| m >= 37 || on),
+            ("PodLifecycleSleepAction", |m, on| m >= 37 || on),
+            ("StatefulSetStartOrdinal", |m, on| m >= 35 || on),
+        ];
+        for &(gate, old) in rows {
+            for m in SUPPORTED_MINORS {
+                for on in [false, true] {
+                    let mut g = FeatureGates::for_version(
+                        KubeVersion::parse(&format!("1.{m}")).expect("a supported minor"),
+                    );
+                    if known_at(gate, m) && !locked_at(gate, m) {
+                        g.set(gate, on);
+                    } else if old(m, !on) != old(m, on) {
+                        // The old comparison read a value the minor cannot be given.
+                        continue;
+                    }
+                    assert_eq!(g.active(gate), old(m, on), "{gate} at 1.{m}, set {on}");
+                }
+            }
+        }
+        // Fields that came with their gate: the minor has the field when it knows the gate.
+        for (gate, since) in [
+            ("ContainerStopSignals", 33),
+            ("H2CContainerProbe", 37),
+            ("GRPCContainerProbeTLS", 37),
+            ("EnvFiles", 34),
+        ] {
+            for m in SUPPORTED_MINORS {
+                assert_eq!(known_at(gate, m), m >= since, "{gate} at 1.{m}");
+            }
+        }
+    }
 
     fn resolve(
         v: &str,

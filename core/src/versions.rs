@@ -47,6 +47,72 @@ pub enum Change {
     AppArmorProfileTooLong,
     /// An empty `spec.os.name` is `Required` with no detail (before: "cannot be empty").
     PodOsNameRequiredBare,
+    /// From 1.37: the shareProcessNamespace-with-hostPID rule is reported at spec.shareProcessNamespace.
+    ShareProcessNamespaceInSpec,
+    /// From 1.34: the hostUsers-false refusals read "when `hostUsers` is false".
+    HostUsersWording,
+    /// From 1.34: with hostUsers false a container's volumeDevices are forbidden.
+    HostUsersVolumeDevices,
+    /// From 1.35: a ReplicationController's name is checked by ValidateObjectMetaWithOpts: a DNS subdomain counted in bytes, generateName not checked as a prefix.
+    ReplicationControllerNameOpts,
+    /// From 1.33: a Pod's metadata.generation is set on create.
+    PodGenerationOnCreate,
+    /// From 1.37: ownerReferences errors sit at each reference's index, Required for a missing field.
+    OwnerReferencesPerIndex,
+    /// From 1.34: an ownerReference's empty kind, name or uid reads "must not be empty".
+    OwnerReferenceEmptyWording,
+    /// From 1.35: label keys and values and qualified names are checked by apimachinery's content package: lengths in bytes, "a valid label key".
+    ContentPackageNames,
+    /// From 1.33: the values of required node-affinity terms are checked as label values on create.
+    RequiredAffinityValuesChecked,
+    /// From 1.32: a toleration with operator Exists and a value is Invalid with the value.
+    TolerationExistsValueShown,
+    /// From 1.35: tolerations know the operators Lt and Gt.
+    TolerationCompareOperators,
+    /// From 1.33: a StatefulSet's serviceName must be a DNS label.
+    StatefulSetServiceNameLabel,
+    /// From 1.32: the validators call field.TooLong where 1.31 called field.TooLongMaxLength.
+    TooLongMaxLengthGone,
+    /// From 1.35: a schedule `TZ=...` with no space after it is a field error.
+    CronTzPanicRecovered,
+    /// From 1.35: a failed x-kubernetes-validations rule's error carries the value.
+    CelErrorCarriesValue,
+    /// From 1.32: cel-go v0.22's indexOf answers -1 for a non-empty needle in an empty string.
+    CelIndexOfEmptyString,
+    /// From 1.34: an embedded resource's missing apiVersion or kind is "Required value" with no detail.
+    EmbeddedResourceRequiredBare,
+    /// From 1.34: the CRD string formats k8s-short-name and k8s-long-name are supported.
+    K8sNameFormats,
+    /// From 1.36: unsupported formats are dropped by the schema's type.
+    FormatsStrippedByType,
+    /// From 1.36: kube-openapi checks values and bounds against the schema's type and format; before, it knew neither.
+    OpenapiTypedBounds,
+    /// From 1.37: go-openapi/swag v0.27's IsFloat64AJSONInteger compares with the rounded value.
+    SwagIntegerRounded,
+    /// From 1.37: an unset serviceAccountToken expirationSeconds is refused as such when no defaulting ran.
+    TokenExpirationRequired,
+    /// From 1.35: an empty CSI driver name is one Required error.
+    CsiDriverNameRequiredEnds,
+    /// From 1.37: a template's image volume must name its reference.
+    ImageVolumeReferenceInTemplates,
+    /// From 1.32: an image volume is validated whenever it is there.
+    ImageVolumeAlwaysValidated,
+    /// From 1.33: a volumeMount of an image volume may carry subPath.
+    ImageVolumeSubPath,
+    /// From 1.33: a LoadBalancer Service may expose port 10250.
+    KubeletPortAllowed,
+    /// From 1.36: the Job controller no longer writes `active: 0` while the creation back-off holds.
+    JobHeldStatusGone,
+    /// From 1.32: the sleep action's seconds follow PodLifecycleSleepActionAllowZero.
+    SleepZeroGate,
+    /// From 1.33: the kubelet's getPhase runs after the prober sets a running sidecar's `started`.
+    SidecarStartedBeforePhase,
+    /// From 1.34: a lost node joins the zone's NoExecute taint queue at the monitor pass that finds it not ready.
+    TaintQueueSamePass,
+    /// From 1.37: a regular container restarts while the last sidecar waits in its back-off.
+    RegularsRestartPastSidecarBackoff,
+    /// From 1.37: a Pod whose regular containers are all done ends at the sync of the exit.
+    PodEndsAtExitSync,
 }
 
 /// A fact: the change, the first minor it holds in, what it is, the upstream change, and the
@@ -188,6 +254,237 @@ pub const FACTS: &[Fact] = &[
         since: 34,
         what: "an empty spec.os.name is \"Required value\" with no detail (up to 1.33: \"Required value: cannot be empty\")",
         upstream: "pkg/apis/core/validation validateOS",
+        key: None,
+    },
+    Fact {
+        change: Change::ShareProcessNamespaceInSpec,
+        since: 37,
+        what: "from 1.37 the shareProcessNamespace-with-hostPID rule is reported at spec.shareProcessNamespace (up to 1.36 at spec.securityContext.shareProcessNamespace, where the internal type keeps the host namespaces)",
+        upstream: "pkg/apis/core/validation validatePodSpecSecurityContext, ValidatePodSpec",
+        key: None,
+    },
+    Fact {
+        change: Change::HostUsersWording,
+        since: 34,
+        what: "from 1.34 the hostUsers-false refusals read \"when `hostUsers` is false\" (before \"when `pod.Spec.HostUsers` is false\")",
+        upstream: "pkg/apis/core/validation validateHostUsers",
+        key: None,
+    },
+    Fact {
+        change: Change::HostUsersVolumeDevices,
+        since: 34,
+        what: "from 1.34 with hostUsers false a container's volumeDevices are forbidden",
+        upstream: "pkg/apis/core/validation validateHostUsers",
+        key: None,
+    },
+    Fact {
+        change: Change::ReplicationControllerNameOpts,
+        since: 35,
+        what: "from 1.35 a ReplicationController's name is checked by ValidateObjectMetaWithOpts: a DNS subdomain counted in bytes, generateName not checked as a prefix",
+        upstream: "pkg/apis/core/validation ValidateReplicationController",
+        key: None,
+    },
+    Fact {
+        change: Change::PodGenerationOnCreate,
+        since: 33,
+        what: "from 1.33 a Pod's metadata.generation is set on create (KEP-5067); before, the given generation is kept",
+        upstream: "pkg/registry/core/pod strategy PrepareForCreate",
+        key: None,
+    },
+    Fact {
+        change: Change::OwnerReferencesPerIndex,
+        since: 37,
+        what: "from 1.37 ownerReferences errors sit at each reference's index, Required for a missing field (up to 1.36 Invalid, at the list's path)",
+        upstream: "k8s.io/apimachinery v0.37 pkg/api/validation ValidateOwnerReferences",
+        key: None,
+    },
+    Fact {
+        change: Change::OwnerReferenceEmptyWording,
+        since: 34,
+        what: "from 1.34 an ownerReference's empty kind, name or uid reads \"must not be empty\" (up to 1.33 \"kind must not be empty\" and so on)",
+        upstream: "k8s.io/apimachinery v0.34 pkg/api/validation validateOwnerReference",
+        key: None,
+    },
+    Fact {
+        change: Change::ContentPackageNames,
+        since: 35,
+        what: "from 1.35 label keys and values and qualified names are checked by apimachinery's content package: lengths in bytes, \"a valid label key\" (before: characters, \"a qualified name\")",
+        upstream: "k8s.io/apimachinery v0.35 pkg/api/validate/content",
+        key: None,
+    },
+    Fact {
+        change: Change::RequiredAffinityValuesChecked,
+        since: 33,
+        what: "from 1.33 the values of required node-affinity terms are checked as label values on create (AllowInvalidLabelValueInRequiredNodeAffinity false; 1.32 passes true, 1.31 has no check)",
+        upstream: "pkg/api/pod GetValidationOptionsFromPodSpecAndMeta",
+        key: None,
+    },
+    Fact {
+        change: Change::TolerationExistsValueShown,
+        since: 32,
+        what: "from 1.32 a toleration with operator Exists and a value is Invalid with the value (1.31 prints the whole toleration with Go's %#v)",
+        upstream: "pkg/apis/core/validation ValidateTolerations",
+        key: None,
+    },
+    Fact {
+        change: Change::TolerationCompareOperators,
+        since: 35,
+        what: "from 1.35 tolerations know the operators Lt and Gt (KEP-5471, gate TaintTolerationComparisonOperators); before, they are unsupported values",
+        upstream: "pkg/apis/core/validation ValidateTolerations",
+        key: None,
+    },
+    Fact {
+        change: Change::StatefulSetServiceNameLabel,
+        since: 33,
+        what: "from 1.33 a StatefulSet's serviceName must be a DNS label",
+        upstream: "pkg/apis/apps/validation ValidateStatefulSetSpec",
+        key: None,
+    },
+    Fact {
+        change: Change::TooLongMaxLengthGone,
+        since: 32,
+        what: "from 1.32 the validators call field.TooLong where 1.31 called field.TooLongMaxLength (\"may not be longer than N\")",
+        upstream: "k8s.io/apimachinery v0.32 pkg/util/validation/field; pkg/apis/batch/validation validateManagedBy; apiextensions-apiserver schema validation",
+        key: None,
+    },
+    Fact {
+        change: Change::CronTzPanicRecovered,
+        since: 35,
+        what: "from 1.35 a schedule `TZ=...` with no space after it is a field error (the parser's slice panic recovered); before, the request failed with the handler's panic",
+        upstream: "pkg/util/parsers ParseCronScheduleWithPanicRecovery",
+        key: None,
+    },
+    Fact {
+        change: Change::CelErrorCarriesValue,
+        since: 35,
+        what: "from 1.35 a failed x-kubernetes-validations rule's error carries the value (not for objects and arrays); before, the schema's type",
+        upstream: "apiextensions-apiserver pkg/apiserver/schema/cel validation.go",
+        key: None,
+    },
+    Fact {
+        change: Change::CelIndexOfEmptyString,
+        since: 32,
+        what: "from 1.32 cel-go v0.22's indexOf answers -1 for a non-empty needle in an empty string (v0.20.1, in 1.31: \"index out of range: 0\")",
+        upstream: "github.com/google/cel-go ext/strings.go indexOfOffset",
+        key: None,
+    },
+    Fact {
+        change: Change::EmbeddedResourceRequiredBare,
+        since: 34,
+        what: "from 1.34 an embedded resource's missing apiVersion or kind is \"Required value\" with no detail (up to 1.33 \"must not be empty\")",
+        upstream: "apiextensions-apiserver pkg/apiserver/schema/objectmeta validateEmbeddedResource",
+        key: None,
+    },
+    Fact {
+        change: Change::K8sNameFormats,
+        since: 34,
+        what: "from 1.34 the CRD string formats k8s-short-name and k8s-long-name are supported",
+        upstream: "k8s.io/kube-openapi pkg/validation/strfmt; apiextensions-apiserver StripUnsupportedFormats",
+        key: None,
+    },
+    Fact {
+        change: Change::FormatsStrippedByType,
+        since: 36,
+        what: "from 1.36 unsupported formats are dropped by the schema's type (int32/int64 for integers, float/double for numbers, string formats for strings); before, by the list of string formats whatever the type",
+        upstream: "apiextensions-apiserver pkg/apiserver/schema StripUnsupportedFormatsPostProcess",
+        key: None,
+    },
+    Fact {
+        change: Change::OpenapiTypedBounds,
+        since: 36,
+        what: "from 1.36 kube-openapi checks values and bounds against the schema's type and format; before, it knew neither",
+        upstream: "k8s.io/kube-openapi pkg/validation/validate",
+        key: None,
+    },
+    Fact {
+        change: Change::SwagIntegerRounded,
+        since: 37,
+        what: "from 1.37 go-openapi/swag v0.27's IsFloat64AJSONInteger compares with the rounded value (v0.22 and v0.23: the truncated one, by relative error)",
+        upstream: "github.com/go-openapi/swag IsFloat64AJSONInteger",
+        key: None,
+    },
+    Fact {
+        change: Change::TokenExpirationRequired,
+        since: 37,
+        what: "from 1.37 an unset serviceAccountToken expirationSeconds is refused as such when no defaulting ran",
+        upstream: "pkg/apis/core/validation validateProjectionSources",
+        key: None,
+    },
+    Fact {
+        change: Change::CsiDriverNameRequiredEnds,
+        since: 35,
+        what: "from 1.35 an empty CSI driver name is one Required error (before, the DNS-subdomain check reported it too)",
+        upstream: "pkg/apis/core/validation ValidateCSIDriverName",
+        key: None,
+    },
+    Fact {
+        change: Change::ImageVolumeReferenceInTemplates,
+        since: 37,
+        what: "from 1.37 a template's image volume must name its reference (up to 1.36 only a Pod's: opts.ResourceIsPod)",
+        upstream: "pkg/apis/core/validation validateImageVolumeSource",
+        key: None,
+    },
+    Fact {
+        change: Change::ImageVolumeAlwaysValidated,
+        since: 32,
+        what: "from 1.32 an image volume is validated whenever it is there (1.31 only under the ImageVolume gate)",
+        upstream: "pkg/apis/core/validation validateVolumeSource",
+        key: None,
+    },
+    Fact {
+        change: Change::ImageVolumeSubPath,
+        since: 33,
+        what: "from 1.33 a volumeMount of an image volume may carry subPath (up to 1.32 refused)",
+        upstream: "pkg/apis/core/validation validateVolumeMounts",
+        key: None,
+    },
+    Fact {
+        change: Change::KubeletPortAllowed,
+        since: 33,
+        what: "from 1.33 a LoadBalancer Service may expose port 10250 (up to 1.32 refused: \"may not expose port 10250 externally since it is used by kubelet\")",
+        upstream: "pkg/apis/core/validation ValidateService",
+        key: None,
+    },
+    Fact {
+        change: Change::JobHeldStatusGone,
+        since: 36,
+        what: "from 1.36 the Job controller no longer writes `active: 0` while the Pod-creation back-off holds (a status the API server refused once a Pod was ready, with JobManagedBy on), nor plays the syncs that Pod updates and new Pods queue meanwhile",
+        upstream: "pkg/controller/job job_controller.go syncJob, updatePod, addPod; pkg/registry/batch/job strategy.go getStatusValidationOptions",
+        key: None,
+    },
+    Fact {
+        change: Change::SleepZeroGate,
+        since: 32,
+        what: "from 1.32 the sleep action's seconds follow PodLifecycleSleepActionAllowZero (1.31: must be positive)",
+        upstream: "pkg/apis/core/validation validateSleepAction",
+        key: None,
+    },
+    Fact {
+        change: Change::SidecarStartedBeforePhase,
+        since: 33,
+        what: "from 1.33 the kubelet's getPhase runs after the prober sets a running sidecar's `started` (up to 1.32 that sidecar counts as pending initialization, so the Pod stays Pending unless a regular container shows Running or Terminated, and the phase can change at a sync that changes nothing)",
+        upstream: "pkg/kubelet/kubelet_pods.go getPhase; pkg/kubelet/container/helpers.go HasAnyRegularContainerStarted",
+        key: None,
+    },
+    Fact {
+        change: Change::TaintQueueSamePass,
+        since: 34,
+        what: "from 1.34 a lost node joins the zone's NoExecute taint queue at the monitor pass that finds it not ready (up to 1.33 at the next pass: processTaintBaseEviction got the Ready condition from before the pass)",
+        upstream: "pkg/controller/nodelifecycle/node_lifecycle_controller.go monitorNodeHealth",
+        key: None,
+    },
+    Fact {
+        change: Change::RegularsRestartPastSidecarBackoff,
+        since: 37,
+        what: "from 1.37 a regular container restarts while the last sidecar waits in its back-off (up to 1.36 computeInitContainerActions counts the Pod initialized only with a regular container created or running or the last init container done)",
+        upstream: "pkg/kubelet/kuberuntime/kuberuntime_container.go computeInitContainerActions",
+        key: None,
+    },
+    Fact {
+        change: Change::PodEndsAtExitSync,
+        since: 37,
+        what: "from 1.37 a Pod whose regular containers are all done ends at the sync of the exit (up to 1.36 at a sync after every exit of that instant), as the Pod timeline leg against the v1.37 kubelet shows",
+        upstream: "pkg/kubelet/kuberuntime kuberuntime_manager.go computePodActions",
         key: None,
     },
 ];

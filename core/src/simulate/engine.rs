@@ -9,6 +9,7 @@
 //! (faults and ContainerRecreateRequests), `pod_lifecycle` (a Pod's end),
 //! `job_controller`, `jobset` (the JobSet controller) and `results`.
 
+use crate::versions::Change;
 use super::decide::{ContainerShape, Decider, FailureShape, PodFailureOutcome};
 use super::scenario::{FaultKind, Scenario, Selector};
 use super::summary::{
@@ -980,7 +981,7 @@ impl<'a> Engine<'a> {
         self.summary.end_seconds = end_ms as f64 / 1000.0;
         // Up to 1.32 the phase can change at a sync that changes nothing (see
         // update_live_phase): the last ones before the end.
-        if self.decider.minor() <= 32 {
+        if !Change::SidecarStartedBeforePhase.at(self.decider.minor()) {
             // In creation order (slots are used again).
             let mut alive: Vec<usize> = (0..self.pods.len())
                 .filter(|&p| self.pods.get(p).is_some_and(|x| x.alive))

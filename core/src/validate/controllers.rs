@@ -16,6 +16,7 @@ use super::selector::{self, Converted};
 use super::{Ctx, meta};
 use crate::diag::{Diagnostic, FieldPath, Findings};
 use serde_json::{Map, Value, json};
+use crate::versions::Change;
 
 pub(super) fn int(v: &Value, key: &str) -> Option<i64> {
     v.get(key).and_then(Value::as_i64)
@@ -89,7 +90,7 @@ fn int_or_percent_value(v: &Value) -> i64 {
 /// An IntOrString (held by value) as a field error prints it: JSON from 1.34 (its MarshalJSON);
 /// before, `%#v` of the struct (its String method has a pointer receiver).
 pub(super) fn print_int_or_string(v: &Value, minor: u32) -> String {
-    if minor >= 34 {
+    if Change::FieldErrorJsonValues.at(minor) {
         return v.to_string();
     }
     match v {
@@ -154,7 +155,7 @@ fn unsupported_strategy(
 ) -> Diagnostic {
     let type_ = str_of(strategy, "type");
     let rolling = strategy.get("rollingUpdate").filter(|r| !r.is_null());
-    let shown = if minor >= 34 {
+    let shown = if Change::FieldErrorJsonValues.at(minor) {
         let mut m = Map::new();
         m.insert("Type".into(), json!(type_));
         m.insert(
@@ -302,7 +303,6 @@ pub(super) fn defaulted_spec(kind: &str, obj: &Value, ctx: &Ctx) -> Value {
 
 /// The v1 defaulting of each kind's spec (SetDefaults_<Kind>).
 fn set_defaults(kind: &str, spec: &mut Value, ctx: &Ctx) {
-    let minor = ctx.gates.version.minor;
     match kind {
         "Deployment" => {
             default(spec, "replicas", json!(1));
@@ -358,7 +358,7 @@ fn set_defaults(kind: &str, spec: &mut Value, ctx: &Ctx) {
                 }
             }
             // StatefulSetAutoDeletePVC (GA in 1.32): without it the policy is dropped.
-            if minor >= 32 || ctx.gates.enabled("StatefulSetAutoDeletePVC") {
+            if ctx.gates.active("StatefulSetAutoDeletePVC") {
                 if let Some(p) = member(spec, "persistentVolumeClaimRetentionPolicy") {
                     for k in ["whenDeleted", "whenScaled"] {
                         if p.get(k).and_then(Value::as_str).is_none_or(str::is_empty) {
@@ -369,8 +369,7 @@ fn set_defaults(kind: &str, spec: &mut Value, ctx: &Ctx) {
             } else if let Some(m) = spec.as_object_mut() {
                 m.remove("persistentVolumeClaimRetentionPolicy");
             }
-            if minor < 35
-                && !ctx.gates.enabled("StatefulSetStartOrdinal")
+            if !ctx.gates.active("StatefulSetStartOrdinal")
                 && let Some(m) = spec.as_object_mut()
             {
                 m.remove("ordinals");
@@ -515,11 +514,11 @@ fn stateful_set(spec: &Value, sp: &FieldPath, ctx: &Ctx, out: &mut Findings) {
         .unwrap_or_else(|| json!({}));
     let up = sp.child("updateStrategy");
     let rolling = strategy.get("rollingUpdate").filter(|r| !r.is_null());
-    let recreate = minor >= 37 && ctx.gates.enabled("StatefulSetRecreateStrategy");
+    let recreate = ctx.gates.active("StatefulSetRecreateStrategy");
     let print_rolling = |r: &Value| -> String {
         let partition = r.get("partition").and_then(Value::as_i64).unwrap_or(0);
         let mu = r.get("maxUnavailable").filter(|m| !m.is_null());
-        if minor >= 34 {
+        if Change::FieldErrorJsonValues.at(minor) {
             json!({"Partition": partition, "MaxUnavailable": mu.cloned()}).to_string()
         } else {
             format!(
@@ -574,7 +573,7 @@ fn stateful_set(spec: &Value, sp: &FieldPath, ctx: &Ctx, out: &mut Findings) {
             } else {
                 "must be 'RollingUpdate' or 'OnDelete'"
             };
-            let shown = if minor >= 34 {
+            let shown = if Change::FieldErrorJsonValues.at(minor) {
                 json!({"Type": str_of(&strategy, "type"),
                        "RollingUpdate": rolling.map(|r| serde_json::from_str::<Value>(&print_rolling(r)).unwrap_or(Value::Null))})
                 .to_string()
@@ -623,7 +622,7 @@ fn stateful_set(spec: &Value, sp: &FieldPath, ctx: &Ctx, out: &mut Findings) {
         nonnegative(start, &sp.child("ordinals.start"), out);
     }
     let service = str_of(spec, "serviceName");
-    if minor >= 33 && !service.is_empty() {
+    if Change::StatefulSetServiceNameLabel.at(minor) && !service.is_empty() {
         for msg in meta::dns1123_label(service) {
             out.push(Diagnostic::invalid(&sp.child("serviceName"), service, msg));
         }

@@ -13,6 +13,7 @@ use super::controllers::{defaulted_spec, int, invalid_selector, nonnegative, obj
 use super::job::go_quote;
 use crate::diag::{Diagnostic, FieldPath, Findings};
 use serde_json::Value;
+use crate::versions::Change;
 
 /// One field's bounds and, for months and weekdays, its names.
 struct Bounds {
@@ -99,7 +100,7 @@ pub fn parse_standard(spec: &str, minor: u32) -> Option<Result<(), String>> {
         let eq = spec.find('=').unwrap_or(0);
         let Some(space) = spec.find(' ') else {
             // spec[eq+1 : -1]: Go's runtime error for a negative high bound.
-            return (minor >= 35).then(|| {
+            return Change::CronTzPanicRecovered.at(minor).then(|| {
                 Err(
                     "invalid schedule format: runtime error: slice bounds out of range [:-1]"
                         .to_owned(),

@@ -21,6 +21,7 @@
 use super::Ctx;
 use crate::diag::{Diagnostic, FieldPath, Findings};
 use serde_json::Value;
+use crate::versions::Change;
 
 /// The rule a kind's upstream Validate passes as its name function.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -295,7 +296,9 @@ fn name_errors(rule: NameRule, value: &str, prefix: bool, ctx: &Ctx) -> Vec<Stri
     };
     match rule {
         DnsSubdomain | CronJob => dns1123_subdomain(&masked(value), CHARACTERS),
-        ReplicationController if minor >= 35 => dns1123_subdomain(value, Unit("bytes")),
+        ReplicationController if Change::ReplicationControllerNameOpts.at(minor) => {
+            dns1123_subdomain(value, Unit("bytes"))
+        }
         ReplicationController => dns1123_subdomain(&masked(value), CHARACTERS),
         DnsLabel => dns1123_label(&masked(value)),
         Service if ctx.gates.enabled("RelaxedServiceNameValidation") => {
@@ -433,7 +436,7 @@ fn check_with(rule: KindMeta, group: &str, kind: &str, obj: &Value, ctx: &Ctx, o
     let name = str_at(meta, "name");
     let generate_name = str_at(meta, "generateName").filter(|g| !g.is_empty());
     if let Some(g) = generate_name
-        && !(rule.name == ReplicationController && minor >= 35)
+        && !(rule.name == ReplicationController && Change::ReplicationControllerNameOpts.at(minor))
     {
         for msg in name_errors(rule.name, g, true, ctx) {
             out.push(Diagnostic::invalid(&mp.child("generateName"), g, msg));
@@ -584,7 +587,7 @@ fn generation_set_on_create(group: &str, kind: &str, ctx: &Ctx) -> bool {
             "admissionregistration.k8s.io",
             "ValidatingWebhookConfiguration" | "MutatingWebhookConfiguration",
         ) => true,
-        ("", "Pod") => ctx.gates.version.minor >= 33,
+        ("", "Pod") => Change::PodGenerationOnCreate.at(ctx.gates.version.minor),
         ("autoscaling", "HorizontalPodAutoscaler") => ctx.gates.enabled("HPAGeneration"),
         // Built-in kinds not named above keep the given generation.
         ("", _)
@@ -691,9 +694,10 @@ fn owner_references(refs: &[Value], p: &FieldPath, minor: u32, out: &mut Finding
         let get = |key: &str| r.get(key).and_then(Value::as_str).unwrap_or("");
         let (api_version, kind, name, uid) =
             (get("apiVersion"), get("kind"), get("name"), get("uid"));
-        let rp = if minor >= 37 { p.index(i) } else { p.clone() };
+        let per_index = Change::OwnerReferencesPerIndex.at(minor);
+        let rp = if per_index { p.index(i) } else { p.clone() };
         let gv = parse_group_version(api_version);
-        if minor >= 37 {
+        if per_index {
             if api_version.is_empty() {
                 out.push(Diagnostic::required(
                     &rp.child("apiVersion"),
@@ -721,7 +725,7 @@ fn owner_references(refs: &[Value], p: &FieldPath, minor: u32, out: &mut Finding
             }
             for (key, value) in [("kind", kind), ("name", name), ("uid", uid)] {
                 if value.is_empty() {
-                    let msg = if minor >= 34 {
+                    let msg = if Change::OwnerReferenceEmptyWording.at(minor) {
                         "must not be empty".to_owned()
                     } else {
                         format!("{key} must not be empty")

@@ -5,6 +5,8 @@
 //! the Pod spec and the Service checks all use them, and keeping them in meta.rs or job.rs tied
 //! those files into circles.
 
+use crate::versions::Change;
+
 const LABEL_KEY_MSG: &str = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 const LABEL_KEY_FMT: &str = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
 const LABEL_VALUE_MSG: &str = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
@@ -24,7 +26,7 @@ pub(super) struct Unit(pub(super) &'static str);
 pub(super) const CHARACTERS: Unit = Unit("characters");
 
 fn content_unit(minor: u32) -> Unit {
-    if minor >= 35 {
+    if Change::ContentPackageNames.at(minor) {
         Unit("bytes")
     } else {
         CHARACTERS
@@ -153,7 +155,7 @@ pub fn qualified_name(value: &str, minor: u32) -> Vec<String> {
             *name
         }
         _ => {
-            let what = if minor >= 35 {
+            let what = if Change::ContentPackageNames.at(minor) {
                 "a valid label key"
             } else {
                 "a qualified name"

@@ -10,13 +10,14 @@
 //! mirror Pod annotation, the tolerations annotation, `controller.kubernetes.io/pod-deletion-cost`).
 
 use super::Ctx;
-use super::names::dns1123_subdomain_errors;
 use super::meta::{dns1123_label, regex_error};
+use super::names::dns1123_subdomain_errors;
 use super::pod_scheduling::{list, str_of, strings};
 use crate::api::PodSpec;
 use crate::diag::{Diagnostic, FieldPath, Findings};
 use serde_json::Value;
 use std::net::{Ipv4Addr, Ipv6Addr};
+use crate::versions::Change;
 
 const DNS_POLICIES: [&str; 4] = ["ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"];
 const MAX_NAMESERVERS: usize = 3;
@@ -105,7 +106,7 @@ pub fn validate(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, is_pod: bool, out: 
     if o.get("shareProcessNamespace").and_then(Value::as_bool) == Some(true)
         && flag(spec, "hostPID")
     {
-        let p = if minor >= 37 {
+        let p = if Change::ShareProcessNamespaceInSpec.at(minor) {
             path.child("shareProcessNamespace")
         } else {
             path.child("securityContext").child("shareProcessNamespace")
@@ -125,8 +126,7 @@ pub fn validate(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, is_pod: bool, out: 
         out,
     );
 
-    if minor >= 34
-        && ctx.gates.enabled("HostnameOverride")
+    if ctx.gates.active("HostnameOverride")
         && let Some(h) = o.get("hostnameOverride").and_then(Value::as_str)
     {
         let hp = path.child("hostnameOverride");
@@ -187,12 +187,12 @@ fn host_users(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, host_network: bool, o
         return;
     }
     let minor = ctx.gates.version.minor;
-    let msg = if minor >= 34 {
+    let msg = if Change::HostUsersWording.at(minor) {
         "when `hostUsers` is false"
     } else {
         "when `pod.Spec.HostUsers` is false"
     };
-    if host_network && !(minor >= 35 && ctx.gates.enabled("UserNamespacesHostNetworkSupport")) {
+    if host_network && !ctx.gates.active("UserNamespacesHostNetworkSupport") {
         out.push(Diagnostic::forbidden(&path.child("hostNetwork"), msg));
     }
     // Upstream names these two by their Go field names.
@@ -202,7 +202,7 @@ fn host_users(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, host_network: bool, o
     if flag(spec, "hostIPC") {
         out.push(Diagnostic::forbidden(&path.child("HostIPC"), msg));
     }
-    if minor >= 34 {
+    if Change::HostUsersVolumeDevices.at(minor) {
         let lists = [
             ("initContainers", &spec.init_containers),
             ("containers", &spec.containers),
@@ -225,12 +225,15 @@ fn host_users(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, host_network: bool, o
 
 /// Go's `%#v` of a `[]string`, as apimachinery before v0.34 prints a list value; JSON after.
 fn print_list(items: &[&str], minor: u32) -> Option<String> {
-    (minor < 34).then(|| {
-        crate::go_strconv::string_slice(items)
-    })
+    (!Change::FieldErrorJsonValues.at(minor)).then(|| crate::go_strconv::string_slice(items))
 }
 
-pub(super) fn invalid_list(p: &FieldPath, items: &[&str], minor: u32, detail: String) -> Diagnostic {
+pub(super) fn invalid_list(
+    p: &FieldPath,
+    items: &[&str],
+    minor: u32,
+    detail: String,
+) -> Diagnostic {
     let v = Value::from(items.iter().map(|s| Value::from(*s)).collect::<Vec<_>>());
     let d = Diagnostic::invalid(p, v, detail);
     match print_list(items, minor) {
@@ -294,7 +297,7 @@ fn dns_config(cfg: Option<&Value>, policy: &str, p: &FieldPath, ctx: &Ctx, out: 
         ));
     }
     // RelaxedDNSSearchValidation (1.32 on; always from 1.37): `.` alone and underscores pass.
-    let relaxed = minor >= 37 || (minor >= 32 && ctx.gates.enabled("RelaxedDNSSearchValidation"));
+    let relaxed = ctx.gates.active("RelaxedDNSSearchValidation");
     for (i, s) in searches.iter().enumerate() {
         if relaxed && *s == "." {
             continue;
@@ -413,8 +416,7 @@ fn ip(value: &str, p: &FieldPath, ctx: &Ctx, out: &mut Findings) {
         ));
         return;
     };
-    let minor = ctx.gates.version.minor;
-    if minor >= 33 && ctx.gates.enabled("StrictIPCIDRValidation") {
+    if ctx.gates.active("StrictIPCIDRValidation") {
         if !canonical {
             out.push(Diagnostic::invalid(p, value, "must not have leading 0s"));
         }

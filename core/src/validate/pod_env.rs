@@ -35,7 +35,7 @@ impl EnvOpts {
         let minor = ctx.gates.version.minor;
         EnvOpts {
             relaxed: ctx.gates.enabled(GATE_RELAXED),
-            env_files: minor >= 34 && ctx.gates.enabled(GATE_ENV_FILES),
+            env_files: ctx.gates.active(GATE_ENV_FILES),
             minor,
             defaulted: !ctx.skip_defaulting,
         }
@@ -520,10 +520,11 @@ fn value_from(ev: &Value, p: &FieldPath, opts: EnvOpts, out: &mut Findings) {
     // Before 1.34 fileKeyRef is no field (the decoder drops it); with EnvFiles off a create drops it.
     if let Some(s) = member(vf, "fileKeyRef") {
         // Without the drop (skipDefaulting) upstream validates it whatever the gate.
-        if opts.env_files || (opts.minor >= 34 && !opts.defaulted) {
+        let field = crate::features::known_at(GATE_ENV_FILES, opts.minor);
+        if opts.env_files || (field && !opts.defaulted) {
             n += 1;
             file_key_selector(s, &p.child("fileKeyRef"), out);
-        } else if opts.minor >= 34 && opts.defaulted {
+        } else if field && opts.defaulted {
             out.push(dropped(&p.child("fileKeyRef"), GATE_ENV_FILES));
         }
     }

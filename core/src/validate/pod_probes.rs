@@ -19,7 +19,9 @@ use super::Ctx;
 use super::container::port_name;
 use crate::api::{Container, PodSpec};
 use crate::diag::{Diagnostic, FieldPath, Findings};
+use crate::features::known_at;
 use serde_json::{Map, Value};
+use crate::versions::Change;
 
 const GATE_SLEEP: &str = "PodLifecycleSleepAction";
 const GATE_SLEEP_ZERO: &str = "PodLifecycleSleepActionAllowZero";
@@ -88,9 +90,9 @@ impl Env {
         let minor = ctx.gates.version.minor;
         let on = |g: &str| ctx.gates.enabled(g);
         let defaulted = !ctx.skip_defaulting;
-        let sleep = if minor <= 31 {
+        let sleep = if !Change::SleepZeroGate.at(minor) {
             SleepRule::Positive131
-        } else if minor >= 37 || on(GATE_SLEEP_ZERO) {
+        } else if ctx.gates.active(GATE_SLEEP_ZERO) {
             SleepRule::NonNegative
         } else {
             SleepRule::PositiveGated
@@ -106,11 +108,14 @@ impl Env {
         };
         Env {
             defaulted,
-            drop_sleep: defaulted && minor <= 36 && !on(GATE_SLEEP),
-            stop_signal_field: minor >= 33,
-            stop_signals: minor >= 33 && (!defaulted || on(GATE_STOP_SIGNALS)),
-            http_protocol: minor >= 37 && (!defaulted || on(GATE_H2C)),
-            grpc_mode: minor >= 37 && (!defaulted || on(GATE_GRPC_TLS)),
+            drop_sleep: defaulted && !ctx.gates.active(GATE_SLEEP),
+            // Each field came with its gate: a minor that knows the gate has the field, and
+            // validates it as given when no create dropped it (skipDefaulting).
+            stop_signal_field: known_at(GATE_STOP_SIGNALS, minor),
+            stop_signals: known_at(GATE_STOP_SIGNALS, minor)
+                && (!defaulted || on(GATE_STOP_SIGNALS)),
+            http_protocol: known_at(GATE_H2C, minor) && (!defaulted || on(GATE_H2C)),
+            grpc_mode: known_at(GATE_GRPC_TLS, minor) && (!defaulted || on(GATE_GRPC_TLS)),
             sleep,
             grace: spec.termination_grace_period_seconds,
             os,

@@ -14,12 +14,13 @@
 //! with its matchLabelKeys as PrepareForCreate does ([`merge_match_label_keys`]).
 
 use super::Ctx;
-use super::names::dns1123_subdomain_errors;
 use super::meta::{dns1123_label, label_value, qualified_name};
+use super::names::dns1123_subdomain_errors;
 use super::selector;
 use crate::api::{Pod, PodSpec};
 use crate::diag::{Diagnostic, FieldPath, Findings};
 use serde_json::{Map, Value};
+use crate::versions::Change;
 
 const NODE_SELECTOR_OPS: [&str; 6] = ["In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"];
 /// sets.List order (sorted) of supportedScheduleActions.
@@ -79,17 +80,15 @@ impl Opts {
         let spread_keys = ctx.gates.enabled("MatchLabelKeysInPodTopologySpread");
         Opts {
             minor,
-            check_required_values: minor >= 33,
+            check_required_values: Change::RequiredAffinityValuesChecked.at(minor),
             affinity_keys: ctx.gates.enabled("MatchLabelKeysInPodAffinity"),
             spread_keys,
-            spread_merge: minor >= 34
-                && spread_keys
+            spread_merge: spread_keys
                 && ctx
                     .gates
-                    .enabled("MatchLabelKeysInPodTopologySpreadSelectorMerge"),
+                    .active("MatchLabelKeysInPodTopologySpreadSelectorMerge"),
             node_inclusion: ctx.gates.enabled("NodeInclusionPolicyInPodTopologySpread"),
-            toleration_compare: minor >= 35
-                && ctx.gates.enabled("TaintTolerationComparisonOperators"),
+            toleration_compare: ctx.gates.active("TaintTolerationComparisonOperators"),
         }
     }
 }
@@ -685,14 +684,14 @@ fn validate_tolerations(tolerations: &[Value], path: &FieldPath, opts: Opts, out
                 if !value.is_empty() {
                     let detail = "value must be empty when `operator` is 'Exists'";
                     let d = Diagnostic::invalid(&p.child("operator"), value, detail);
-                    out.push(if opts.minor <= 31 {
+                    out.push(if !Change::TolerationExistsValueShown.at(opts.minor) {
                         d.with_printed_value(&go_toleration(t))
                     } else {
                         d
                     });
                 }
             }
-            "Lt" | "Gt" if opts.minor >= 35 => {
+            "Lt" | "Gt" if Change::TolerationCompareOperators.at(opts.minor) => {
                 if !opts.toleration_compare {
                     out.push(Diagnostic::not_supported(
                         &p.child("operator"),

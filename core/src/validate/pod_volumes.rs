@@ -22,6 +22,7 @@ use crate::api::{Container, PodSpec};
 use crate::diag::{Diagnostic, FieldPath, Findings};
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde_json::Value;
+use crate::versions::Change;
 
 const GATE_RRO: &str = "RecursiveReadOnlyMounts";
 const GATE_IMAGE: &str = "ImageVolume";
@@ -251,7 +252,7 @@ fn projected(s: &Value, p: &FieldPath, opts: EnvOpts, out: &mut Findings) {
             let xp = sp.child("serviceAccountToken");
             match int(x, "expirationSeconds") {
                 // Defaulted to an hour; from 1.37 an unset one is refused as such.
-                None if !opts.defaulted && opts.minor >= 37 => {
+                None if !opts.defaulted && Change::TokenExpirationRequired.at(opts.minor) => {
                     out.push(Diagnostic::required(&xp.child("expirationSeconds"), ""));
                 }
                 None => {
@@ -308,7 +309,7 @@ fn projected(s: &Value, p: &FieldPath, opts: EnvOpts, out: &mut Findings) {
 fn csi_driver_name(name: &str, p: &FieldPath, minor: u32, out: &mut Findings) {
     if name.is_empty() {
         out.push(Diagnostic::required(p, ""));
-        if minor >= 35 {
+        if Change::CsiDriverNameRequiredEnds.at(minor) {
             return;
         }
     }
@@ -662,7 +663,8 @@ fn volume_source(
             let ip = p.child("image");
             // Up to 1.36 only a Pod must name its image (opts.ResourceIsPod): a template may
             // leave it for a webhook to fill; 1.37 requires it of templates too.
-            if str_of(img, "reference").is_empty() && (pod_name.is_some() || opts.minor >= 37) {
+            if str_of(img, "reference").is_empty() && (pod_name.is_some() || Change::ImageVolumeReferenceInTemplates.at(opts.minor))
+            {
                 out.push(Diagnostic::required(&ip.child("reference"), ""));
             }
             match img.get("pullPolicy").and_then(Value::as_str) {
@@ -716,11 +718,11 @@ pub(super) fn validate_volumes(
     let defaulted = !ctx.skip_defaulting;
     // 1.31 validates an image volume only under the gate; later minors whenever it is there
     // (with the gate off a create has dropped it, unless skipDefaulting keeps it).
-    let image_on = image_gate || (!defaulted && opts.minor >= 32);
+    let image_on = image_gate || (!defaulted && Change::ImageVolumeAlwaysValidated.at(opts.minor));
     let mut v = Volumes {
         opts: Some(opts),
         rro: ctx.gates.enabled(GATE_RRO),
-        image_sub_path_refused: image_on && opts.minor <= 32,
+        image_sub_path_refused: image_on && !Change::ImageVolumeSubPath.at(opts.minor),
         ..Default::default()
     };
     let vols = volumes_of(spec);

@@ -15,6 +15,7 @@ use super::netaddr;
 use super::{Ctx, meta, selector};
 use crate::diag::{Diagnostic, FieldPath, Findings};
 use serde_json::{Map, Value, json};
+use crate::versions::Change;
 
 fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
     v.get(key).and_then(Value::as_str).unwrap_or("")
@@ -41,7 +42,7 @@ fn strings(v: &Value, key: &str) -> Vec<String> {
 
 /// A `[]string` as the minor's apimachinery prints it.
 fn print_strings(list: &[String], minor: u32) -> String {
-    if minor >= 34 {
+    if Change::FieldErrorJsonValues.at(minor) {
         return Value::from(list.to_vec()).to_string();
     }
     crate::go_strconv::string_slice(list)
@@ -388,7 +389,7 @@ fn cluster_ips_related(spec: &Value, ctx: &Ctx) -> Vec<Diagnostic> {
             ));
         }
     }
-    let strict = ctx.gates.enabled("StrictIPCIDRValidation");
+    let strict = ctx.gates.active("StrictIPCIDRValidation");
     let mut invalid_ips = false;
     for (i, v) in ips.iter().enumerate() {
         if i == 0 && v == "None" {
@@ -403,7 +404,7 @@ fn cluster_ips_related(spec: &Value, ctx: &Ctx) -> Vec<Diagnostic> {
             }
             continue;
         }
-        let msgs = legacy_ip_errors(v, strict, minor);
+        let msgs = legacy_ip_errors(v, strict);
         invalid_ips |= !msgs.is_empty();
         for m in msgs {
             out.push(Diagnostic::invalid(&ips_path.index(i), v.as_str(), m));
@@ -459,8 +460,8 @@ fn cluster_ips_related(spec: &Value, ctx: &Ctx) -> Vec<Diagnostic> {
 }
 
 /// IsValidIPForLegacyField (1.33+) or validation.IsValidIP (before): the address's messages.
-fn legacy_ip_errors(v: &str, strict: bool, minor: u32) -> Vec<&'static str> {
-    netaddr::ip_errors(v, strict && minor >= 33)
+fn legacy_ip_errors(v: &str, strict: bool) -> Vec<&'static str> {
+    netaddr::ip_errors(v, strict)
 }
 
 /// ValidateEndpointIP (1.33+) / ValidateNonSpecialIP (before), on an address already parsed.
@@ -500,7 +501,7 @@ fn special_ip(v: &str, p: &FieldPath, out: &mut Findings) {
 
 /// The internal core.ServicePort{Protocol, Port} key of the duplicate-port error, printed.
 fn print_port_key(protocol: &str, port: i64, minor: u32) -> String {
-    if minor >= 34 {
+    if Change::FieldErrorJsonValues.at(minor) {
         format!(
             "{{\"Name\":\"\",\"Protocol\":{},\"AppProtocol\":null,\"Port\":{port},\"TargetPort\":0,\"NodePort\":0}}",
             Value::from(protocol)
@@ -552,7 +553,7 @@ fn validate_service(svc: &Value, ctx: &Ctx, minor: u32, out: &mut Findings) {
                 ));
             }
             // Up to 1.32, LoadBalancer Services only.
-            if minor <= 32 && kind == "LoadBalancer" {
+            if !Change::KubeletPortAllowed.at(minor) && kind == "LoadBalancer" {
                 for (i, port) in ports.iter().enumerate() {
                     if int_of(port, "port") == 10250 {
                         out.push(Diagnostic::invalid(
@@ -625,11 +626,11 @@ fn validate_service(svc: &Value, ctx: &Ctx, minor: u32, out: &mut Findings) {
         ));
     }
     out.extend(cluster_ips_related(spec, ctx));
-    let strict = ctx.gates.enabled("StrictIPCIDRValidation");
+    let strict = ctx.gates.active("StrictIPCIDRValidation");
     let ep = sp.child("externalIPs");
     for (i, ip) in strings(spec, "externalIPs").iter().enumerate() {
         let p = ep.index(i);
-        let msgs = legacy_ip_errors(ip, strict, minor);
+        let msgs = legacy_ip_errors(ip, strict);
         if msgs.is_empty() {
             special_ip(ip, &p, out);
         } else {
@@ -684,7 +685,7 @@ fn validate_service(svc: &Value, ctx: &Ctx, minor: u32, out: &mut Findings) {
         }
         seen.push(key);
     }
-    source_ranges(svc, spec, kind, strict, minor, out);
+    source_ranges(svc, spec, kind, strict, out);
     if present(spec, "allocateLoadBalancerNodePorts") && kind != "LoadBalancer" {
         out.push(Diagnostic::forbidden(
             &sp.child("allocateLoadBalancerNodePorts"),
@@ -715,7 +716,7 @@ fn validate_service(svc: &Value, ctx: &Ctx, minor: u32, out: &mut Findings) {
     traffic_policies(spec, kind, out);
     if present(spec, "trafficDistribution") {
         let td = str_of(spec, "trafficDistribution");
-        let supported: &[&str] = if minor >= 33 && ctx.gates.enabled("PreferSameTrafficDistribution")
+        let supported: &[&str] = if ctx.gates.active("PreferSameTrafficDistribution")
         {
             &["PreferClose", "PreferSameZone", "PreferSameNode"]
         } else {
@@ -820,10 +821,8 @@ fn source_ranges(
     spec: &Value,
     kind: &str,
     strict: bool,
-    minor: u32,
     out: &mut Findings,
 ) {
-    let strict = strict && minor >= 33;
     let ranges = strings(spec, "loadBalancerSourceRanges");
     if !ranges.is_empty() {
         let p = FieldPath::new("spec").child("LoadBalancerSourceRanges");

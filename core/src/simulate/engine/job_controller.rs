@@ -10,6 +10,7 @@
 use super::{Engine, Ev, Obj, PodFailureOutcome, PodState, StatusCounts};
 use crate::diag::Diagnostic;
 use crate::eval::job::PolicyAction;
+use crate::versions::Change;
 
 /// The message of the SuccessCriteriaMet and Complete conditions of a Job that reached its
 /// completions (upstream's `newSuccessCondition`).
@@ -106,7 +107,7 @@ impl Engine<'_> {
                 counts.ready += 1;
             }
         }
-        if job.held && self.decider.minor() <= 35 {
+        if job.held && !Change::JobHeldStatusGone.at(self.decider.minor()) {
             counts.active = 0;
         }
         if self.decider.gate("JobPodReplacementPolicy") {
@@ -129,7 +130,7 @@ impl Engine<'_> {
         }
         // The API server checks ready against active only with JobManagedBy on (beta, on by
         // default from 1.32; pkg/registry/batch/job/strategy.go getStatusValidationOptions).
-        if self.decider.minor() > 35 || !self.decider.gate("JobManagedBy") {
+        if Change::JobHeldStatusGone.at(self.decider.minor()) || !self.decider.gate("JobManagedBy") {
             return false;
         }
         let ready = self.status_counts(j).ready;
@@ -173,7 +174,9 @@ impl Engine<'_> {
         if job.phase != "Running" {
             return;
         }
-        if minor <= 35 && (job.held || job.index_waiting || job.sync_errors > 0) {
+        if !Change::JobHeldStatusGone.at(minor)
+            && (job.held || job.index_waiting || job.sync_errors > 0)
+        {
             self.enqueue_job_sync(j, now);
         } else {
             if job.written_before.is_none_or(|(at, _)| at != now) {
@@ -612,7 +615,9 @@ impl Engine<'_> {
             }
             // The new Pods' add events queue a sync at once; up to 1.35 it is played when an
             // index still waits for its back-off (it holds, and its status may be refused).
-            if self.decider.minor() <= 35 && self.jobs.get(j).is_some_and(|x| x.index_waiting) {
+            if !Change::JobHeldStatusGone.at(self.decider.minor())
+                && self.jobs.get(j).is_some_and(|x| x.index_waiting)
+            {
                 self.enqueue_job_sync(j, now);
             }
         }

@@ -2,6 +2,7 @@
 //! exit decided by the container's or the Pod's restart policy (and KEP-5307's rules), restarts
 //! delayed by the CrashLoopBackOff curve, and the whole-Pod restarts of the AlwaysPod proposal.
 
+use crate::versions::Change;
 use super::*;
 
 impl Engine<'_> {
@@ -218,7 +219,7 @@ impl Engine<'_> {
     /// (kuberuntime_manager.go:1283-1288). So with every regular container stopped and the last
     /// sidecar waiting in its back-off, a regular container restarts only with that sidecar.
     fn regulars_may_start(&self, p: usize) -> bool {
-        if self.decider.minor() >= 37 {
+        if Change::RegularsRestartPastSidecarBackoff.at(self.decider.minor()) {
             return true;
         }
         let Some(pod) = self.pods.get(p) else {
@@ -648,7 +649,7 @@ impl Engine<'_> {
             KubeletDecision::DoNotRestart => match kind {
                 Kind::Init if code == 0 => self.advance_init(p, c, now),
                 Kind::Init => self.end_pod_at_sync(p, "Failed", Some("InitContainerFailed")),
-                _ if self.decider.minor() <= 36 => {
+                _ if !Change::PodEndsAtExitSync.at(self.decider.minor()) => {
                     // Whether the Pod ends is the sync's, after every exit of this instant.
                     if self.regulars_done(p).is_some()
                         && let Some(pod) = self.pods.get_mut(p)
@@ -847,7 +848,7 @@ impl Engine<'_> {
         // initialization, and the Pod is Pending unless a regular container shows Running or
         // Terminated: one waiting in CrashLoopBackOff does not (HasAnyRegularContainerStarted,
         // container/helpers.go:396-416).
-        if self.decider.minor() <= 32 && !pending {
+        if !Change::SidecarStartedBeforePhase.at(self.decider.minor()) && !pending {
             let sidecar_running = pod
                 .containers
                 .iter()

@@ -13,6 +13,7 @@
 //! 10 s, the node monitor every --node-monitor-period, Pod GC every 20 s); the oracle's timeline
 //! leg drives the real controllers on the same grids (docs/oracle.md).
 
+use crate::versions::Change;
 use super::node_state::{LostNode, OUT_OF_SERVICE, Toleration, UNREACHABLE};
 use super::*;
 
@@ -215,7 +216,7 @@ impl Engine<'_> {
         // The node joins the zone's NoExecute taint queue: at this pass from 1.34; up to 1.33
         // at the next one, as monitorNodeHealth hands processTaintBaseEviction the Ready
         // condition from before the pass (node_lifecycle_controller.go, 1.33.13:737).
-        let queued_at = if self.decider.minor() <= 33 {
+        let queued_at = if !Change::TaintQueueSamePass.at(self.decider.minor()) {
             now + self.node_loss.period_ms
         } else {
             now

@@ -26,6 +26,7 @@ use cel::{Context, ExecutionError, Program, Value as Cv};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::Arc;
+use crate::versions::Change;
 
 /// celconfig.MaxEvaluatedMessageExpressionSizeBytes.
 const MAX_MESSAGE_EXPRESSION_BYTES: usize = 5 * 1024;
@@ -176,7 +177,7 @@ fn node_rules(
         let detail = message_expression(rule, &ctx).unwrap_or_else(|| rule_message_or_default(rule));
         // From 1.35 the error carries the value (left out for objects and arrays); before, the
         // schema's type, as for the validator's own errors (validation.go at each minor).
-        let bad = if minor < 35 {
+        let bad = if !Change::CelErrorCarriesValue.at(minor) {
             Some(Value::from(ty))
         } else {
             (!matches!(ty, "object" | "array")).then(|| v.clone())
@@ -395,7 +396,7 @@ fn context<'a>(this: &Cv, minor: u32) -> Context<'a, 'a> {
     let _ = ctx.add_function("join", join);
     let _ = ctx.add_function("isSorted", is_sorted);
     let _ = ctx.add_function("sum", sum);
-    if minor <= 31 {
+    if !Change::CelIndexOfEmptyString.at(minor) {
         // cel-go v0.20.1 (Kubernetes 1.31) ext/strings.go indexOfOffset checks the offset
         // against the string's length before the search: a non-empty needle in an empty string
         // is "index out of range: 0" (v0.22 and later answer -1).

@@ -12,6 +12,7 @@ use super::go;
 use super::schema::{Additional, Schema};
 use crate::diag::{Diagnostic, ErrorType};
 use serde_json::Value;
+use crate::versions::Change;
 
 /// kube-openapi's error codes that kubeOpenAPIResultToFieldErrors tells apart, and `Plain` for
 /// the errors that are not `*errors.Validation` (the composite anyOf/oneOf/allOf/not errors, the
@@ -138,7 +139,7 @@ fn is_json_integer(f: f64, minor: u32) -> bool {
     if !f.is_finite() || !(-MAX..=MAX).contains(&f) {
         return false;
     }
-    if minor < 37 {
+    if !Change::SwagIntegerRounded.at(minor) {
         // float64(uint64(f)) as amd64 computes it: a negative f goes through int64.
         let g = if f < 0.0 {
             (go::f64_to_i64(f) as u64) as f64
@@ -462,7 +463,7 @@ fn number_check(s: &Schema, path: &str, data: &Value, minor: u32) -> Res {
     // kube-openapi checks values and bounds against the schema's type and format from the
     // release of Kubernetes 1.36; before, it knew neither.
     let (type_name, format) = match s.types.as_slice() {
-        _ if minor < 36 => ("", ""),
+        _ if !Change::OpenapiTypedBounds.at(minor) => ("", ""),
         [t] if t == "integer" => (
             "integer",
             if matches!(s.format.as_str(), "int32" | "int64") {
@@ -848,13 +849,13 @@ fn to_field_error(e: OErr, minor: u32) -> Diagnostic {
         Code::TooLong => {
             let max = e.valid;
             // 1.31's apiextensions-apiserver calls field.TooLongMaxLength; later ones TooLong.
-            let detail = if minor <= 31 {
+            let detail = if !Change::TooLongMaxLengthGone.at(minor) {
                 if max >= 0 {
                     format!("may not be longer than {max}")
                 } else {
                     "value is too long".to_owned()
                 }
-            } else if minor <= 33 || max != 1 {
+            } else if !Change::TooLongByteWording.at(minor) || max != 1 {
                 format!("may not be more than {max} bytes")
             } else {
                 format!("may not be more than {max} byte")
@@ -864,7 +865,7 @@ fn to_field_error(e: OErr, minor: u32) -> Diagnostic {
         Code::MaxItems | Code::TooManyProperties => {
             let max = e.valid;
             let actual = e.value.unwrap_or(Value::from(-1));
-            let detail = if minor >= 34 && max == 1 {
+            let detail = if Change::TooLongByteWording.at(minor) && max == 1 {
                 "must have at most 1 item".to_owned()
             } else {
                 format!("must have at most {max} items")

@@ -5,6 +5,7 @@
 
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
+use crate::versions::Change;
 
 /// One node of a structural schema (apiextensions.k8s.io/v1 JSONSchemaProps), with the keywords
 /// the API server acts on. `type` is a single name, or two (`integer`, `string`) for
@@ -118,7 +119,7 @@ fn supported_string_format(normalized: &str, minor: u32) -> bool {
             | "date"
             | "duration"
             | "datetime"
-    ) || (minor >= 34 && matches!(normalized, "k8sshortname" | "k8slongname"))
+    ) || (Change::K8sNameFormats.at(minor) && matches!(normalized, "k8sshortname" | "k8slongname"))
 }
 
 fn int_at(m: &Map<String, Value>, key: &str, path: &str) -> Result<Option<i64>, SchemaError> {
@@ -288,7 +289,7 @@ fn read_at(
         // int-or-string).
         let normalized = f.replace('-', "");
         let single = if s.types.len() == 1 { t } else { "" };
-        let keep = if minor < 36 {
+        let keep = if !Change::FormatsStrippedByType.at(minor) {
             supported_string_format(&normalized, minor)
         } else {
             match single {

@@ -8,6 +8,7 @@ use super::openapi::apimachinery_error;
 use super::schema::{Additional, Schema};
 use crate::diag::{Diagnostic, ErrorType};
 use serde_json::{Map, Value};
+use crate::versions::Change;
 
 const META: [&str; 3] = ["apiVersion", "kind", "metadata"];
 
@@ -356,7 +357,11 @@ fn embedded_at(s: Option<&Schema>, x: &Value, path: &str, minor: u32, out: &mut 
 
 fn embedded_resource(m: &Map<String, Value>, path: &str, minor: u32, out: &mut Vec<Diagnostic>) {
     // Up to 1.33 the Required errors carry a detail.
-    let missing = if minor <= 33 { "must not be empty" } else { "" };
+    let missing = if Change::EmbeddedResourceRequiredBare.at(minor) {
+        ""
+    } else {
+        "must not be empty"
+    };
     for key in ["apiVersion", "kind"] {
         if !m.contains_key(key) {
             out.push(apimachinery_error(

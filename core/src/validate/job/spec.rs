@@ -8,6 +8,7 @@ use crate::diag::{Diagnostic, FieldPath, Findings};
 use crate::go_strconv::quote as go_quote;
 use crate::validate::Ctx;
 use serde_json::Value;
+use crate::versions::Change;
 
 const MAX_PARALLELISM_FOR_INDEXED_JOB: i32 = 100_000;
 const MAX_FAILED_INDEXES_FOR_INDEXED_JOB: i32 = 100_000;
@@ -43,7 +44,7 @@ fn validate_managed_by(value: &str, p: &FieldPath, minor: u32, out: &mut Finding
     }
     if value.len() > MAX_MANAGED_BY_LENGTH {
         let mut d = Diagnostic::too_long(p, value, MAX_MANAGED_BY_LENGTH);
-        if minor <= 31 {
+        if !Change::TooLongMaxLengthGone.at(minor) {
             let detail = format!("may not be longer than {MAX_MANAGED_BY_LENGTH}");
             d.message = format!("{}: Too long: {detail}", p.as_str());
             d.detail = Some(detail);
@@ -262,7 +263,7 @@ fn validate_success_policy(
 ) {
     if !is_indexed(spec) {
         let detail = "requires indexed completion mode";
-        out.push(if minor >= 34 {
+        out.push(if Change::FieldErrorJsonValues.at(minor) {
             Diagnostic::invalid(path, go_internal_success_policy(sp), detail)
         } else {
             // apimachinery before v0.34 prints a struct value with Go's %#v.
