@@ -3,7 +3,8 @@
 //! that saphyr-parser refuses (`\'` escapes, a lone `-` in a flow collection), patched and read
 //! again.
 
-use super::*;
+use crate::diag::Diagnostic;
+use saphyr_parser::Span;
 
 pub(super) fn scan_error(e: &saphyr_parser::ScanError) -> Diagnostic {
     let m = e.marker();

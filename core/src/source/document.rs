@@ -1,10 +1,11 @@
 //! A read document: its JSON value, where each field sits (found on first use), and the edits
 //! a quick fix makes to the text while keeping its layout.
 
-use super::*;
-
-/// Where each field of each document of a stream sits, by field path.
-pub(super) type Positions = HashMap<String, (u32, u32)>;
+use super::resolve;
+use super::types::{Mode, Offset, Positions, ReadNote};
+use super::yaml::parse_stream;
+use serde_json::Value;
+use std::sync::{Arc, OnceLock};
 
 /// The positions of a whole stream, found on first use: most inputs are valid and never ask
 /// for a line, and building a path string for every node costs as much as parsing the YAML.
@@ -28,36 +29,6 @@ impl LazyPositions {
             })
             .get(index)
     }
-}
-
-/// Puts a diagnostic at another line and column, the `line L column C:` its message starts
-/// with too.
-pub(crate) fn move_diagnostic(d: &mut Diagnostic, line: u32, column: u32) {
-    if let (Some(old_line), Some(old_column)) = (d.line, d.column) {
-        let old_prefix = format!("line {old_line} column {old_column}: ");
-        if let Some(rest) = d.message.strip_prefix(&old_prefix) {
-            d.message = format!("line {line} column {column}: {rest}");
-        }
-    }
-    d.line = Some(line);
-    if d.column.is_some() {
-        d.column = Some(column);
-    }
-}
-
-/// A plain scalar the API server reads differently from what YAML 1.2 says (`yes` is true,
-/// `010` is 8, `0b11` is 3, `1_000` is 1000; a key `on` is `"true"`), found while reading.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ReadNote {
-    pub line: u32,
-    pub column: u32,
-    /// The field path of the value, or of the key's field.
-    pub field: String,
-    /// The scalar as written.
-    pub text: String,
-    /// What the API server reads (for a key: the key it becomes).
-    pub read_as: Value,
-    pub key: bool,
 }
 
 /// One document of a stream, with where each field sits.

@@ -1,7 +1,10 @@
 //! JSON read as the API server's strict decoder reads it: duplicate keys and non-finite numbers
 //! are errors.
 
-use super::*;
+use crate::diag::Diagnostic;
+use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Number, Value};
+use std::fmt;
 
 /// Text from bytes, or an `invalid-utf8` error naming the line and column (1-based, counted in
 /// characters as the YAML reader counts them) of the first byte that is not UTF-8. For the front

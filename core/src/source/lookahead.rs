@@ -1,7 +1,8 @@
 //! Errors the parser reports late or not at all: looking ahead in the text past what it has
 //! read, to name the line and the cause go-yaml names.
 
-use super::*;
+use crate::diag::Diagnostic;
+use saphyr_parser::Span;
 
 /// How far go-yaml (libyaml) reads a text it takes one document from: the root node, then the
 /// token after it, which ends the document. A token that could start a mapping key (most do)
@@ -222,41 +223,6 @@ pub(super) fn collection_end(
         at = next;
     }
     (start, false)
-}
-
-/// saphyr-parser's scanner looks past the end of the first document's root as libyaml's does,
-/// but refuses some things there that libyaml does not (a `}` closing nothing, text right after
-/// a quoted scalar), before it hands out the root's end. When the text up to the error reads as
-/// a whole first document, the error lies past it: the error stands only when libyaml's
-/// scanner reads that far and refuses it too. Otherwise that reading (the text up to the
-/// error, and the stream as go-yaml reads it) is returned.
-pub(super) fn error_past_the_root(
-    text: &str,
-    mode: Mode,
-    error: &Diagnostic,
-) -> Option<Result<(String, Stream), Diagnostic>> {
-    let at = byte_offset(text, error.line?, error.column?)?;
-    let prefix = text.get(..at)?;
-    let mut stream = match parse_stream(prefix, mode) {
-        Ok(stream) => stream,
-        // An error inside the document, before the one saphyr-parser met first while looking
-        // ahead: libyaml meets it first.
-        Err(e) if (e.line, e.column) < (error.line, error.column) => {
-            return Some(Err(parse_stream(prefix, mode.tracking())
-                .err()
-                .unwrap_or(e)));
-        }
-        Err(_) => return None,
-    };
-    let read = stream.read.filter(|r| !r.block_collection)?;
-    let read = Lookahead::after_root(text, read.root_start, &read.root_end_marker, false);
-    let past = (error.line? as usize, error.column? as usize - 1);
-    let info = error.message.split_once(": ").map_or("", |(_, i)| i);
-    if past <= read.until && !parser_only_error(info) {
-        return None;
-    }
-    stream.read = Some(read);
-    Some(Ok((prefix.to_owned(), stream)))
 }
 
 /// A scanner error libyaml meets in what it reads past the root (`Lookahead`): from the next

@@ -13,64 +13,52 @@
 //! `6`); see [`resolve`]. Duplicate keys, merged ones included, are errors, as in the strict field
 //! validation kubectl asks for by default.
 //!
-//! The parts, a file each: `yaml` (the reader and its guards), `resolve` (what a scalar means),
-//! `checks` (what go-yaml and saphyr-parser disagree on, checked or patched), `lookahead`
-//! (errors the parser reports late), `json` (strict JSON), `stream` (kubectl's splitting of a
-//! stream into documents), `document` (a read document, its positions and quick-fix edits) and
-//! `span` (line and column arithmetic).
+//! The parts, a file each: `yaml` (the event reader and its guards), `piece` (one piece of text
+//! read into documents: the passes, the patches, the look past the root), `resolve` (what a
+//! scalar means), `checks` (what go-yaml and saphyr-parser disagree on, checked or patched),
+//! `lookahead` (errors the parser reports late), `json` (strict JSON), `stream` (kubectl's
+//! splitting of a stream into documents), `document` (a read document, its positions and
+//! quick-fix edits), `span` (line and column arithmetic), `types` (the small types the parts
+//! share) and `limits` (the guards' limits).
+//!
+//! The parts import one another by name, never this file, and form no circle: `limits`,
+//! `types`, `checks`, `json` and `resolve` import no part; `lookahead` imports `checks`; `yaml`
+//! those; `document` the event reader (to find positions on first use); `piece` the reader and
+//! the document; `stream` the piece reader; `span` the document. This file only declares the
+//! parts and re-exports what the crate uses.
 
 mod checks;
 mod chunked;
 mod document;
 mod json;
+mod limits;
 mod lookahead;
+mod piece;
 mod resolve;
 pub mod settings;
 mod span;
 mod stream;
+mod types;
 mod yaml;
 
-use checks::*;
-use document::*;
-use lookahead::*;
-use yaml::*;
-
-pub(crate) use document::move_diagnostic;
-pub use document::{Document, ReadNote};
+pub use document::Document;
 pub use json::{parse_json_strict, text_from_bytes};
-pub use yaml::{parse_documents, parse_whole};
+pub use limits::{MAX_ALIAS_NODES, MAX_DEPTH, MAX_NODES};
+pub use piece::parse_whole;
+pub use types::ReadNote;
+pub(crate) use types::move_diagnostic;
 
 pub use chunked::{MAX_OBJECT_BYTES, Piece, Splitter};
 pub use span::{LineIndex, Part, attach_range, token_range};
 pub use stream::{
-    BrokenDocument, read_item, read_piece, read_stream, read_stream_at, separator_error,
+    BrokenDocument, parse_documents, read_item, read_piece, read_stream, read_stream_at,
+    separator_error,
 };
-
-use crate::diag::Diagnostic;
-use resolve::{CoreTag, Resolved};
-use saphyr_parser::{Event, Parser, ScalarStyle, Span, Tag};
-use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde_json::{Map, Number, Value};
-use std::borrow::Cow;
-use std::collections::HashMap;
-use std::fmt;
-use std::sync::{Arc, OnceLock};
-
-/// Deepest nesting accepted (Kubernetes objects need about 20 levels).
-pub const MAX_DEPTH: usize = 256;
-/// Most nodes one stream may produce, aliases expanded (a billion-laughs guard).
-pub const MAX_NODES: usize = 5_000_000;
-/// Most places one stream may hold where go-yaml (libyaml) reads what saphyr-parser refuses (a
-/// `\'` escape, a lone `-` in a flow collection): each is one more parse of the text; beyond it
-/// the parser's error stands.
-const MAX_QUOTE_PATCHES: usize = 100;
-/// Most nodes aliases may add to one stream. Manifests use anchors for a few shared snippets;
-/// a larger expansion is an alias bomb, refused while it is still small in memory.
-pub const MAX_ALIAS_NODES: usize = 100_000;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Value;
 
     fn one(text: &str) -> Document {
         let mut d = parse_documents(text).unwrap_or_default();

@@ -6,7 +6,8 @@
 //! the document was read from, on the field's line; where the text does not allow it (a block
 //! value, an anchor), the key is underlined.
 
-use super::{Document, Positions, replace_value_at};
+use super::document::{Document, replace_value_at};
+use super::types::Positions;
 use crate::diag::{Diagnostic, ErrorType, Range};
 
 /// Which part of a `key: value` entry a diagnostic is about.

@@ -27,7 +27,9 @@
 //! still find the next documents (YAML), restartkit reads and validates them anyway, and the
 //! error says kubectl will not; after a JSON syntax error nothing more can be read.
 
-use super::{Document, Mode, Offset, move_diagnostic, parse_text};
+use super::document::Document;
+use super::piece::parse_text;
+use super::types::{Mode, Offset, move_diagnostic};
 use crate::diag::{Diagnostic, Severity};
 use serde::de::IgnoredAny;
 
@@ -47,6 +49,17 @@ pub struct BrokenDocument {
     /// kubectl stops reading the stream here: it applies the documents before this one and
     /// none after.
     pub stops_kubectl: bool,
+}
+
+/// Parses YAML or JSON text with one or more documents, as kubectl reads a file (see
+/// [`read_stream`]). Empty documents are skipped. The first document that cannot be read is the
+/// error; [`read_stream`] gives every document and every error.
+pub fn parse_documents(text: &str) -> Result<Vec<Document>, Diagnostic> {
+    let mut docs = Vec::new();
+    for entry in read_stream(text) {
+        docs.push(entry.map_err(|b| b.error)?);
+    }
+    Ok(docs)
 }
 
 /// Every document of a YAML or JSON stream in order, each read or refused on its own, as the

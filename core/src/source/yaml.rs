@@ -1,74 +1,16 @@
 //! The YAML reader: saphyr-parser's events into JSON values with each node's position, as
 //! sigs.k8s.io/yaml resolves scalars (YAML 1.1), with the guards against hostile input.
 
-use super::*;
-
-/// How a piece of text is read.
-#[derive(Debug, Clone, Copy, Default)]
-pub(super) struct Mode {
-    /// Record where every field sits (slower; for error messages and positions).
-    pub(super) track: bool,
-    /// The text is a JSON value from kubectl's JSON stream decoder, not YAML: `\/` is an escape
-    /// and go-yaml's quirks are not patched in.
-    pub(super) json: bool,
-    /// Only the first YAML document of the text counts, as `yaml.Unmarshal` (go-yaml v2) reads
-    /// one chunk of kubectl's splitter.
-    pub(super) first_only: bool,
-    /// A key set twice keeps the last value instead of failing: go-yaml v2's non-strict reading,
-    /// which kubectl's stream decoder uses. Only asked to learn whether a document with a
-    /// duplicate key has another error too.
-    pub(super) lenient_keys: bool,
-}
-
-impl Mode {
-    pub(super) fn tracking(self) -> Self {
-        Mode {
-            track: true,
-            ..self
-        }
-    }
-}
-
-/// Where a piece of text starts in the whole stream: lines before it, and characters before it
-/// on its first line (a JSON object can start after another on the same line).
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub(crate) struct Offset {
-    pub lines: u32,
-    pub columns: u32,
-}
-
-impl Offset {
-    /// A 1-based (line, column) of the piece, as a position in the whole stream.
-    pub(super) fn apply(self, (line, column): (u32, u32)) -> (u32, u32) {
-        let column = if line <= 1 {
-            column.saturating_add(self.columns)
-        } else {
-            column
-        };
-        (line.saturating_add(self.lines), column)
-    }
-
-    /// The diagnostic's line and column, and the `line L column C:` its message starts with,
-    /// moved from the piece to the whole stream.
-    pub(super) fn shift(self, d: &mut Diagnostic) {
-        if self == Offset::default() {
-            return;
-        }
-        let Some(line) = d.line else { return };
-        let column = d.column.unwrap_or(1);
-        // A duplicate key's message names the line of the first one too.
-        if let Some((head, first)) = d.message.rsplit_once(" (first at line ")
-            && let Some(Ok(first)) = first.strip_suffix(')').map(str::parse::<u32>)
-        {
-            d.message = format!(
-                "{head} (first at line {})",
-                first.saturating_add(self.lines)
-            );
-        }
-        let (new_line, new_column) = self.apply((line, column));
-        move_diagnostic(d, new_line, new_column);
-    }
-}
+use super::checks::{err_at, escaped_slash_check, scan_error};
+use super::limits::{MAX_ALIAS_NODES, MAX_DEPTH, MAX_NODES};
+use super::lookahead::{Lookahead, collection_end, parser_only_error};
+use super::resolve::{self, CoreTag, Resolved};
+use super::types::{Mode, Positions, ReadNote};
+use crate::diag::Diagnostic;
+use saphyr_parser::{Event, Parser, ScalarStyle, Span, Tag};
+use serde_json::{Map, Value};
+use std::borrow::Cow;
+use std::collections::HashMap;
 
 pub(super) enum Frame {
     Seq {
@@ -199,148 +141,6 @@ pub(super) fn child_path(parent: &str, key: &str) -> String {
     } else {
         format!("{parent}.{key}")
     }
-}
-
-/// Parses YAML or JSON text with one or more documents, as kubectl reads a file (see
-/// [`read_stream`]). Empty documents are skipped. The first document that cannot be read is the
-/// error; [`read_stream`] gives every document and every error.
-pub fn parse_documents(text: &str) -> Result<Vec<Document>, Diagnostic> {
-    let mut docs = Vec::new();
-    for entry in read_stream(text) {
-        docs.push(entry.map_err(|b| b.error)?);
-    }
-    Ok(docs)
-}
-
-/// The whole text read as one YAML stream (JSON when it starts with `{`), without kubectl's
-/// splitting: what the API server reads of a request body (`sigs.k8s.io/yaml` on the whole
-/// body). The differential oracle's YAML leg compares this reading (docs/oracle.md).
-pub fn parse_whole(text: &str) -> Result<Vec<Document>, Diagnostic> {
-    let json = text
-        .trim_start_matches(char::is_whitespace)
-        .starts_with('{');
-    parse_text(
-        text,
-        Mode {
-            json,
-            ..Mode::default()
-        },
-        Offset::default(),
-    )
-}
-
-/// Reads one piece of text (a chunk of kubectl's YAML splitter, or one value of its JSON
-/// stream) that starts at `offset` in the whole stream; lines and columns of what it gives are
-/// the whole stream's.
-pub(super) fn parse_text(
-    text: &str,
-    mode: Mode,
-    offset: Offset,
-) -> Result<Vec<Document>, Diagnostic> {
-    parse_text_at(text, mode, offset).map_err(|mut d| {
-        offset.shift(&mut d);
-        d
-    })
-}
-
-pub(super) fn parse_text_at(
-    text: &str,
-    mode: Mode,
-    offset: Offset,
-) -> Result<Vec<Document>, Diagnostic> {
-    if !mode.json {
-        yaml_version_check(text)?;
-        if mode.first_only {
-            directives_without_document_check(text)?;
-        }
-    }
-    // The fast pass records no positions; an error (rare, and it needs its path and line)
-    // comes from the tracking pass, so both passes report exactly the same errors.
-    let mut patched: Option<String> = None;
-    let mut patches = 0;
-    let stream = loop {
-        let current = patched.as_deref().unwrap_or(text);
-        match parse_stream(current, mode) {
-            Ok(stream) => break stream,
-            Err(fast) => {
-                // Each patch costs a parse: bounded, so a text full of them cannot take long.
-                patches += 1;
-                if patches <= MAX_QUOTE_PATCHES
-                    && !mode.json
-                    && let Some(p) = quote_escape_patch(current, &fast)
-                        .or_else(|| flow_dash_patch(current, &fast))
-                {
-                    patched = Some(p);
-                    continue;
-                }
-                if mode.first_only
-                    && !mode.json
-                    && let Some(past) = error_past_the_root(current, mode, &fast)
-                {
-                    let (prefix, stream) = past?;
-                    patched = Some(prefix);
-                    break stream;
-                }
-                let error = parse_stream(current, mode.tracking()).err().unwrap_or(fast);
-                return Err(unprintable(text, error.line).unwrap_or(error));
-            }
-        }
-    };
-    if let Some(e) = stream.read.and_then(|read| lookahead_error(text, &read)) {
-        return Err(e);
-    }
-    let until = stream.read.map_or(text.len(), |r| r.until_byte);
-    if !mode.json
-        && let Some(e) = unprintable(text.get(..until).unwrap_or(text), None)
-    {
-        return Err(e);
-    }
-    let read = patched.as_deref().unwrap_or(text);
-    let per_document = OnceLock::new();
-    let mut notes = stream.notes;
-    if notes.iter().any(|n| !n.is_empty())
-        && let Ok(tracked) = parse_stream(read, mode.tracking())
-    {
-        // Rare (most manifests have no such scalar): the tracking pass names their fields, and
-        // its positions are kept rather than found again later.
-        notes = tracked.notes;
-        let _ = per_document.set(tracked.positions);
-    }
-    let positions = Arc::new(LazyPositions {
-        text: read.into(),
-        mode,
-        offset,
-        per_document,
-    });
-    let unread_from = stream
-        .read
-        .and_then(|r| unread_after(text, r.root_end_marker))
-        .map(|l| offset.apply((l, 1)).0);
-    let mut notes = notes.into_iter();
-    Ok(stream
-        .docs
-        .into_iter()
-        .enumerate()
-        .map(|(index, (line, value, root_at))| {
-            let mut notes = notes.next().unwrap_or_default();
-            for n in &mut notes {
-                (n.line, n.column) = offset.apply((n.line, n.column));
-            }
-            // A root mapping with the key "" gives that key the path "" as well (the tracking
-            // pass places it there): only without one is the root's position the path's.
-            let root = root_at.filter(|_| value.as_object().is_none_or(|m| !m.contains_key("")));
-            Document {
-                index,
-                line: offset.apply((line, 1)).0,
-                root,
-                value,
-                notes,
-                unread_from,
-                positions: Arc::clone(&positions),
-                chunk_index: index,
-            }
-        })
-        .collect())
 }
 
 /// A 1-based line and column.
