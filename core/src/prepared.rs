@@ -116,6 +116,42 @@ impl PreparedPolicy {
         self.containers.iter().position(|c| c == name)
     }
 
+    /// The index `decide_exit` takes for a container named by the caller, or the one error every
+    /// front end gives (code `unknown-container` on field `container`, naming the containers).
+    pub fn resolve_container(&self, container: ContainerRef<'_>) -> Result<usize, Diagnostic> {
+        let n = self.containers.len();
+        match container {
+            ContainerRef::Name(name) => self.container_index(name).ok_or_else(|| {
+                unknown_container(format!(
+                    "no container named {name:?}; containers: {}",
+                    self.containers.join(", ")
+                ))
+            }),
+            ContainerRef::Index(i) => usize::try_from(i)
+                .ok()
+                .filter(|&u| u < n)
+                .ok_or_else(|| unknown_container(out_of_range(i, n))),
+        }
+    }
+
+    /// `decide_exit` with an index out of range as the diagnostic `resolve_container` gives.
+    pub fn decide_checked(&self, index: usize, exit_code: i32) -> Result<Action, Diagnostic> {
+        self.decide_exit(index, exit_code)
+            .ok_or_else(|| self.index_error(index))
+    }
+
+    /// The action code of each exit code of `codes` for one container.
+    pub fn decide_codes(&self, index: usize, codes: &[i32]) -> Result<Vec<u8>, Diagnostic> {
+        let mut out = Vec::new();
+        self.decide_many(index, codes, &mut out)
+            .ok_or_else(|| self.index_error(index))?;
+        Ok(out)
+    }
+
+    fn index_error(&self, index: usize) -> Diagnostic {
+        unknown_container(out_of_range(index, self.containers.len()))
+    }
+
     /// Whether a Job's pod failure policy takes over when the Pod fails.
     pub fn is_job(&self) -> bool {
         self.job.is_some()
@@ -163,6 +199,22 @@ impl PreparedPolicy {
     }
 }
 
+/// How a caller names a container of a prepared policy: by name, or by its index in
+/// [`PreparedPolicy::container_names`].
+#[derive(Debug, Clone, Copy)]
+pub enum ContainerRef<'a> {
+    Name(&'a str),
+    Index(i64),
+}
+
+fn out_of_range(index: impl std::fmt::Display, len: usize) -> String {
+    format!("container index {index} is out of range (0..{len})")
+}
+
+fn unknown_container(message: String) -> Diagnostic {
+    Diagnostic::request("unknown-container", "container", message)
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
@@ -195,6 +247,29 @@ mod tests {
             "sidecars always restart"
         );
         assert_eq!(p.decide_exit(2, 1), None);
+    }
+
+    /// Every front end names a container the same way and gets the same error for a wrong one.
+    #[test]
+    fn containers_resolve_by_name_or_index_with_one_error() {
+        let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": {
+            "containers": [{"name": "main", "image": "i"}, {"name": "log", "image": "i"}]}});
+        let p = PreparedPolicy::new(&pod, &gates(true)).unwrap();
+        assert_eq!(p.resolve_container(ContainerRef::Name("log")).unwrap(), 1);
+        assert_eq!(p.resolve_container(ContainerRef::Index(0)).unwrap(), 0);
+        let e = p.resolve_container(ContainerRef::Name("db")).unwrap_err();
+        assert_eq!(
+            (e.code.as_deref(), e.field.as_str(), e.message.as_str()),
+            (Some("unknown-container"), "container", "no container named \"db\"; containers: main, log")
+        );
+        for i in [2, -1, i64::MAX] {
+            let e = p.resolve_container(ContainerRef::Index(i)).unwrap_err();
+            assert_eq!(e.message, format!("container index {i} is out of range (0..2)"));
+        }
+        assert_eq!(p.decide_checked(1, 0).unwrap(), Action::Restart);
+        assert_eq!(p.decide_checked(5, 0).unwrap_err().message, "container index 5 is out of range (0..2)");
+        assert_eq!(p.decide_codes(0, &[0, 1]).unwrap(), vec![Action::Restart.code(); 2]);
+        assert_eq!(p.decide_codes(2, &[0]).unwrap_err().code.as_deref(), Some("unknown-container"));
     }
 
     #[test]

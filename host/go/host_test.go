@@ -198,27 +198,44 @@ func watFile(t testing.TB, path string) []byte {
 
 func TestRunawayStoppedWithin100ms(t *testing.T) {
 	ctx := context.Background()
+	p := loadSpin(ctx, t)
+	for round := uint64(1); round <= 2; round++ {
+		expectStopped(t, p, round, func() error {
+			_, _, err := p.Evaluate(ctx, []byte("{}"))
+			return err
+		})
+		if d, err := p.Describe(ctx); err != nil || !strings.Contains(d, "fake") {
+			t.Fatalf("%s %v", d, err)
+		}
+	}
+}
+
+// loadSpin loads the module whose calls never return, with a 50 ms deadline per call.
+func loadSpin(ctx context.Context, t *testing.T) *Plugin {
+	t.Helper()
 	p, err := LoadBytes(ctx, wat(t, "spin"), Limits{MemoryBytes: 4 << 20, Timeout: 50 * time.Millisecond}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer p.Close(ctx)
-	for round := uint64(1); round <= 2; round++ {
-		start := time.Now()
-		_, _, err := p.Evaluate(ctx, []byte("{}"))
-		took := time.Since(start)
-		if !errors.Is(err, ErrTimeout) {
-			t.Fatalf("want a timeout, got %v", err)
-		}
-		if took < 45*time.Millisecond || took >= stoppedWithin {
-			t.Fatalf("stopped after %v", took)
-		}
-		if p.Rebuilds() != round {
-			t.Fatalf("rebuilds %d", p.Rebuilds())
-		}
-		if d, err := p.Describe(ctx); err != nil || !strings.Contains(d, "fake") {
-			t.Fatalf("%s %v", d, err)
-		}
+	t.Cleanup(func() { p.Close(ctx) })
+	return p
+}
+
+// expectStopped: call times out at the 50 ms deadline (not before, and well before "never"),
+// and the plugin has been rebuilt `round` times.
+func expectStopped(t *testing.T, p *Plugin, round uint64, call func() error) {
+	t.Helper()
+	start := time.Now()
+	err := call()
+	took := time.Since(start)
+	if !errors.Is(err, ErrTimeout) {
+		t.Fatalf("want a timeout, got %v", err)
+	}
+	if took < 45*time.Millisecond || took >= stoppedWithin {
+		t.Fatalf("stopped after %v", took)
+	}
+	if p.Rebuilds() != round {
+		t.Fatalf("rebuilds %d", p.Rebuilds())
 	}
 }
 
@@ -232,28 +249,16 @@ const stoppedWithin = 2 * time.Second
 // are never stopped, however long they run together; a context's own deadline still applies.
 func TestRunawayDecideExitStopped(t *testing.T) {
 	ctx := context.Background()
-	p, err := LoadBytes(ctx, wat(t, "spin"), Limits{MemoryBytes: 4 << 20, Timeout: 50 * time.Millisecond}, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close(ctx)
+	p := loadSpin(ctx, t)
 	pr, err := p.Prepare(ctx, "{}")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for round := uint64(1); round <= 2; round++ {
-		start := time.Now()
-		_, err := p.DecideExit(ctx, pr, 0, 99)
-		took := time.Since(start)
-		if !errors.Is(err, ErrTimeout) {
-			t.Fatalf("want a timeout, got %v", err)
-		}
-		if took < 45*time.Millisecond || took >= stoppedWithin {
-			t.Fatalf("stopped after %v", took)
-		}
-		if p.Rebuilds() != round {
-			t.Fatalf("rebuilds %d", p.Rebuilds())
-		}
+		expectStopped(t, p, round, func() error {
+			_, err := p.DecideExit(ctx, pr, 0, 99)
+			return err
+		})
 		// The next calls run on a fresh instance (re-prepared) under a fresh deadline: 150 ms of
 		// short calls, three deadlines' worth, all answered.
 		for until := time.Now().Add(150 * time.Millisecond); time.Now().Before(until); {

@@ -214,6 +214,29 @@ impl Sandbox {
             None => HostError::Trap(format!("{e:#}")),
         }
     }
+
+    /// Calls the module's `export` (its ABI major version) and refuses a module of another one.
+    fn check_abi_major(
+        &self,
+        (store, instance): (&mut Store<State>, &Instance),
+        export: &str,
+        kind: &'static str,
+        expected: i32,
+    ) -> Result<(), HostError> {
+        let major: TypedFunc<(), i32> = func(store, instance, export)?;
+        let found = major
+            .call(&mut *store, ())
+            .map_err(|e| self.classify(e, store))?;
+        if found == expected {
+            Ok(())
+        } else {
+            Err(HostError::AbiMismatch {
+                kind,
+                found,
+                expected,
+            })
+        }
+    }
 }
 
 fn func<P: wasmtime::WasmParams, R: wasmtime::WasmResults>(
@@ -437,6 +460,16 @@ struct SharedEngine {
 /// Engines by "fuel metering on"; weak, so the last Host to go stops the ticker.
 static ENGINES: Mutex<Vec<(bool, Weak<SharedEngine>)>> = Mutex::new(Vec::new());
 
+/// Compiles a module (or takes it from the cache by its content: then the hit says so).
+fn compile_module(
+    shared: &SharedEngine,
+    bytes: &[u8],
+    cache: &Cache,
+) -> Result<(Module, Option<CacheHit>), HostError> {
+    let (module, from_cache) = cache::compile(&shared.engine, bytes, cache)?;
+    Ok((module, from_cache.then_some(CacheHit::Content)))
+}
+
 fn engine_for(limits: &Limits) -> Result<Arc<SharedEngine>, HostError> {
     let fuel = limits.fuel.is_some();
     let mut engines = ENGINES.lock().unwrap_or_else(PoisonError::into_inner);
@@ -486,28 +519,16 @@ impl Host {
             return Host::from_module(shared, module, Some(CacheHit::FileIdentity), limits, cache);
         }
         let bytes = read_file(path)?;
-        let (module, from_cache) = cache::compile(&shared.engine, &bytes, &cache)?;
+        let (module, hit) = compile_module(&shared, &bytes, &cache)?;
         cache::link_identity(&shared.engine, path, &bytes, &cache);
-        Host::from_module(
-            shared,
-            module,
-            from_cache.then_some(CacheHit::Content),
-            limits,
-            cache,
-        )
+        Host::from_module(shared, module, hit, limits, cache)
     }
 
     /// Loads a policy module from bytes (binary, or WebAssembly text).
     pub fn from_bytes(bytes: &[u8], limits: Limits, cache: Cache) -> Result<Host, HostError> {
         let shared = engine_for(&limits)?;
-        let (module, from_cache) = cache::compile(&shared.engine, bytes, &cache)?;
-        Host::from_module(
-            shared,
-            module,
-            from_cache.then_some(CacheHit::Content),
-            limits,
-            cache,
-        )
+        let (module, hit) = compile_module(&shared, bytes, &cache)?;
+        Host::from_module(shared, module, hit, limits, cache)
     }
 
     fn from_module(
@@ -537,17 +558,9 @@ impl Host {
     /// Makes a fresh instance and checks its ABI version and exports.
     fn instantiate(&mut self) -> Result<Live, HostError> {
         let (mut store, instance) = self.sandbox.instantiate()?;
-        let major: TypedFunc<(), i32> = func(&mut store, &instance, "restartkit_abi_version")?;
-        let major = major
-            .call(&mut store, ())
-            .map_err(|e| self.sandbox.classify(e, &store))?;
-        if major != ABI_MAJOR {
-            return Err(HostError::AbiMismatch {
-                kind: "policy module",
-                found: major,
-                expected: ABI_MAJOR,
-            });
-        }
+        let module = (&mut store, &instance);
+        self.sandbox
+            .check_abi_major(module, "restartkit_abi_version", "policy module", ABI_MAJOR)?;
         let minor: TypedFunc<(), i32> =
             func(&mut store, &instance, "restartkit_abi_minor_version")?;
         self.abi_minor = minor
@@ -972,18 +985,13 @@ struct Decider {
 impl Decider {
     fn instantiate(&self) -> Result<DeciderLive, HostError> {
         let (mut store, instance) = self.sandbox.instantiate()?;
-        let major: TypedFunc<(), i32> =
-            func(&mut store, &instance, "restartkit_decider_abi_version")?;
-        let major = major
-            .call(&mut store, ())
-            .map_err(|e| self.sandbox.classify(e, &store))?;
-        if major != DECIDER_ABI_MAJOR {
-            return Err(HostError::AbiMismatch {
-                kind: "decider",
-                found: major,
-                expected: DECIDER_ABI_MAJOR,
-            });
-        }
+        let module = (&mut store, &instance);
+        self.sandbox.check_abi_major(
+            module,
+            "restartkit_decider_abi_version",
+            "decider",
+            DECIDER_ABI_MAJOR,
+        )?;
         let decide = func(&mut store, &instance, "restartkit_decide")?;
         let configure = if instance
             .get_export(&mut store, "restartkit_decider_configure")

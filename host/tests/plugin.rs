@@ -358,24 +358,25 @@ fn an_invalid_job_is_evaluated_as_upstream_with_its_errors_as_warnings() {
 
 #[test]
 fn cli_conformance_runner_prints_fail_lines_and_totals() {
-    let exe = env!("CARGO_BIN_EXE_restartkit-host");
     let dir = std::env::temp_dir().join(format!("restartkit-host-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("v.json");
-    std::fs::write(
-        &file,
+    // `restartkit-host conformance --plugin P FILE` on `vectors`: its exit code and stdout.
+    let run = |vectors: &str| {
+        std::fs::write(&file, vectors).unwrap();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_restartkit-host"))
+            .args(["conformance", "--plugin"])
+            .arg(plugin_path())
+            .arg(&file)
+            .output()
+            .unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned())
+    };
+    let (code, stdout) = run(
         r#"[{"id":"describe-ok","op":"describe","input":{},"expect":{"contractVersion":"1.3"}},
             {"id":"describe-wrong","op":"describe","input":{},"expect":{"contractVersion":"0.9"}}]"#,
-    )
-    .unwrap();
-    let out = std::process::Command::new(exe)
-        .args(["conformance", "--plugin"])
-        .arg(plugin_path())
-        .arg(&file)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    );
+    assert_eq!(code, Some(1), "{stdout}");
     let got = restartkit::contract::CONTRACT_VERSION;
     assert!(
         stdout.contains(&format!(
@@ -388,21 +389,10 @@ fn cli_conformance_runner_prints_fail_lines_and_totals() {
         stdout.trim_end().ends_with("1 passed, 1 failed"),
         "{stdout}"
     );
-    std::fs::write(
-        &file,
+    let (code, stdout) = run(
         r#"[{"id":"describe-ok","op":"describe","input":{},"expect":{"contractVersion":"1.3"}}]"#,
-    )
-    .unwrap();
-    let out = std::process::Command::new(exe)
-        .args(["conformance", "--plugin"])
-        .arg(plugin_path())
-        .arg(&file)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    assert_eq!(
-        String::from_utf8_lossy(&out.stdout).trim(),
-        "1 passed, 0 failed"
     );
+    assert_eq!(code, Some(0), "{stdout}");
+    assert_eq!(stdout.trim(), "1 passed, 0 failed");
     std::fs::remove_dir_all(&dir).unwrap();
 }

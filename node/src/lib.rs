@@ -11,7 +11,7 @@ use napi::bindgen_prelude::{AsyncTask, Int32Array, Uint8Array};
 use napi::{Env, Error, Result, Status, Task};
 use napi_derive::napi;
 use restartkit::Diagnostic;
-use restartkit::prepared::{Action, PrepareOptions, PreparedPolicy};
+use restartkit::prepared::{PrepareOptions, PreparedPolicy};
 use serde_json::Value;
 use restartkit::contract::guard::{error_response_text as error_response, guarded};
 
@@ -140,14 +140,6 @@ pub struct NativePolicy {
     inner: PreparedPolicy,
 }
 
-fn out_of_range(i: u32) -> Error {
-    to_js_error(&diag(
-        "unknown-container",
-        "container",
-        format!("container index {i} is out of range"),
-    ))
-}
-
 #[napi]
 impl NativePolicy {
     /// Compiles a Pod or Job (JSON text) with options (JSON text: kubernetesVersion, featureGates).
@@ -191,24 +183,17 @@ impl NativePolicy {
     /// The action code of container `index` exiting with `exitCode`.
     #[napi]
     pub fn decide_code(&self, index: u32, exit_code: i32) -> Result<u32> {
-        guarded(|| Ok(self.inner.decide_exit(index as usize, exit_code)))
-            .map_err(|d| to_js_error(&d))?
+        guarded(|| self.inner.decide_checked(index as usize, exit_code))
             .map(|a| u32::from(a.code()))
-            .ok_or_else(|| out_of_range(index))
+            .map_err(|d| to_js_error(&d))
     }
 
     /// One action code per exit code.
     #[napi]
     pub fn decide_many(&self, index: u32, exit_codes: Int32Array) -> Result<Uint8Array> {
         let codes: &[i32] = &exit_codes;
-        let out = guarded(|| {
-            Ok(codes
-                .iter()
-                .map(|c| self.inner.decide_exit(index as usize, *c).map(Action::code))
-                .collect::<Option<Vec<u8>>>())
-        })
-        .map_err(|d| to_js_error(&d))?
-        .ok_or_else(|| out_of_range(index))?;
+        let out = guarded(|| self.inner.decide_codes(index as usize, codes))
+            .map_err(|d| to_js_error(&d))?;
         Ok(Uint8Array::new(out))
     }
 }

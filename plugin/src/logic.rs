@@ -197,12 +197,8 @@ fn slot_index(handle: i32) -> Option<usize> {
 
 /// `restartkit_decide_exit`: an action code (0..=6) or a negated status. Allocates nothing.
 pub fn decide_exit(handle: i32, container: i32, exit_code: i32) -> i32 {
-    SLOTS.with(|s| {
-        let slots = s.borrow();
-        let Some(policy) = slot_index(handle)
-            .and_then(|i| slots.get(i))
-            .and_then(Option::as_ref)
-        else {
+    with_policy(handle, |policy| {
+        let Some(policy) = policy else {
             return -Status::BadHandle.code();
         };
         let Ok(index) = usize::try_from(container) else {
@@ -215,27 +211,21 @@ pub fn decide_exit(handle: i32, container: i32, exit_code: i32) -> i32 {
     })
 }
 
-/// `restartkit_prepared_containers`: the container names of a prepared policy, as a JSON array.
-pub fn prepared_containers(handle: i32) -> Result<Box<[u8]>, Failure> {
+/// Runs `f` on the prepared policy `handle` names (None: it names none).
+#[inline]
+fn with_policy<R>(handle: i32, f: impl FnOnce(Option<&PreparedPolicy>) -> R) -> R {
     SLOTS.with(|s| {
         let slots = s.borrow();
-        let Some(policy) = slot_index(handle)
+        f(slot_index(handle)
             .and_then(|i| slots.get(i))
-            .and_then(Option::as_ref)
-        else {
-            return Err(Failure::plain(
-                Status::BadHandle,
-                &format!("no prepared policy has handle {handle}"),
-            ));
-        };
-        serde_json::to_vec(policy.container_names())
-            .map(Vec::into_boxed_slice)
-            .map_err(|e| {
-                Failure::plain(
-                    Status::Internal,
-                    &format!("cannot encode the container names: {e}"),
-                )
-            })
+            .and_then(Option::as_ref))
+    })
+}
+
+/// `restartkit_prepared_containers`: the container names of a prepared policy, as a JSON array.
+pub fn prepared_containers(handle: i32) -> Result<Box<[u8]>, Failure> {
+    encode_prepared(handle, "the container names", |p| {
+        serde_json::to_vec(p.container_names())
     })
 }
 
@@ -243,25 +233,26 @@ pub fn prepared_containers(handle: i32) -> Result<Box<[u8]>, Failure> {
 /// as warnings (code `invalid-object`), as a JSON array of Diagnostics; `[]` for a valid object.
 /// Found once by `prepare`; `decide_exit` never validates.
 pub fn prepared_warnings(handle: i32) -> Result<Box<[u8]>, Failure> {
-    SLOTS.with(|s| {
-        let slots = s.borrow();
-        let Some(policy) = slot_index(handle)
-            .and_then(|i| slots.get(i))
-            .and_then(Option::as_ref)
-        else {
+    encode_prepared(handle, "the warnings", |p| serde_json::to_vec(p.warnings()))
+}
+
+/// What one prepared policy holds, encoded by `encode` (`what` names it in an encoding error);
+/// a handle that names no policy is BadHandle.
+fn encode_prepared(
+    handle: i32,
+    what: &str,
+    encode: impl FnOnce(&PreparedPolicy) -> serde_json::Result<Vec<u8>>,
+) -> Result<Box<[u8]>, Failure> {
+    with_policy(handle, |policy| {
+        let Some(policy) = policy else {
             return Err(Failure::plain(
                 Status::BadHandle,
                 &format!("no prepared policy has handle {handle}"),
             ));
         };
-        serde_json::to_vec(policy.warnings())
+        encode(policy)
             .map(Vec::into_boxed_slice)
-            .map_err(|e| {
-                Failure::plain(
-                    Status::Internal,
-                    &format!("cannot encode the warnings: {e}"),
-                )
-            })
+            .map_err(|e| Failure::plain(Status::Internal, &format!("cannot encode {what}: {e}")))
     })
 }
 

@@ -9,7 +9,7 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use restartkit::Diagnostic;
-use restartkit::prepared::{Action, PrepareOptions, PreparedPolicy};
+use restartkit::prepared::{Action, ContainerRef, PrepareOptions, PreparedPolicy};
 use serde_json::Value;
 use restartkit::contract::guard::{error_response_text as internal_response, guarded};
 
@@ -232,38 +232,20 @@ impl Policy {
         if let Some(i) = self.quick_index(py, container) {
             return Ok(i);
         }
-        let names = self.inner.container_names();
-        if let Ok(name) = container.cast::<PyString>() {
+        let named = if let Ok(name) = container.cast::<PyString>() {
             let name = name.to_cow()?;
-            let name: &str = &name;
-            return self.inner.container_index(name).ok_or_else(|| {
-                raise(
-                    py,
-                    &[diag(
-                        "unknown-container",
-                        "container",
-                        format!(
-                            "no container named {name:?}; containers: {}",
-                            names.join(", ")
-                        ),
-                    )],
-                )
-            });
-        }
-        match container.extract::<i64>() {
-            Ok(i) if i >= 0 && (i as u64) < names.len() as u64 => Ok(i as usize),
-            Ok(i) => Err(raise(
-                py,
-                &[diag(
-                    "unknown-container",
-                    "container",
-                    format!("container index {i} is out of range (0..{})", names.len()),
-                )],
-            )),
-            Err(_) => Err(PyTypeError::new_err(
-                "container must be a container name (str) or an index (int)",
-            )),
-        }
+            self.inner.resolve_container(ContainerRef::Name(&name))
+        } else {
+            match container.extract::<i64>() {
+                Ok(i) => self.inner.resolve_container(ContainerRef::Index(i)),
+                Err(_) => {
+                    return Err(PyTypeError::new_err(
+                        "container must be a container name (str) or an index (int)",
+                    ));
+                }
+            }
+        };
+        named.map_err(|d| raise(py, &[d]))
     }
 
     fn action_name(&self, py: Python<'_>, action: Action) -> Py<PyString> {
@@ -384,15 +366,7 @@ impl Policy {
         exit_code: i32,
     ) -> PyResult<Py<PyString>> {
         let i = self.index(py, container)?;
-        let r = guarded(|| {
-            self.inner.decide_exit(i, exit_code).ok_or_else(|| {
-                diag(
-                    "unknown-container",
-                    "container",
-                    format!("container index {i} is out of range"),
-                )
-            })
-        });
+        let r = guarded(|| self.inner.decide_checked(i, exit_code));
         let action = r.map_err(|d| raise(py, &[d]))?;
         Ok(self.action_name(py, action))
     }
@@ -405,15 +379,7 @@ impl Policy {
         exit_code: i32,
     ) -> PyResult<u8> {
         let i = self.index(py, container)?;
-        let r = guarded(|| {
-            self.inner.decide_exit(i, exit_code).ok_or_else(|| {
-                diag(
-                    "unknown-container",
-                    "container",
-                    format!("container index {i} is out of range"),
-                )
-            })
-        });
+        let r = guarded(|| self.inner.decide_checked(i, exit_code));
         r.map(Action::code).map_err(|d| raise(py, &[d]))
     }
 
@@ -490,19 +456,7 @@ impl Policy {
         };
         let inner = &self.inner;
         let out = py.detach(|| {
-            guarded(|| {
-                codes
-                    .iter()
-                    .map(|c| inner.decide_exit(i, *c).map(Action::code))
-                    .collect::<Option<Vec<u8>>>()
-                    .ok_or_else(|| {
-                        diag(
-                            "unknown-container",
-                            "container",
-                            format!("container index {i} is out of range"),
-                        )
-                    })
-            })
+            guarded(|| inner.decide_codes(i, &codes))
         });
         let out = out.map_err(|d| raise(py, &[d]))?;
         Ok(PyBytes::new(py, &out))

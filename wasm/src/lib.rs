@@ -8,7 +8,7 @@
 
 use restartkit::contract::{Request, Response};
 use restartkit::diag::Diagnostic;
-use restartkit::prepared::{PrepareOptions, PreparedPolicy};
+use restartkit::prepared::{ContainerRef, PrepareOptions, PreparedPolicy};
 use serde::Serialize;
 use serde_json::Value;
 use std::sync::Mutex;
@@ -325,33 +325,29 @@ impl Policy {
     }
 
     fn index(&self, container: &JsValue) -> Result<usize, JsValue> {
-        let found = match (container.as_string(), container.as_f64()) {
-            (Some(name), _) => self.inner.container_index(&name),
-            (None, Some(i))
-                if i >= 0.0
-                    && i.fract() == 0.0
-                    && (i as usize) < self.inner.container_names().len() =>
-            {
-                Some(i as usize)
+        const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+        let shown;
+        let named = match (container.as_string(), container.as_f64()) {
+            (Some(name), _) => {
+                shown = name;
+                ContainerRef::Name(&shown)
             }
-            _ => None,
+            (None, Some(i)) if i.fract() == 0.0 && i.abs() <= MAX_SAFE_INTEGER => {
+                ContainerRef::Index(i as i64)
+            }
+            // Any other value names no container; the error shows it.
+            (None, Some(i)) => {
+                shown = i.to_string();
+                ContainerRef::Name(&shown)
+            }
+            (None, None) => {
+                shown = format!("{container:?}");
+                ContainerRef::Name(&shown)
+            }
         };
-        found.ok_or_else(|| {
-            let shown = container
-                .as_string()
-                .unwrap_or_else(|| format!("{container:?}"));
-            error(
-                None,
-                &[Diagnostic::request(
-                    "invalid-input",
-                    "container",
-                    format!(
-                        "container: no container {shown} (containers: {})",
-                        self.inner.container_names().join(", ")
-                    ),
-                )],
-            )
-        })
+        self.inner
+            .resolve_container(named)
+            .map_err(|d| error(None, &[d]))
     }
 
     /// The action when `container` (name or index) exits with `exitCode`.
@@ -363,18 +359,9 @@ impl Policy {
     ) -> Result<String, JsValue> {
         let i = self.index(&container)?;
         self.inner
-            .decide_exit(i, exit_code)
+            .decide_checked(i, exit_code)
             .map(|a| a.name().to_owned())
-            .ok_or_else(|| {
-                error(
-                    None,
-                    &[Diagnostic::request(
-                        "invalid-input",
-                        "container",
-                        "container: index out of range",
-                    )],
-                )
-            })
+            .map_err(|d| error(None, &[d]))
     }
 
     /// The action codes (0 DoNotRestart, 1 Restart, 2 RestartAllContainers, 3 FailJob, 4 FailIndex,
@@ -387,20 +374,9 @@ impl Policy {
         exit_codes: &[i32],
     ) -> Result<Vec<u8>, JsValue> {
         let i = self.index(&container)?;
-        exit_codes
-            .iter()
-            .map(|c| self.inner.decide_exit(i, *c).map(|a| a.code()))
-            .collect::<Option<Vec<u8>>>()
-            .ok_or_else(|| {
-                error(
-                    None,
-                    &[Diagnostic::request(
-                        "invalid-input",
-                        "container",
-                        "container: index out of range",
-                    )],
-                )
-            })
+        self.inner
+            .decide_codes(i, exit_codes)
+            .map_err(|d| error(None, &[d]))
     }
 }
 
