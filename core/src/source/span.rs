@@ -48,6 +48,8 @@ pub struct LineIndex<'a> {
     /// Columns of the stream before `text` on its first line: a List item or a JSON value
     /// that starts mid-line (compact JSON puts a whole List on one line).
     first_columns: u32,
+    /// Bytes (or characters) looked at so far, see [`LineIndex::scanned`].
+    scanned: std::cell::Cell<u64>,
 }
 
 /// Characters read from a diagnostic's column on, at most: what its range can cover. A line of
@@ -62,12 +64,34 @@ impl<'a> LineIndex<'a> {
             ascii: std::cell::OnceCell::new(),
             base: 0,
             first_columns: 0,
+            scanned: std::cell::Cell::new(0),
         }
+    }
+
+    /// How much of the text answering positions has looked at so far, each look counted:
+    /// finding the line starts and whether the text is ASCII (once each), then per range the
+    /// characters up to its column and its window. A stream is read in linear time when the
+    /// sum over its pieces stays a small multiple of its size.
+    pub fn scanned(&self) -> u64 {
+        self.scanned.get()
+    }
+
+    fn scan(&self, n: usize) {
+        self.scanned
+            .set(self.scanned.get().saturating_add(n as u64));
+    }
+
+    fn is_ascii(&self) -> bool {
+        *self.ascii.get_or_init(|| {
+            self.scan(self.text.len());
+            self.text.is_ascii()
+        })
     }
 
     /// Where each line starts.
     fn starts(&self) -> &[usize] {
         self.starts.get_or_init(|| {
+            self.scan(self.text.len());
             let mut starts = vec![0];
             starts.extend(self.text.match_indices('\n').map(|(i, _)| i + 1));
             starts
@@ -113,17 +137,21 @@ impl<'a> LineIndex<'a> {
             .ok()?
             .checked_sub(1)?
             .checked_sub(before)?;
-        let from = if *self.ascii.get_or_init(|| self.text.is_ascii()) {
+        let from = if self.is_ascii() {
             skip.min(l.len())
         } else {
+            self.scan(skip);
             l.char_indices().nth(skip).map_or(l.len(), |(i, _)| i)
         };
-        Some(l[from..].chars().take(WINDOW_CHARS).collect())
+        let window: Vec<char> = l[from..].chars().take(WINDOW_CHARS).collect();
+        self.scan(window.len());
+        Some(window)
     }
 
     /// How many characters 1-based `line` holds, the columns before the text's start counted.
     fn line_len(&self, line: u32) -> Option<usize> {
         let (l, before) = self.line(line)?;
+        self.scan(l.len());
         Some(before + l.chars().count())
     }
 }

@@ -56,6 +56,9 @@ pub struct Session {
     crds_learned: u64,
     next_index: usize,
     list: Option<OpenList>,
+    /// Bytes looked at so far, see [`Session::scanned`] (atomic: [`Session::ahead`] runs on
+    /// several threads).
+    scanned: std::sync::atomic::AtomicU64,
 }
 
 /// A piece validated ahead of its turn ([`Session::ahead`]), with what it took for granted.
@@ -116,11 +119,29 @@ impl Session {
                         crds_learned: 0,
                         next_index: 0,
                         list: None,
+                        scanned: Default::default(),
                     },
                     findings,
                 )
             }),
         )
+    }
+
+    /// How many bytes of the pieces' texts the session has looked at so far, a byte looked
+    /// at twice counted twice: the UTF-8 check and the reader of each piece read (a piece read
+    /// again after a guess failed counts again), and what answering positions scanned
+    /// ([`LineIndex::scanned`]). With [`crate::source::Splitter::scanned`] it shows that a
+    /// stream is read in linear time: a compact one-line List once copied each item with as many
+    /// spaces as its column, which made this grow with the square of the List.
+    pub fn scanned(&self) -> u64 {
+        self.scanned.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// A piece's text of `len` bytes checked and read, and its positions answered by `lines`.
+    fn count_read(&self, len: usize, lines: Option<&LineIndex>) {
+        let n = (2 * len as u64).saturating_add(lines.map_or(0, LineIndex::scanned));
+        self.scanned
+            .fetch_add(n, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// The Kubernetes version the stream is judged by (`x.y`).
@@ -259,12 +280,15 @@ impl Session {
                                 .is_ok_and(|d| super::crd_schema::is_crd(&d.value))
                         });
                         if has_crd {
+                            self.count_read(text.len(), None);
                             return None;
                         }
-                        entries
+                        let outcomes = entries
                             .into_iter()
                             .map(|entry| self.check_document(entry, &lines))
-                            .collect()
+                            .collect();
+                        self.count_read(text.len(), Some(&lines));
+                        outcomes
                     }
                 };
                 Checked::Documents(outcomes)
@@ -339,7 +363,10 @@ impl Session {
         ),
         Outcome,
     > {
-        let text = utf8(bytes, line, column).map_err(|e| self.refused(broken(first, line, e)))?;
+        let text = utf8(bytes, line, column).map_err(|e| {
+            self.count_read(bytes.len(), None);
+            self.refused(broken(first, line, e))
+        })?;
         Ok((
             source::read_piece(text, json, separated, line, column, first),
             text,
@@ -385,7 +412,7 @@ impl Session {
             };
         let lines = LineIndex::at_column(text, line, column);
         self.next_index += entries.len();
-        entries
+        let outcomes = entries
             .into_iter()
             .map(|entry| {
                 // A CRD's schema checks the documents after it.
@@ -396,7 +423,9 @@ impl Session {
                 }
                 self.tell_cel_once(outcome)
             })
-            .collect()
+            .collect();
+        self.count_read(text.len(), Some(&lines));
+        outcomes
     }
 
     fn item(&mut self, i: usize, bytes: &[u8], line: u32, column: u32, json: bool) -> Outcome {
@@ -455,8 +484,10 @@ impl Session {
                         findings = f;
                     }
                 }
+                self.count_read(text.len(), Some(&lines));
             }
             Err(mut e) => {
+                self.count_read(bytes.len(), None);
                 e.message = format!(
                     "document {list}, {prefix} (from line {line}): {}",
                     e.message
@@ -531,6 +562,7 @@ impl Session {
         });
         let lines = LineIndex::at_column(text, line, column);
         let (mut findings, mut summary) = check_entry(entry, &self.ctx, &self.crds, &lines, None);
+        self.count_read(text.len(), Some(&lines));
         // The skeleton lacks the items' lines: what sits after them is further down.
         for d in findings.all_mut() {
             if let Some(l) = d.line.filter(|l| *l > items_line) {
