@@ -729,6 +729,7 @@ class IndexExplained(TypedDict):
     index: int
     #: Counted failures of the index so far (its last Pod's failure-count annotation, plus it).
     failures: int
+    #: Counted failures the index can still absorb; the next after these fails the index.
     failuresLeft: int
     podCreationBackOff: NotRequired[Optional[PodCreationBackOff]]
 
@@ -778,7 +779,7 @@ class JobExplained(TypedDict):
     #: status.failed: the failures the controller counted (Ignore matches are not).
     failed: int
     backoffLimit: int
-    #: Counted failures the Job can still take; the next one after these fails the Job.
+    #: Counted failures the Job can still absorb (backoffLimit − failed); the next counted failure after these fails it (the controller fails a Job when failed > backoffLimit).
     failuresLeft: NotRequired[Optional[int]]
     backoffLimitPerIndex: NotRequired[Optional[int]]
     indexes: NotRequired[List[IndexExplained]]
@@ -1667,7 +1668,7 @@ succeeded, or `succeededCount` of them (of all indexes when `succeededIndexes` i
 
 
 class Summary(TypedDict):
-    #: Simulated time at the end (runFor, or earlier when everything finished).
+    #: Simulated time at the end (runFor, or, when everything finished earlier, the instant of the last timeline event: what the kubelet still had queued for an ended Pod, such as a sidecar's restart, does not extend the run).
     endSeconds: float
     containerExits: int
     #: Containers restarted in place by the kubelet.
@@ -1687,7 +1688,7 @@ class Summary(TypedDict):
     nodesLost: NotRequired[int]
     #: Pods on a lost node that had not failed when the run ended: Terminating or still waiting for their eviction, as nothing deletes their Node (see `nodeLoss`).
     podsStuckOnLostNodes: NotRequired[int]
-    #: Seconds during which a container or Pod slot waited to run again, summed over slots: a restarted container's back-off and start-up; a replaced Pod's Job back-off, rescheduling and start-up; and for a Job or JobSet restart, every Pod slot of the restarted Jobs (finished ones included) until its new Pod starts. Work lost since the last checkpoint is not modelled.
+    #: Seconds during which a container or Pod slot waited to run again, summed over slots: a restarted container's back-off and start-up (up to its Pod's end: a wait the Pod's end cuts short counts until then); a replaced Pod's Job back-off, rescheduling and start-up; and for a Job or JobSet restart, every Pod slot of the restarted Jobs (finished ones included) until its new Pod starts. Work lost since the last checkpoint is not modelled.
     timeLostSeconds: float
     #: Seconds during which every Pod the workload runs at once (the Pod; a Job's parallelism; every Job's of a JobSet) was running and ready on a live node: the time a synchronous job, which needs every worker, makes progress (before work lost since its last checkpoint, which restartkit does not know).
     allPodsRunningSeconds: NotRequired[float]
