@@ -93,6 +93,8 @@ writeFileSync(join(dist, 'index.html'), html.replace('href="./style.css"', `href
   .replace(/( *)<script type="module" src="\.\/app\.js"><\/script>/, `${preload}$1<script type="module" src="./${appFile}"></script>`));
 
 cpSync(join(here, 'examples'), join(dist, 'examples'), { recursive: true });
+// The explain panel's examples: kubectl get -o yaml snapshots (examples/explain).
+cpSync(join(here, '..', 'examples', 'explain'), join(dist, 'explain'), { recursive: true });
 // Simulator scenarios (examples/scenarios) under dist/sim/scenarios/, with the workload files they
 // name by `workloadFile` at the same relative place, and an index for the scenario picker.
 const exRoot = join(here, '..', 'examples');

@@ -13,6 +13,7 @@ import { $, h } from './dom.js';
 import { renderWhatIf, workloadOf } from './whatif.js';
 import { renderSimulation, scenarioInput } from './simulate.js';
 import { createSweepPanel } from './sweep.js';
+import { explainPanel } from './explain.js';
 
 // On this (main) thread a call that needs the on-demand part before it has loaded fails with code
 // module-loading and starts the fetch; the page shows that error where it shows errors and renders
@@ -414,8 +415,12 @@ function startWorker() {
   };
 }
 
+// The explain panel reads its own text (pasted objects) at the page's version and gates.
+const updateExplain = explainPanel({ load: loadSimulator, opts });
+
 function update() {
   clearTimeout(timer);
+  updateExplain();
   versionSelect.value = version();
   if (workerBusy) { worker.terminate(); startWorker(); }
   const id = ++requestSeq;

@@ -300,6 +300,27 @@ describe('playground', () => {
     await page.close();
   });
 
+  test('explain: a kubectl snapshot pasted in reads as `restartkit explain` prints it', async () => {
+    const { page, errors } = await open('#v=1.31');
+    await page.locator('#explain summary').click();
+    await page.getByTestId('explain-now').fill('2026-03-02T10:01:00Z');
+    const shows = (re, what) => waitFor(page, ([src, flags]) => new RegExp(src, flags)
+      .test(document.querySelector('[data-testid="explain-output"]')?.textContent ?? ''), what, [re.source, re.flags]);
+    await shows(/\(given\)/, 'the explanation at the given instant');
+    // The same text as the CLI's, as docs/explain.md shows it printed.
+    const doc = readFileSync(join(repo, 'docs', 'explain.md'), 'utf8');
+    const printed = /\$ restartkit explain examples\/explain\/crashloop-pod\.yaml -k 1\.31 --now 2026-03-02T10:01:00Z\n([\s\S]*?)\n```/.exec(doc)?.[1];
+    assert.ok(printed, 'the worked case in docs/explain.md');
+    assert.equal((await page.getByTestId('explain-output').textContent()).trim(), printed.trim());
+    // Another example, and a bad instant named by its field.
+    await page.getByTestId('explain-example').selectOption('jobset-restarted.yaml');
+    await shows(/^JobSet /m, 'the JobSet explained');
+    await page.getByTestId('explain-now').fill('yesterday');
+    await shows(/^input\.now: /, 'the error naming input.now');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   test('switching a gate or the version changes the backoff curve and its table', async () => {
     const { page } = await open('#ex=restart-on-exit-42&v=1.35&g=ReduceDefaultCrashLoopBackOffDecay:0,KubeletCrashLoopBackOffMax:0&r=600');
     const curve = () => page.locator('[data-testid="backoff-chart"] [data-series="selected"] path').getAttribute('d');

@@ -617,6 +617,8 @@ class ExplainInput(TypedDict):
     kubeletConfig: NotRequired[Optional[KubeletConfiguration]]
     #: The instant to explain at (RFC 3339); default: the newest timestamp in the objects.
     now: NotRequired[Optional[str]]
+    #: Also give the explanation as the text `restartkit explain` prints (in `text`).
+    text: NotRequired[bool]
 
 
 class ExplainOutput(TypedDict):
@@ -630,6 +632,8 @@ class ExplainOutput(TypedDict):
     workloads: List[Workload]
     #: What was passed over or could not be read, in words.
     notes: NotRequired[List[str]]
+    #: With `text: true` in the input: all of the above as `restartkit explain` prints it, the same text in every front end.
+    text: NotRequired[Optional[str]]
 
 
 class Fault(TypedDict):

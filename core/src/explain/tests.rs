@@ -1,8 +1,10 @@
 #![allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 
 use super::*;
+use crate::backoff::kubelet::StepReason;
+use crate::eval::kubelet::DecidedBy;
 use crate::backoff::job::{new_backoff_record, parse_rfc3339, remaining_for_failures};
-use serde_json::json;
+use serde_json::{Value, json};
 
 fn input(objects: Value, version: &str, now: Option<&str>) -> ExplainInput {
     ExplainInput {
@@ -13,7 +15,25 @@ fn input(objects: Value, version: &str, now: Option<&str>) -> ExplainInput {
         feature_gates: None,
         kubelet_config: None,
         now: now.map(str::to_owned),
+        text: false,
     }
+}
+
+/// `text: true` adds the text `restartkit explain` prints, rendered from the same answers.
+#[test]
+fn the_text_comes_on_request_and_says_the_answers() {
+    let plain = run(input(crashloop_pod(), "1.31", Some("2026-03-02T10:01:00Z"))).unwrap();
+    assert_eq!(plain.text, None);
+    let mut with_text = input(crashloop_pod(), "1.31", Some("2026-03-02T10:01:00Z"));
+    with_text.text = true;
+    let out = run(with_text).unwrap();
+    let text = out.text.clone().unwrap();
+    assert_eq!(text, super::text::render(&plain));
+    assert!(
+        text.starts_with("Kubernetes 1.31 · now 2026-03-02T10:01:00Z (given) · CrashLoopBackOff 10s doubling to 300s"),
+        "{text}"
+    );
+    assert!(text.contains("next restart at 2026-03-02T10:05:05Z (in 245s)"), "{text}");
 }
 
 /// A Deployment's Pod in CrashLoopBackOff: restartCount 6, the last run 10:00:04 → 10:00:05,
