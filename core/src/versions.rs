@@ -113,6 +113,8 @@ pub enum Change {
     RegularsRestartPastSidecarBackoff,
     /// From 1.37: a Pod whose regular containers are all done ends at the sync of the exit.
     PodEndsAtExitSync,
+    /// From 1.33: VolumeAttributesClass is a standard ResourceQuota scope.
+    QuotaScopeVolumeAttributesClass,
 }
 
 /// A fact: the change, the first minor it holds in, what it is, the upstream change, and the
@@ -486,6 +488,13 @@ pub const FACTS: &[Fact] = &[
         what: "from 1.37 a Pod whose regular containers are all done ends at the sync of the exit (up to 1.36 at a sync after every exit of that instant), as the Pod timeline leg against the v1.37 kubelet shows",
         upstream: "pkg/kubelet/kuberuntime kuberuntime_manager.go computePodActions",
         key: None,
+    },
+    Fact {
+        change: Change::QuotaScopeVolumeAttributesClass,
+        since: 33,
+        what: "from 1.33 VolumeAttributesClass is a standard ResourceQuota scope, valid for persistentvolumeclaims and requests.storage (up to 1.32 `spec.scopes` and a scopeSelector refuse it: \"unsupported scope\")",
+        upstream: "pkg/apis/core/helper helpers.go IsStandardResourceQuotaScope, IsResourceQuotaScopeValidForResource (kubernetes/kubernetes#124360)",
+        key: Some("unsupported scope"),
     },
 ];
 
