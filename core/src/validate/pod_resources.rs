@@ -51,7 +51,7 @@ const STANDARD_RESOURCES: [&str; 20] = [
     "services.loadbalancers",
 ];
 /// helper.integerResources.
-pub(super) const INTEGER_RESOURCES: [&str; 9] = [
+const INTEGER_RESOURCES: [&str; 9] = [
     "pods",
     "resourcequotas",
     "services",

@@ -11,8 +11,7 @@
 
 use super::Ctx;
 use super::pod_resources::{
-    INTEGER_RESOURCES, is_hugepages, quantity_value, resource_list, resource_name,
-    resource_name_error,
+    is_hugepages, quantity_value, resource_list, resource_name, resource_name_error,
 };
 use crate::diag::{Diagnostic, FieldPath, Findings};
 use crate::quantity::Quantity;
