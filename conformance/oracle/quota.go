@@ -52,6 +52,16 @@ func (g gen) validateResourceQuota() map[string]any {
 				"a/b/c", "kubernetes.io/foo", "requests.kubernetes.io/x", "count/"}).(string)
 		hard[name] = g.quotaQuantity()
 	}
+	if g.chance(0.25) {
+		// A request beside its limit, over it or not (the create warning from 1.35).
+		r := g.oneOf("cpu", "memory", "storage", "ephemeral-storage")
+		req := "requests." + r
+		if (r == "cpu" || r == "memory") && g.chance(0.4) {
+			req = r
+		}
+		hard[req] = g.pick("1", "2", "500m", "1Gi", "2Gi").(string)
+		hard["limits."+r] = g.pick("1", "2", "1000m", "1Gi", "1024Mi").(string)
+	}
 	spec := map[string]any{}
 	if len(hard) > 0 || g.chance(0.5) {
 		spec["hard"] = hard
@@ -109,7 +119,17 @@ func upstreamResourceQuota(raw []byte) (map[string]any, error) {
 		return nil, err
 	}
 	resourcequotaregistry.Strategy.PrepareForCreate(ctxNS(), &q)
-	return withMessages(resourcequotaregistry.Strategy.Validate(ctxNS(), &q), nil), nil
+	errs := resourcequotaregistry.Strategy.Validate(ctxNS(), &q)
+	exp := withMessages(errs, nil)
+	if len(errs) == 0 {
+		// rest.BeforeCreate's WarningsOnCreate, for an object that passed (1.35 on).
+		warnings := []any{}
+		for _, w := range resourcequotaregistry.Strategy.WarningsOnCreate(ctxNS(), &q) {
+			warnings = append(warnings, map[string]any{"message": w})
+		}
+		exp["warnings"] = warnings
+	}
+	return exp, nil
 }
 
 // limitResource: a resource name for an item of type t, mostly one it takes.

@@ -6,14 +6,15 @@
 //! `spec.scopeSelector` (validateScopeSelector). The VolumeAttributesClass scope is a standard
 //! one from 1.33 ([`Change::QuotaScopeVolumeAttributesClass`]). A field error prints a list or
 //! struct value as JSON from 1.34, with Go's `%#v` before ([`Change::FieldErrorJsonValues`]).
-//! Its ObjectMeta (namespaced, a DNS-subdomain name) is meta.rs's. Not said: the 1.37 strategy's
-//! create warning when a request exceeds its limit in `spec.hard`.
+//! Its ObjectMeta (namespaced, a DNS-subdomain name) is meta.rs's. From 1.35 a quota that passes
+//! gets the strategy's WarningsOnCreate: a hard request above its limit
+//! ([`Change::QuotaRequestOverLimitWarning`]).
 
 use super::Ctx;
 use super::pod_resources::{
     is_hugepages, quantity_value, resource_list, resource_name, resource_name_error,
 };
-use crate::diag::{Diagnostic, FieldPath, Findings};
+use crate::diag::{Diagnostic, FieldPath, Findings, Origin};
 use crate::quantity::Quantity;
 use crate::versions::Change;
 use serde_json::Value;
@@ -196,20 +197,74 @@ fn conflicting(scopes: &[&str]) -> usize {
     .count()
 }
 
+/// WarningsOnCreate: for cpu, memory, storage and ephemeral-storage, a request (`requests.X`,
+/// or the bare name for cpu and memory) above `limits.X`.
+fn request_over_limit(hard: &[(&str, Quantity)], out: &mut Findings) {
+    let get = |n: &str| hard.iter().find(|(k, _)| *k == n).map(|(_, q)| q);
+    for r in ["cpu", "memory", "storage", "ephemeral-storage"] {
+        let mut request_name = format!("requests.{r}");
+        let mut request = get(&request_name);
+        if request.is_none() && matches!(r, "cpu" | "memory") {
+            request = get(r);
+            request_name = r.to_owned();
+        }
+        let limit_name = format!("limits.{r}");
+        if let (Some(req), Some(lim)) = (request, get(&limit_name))
+            && req.cmp_value(lim) == std::cmp::Ordering::Greater
+        {
+            out.push(
+                Diagnostic::lint(
+                    "quota-request-over-limit",
+                    &FieldPath::new("spec").child("hard").key(&request_name),
+                    format!(
+                        "ResourceQuota {request_name} ({}) should be less than {limit_name} ({})",
+                        req.canonical(),
+                        lim.canonical()
+                    ),
+                )
+                .with_origin(Origin::KubeApiserver),
+            );
+        }
+    }
+}
+
 /// A ResourceQuota on create (after ObjectMeta, which meta.rs checks).
 pub(super) fn validate(obj: &Value, ctx: &Ctx, out: &mut Findings) {
-    let minor = ctx.gates.version.minor;
-    let json = Change::FieldErrorJsonValues.at(minor);
-    let sp = FieldPath::new("spec");
-    let spec = obj.get("spec");
+    let before = out.errors.len();
+    let mut own = Findings::default();
+    check(obj, ctx, &mut own);
+    let passed = own.errors.is_empty();
+    out.errors.extend(own.errors);
+    out.warnings.extend(own.warnings);
+    if passed && Change::QuotaRequestOverLimitWarning.at(ctx.gates.version.minor) {
+        // rest.BeforeCreate asks for the warnings only of an object that passed, metadata too.
+        let mut meta = Findings::default();
+        super::meta::check("", "ResourceQuota", obj, ctx, &mut meta);
+        if meta.errors.is_empty() && out.errors.len() == before {
+            request_over_limit(&hard_list(obj, ctx), out);
+        }
+    }
+}
+
+/// `spec.hard` as the validation reads it: defaulted (rounded up to a milli), by name.
+fn hard_list<'a>(obj: &'a Value, ctx: &Ctx) -> Vec<(&'a str, Quantity)> {
     let mut hard: Vec<(&str, Quantity)> =
-        resource_list(spec.and_then(|s| s.get("hard"))).unwrap_or_default();
+        resource_list(obj.get("spec").and_then(|s| s.get("hard"))).unwrap_or_default();
     if !ctx.skip_defaulting {
         for (_, q) in &mut hard {
             *q = q.round_up_milli();
         }
     }
     hard.sort_by(|a, b| a.0.cmp(b.0));
+    hard
+}
+
+fn check(obj: &Value, ctx: &Ctx, out: &mut Findings) {
+    let minor = ctx.gates.version.minor;
+    let json = Change::FieldErrorJsonValues.at(minor);
+    let sp = FieldPath::new("spec");
+    let spec = obj.get("spec");
+    let hard = hard_list(obj, ctx);
     let hp = sp.child("hard");
     for (name, q) in &hard {
         let p = hp.key(name);
@@ -419,6 +474,33 @@ mod tests {
         );
         // Rounded up to a milli first: 1999.5m is 2 pods.
         assert!(run(json!({"hard": {"pods": "1999500u"}})).is_empty());
+    }
+
+    #[test]
+    fn request_over_limit_warning() {
+        let warnings = |minor: u32, hard: Value| {
+            let obj = json!({"apiVersion": "v1", "kind": "ResourceQuota",
+                "metadata": {"name": "q"}, "spec": {"hard": hard}});
+            let ctx = Ctx {
+                gates: FeatureGates::for_version(KubeVersion { minor }),
+                ..Ctx::default()
+            };
+            let mut out = Findings::default();
+            validate(&obj, &ctx, &mut out);
+            out.warnings
+                .iter()
+                .map(|d| d.message.clone())
+                .collect::<Vec<_>>()
+        };
+        let hard = json!({"cpu": "2", "limits.cpu": "1", "requests.memory": "1Gi",
+            "limits.memory": "2Gi", "requests.storage": "10Gi"});
+        assert_eq!(
+            warnings(35, hard.clone()),
+            vec!["ResourceQuota cpu (2) should be less than limits.cpu (1)"]
+        );
+        assert!(warnings(34, hard).is_empty());
+        // Only for a quota that passes.
+        assert!(warnings(37, json!({"cpu": "2", "limits.cpu": "1", "pods": "0.5"})).is_empty());
     }
 
     #[test]
