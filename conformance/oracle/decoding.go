@@ -29,7 +29,7 @@ import (
 
 // decodingKinds: built-in kinds every supported minor creates. modelled: restartkit validates
 // their content (Pod, workloads, Jobs, Service, ConfigMap, Secret, PersistentVolumeClaim,
-// Namespace, PodDisruptionBudget, PriorityClass, Lease), so
+// Namespace, PodDisruptionBudget, PriorityClass, Lease, LimitRange, ResourceQuota), so
 // only its decoding error is compared when the body decodes.
 var decodingKinds = []struct {
 	gvk       schema.GroupVersionKind
@@ -52,8 +52,8 @@ var decodingKinds = []struct {
 	{schema.GroupVersionKind{Version: "v1", Kind: "PersistentVolume"}, false, true},
 	{schema.GroupVersionKind{Version: "v1", Kind: "Namespace"}, true, true},
 	{schema.GroupVersionKind{Version: "v1", Kind: "Node"}, false, true},
-	{schema.GroupVersionKind{Version: "v1", Kind: "LimitRange"}, false, false},
-	{schema.GroupVersionKind{Version: "v1", Kind: "ResourceQuota"}, false, false},
+	{schema.GroupVersionKind{Version: "v1", Kind: "LimitRange"}, true, false},
+	{schema.GroupVersionKind{Version: "v1", Kind: "ResourceQuota"}, true, false},
 	{schema.GroupVersionKind{Version: "v1", Kind: "Endpoints"}, false, false},
 	{schema.GroupVersionKind{Version: "v1", Kind: "Event"}, false, false},
 	{schema.GroupVersionKind{Group: "networking.k8s.io", Version: "v1", Kind: "Ingress"}, false, false},

@@ -372,6 +372,55 @@ impl Quantity {
         format!("{sign}{digits}{suf}")
     }
 
+    /// `RoundUp(-3)`, as SetDefaults_ResourceList rounds every ResourceList value: away from
+    /// zero to a milli; the kept text goes when the value had a finer scale (an int64Amount) or
+    /// is an inf.Dec, which stays one.
+    pub fn round_up_milli(&self) -> Quantity {
+        match self.fast {
+            Some((_, scale)) if scale >= -3 => return self.clone(),
+            _ => {}
+        }
+        let mut q = self.clone();
+        q.cached = None;
+        if !q.digits.is_empty() && q.exp < -3 {
+            let cut = usize::try_from(-3 - q.exp).unwrap_or(usize::MAX);
+            let keep = q.digits.len().saturating_sub(cut);
+            let (head, tail) = q.digits.split_at(keep);
+            let head = if head.is_empty() { "0" } else { head };
+            let rounded = if tail.bytes().any(|c| c != b'0') {
+                add_one(head)
+            } else {
+                head.to_owned()
+            };
+            (q.digits, q.exp) = normalise(&rounded, -3);
+        }
+        if let Some((v, scale)) = self.fast {
+            // negativeScaleInt64: divided by 10^(-3 - scale), rounded away from zero.
+            let div = 10i64.checked_pow(u32::try_from(-3 - scale).unwrap_or(0));
+            let r = div.map_or(i64::from(v != 0) * v.signum(), |d| {
+                let (a, rem) = (v / d, v % d);
+                if rem == 0 { a } else { a + v.signum() }
+            });
+            q.fast = Some((r, -3));
+        }
+        q
+    }
+
+    /// `MilliValue()`: the value in thousandths, rounded up away from zero (saturating).
+    pub fn milli_value(&self) -> i64 {
+        let mut q = self.clone();
+        q.exp += 3;
+        q.value()
+    }
+
+    /// Go's `%#v` of the quantity once its String() ran (which keeps the canonical text): a
+    /// bad value the message also prints with String().
+    pub fn go_debug_stringed(&self) -> String {
+        let mut q = self.clone();
+        q.cached = Some(self.canonical());
+        q.go_debug()
+    }
+
     /// Go's `%#v` of the quantity (a field error's bad value before 1.34), addresses written
     /// `0x…` as the oracle masks them.
     pub fn go_debug(&self) -> String {
@@ -471,6 +520,30 @@ mod tests {
 
     fn q(s: &str) -> Quantity {
         Quantity::parse(s).unwrap()
+    }
+
+    #[test]
+    fn round_up_to_milli() {
+        let r = |s: &str| q(s).round_up_milli();
+        // A milli or coarser scale keeps its text.
+        assert_eq!(r("1Gi").canonical(), "1Gi");
+        assert_eq!(r("100m").go_debug(), q("100m").go_debug());
+        // A finer scale is rounded away from zero and loses its text.
+        assert_eq!(r("1n").canonical(), "1m");
+        assert_eq!(r("-1n").canonical(), "-1m");
+        assert_eq!(r("1500u").canonical(), "2m");
+        assert_eq!(r("2000u").canonical(), "2m");
+        assert_eq!(
+            r("1500u").go_debug(),
+            "resource.Quantity{i:resource.int64Amount{value:2, scale:-3}, d:resource.infDecAmount{Dec:(*inf.Dec)(nil)}, s:\"\", Format:\"DecimalSI\"}"
+        );
+        assert_eq!(r("0.5").canonical(), "500m");
+        assert_eq!(q("1.5").milli_value(), 1500);
+        assert_eq!(q("2Ki").milli_value(), 2_048_000);
+        assert_eq!(
+            q("1").go_debug_stringed(),
+            "resource.Quantity{i:resource.int64Amount{value:1, scale:0}, d:resource.infDecAmount{Dec:(*inf.Dec)(nil)}, s:\"1\", Format:\"DecimalSI\"}"
+        );
     }
     fn value(s: &str) -> i64 {
         q(s).value()

@@ -113,6 +113,10 @@ pub enum Change {
     RegularsRestartPastSidecarBackoff,
     /// From 1.37: a Pod whose regular containers are all done ends at the sync of the exit.
     PodEndsAtExitSync,
+    /// From 1.33: VolumeAttributesClass is a standard ResourceQuota scope.
+    QuotaScopeVolumeAttributesClass,
+    /// From 1.35: a ResourceQuota whose hard request exceeds its limit is created with a warning.
+    QuotaRequestOverLimitWarning,
 }
 
 /// A fact: the change, the first minor it holds in, what it is, the upstream change, and the
@@ -485,6 +489,20 @@ pub const FACTS: &[Fact] = &[
         since: 37,
         what: "from 1.37 a Pod whose regular containers are all done ends at the sync of the exit (up to 1.36 at a sync after every exit of that instant), as the Pod timeline leg against the v1.37 kubelet shows",
         upstream: "pkg/kubelet/kuberuntime kuberuntime_manager.go computePodActions",
+        key: None,
+    },
+    Fact {
+        change: Change::QuotaScopeVolumeAttributesClass,
+        since: 33,
+        what: "from 1.33 VolumeAttributesClass is a standard ResourceQuota scope, valid for persistentvolumeclaims and requests.storage (up to 1.32 `spec.scopes` and a scopeSelector refuse it: \"unsupported scope\")",
+        upstream: "pkg/apis/core/helper helpers.go IsStandardResourceQuotaScope, IsResourceQuotaScopeValidForResource (kubernetes/kubernetes#124360)",
+        key: Some("unsupported scope"),
+    },
+    Fact {
+        change: Change::QuotaRequestOverLimitWarning,
+        since: 35,
+        what: "from 1.35 a ResourceQuota is created with a warning when its hard request of cpu, memory, storage or ephemeral-storage exceeds the matching limit (`ResourceQuota requests.cpu (2) should be less than limits.cpu (1)`; up to 1.34 none)",
+        upstream: "pkg/registry/core/resourcequota strategy.go WarningsOnCreate (kubernetes/kubernetes#134389)",
         key: None,
     },
 ];

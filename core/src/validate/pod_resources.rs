@@ -63,27 +63,27 @@ const INTEGER_RESOURCES: [&str; 9] = [
     "services.loadbalancers",
 ];
 
-fn is_hugepages(name: &str) -> bool {
+pub(super) fn is_hugepages(name: &str) -> bool {
     name.starts_with(HUGEPAGES)
 }
 
-fn is_native(name: &str) -> bool {
+pub(super) fn is_native(name: &str) -> bool {
     !name.contains('/') || name.contains(NATIVE_PREFIX)
 }
 
-fn is_extended(name: &str, minor: u32) -> bool {
+pub(super) fn is_extended(name: &str, minor: u32) -> bool {
     !is_native(name)
         && !name.starts_with("requests.")
         && meta::qualified_name(&format!("requests.{name}"), minor).is_empty()
 }
 
-fn overcommit_allowed(name: &str) -> bool {
+pub(super) fn overcommit_allowed(name: &str) -> bool {
     is_native(name) && !is_hugepages(name)
 }
 
 /// A core.ResourceName as a field error's bad value: JSON from 1.34; before, its String()
 /// (unquoted).
-fn resource_name_error(d: Diagnostic, name: &str, minor: u32) -> Diagnostic {
+pub(super) fn resource_name_error(d: Diagnostic, name: &str, minor: u32) -> Diagnostic {
     if Change::FieldErrorJsonValues.at(minor) {
         d
     } else {
@@ -91,16 +91,15 @@ fn resource_name_error(d: Diagnostic, name: &str, minor: u32) -> Diagnostic {
     }
 }
 
-/// validateResourceName then ValidateContainerResourceName's own rules.
-fn container_resource_name(name: &str, p: &FieldPath, minor: u32, out: &mut Findings) {
+/// validateResourceName: a qualified name, and without a `/` a standard resource.
+pub(super) fn resource_name(name: &str, p: &FieldPath, minor: u32, out: &mut Findings) {
     let invalid = |msg: &str| resource_name_error(Diagnostic::invalid(p, name, msg), name, minor);
     let qualified = meta::qualified_name(name, minor);
-    let plain = !name.contains('/');
     if !qualified.is_empty() {
         for m in qualified {
             out.push(invalid(&m));
         }
-    } else if plain
+    } else if !name.contains('/')
         && !STANDARD_RESOURCES.contains(&name)
         && !is_hugepages(name)
         && !name.starts_with("requests.hugepages-")
@@ -109,6 +108,13 @@ fn container_resource_name(name: &str, p: &FieldPath, minor: u32, out: &mut Find
             "must be a standard resource type or fully qualified",
         ));
     }
+}
+
+/// validateResourceName then ValidateContainerResourceName's own rules.
+pub(super) fn container_resource_name(name: &str, p: &FieldPath, minor: u32, out: &mut Findings) {
+    let invalid = |msg: &str| resource_name_error(Diagnostic::invalid(p, name, msg), name, minor);
+    resource_name(name, p, minor, out);
+    let plain = !name.contains('/');
     if plain {
         if !matches!(name, "cpu" | "memory" | "ephemeral-storage") && !is_hugepages(name) {
             out.push(invalid("must be a standard resource for containers"));
@@ -119,7 +125,13 @@ fn container_resource_name(name: &str, p: &FieldPath, minor: u32, out: &mut Find
 }
 
 /// ValidateResourceQuantityValue: not negative; whole for the integer resources.
-fn quantity_value(name: &str, q: &Quantity, p: &FieldPath, minor: u32, out: &mut Findings) {
+pub(super) fn quantity_value(
+    name: &str,
+    q: &Quantity,
+    p: &FieldPath,
+    minor: u32,
+    out: &mut Findings,
+) {
     if q.is_negative() {
         out.push(Diagnostic::invalid(
             p,
@@ -164,7 +176,7 @@ fn hugepage_value(name: &str, q: &Quantity, p: &FieldPath, out: &mut Findings) {
 
 /// A resource list: the names with their quantities (a value no quantity decodes from was the
 /// decoder's refusal already; JSON null decodes to zero).
-fn resource_list(v: Option<&Value>) -> Option<Vec<(&str, Quantity)>> {
+pub(super) fn resource_list(v: Option<&Value>) -> Option<Vec<(&str, Quantity)>> {
     let m = v?.as_object()?;
     Some(
         m.iter()

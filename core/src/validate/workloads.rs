@@ -50,9 +50,7 @@ pub(super) fn validate_kind(
             true
         }
         ("batch", "CronJob") => {
-            super::cron::validate_cron_job(obj, ctx, out, |out| {
-                cronjob_job_spec(obj, ctx, out)
-            });
+            super::cron::validate_cron_job(obj, ctx, out, |out| cronjob_job_spec(obj, ctx, out));
             true
         }
         ("jobset.x-k8s.io", "JobSet") => {
@@ -121,6 +119,14 @@ pub(super) fn validate_kind(
         }
         ("scheduling.k8s.io", "PriorityClass") if api_version == "scheduling.k8s.io/v1" => {
             super::priority_class::validate(obj, ctx, out);
+            true
+        }
+        ("", "ResourceQuota") if api_version == "v1" => {
+            super::resource_quota::validate(obj, ctx, out);
+            true
+        }
+        ("", "LimitRange") if api_version == "v1" => {
+            super::limit_range::validate(obj, ctx, out);
             true
         }
         ("coordination.k8s.io", "Lease") if api_version == "coordination.k8s.io/v1" => {
