@@ -45,6 +45,8 @@ fn entries(v: Option<&Value>) -> Vec<(&str, &Value)> {
 }
 
 /// ValidateConfigMap (after ObjectMeta).
+// Kept out of its caller: see `validate::workloads::validate_kind`.
+#[inline(never)]
 pub(super) fn validate_config_map(obj: &Value, _ctx: &Ctx, out: &mut Findings) {
     let data = entries(obj.get("data"));
     let binary = entries(obj.get("binaryData"));
@@ -84,6 +86,8 @@ fn decoded(v: &Value) -> Option<Vec<u8>> {
 }
 
 /// ValidateSecret (after ObjectMeta), on the Secret as converted: `stringData` over `data`.
+// Kept out of its caller: see `validate::workloads::validate_kind`.
+#[inline(never)]
 pub(super) fn validate_secret(obj: &Value, ctx: &Ctx, out: &mut Findings) {
     let mut data: Vec<(String, Vec<u8>)> = entries(obj.get("data"))
         .into_iter()

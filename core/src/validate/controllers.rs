@@ -261,6 +261,8 @@ fn template_matches(
 
 /// Validates the spec of a Deployment, ReplicaSet, StatefulSet, DaemonSet or
 /// ReplicationController, with its Pod template (a CronJob: [`super::cron::validate_cron_job`]).
+// Kept out of its caller: see `validate::workloads::validate_kind`.
+#[inline(never)]
 pub(super) fn validate(kind: &str, obj: &Value, ctx: &Ctx, out: &mut Findings) {
     let spec = defaulted_spec(kind, obj, ctx);
     let sp = FieldPath::new("spec");

@@ -237,6 +237,8 @@ fn must_parse_int(expr: &str) -> Result<u64, String> {
 /// validateCronJobSpec in its order, on the spec as defaulted once: the CronJob's own fields up
 /// to the Job template, the template (`job_template`: the caller's Job validation, which reads
 /// the template as the CronJob defaulter leaves it), its selector rules, the history limits.
+// Kept out of its caller: see `validate::workloads::validate_kind`.
+#[inline(never)]
 pub(super) fn validate_cron_job(
     obj: &Value,
     ctx: &Ctx,

@@ -19,6 +19,8 @@ fn opt<'a>(v: &'a Value, key: &str) -> Option<&'a Value> {
 }
 
 /// A Lease on create (after ObjectMeta, which meta.rs checks).
+// Kept out of its caller: see `validate::workloads::validate_kind`.
+#[inline(never)]
 pub(super) fn validate(obj: &Value, ctx: &Ctx, out: &mut Findings) {
     let Some(spec) = opt(obj, "spec") else {
         return;

@@ -93,6 +93,8 @@ fn default_container<'a>(
 }
 
 /// A LimitRange on create (after ObjectMeta, which meta.rs checks).
+// Kept out of its caller: see `validate::workloads::validate_kind`.
+#[inline(never)]
 pub(super) fn validate(obj: &Value, ctx: &Ctx, out: &mut Findings) {
     let minor = ctx.gates.version.minor;
     let lp = FieldPath::new("spec").child("limits");

@@ -16,6 +16,8 @@ use serde_json::Value;
 const STANDARD_FINALIZERS: [&str; 3] = ["kubernetes", "orphan", "foregroundDeletion"];
 
 /// A Namespace on create (after ObjectMeta, which meta.rs checks).
+// Kept out of its caller: see `validate::workloads::validate_kind`.
+#[inline(never)]
 pub(super) fn validate(obj: &Value, ctx: &Ctx, out: &mut Findings) {
     let finalizers: Vec<&str> = obj
         .get("spec")

@@ -105,6 +105,8 @@ fn print_spec(spec: &Value, minor: u32) -> String {
 }
 
 /// A PodDisruptionBudget on create (ObjectMeta aside, see the module's note).
+// Kept out of its caller: see `validate::workloads::validate_kind`.
+#[inline(never)]
 pub(super) fn validate(obj: &Value, ctx: &Ctx, out: &mut Findings) {
     let minor = ctx.gates.version.minor;
     let mut spec = obj

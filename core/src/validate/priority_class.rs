@@ -49,6 +49,8 @@ fn preemption_policy(policy: &str, p: &FieldPath, out: &mut Findings) {
 }
 
 /// A PriorityClass on create (after ObjectMeta, which meta.rs checks).
+// Kept out of its caller: see `validate::workloads::validate_kind`.
+#[inline(never)]
 pub(super) fn validate(obj: &Value, ctx: &Ctx, out: &mut Findings) {
     let m = obj.get("metadata");
     let get = |k: &str| m.and_then(|m| m.get(k)).and_then(Value::as_str);

@@ -65,6 +65,8 @@ fn opt_str<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
 // ---------------------------------------------------------------------------------------------
 
 /// A PersistentVolumeClaim on create (after ObjectMeta, which meta.rs checks).
+// Kept out of its caller: see `validate::workloads::validate_kind`.
+#[inline(never)]
 pub(super) fn validate(obj: &Value, ctx: &Ctx, out: &mut Findings) {
     let mut spec = obj
         .get("spec")

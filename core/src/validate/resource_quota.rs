@@ -229,6 +229,8 @@ fn request_over_limit(hard: &[(&str, Quantity)], out: &mut Findings) {
 }
 
 /// A ResourceQuota on create (after ObjectMeta, which meta.rs checks).
+// Kept out of its caller: see `validate::workloads::validate_kind`.
+#[inline(never)]
 pub(super) fn validate(obj: &Value, ctx: &Ctx, out: &mut Findings) {
     let before = out.errors.len();
     let mut own = Findings::default();

@@ -153,6 +153,8 @@ fn spec_mut(svc: &mut Value) -> Option<&mut Map<String, Value>> {
 
 /// The Service as the API server has it when `ValidateServiceCreate` runs, or the errors the
 /// REST storage refuses it with first.
+// Kept out of its caller: see `validate::workloads::validate_kind`.
+#[inline(never)]
 pub(super) fn validate(obj: &Value, ctx: &Ctx, out: &mut Findings) {
     let mut svc = obj.clone();
     if !ctx.skip_defaulting {

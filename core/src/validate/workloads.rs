@@ -17,6 +17,11 @@ fn info(out: &mut Findings, code: &str, msg: String) {
     out.push(Diagnostic::request(code, "", msg).with_severity(Severity::Info));
 }
 
+// Each kind's validator beyond the workloads the playground's first view validates (Service,
+// ConfigMap, PVC, ... ResourceQuota) is `#[inline(never)]`: inlined here they made this one
+// function, which every Pod's validation runs, carry all of their code into the wasm module's
+// first-load part (+7 KiB gzipped with ResourceQuota and LimitRange); apart, the split keeps
+// the ones the first view does not call in the on-demand part.
 /// Dispatches one document; returns whether restartkit models its kind.
 pub(super) fn validate_kind(
     group: &str,
