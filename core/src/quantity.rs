@@ -406,6 +406,43 @@ impl Quantity {
         q
     }
 
+    /// `q.Add(y)` on a copy of `self` (resource helpers' sums of container requests): the exact
+    /// sum; the format stays this quantity's unless it is zero (then `other`'s), and the kept
+    /// text goes, so String() writes the sum canonically. The int64Amount form is not tracked
+    /// (`fast` None): no message prints a sum with `%#v`.
+    pub fn add(&self, other: &Quantity) -> Quantity {
+        let format = if self.is_zero() {
+            other.format
+        } else {
+            self.format
+        };
+        let exp = self.exp.min(other.exp);
+        let widen = |q: &Quantity| {
+            let zeros = usize::try_from(q.exp - exp).unwrap_or(0);
+            let mut s = q.digits.clone();
+            s.extend(std::iter::repeat_n('0', zeros));
+            s
+        };
+        let (a, b) = (widen(self), widen(other));
+        let (digits, negative) = if self.negative == other.negative {
+            (add_digits(&a, &b), self.negative)
+        } else {
+            match cmp_magnitude((&self.digits, self.exp), (&other.digits, other.exp)) {
+                Ordering::Less => (sub_digits(&b, &a), other.negative),
+                _ => (sub_digits(&a, &b), self.negative),
+            }
+        };
+        let (digits, exp) = normalise(&digits, exp);
+        Quantity {
+            negative: negative && !digits.is_empty(),
+            digits,
+            exp,
+            format,
+            cached: None,
+            fast: None,
+        }
+    }
+
     /// `MilliValue()`: the value in thousandths, rounded up away from zero (saturating).
     pub fn milli_value(&self) -> i64 {
         let mut q = self.clone();
@@ -453,6 +490,53 @@ fn integer_part(digits: &str, exp: i64) -> (String, bool) {
 
 fn len_i32(s: &str) -> i32 {
     i32::try_from(s.len()).unwrap_or(i32::MAX)
+}
+
+/// Two decimal digit strings (most significant first) added.
+fn add_digits(a: &str, b: &str) -> String {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let n = a.len().max(b.len());
+    let digit = |s: &[u8], i: usize| {
+        s.len()
+            .checked_sub(i + 1)
+            .and_then(|k| s.get(k))
+            .map_or(0, |c| c - b'0')
+    };
+    let mut out: Vec<u8> = Vec::with_capacity(n + 1);
+    let mut carry = 0u8;
+    for i in 0..n {
+        let v = digit(a, i) + digit(b, i) + carry;
+        out.push(b'0' + v % 10);
+        carry = v / 10;
+    }
+    if carry > 0 {
+        out.push(b'0' + carry);
+    }
+    out.reverse();
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// `a - b` for decimal digit strings with `a >= b`.
+fn sub_digits(a: &str, b: &str) -> String {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let digit = |s: &[u8], i: usize| {
+        s.len()
+            .checked_sub(i + 1)
+            .and_then(|k| s.get(k))
+            .map_or(0i8, |c| i8::try_from(c - b'0').unwrap_or(0))
+    };
+    let mut out: Vec<u8> = Vec::with_capacity(a.len());
+    let mut borrow = 0i8;
+    for i in 0..a.len() {
+        let mut v = digit(a, i) - digit(b, i) - borrow;
+        borrow = i8::from(v < 0);
+        if v < 0 {
+            v += 10;
+        }
+        out.push(b'0' + u8::try_from(v).unwrap_or(0));
+    }
+    out.reverse();
+    String::from_utf8(out).unwrap_or_default()
 }
 
 /// `digits / d` when it divides exactly.
@@ -621,6 +705,25 @@ mod tests {
         assert!(!q("1.9999").milli_fraction());
         assert!(q("0.0001").milli_fraction());
         assert!(q("-0.0001").milli_fraction());
+    }
+
+    #[test]
+    fn sums_as_go_adds_them() {
+        let sum = |a: &str, b: &str| q(a).add(&q(b)).canonical();
+        assert_eq!(sum("100m", "1"), "1100m");
+        assert_eq!(sum("64Mi", "128Mi"), "192Mi");
+        // The first operand's format, unless it is zero.
+        assert_eq!(sum("1Gi", "500M"), "1573741824");
+        assert_eq!(sum("500M", "524288k"), "1024288k");
+        assert_eq!(sum("0", "1Gi"), "1Gi");
+        assert_eq!(sum("1.5", "1.5"), "3");
+        assert_eq!(sum("-1", "500m"), "-500m");
+        assert_eq!(sum("500m", "-1"), "-500m");
+        assert_eq!(sum("1", "-1"), "0");
+        assert_eq!(sum("999999999999999999", "1"), "1E");
+        // The kept text goes: `+1` alone prints `+1`, a sum with it does not.
+        assert_eq!(sum("+1", "0"), "1");
+        assert_eq!(q("2").add(&q("1")).cmp_value(&q("3000m")), Ordering::Equal);
     }
 
     #[test]
