@@ -1533,6 +1533,44 @@ fn up_to_1_35_a_held_back_replacement_gets_the_status_update_refused() {
 }
 
 #[test]
+fn refused_syncs_leave_their_failures_to_the_next_back_off_record() {
+    // The oracle's timeline-521 (seed 1, v1.32.13 to v1.34.4): Pod 1 fails for the fourth time
+    // at 375 s while the back-off holds its replacement, so every sync is refused and none
+    // stores the back-off record. At 405 s the taint manager deletes Pod 2 (its node lost at
+    // 55 s, NotReady since 105 s): upstream's sync finds both failures again and builds the
+    // record from them together, the last failure being Pod 1's at 375 s: 5 failures, 160 s,
+    // both replacements at 535 s. Taking Pod 2's alone as the last failure (105 s) ended the
+    // back-off at once.
+    let out = simulate(json!({
+        "kubernetesVersion": "1.34", "runFor": "1800s",
+        "exits": [
+            {"container": "main", "podIndex": 1, "afterSeconds": 55, "exitCode": 137, "times": 2},
+            {"container": "main", "podIndex": 1, "afterSeconds": 75, "exitCode": 1, "times": 2},
+            {"container": "main", "podIndex": 1, "afterSeconds": 45, "exitCode": 137, "nodeFailure": true},
+            {"container": "side", "podIndex": 1, "afterSeconds": 100, "exitCode": 1, "times": 1},
+            {"container": "side", "podIndex": 1, "afterSeconds": 40, "exitCode": 0, "times": 1},
+            {"container": "side", "podIndex": 1, "afterSeconds": 45, "exitCode": 137},
+            {"container": "main", "podIndex": 2, "afterSeconds": 55, "exitCode": 137, "times": 1, "nodeFailure": true},
+            {"container": "main", "podIndex": 2, "afterSeconds": 80, "exitCode": 42},
+            {"container": "side", "podIndex": 2, "afterSeconds": 55, "exitCode": 1},
+            {"container": "main", "podIndex": 3, "afterSeconds": 60, "exitCode": 0},
+            {"container": "side", "podIndex": 3, "afterSeconds": 45, "exitCode": 0}
+        ],
+        "workload": {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "job", "namespace": "default"},
+            "spec": {"completions": 4, "parallelism": 4,
+                "template": {"spec": {"restartPolicy": "Never", "terminationGracePeriodSeconds": 45,
+                    "containers": [{"name": "main", "image": "busybox"}, {"name": "side", "image": "busybox"}]}}}}
+    }));
+    let scheduled = times_of(&out, "Scheduled");
+    assert!(!scheduled.contains(&405.0), "{scheduled:?}");
+    assert_eq!(
+        scheduled.iter().filter(|t| **t == 535.0).count(),
+        2,
+        "{scheduled:?}"
+    );
+}
+
+#[test]
 fn a_refused_sync_writes_nothing_for_the_pod_updates_of_its_instant() {
     // 1.31 with JobManagedBy on (found by the oracle, seed 11, timeline-57): the Pod's containers
     // end at 50 s and its update and the Job's sync at that instant are one sync, which the API

@@ -504,6 +504,12 @@ struct JobState {
     /// sync starts from (the store's, plus the Pods a refused sync found and the next finds
     /// again).
     stored_backoff: (u32, Option<u64>),
+    /// The finish times (ms) of the Pods the syncs found since the record was last stored,
+    /// succeeded ones `true`: refused syncs store nothing, so upstream's next sync finds those
+    /// Pods again among its new ones and builds its record from the stored one and all of
+    /// them together (newBackoffRecord sorts them by finish time; the last failure is the
+    /// batch's latest, not the latest sync's).
+    unflushed: Vec<(bool, u64)>,
     /// Every Pod of this Job, in creation order, also those counted and gone (`pods` keeps
     /// only what a sync still has to look at): the garbage collector deletes what is left.
     all_pods: Vec<usize>,

@@ -63,6 +63,9 @@ impl Engine<'_> {
         if job.sync_failed {
             return;
         }
+        // The next sync does not find this one's Pods again: a write stores the record, and a
+        // sync that writes nothing removed their finalizers all the same.
+        job.unflushed.clear();
         job.sync_errors = 0; // the work queue's Forget
         let changed = std::mem::take(&mut job.status_changed);
         // A Pod update of this instant took its sync as done; this sync is that sync, so it
@@ -349,27 +352,35 @@ impl Engine<'_> {
         }
 
         // The pod-failure back-off record (upstream's newBackoffRecord): failures since the
-        // last success, and the last failure's finish time.
-        let finish = |e: &Self, p: usize| e.finish_ms(p);
-        let last_success = new_succeeded.iter().map(|&p| finish(self, p)).max();
+        // last success, and the last failure's finish time, from the stored record and the
+        // Pods found since it was stored (this sync's, and those of refused syncs before it).
+        let found: Vec<(bool, u64)> = new_succeeded
+            .iter()
+            .map(|&p| (true, self.finish_ms(p)))
+            .chain(new_failed.iter().map(|&p| (false, self.finish_ms(p))))
+            .collect();
+        let Some(job) = self.jobs.get_mut(j) else {
+            return Ok(());
+        };
+        job.unflushed.extend(found);
+        let last_success = job.unflushed.iter().filter(|f| f.0).map(|f| f.1).max();
         // Failures that count for the record: all of them, or those after the last success.
         let (mut n_failures, mut last_failure) = (0u32, None::<u64>);
-        for &p in &new_failed {
-            let f = finish(self, p);
+        for &(_, f) in job.unflushed.iter().filter(|f| !f.0) {
             if last_success.is_none_or(|ls| f > ls) {
                 n_failures += 1;
                 last_failure = Some(last_failure.map_or(f, |l| l.max(f)));
             }
         }
-        let Some(job) = self.jobs.get_mut(j) else {
-            return Ok(());
-        };
+        let (stored_failures, stored_last) = job.stored_backoff;
         if last_success.is_some() {
             job.backoff_failures = n_failures;
             job.last_failure_ms = last_failure;
         } else if let Some(last) = last_failure {
-            job.backoff_failures += n_failures;
+            job.backoff_failures = stored_failures + n_failures;
             job.last_failure_ms = Some(last);
+        } else {
+            (job.backoff_failures, job.last_failure_ms) = (stored_failures, stored_last);
         }
 
         // Count them: succeeded indexes (or slots), failures the policy counts, failed indexes.

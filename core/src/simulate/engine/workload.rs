@@ -103,6 +103,7 @@ impl Engine<'_> {
             index_waiting: false,
             status_changed: false,
             stored_backoff: (0, None),
+            unflushed: Vec::new(),
             all_pods: Vec::new(),
             deleting: false,
             deleted_ms: 0,
