@@ -39,6 +39,12 @@ pub enum Change {
     SidecarResizePolicy,
     /// KEP-2837: pod-level `spec.resources` exist (gate PodLevelResources).
     PodLevelResources,
+    /// validatePodResourceClaim refuses any claim of a static (mirror) Pod.
+    StaticPodNoResourceClaims,
+    /// Pod-level resources take hugepages.
+    PodLevelHugePages,
+    /// Pod-level resources' checks and defaults as beta has them.
+    PodLevelResourcesBeta,
     /// A non-sidecar init container's resizePolicy may not say RestartContainer.
     InitResizeNoRestartContainer,
     /// validateResizePolicy's Never message says "pod `restartPolicy`".
@@ -220,8 +226,8 @@ pub const FACTS: &[Fact] = &[
     },
     Fact {
         change: Change::SidecarResizePolicy,
-        since: 32,
-        what: "an init container may carry resizePolicy with InPlacePodVerticalScaling on (opts.AllowSidecarResizePolicy); in 1.31 validation refuses it on every init container (\"must not be set for init containers\")",
+        since: 33,
+        what: "an init container may carry resizePolicy with InPlacePodVerticalScaling on (opts.AllowSidecarResizePolicy); up to 1.32 validation refuses it on every init container (\"must not be set for init containers\": 1.32 sets the option only from an old Pod that has one)",
         upstream: "pkg/apis/core/validation validateInitContainers; pkg/api/pod GetValidationOptionsFromPodSpecAndMeta",
         key: None,
     },
@@ -230,6 +236,27 @@ pub const FACTS: &[Fact] = &[
         since: 32,
         what: "KEP-2837: pod-level spec.resources, alpha in 1.32 (gate PodLevelResources), beta from 1.34; a create drops it with the gate off",
         upstream: "pkg/apis/core/validation validatePodResources; pkg/api/pod dropDisabledPodLevelResources",
+        key: None,
+    },
+    Fact {
+        change: Change::StaticPodNoResourceClaims,
+        since: 32,
+        what: "a static Pod (the kubernetes.io/config.mirror annotation) may carry no spec.resourceClaims: one Forbidden at the root per claim, \"static pods do not support resource claims\"",
+        upstream: "pkg/apis/core/validation validatePodResourceClaim",
+        key: None,
+    },
+    Fact {
+        change: Change::PodLevelHugePages,
+        since: 33,
+        what: "pod-level resources take hugepages (in 1.32 cpu and memory only): a supported name, a pod-level hugepage limit defaulted to the containers' aggregated limit, and no pod-level hugepage request defaulted from the containers' requests",
+        upstream: "k8s.io/component-helpers resource.IsSupportedPodLevelResource; pkg/apis/core/v1/defaults.go defaultHugePagePodLimits, defaultPodRequests",
+        key: None,
+    },
+    Fact {
+        change: Change::PodLevelResourcesBeta,
+        since: 34,
+        what: "pod-level resources as beta checks them: refused on a Windows Pod, \"claims may not be set\" (was \"cannot be set\"), a resource without a pod-level request not compared (was compared with 0), hugepage limits at least the containers' aggregate; defaults: no hugepage limit beside a hugepage request",
+        upstream: "pkg/apis/core/validation validatePodResources, validatePodResourceConsistency; pkg/apis/core/v1/defaults.go defaultPodRequests, defaultHugePagePodLimits",
         key: None,
     },
     Fact {

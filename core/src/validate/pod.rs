@@ -223,14 +223,15 @@ fn other_set(c: &Container, key: &str) -> bool {
 /// ValidatePodSpec, restart and failure scope. `path` is the path of the PodSpec (`spec`, or
 /// `spec.template.spec` in a Job).
 pub fn validate_pod_spec(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, out: &mut Findings) {
-    validate_pod_spec_of(spec, None, path, ctx, out);
+    validate_pod_spec_of(spec, None, false, path, ctx, out);
 }
 
 /// validate_pod_spec, `pod_name` being the Pod's own name (ValidatePodSpec's podMeta; none for a
-/// template).
+/// template) and `mirror` whether that metadata has the mirror-Pod annotation.
 fn validate_pod_spec_of(
     spec: &PodSpec,
     pod_name: Option<&str>,
+    mirror: bool,
     path: &FieldPath,
     ctx: &Ctx,
     out: &mut Findings,
@@ -365,7 +366,7 @@ fn validate_pod_spec_of(
         ));
     }
 
-    super::pod_resources::pod_spec(spec, path, ctx, out);
+    super::pod_level::pod_spec(spec, path, &resources, mirror, ctx, out);
     super::pod_scheduling::validate(spec, path, ctx, out);
     // A Pod's PodSpec is at `spec`; templates' are deeper (opts.ResourceIsPod).
     super::pod_dns::validate(spec, path, ctx, path.as_str() == "spec", out);
@@ -400,7 +401,9 @@ pub fn validate_pod(pod: &Pod, ctx: &Ctx, out: &mut Findings) {
     let pod_spec = skewed.as_ref().unwrap_or(&pod.spec);
     super::pod_dns::pod_annotations(&annotations, pod_spec, ctx, out);
     super::pod_security::pod_annotations(&annotations, pod_spec, ctx, out);
-    validate_pod_spec_of(pod_spec, Some(pod.metadata.name.as_deref().unwrap_or("")), &spec, ctx, out);
+    let mirror = super::pod_claims::is_mirror(&annotations);
+    let name = pod.metadata.name.as_deref().unwrap_or("");
+    validate_pod_spec_of(pod_spec, Some(name), mirror, &spec, ctx, out);
     super::container::image_whitespace(pod_spec, &spec, out);
     super::pod_scheduling::pod_create(pod_spec, &spec, out);
     super::pod_volumes::pod_only(pod_spec, &spec, out);

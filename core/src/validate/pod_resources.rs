@@ -5,13 +5,13 @@
 //! the init containers' resize rules, after the v1 defaulting of a Pod (SetDefaults_Pod: a
 //! container's requests default to its limits; a template is not defaulted so) and the create
 //! strategy's drop of `resizePolicy` with the InPlacePodVerticalScaling gate off
-//! (dropDisabledFields). Not made: `resources.claims` (restartkit does not model DRA's
-//! `spec.resourceClaims`) and pod-level `spec.resources` with the PodLevelResources gate on
-//! (the aggregate of container requests it is compared with); with the gate off a create drops
-//! it, and that is said.
+//! (dropDisabledFields). `resources.claims` and `spec.resourceClaims` are pod_claims' checks;
+//! pod-level `spec.resources` with the PodLevelResources gate on is pod_level's, and with the
+//! gate off a create drops it, which is said here.
 
 use super::Ctx;
 use super::meta;
+use super::pod_claims::{self, Claims};
 use crate::api::{Container, PodSpec};
 use crate::diag::{Diagnostic, FieldPath, Findings};
 use crate::quantity::Quantity;
@@ -19,7 +19,6 @@ use crate::versions::Change;
 use serde_json::{Map, Value};
 
 const GATE_RESIZE: &str = "InPlacePodVerticalScaling";
-const GATE_POD_LEVEL: &str = "PodLevelResources";
 /// sets.List order (sorted).
 const RESIZE_RESOURCES: [&str; 2] = ["cpu", "memory"];
 const RESIZE_POLICIES: [&str; 2] = ["NotRequired", "RestartContainer"];
@@ -192,13 +191,26 @@ pub(super) fn resource_list(v: Option<&Value>) -> Option<Vec<(&str, Quantity)>> 
     )
 }
 
-/// validateResourceRequirements with ValidateContainerResourceName (claims left out: see the
-/// module note). `limits` and `requests` as decoded and defaulted.
-fn requirements(
+/// validateResourceRequirements with ValidateContainerResourceName, but `claims` (checked by
+/// pod_claims). `limits` and `requests` as decoded and defaulted.
+pub(super) fn requirements(
     limits: &[(&str, Quantity)],
     requests: &[(&str, Quantity)],
     p: &FieldPath,
     minor: u32,
+    out: &mut Findings,
+) {
+    requirements_with(limits, requests, p, minor, container_resource_name, out);
+}
+
+/// validateResourceRequirements with `name_check` for the resource names (the containers' or
+/// the Pod's own), but `claims`.
+pub(super) fn requirements_with(
+    limits: &[(&str, Quantity)],
+    requests: &[(&str, Quantity)],
+    p: &FieldPath,
+    minor: u32,
+    name_check: fn(&str, &FieldPath, u32, &mut Findings),
     out: &mut Findings,
 ) {
     let lim_path = p.child("limits");
@@ -207,7 +219,7 @@ fn requirements(
     let mut hugepages = false;
     for (name, q) in limits {
         let kp = lim_path.key(name);
-        container_resource_name(name, &kp, minor, out);
+        name_check(name, &kp, minor, out);
         quantity_value(name, q, &kp, minor, out);
         if is_hugepages(name) {
             hugepages = true;
@@ -217,7 +229,7 @@ fn requirements(
     }
     for (name, q) in requests {
         let kp = req_path.key(name);
-        container_resource_name(name, &kp, minor, out);
+        name_check(name, &kp, minor, out);
         quantity_value(name, q, &kp, minor, out);
         match limits.iter().find(|(n, _)| n == name) {
             Some((_, limit)) => {
@@ -268,11 +280,13 @@ pub enum List {
 pub struct Env<'a> {
     minor: u32,
     /// SetDefaults_Pod ran (a Pod, not a template, and defaulting not skipped).
-    default_requests: bool,
+    pub(super) default_requests: bool,
     /// The create drops resizePolicy (InPlacePodVerticalScaling off, and the strategy's drops
     /// not skipped with the defaulting, as pod.rs's drop_disabled).
     drop_resize: bool,
     restart_policy: &'a str,
+    /// The Pod's resource claims, as the containers' `resources.claims` may name them.
+    pub(super) claims: Claims,
 }
 
 impl<'a> Env<'a> {
@@ -282,6 +296,7 @@ impl<'a> Env<'a> {
             default_requests: is_pod && !ctx.skip_defaulting,
             drop_resize: !ctx.gates.enabled(GATE_RESIZE) && !ctx.skip_defaulting,
             restart_policy: spec.restart_policy.as_deref().unwrap_or(""),
+            claims: Claims::new(spec, ctx),
         }
     }
 }
@@ -313,10 +328,13 @@ pub fn container(c: &Container, p: &FieldPath, list: List, env: &Env, out: &mut 
         env.minor,
         out,
     );
+    pod_claims::requirement_claims(res.get("claims"), &rp, true, &env.claims, out);
     if list == List::Ephemeral {
-        // validateFieldAllowList: a non-zero ResourceRequirements (an empty list given counts).
+        // validateFieldAllowList: a non-zero ResourceRequirements (an empty list given counts;
+        // claims the create dropped do not).
         let set = ["limits", "requests", "claims"]
             .iter()
+            .filter(|k| **k != "claims" || !env.claims.dropped)
             .any(|k| res.get(*k).is_some_and(|v| !v.is_null()));
         if set {
             out.push(Diagnostic::forbidden(
@@ -425,30 +443,6 @@ fn resize_policy(entries: &[(&str, &str)], pp: &FieldPath, env: &Env, out: &mut 
     }
 }
 
-/// The Pod's own resource fields: `spec.overhead` (validateOverhead: limits only), and
-/// `spec.resources`, dropped on create with PodLevelResources off (and not checked with it on:
-/// see the module note).
-pub fn pod_spec(spec: &PodSpec, path: &FieldPath, ctx: &Ctx, out: &mut Findings) {
-    let minor = ctx.gates.version.minor;
-    if let Some(overhead) = resource_list(spec.other.get("overhead")) {
-        requirements(&overhead, &[], &path.child("overhead"), minor, out);
-    }
-    let rp = path.child("resources");
-    if spec.other.get("resources").is_some_and(|v| !v.is_null())
-        && Change::PodLevelResources.at(minor)
-        && !ctx.gates.enabled(GATE_POD_LEVEL)
-        && !ctx.skip_defaulting
-    {
-        out.push(Diagnostic::lint(
-            "field-dropped",
-            &rp,
-            format!(
-                "{rp}: dropped on create: the {GATE_POD_LEVEL} feature gate is off, so the API server clears this field"
-            ),
-        ));
-    }
-}
-
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
@@ -494,7 +488,6 @@ mod tests {
                 &mut out,
             );
         }
-        pod_spec(&spec, &p, c, &mut out);
         let mut m: Vec<String> = out
             .errors
             .iter()
@@ -721,14 +714,5 @@ mod tests {
                 "spec.initContainers[0].resizePolicy[0].restartPolicy: Invalid value: \"RestartContainer\": must not be set to 'RestartContainer' for non-sidecar initContainers"
             ]
         );
-    }
-
-    #[test]
-    fn overhead_and_pod_level() {
-        let spec = json!({"restartPolicy": "Always", "containers": [{"name": "a", "image": "x"}], "overhead": {"cpu": "-250m"}, "resources": {"limits": {"cpu": "1"}}});
-        let got = run(spec, true, &ctx(37, &[(GATE_POD_LEVEL, false)]));
-        assert_eq!(got.len(), 2);
-        assert!(got[0].starts_with("spec.overhead.limits[cpu]: Invalid value: \"-250m\""));
-        assert!(got[1].starts_with("spec.resources: dropped on create"));
     }
 }
