@@ -1,14 +1,17 @@
 package main
 
+import "strings"
+
 // The validate(Pod resources) leg: Pods (and now and then a Job) whose containers carry
 // resources and resize policies, mostly valid, with the mistakes people make: requests above
 // limits, `gpu` or `GPU` for a resource name, nvidia.com/gpu with requests unlike its limits or
 // fractional, hugepages-2Mi alone or not a multiple of the page, negative quantities, a
 // resizePolicy naming cpu twice or `gpu`, RestartContainer under restartPolicy Never, a
-// negative overhead, pod-level resources with PodLevelResources off. Through the minor's real
-// create path (admitPod / admitJob, then the strategy's Validate); every message is compared.
-// Pod-level resources with the gate on and resources.claims are not generated: restartkit does
-// not model them (docs/oracle.md).
+// negative overhead; pod-level resources with PodLevelResources off (dropped) and on (defaults,
+// names, claims, the containers' aggregate, a Windows Pod); DRA's spec.resourceClaims and the
+// containers' resources.claims with DynamicResourceAllocation on and off, on a static Pod now and
+// then. Through the minor's real create path (admitPod / admitJob, then the strategy's
+// Validate); every message is compared.
 
 func (g gen) resQuantity(name string, valid bool) any {
 	if !valid && g.chance(0.25) {
@@ -133,13 +136,42 @@ func (g gen) validatePodResources() map[string]any {
 		"InPlacePodVerticalScaling": g.chance(0.7),
 		"ContainerRestartRules":     true,
 	}
-	// Pod-level resources only with their gate off (the create drops them).
-	podLevel := g.chance(0.15)
-	if podLevel && settableGate("PodLevelResources") {
-		spec["resources"] = g.resources(valid)
-		gates["PodLevelResources"] = false
-	} else if settableGate("PodLevelResources") {
-		gates["PodLevelResources"] = g.chance(0.5)
+	if settableGate("PodLevelResources") {
+		on := g.chance(0.6)
+		gates["PodLevelResources"] = on
+		if g.chance(0.4) {
+			spec["resources"] = g.podLevelResources(valid)
+		}
+		gates["PodLevelResourcesFixDefaulting"] = on && g.chance(0.7)
+		if !on {
+			// The gates that depend on it must be off too, or the gate set is refused.
+			gates["InPlacePodLevelResourcesVerticalScaling"] = false
+			gates["PodLevelResourcesFixKubeletQOSClass"] = false
+		}
+		if g.chance(0.04) {
+			spec["os"] = map[string]any{"name": "windows"}
+		}
+	}
+	claimed := g.chance(0.3)
+	if claimed {
+		spec["resourceClaims"] = g.podResourceClaims(valid)
+		for _, l := range []string{"containers", "initContainers"} {
+			cs, _ := spec[l].([]any)
+			for _, c := range cs {
+				c := c.(map[string]any)
+				if g.chance(0.5) {
+					r, _ := c["resources"].(map[string]any)
+					if r == nil {
+						r = map[string]any{}
+						c["resources"] = r
+					}
+					r["claims"] = g.containerClaims(valid)
+				}
+			}
+		}
+	}
+	if settableGate("DynamicResourceAllocation") {
+		gates["DynamicResourceAllocation"] = g.chance(0.7)
 	}
 	set := map[string]bool{}
 	for k, v := range gates {
@@ -147,5 +179,79 @@ func (g gen) validatePodResources() map[string]any {
 			set[k] = v
 		}
 	}
-	return map[string]any{"object": g.wrapSpec(spec), "featureGates": gatesOf(set)}
+	obj := g.wrapSpec(spec)
+	if claimed && obj["kind"] == "Pod" && g.chance(0.1) {
+		// A static Pod's mirror: from 1.32 it may carry no claims.
+		spec["nodeName"] = "node-1"
+		obj["metadata"].(map[string]any)["annotations"] = map[string]any{"kubernetes.io/config.mirror": "mirror"}
+	}
+	return map[string]any{"object": obj, "featureGates": gatesOf(set)}
+}
+
+// podLevelResources: spec.resources of the Pod: cpu, memory and hugepages mostly, now and then a
+// resource pod-level resources do not take, requests above limits, or claims.
+func (g gen) podLevelResources(valid bool) map[string]any {
+	r := map[string]any{}
+	pick := func() string {
+		if !valid && g.chance(0.3) {
+			return g.oneOf("ephemeral-storage", "nvidia.com/gpu", "gpu", "hugepages-2Mi", "storage")
+		}
+		return g.oneOf("cpu", "cpu", "memory", "memory", "hugepages-2Mi")
+	}
+	for _, list := range []string{"limits", "requests"} {
+		if g.chance(0.6) {
+			m := map[string]any{}
+			for i := 1 + g.r.IntN(2); i > 0; i-- {
+				name := pick()
+				m[name] = g.resQuantity(name, valid || g.chance(0.7))
+			}
+			r[list] = m
+		}
+	}
+	if !valid && g.chance(0.1) {
+		r["claims"] = []any{map[string]any{"name": g.oneOf("gpu", "other")}}
+	}
+	return r
+}
+
+// podResourceClaims: spec.resourceClaims, each from a claim or a template, with the mistakes:
+// both or neither source, a name twice, names that are no DNS label or subdomain.
+func (g gen) podResourceClaims(valid bool) []any {
+	var out []any
+	for i := 1 + g.r.IntN(2); i > 0; i-- {
+		name := g.oneOf("gpu", "nic", "tpu")
+		if !valid && g.chance(0.15) {
+			name = g.oneOf("", "GPU", "a.b", strings.Repeat("x", 64))
+		}
+		c := map[string]any{"name": name}
+		switch {
+		case !valid && g.chance(0.15):
+		case !valid && g.chance(0.15):
+			c["resourceClaimName"] = "shared"
+			c["resourceClaimTemplateName"] = "tmpl"
+		case g.chance(0.5):
+			c["resourceClaimName"] = g.oneOf("shared-gpu", "claim-1", "Bad_Claim")
+		default:
+			c["resourceClaimTemplateName"] = g.oneOf("gpu-template", "single.gpu", "-bad")
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// containerClaims: a container's resources.claims, naming the Pod's claims (or not), a
+// request now and then, twice now and then.
+func (g gen) containerClaims(valid bool) []any {
+	var out []any
+	for i := 1 + g.r.IntN(2); i > 0; i-- {
+		c := map[string]any{"name": g.oneOf("gpu", "nic", "tpu")}
+		if !valid && g.chance(0.1) {
+			c["name"] = g.oneOf("", "missing")
+		}
+		if g.chance(0.3) {
+			c["request"] = g.oneOf("big", "small", "Bad")
+		}
+		out = append(out, c)
+	}
+	return out
 }
