@@ -123,6 +123,8 @@ pub enum Change {
     QuotaScopeVolumeAttributesClass,
     /// From 1.35: a ResourceQuota whose hard request exceeds its limit is created with a warning.
     QuotaRequestOverLimitWarning,
+    /// From 1.37: RBAC's beta declarative rules take over three Required errors.
+    RbacDeclarativeBeta,
 }
 
 /// A fact: the change, the first minor it holds in, what it is, the upstream change, and the
@@ -531,6 +533,13 @@ pub const FACTS: &[Fact] = &[
         what: "from 1.35 a ResourceQuota is created with a warning when its hard request of cpu, memory, storage or ephemeral-storage exceeds the matching limit (`ResourceQuota requests.cpu (2) should be less than limits.cpu (1)`; up to 1.34 none)",
         upstream: "pkg/registry/core/resourcequota strategy.go WarningsOnCreate (kubernetes/kubernetes#134389)",
         key: None,
+    },
+    Fact {
+        change: Change::RbacDeclarativeBeta,
+        since: 37,
+        what: "from 1.37 the RBAC kinds' declarative rules are beta: with DeclarativeValidationBeta on (the default) an empty `verbs` is `rules[i].verbs: Required value` without the handwritten detail, and it, an empty `roleRef.name` and an empty subject `name` come after the other errors (in 1.35 and 1.36 the rules are alpha and never shown)",
+        upstream: "pkg/apis/rbac/v1/zz_generated.validations.go (+k8s:beta); k8s.io/apiserver pkg/registry/rest ValidateDeclarativelyWithMigrationChecks",
+        key: Some("verbs: Required value"),
     },
 ];
 

@@ -272,7 +272,7 @@ pub use super::names::{label_value, qualified_name};
 pub(crate) use super::names::{dns1035_label, dns1123_label, dns1123_subdomain_name, regex_error};
 
 /// IsValidPathSegmentName; ValidateRBACName checks a generateName the same way.
-fn path_segment(name: &str) -> Vec<String> {
+pub(super) fn path_segment(name: &str) -> Vec<String> {
     if name == "." || name == ".." {
         return vec![format!("may not be '{name}'")];
     }

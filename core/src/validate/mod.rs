@@ -33,6 +33,7 @@ mod pod_security;
 mod pod_volumes;
 mod priority_class;
 mod pvc;
+mod rbac;
 mod resource_quota;
 mod selector;
 mod service;

@@ -134,6 +134,15 @@ pub(super) fn validate_kind(
             super::limit_range::validate(obj, ctx, out);
             true
         }
+        ("rbac.authorization.k8s.io", k) if api_version == "rbac.authorization.k8s.io/v1" => {
+            match super::rbac::Kind::of(k) {
+                Some(kind) => {
+                    super::rbac::validate(kind, obj, ctx, out);
+                    true
+                }
+                None => false,
+            }
+        }
         ("coordination.k8s.io", "Lease") if api_version == "coordination.k8s.io/v1" => {
             super::lease::validate(obj, ctx, out);
             true
