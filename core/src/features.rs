@@ -182,6 +182,52 @@ pub const GATES: &[GateSpec] = &[
     },
 ];
 
+/// Gates that change what `validate` says of an object (a field dropped, a check added or
+/// relaxed) though no restart or failure answer: a request naming one gets no
+/// `unknown-feature-gate` warning. core/tests/gates_read.rs holds the list to the gates the
+/// sources read.
+pub const VALIDATION_GATES: &[&str] = &[
+    "AnyVolumeDataSource",
+    "ContainerStopSignals",
+    "CoordinatedLeaderElection",
+    "CrossNamespaceVolumeDataSource",
+    "DeclarativeValidationBeta",
+    "DynamicResourceAllocation",
+    "EnvFiles",
+    "GRPCContainerProbeTLS",
+    "H2CContainerProbe",
+    "HPAGeneration",
+    "HostnameOverride",
+    "ImageVolume",
+    "InPlacePodVerticalScaling",
+    "MatchLabelKeysInPodAffinity",
+    "MatchLabelKeysInPodTopologySpread",
+    "MatchLabelKeysInPodTopologySpreadSelectorMerge",
+    "MaxUnavailableStatefulSet",
+    "NodeInclusionPolicyInPodTopologySpread",
+    "PodDeletionCost",
+    "PodLevelResources",
+    "PodLevelResourcesFixDefaulting",
+    "PodLifecycleSleepAction",
+    "PodLifecycleSleepActionAllowZero",
+    "PreferSameTrafficDistribution",
+    "ProcMountType",
+    "RecursiveReadOnlyMounts",
+    "RelaxedDNSSearchValidation",
+    "RelaxedEnvironmentVariableValidation",
+    "RelaxedServiceNameValidation",
+    "SELinuxMount",
+    "ServiceTrafficDistribution",
+    "StatefulSetAutoDeletePVC",
+    "StatefulSetRecreateStrategy",
+    "StatefulSetStartOrdinal",
+    "StrictIPCIDRValidation",
+    "TaintTolerationComparisonOperators",
+    "UserNamespacesHostNetworkSupport",
+    "UserNamespacesSupport",
+    "VolumeAttributesClass",
+];
+
 /// The gates of controllers whose releases do not follow the Kubernetes minor: (name, stage,
 /// default), the same at every minor. sigs.k8s.io/jobset v0.12.0 pkg/features/features.go;
 /// OpenKruise pkg/features/kruise_features.go.
@@ -349,7 +395,9 @@ impl FeatureGates {
                         Stage::Deprecated => warnings.push(warn("feature-gate-note", k, format!("setting deprecated feature gate {k}={on}. It will be removed in a future release."))),
                         _ => {}
                     }
-                    if !GATES.iter().any(|m| m.name == k) {
+                    if !GATES.iter().any(|m| m.name == k)
+                        && !VALIDATION_GATES.contains(&k.as_str())
+                    {
                         warnings.push(warn(
                             "unknown-feature-gate",
                             k,
