@@ -125,6 +125,12 @@ pub enum Change {
     QuotaRequestOverLimitWarning,
     /// From 1.37: RBAC's beta declarative rules take over three Required errors.
     RbacDeclarativeBeta,
+    /// From 1.33: a NetworkPolicy's CIDRs are legacy fields, with GetWarningsForCIDR's warnings.
+    NetworkPolicyCidrWarnings,
+    /// From 1.37: an endPort below port prints the endPort.
+    NetworkPolicyEndPortValue,
+    /// From 1.37: the ipBlock.cidr declarative rule is beta and the strategy runs it.
+    NetworkPolicyDeclarativeBeta,
 }
 
 /// A fact: the change, the first minor it holds in, what it is, the upstream change, and the
@@ -540,6 +546,27 @@ pub const FACTS: &[Fact] = &[
         what: "from 1.37 the RBAC kinds' declarative rules are beta: with DeclarativeValidationBeta on (the default) an empty `verbs` is `rules[i].verbs: Required value` without the handwritten detail, and it, an empty `roleRef.name` and an empty subject `name` come after the other errors (in 1.35 and 1.36 the rules are alpha and never shown)",
         upstream: "pkg/apis/rbac/v1/zz_generated.validations.go (+k8s:beta); k8s.io/apiserver pkg/registry/rest ValidateDeclarativelyWithMigrationChecks",
         key: Some("verbs: Required value"),
+    },
+    Fact {
+        change: Change::NetworkPolicyCidrWarnings,
+        since: 33,
+        what: "from 1.33 a NetworkPolicy's ipBlock cidr and except values are read by IsValidCIDRForLegacyField (stricter with StrictIPCIDRValidation on) and a policy that passes is created with GetWarningsForCIDR's warnings (a CIDR with bits beyond its prefix is ambiguous, leading zeros or an IPv4-mapped address non-standard, an IPv6 CIDR not in RFC 5952 form); up to 1.32 none",
+        upstream: "pkg/apis/networking/validation ValidateIPBlock; pkg/registry/networking/networkpolicy strategy.go networkPolicyWarnings",
+        key: Some("non-standard CIDR"),
+    },
+    Fact {
+        change: Change::NetworkPolicyEndPortValue,
+        since: 37,
+        what: "from 1.37 a NetworkPolicy port whose endPort is below its port is refused with the endPort as the bad value (up to 1.36 the port's)",
+        upstream: "pkg/apis/networking/validation ValidateNetworkPolicyPort",
+        key: None,
+    },
+    Fact {
+        change: Change::NetworkPolicyDeclarativeBeta,
+        since: 37,
+        what: "from 1.37 the NetworkPolicy strategy runs declarative validation: with DeclarativeValidationBeta on, an empty ipBlock.cidr is the declarative Required error, after the other errors (1.36 marks the handwritten one covered but does not run the rules)",
+        upstream: "pkg/registry/networking/networkpolicy strategy.go (rest.DeclarativeValidation); pkg/apis/networking/v1/zz_generated.validations.go Validate_IPBlock",
+        key: None,
     },
 ];
 

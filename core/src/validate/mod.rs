@@ -20,6 +20,7 @@ pub mod meta;
 pub mod names;
 mod namespace;
 mod netaddr;
+mod network_policy;
 mod pdb;
 pub mod pod;
 mod pod_claims;

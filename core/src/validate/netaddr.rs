@@ -265,22 +265,200 @@ pub fn cidr_errors(s: &str, strict: bool) -> Vec<&'static str> {
     } else {
         (&c.ip.bytes[..], c.bits)
     };
-    let beyond = bytes.iter().enumerate().any(|(i, b)| {
-        let start = (i as u32) * 8;
-        let keep = prefix.saturating_sub(start).min(8);
-        let mask = if keep == 0 { 0u8 } else { 0xffu8 << (8 - keep) };
-        b & !mask != 0
-    });
+    let beyond = bytes
+        .iter()
+        .enumerate()
+        .any(|(i, b)| b & !byte_mask(prefix, i) != 0);
     if beyond {
         return vec!["must not have bits set beyond the prefix length"];
     }
     Vec::new()
 }
 
+/// Go's net.IP.String: dotted for an address `To4` takes (so `::ffff:a.b.c.d` prints as IPv4),
+/// RFC 5952 otherwise (lower-case groups, the longest run of two or more zero groups as `::`).
+pub fn go_ip_string(ip: &Ip) -> String {
+    if ip.is_v4() {
+        let b = ip.v4();
+        return format!("{}.{}.{}.{}", b[0], b[1], b[2], b[3]);
+    }
+    v6_string(&ip.bytes)
+}
+
+/// netip.Addr.String of an IPv6 address that is not IPv4-mapped.
+fn v6_string(bytes: &[u8; 16]) -> String {
+    let groups: Vec<u16> = bytes
+        .chunks_exact(2)
+        .map(|c| c.iter().fold(0u16, |g, b| g << 8 | u16::from(*b)))
+        .collect();
+    // The first longest run of zero groups, if at least two long.
+    let (mut best, mut best_len, mut run_start, mut run_len) = (0, 0, 0, 0);
+    for (i, g) in groups.iter().enumerate() {
+        if *g == 0 {
+            if run_len == 0 {
+                run_start = i;
+            }
+            run_len += 1;
+            if run_len > best_len {
+                (best, best_len) = (run_start, run_len);
+            }
+        } else {
+            run_len = 0;
+        }
+    }
+    let hex = |gs: &[u16]| gs.iter().map(|g| format!("{g:x}")).collect::<Vec<_>>().join(":");
+    if best_len < 2 {
+        return hex(&groups);
+    }
+    format!(
+        "{}::{}",
+        hex(groups.get(..best).unwrap_or(&[])),
+        hex(groups.get(best + best_len..).unwrap_or(&[]))
+    )
+}
+
+/// The network of a CIDR as net.ParseCIDR makes it (`IPNet`): the address masked by the prefix,
+/// with the prefix length of its own family once `To4` has taken the address (an IPv4-mapped
+/// IPv6 network of `/96` or more is an IPv4 network of 96 bits less).
+/// The mask byte `i` of a 16-byte address under a prefix of `prefix` bits.
+fn byte_mask(prefix: u32, i: usize) -> u8 {
+    let keep = prefix.saturating_sub((i as u32) * 8).min(8);
+    if keep == 0 { 0 } else { 0xff << (8 - keep) }
+}
+
+struct Network {
+    ip: Ip,
+    bits: u32,
+    /// The network is IPv4 (4 bytes) to net.IPNet's methods.
+    v4: bool,
+}
+
+fn network(c: &Cidr) -> Network {
+    // IPv4 text is masked as 4 bytes: the ::ffff: prefix of the 16-byte form stays.
+    let prefix = if c.v4 { c.bits + 96 } else { c.bits };
+    let mut masked = c.ip.bytes;
+    for (i, b) in masked.iter_mut().enumerate() {
+        *b &= byte_mask(prefix, i);
+    }
+    let ip = Ip { bytes: masked };
+    let v4 = ip.is_v4();
+    let bits = if v4 && !c.v4 { c.bits.saturating_sub(96) } else { c.bits };
+    Network { ip, bits, v4 }
+}
+
+impl Network {
+    /// net.IPNet.Contains.
+    fn contains(&self, ip: &Ip) -> bool {
+        if self.v4 != ip.is_v4() {
+            return false;
+        }
+        let prefix = if self.v4 { self.bits + 96 } else { self.bits };
+        self.ip
+            .bytes
+            .iter()
+            .zip(ip.bytes.iter())
+            .enumerate()
+            .all(|(i, (a, b))| a & byte_mask(prefix, i) == b & byte_mask(prefix, i))
+    }
+    /// net.IPNet.String.
+    fn string(&self) -> String {
+        format!("{}/{}", go_ip_string(&self.ip), self.bits)
+    }
+}
+
+/// Whether `except` is not a strict subset of `cidr` as ValidateIPBlock asks it
+/// (`!cidr.Contains(except.IP) || cidrMaskLen >= exceptMaskLen`, the lengths as written); None
+/// when either does not parse.
+pub fn not_strict_subset(cidr: &str, except: &str) -> Option<bool> {
+    let (c, e) = (parse_cidr_sloppy(cidr)?, parse_cidr_sloppy(except)?);
+    // Mask.Size() is the prefix length as written, in the text's own family.
+    Some(!network(&c).contains(&network(&e).ip) || c.bits >= e.bits)
+}
+
+/// GetWarningsForCIDR (validation/ip.go, from 1.33) for a CIDR at `path` that validated: a
+/// value with bits beyond its prefix, one netip.ParsePrefix refuses or IPv4-mapped, and, when
+/// neither, an IPv6 value not in canonical form.
+pub fn cidr_warnings(path: &str, value: &str) -> Vec<String> {
+    let Some(c) = parse_cidr_sloppy(value) else {
+        return Vec::new();
+    };
+    let net = network(&c);
+    let net_text = net.string();
+    let mut out = Vec::new();
+    // ip.Equal(ipnet.IP): both are held in their 16-byte forms here.
+    if c.ip != net.ip {
+        let addr_len = if c.v4 { 32 } else { 128 };
+        out.push(format!(
+            "{path}: CIDR value {value:?} is ambiguous in this context (should be {net_text:?} or {:?}?)",
+            format!("{}/{addr_len}", go_ip_string(&c.ip))
+        ));
+    }
+    let refused = strict_addr_refuses(c.addr) || (c.mask.len() > 1 && c.mask.starts_with('0'));
+    if refused || is_4in6_text(c.addr, &c.ip) {
+        out.push(format!(
+            "{path}: non-standard CIDR value {value:?} is invalid: use {net_text:?}"
+        ));
+    }
+    if out.is_empty() && !c.v4 {
+        let canonical = format!("{}/{}", v6_string(&c.ip.bytes), c.bits);
+        if canonical != value {
+            out.push(format!(
+                "{path}: IPv6 CIDR value {value:?} should be in RFC 5952 canonical format ({canonical:?})"
+            ));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+
+    #[test]
+    fn addresses_print_as_go_prints_them() {
+        let p = |s: &str| go_ip_string(&parse_ip_sloppy(s).unwrap());
+        assert_eq!(p("10.0.0.1"), "10.0.0.1");
+        assert_eq!(p("::ffff:10.0.0.1"), "10.0.0.1");
+        assert_eq!(p("2001:DB8:0:0:1:0:0:1"), "2001:db8::1:0:0:1");
+        assert_eq!(p("2001:db8:0:1:1:1:1:1"), "2001:db8:0:1:1:1:1:1");
+        assert_eq!(p("::"), "::");
+        assert_eq!(p("::1.2.3.4"), "::102:304");
+        assert_eq!(p("fe80:0:0:0:0:0:0:0"), "fe80::");
+    }
+
+    #[test]
+    fn except_blocks_and_cidr_warnings() {
+        assert_eq!(not_strict_subset("10.0.0.0/16", "10.0.5.0/24"), Some(false));
+        assert_eq!(not_strict_subset("10.0.0.0/16", "10.1.0.0/24"), Some(true));
+        assert_eq!(not_strict_subset("10.0.0.0/16", "10.0.0.0/16"), Some(true));
+        assert_eq!(not_strict_subset("10.0.0.0/16", "2001:db8::/64"), Some(true));
+        // An IPv4-mapped network is IPv4 to Contains, but its length stays 104 (>= 24).
+        assert_eq!(not_strict_subset("::ffff:10.0.0.0/104", "10.0.1.0/24"), Some(true));
+        assert_eq!(not_strict_subset("10.0.0.0/8", "::ffff:10.1.0.0/112"), Some(false));
+        assert_eq!(not_strict_subset("10.0.0.0/8", "bogus"), None);
+        let w = |v: &str| cidr_warnings("spec.x", v);
+        assert!(w("10.0.0.0/8").is_empty() && w("2001:db8::/64").is_empty());
+        assert_eq!(
+            w("10.0.0.1/8"),
+            ["spec.x: CIDR value \"10.0.0.1/8\" is ambiguous in this context (should be \"10.0.0.0/8\" or \"10.0.0.1/32\"?)"]
+        );
+        assert_eq!(
+            w("010.0.0.0/8"),
+            ["spec.x: non-standard CIDR value \"010.0.0.0/8\" is invalid: use \"10.0.0.0/8\""]
+        );
+        assert_eq!(
+            w("::ffff:10.0.0.1/104"),
+            [
+                "spec.x: CIDR value \"::ffff:10.0.0.1/104\" is ambiguous in this context (should be \"10.0.0.0/8\" or \"10.0.0.1/128\"?)",
+                "spec.x: non-standard CIDR value \"::ffff:10.0.0.1/104\" is invalid: use \"10.0.0.0/8\""
+            ]
+        );
+        assert_eq!(
+            w("2001:DB8::/64"),
+            ["spec.x: IPv6 CIDR value \"2001:DB8::/64\" should be in RFC 5952 canonical format (\"2001:db8::/64\")"]
+        );
+    }
 
     #[test]
     fn sloppy_addresses() {

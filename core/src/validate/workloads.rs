@@ -134,6 +134,10 @@ pub(super) fn validate_kind(
             super::limit_range::validate(obj, ctx, out);
             true
         }
+        ("networking.k8s.io", "NetworkPolicy") if api_version == "networking.k8s.io/v1" => {
+            super::network_policy::validate(obj, ctx, out);
+            true
+        }
         ("rbac.authorization.k8s.io", k) if api_version == "rbac.authorization.k8s.io/v1" => {
             match super::rbac::Kind::of(k) {
                 Some(kind) => {
