@@ -12,6 +12,7 @@ package main
 // validation: rbac_create_*.go). Full messages are compared.
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 
@@ -204,8 +205,14 @@ func upstreamRBAC(raw []byte) (map[string]any, error) {
 	if k.strategy.NamespaceScoped() {
 		ns = "default"
 	}
-	ctx := genericapirequest.WithRequestInfo(ctxNSOf(ns), &genericapirequest.RequestInfo{IsResourceRequest: true,
-		Verb: "create", APIGroup: "rbac.authorization.k8s.io", APIVersion: "v1", Resource: k.resource})
+	ctx := createRequestCtx(ns, "rbac.authorization.k8s.io", k.resource)
 	k.strategy.PrepareForCreate(ctx, obj)
 	return withMessages(createValidation(ctx, k.strategy, obj), nil), nil
+}
+
+// createRequestCtx: a create request in namespace ns ("" for a cluster-scoped kind) for a v1
+// resource of group: declarative validation reads the group and version from it.
+func createRequestCtx(ns, group, resource string) context.Context {
+	return genericapirequest.WithRequestInfo(ctxNSOf(ns), &genericapirequest.RequestInfo{IsResourceRequest: true,
+		Verb: "create", APIGroup: group, APIVersion: "v1", Resource: resource})
 }
