@@ -22,6 +22,22 @@ pub struct Ctx {
     pub field_validation: unknown_fields::FieldValidation,
 }
 
+#[cfg(test)]
+impl Ctx {
+    /// A request at Kubernetes 1.`minor` with `gates` set over that minor's defaults, the rest
+    /// as a plain create: the context the validators' unit tests build.
+    pub(crate) fn at(minor: u32, gates: &[(&str, bool)]) -> Ctx {
+        let mut g = FeatureGates::for_version(crate::features::KubeVersion { minor });
+        for (name, on) in gates {
+            g.set(name, *on);
+        }
+        Ctx {
+            gates: g,
+            ..Ctx::default()
+        }
+    }
+}
+
 pub fn attach_position(d: &mut Diagnostic, doc: &Document) {
     if d.line.is_some() {
         return;

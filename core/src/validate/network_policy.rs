@@ -292,21 +292,10 @@ fn warnings(spec: &Value, out: &mut Findings) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::features::{FeatureGates, KubeVersion};
     use serde_json::json;
 
     fn ctx(minor: u32, gates: &[(&str, bool)]) -> Ctx {
-        let mut g = FeatureGates::for_version(KubeVersion { minor });
-        for (name, on) in gates {
-            g.set(name, *on);
-        }
-        Ctx {
-            gates: g,
-            skip_defaulting: false,
-            future_rules: false,
-            always_pod: false,
-            field_validation: Default::default(),
-        }
+        Ctx::at(minor, gates)
     }
 
     fn policy(spec: Value) -> Value {

@@ -406,22 +406,11 @@ pub fn pod_spec(
 mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
     use super::*;
-    use crate::features::{FeatureGates, KubeVersion};
     use serde_json::json;
 
+    /// PodLevelResources on, then `gates`.
     fn ctx(minor: u32, gates: &[(&str, bool)]) -> Ctx {
-        let mut g = FeatureGates::for_version(KubeVersion { minor });
-        g.set(GATE, true);
-        for (name, on) in gates {
-            g.set(name, *on);
-        }
-        Ctx {
-            gates: g,
-            skip_defaulting: false,
-            future_rules: false,
-            always_pod: false,
-            field_validation: Default::default(),
-        }
+        Ctx::at(minor, &[&[(GATE, true)], gates].concat())
     }
 
     fn run(spec: Value, is_pod: bool, c: &Ctx) -> Vec<String> {

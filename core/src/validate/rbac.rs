@@ -301,21 +301,10 @@ fn subject(s: &Value, namespaced: bool, defaulted: bool, p: &FieldPath, errs: &m
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::features::{FeatureGates, KubeVersion};
     use serde_json::json;
 
     fn ctx(minor: u32, gates: &[(&str, bool)]) -> Ctx {
-        let mut g = FeatureGates::for_version(KubeVersion { minor });
-        for (name, on) in gates {
-            g.set(name, *on);
-        }
-        Ctx {
-            gates: g,
-            skip_defaulting: false,
-            future_rules: false,
-            always_pod: false,
-            field_validation: Default::default(),
-        }
+        Ctx::at(minor, gates)
     }
 
     fn run(kind: &str, obj: Value, c: &Ctx) -> Vec<String> {
