@@ -5,6 +5,7 @@
 //! name, apimachinery's ValidateObjectMeta) is meta.rs's.
 
 use super::Ctx;
+use super::json_read::opt;
 use super::names::qualified_name;
 use crate::diag::{Diagnostic, FieldPath, Findings};
 use serde_json::Value;
@@ -12,11 +13,6 @@ use serde_json::Value;
 const GATE: &str = "CoordinatedLeaderElection";
 /// validLeaseStrategies.
 const STRATEGIES: [&str; 1] = ["OldestEmulationVersion"];
-
-/// A pointer member: `None` when absent or null.
-fn opt<'a>(v: &'a Value, key: &str) -> Option<&'a Value> {
-    v.get(key).filter(|x| !x.is_null())
-}
 
 /// A Lease on create (after ObjectMeta, which meta.rs checks).
 // Kept out of its caller: see `validate::workloads::validate_kind`.

@@ -13,6 +13,7 @@
 
 use super::Ctx;
 use super::container::port_name;
+use super::json_read::{list, opt, strings};
 use super::netaddr;
 use super::selector;
 use crate::diag::{Diagnostic, FieldPath, Findings, Origin};
@@ -24,24 +25,6 @@ const PROTOCOLS: [&str; 3] = ["TCP", "UDP", "SCTP"];
 const POLICY_TYPES: [&str; 2] = ["Ingress", "Egress"];
 const GATE_STRICT: &str = "StrictIPCIDRValidation";
 const GATE_DV_BETA: &str = "DeclarativeValidationBeta";
-
-/// A pointer member: `None` when absent or null.
-fn opt<'a>(v: &'a Value, key: &str) -> Option<&'a Value> {
-    v.get(key).filter(|x| !x.is_null())
-}
-
-fn list<'a>(v: &'a Value, key: &str) -> &'a [Value] {
-    v.get(key)
-        .and_then(Value::as_array)
-        .map_or(&[], Vec::as_slice)
-}
-
-fn strings<'a>(v: &'a Value, key: &str) -> Vec<&'a str> {
-    list(v, key)
-        .iter()
-        .map(|s| s.as_str().unwrap_or(""))
-        .collect()
-}
 
 /// What one create's checks share.
 struct Check<'a> {

@@ -17,6 +17,7 @@
 use super::Ctx;
 use super::controllers::{not_over_100_percent, positive_int_or_percent, print_int_or_string};
 use super::crd_schema::go;
+use super::json_read::opt;
 use crate::diag::{Diagnostic, FieldPath, Findings};
 use crate::versions::Change;
 use serde_json::{Map, Value};
@@ -26,11 +27,6 @@ const V1BETA1_LABEL: &str = "pdb.kubernetes.io/deprecated-v1beta1-empty-selector
 
 /// supportedUnhealthyPodEvictionPolicies, as sets.List prints them (sorted).
 const EVICTION_POLICIES: [&str; 2] = ["AlwaysAllow", "IfHealthyBudget"];
-
-/// A pointer member: `None` when absent or null.
-fn opt<'a>(v: &'a Value, key: &str) -> Option<&'a Value> {
-    v.get(key).filter(|x| !x.is_null())
-}
 
 /// Whether `selector` is policy.NonV1beta1MatchNoneSelector under Semantic.DeepEqual (nil and
 /// empty lists and maps equal): no matchLabels and the one `Exists` requirement on the label.

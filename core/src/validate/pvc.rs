@@ -27,6 +27,7 @@
 //! PrepareForCreate drops of what was written is a lint (`pvc-field-dropped`). Not modelled: the
 //! name of each PVC a StatefulSet's controller makes (`<template>-<set>-<ordinal>`).
 
+use super::json_read::{opt, opt_str, str_of};
 use super::{Ctx, meta, names, selector};
 use crate::diag::{Diagnostic, FieldPath, Findings, Origin, Severity};
 use crate::versions::Change;
@@ -45,20 +46,6 @@ const VOLUME_MODES: [&str; 2] = ["Block", "Filesystem"];
 const GATE_VAC: &str = "VolumeAttributesClass";
 const GATE_ANY_SOURCE: &str = "AnyVolumeDataSource";
 const GATE_CROSS_NAMESPACE: &str = "CrossNamespaceVolumeDataSource";
-
-fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
-    v.get(key).and_then(Value::as_str).unwrap_or("")
-}
-
-/// A pointer member: `None` when absent or null.
-fn opt<'a>(v: &'a Value, key: &str) -> Option<&'a Value> {
-    v.get(key).filter(|x| !x.is_null())
-}
-
-/// A `*string` member: `None` when absent or null.
-fn opt_str<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
-    opt(v, key).map(|x| x.as_str().unwrap_or(""))
-}
 
 // ---------------------------------------------------------------------------------------------
 // The PersistentVolumeClaim kind

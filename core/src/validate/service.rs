@@ -11,15 +11,12 @@
 //! value. Values printed in messages follow each minor's apimachinery (JSON from 1.34, Go's
 //! `%#v` before).
 
+use super::json_read::str_of;
 use super::netaddr;
 use super::{Ctx, meta, selector};
 use crate::diag::{Diagnostic, FieldPath, Findings};
 use serde_json::{Map, Value, json};
 use crate::versions::Change;
-
-fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
-    v.get(key).and_then(Value::as_str).unwrap_or("")
-}
 
 fn int_of(v: &Value, key: &str) -> i64 {
     v.get(key).and_then(Value::as_i64).unwrap_or(0)
