@@ -29,7 +29,7 @@ import (
 
 // decodingKinds: built-in kinds every supported minor creates. modelled: restartkit validates
 // their content (Pod, workloads, Jobs, Service, ConfigMap, Secret, PersistentVolumeClaim,
-// Namespace, PodDisruptionBudget, PriorityClass, Lease, LimitRange, ResourceQuota, RBAC, NetworkPolicy), so
+// Namespace, PodDisruptionBudget, PriorityClass, Lease, LimitRange, ResourceQuota, RBAC, NetworkPolicy, Ingress), so
 // only its decoding error is compared when the body decodes.
 var decodingKinds = []struct {
 	gvk       schema.GroupVersionKind
@@ -56,7 +56,7 @@ var decodingKinds = []struct {
 	{schema.GroupVersionKind{Version: "v1", Kind: "ResourceQuota"}, true, false},
 	{schema.GroupVersionKind{Version: "v1", Kind: "Endpoints"}, false, false},
 	{schema.GroupVersionKind{Version: "v1", Kind: "Event"}, false, false},
-	{schema.GroupVersionKind{Group: "networking.k8s.io", Version: "v1", Kind: "Ingress"}, false, false},
+	{schema.GroupVersionKind{Group: "networking.k8s.io", Version: "v1", Kind: "Ingress"}, true, false},
 	{schema.GroupVersionKind{Group: "networking.k8s.io", Version: "v1", Kind: "NetworkPolicy"}, true, false},
 	{schema.GroupVersionKind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler"}, false, false},
 	{schema.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "HorizontalPodAutoscaler"}, false, false},

@@ -131,6 +131,11 @@ pub enum Change {
     NetworkPolicyEndPortValue,
     /// From 1.37: the ipBlock.cidr declarative rule is beta and the strategy runs it.
     NetworkPolicyDeclarativeBeta,
+    /// From 1.34: an Ingress resource backend's or an IngressClass parameters reference's empty
+    /// kind or name is a Required error without detail.
+    IngressRequiredDetail,
+    /// From 1.37: the IngressClass parameters' declarative kind and name rules are beta.
+    IngressClassDeclarativeBeta,
 }
 
 /// A fact: the change, the first minor it holds in, what it is, the upstream change, and the
@@ -566,6 +571,20 @@ pub const FACTS: &[Fact] = &[
         since: 37,
         what: "from 1.37 the NetworkPolicy strategy runs declarative validation: with DeclarativeValidationBeta on, an empty ipBlock.cidr is the declarative Required error, after the other errors (1.36 marks the handwritten one covered but does not run the rules)",
         upstream: "pkg/registry/networking/networkpolicy strategy.go (rest.DeclarativeValidation); pkg/apis/networking/v1/zz_generated.validations.go Validate_IPBlock",
+        key: None,
+    },
+    Fact {
+        change: Change::IngressRequiredDetail,
+        since: 34,
+        what: "from 1.34 an empty `kind` or `name` of an Ingress resource backend or an IngressClass's parameters is `Required value` (up to 1.33 `Required value: kind is required`)",
+        upstream: "pkg/apis/networking/validation validateIngressTypedLocalObjectReference",
+        key: None,
+    },
+    Fact {
+        change: Change::IngressClassDeclarativeBeta,
+        since: 37,
+        what: "from 1.37 an IngressClass's declarative rules are beta: with DeclarativeValidationBeta on, an empty `parameters.kind` or `parameters.name` is the declarative Required error, after the other errors (1.36 has the rules as alpha, never shown)",
+        upstream: "pkg/apis/networking/v1/zz_generated.validations.go Validate_IngressClassParametersReference; pkg/registry/networking/ingressclass strategy.go",
         key: None,
     },
 ];

@@ -19,6 +19,8 @@ mod limit_range;
 pub mod meta;
 pub mod names;
 mod namespace;
+mod ingress;
+mod json_read;
 mod netaddr;
 mod network_policy;
 mod pdb;

@@ -134,6 +134,14 @@ pub(super) fn validate_kind(
             super::limit_range::validate(obj, ctx, out);
             true
         }
+        ("networking.k8s.io", "Ingress") if api_version == "networking.k8s.io/v1" => {
+            super::ingress::validate_ingress(obj, ctx, out);
+            true
+        }
+        ("networking.k8s.io", "IngressClass") if api_version == "networking.k8s.io/v1" => {
+            super::ingress::validate_ingress_class(obj, ctx, out);
+            true
+        }
         ("networking.k8s.io", "NetworkPolicy") if api_version == "networking.k8s.io/v1" => {
             super::network_policy::validate(obj, ctx, out);
             true
