@@ -71,6 +71,7 @@ var ops = []op{
 	{name: "validate", label: "validate(LimitRange)", gen: gen.validateLimitRange, upstream: upstreamLimitRange},
 	{name: "validate", label: "validate(RBAC)", gen: gen.validateRBAC, upstream: upstreamRBAC},
 	{name: "validate", label: "validate(NetworkPolicy)", gen: gen.validateNetworkPolicy, upstream: upstreamNetworkPolicy},
+	{name: "validate", label: "validate(HorizontalPodAutoscaler)", gen: gen.validateHPA, upstream: upstreamHPA},
 	{name: "backoff", label: "backoff(job.getRemainingTime)", gen: gen.jobBackoffRemaining, upstream: upstreamJobBackoff},
 	{name: "backoff", label: "backoff(job.getRemainingTimePerIndex)", gen: gen.jobBackoffPerIndex, upstream: upstreamJobBackoff},
 	{name: "backoff", label: "backoff(job.getFinishedTime)", gen: gen.jobFinishedTime, upstream: upstreamJobBackoff},
