@@ -29,7 +29,8 @@ import (
 
 // decodingKinds: built-in kinds every supported minor creates. modelled: restartkit validates
 // their content (Pod, workloads, Jobs, Service, ConfigMap, Secret, PersistentVolumeClaim,
-// Namespace, PodDisruptionBudget, PriorityClass, Lease, LimitRange, ResourceQuota, RBAC, NetworkPolicy, Ingress), so
+// Namespace, PodDisruptionBudget, PriorityClass, Lease, LimitRange, ResourceQuota, RBAC, NetworkPolicy,
+// Ingress, HorizontalPodAutoscaler), so
 // only its decoding error is compared when the body decodes.
 var decodingKinds = []struct {
 	gvk       schema.GroupVersionKind
@@ -58,8 +59,8 @@ var decodingKinds = []struct {
 	{schema.GroupVersionKind{Version: "v1", Kind: "Event"}, false, false},
 	{schema.GroupVersionKind{Group: "networking.k8s.io", Version: "v1", Kind: "Ingress"}, true, false},
 	{schema.GroupVersionKind{Group: "networking.k8s.io", Version: "v1", Kind: "NetworkPolicy"}, true, false},
-	{schema.GroupVersionKind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler"}, false, false},
-	{schema.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "HorizontalPodAutoscaler"}, false, false},
+	{schema.GroupVersionKind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler"}, true, false},
+	{schema.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "HorizontalPodAutoscaler"}, true, false},
 	{schema.GroupVersionKind{Group: "policy", Version: "v1", Kind: "PodDisruptionBudget"}, true, false},
 	{schema.GroupVersionKind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "Role"}, true, false},
 	{schema.GroupVersionKind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRoleBinding"}, true, true},

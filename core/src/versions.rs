@@ -136,6 +136,12 @@ pub enum Change {
     IngressRequiredDetail,
     /// From 1.37: the IngressClass parameters' declarative kind and name rules are beta.
     IngressClassDeclarativeBeta,
+    /// From 1.34: an HPA's scaleTargetRef and describedObject apiVersions are checked.
+    HpaApiVersion,
+    /// From 1.36: maxReplicas 0 is Required, a negative one "greater than or equal to 1".
+    HpaMaxReplicasMessages,
+    /// From 1.37: the HPA strategy runs declarative validation; minReplicas and maxReplicas are beta.
+    HpaDeclarativeBeta,
 }
 
 /// A fact: the change, the first minor it holds in, what it is, the upstream change, and the
@@ -585,6 +591,27 @@ pub const FACTS: &[Fact] = &[
         since: 37,
         what: "from 1.37 an IngressClass's declarative rules are beta: with DeclarativeValidationBeta on, an empty `parameters.kind` or `parameters.name` is the declarative Required error, after the other errors (1.36 has the rules as alpha, never shown)",
         upstream: "pkg/apis/networking/v1/zz_generated.validations.go Validate_IngressClassParametersReference; pkg/registry/networking/ingressclass strategy.go",
+        key: None,
+    },
+    Fact {
+        change: Change::HpaApiVersion,
+        since: 34,
+        what: "from 1.34 a HorizontalPodAutoscaler's `scaleTargetRef.apiVersion` must parse as a group/version and name an API group (but for kind ReplicationController), and an Object metric's `describedObject.apiVersion` must parse; before, neither is read",
+        upstream: "pkg/apis/autoscaling/validation ValidateAPIVersion; pkg/registry/autoscaling/horizontalpodautoscaler strategy.go validationOptionsForHorizontalPodAutoscaler",
+        key: Some("apiVersion must specify API group"),
+    },
+    Fact {
+        change: Change::HpaMaxReplicasMessages,
+        since: 36,
+        what: "from 1.36 a HorizontalPodAutoscaler's `maxReplicas` of 0 is `Required value: must be set and greater than 0` and a negative one `must be greater than or equal to 1`; before, both `Invalid value: …: must be greater than 0`",
+        upstream: "pkg/apis/autoscaling/validation validateHorizontalPodAutoscalerSpec",
+        key: None,
+    },
+    Fact {
+        change: Change::HpaDeclarativeBeta,
+        since: 37,
+        what: "from 1.37 the HorizontalPodAutoscaler strategy runs declarative validation: with DeclarativeValidationBeta on, the beta minReplicas and maxReplicas rules replace the handwritten errors they cover and come after the other errors; a `maxReplicas` of 0 is then `Required value` without the handwritten detail (in 1.36 the rules are alpha and never shown)",
+        upstream: "pkg/registry/autoscaling/horizontalpodautoscaler strategy.go (rest.DeclarativeValidation); pkg/apis/autoscaling/v1 and v2 zz_generated.validations.go",
         key: None,
     },
 ];

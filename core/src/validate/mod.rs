@@ -10,6 +10,7 @@ mod cron;
 pub mod crr;
 mod ctx;
 pub mod decoding;
+mod hpa;
 pub mod job;
 pub mod job_lint;
 pub mod jobset;

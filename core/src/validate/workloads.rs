@@ -146,6 +146,12 @@ pub(super) fn validate_kind(
             super::network_policy::validate(obj, ctx, out);
             true
         }
+        ("autoscaling", "HorizontalPodAutoscaler")
+            if matches!(api_version, "autoscaling/v1" | "autoscaling/v2") =>
+        {
+            super::hpa::validate(api_version == "autoscaling/v1", obj, ctx, out);
+            true
+        }
         ("rbac.authorization.k8s.io", k) if api_version == "rbac.authorization.k8s.io/v1" => {
             match super::rbac::Kind::of(k) {
                 Some(kind) => {
