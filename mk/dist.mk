@@ -19,7 +19,7 @@ DIST_TAR := tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0
 
 FRONTEND_TESTS += test-dist
 
-.PHONY: dist dist-clean-release dist-tools dist-python dist-npm dist-cli dist-plugin test-dist
+.PHONY: dist dist-clean-release dist-tools dist-python dist-npm dist-cli dist-cli-bin dist-plugin test-dist
 
 dist-tools: python-venv
 	@$(PY_BIN)/python -c 'import ziglang' 2>/dev/null || $(PY_BIN)/pip install -q --disable-pip-version-check ziglang
@@ -61,8 +61,12 @@ dist-npm: wasm node dist-tools dist-clean-release
 	  --output-dir $(DIST_TOOLS_DIR)/node-glibc217 --no-js --dts unused.d.ts
 	node node/scripts/pack-dist.mjs $(DIST_DIR) --binaries $(DIST_TOOLS_DIR)/node-glibc217 --stage $(DIST_TOOLS_DIR)/node-stage
 
-dist-cli: dist-tools dist-clean-release
+# The static CLI alone (the oracle smoke runs it too: what ships, built once).
+DIST_CLI_BIN = $(CARGO_TARGET_DIR)/$(DIST_MUSL)/release/restartkit
+dist-cli-bin: dist-tools
 	CC_x86_64_unknown_linux_musl=$(DIST_TOOLS_DIR)/musl-cc cargo build --locked --release -p restartkit-cli --target $(DIST_MUSL)
+
+dist-cli: dist-cli-bin dist-clean-release
 	rm -rf $(DIST_TOOLS_DIR)/$(DIST_CLI_NAME) && mkdir -p $(DIST_TOOLS_DIR)/$(DIST_CLI_NAME)
 	cp $(CARGO_TARGET_DIR)/$(DIST_MUSL)/release/restartkit README.md CHANGELOG.md $(DIST_TOOLS_DIR)/$(DIST_CLI_NAME)/
 	$(DIST_TAR) -czf $(DIST_DIR)/$(DIST_CLI_NAME).tar.gz -C $(DIST_TOOLS_DIR) $(DIST_CLI_NAME)
