@@ -15,7 +15,9 @@
 use super::Ctx;
 use super::container::port_name;
 use super::json_read::{list, opt, opt_str, str_of, strings};
-use super::meta::{dns1035_label, dns1123_label, dns1123_subdomain_name, domain_prefixed_path};
+use super::meta::{
+    dns1035_label, dns1123_label, dns1123_subdomain_name, domain_prefixed_path, path_segment,
+};
 use super::names::{dns1123_subdomain_errors, regex_error};
 use super::netaddr;
 use crate::diag::{Diagnostic, FieldPath, Findings, Origin};
@@ -63,18 +65,6 @@ fn host_errors(host: &str) -> Vec<String> {
     }
 }
 
-/// IsValidPathSegmentName (the same messages in content.IsPathSegmentName from 1.36).
-fn path_segment(name: &str) -> Vec<String> {
-    if name == "." || name == ".." {
-        return vec![format!("may not be '{name}'")];
-    }
-    ["/", "%"]
-        .iter()
-        .filter(|c| name.contains(*c))
-        .map(|c| format!("may not contain '{c}'"))
-        .collect()
-}
-
 /// What one create's checks share.
 struct Check<'a> {
     minor: u32,
@@ -90,12 +80,31 @@ impl Check<'_> {
         }
     }
 
-    /// An empty `kind` or `name` of a typed reference.
-    fn required_name(&self, p: &FieldPath, what: &str) -> Diagnostic {
-        if Change::IngressRequiredDetail.at(self.minor) {
-            Diagnostic::required(p, "")
-        } else {
-            Diagnostic::required(p, format!("{what} is required"))
+    /// A typed reference's apiGroup, kind and name (validateIngressTypedLocalObjectReference, and
+    /// the first half of an IngressClass's parameters check). An empty kind or name goes to
+    /// `declarative` when a beta declarative rule takes it over.
+    fn typed_ref(
+        &mut self,
+        r: &Value,
+        p: &FieldPath,
+        mut declarative: Option<&mut Vec<Diagnostic>>,
+    ) {
+        if let Some(group) = opt_str(r, "apiGroup") {
+            self.invalid(&p.child("apiGroup"), group, dns1123_subdomain_errors(group));
+        }
+        for key in ["kind", "name"] {
+            let kp = p.child(key);
+            let v = str_of(r, key);
+            if !v.is_empty() {
+                self.invalid(&kp, v, path_segment(v));
+            } else if let Some(d) = declarative.as_deref_mut() {
+                d.push(Diagnostic::required(&kp, ""));
+            } else if Change::IngressRequiredDetail.at(self.minor) {
+                self.out.push(Diagnostic::required(&kp, ""));
+            } else {
+                self.out
+                    .push(Diagnostic::required(&kp, format!("{key} is required")));
+            }
         }
     }
 }
@@ -289,25 +298,7 @@ fn backend(b: &Value, p: &FieldPath, c: &mut Check) {
             "",
             "cannot set both resource and service backends",
         )),
-        (Some(r), None) => {
-            let rp = p.child("resource");
-            if let Some(group) = opt_str(r, "apiGroup") {
-                c.invalid(
-                    &rp.child("apiGroup"),
-                    group,
-                    dns1123_subdomain_errors(group),
-                );
-            }
-            for key in ["kind", "name"] {
-                let v = str_of(r, key);
-                if v.is_empty() {
-                    let d = c.required_name(&rp.child(key), key);
-                    c.out.push(d);
-                } else {
-                    c.invalid(&rp.child(key), v, path_segment(v));
-                }
-            }
-        }
+        (Some(r), None) => c.typed_ref(r, &p.child("resource"), None),
         (None, Some(s)) => {
             let sp = p.child("service");
             let name = str_of(s, "name");
@@ -382,26 +373,7 @@ pub(super) fn validate_ingress_class(obj: &Value, ctx: &Ctx, out: &mut Findings)
     };
     let pp = sp.child("parameters");
     let mut declarative = Vec::new();
-    if let Some(group) = opt_str(params, "apiGroup") {
-        c.invalid(
-            &pp.child("apiGroup"),
-            group,
-            dns1123_subdomain_errors(group),
-        );
-    }
-    for key in ["kind", "name"] {
-        let v = str_of(params, key);
-        if v.is_empty() {
-            let d = c.required_name(&pp.child(key), key);
-            if dv_beta {
-                declarative.push(Diagnostic::required(&pp.child(key), ""));
-            } else {
-                c.out.push(d);
-            }
-        } else {
-            c.invalid(&pp.child(key), v, path_segment(v));
-        }
-    }
+    c.typed_ref(params, &pp, dv_beta.then_some(&mut declarative));
     // SetDefaults_IngressClass gives a parameters reference without scope `Cluster`.
     let scope = opt_str(params, "scope").unwrap_or("Cluster");
     let np = pp.child("namespace");
