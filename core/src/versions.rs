@@ -142,6 +142,8 @@ pub enum Change {
     HpaMaxReplicasMessages,
     /// From 1.37: the HPA strategy runs declarative validation; minReplicas and maxReplicas are beta.
     HpaDeclarativeBeta,
+    /// From 1.37: a StorageClass's declarative provisioner rule is beta.
+    StorageClassDeclarativeBeta,
 }
 
 /// A fact: the change, the first minor it holds in, what it is, the upstream change, and the
@@ -612,6 +614,13 @@ pub const FACTS: &[Fact] = &[
         since: 37,
         what: "from 1.37 the HorizontalPodAutoscaler strategy runs declarative validation: with DeclarativeValidationBeta on, the beta minReplicas and maxReplicas rules replace the handwritten errors they cover and come after the other errors; a `maxReplicas` of 0 is then `Required value` without the handwritten detail (in 1.36 the rules are alpha and never shown)",
         upstream: "pkg/registry/autoscaling/horizontalpodautoscaler strategy.go (rest.DeclarativeValidation); pkg/apis/autoscaling/v1 and v2 zz_generated.validations.go",
+        key: None,
+    },
+    Fact {
+        change: Change::StorageClassDeclarativeBeta,
+        since: 37,
+        what: "from 1.37 a StorageClass's declarative `provisioner` rule is beta: with DeclarativeValidationBeta on, an empty provisioner is the declarative Required error, after the other errors (1.35 and 1.36 run it only under DeclarativeValidationTakeover)",
+        upstream: "pkg/apis/storage/v1/zz_generated.validations.go Validate_StorageClass; pkg/registry/storage/storageclass strategy.go (rest.DeclarativeValidation)",
         key: None,
     },
 ];

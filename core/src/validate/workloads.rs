@@ -134,6 +134,10 @@ pub(super) fn validate_kind(
             super::limit_range::validate(obj, ctx, out);
             true
         }
+        ("storage.k8s.io", "StorageClass") if api_version == "storage.k8s.io/v1" => {
+            super::storage_class::validate(obj, ctx, out);
+            true
+        }
         ("networking.k8s.io", "Ingress") if api_version == "networking.k8s.io/v1" => {
             super::ingress::validate_ingress(obj, ctx, out);
             true
