@@ -18,7 +18,7 @@ use super::json_read::{list, opt, opt_str, str_of, strings};
 use super::meta::{
     dns1035_label, dns1123_label, dns1123_subdomain_name, domain_prefixed_path, path_segment,
 };
-use super::names::{dns1123_subdomain_errors, regex_error};
+use super::names::{dns1123_subdomain_errors, wildcard_dns1123_subdomain};
 use super::netaddr;
 use crate::diag::{Diagnostic, FieldPath, Findings, Origin};
 use crate::versions::Change;
@@ -30,36 +30,11 @@ const SCOPES: [&str; 2] = ["Cluster", "Namespace"];
 const MAX_CONTROLLER_LEN: usize = 250;
 const GATE_RELAXED_SERVICE_NAME: &str = "RelaxedServiceNameValidation";
 const GATE_DV_BETA: &str = "DeclarativeValidationBeta";
-const WILDCARD_MSG: &str = "a wildcard DNS-1123 subdomain must start with '*.', followed by a valid DNS subdomain, which must consist of lower case alphanumeric characters, '-' or '.' and end with an alphanumeric character";
-const WILDCARD_FMT: &str = "\\*\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
-
-/// IsWildcardDNS1123Subdomain: `*.` and labels of DNS-1123 characters (the regex has no length
-/// limit of its own; the 253 is checked apart).
-fn wildcard_subdomain(value: &str) -> Vec<String> {
-    let mut errs = Vec::new();
-    if value.len() > 253 {
-        errs.push("must be no more than 253 characters".to_owned());
-    }
-    let ok = value
-        .strip_prefix("*.")
-        .is_some_and(|rest| rest.split('.').all(dns1123_label_chars));
-    if !ok {
-        errs.push(regex_error(WILDCARD_MSG, WILDCARD_FMT, &["*.example.com"]));
-    }
-    errs
-}
-
-fn dns1123_label_chars(l: &str) -> bool {
-    let b = l.as_bytes();
-    let ok = |c: &u8| c.is_ascii_lowercase() || c.is_ascii_digit();
-    matches!((b.first(), b.last()), (Some(f), Some(e)) if ok(f) && ok(e))
-        && b.iter().all(|c| ok(c) || *c == b'-')
-}
 
 /// A host of a rule or of a TLS entry: a wildcard subdomain when it has a `*`, else a subdomain.
 fn host_errors(host: &str) -> Vec<String> {
     if host.contains('*') {
-        wildcard_subdomain(host)
+        wildcard_dns1123_subdomain(host)
     } else {
         dns1123_subdomain_errors(host)
     }
@@ -477,7 +452,7 @@ mod tests {
         let p = "spec.rules[1].http.paths";
         let wildcard = |v: &str| {
             format!(
-                "spec.rules{v}: Invalid value: {}: {WILDCARD_MSG} (e.g. '*.example.com', regex used for validation is '{WILDCARD_FMT}')",
+                "spec.rules{v}: Invalid value: {}: a wildcard DNS-1123 subdomain must start with '*.', followed by a valid DNS subdomain, which must consist of lower case alphanumeric characters, '-' or '.' and end with an alphanumeric character (e.g. '*.example.com', regex used for validation is '\\*\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
                 if v == "[1].host" {
                     "\"*.Example.com\""
                 } else {

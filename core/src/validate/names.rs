@@ -16,6 +16,9 @@ const DNS1123_LABEL_FMT: &str = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
 const DNS1123_SUBDOMAIN_MSG: &str = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
 const DNS1123_SUBDOMAIN_FMT: &str =
     "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
+const WILDCARD_SUBDOMAIN_MSG: &str = "a wildcard DNS-1123 subdomain must start with '*.', followed by a valid DNS subdomain, which must consist of lower case alphanumeric characters, '-' or '.' and end with an alphanumeric character";
+const WILDCARD_SUBDOMAIN_FMT: &str =
+    "\\*\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
 const DNS1035_LABEL_MSG: &str = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
 const DNS1035_LABEL_FMT: &str = "[a-z]([-a-z0-9]*[a-z0-9])?";
 
@@ -84,6 +87,26 @@ pub(super) fn dns1123_subdomain(value: &str, unit: Unit) -> Vec<String> {
             DNS1123_SUBDOMAIN_MSG,
             DNS1123_SUBDOMAIN_FMT,
             &["example.com"],
+        ));
+    }
+    errs
+}
+
+/// IsWildcardDNS1123Subdomain: `*.` and a subdomain's labels (the regex has no length limit of
+/// its own; the 253 is checked apart).
+pub(super) fn wildcard_dns1123_subdomain(value: &str) -> Vec<String> {
+    let mut errs = Vec::new();
+    if value.len() > 253 {
+        errs.push(max_len(253, CHARACTERS));
+    }
+    if !value
+        .strip_prefix("*.")
+        .is_some_and(|rest| rest.split('.').all(|l| is_dns_label_chars(l, false)))
+    {
+        errs.push(regex_error(
+            WILDCARD_SUBDOMAIN_MSG,
+            WILDCARD_SUBDOMAIN_FMT,
+            &["*.example.com"],
         ));
     }
     errs
