@@ -19,8 +19,6 @@ import (
 	"strings"
 
 	networkingv1 "k8s.io/api/networking/v1"
-	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	"k8s.io/kubernetes/pkg/apis/networking"
 	ingressregistry "k8s.io/kubernetes/pkg/registry/networking/ingress"
 	ingressclassregistry "k8s.io/kubernetes/pkg/registry/networking/ingressclass"
@@ -193,9 +191,7 @@ func upstreamIngress(raw []byte) (map[string]any, error) {
 		if err := defaultAndConvert(&v, &ic); err != nil {
 			return nil, err
 		}
-		ctx := createRequestCtx("", "networking.k8s.io", "ingressclasses")
-		ingressclassregistry.Strategy.PrepareForCreate(ctx, &ic)
-		return withMessages(createValidation(ctx, ingressclassregistry.Strategy, &ic), nil), nil
+		return createExpect(createRequestCtx("", "networking.k8s.io", "ingressclasses"), ingressclassregistry.Strategy, &ic), nil
 	}
 	var v networkingv1.Ingress
 	if err := json.Unmarshal(in.Object, &v); err != nil {
@@ -205,22 +201,5 @@ func upstreamIngress(raw []byte) (map[string]any, error) {
 	if err := defaultAndConvert(&v, &ing); err != nil {
 		return nil, err
 	}
-	ctx := createRequestCtx("default", "networking.k8s.io", "ingresses")
-	ingressregistry.Strategy.PrepareForCreate(ctx, &ing)
-	errs := createValidation(ctx, ingressregistry.Strategy, &ing)
-	exp := withMessages(errs, nil)
-	if len(errs) == 0 {
-		warnings := []any{}
-		for _, w := range ingressregistry.Strategy.WarningsOnCreate(ctx, &ing) {
-			warnings = append(warnings, map[string]any{"message": w})
-		}
-		exp["warnings"] = warnings
-	}
-	return exp, nil
-}
-
-// defaultAndConvert: the v1 defaulting, then the conversion to the internal type.
-func defaultAndConvert(v1obj, internal runtime.Object) error {
-	legacyscheme.Scheme.Default(v1obj)
-	return legacyscheme.Scheme.Convert(v1obj, internal, nil)
+	return createExpect(createRequestCtx("default", "networking.k8s.io", "ingresses"), ingressregistry.Strategy, &ing), nil
 }

@@ -15,7 +15,6 @@ import (
 	"encoding/json"
 
 	networkingv1 "k8s.io/api/networking/v1"
-	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	"k8s.io/kubernetes/pkg/apis/networking"
 	networkpolicyregistry "k8s.io/kubernetes/pkg/registry/networking/networkpolicy"
 )
@@ -174,22 +173,9 @@ func upstreamNetworkPolicy(raw []byte) (map[string]any, error) {
 	if err := json.Unmarshal(in.Object, &v); err != nil {
 		return nil, err
 	}
-	legacyscheme.Scheme.Default(&v)
 	var np networking.NetworkPolicy
-	if err := legacyscheme.Scheme.Convert(&v, &np, nil); err != nil {
+	if err := defaultAndConvert(&v, &np); err != nil {
 		return nil, err
 	}
-	ctx := createRequestCtx("default", "networking.k8s.io", "networkpolicies")
-	networkpolicyregistry.Strategy.PrepareForCreate(ctx, &np)
-	errs := createValidation(ctx, networkpolicyregistry.Strategy, &np)
-	exp := withMessages(errs, nil)
-	if len(errs) == 0 {
-		// rest.BeforeCreate's WarningsOnCreate, for an object that passed (1.33 on).
-		warnings := []any{}
-		for _, w := range networkpolicyregistry.Strategy.WarningsOnCreate(ctx, &np) {
-			warnings = append(warnings, map[string]any{"message": w})
-		}
-		exp["warnings"] = warnings
-	}
-	return exp, nil
+	return createExpect(createRequestCtx("default", "networking.k8s.io", "networkpolicies"), networkpolicyregistry.Strategy, &np), nil
 }

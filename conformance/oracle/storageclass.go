@@ -109,16 +109,5 @@ func upstreamStorageClass(raw []byte) (map[string]any, error) {
 	if err := defaultAndConvert(&v, &sc); err != nil {
 		return nil, err
 	}
-	ctx := createRequestCtx("", "storage.k8s.io", "storageclasses")
-	storageclassregistry.Strategy.PrepareForCreate(ctx, &sc)
-	errs := createValidation(ctx, storageclassregistry.Strategy, &sc)
-	exp := withMessages(errs, nil)
-	if len(errs) == 0 {
-		warnings := []any{}
-		for _, w := range storageclassregistry.Strategy.WarningsOnCreate(ctx, &sc) {
-			warnings = append(warnings, map[string]any{"message": w})
-		}
-		exp["warnings"] = warnings
-	}
-	return exp, nil
+	return createExpect(createRequestCtx("", "storage.k8s.io", "storageclasses"), storageclassregistry.Strategy, &sc), nil
 }
