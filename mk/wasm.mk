@@ -11,9 +11,10 @@ export PATH := $(HOME)/.cargo/bin:$(PATH)
 # The CLI must equal the wasm-bindgen crate in Cargo.lock (wasm/Cargo.toml pins it with `=`).
 WASM_BINDGEN_VERSION = $(shell awk '/^name = "wasm-bindgen"$$/{getline; gsub(/"/,"",$$3); print $$3}' Cargo.lock)
 WASM_SOURCES := $(shell find core/src wasm/src -name '*.rs' 2>/dev/null) Cargo.toml core/Cargo.toml wasm/Cargo.toml wasm/build.rs \
-	Cargo.lock wasm/scripts/build.mjs wasm/scripts/split.mjs wasm/scripts/training.mjs wasm/README.md
-# The split's training inputs (wasm/scripts/training.mjs): a change moves functions between the parts.
-WASM_SOURCES += $(shell find playground/examples examples conformance/realworld conformance/bad-input/files conformance/vectors -type f 2>/dev/null)
+	Cargo.lock wasm/scripts/build.mjs wasm/scripts/split.mjs wasm/scripts/data-split.mjs wasm/scripts/training.mjs wasm/README.md
+# The split's training input (wasm/scripts/training.mjs: the playground's default example, named
+# by its index): a change moves functions between the parts.
+WASM_SOURCES += $(shell find playground/examples -type f 2>/dev/null)
 
 .PHONY: wasm test-wasm wasm-tools wasm-chromium
 

@@ -15,6 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { EXPORT_PREFIX, PLACEHOLDERS, PRIMARY, splitModule } from './split.mjs';
+import { moveOnDemandData, readRelocations, withoutRelocations } from './data-split.mjs';
 import { setEditorSchemas } from './training.mjs';
 import { OPS, WRAPPERS } from './ops.mjs';
 
@@ -33,7 +34,7 @@ const lap = (what) => console.error(`  ${what}: ${((Date.now() - t0) / 1000).toF
 // root Cargo.toml stays as it is.
 const profile = 'wasm-release';
 const cargoArgs = [
-  'build', '--locked', '-p', 'restartkit-wasm', '--lib', '--target', 'wasm32-unknown-unknown', '--profile', profile,
+  'rustc', '--locked', '-p', 'restartkit-wasm', '--lib', '--target', 'wasm32-unknown-unknown', '--profile', profile,
   '--config', `profile.${profile}.inherits="release"`,
   '--config', `profile.${profile}.opt-level="z"`,
   '--config', `profile.${profile}.lto=true`,
@@ -43,7 +44,10 @@ const cargoArgs = [
 ];
 /** Builds the module (extra cargo args: features) and returns its path and build.rs's OUT_DIR. */
 function cargoBuild(extra) {
-  const cargo = spawnSync('cargo', [...cargoArgs, ...extra], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 28 });
+  // `cargo rustc` passes what follows `--` to the crate's own link only: wasm-ld keeps its
+  // relocations in the module (--emit-relocs), which data-split.mjs reads to know which constants
+  // the first-load part's code can reach.
+  const cargo = spawnSync('cargo', [...cargoArgs, ...extra, '--', '-C', 'link-arg=--emit-relocs'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 28 });
   if (cargo.status !== 0) process.exit(cargo.status ?? 1);
   let file = null;
   let dir = null;
@@ -58,7 +62,13 @@ function cargoBuild(extra) {
   if (!file || !dir) throw new Error(`cargo did not report the module or build.rs's OUT_DIR (module ${file}, out ${dir})`);
   return { file, dir };
 }
-const { file: wasmFile, dir: outDir } = cargoBuild([]);
+const { file: linkedFile, dir: outDir } = cargoBuild([]);
+const linked = readRelocations(readFileSync(linkedFile));
+// wasm-bindgen reads the module without the relocations (they describe the module as linked, which
+// wasm-bindgen and wasm-opt rewrite; only its data keeps its addresses, see data-split.mjs).
+const relocDir = mkdtempSync(join(tmpdir(), 'restartkit-linked-'));
+const wasmFile = join(relocDir, 'restartkit_wasm.wasm');
+writeFileSync(wasmFile, withoutRelocations(readFileSync(linkedFile)));
 lap('cargo build');
 
 // ---- 2. wasm-bindgen: web glue (ESM, browser + Node ESM) and nodejs glue (CJS) share one .wasm.
@@ -169,7 +179,12 @@ rmSync(splitDir, { recursive: true, force: true });
 // imports and exports that link the parts as they are.
 optimise(wasmPath);
 optimise(lazyPath);
-lap(`split (${split.kept} of ${split.functions} functions in the first-load part)`);
+// The constants only the on-demand part's code reads go with it (data-split.mjs).
+const dataMove = moveOnDemandData({ primary: readFileSync(wasmPath), secondary: readFileSync(lazyPath), linked });
+writeFileSync(wasmPath, dataMove.primary);
+writeFileSync(lazyPath, dataMove.secondary);
+rmSync(relocDir, { recursive: true, force: true });
+lap(`split (${split.kept} of ${split.functions} functions and ${((linked.rodata.end - linked.rodata.start - dataMove.movedBytes) / 1024).toFixed(0)} of ${((linked.rodata.end - linked.rodata.start) / 1024).toFixed(0)} KiB of constants in the first-load part)`);
 
 // ---- 4. JSON Schemas (build.rs wrote them) as a JS module, outside the wasm (complete() hands the
 // core types' ones to the module: EDITOR_SCHEMA_NAMES, restartkit::editor::complete::SCHEMA_NAMES)

@@ -29,7 +29,7 @@ const FEATURES = ['--enable-bulk-memory', '--enable-sign-ext', '--enable-nontrap
   '--enable-mutable-globals', '--enable-multivalue', '--enable-reference-types'];
 
 // ---- a minimal reader/writer of the sections this needs (import, table, export)
-function readU32(b, pos) {
+export function readU32(b, pos) {
   let result = 0;
   let shift = 0;
   for (;;) {
@@ -39,7 +39,7 @@ function readU32(b, pos) {
     shift += 7;
   }
 }
-function u32(n) {
+export function u32(n) {
   const out = [];
   do {
     let byte = n & 0x7f;
@@ -49,7 +49,7 @@ function u32(n) {
   } while (n);
   return out;
 }
-const readName = (b, pos) => {
+export const readName = (b, pos) => {
   const len = readU32(b, pos);
   const s = Buffer.from(b.subarray(pos.i, pos.i + len)).toString('utf8');
   pos.i += len;
@@ -60,7 +60,7 @@ const skipLimits = (b, pos) => {
   readU32(b, pos);
   if (flags & 1) readU32(b, pos);
 };
-function sections(b) {
+export function sections(b) {
   if (b.readUInt32LE(0) !== 0x6d736100) throw new Error('not a WebAssembly module');
   const out = [];
   const pos = { i: 8 };
