@@ -18,15 +18,27 @@ import { explainPanel } from './explain.js';
 // On this (main) thread a call that needs the on-demand part before it has loaded fails with code
 // module-loading and starts the fetch; the page shows that error where it shows errors and renders
 // again once the part is in. In the validation worker such calls simply load it.
+// When the part cannot be fetched (offline, a 404), the calls that need it fail with that reason
+// (code module-load-failed) instead of showing "loading" for ever; a later call tries again.
 let reloadQueued = false;
+let loadFailure = null;
 function onDemand(fn) {
   return (...args) => {
     try {
       return fn(...args);
     } catch (e) {
-      if (e?.code === 'module-loading' && !reloadQueued) {
+      if (e?.code !== 'module-loading') throw e;
+      if (!reloadQueued) {
         reloadQueued = true;
-        core.loadFull().then(() => { reloadQueued = false; simKey = null; update(); }, () => { reloadQueued = false; });
+        core.loadFull().then(() => { reloadQueued = false; loadFailure = null; simKey = null; update(); }, (err) => {
+          reloadQueued = false;
+          const first = loadFailure === null;
+          loadFailure = err;
+          if (first) update();
+        });
+      }
+      if (loadFailure) {
+        throw new core.RestartkitError(`the rest of the engine (the module's on-demand part) could not be loaded: ${loadFailure.message}`, { code: 'module-load-failed', cause: loadFailure });
       }
       throw e;
     }
@@ -449,6 +461,7 @@ function fragment() {
 
 let lastDiags = [];
 let stashedValue = null;
+let renders = 0;
 function render({ docs, diags, proposals }) {
   lastDiags = diags;
   editor.setDiagnostics(diags, quickFixes);
@@ -470,6 +483,8 @@ function render({ docs, diags, proposals }) {
     // A text too long for a URL (browsers cap them near 2 MB) stays in the editor only.
   }
   document.body.dataset.ready = 'true';
+  // Counted so that a test can time an interaction up to the answer it renders.
+  document.body.dataset.renders = String(++renders);
 }
 
 /** The core's fixes of a diagnostic that it could place in the text (`fixes[].textEdits`). */

@@ -102,6 +102,9 @@ export function createSweepPanel({ rk, workerUrl, state, readScenario, scenarioT
       throw new Error(`seeds: ${seeds.toLocaleString('en-US')} is more than the playground runs (at most ${MAX_PLAYGROUND_SEEDS.toLocaleString('en-US')} per variant); ` +
         'the CLI (`restartkit sweep`) and the Python package run up to 1,000,000 seeds on every core, or on Ray (docs/sweeps.md)');
     }
+    // A sweep runs the simulator, which is in the module's on-demand part, and reading a patch may
+    // need that part too (only the first view's reading is in the first-load part): load it first.
+    await rk.loadFull();
     const variants = [variantOf(s.wa, s.wpa)];
     if (s.wb !== null) variants.push(variantOf(s.wb, s.wpb));
     return { scenario: await readScenario(), seeds, variants };

@@ -666,15 +666,75 @@ describe('first load and bad input', () => {
     // workload kinds and every container's common fields (selectors, strategies, cron schedules,
     // time zones, ports) and the CRD schema walker are validation, which the first view runs
     // (469.6 KiB measured, after interning the field table's Go names: 35 KiB less raw data).
-    // Issue #44 sets the goal at 300 KiB; the guard is the last figure met: 414.8 KiB measured once
-    // wasm-opt stopped inlining large single-caller functions into the op table's dispatcher
-    // (wasm/scripts/build.mjs, ONE_CALLER_INLINE_MAX), so 420 KiB.
+    // Issue #44 set the goal at 300 KiB (414.8 KiB then, once wasm-opt stopped inlining large
+    // single-caller functions into the op table's dispatcher): met at 288.7 KiB by moving the
+    // constants only on-demand code reads into the on-demand part (wasm/scripts/data-split.mjs)
+    // and training the split on the first view only (the default example; wasm/scripts/training.mjs).
     const unsplit = Number(/^unsplit_bytes=(\d+)$/m.exec(readFileSync(join(repo, 'wasm', 'pkg', 'SIZES.txt'), 'utf8'))?.[1]);
     assert.ok(unsplit > 0, 'wasm/pkg/SIZES.txt names the unsplit module\'s size');
-    console.log(`# first-load part ${(firstGz / 1024).toFixed(1)} KiB gzipped; issue #44's goal 300 KiB, guard 420 KiB`);
-    assert.ok(firstGz <= 420 * 1024, `the first-load part is ${(firstGz / 1024).toFixed(1)} KiB gzipped, over its 420 KiB guard (goal: 300 KiB)`);
+    console.log(`# first-load part ${(firstGz / 1024).toFixed(1)} KiB gzipped; issue #44's goal 300 KiB`);
+    assert.ok(firstGz <= 300 * 1024, `the first-load part is ${(firstGz / 1024).toFixed(1)} KiB gzipped, over issue #44's 300 KiB goal`);
     assert.ok(bothRaw <= 1.05 * unsplit, `the two parts are ${bothRaw} bytes, more than 5 % over the unsplit module (${unsplit})`);
     assert.ok(bundleGz <= 215 * 1024, `the page's JavaScript is ${(bundleGz / 1024).toFixed(1)} KiB gzipped, over its 215 KiB budget`);
+    await page.close();
+  });
+
+  test('a minor switch, and the first view on a throttled connection: timings reported beside their goals', async () => {
+    const renders = (page) => page.evaluate(() => Number(document.body.dataset.renders ?? 0));
+    const page = await site.context.newPage();
+    await page.goto(`${site.base}#ex=restart-on-exit-42`);
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+    /** Picks a minor; the time to the page's first answer at it (validation included) and to the
+     * answer once the network is quiet (the on-demand part fetched, if that minor needed it). */
+    const switchTo = async (index) => {
+      const before = await renders(page);
+      const t0 = Date.now();
+      await page.getByTestId('version').selectOption({ index });
+      await page.waitForFunction((n) => Number(document.body.dataset.renders) > n, before, { timeout: 20000 });
+      const first = Date.now() - t0;
+      await page.waitForLoadState('networkidle');
+      await waitFor(page, () => !document.querySelector('[data-testid="decision-loading"]'), 'the what-if panel');
+      return { first, settled: Date.now() - t0 };
+    };
+    const oldest = await switchTo(0);
+    const count = await page.getByTestId('version').locator('option').count();
+    const again = await switchTo(Math.max(1, count - 2));
+    assert.equal(await page.getByTestId('version').inputValue(), (await page.getByTestId('version').locator('option').nth(Math.max(1, count - 2)).textContent()).trim());
+    await page.close();
+
+    // The first view on a throttled connection (Chromium's network emulation: 1.6 Mbit/s down,
+    // 750 kbit/s up, 150 ms round trip), nothing cached.
+    const slow = await site.context.newPage();
+    const cdp = await site.context.newCDPSession(slow);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.clearBrowserCache');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8 });
+    const t0 = Date.now();
+    await slow.goto(`${site.base}#ex=restart-on-exit-42`);
+    await slow.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
+    const throttled = Date.now() - t0;
+    await slow.close();
+
+    const report = `minor switch: first answer ${oldest.first} ms (goal 300 ms), settled ${oldest.settled} ms (the on-demand part fetched); ` +
+      `a second switch ${again.first} ms; time to interactive at 1.6 Mbit/s, 150 ms RTT: ${throttled} ms (goal 3000 ms)`;
+    console.log(`# ${report}`);
+    mkdirSync(artifacts, { recursive: true });
+    writeFileSync(join(artifacts, 'timings.txt'), `${report}\n`);
+  });
+
+  test('the on-demand part cannot be fetched: the page says so where the answers go, nothing blank', async () => {
+    const page = await site.context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.route('**/restartkit_wasm_lazy.wasm', (route) => route.fulfill({ status: 404, body: '' }));
+    // The Training JobSet's checks and what-if are outside the first view: they need the part.
+    await page.goto(`${site.base}#ex=training-jobset`);
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+    await waitFor(page, () => /could not be loaded/.test(document.querySelector('#diagnostics')?.textContent ?? ''), 'the diagnostic naming the part');
+    assert.match(await page.locator('#diagnostics').textContent(), /restartkit_wasm_lazy\.wasm/);
+    await waitFor(page, () => /could not be loaded/.test(document.querySelector('[data-testid="decision-error"]')?.textContent ?? ''), 'the what-if panel naming the failure');
+    assert.equal(await page.getByTestId('decision-loading').count(), 0);
+    assert.deepEqual(errors, []);
     await page.close();
   });
 
