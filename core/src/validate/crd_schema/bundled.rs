@@ -36,12 +36,27 @@ const BUNDLED: [&str; 12] = [
     include_str!("../../generated/crds/kubeflow-mxjobs.json"),
 ];
 
+/// The API groups of the bundled CRDs: objects of any other group are answered without reading
+/// the CRDs, so that validating a built-in kind never parses them (and, in the wasm package, never
+/// reaches their text, which then loads on demand with the code that reads it).
+#[cfg(feature = "bundled-crds")]
+const GROUPS: [&str; 5] = [
+    "jobset.x-k8s.io",
+    "apps.kruise.io",
+    "leaderworkerset.x-k8s.io",
+    "trainer.kubeflow.org",
+    "kubeflow.org",
+];
+
 /// One set per minor the formats are read for (1.31 and later; the API server's format list
 /// changed in 1.34 and 1.36).
 #[cfg(feature = "bundled-crds")]
 static CACHE: [OnceLock<CrdSet>; 16] = [const { OnceLock::new() }; 16];
 
+// Never inlined into find(), which every validation runs: kept apart, the reading of the CRDs
+// (and the wasm package's copy of their text) stays with the code that needs it.
 #[cfg(feature = "bundled-crds")]
+#[inline(never)]
 fn set(minor: u32) -> &'static CrdSet {
     let slot = usize::try_from(minor.saturating_sub(31))
         .unwrap_or(0)
@@ -77,6 +92,10 @@ pub fn find(
     kind: &str,
     minor: u32,
 ) -> Option<(&'static Crd, &'static CrdVersion)> {
+    let group = api_version.rsplit_once('/').map_or("", |(g, _)| g);
+    if !GROUPS.contains(&group) {
+        return None;
+    }
     set(minor).find(api_version, kind)
 }
 
@@ -97,6 +116,14 @@ mod tests {
         }
         for minor in 31..=37 {
             assert_eq!(set(minor).crds.len(), BUNDLED.len());
+            // find() looks only in these groups: a bundled CRD of another would never be found.
+            for crd in &set(minor).crds {
+                assert!(
+                    GROUPS.contains(&crd.group.as_str()),
+                    "{} is not in GROUPS",
+                    crd.group
+                );
+            }
         }
         for (api_version, kind) in [
             ("jobset.x-k8s.io/v1alpha2", "JobSet"),
