@@ -144,6 +144,8 @@ pub enum Change {
     HpaDeclarativeBeta,
     /// From 1.37: a StorageClass's declarative provisioner rule is beta.
     StorageClassDeclarativeBeta,
+    /// From 1.32: a ServiceAccount with the enforce-mountable-secrets annotation is warned of.
+    ServiceAccountMountableSecretsWarning,
 }
 
 /// A fact: the change, the first minor it holds in, what it is, the upstream change, and the
@@ -622,6 +624,13 @@ pub const FACTS: &[Fact] = &[
         what: "from 1.37 a StorageClass's declarative `provisioner` rule is beta: with DeclarativeValidationBeta on, an empty provisioner is the declarative Required error, after the other errors (1.35 and 1.36 run it only under DeclarativeValidationTakeover)",
         upstream: "pkg/apis/storage/v1/zz_generated.validations.go Validate_StorageClass; pkg/registry/storage/storageclass strategy.go (rest.DeclarativeValidation)",
         key: None,
+    },
+    Fact {
+        change: Change::ServiceAccountMountableSecretsWarning,
+        since: 32,
+        what: "from 1.32 a ServiceAccount created with the `kubernetes.io/enforce-mountable-secrets` annotation gets the warning that it is deprecated (KEP-4002); 1.31 creates it without one",
+        upstream: "pkg/registry/core/serviceaccount strategy.go WarningsOnCreate (warnIfHasEnforceMountableSecretsAnnotation)",
+        key: Some("kubernetes.io/enforce-mountable-secrets"),
     },
 ];
 

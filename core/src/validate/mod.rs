@@ -41,6 +41,7 @@ mod rbac;
 mod resource_quota;
 mod selector;
 mod service;
+mod service_account;
 mod storage_class;
 pub mod streaming;
 mod template;

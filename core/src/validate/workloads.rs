@@ -173,6 +173,10 @@ pub(super) fn validate_kind(
             super::namespace::validate(obj, ctx, out);
             true
         }
+        ("", "ServiceAccount") if api_version == "v1" => {
+            super::service_account::validate(obj, ctx, out);
+            true
+        }
         ("", "Secret") if api_version == "v1" => {
             super::configmap::validate_secret(obj, ctx, out);
             true
