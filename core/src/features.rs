@@ -188,6 +188,7 @@ pub const GATES: &[GateSpec] = &[
 /// sources read.
 pub const VALIDATION_GATES: &[&str] = &[
     "AnyVolumeDataSource",
+    "CSIServiceAccountTokenSecrets",
     "ContainerStopSignals",
     "CoordinatedLeaderElection",
     "CrossNamespaceVolumeDataSource",
@@ -206,6 +207,7 @@ pub const VALIDATION_GATES: &[&str] = &[
     "MatchLabelKeysInPodTopologySpread",
     "MatchLabelKeysInPodTopologySpreadSelectorMerge",
     "MaxUnavailableStatefulSet",
+    "MutableCSINodeAllocatableCount",
     "NodeInclusionPolicyInPodTopologySpread",
     "PodDeletionCost",
     "PodLevelResources",

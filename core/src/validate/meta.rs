@@ -163,6 +163,7 @@ pub const KINDS: &[KindMeta] = &[
         true,
     ),
     k("storage.k8s.io", "StorageClass", false, DnsSubdomain, true),
+    k("storage.k8s.io", "CSIDriver", false, DnsSubdomain, true),
     // apimachinery's ValidateObjectMeta
     k("coordination.k8s.io", "Lease", true, DnsSubdomain, false),
     k("node.k8s.io", "RuntimeClass", false, DnsSubdomain, false),

@@ -7,6 +7,7 @@ mod container;
 mod controllers;
 pub mod crd_schema;
 mod cron;
+mod csi_driver;
 pub mod crr;
 mod ctx;
 pub mod decoding;

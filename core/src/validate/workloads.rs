@@ -134,6 +134,10 @@ pub(super) fn validate_kind(
             super::limit_range::validate(obj, ctx, out);
             true
         }
+        ("storage.k8s.io", "CSIDriver") if api_version == "storage.k8s.io/v1" => {
+            super::csi_driver::validate(obj, ctx, out);
+            true
+        }
         ("storage.k8s.io", "StorageClass") if api_version == "storage.k8s.io/v1" => {
             super::storage_class::validate(obj, ctx, out);
             true
