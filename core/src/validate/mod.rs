@@ -10,6 +10,7 @@ mod cron;
 pub mod crr;
 mod ctx;
 pub mod decoding;
+mod go_url;
 mod hpa;
 pub mod job;
 pub mod job_lint;
@@ -45,6 +46,7 @@ mod storage_class;
 pub mod streaming;
 mod template;
 pub mod unknown_fields;
+mod webhook_config;
 mod workloads;
 
 pub use ctx::{Ctx, attach_position, attach_text_edits, decode_at};
