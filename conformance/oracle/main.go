@@ -74,6 +74,7 @@ var ops = []op{
 	{name: "validate", label: "validate(Ingress)", gen: gen.validateIngress, upstream: upstreamIngress},
 	{name: "validate", label: "validate(HorizontalPodAutoscaler)", gen: gen.validateHPA, upstream: upstreamHPA},
 	{name: "validate", label: "validate(StorageClass)", gen: gen.validateStorageClass, upstream: upstreamStorageClass},
+	{name: "validate", label: "validate(WebhookConfiguration)", gen: gen.validateWebhookConfiguration, upstream: upstreamWebhookConfiguration},
 	{name: "backoff", label: "backoff(job.getRemainingTime)", gen: gen.jobBackoffRemaining, upstream: upstreamJobBackoff},
 	{name: "backoff", label: "backoff(job.getRemainingTimePerIndex)", gen: gen.jobBackoffPerIndex, upstream: upstreamJobBackoff},
 	{name: "backoff", label: "backoff(job.getFinishedTime)", gen: gen.jobFinishedTime, upstream: upstreamJobBackoff},
