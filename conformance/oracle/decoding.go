@@ -30,7 +30,7 @@ import (
 // decodingKinds: built-in kinds every supported minor creates. modelled: restartkit validates
 // their content (Pod, workloads, Jobs, Service, ConfigMap, Secret, PersistentVolumeClaim,
 // Namespace, PodDisruptionBudget, PriorityClass, Lease, LimitRange, ResourceQuota, RBAC, NetworkPolicy,
-// Ingress, HorizontalPodAutoscaler, StorageClass, ServiceAccount), so
+// Ingress, HorizontalPodAutoscaler, StorageClass, ServiceAccount, ValidatingWebhookConfiguration), so
 // only its decoding error is compared when the body decodes.
 var decodingKinds = []struct {
 	gvk       schema.GroupVersionKind
@@ -68,7 +68,7 @@ var decodingKinds = []struct {
 	{schema.GroupVersionKind{Group: "storage.k8s.io", Version: "v1", Kind: "StorageClass"}, true, true},
 	{schema.GroupVersionKind{Group: "coordination.k8s.io", Version: "v1", Kind: "Lease"}, true, false},
 	{schema.GroupVersionKind{Group: "discovery.k8s.io", Version: "v1", Kind: "EndpointSlice"}, false, false},
-	{schema.GroupVersionKind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "ValidatingWebhookConfiguration"}, false, true},
+	{schema.GroupVersionKind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "ValidatingWebhookConfiguration"}, true, true},
 }
 
 // decodingValues: JSON values of every type, and texts the special decoders read (as raw JSON).

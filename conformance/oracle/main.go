@@ -76,6 +76,7 @@ var ops = []op{
 	{name: "validate", label: "validate(StorageClass)", gen: gen.validateStorageClass, upstream: upstreamStorageClass},
 	{name: "validate", label: "validate(ServiceAccount)", gen: gen.validateServiceAccount, upstream: upstreamServiceAccount},
 	{name: "validate", label: "validate(CSIDriver)", gen: gen.validateCSIDriver, upstream: upstreamCSIDriver},
+	{name: "validate", label: "validate(WebhookConfiguration)", gen: gen.validateWebhookConfiguration, upstream: upstreamWebhookConfiguration},
 	{name: "backoff", label: "backoff(job.getRemainingTime)", gen: gen.jobBackoffRemaining, upstream: upstreamJobBackoff},
 	{name: "backoff", label: "backoff(job.getRemainingTimePerIndex)", gen: gen.jobBackoffPerIndex, upstream: upstreamJobBackoff},
 	{name: "backoff", label: "backoff(job.getFinishedTime)", gen: gen.jobFinishedTime, upstream: upstreamJobBackoff},

@@ -146,6 +146,12 @@ pub enum Change {
     StorageClassDeclarativeBeta,
     /// From 1.32: a ServiceAccount with the enforce-mountable-secrets annotation is warned of.
     ServiceAccountMountableSecretsWarning,
+    /// From 1.34 a webhook's empty service name or namespace is a bare Required.
+    WebhookServiceRequiredBare,
+    /// From 1.36 the webhook configuration strategies read the reserved `.static.k8s.io` suffix.
+    WebhookStaticSuffix,
+    /// From 1.37 the webhook configuration strategies warn of rules naming excluded resources.
+    WebhookExcludedResourceWarnings,
 }
 
 /// A fact: the change, the first minor it holds in, what it is, the upstream change, and the
@@ -631,6 +637,27 @@ pub const FACTS: &[Fact] = &[
         what: "from 1.32 a ServiceAccount created with the `kubernetes.io/enforce-mountable-secrets` annotation gets the warning that it is deprecated (KEP-4002); 1.31 creates it without one",
         upstream: "pkg/registry/core/serviceaccount strategy.go WarningsOnCreate (warnIfHasEnforceMountableSecretsAnnotation)",
         key: Some("kubernetes.io/enforce-mountable-secrets"),
+    },
+    Fact {
+        change: Change::WebhookServiceRequiredBare,
+        since: 34,
+        what: "from 1.34 a webhook's clientConfig.service with an empty namespace or name is a bare `Required value`; before, `Required value: service name is required` and `service namespace is required` (each at the other field: upstream's caller swaps the two arguments)",
+        upstream: "k8s.io/apiserver pkg/util/webhook validation.go ValidateWebhookService",
+        key: None,
+    },
+    Fact {
+        change: Change::WebhookStaticSuffix,
+        since: 36,
+        what: "from 1.36 a webhook configuration whose name ends with `.static.k8s.io` is refused with ManifestBasedAdmissionControlConfig on (alpha in 1.36, beta and on from 1.37) and created with a warning with it off",
+        upstream: "pkg/apis/admissionregistration/validation static_suffix.go; pkg/registry/admissionregistration/{validating,mutating}webhookconfiguration strategy.go",
+        key: None,
+    },
+    Fact {
+        change: Change::WebhookExcludedResourceWarnings,
+        since: 37,
+        what: "from 1.37 a webhook configuration whose rule names a resource admission webhooks never see (the authentication and authorization reviews) is created with a warning, with ExcludeAdmissionWebhookVirtualResources on (beta, on)",
+        upstream: "pkg/apis/admissionregistration/validation warnings.go; pkg/kubeapiserver/admission/exclusion resources.go",
+        key: None,
     },
 ];
 

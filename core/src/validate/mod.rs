@@ -11,6 +11,7 @@ mod csi_driver;
 pub mod crr;
 mod ctx;
 pub mod decoding;
+mod go_url;
 mod hpa;
 pub mod job;
 pub mod job_lint;
@@ -47,6 +48,7 @@ mod storage_class;
 pub mod streaming;
 mod template;
 pub mod unknown_fields;
+mod webhook_config;
 mod workloads;
 
 pub use ctx::{Ctx, attach_position, attach_text_edits, decode_at};

@@ -142,6 +142,21 @@ pub(super) fn validate_kind(
             super::storage_class::validate(obj, ctx, out);
             true
         }
+        ("admissionregistration.k8s.io", k)
+            if api_version == "admissionregistration.k8s.io/v1"
+                && matches!(
+                    k,
+                    "ValidatingWebhookConfiguration" | "MutatingWebhookConfiguration"
+                ) =>
+        {
+            let flavour = if k == "MutatingWebhookConfiguration" {
+                super::webhook_config::Flavour::Mutating
+            } else {
+                super::webhook_config::Flavour::Validating
+            };
+            super::webhook_config::validate(flavour, obj, ctx, out);
+            true
+        }
         ("networking.k8s.io", "Ingress") if api_version == "networking.k8s.io/v1" => {
             super::ingress::validate_ingress(obj, ctx, out);
             true
