@@ -4,7 +4,7 @@
 //! links (its `urlstrictcolons` default: an http or https host takes no second colon), with the
 //! `net/netip.ParseAddr` errors a bracketed host can end in.
 
-use super::crd_schema::go::quote;
+use super::crd_schema::go::{quote, quote_bytes};
 
 /// What `Parse` found, of what the webhook URL check reads.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -212,20 +212,6 @@ fn should_escape(c: u8, mode: Mode) -> bool {
         b'!' | b'(' | b')' | b'*' if mode == Mode::Fragment => false,
         _ => true,
     }
-}
-
-/// Go's strconv.Quote of a byte string (an invalid UTF-8 byte printed `\xNN`).
-fn quote_bytes(b: &[u8]) -> String {
-    let mut out = String::from("\"");
-    for chunk in b.utf8_chunks() {
-        let q = quote(chunk.valid());
-        out.push_str(q.get(1..q.len() - 1).unwrap_or(""));
-        for x in chunk.invalid() {
-            out.push_str(&format!("\\x{x:02x}"));
-        }
-    }
-    out.push('"');
-    out
 }
 
 /// unescape: `%XX` decoded; a bad escape is an EscapeError, and a host refuses an escaped ASCII

@@ -16,7 +16,7 @@
 //! for these kinds, which no default gate shows.
 
 use super::Ctx;
-use super::crd_schema::go::{json, quote};
+use super::crd_schema::go::{json, quote, quote_bytes};
 use super::json_read::{list, opt, opt_str, str_of, strings};
 use super::names::{dns1035_label, dns1123_subdomain_errors, qualified_name};
 use crate::diag::{Diagnostic, FieldPath, Findings, Origin};
@@ -244,49 +244,29 @@ fn fully_qualified_name(name: &str, p: &FieldPath, c: &mut Check) {
 /// validateRuleWithOperations, then validateRule with subresources allowed.
 fn rule_with_operations(rule: &Value, rp: &FieldPath, c: &mut Check) {
     let op = rp.child("operations");
-    let ops = strings(rule, "operations");
-    if ops.is_empty() {
-        c.push(Diagnostic::required(&op, ""));
-    }
-    if ops.len() > 1 && ops.contains(&"*") {
-        c.invalid_list(
-            &op,
-            &ops,
-            "[]admissionregistration.OperationType",
-            "if '*' is present, must not specify other operations",
-        );
-    }
+    let ops = wildcard_list(
+        rule,
+        "operations",
+        &op,
+        "[]admissionregistration.OperationType",
+        "operations",
+        c,
+    );
     for (k, o) in ops.iter().enumerate() {
         if !OPERATIONS.contains(o) {
             c.not_supported(&op.index(k), o, &OPERATIONS);
         }
     }
-    let gp = rp.child("apiGroups");
-    let groups = strings(rule, "apiGroups");
-    if groups.is_empty() {
-        c.push(Diagnostic::required(&gp, ""));
-    }
-    if groups.len() > 1 && groups.contains(&"*") {
-        c.invalid_list(
-            &gp,
-            &groups,
-            "[]string",
-            "if '*' is present, must not specify other API groups",
-        );
-    }
+    wildcard_list(
+        rule,
+        "apiGroups",
+        &rp.child("apiGroups"),
+        "[]string",
+        "API groups",
+        c,
+    );
     let vp = rp.child("apiVersions");
-    let versions = strings(rule, "apiVersions");
-    if versions.is_empty() {
-        c.push(Diagnostic::required(&vp, ""));
-    }
-    if versions.len() > 1 && versions.contains(&"*") {
-        c.invalid_list(
-            &vp,
-            &versions,
-            "[]string",
-            "if '*' is present, must not specify other API versions",
-        );
-    }
+    let versions = wildcard_list(rule, "apiVersions", &vp, "[]string", "API versions", c);
     for (k, v) in versions.iter().enumerate() {
         if v.is_empty() {
             c.push(Diagnostic::required(&vp.index(k), ""));
@@ -299,6 +279,31 @@ fn rule_with_operations(rule: &Value, rp: &FieldPath, c: &mut Check) {
     {
         c.not_supported(&rp.child("scope"), scope, &SCOPES);
     }
+}
+
+/// One of validateRule's lists: Required when empty, and `*` only alone (`go_type` as the error
+/// prints the list). Returns the list for the checks of its items.
+fn wildcard_list<'a>(
+    rule: &'a Value,
+    key: &str,
+    p: &FieldPath,
+    go_type: &str,
+    what: &str,
+    c: &mut Check,
+) -> Vec<&'a str> {
+    let items = strings(rule, key);
+    if items.is_empty() {
+        c.push(Diagnostic::required(p, ""));
+    }
+    if items.len() > 1 && items.contains(&"*") {
+        c.invalid_list(
+            p,
+            &items,
+            go_type,
+            &format!("if '*' is present, must not specify other {what}"),
+        );
+    }
+    items
 }
 
 /// validateResources: `resource[/subresource]` with the wildcards' exclusions.
@@ -439,7 +444,7 @@ fn webhook_url(raw: &str, p: &FieldPath, c: &mut Check) {
     }
     if !u.fragment.is_empty() {
         let lossy = String::from_utf8_lossy(&u.fragment).into_owned();
-        let printed = go_quote_bytes(&u.fragment);
+        let printed = quote_bytes(&u.fragment);
         c.push(Diagnostic::invalid_printed(
             p,
             Value::from(lossy),
@@ -454,20 +459,6 @@ fn webhook_url(raw: &str, p: &FieldPath, c: &mut Check) {
             "query parameters are not permitted in the URL",
         );
     }
-}
-
-/// strconv.Quote of bytes that may not be UTF-8 (an invalid byte as `\xNN`).
-fn go_quote_bytes(b: &[u8]) -> String {
-    let mut out = String::from("\"");
-    for chunk in b.utf8_chunks() {
-        let q = quote(chunk.valid());
-        out.push_str(q.get(1..q.len() - 1).unwrap_or(""));
-        for x in chunk.invalid() {
-            out.push_str(&format!("\\x{x:02x}"));
-        }
-    }
-    out.push('"');
-    out
 }
 
 /// ValidateWebhookService. Upstream's caller passes the service's name where the function takes

@@ -38,6 +38,20 @@ pub fn quote(s: &str) -> String {
     out
 }
 
+/// strconv.Quote of a byte string that may not be UTF-8 (an invalid byte printed `\xNN`).
+pub fn quote_bytes(b: &[u8]) -> String {
+    let mut out = String::from("\"");
+    for chunk in b.utf8_chunks() {
+        let q = quote(chunk.valid());
+        out.push_str(q.get(1..q.len() - 1).unwrap_or(""));
+        for x in chunk.invalid() {
+            let _ = write!(out, "\\x{x:02x}");
+        }
+    }
+    out.push('"');
+    out
+}
+
 /// An approximation of Go's unicode.IsPrint for what the generated and real messages carry:
 /// letters, marks, numbers, punctuation, symbols and the ASCII space are printable; other
 /// spaces, controls, format characters and unassigned code points are not.
