@@ -7,14 +7,19 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apiserver/pkg/registry/rest"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 )
 
-// defaultAndConvert: the v1 defaulting, then the conversion to the internal type.
-func defaultAndConvert(v1obj, internal runtime.Object) error {
+// decodeAndConvert: the object decoded into v1obj as the API server's JSON decoder reads it,
+// the v1 defaulting, then the conversion to the internal type.
+func decodeAndConvert(object []byte, v1obj, internal runtime.Object) error {
+	if err := json.Unmarshal(object, v1obj); err != nil {
+		return err
+	}
 	legacyscheme.Scheme.Default(v1obj)
 	return legacyscheme.Scheme.Convert(v1obj, internal, nil)
 }

@@ -11,7 +11,6 @@ package main
 // WarningsOnCreate (from 1.35). Full messages are compared, and the warnings.
 
 import (
-	"encoding/json"
 	"reflect"
 
 	storagev1 "k8s.io/api/storage/v1"
@@ -66,15 +65,9 @@ func (g gen) validateCSIDriver() map[string]any {
 	}
 	obj := map[string]any{"apiVersion": "storage.k8s.io/v1", "kind": "CSIDriver",
 		"metadata": map[string]any{"name": g.mistake(0.1, []any{"ebs.csi.aws.com", "pd.csi.storage.gke.io"}, []any{"Bad_Name", ""})}, "spec": spec}
-	gates := map[string]bool{}
 	// SELinuxMountReadWriteOncePod and VolumeLimitScaling are left at their defaults: each only
 	// defaults or drops its field, which no check reads (restartkit does not read them either).
-	for _, gate := range []string{"MutableCSINodeAllocatableCount", "CSIServiceAccountTokenSecrets"} {
-		if settableGate(gate) && g.chance(0.5) {
-			gates[gate] = g.chance(0.5)
-		}
-	}
-	return map[string]any{"object": obj, "featureGates": gatesOf(gates)}
+	return map[string]any{"object": obj, "featureGates": gatesOf(g.drawGates("MutableCSINodeAllocatableCount", "CSIServiceAccountTokenSecrets"))}
 }
 
 func upstreamCSIDriver(raw []byte) (map[string]any, error) {
@@ -82,12 +75,8 @@ func upstreamCSIDriver(raw []byte) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var v storagev1.CSIDriver
-	if err := json.Unmarshal(in.Object, &v); err != nil {
-		return nil, err
-	}
 	var d storage.CSIDriver
-	if err := defaultAndConvert(&v, &d); err != nil {
+	if err := decodeAndConvert(in.Object, &storagev1.CSIDriver{}, &d); err != nil {
 		return nil, err
 	}
 	return createExpect(createRequestCtx("", "storage.k8s.io", "csidrivers"), csidriverregistry.Strategy, &d), nil

@@ -158,6 +158,18 @@ func (g gen) restartGates() map[string]bool {
 // gatesOf is a case's featureGates: the gates drawn, less those the linked release does not
 // know, with every gate that depends on a gate turned off turned off too (from 1.35 the
 // components refuse a gate on whose dependencies are off, as a cluster's operator would find).
+// drawGates: each named gate, where the release lets it be set, set half the time, on or off
+// at random.
+func (g gen) drawGates(names ...string) map[string]bool {
+	gates := map[string]bool{}
+	for _, name := range names {
+		if set, on := g.chance(0.5), g.chance(0.5); set && settableGate(name) {
+			gates[name] = on
+		}
+	}
+	return gates
+}
+
 func gatesOf(g map[string]bool) map[string]bool {
 	out := onlyKnown(g)
 	deps := gateDependencies()

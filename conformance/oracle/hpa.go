@@ -188,13 +188,7 @@ func (g gen) validateHPA() map[string]any {
 	}
 	obj := map[string]any{"apiVersion": apiVersion, "kind": "HorizontalPodAutoscaler",
 		"metadata": map[string]any{"name": g.pick("web", "front-end", "hpa.example").(string), "namespace": "default"}, "spec": spec}
-	gates := map[string]bool{}
-	for _, gate := range []string{"HPAScaleToZero", "HPAConfigurableTolerance", "DeclarativeValidationBeta"} {
-		if set, on := g.chance(0.5), g.chance(0.5); set && settableGate(gate) {
-			gates[gate] = on
-		}
-	}
-	return map[string]any{"object": obj, "featureGates": gatesOf(gates)}
+	return map[string]any{"object": obj, "featureGates": gatesOf(g.drawGates("HPAScaleToZero", "HPAConfigurableTolerance", "DeclarativeValidationBeta"))}
 }
 
 func upstreamHPA(raw []byte) (map[string]any, error) {

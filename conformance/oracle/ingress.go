@@ -164,13 +164,7 @@ func (g gen) validateIngress() map[string]any {
 	} else {
 		obj = g.validateIngressClassObject()
 	}
-	gates := map[string]bool{}
-	for _, gate := range []string{"RelaxedServiceNameValidation", "DeclarativeValidationBeta"} {
-		if set, on := g.chance(0.5), g.chance(0.5); set && settableGate(gate) {
-			gates[gate] = on
-		}
-	}
-	return map[string]any{"object": obj, "featureGates": gatesOf(gates)}
+	return map[string]any{"object": obj, "featureGates": gatesOf(g.drawGates("RelaxedServiceNameValidation", "DeclarativeValidationBeta"))}
 }
 
 func upstreamIngress(raw []byte) (map[string]any, error) {
@@ -183,22 +177,14 @@ func upstreamIngress(raw []byte) (map[string]any, error) {
 		return nil, err
 	}
 	if kind.Kind == "IngressClass" {
-		var v networkingv1.IngressClass
-		if err := json.Unmarshal(in.Object, &v); err != nil {
-			return nil, err
-		}
 		var ic networking.IngressClass
-		if err := defaultAndConvert(&v, &ic); err != nil {
+		if err := decodeAndConvert(in.Object, &networkingv1.IngressClass{}, &ic); err != nil {
 			return nil, err
 		}
 		return createExpect(createRequestCtx("", "networking.k8s.io", "ingressclasses"), ingressclassregistry.Strategy, &ic), nil
 	}
-	var v networkingv1.Ingress
-	if err := json.Unmarshal(in.Object, &v); err != nil {
-		return nil, err
-	}
 	var ing networking.Ingress
-	if err := defaultAndConvert(&v, &ing); err != nil {
+	if err := decodeAndConvert(in.Object, &networkingv1.Ingress{}, &ing); err != nil {
 		return nil, err
 	}
 	return createExpect(createRequestCtx("default", "networking.k8s.io", "ingresses"), ingressregistry.Strategy, &ing), nil

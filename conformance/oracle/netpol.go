@@ -12,8 +12,6 @@ package main
 // messages are compared, and the warnings.
 
 import (
-	"encoding/json"
-
 	networkingv1 "k8s.io/api/networking/v1"
 	"k8s.io/kubernetes/pkg/apis/networking"
 	networkpolicyregistry "k8s.io/kubernetes/pkg/registry/networking/networkpolicy"
@@ -155,13 +153,7 @@ func (g gen) validateNetworkPolicy() map[string]any {
 	}
 	obj := map[string]any{"apiVersion": "networking.k8s.io/v1", "kind": "NetworkPolicy",
 		"metadata": map[string]any{"name": g.pick("default-deny", "allow-web", "np.example").(string), "namespace": "default"}, "spec": spec}
-	gates := map[string]bool{}
-	for _, gate := range []string{"StrictIPCIDRValidation", "DeclarativeValidationBeta"} {
-		if set, on := g.chance(0.5), g.chance(0.5); set && settableGate(gate) {
-			gates[gate] = on
-		}
-	}
-	return map[string]any{"object": obj, "featureGates": gatesOf(gates)}
+	return map[string]any{"object": obj, "featureGates": gatesOf(g.drawGates("StrictIPCIDRValidation", "DeclarativeValidationBeta"))}
 }
 
 func upstreamNetworkPolicy(raw []byte) (map[string]any, error) {
@@ -169,12 +161,8 @@ func upstreamNetworkPolicy(raw []byte) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var v networkingv1.NetworkPolicy
-	if err := json.Unmarshal(in.Object, &v); err != nil {
-		return nil, err
-	}
 	var np networking.NetworkPolicy
-	if err := defaultAndConvert(&v, &np); err != nil {
+	if err := decodeAndConvert(in.Object, &networkingv1.NetworkPolicy{}, &np); err != nil {
 		return nil, err
 	}
 	return createExpect(createRequestCtx("default", "networking.k8s.io", "networkpolicies"), networkpolicyregistry.Strategy, &np), nil

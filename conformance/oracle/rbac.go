@@ -154,11 +154,7 @@ func (g gen) validateRBAC() map[string]any {
 			obj["subjects"] = subjects
 		}
 	}
-	gates := map[string]bool{}
-	if set, on := g.chance(0.5), g.chance(0.5); set && settableGate("DeclarativeValidationBeta") {
-		gates["DeclarativeValidationBeta"] = on
-	}
-	return map[string]any{"object": obj, "featureGates": gatesOf(gates)}
+	return map[string]any{"object": obj, "featureGates": gatesOf(g.drawGates("DeclarativeValidationBeta"))}
 }
 
 // rbacKinds: each kind's v1 and internal types, strategy and resource.

@@ -10,8 +10,6 @@ package main
 // compared, and the warnings.
 
 import (
-	"encoding/json"
-
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/kubernetes/pkg/apis/core"
 	serviceaccountregistry "k8s.io/kubernetes/pkg/registry/core/serviceaccount"
@@ -62,12 +60,8 @@ func upstreamServiceAccount(raw []byte) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var v corev1.ServiceAccount
-	if err := json.Unmarshal(in.Object, &v); err != nil {
-		return nil, err
-	}
 	var sa core.ServiceAccount
-	if err := defaultAndConvert(&v, &sa); err != nil {
+	if err := decodeAndConvert(in.Object, &corev1.ServiceAccount{}, &sa); err != nil {
 		return nil, err
 	}
 	return createExpect(createRequestCtx(sa.Namespace, "", "serviceaccounts"), serviceaccountregistry.Strategy, &sa), nil

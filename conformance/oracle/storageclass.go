@@ -12,7 +12,6 @@ package main
 // WarningsOnCreate. Full messages are compared, and the warnings.
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -89,11 +88,7 @@ func (g gen) validateStorageClass() map[string]any {
 	if g.chance(0.2) {
 		obj["allowVolumeExpansion"] = g.chance(0.5)
 	}
-	gates := map[string]bool{}
-	if set, on := g.chance(0.5), g.chance(0.5); set && settableGate("DeclarativeValidationBeta") {
-		gates["DeclarativeValidationBeta"] = on
-	}
-	return map[string]any{"object": obj, "featureGates": gatesOf(gates)}
+	return map[string]any{"object": obj, "featureGates": gatesOf(g.drawGates("DeclarativeValidationBeta"))}
 }
 
 func upstreamStorageClass(raw []byte) (map[string]any, error) {
@@ -101,12 +96,8 @@ func upstreamStorageClass(raw []byte) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var v storagev1.StorageClass
-	if err := json.Unmarshal(in.Object, &v); err != nil {
-		return nil, err
-	}
 	var sc storage.StorageClass
-	if err := defaultAndConvert(&v, &sc); err != nil {
+	if err := decodeAndConvert(in.Object, &storagev1.StorageClass{}, &sc); err != nil {
 		return nil, err
 	}
 	return createExpect(createRequestCtx("", "storage.k8s.io", "storageclasses"), storageclassregistry.Strategy, &sc), nil

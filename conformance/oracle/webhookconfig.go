@@ -216,13 +216,7 @@ func (g gen) validateWebhookConfiguration() map[string]any {
 		}
 		obj["webhooks"] = hooks
 	}
-	gates := map[string]bool{}
-	for _, gate := range []string{"ManifestBasedAdmissionControlConfig", "ExcludeAdmissionWebhookVirtualResources"} {
-		if set, on := g.chance(0.5), g.chance(0.5); set && settableGate(gate) {
-			gates[gate] = on
-		}
-	}
-	return map[string]any{"object": obj, "featureGates": gatesOf(gates)}
+	return map[string]any{"object": obj, "featureGates": gatesOf(g.drawGates("ManifestBasedAdmissionControlConfig", "ExcludeAdmissionWebhookVirtualResources"))}
 }
 
 func upstreamWebhookConfiguration(raw []byte) (map[string]any, error) {
@@ -235,22 +229,14 @@ func upstreamWebhookConfiguration(raw []byte) (map[string]any, error) {
 		return nil, err
 	}
 	if kind.Kind == "MutatingWebhookConfiguration" {
-		var v admissionregistrationv1.MutatingWebhookConfiguration
-		if err := json.Unmarshal(in.Object, &v); err != nil {
-			return nil, err
-		}
 		var c admissionregistration.MutatingWebhookConfiguration
-		if err := defaultAndConvert(&v, &c); err != nil {
+		if err := decodeAndConvert(in.Object, &admissionregistrationv1.MutatingWebhookConfiguration{}, &c); err != nil {
 			return nil, err
 		}
 		return createExpect(createRequestCtx("", "admissionregistration.k8s.io", "mutatingwebhookconfigurations"), mutatingwebhookregistry.Strategy, &c), nil
 	}
-	var v admissionregistrationv1.ValidatingWebhookConfiguration
-	if err := json.Unmarshal(in.Object, &v); err != nil {
-		return nil, err
-	}
 	var c admissionregistration.ValidatingWebhookConfiguration
-	if err := defaultAndConvert(&v, &c); err != nil {
+	if err := decodeAndConvert(in.Object, &admissionregistrationv1.ValidatingWebhookConfiguration{}, &c); err != nil {
 		return nil, err
 	}
 	return createExpect(createRequestCtx("", "admissionregistration.k8s.io", "validatingwebhookconfigurations"), validatingwebhookregistry.Strategy, &c), nil
