@@ -117,19 +117,20 @@ pub(super) fn validate(obj: &Value, ctx: &Ctx, out: &mut Findings) {
     }
     // WarningsOnCreate, for a driver that passed (its metadata too, as rest.BeforeCreate asks):
     // token requests without saying where the tokens go.
-    if token_secrets && !requests.is_empty() && in_secrets.is_none() && out.errors.len() == before {
-        let mut meta = Findings::default();
-        super::meta::check("storage.k8s.io", "CSIDriver", obj, ctx, &mut meta);
-        if meta.errors.is_empty() {
-            out.push(
-                Diagnostic::lint(
-                    "service-account-token-in-secrets-unset",
-                    &p.child("serviceAccountTokenInSecrets"),
-                    "spec.serviceAccountTokenInSecrets is unset; if supported by this CSI driver, set to true to prevent possible logging of tokens in volume attributes",
-                )
-                .with_origin(Origin::KubeApiserver),
-            );
-        }
+    if token_secrets
+        && !requests.is_empty()
+        && in_secrets.is_none()
+        && out.errors.len() == before
+        && super::meta::passes("storage.k8s.io", "CSIDriver", obj, ctx)
+    {
+        out.push(
+            Diagnostic::lint(
+                "service-account-token-in-secrets-unset",
+                &p.child("serviceAccountTokenInSecrets"),
+                "spec.serviceAccountTokenInSecrets is unset; if supported by this CSI driver, set to true to prevent possible logging of tokens in volume attributes",
+            )
+            .with_origin(Origin::KubeApiserver),
+        );
     }
 }
 

@@ -113,9 +113,7 @@ pub(super) fn validate_ingress(obj: &Value, ctx: &Ctx, out: &mut Findings) {
     }
     if out.errors.len() == before && annotation.is_some() && class_name.is_none() {
         // rest.BeforeCreate asks for the warnings only of an object that passed, metadata too.
-        let mut meta = Findings::default();
-        super::meta::check("networking.k8s.io", "Ingress", obj, ctx, &mut meta);
-        if meta.errors.is_empty() {
+        if super::meta::passes("networking.k8s.io", "Ingress", obj, ctx) {
             out.push(
                 Diagnostic::lint(
                     "deprecated-ingress-class-annotation",

@@ -379,6 +379,15 @@ pub fn check(group: &str, kind: &str, obj: &Value, ctx: &Ctx, out: &mut Findings
     check_with(rule, group, kind, obj, ctx, out);
 }
 
+/// Whether the metadata of an object of `group`/`kind` passes [`check`]: rest.BeforeCreate asks a
+/// strategy for its warnings only of an object that passed, its metadata too, so the kinds with
+/// create warnings ask this before giving them.
+pub(super) fn passes(group: &str, kind: &str, obj: &Value, ctx: &Ctx) -> bool {
+    let mut meta = Findings::default();
+    check(group, kind, obj, ctx, &mut meta);
+    meta.errors.is_empty()
+}
+
 /// The metadata check of a custom resource of a CRD restartkit was given (its scope from the
 /// CRD): the customresource validator's, NameIsDNSSubdomain and no standard-finalizer rule, as
 /// for the custom resources restartkit knows.

@@ -59,9 +59,7 @@ pub(super) fn validate(obj: &Value, ctx: &Ctx, out: &mut Findings) {
     out.errors.extend(declarative);
     if out.errors.len() == before && Change::NetworkPolicyCidrWarnings.at(minor) {
         // rest.BeforeCreate asks for the warnings only of an object that passed, metadata too.
-        let mut meta = Findings::default();
-        super::meta::check("networking.k8s.io", "NetworkPolicy", obj, ctx, &mut meta);
-        if meta.errors.is_empty() {
+        if super::meta::passes("networking.k8s.io", "NetworkPolicy", obj, ctx) {
             warnings(spec, out);
         }
     }

@@ -240,9 +240,7 @@ pub(super) fn validate(obj: &Value, ctx: &Ctx, out: &mut Findings) {
     out.warnings.extend(own.warnings);
     if passed && Change::QuotaRequestOverLimitWarning.at(ctx.gates.version.minor) {
         // rest.BeforeCreate asks for the warnings only of an object that passed, metadata too.
-        let mut meta = Findings::default();
-        super::meta::check("", "ResourceQuota", obj, ctx, &mut meta);
-        if meta.errors.is_empty() && out.errors.len() == before {
+        if super::meta::passes("", "ResourceQuota", obj, ctx) && out.errors.len() == before {
             request_over_limit(&hard_list(obj, ctx), out);
         }
     }

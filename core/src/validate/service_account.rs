@@ -31,9 +31,7 @@ pub(super) fn validate(obj: &Value, ctx: &Ctx, out: &mut Findings) {
     }
     // rest.BeforeCreate asks for the warnings only of an object that passed, and a
     // ServiceAccount's only errors are its metadata's.
-    let mut meta = Findings::default();
-    super::meta::check("", "ServiceAccount", obj, ctx, &mut meta);
-    if !meta.errors.is_empty() {
+    if !super::meta::passes("", "ServiceAccount", obj, ctx) {
         return;
     }
     let p = FieldPath::new("metadata")

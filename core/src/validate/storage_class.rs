@@ -106,9 +106,7 @@ pub(super) fn validate(obj: &Value, ctx: &Ctx, out: &mut Findings) {
     out.errors.extend(declarative);
     if out.errors.len() == before {
         // rest.BeforeCreate asks for the warnings only of an object that passed, metadata too.
-        let mut meta = Findings::default();
-        super::meta::check("storage.k8s.io", "StorageClass", obj, ctx, &mut meta);
-        if meta.errors.is_empty() {
+        if super::meta::passes("storage.k8s.io", "StorageClass", obj, ctx) {
             warnings(obj, out);
         }
     }

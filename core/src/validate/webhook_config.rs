@@ -144,9 +144,7 @@ pub(super) fn validate(flavour: Flavour, obj: &Value, ctx: &Ctx, out: &mut Findi
         Flavour::Validating => "ValidatingWebhookConfiguration",
         Flavour::Mutating => "MutatingWebhookConfiguration",
     };
-    let mut meta = Findings::default();
-    super::meta::check("admissionregistration.k8s.io", kind, obj, ctx, &mut meta);
-    if !meta.errors.is_empty() {
+    if !super::meta::passes("admissionregistration.k8s.io", kind, obj, ctx) {
         return;
     }
     if reserved && !ctx.gates.active(GATE_STATIC) {
