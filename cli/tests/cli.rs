@@ -1106,6 +1106,28 @@ fn locked_gates_and_unmet_dependencies_on_the_command_line_are_refused() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
 
+/// docs/explain.md shows the three worked cases as `restartkit explain` prints them: each
+/// console block's command, run again, prints the block's text.
+#[test]
+fn the_worked_cases_in_docs_explain_are_what_explain_prints() {
+    let doc = std::fs::read_to_string(root().join("docs/explain.md")).unwrap();
+    let mut blocks = 0;
+    for block in doc.split("```console\n").skip(1) {
+        let block = block.split("```").next().unwrap();
+        let (command, shown) = block.split_once('\n').unwrap();
+        let args: Vec<&str> = command
+            .strip_prefix("$ restartkit ")
+            .unwrap()
+            .split_whitespace()
+            .collect();
+        let o = run(&args);
+        assert!(o.status.success(), "{command}: {}", stderr(&o));
+        assert_eq!(stdout(&o), shown, "docs/explain.md: {command}");
+        blocks += 1;
+    }
+    assert_eq!(blocks, 3, "the three worked cases");
+}
+
 #[test]
 fn explain_tells_the_next_restart_and_the_jobs_budget() {
     let o = run(&[

@@ -430,6 +430,15 @@ func main() {
 		total += n
 		disagreements += d
 	}
+	if *flagExplainPodN > 0 && (len(want) == 0 || want["explain"]) {
+		n, d, err := runExplainPod(*flagExplainPodN, *flagSeed)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "oracle:", err)
+			os.Exit(2)
+		}
+		total += n
+		disagreements += d
+	}
 	for r, n := range skipReasons {
 		fmt.Fprintf(os.Stderr, "skipped %d: %s\n", n, r)
 	}

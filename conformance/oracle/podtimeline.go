@@ -213,6 +213,10 @@ type podHarness struct {
 	wakeups     []time.Time
 	lastGC      time.Time
 	lastStatus  *kubecontainer.PodStatus
+	// onGap, when set, is called at each instant once its syncs are done, before the clock moves
+	// on to the next instant it acts at (`until`: nothing changes before it); the explain leg
+	// snapshots the Pod there.
+	onGap func(until time.Time)
 	// inits: the Pod's init containers that are not sidecars (an unscripted one completes at once).
 	inits map[string]bool
 }
@@ -610,9 +614,15 @@ func (h *podHarness) play() (podOutcome, error) {
 			}
 		}
 		if !found || next.After(end) {
+			if h.onGap != nil && end.After(h.clk.Now()) {
+				h.onGap(end)
+			}
 			break
 		}
 		if next.After(h.clk.Now()) {
+			if h.onGap != nil {
+				h.onGap(next)
+			}
 			h.clk.SetTime(next)
 			atInstant = 0
 		} else if atInstant++; atInstant > 1000 {
@@ -650,7 +660,8 @@ func (h *podHarness) play() (podOutcome, error) {
 }
 
 // runUpstreamPod plays one Pod scenario against the real kubelet code.
-func runUpstreamPod(sc *podScenario, pod *corev1.Pod, boMax, boInitial time.Duration) (out podOutcome, err error) {
+// onGap (optional) is the harness's onGap.
+func runUpstreamPod(sc *podScenario, pod *corev1.Pod, boMax, boInitial time.Duration, onGap func(h *podHarness, until time.Time)) (out podOutcome, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("panic in the kubelet's code: %v", r)
@@ -664,6 +675,9 @@ func runUpstreamPod(sc *podScenario, pod *corev1.Pod, boMax, boInitial time.Dura
 	h, err := newPodHarness(ctx, sc, pod, boMax, boInitial)
 	if err != nil {
 		return out, err
+	}
+	if onGap != nil {
+		h.onGap = func(until time.Time) { onGap(h, until) }
 	}
 	out, err = h.play()
 	if err != nil && strings.Contains(err.Error(), "no progress") {

@@ -273,6 +273,11 @@ func podCrashLoop(sc *podScenario) (time.Duration, time.Duration, error) {
 
 // playUpstreamPod: refused = the Pod or the kubelet configuration is refused upstream (skip).
 func playUpstreamPod(sc *podScenario) (out podOutcome, refused bool, err error) {
+	return playUpstreamPodObserved(sc, nil)
+}
+
+// playUpstreamPodObserved: playUpstreamPod with the harness's onGap hook.
+func playUpstreamPodObserved(sc *podScenario, onGap func(h *podHarness, until time.Time)) (out podOutcome, refused bool, err error) {
 	// The gates the generator draws beyond setGates' own: back to the release's default first.
 	gates := map[string]bool{"NodeDeclaredFeatures": releaseDefaults["NodeDeclaredFeatures"]}
 	for k, v := range sc.FeatureGates {
@@ -289,7 +294,7 @@ func playUpstreamPod(sc *podScenario) (out podOutcome, refused bool, err error) 
 	if err != nil {
 		return out, true, err
 	}
-	out, err = runUpstreamPod(sc, pod, boMax, initial)
+	out, err = runUpstreamPod(sc, pod, boMax, initial, onGap)
 	return out, false, err
 }
 

@@ -385,6 +385,8 @@ class CrashLoopBackOff(TypedDict):
     nextRestartAt: NotRequired[Optional[str]]
     #: From `now` (negative: due already; the kubelet restarts it at its next Pod sync).
     nextRestartInSeconds: NotRequired[Optional[float]]
+    #: When the wait ends with the garbage collection of the kubelet's back-off entry (`why: garbageCollected`): the latest instant of the restart. The collection runs at the kubelet's housekeeping, every 2 s on a phase the objects do not show, so the restart comes after `nextRestartAt` and at the latest at this instant.
+    nextRestartLatestAt: NotRequired[Optional[str]]
     #: The wait the restart after that sees if the container crashes again at once.
     followingDelaySeconds: float
 
@@ -500,7 +502,7 @@ class CurveResult(TypedDict):
 
 
 #: Which setting decided a ContainerShouldRestart answer.
-DecidedBy: TypeAlias = Union[Literal["rule"], Literal["containerRestartPolicy"], Literal["podRestartPolicy"], Literal["legacy"], Literal["ephemeral"]]
+DecidedBy: TypeAlias = Union[Literal["rule"], Literal["containerRestartPolicy"], Literal["podRestartPolicy"], Literal["legacy"], Literal["ephemeral"], Literal["initContainerCompleted"]]
 
 
 class Decision(TypedDict):

@@ -35,6 +35,10 @@ pub const REDUCED_INITIAL: Duration = Duration::from_secs(1);
 pub const REDUCED_MAX: Duration = Duration::from_secs(60);
 /// The kubelet's expiry: an entry older than this (since the last `Next`) is reset.
 pub const RESET_AFTER_RUN: Duration = Duration::from_secs(600);
+/// The kubelet's housekeeping period (housekeepingPeriod, pkg/kubelet/kubelet.go): its garbage
+/// collection of back-off entries runs this often, so an entry is dropped at the first run more
+/// than `RESET_AFTER_RUN` after its last update.
+pub const HOUSEKEEPING_PERIOD: Duration = Duration::from_secs(2);
 
 /// newCrashLoopBackOff from the kubelet's effective gates and its (defaulted) node setting.
 /// `max_container_restart_period` None with the max gate on stands for the defaulted 300 s.

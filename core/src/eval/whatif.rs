@@ -313,7 +313,7 @@ fn what_if_upstream(input: WhatIfInput) -> Result<WhatIfOutput, Diagnostic> {
     };
     // The kubelet step is the one proposals change (RestartRulesFuture, AlwaysPod): it gets them,
     // so a result marked as made under a proposal was decided under it.
-    let kubelet_out =
+    let mut kubelet_out =
         crate::eval::kubelet::container_restart(crate::eval::kubelet::ContainerRestartInput {
             pod: pod.clone(),
             container: container.clone(),
@@ -324,6 +324,19 @@ fn what_if_upstream(input: WhatIfInput) -> Result<WhatIfOutput, Diagnostic> {
             restart_count: None,
             reason: None,
         })?;
+    let completed = crate::eval::kubelet::init_container_completed(
+        kubelet_out.container_kind,
+        input.exit_code,
+        None,
+    );
+    if completed {
+        kubelet_out.action = "DoNotRestart".to_owned();
+        kubelet_out.restart_all_containers = false;
+        kubelet_out.rule_index = None;
+        kubelet_out.decided_by = crate::eval::kubelet::DecidedBy::InitContainerCompleted;
+        kubelet_out.reason = crate::eval::kubelet::init_container_completed_reason(&container);
+        kubelet_out.proposed_action = None;
+    }
     // The kubelet step has resolved the same version and gates (and refused bad ones).
     let (gates, _) = FeatureGates::resolve(
         input.kubernetes_version.as_deref(),
@@ -338,6 +351,19 @@ fn what_if_upstream(input: WhatIfInput) -> Result<WhatIfOutput, Diagnostic> {
     ));
     if let Some(r) = kubelet.get("reason").and_then(Value::as_str) {
         story.push(format!("  because {r}"));
+    }
+    if completed {
+        story.push(format!("pod {ns}/{pod_meta_name} stays Pending until its last init container completes; no failure reaches the Job"));
+        return Ok(WhatIfOutput {
+            container,
+            exit_code: input.exit_code,
+            kubelet,
+            pod_phase: "Pending".into(),
+            job: None,
+            jobset: None,
+            story,
+            proposals: Vec::new(),
+        });
     }
     if action != "DoNotRestart" {
         story.push(format!("pod {ns}/{pod_meta_name} stays Running; the container restarts in place after its CrashLoopBackOff delay"));

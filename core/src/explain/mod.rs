@@ -26,9 +26,9 @@ use crate::backoff::job::{
     format_rfc3339, index_absolute_failure_count, new_backoff_record, parse_rfc3339,
     remaining_for_failures,
 };
-use crate::backoff::kubelet::{self as kubelet_backoff, TimelineEvent};
+use crate::backoff::kubelet::{self as kubelet_backoff, StepReason, TimelineEvent};
 use crate::diag::Diagnostic;
-use crate::eval::kubelet::{ContainerKind, ContainerRestartInput};
+use crate::eval::kubelet::{ContainerKind, ContainerRestartInput, DecidedBy};
 use crate::features::FeatureGates;
 use read::{Owner, Read};
 use std::collections::BTreeMap;
@@ -49,6 +49,7 @@ struct Ctx<'a> {
     initial: Duration,
     max: Duration,
     now: i64,
+    minor: u32,
 }
 
 pub fn run(input: ExplainInput) -> Result<ExplainOutput, Diagnostic> {
@@ -86,6 +87,7 @@ pub fn run(input: ExplainInput) -> Result<ExplainOutput, Diagnostic> {
         initial: setup.initial,
         max: setup.max,
         now,
+        minor: version.minor,
     };
     let crash_loop_curve = format!(
         "{}s doubling to {}s, reset after {}s of running",
@@ -324,6 +326,7 @@ fn explain_pod(ctx: &Ctx<'_>, pod: &Pod) -> PodExplained {
         };
         containers.push(explain_container(ctx, pod, cs, kind, &mut notes));
     }
+    hold_for_last_sidecar(ctx, &spec, &mut containers, &mut notes);
     if pod.metadata.deletion_timestamp.is_some() {
         notes.push("the Pod is terminating (deletionTimestamp set): the kubelet restarts none of its containers".to_owned());
     }
@@ -334,6 +337,102 @@ fn explain_pod(ctx: &Ctx<'_>, pod: &Pod) -> PodExplained {
         containers,
         failure: None,
         notes,
+    }
+}
+
+/// Whether the Pod can have been reset by a RestartAllContainers rule (a rule with that action
+/// on any of its containers, with the gates that act on it).
+fn pod_may_restart_all(ctx: &Ctx<'_>, pod: &Pod) -> bool {
+    use crate::eval::kubelet::{ACTION_RESTART_ALL, GATE_RESTART_ALL, GATE_RULES};
+    ctx.gates.enabled(GATE_RULES)
+        && ctx.gates.enabled(GATE_RESTART_ALL)
+        && pod
+            .spec
+            .init_containers
+            .iter()
+            .chain(pod.spec.containers.iter())
+            .any(|c| c.rules().iter().any(|r| r.action == ACTION_RESTART_ALL))
+}
+
+/// Up to 1.36 the kubelet counts a Pod as initialized only while one of its regular containers
+/// runs, or when its last init container is done (a sidecar running, an init container
+/// completed): computeInitContainerActions (v1.36.3 kuberuntime_container.go:1070-1095,
+/// :1160-1163, :1240-1242), after which computePodActions returns before the regular containers
+/// (kuberuntime_manager.go:1283-1288). So with no regular container running and the last init
+/// container a sidecar that is not running, a regular container restarts only with that sidecar:
+/// at the later of its own instant and the sidecar's, or not at all while the sidecar is not
+/// restarted.
+fn hold_for_last_sidecar(
+    ctx: &Ctx<'_>,
+    spec: &crate::api::PodSpec,
+    containers: &mut [ContainerExplained],
+    notes: &mut Vec<String>,
+) {
+    if crate::versions::Change::RegularsRestartPastSidecarBackoff.at(ctx.minor) {
+        return;
+    }
+    let Some(last) = spec.init_containers.last() else {
+        return;
+    };
+    if !crate::api::core::is_sidecar(last) {
+        return;
+    }
+    let running = |c: &ContainerExplained| c.state == "running";
+    if containers
+        .iter()
+        .any(|c| c.container_kind == ContainerKind::Container && running(c))
+    {
+        return;
+    }
+    let Some(sidecar) = containers.iter().find(|c| c.name == last.name) else {
+        return;
+    };
+    if running(sidecar) {
+        return;
+    }
+    let sidecar_at = sidecar.crash_loop_back_off.as_ref().and_then(|b| {
+        b.next_restart_at
+            .clone()
+            .map(|at| (at, b.next_restart_latest_at.clone()))
+    });
+    let sidecar_name = sidecar.name.clone();
+    for c in containers.iter_mut() {
+        if c.container_kind != ContainerKind::Container {
+            continue;
+        }
+        let Some(b) = c.crash_loop_back_off.as_mut() else {
+            continue;
+        };
+        let (Some(own), Some(own_in)) = (b.next_restart_at.clone(), b.next_restart_in_seconds)
+        else {
+            continue;
+        };
+        let own_at = parse_rfc3339(&own).ok();
+        match &sidecar_at {
+            Some((at, latest)) => {
+                let side = parse_rfc3339(at).ok();
+                if let (Some(o), Some(sd)) = (own_at, side)
+                    && sd > o
+                {
+                    b.next_restart_at = Some(at.clone());
+                    b.next_restart_latest_at = latest.clone();
+                    b.next_restart_in_seconds = Some(own_in + seconds(sd - o));
+                }
+                notes.push(format!(
+                    "container {:?}: up to 1.36 the kubelet restarts the Pod's containers only once its last sidecar {sidecar_name:?} runs again (none of them runs now): not before {at}",
+                    c.name
+                ));
+            }
+            None => {
+                b.next_restart_at = None;
+                b.next_restart_in_seconds = None;
+                b.next_restart_latest_at = None;
+                notes.push(format!(
+                    "container {:?}: up to 1.36 the kubelet restarts the Pod's containers only once its last sidecar {sidecar_name:?} runs again, and it is not restarted: the container waits",
+                    c.name
+                ));
+            }
+        }
     }
 }
 
@@ -390,7 +489,19 @@ fn explain_container(
             finished_at: t.finished_at.clone(),
         }
     });
+    let completed = last.is_some_and(|t| {
+        crate::eval::kubelet::init_container_completed(kind, t.exit_code, t.reason.as_deref())
+    });
     let decision = last.and_then(|t| {
+        if completed {
+            return Some(Decision {
+                action: "DoNotRestart".to_owned(),
+                restart_all_containers: false,
+                decided_by: DecidedBy::InitContainerCompleted,
+                rule_index: None,
+                reason: crate::eval::kubelet::init_container_completed_reason(&name),
+            });
+        }
         let out = crate::eval::kubelet::container_restart(ContainerRestartInput {
             pod: pod.clone(),
             container: name.clone(),
@@ -419,7 +530,14 @@ fn explain_container(
         && (waiting || current.is_some())
         && pod.metadata.deletion_timestamp.is_none();
     let crash_loop_back_off = match (restarts_next, last) {
-        (true, Some(t)) => crash_loop(ctx, &name, cs.restart_count, t, notes),
+        (true, Some(t)) => crash_loop(
+            ctx,
+            &name,
+            cs.restart_count,
+            t,
+            pod_may_restart_all(ctx, pod),
+            notes,
+        ),
         _ => None,
     };
     ContainerExplained {
@@ -442,6 +560,7 @@ fn crash_loop(
     name: &str,
     restart_count: i32,
     t: &crate::api::ContainerStateTerminated,
+    may_restart_all: bool,
     notes: &mut Vec<String>,
 ) -> Option<CrashLoopBackOff> {
     let parse = |s: Option<&str>| s.and_then(|s| parse_rfc3339(s).ok());
@@ -473,11 +592,16 @@ fn crash_loop(
         .get(earlier + 1)
         .map_or(0.0, |s| s.delay.as_secs_f64());
     if restart_count > 0 {
+        let resets = if may_restart_all {
+            "; and that none was a RestartAllContainers reset of the Pod (the reset removes the containers and starts them afresh: restartCount counts those starts, the back-off does not)"
+        } else {
+            ""
+        };
         notes.push(format!(
-            "container {name:?}: the kubelet keeps its back-off in memory, not in the status; assumed each of its {restart_count} earlier runs crashed within 600 s of its start and the kubelet did not restart (either would make the wait shorter)"
+            "container {name:?}: the kubelet keeps its back-off in memory, not in the status; assumed each of its {restart_count} restarts came within 600 s of the one before and the kubelet did not restart{resets} (a longer gap lets the kubelet forget the back-off, as does a kubelet restart: either would make the wait shorter)"
         ));
     }
-    let (next_restart_at, next_restart_in_seconds) = match finished {
+    let (next_restart_at, next_restart_in_seconds, next_restart_latest_at) = match finished {
         Some(f) => {
             if f > ctx.now {
                 notes.push(format!(
@@ -487,16 +611,20 @@ fn crash_loop(
                 ));
             }
             let at = f.saturating_add(nanos(step.delay));
+            let latest = (step.why == StepReason::GarbageCollected).then(|| {
+                format_rfc3339(at.saturating_add(nanos(kubelet_backoff::HOUSEKEEPING_PERIOD)))
+            });
             (
                 Some(format_rfc3339(at)),
                 Some(seconds(at.saturating_sub(ctx.now))),
+                latest,
             )
         }
         None => {
             notes.push(format!(
                 "container {name:?}: the last termination has no finishedAt: the instant of the next restart cannot be known"
             ));
-            (None, None)
+            (None, None, None)
         }
     };
     Some(CrashLoopBackOff {
@@ -504,6 +632,7 @@ fn crash_loop(
         why: step.why,
         next_restart_at,
         next_restart_in_seconds,
+        next_restart_latest_at,
         following_delay_seconds: following,
     })
 }

@@ -1,9 +1,9 @@
 #![allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 
 use super::*;
+use crate::backoff::job::{new_backoff_record, parse_rfc3339, remaining_for_failures};
 use crate::backoff::kubelet::StepReason;
 use crate::eval::kubelet::DecidedBy;
-use crate::backoff::job::{new_backoff_record, parse_rfc3339, remaining_for_failures};
 use serde_json::{Value, json};
 
 fn input(objects: Value, version: &str, now: Option<&str>) -> ExplainInput {
@@ -33,7 +33,10 @@ fn the_text_comes_on_request_and_says_the_answers() {
         text.starts_with("Kubernetes 1.31 · now 2026-03-02T10:01:00Z (given) · CrashLoopBackOff 10s doubling to 300s"),
         "{text}"
     );
-    assert!(text.contains("next restart at 2026-03-02T10:05:05Z (in 245s)"), "{text}");
+    assert!(
+        text.contains("next restart at 2026-03-02T10:05:05Z (in 245s)"),
+        "{text}"
+    );
 }
 
 /// A Deployment's Pod in CrashLoopBackOff: restartCount 6, the last run 10:00:04 → 10:00:05,
@@ -350,4 +353,189 @@ fn the_op_answers_through_the_contract() {
         resp["result"]["workloads"][0]["pods"][0]["containers"][0]["crashLoopBackOff"]["nextRestartAt"],
         "2026-03-02T10:05:05Z"
     );
+}
+
+fn pod_with(spec: Value, init_statuses: Value, statuses: Value) -> Value {
+    json!({"apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": "web", "namespace": "default"},
+        "spec": spec,
+        "status": {"phase": "Running", "initContainerStatuses": init_statuses, "containerStatuses": statuses}})
+}
+
+fn crashed(
+    name: &str,
+    restarts: i32,
+    started: &str,
+    finished: &str,
+    code: i32,
+    running: bool,
+) -> Value {
+    let state = if running {
+        json!({"running": {"startedAt": finished}})
+    } else {
+        json!({"waiting": {"reason": "CrashLoopBackOff"}})
+    };
+    json!({"name": name, "restartCount": restarts, "state": state,
+        "lastState": {"terminated": {"exitCode": code, "reason": "Error", "startedAt": started, "finishedAt": finished}}})
+}
+
+fn container<'a>(out: &'a ExplainOutput, name: &str) -> &'a ContainerExplained {
+    out.workloads
+        .iter()
+        .flat_map(|w| w.pods.iter())
+        .flat_map(|p| p.containers.iter())
+        .find(|c| c.name == name)
+        .unwrap()
+}
+
+/// A completed init container is done, not restarted (isInitContainerFailed is false for exit 0);
+/// a failed one restarts after its back-off.
+#[test]
+fn a_completed_init_container_is_not_restarted() {
+    let spec = json!({"restartPolicy": "Always",
+        "initContainers": [{"name": "done", "image": "i"}, {"name": "flaky", "image": "i"}],
+        "containers": [{"name": "c", "image": "i"}]});
+    let done = json!({"name": "done", "restartCount": 0, "state": {"terminated": {"exitCode": 0, "reason": "Completed",
+        "startedAt": "2026-01-01T00:00:00Z", "finishedAt": "2026-01-01T00:00:01Z"}}});
+    let flaky = crashed(
+        "flaky",
+        2,
+        "2026-01-01T00:00:20Z",
+        "2026-01-01T00:00:21Z",
+        1,
+        false,
+    );
+    let waiting = json!({"name": "c", "restartCount": 0, "state": {"waiting": {"reason": "PodInitializing"}}});
+    let pod = pod_with(spec, json!([done, flaky]), json!([waiting]));
+    let out = run(input(pod, "1.37", Some("2026-01-01T00:00:25Z"))).unwrap();
+    let done = container(&out, "done");
+    let d = done.decision.as_ref().unwrap();
+    assert_eq!(
+        (d.action.as_str(), d.decided_by),
+        ("DoNotRestart", DecidedBy::InitContainerCompleted)
+    );
+    assert!(done.crash_loop_back_off.is_none());
+    let flaky = container(&out, "flaky")
+        .crash_loop_back_off
+        .as_ref()
+        .unwrap();
+    // restartCount 2: the third wait is 20 s from the finish at 00:00:21.
+    assert_eq!(
+        flaky.next_restart_at.as_deref(),
+        Some("2026-01-01T00:00:41Z")
+    );
+}
+
+/// A wait that outlasts 600 s after the last restart ends when the housekeeping (every 2 s, on a
+/// phase the objects do not show) drops the back-off entry: after L+600 s, by L+602 s.
+#[test]
+fn a_wait_cut_by_the_garbage_collection_is_a_two_second_window() {
+    let spec = json!({"restartPolicy": "Always", "containers": [{"name": "c", "image": "i"}]});
+    // restartCount 6: a 300 s wait; the last restart at 00:00:00, the exit at 00:08:00.
+    let c = crashed(
+        "c",
+        6,
+        "2026-01-01T00:00:00Z",
+        "2026-01-01T00:08:00Z",
+        1,
+        false,
+    );
+    let out = run(input(
+        pod_with(spec, json!([]), json!([c])),
+        "1.37",
+        Some("2026-01-01T00:08:30Z"),
+    ))
+    .unwrap();
+    let b = container(&out, "c").crash_loop_back_off.as_ref().unwrap();
+    assert_eq!(b.why, StepReason::GarbageCollected);
+    assert_eq!(b.next_restart_at.as_deref(), Some("2026-01-01T00:10:00Z"));
+    assert_eq!(
+        b.next_restart_latest_at.as_deref(),
+        Some("2026-01-01T00:10:02Z")
+    );
+    // A wait that ends before the collection has one instant.
+    let c = crashed(
+        "c",
+        6,
+        "2026-01-01T00:00:00Z",
+        "2026-01-01T00:01:00Z",
+        1,
+        false,
+    );
+    let spec = json!({"restartPolicy": "Always", "containers": [{"name": "c", "image": "i"}]});
+    let out = run(input(
+        pod_with(spec, json!([]), json!([c])),
+        "1.37",
+        Some("2026-01-01T00:01:30Z"),
+    ))
+    .unwrap();
+    let b = container(&out, "c").crash_loop_back_off.as_ref().unwrap();
+    assert_eq!(
+        (b.why, b.next_restart_latest_at.as_deref()),
+        (StepReason::BackOff, None)
+    );
+    assert_eq!(b.next_restart_at.as_deref(), Some("2026-01-01T00:06:00Z"));
+}
+
+/// Up to 1.36, with no regular container running, a regular container restarts only with the
+/// Pod's last sidecar (computeInitContainerActions); from 1.37 at its own instant.
+#[test]
+fn up_to_1_36_a_regular_container_waits_for_the_last_sidecar() {
+    let spec = json!({"restartPolicy": "Always",
+        "initContainers": [{"name": "side", "image": "i", "restartPolicy": "Always"}],
+        "containers": [{"name": "c", "image": "i"}]});
+    // c: restartCount 1, waits 10 s → 00:00:11; side: restartCount 3, waits 40 s → 00:00:45.
+    let side = crashed(
+        "side",
+        3,
+        "2026-01-01T00:00:04Z",
+        "2026-01-01T00:00:05Z",
+        1,
+        false,
+    );
+    let c = crashed(
+        "c",
+        1,
+        "2026-01-01T00:00:00Z",
+        "2026-01-01T00:00:01Z",
+        1,
+        false,
+    );
+    let pod = pod_with(spec.clone(), json!([side]), json!([c]));
+    let at = |version: &str| {
+        let out = run(input(pod.clone(), version, Some("2026-01-01T00:00:06Z"))).unwrap();
+        container(&out, "c")
+            .crash_loop_back_off
+            .as_ref()
+            .unwrap()
+            .next_restart_at
+            .clone()
+    };
+    assert_eq!(at("1.36").as_deref(), Some("2026-01-01T00:00:45Z"));
+    assert_eq!(at("1.37").as_deref(), Some("2026-01-01T00:00:11Z"));
+    // With the sidecar running the Pod counts as initialized: no hold.
+    let side = crashed(
+        "side",
+        3,
+        "2026-01-01T00:00:04Z",
+        "2026-01-01T00:00:05Z",
+        1,
+        true,
+    );
+    let c = crashed(
+        "c",
+        1,
+        "2026-01-01T00:00:00Z",
+        "2026-01-01T00:00:01Z",
+        1,
+        false,
+    );
+    let out = run(input(
+        pod_with(spec, json!([side]), json!([c])),
+        "1.36",
+        Some("2026-01-01T00:00:06Z"),
+    ))
+    .unwrap();
+    let b = container(&out, "c").crash_loop_back_off.as_ref().unwrap();
+    assert_eq!(b.next_restart_at.as_deref(), Some("2026-01-01T00:00:11Z"));
 }

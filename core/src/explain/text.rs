@@ -262,7 +262,13 @@ fn container(line: &mut impl FnMut(usize, &str), c: &ContainerExplained, at: usi
     }
     if let Some(b) = &c.crash_loop_back_off {
         let when = match (&b.next_restart_at, b.next_restart_in_seconds) {
-            (Some(at), Some(s)) => format!("next restart at {at} ({})", relative(s)),
+            (Some(at), Some(s)) => match &b.next_restart_latest_at {
+                Some(latest) => format!(
+                    "next restart after {at} ({}) and by {latest}, at the kubelet's next housekeeping (every 2 s)",
+                    relative(s)
+                ),
+                None => format!("next restart at {at} ({})", relative(s)),
+            },
             _ => "next restart instant unknown".to_owned(),
         };
         line(

@@ -152,6 +152,12 @@ pub struct CrashLoopBackOff {
     /// From `now` (negative: due already; the kubelet restarts it at its next Pod sync).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub next_restart_in_seconds: Option<f64>,
+    /// When the wait ends with the garbage collection of the kubelet's back-off entry
+    /// (`why: garbageCollected`): the latest instant of the restart. The collection runs at the
+    /// kubelet's housekeeping, every 2 s on a phase the objects do not show, so the restart
+    /// comes after `nextRestartAt` and at the latest at this instant.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_restart_latest_at: Option<String>,
     /// The wait the restart after that sees if the container crashes again at once.
     pub following_delay_seconds: f64,
 }

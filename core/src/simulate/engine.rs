@@ -41,9 +41,9 @@ mod success_rule;
 mod workload;
 
 const RESET_AFTER_RUN_MS: u64 = 600_000;
-/// The kubelet's housekeeping period (housekeepingPeriod in pkg/kubelet/kubelet.go), on a grid
-/// from the run's start.
-const HOUSEKEEPING_MS: u64 = 2_000;
+/// The kubelet's housekeeping period, on a grid from the run's start.
+#[allow(clippy::as_conversions)] // 2,000: the period's milliseconds fit in u64
+const HOUSEKEEPING_MS: u64 = crate::backoff::kubelet::HOUSEKEEPING_PERIOD.as_millis() as u64;
 /// More resets of one Pod at one instant mean it never leaves that instant (see on_restart_all).
 const MAX_RESETS_AT_ONE_INSTANT: u32 = 1_000;
 

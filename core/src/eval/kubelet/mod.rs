@@ -29,7 +29,8 @@ pub use ops::{
 pub use rules::{
     ContainerKind, DecidedBy, all_containers_could_restart, container_restart_rules_in_use,
     container_should_restart, container_should_restart_explained, find_container,
-    find_matching_rule, is_container_restartable, restart_all_containers_in_use, rule_matches,
+    find_matching_rule, init_container_completed, init_container_completed_reason,
+    is_container_restartable, restart_all_containers_in_use, rule_matches,
 };
 pub use status_transition::{StatusTransitionInput, StatusTransitionOutput, status_transition};
 

@@ -45,6 +45,27 @@ pub enum DecidedBy {
     Legacy,
     /// Ephemeral containers are never restarted.
     Ephemeral,
+    /// An init container (not a sidecar) that exited 0 has completed: the kubelet's sync starts
+    /// the next one and never runs it again, whatever ContainerShouldRestart says
+    /// (`init_container_completed`). Given by `evaluate` and `explain`, not by `containerRestart`.
+    InitContainerCompleted,
+}
+
+/// Whether an exit of a container of this kind completes it, in the kubelet's sync: an init
+/// container that is not a sidecar has completed when it exited 0 and was not OOM-killed
+/// (isInitContainerFailed, pkg/kubelet/kuberuntime/helpers.go); computeInitContainerActions then
+/// starts the next init container, or the Pod's containers after the last one, and never restarts
+/// it (kuberuntime_container.go, v1.37.2 lines 1205-1230; the same at v1.31.13). The restart
+/// policies decide only a failed init container.
+pub fn init_container_completed(kind: ContainerKind, exit_code: i32, reason: Option<&str>) -> bool {
+    kind == ContainerKind::InitContainer && exit_code == 0 && reason != Some("OOMKilled")
+}
+
+/// The words `evaluate` and `explain` give for a completed init container.
+pub fn init_container_completed_reason(name: &str) -> String {
+    format!(
+        "init container {name:?} exited 0: it has completed, so the kubelet does not run it again; it starts the next init container, or the Pod's containers after the last one"
+    )
 }
 
 /// The pod-level fallback: Always (and anything unknown, including unset) restarts; OnFailure
