@@ -3,7 +3,7 @@
 # graph (conformance/oracle/versions/go.1.<minor>.mod; build tags k8s_before_1_<n> select the few
 # files where the upstream API differs between minors).
 #   make oracle [K8S=1.34] [N=20000] [SEED=1]   long run on the release CLI, every leg (the Pod timeline
-#                                              and explain legs too: TIMELINE_POD_N, EXPLAIN_POD_N), one minor or
+#                                              and explain legs too: TIMELINE_POD_N, EXPLAIN_{POD,JOB,JOBSET}_N), one minor or
 #                                              all of them (the default), with the speed comparison
 #   make test-oracle                           smoke run on the oldest and the newest minor (part of make test)
 #   make oracle-pin K8S=1.37.3                 pin a minor to another release (writes its modfile), then
@@ -35,9 +35,17 @@ TIMELINE_POD_SMOKE_N ?= 1000
 TIMELINE_POD_N ?= 2000
 # The explain leg, Pod family (issue 41): those Pod scenarios on the real kubelet, snapshotted at
 # random instants; `restartkit explain` on each snapshot against what the kubelet then does
-# (about 3 snapshots a scenario, 1-5 ms each upstream; docs/oracle.md, "Explain: live Pods").
+# (about 3 snapshots a scenario, 1-5 ms each upstream; docs/oracle.md, "Explain: live Pods, Jobs and JobSets").
 EXPLAIN_POD_SMOKE_N ?= 1000
 EXPLAIN_POD_N ?= 5000
+# ... and its Job family: the Job timeline scenarios on the real Job controller, snapshotted the
+# same way (about 15 ms a snapshot upstream; docs/oracle.md, "Explain: live Pods, Jobs and JobSets").
+EXPLAIN_JOB_SMOKE_N ?= 500
+EXPLAIN_JOB_N ?= 5000
+# ... and its JobSet family: the JobSet timeline scenarios on the real JobSet and Job
+# controllers (about 80 ms a snapshot upstream; docs/oracle.md, "Explain: live Pods, Jobs and JobSets").
+EXPLAIN_JOBSET_SMOKE_N ?= 100
+EXPLAIN_JOBSET_N ?= 5000
 # ... and generated node-loss Job scenarios (real node lifecycle, taint eviction and Pod GC
 # controllers; about 0.1 s each upstream).
 TIMELINE_NODELOSS_SMOKE_N ?= 200
@@ -79,7 +87,7 @@ test-oracle: dist-cli-bin oracle-helpers oracle-bin-$(ORACLE_OLDEST) oracle-bin-
 	@for m in $(ORACLE_OLDEST) $(ORACLE_NEWEST); do \
 	  { $(ORACLE_OUT)/oracle-$$m -n $(ORACLE_SMOKE_N) -seed $(SEED) -timing=false -restartkit $(ORACLE_SMOKE_RK) -kruise $(KRUISE_BIN) -jobset $(JOBSET_BIN) \
 	      -timeline-n $(TIMELINE_SMOKE_N) -timeline-jobset-n $(TIMELINE_JOBSET_SMOKE_N) -timeline-nodeloss-n $(TIMELINE_NODELOSS_SMOKE_N) \
-	      -timeline-pod-n $(TIMELINE_POD_SMOKE_N) -explain-pod-n $(EXPLAIN_POD_SMOKE_N) > $(ORACLE_OUT)/smoke-$$m.log 2>&1; echo $$? > $(ORACLE_OUT)/smoke-$$m.rc; } & \
+	      -timeline-pod-n $(TIMELINE_POD_SMOKE_N) -explain-pod-n $(EXPLAIN_POD_SMOKE_N) -explain-job-n $(EXPLAIN_JOB_SMOKE_N) -explain-jobset-n $(EXPLAIN_JOBSET_SMOKE_N) > $(ORACLE_OUT)/smoke-$$m.log 2>&1; echo $$? > $(ORACLE_OUT)/smoke-$$m.rc; } & \
 	done; wait; \
 	fail=0; for m in $(ORACLE_OLDEST) $(ORACLE_NEWEST); do \
 	  echo "== oracle smoke, Kubernetes $$m"; cat $(ORACLE_OUT)/smoke-$$m.log; \
@@ -94,7 +102,9 @@ oracle: oracle-helpers $(addprefix oracle-bin-,$(oracle_selected))
 	    -out $(ORACLE_OUT)/disagreements-$$m.jsonl -timeline-n $(TIMELINE_N) -timeline-jobset-n $(TIMELINE_JOBSET_N) -timeline-nodeloss-n $(TIMELINE_NODELOSS_N) \
 	    -timeline-out $(ORACLE_OUT)/timeline-disagreements-$$m.jsonl \
 	    -timeline-pod-n $(TIMELINE_POD_N) -timeline-pod-out $(ORACLE_OUT)/pod-timeline-disagreements-$$m.jsonl \
-	    -explain-pod-n $(EXPLAIN_POD_N) -explain-pod-out $(ORACLE_OUT)/explain-pod-disagreements-$$m.jsonl || fail=1; \
+	    -explain-pod-n $(EXPLAIN_POD_N) -explain-pod-out $(ORACLE_OUT)/explain-pod-disagreements-$$m.jsonl \
+	    -explain-job-n $(EXPLAIN_JOB_N) -explain-job-out $(ORACLE_OUT)/explain-job-disagreements-$$m.jsonl \
+	    -explain-jobset-n $(EXPLAIN_JOBSET_N) -explain-jobset-out $(ORACLE_OUT)/explain-jobset-disagreements-$$m.jsonl || fail=1; \
 	done; exit $$fail
 
 # Pins one minor to a release: versions/go.1.<minor>.mod requires k8s.io/kubernetes@v$(K8S) with

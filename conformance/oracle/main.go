@@ -430,6 +430,24 @@ func main() {
 		total += n
 		disagreements += d
 	}
+	if *flagExplainJobSetN > 0 && (len(want) == 0 || want["explain"]) {
+		n, d, err := runExplainJobSet(*flagExplainJobSetN, *flagSeed)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "oracle:", err)
+			os.Exit(2)
+		}
+		total += n
+		disagreements += d
+	}
+	if *flagExplainJobN > 0 && (len(want) == 0 || want["explain"]) {
+		n, d, err := runExplainJob(*flagExplainJobN, *flagSeed)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "oracle:", err)
+			os.Exit(2)
+		}
+		total += n
+		disagreements += d
+	}
 	if *flagExplainPodN > 0 && (len(want) == 0 || want["explain"]) {
 		n, d, err := runExplainPod(*flagExplainPodN, *flagSeed)
 		if err != nil {

@@ -228,6 +228,10 @@ type tlHarness struct {
 	js *jsHarness
 	// The cluster's handling of a lost node (timeline_nodeloss.go); nil in scenarios without one.
 	nl *nlCluster
+	// onGap, when set, is called once an instant's actions and syncs are done, before the clock
+	// moves on to the next instant anything happens at (`until`); the explain leg snapshots
+	// the objects there.
+	onGap func(until time.Time)
 }
 
 func (h *tlHarness) now() float64 { return h.clock.Now().Sub(tlEpoch).Seconds() }
@@ -1140,8 +1144,12 @@ func withTLHarness(sc *tlScenario, play func(context.Context, *tlHarness) (tlOut
 }
 
 // runUpstreamTimeline plays one scenario against the real Job controller.
-func runUpstreamTimeline(sc *tlScenario, job *batchv1.Job) (tlOutcome, error) {
+// onGap (optional) is the harness's onGap.
+func runUpstreamTimeline(sc *tlScenario, job *batchv1.Job, onGap func(h *tlHarness, until time.Time)) (tlOutcome, error) {
 	return withTLHarness(sc, func(ctx context.Context, h *tlHarness) (tlOutcome, error) {
+		if onGap != nil {
+			h.onGap = func(until time.Time) { onGap(h, until) }
+		}
 		return playJob(ctx, h, job)
 	})
 }
@@ -1202,9 +1210,15 @@ func (h *tlHarness) play(ctx context.Context, final func() string) (tlOutcome, e
 			}
 		}
 		if at.After(end) {
+			if h.onGap != nil && end.After(clk.Now()) {
+				h.onGap(end)
+			}
 			break
 		}
 		if at.After(clk.Now()) {
+			if h.onGap != nil {
+				h.onGap(at)
+			}
 			clk.SetTime(at)
 		}
 		if clk.Now().Equal(lastInstant) {
@@ -1251,6 +1265,9 @@ func (h *tlHarness) play(ctx context.Context, final func() string) (tlOutcome, e
 			break
 		}
 		h.out.Final = final()
+	}
+	if h.onGap != nil {
+		h.onGap(clk.Now()) // the last instant's end
 	}
 	if h.out.Final == "" {
 		h.out.Final = "Running"

@@ -577,21 +577,26 @@ func firstDifference(up, rk tlOutcome) string {
 }
 
 // runTimeline is the leg: n scenarios; it returns (cases, disagreements).
-func runTimeline(n int, seed uint64) (int, int, error) {
+// timelineSetup readies the Job controller's harness for a run of scenarios.
+func timelineSetup() error {
 	if err := setGates(nil); err != nil {
-		return 0, 0, err
+		return err
 	}
 	// The harness's informers are fed synchronously after every write, so they are never behind
 	// the clientset; the controller's staleness check reads the informer's last-synced
 	// resourceVersion, which these informers do not keep: off (docs/oracle.md).
 	if err := setTimelineGates(); err != nil {
-		return 0, 0, err
+		return err
 	}
 	// restartkit's controllers react at the instant of a Pod event; the real Job controller
 	// batches Pod events for SyncJobBatchPeriod (1 s) before it syncs. The harness sets the batch
 	// period to 0 so that every other timing is compared exactly (docs/oracle.md, docs/simulation.md).
 	setSyncJobBatchPeriod(*flagTimelineBatch)
-	if err := askKubeletCurve(); err != nil {
+	return askKubeletCurve()
+}
+
+func runTimeline(n int, seed uint64) (int, int, error) {
+	if err := timelineSetup(); err != nil {
 		return 0, 0, err
 	}
 	g := gen{rand.New(rand.NewPCG(seed, 0x74696d65))}
@@ -774,6 +779,11 @@ func runTimeline(n int, seed uint64) (int, int, error) {
 // playUpstream runs one scenario against the real controllers. refused: the workload itself was
 // refused by upstream's validation (a skip, not a harness failure).
 func playUpstream(sc *tlScenario) (up tlOutcome, refused bool, err error) {
+	return playUpstreamObserved(sc, nil)
+}
+
+// playUpstreamObserved: playUpstream with the harness's onGap hook.
+func playUpstreamObserved(sc *tlScenario, onGap func(h *tlHarness, until time.Time)) (up tlOutcome, refused bool, err error) {
 	// The scenario's gates (RestartJob for the JobSet controller), with the harness's own.
 	gates := map[string]bool{"StaleControllerConsistencyJob": false, "NodeControllerLeaseCircuitBreaker": false}
 	for k, v := range sc.FeatureGates {
@@ -787,14 +797,14 @@ func playUpstream(sc *tlScenario) (up tlOutcome, refused bool, err error) {
 		if err != nil {
 			return up, true, err
 		}
-		up, err = runUpstreamJobSetTimeline(sc, js)
+		up, err = runUpstreamJobSetTimeline(sc, js, onGap)
 		return up, false, err
 	}
 	job, err := upstreamJob(sc)
 	if err != nil {
 		return up, true, err
 	}
-	up, err = runUpstreamTimeline(sc, job)
+	up, err = runUpstreamTimeline(sc, job, onGap)
 	return up, false, err
 }
 

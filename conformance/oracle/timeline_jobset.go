@@ -80,7 +80,8 @@ func (j *jsHarness) enqueue() { j.queue.Add(j.queueKey) }
 var jobsetSessions int
 
 // runUpstreamJobSetTimeline plays one JobSet scenario against the real JobSet and Job controllers.
-func runUpstreamJobSetTimeline(sc *tlScenario, js map[string]any) (tlOutcome, error) {
+// onGap (optional) is the harness's onGap.
+func runUpstreamJobSetTimeline(sc *tlScenario, js map[string]any, onGap func(h *tlHarness, until time.Time)) (tlOutcome, error) {
 	hp, err := jobsetHelper()
 	if err != nil {
 		return tlOutcome{}, err
@@ -92,6 +93,9 @@ func runUpstreamJobSetTimeline(sc *tlScenario, js map[string]any) (tlOutcome, er
 		_ = hp.call(map[string]any{"op": "reconcile", "input": map[string]any{"session": session, "end": true}}, &done)
 	}()
 	return withTLHarness(sc, func(ctx context.Context, h *tlHarness) (tlOutcome, error) {
+		if onGap != nil {
+			h.onGap = func(until time.Time) { onGap(h, until) }
+		}
 		return playJobSet(ctx, h, hp, session, js)
 	})
 }
