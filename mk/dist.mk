@@ -69,6 +69,8 @@ dist-cli-bin: dist-tools
 dist-cli: dist-cli-bin dist-clean-release
 	rm -rf $(DIST_TOOLS_DIR)/$(DIST_CLI_NAME) && mkdir -p $(DIST_TOOLS_DIR)/$(DIST_CLI_NAME)
 	cp $(CARGO_TARGET_DIR)/$(DIST_MUSL)/release/restartkit README.md CHANGELOG.md $(DIST_TOOLS_DIR)/$(DIST_CLI_NAME)/
+	@# kubectl's plugin is the same binary under the plugin's name (it runs `restartkit kubectl …`).
+	ln -s restartkit $(DIST_TOOLS_DIR)/$(DIST_CLI_NAME)/kubectl-restartkit
 	$(DIST_TAR) -czf $(DIST_DIR)/$(DIST_CLI_NAME).tar.gz -C $(DIST_TOOLS_DIR) $(DIST_CLI_NAME)
 
 dist-plugin: plugin-wasm dist-clean-release

@@ -23,6 +23,17 @@ pub(crate) fn explain(
     let mut input = options(target);
     input.insert("source".into(), json!(text));
     input.insert("fileName".into(), json!(file.display().to_string()));
+    explain_input(input, kubelet_config, now, human)
+}
+
+/// The `explain` op on `input` (its objects or source, and the target's options), with the
+/// command line's `--now`, `--kubelet-config` and output; printed.
+pub(crate) fn explain_input(
+    mut input: serde_json::Map<String, serde_json::Value>,
+    kubelet_config: Option<&PathBuf>,
+    now: Option<&str>,
+    human: bool,
+) -> ExitCode {
     if let Some(n) = now {
         input.insert("now".into(), json!(n));
     }

@@ -20,6 +20,7 @@ mod chart;
 mod compare;
 mod explain;
 mod files;
+mod kubectl;
 mod lsp;
 mod render;
 mod stages;
@@ -102,6 +103,39 @@ enum SimOutput {
     Json,
     /// The timeline as JSON lines, then the summary.
     Jsonl,
+}
+
+#[derive(Subcommand)]
+enum KubectlCommand {
+    /// Explain a Pod, a Job (with its Pods) or a JobSet (with its Jobs and Pods) as
+    /// `restartkit explain` does, fetched with kubectl (`RESTARTKIT_KUBECTL`, else `kubectl`),
+    /// the user's kubeconfig and context; `now` is the instant they were read.
+    ///
+    /// Exit status: 0, 1 when the objects cannot be explained, 2 when kubectl fails or the
+    /// workload is not TYPE/NAME of a Pod, Job or JobSet.
+    Explain {
+        /// The workload: pod/NAME, job/NAME or jobset/NAME.
+        workload: String,
+        /// The namespace (default: the context's).
+        #[arg(short = 'n', long)]
+        namespace: Option<String>,
+        /// The kubeconfig context to use.
+        #[arg(long)]
+        context: Option<String>,
+        /// The kubeconfig file to use.
+        #[arg(long)]
+        kubeconfig: Option<PathBuf>,
+        /// The instant to explain at (RFC 3339; default: now, when the objects were read).
+        #[arg(long)]
+        now: Option<String>,
+        /// The node's KubeletConfiguration file (its crashLoopBackOff and featureGates apply).
+        #[arg(long)]
+        kubelet_config: Option<PathBuf>,
+        #[arg(short, long, value_enum, default_value_t = Output::Human)]
+        output: Output,
+        #[command(flatten)]
+        target: Target,
+    },
 }
 
 #[derive(Subcommand)]
@@ -231,6 +265,13 @@ enum Command {
         output: Output,
         #[command(flatten)]
         target: Target,
+    },
+    /// Fetch a workload's live objects with kubectl and explain them: `restartkit kubectl
+    /// explain job/NAME -n NS`. Run as `kubectl-restartkit` (a copy or link of this binary on
+    /// the PATH), this is kubectl's plugin: `kubectl restartkit explain job/NAME -n NS`.
+    Kubectl {
+        #[command(subcommand)]
+        command: KubectlCommand,
     },
     /// The kubelet's CrashLoopBackOff curve for a version, gates and kubelet configuration.
     Backoff {
@@ -459,7 +500,7 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    let cli = match Cli::try_parse_from(args) {
+    let cli = match Cli::try_parse_from(as_kubectl_plugin(args)) {
         Ok(cli) => cli,
         Err(e) => {
             // Help and version are "errors" to clap too; it knows which stream each goes to.
@@ -468,6 +509,24 @@ where
         }
     };
     status_of(dispatch(cli))
+}
+
+/// Run as `kubectl-restartkit` (kubectl runs a plugin `kubectl-NAME` with the words after
+/// `kubectl NAME`), the command line is `restartkit kubectl …`.
+fn as_kubectl_plugin<I, T>(args: I) -> Vec<std::ffi::OsString>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let mut args: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
+    let plugin = args
+        .first()
+        .and_then(|p| Path::new(p).file_stem())
+        .is_some_and(|stem| stem == "kubectl-restartkit");
+    if plugin {
+        args.insert(1, "kubectl".into());
+    }
+    args
 }
 
 /// The number behind an `ExitCode`, which does not expose it (0, 1, 2, and 130 after Ctrl-C).
@@ -543,6 +602,30 @@ fn dispatch(cli: Cli) -> ExitCode {
             target,
         } => explain::explain(
             &file,
+            kubelet_config.as_ref(),
+            now.as_deref(),
+            output == Output::Human,
+            &target,
+        ),
+        Command::Kubectl {
+            command:
+                KubectlCommand::Explain {
+                    workload,
+                    namespace,
+                    context,
+                    kubeconfig,
+                    now,
+                    kubelet_config,
+                    output,
+                    target,
+                },
+        } => kubectl::explain(
+            &workload,
+            &kubectl::Connection {
+                namespace,
+                context,
+                kubeconfig,
+            },
             kubelet_config.as_ref(),
             now.as_deref(),
             output == Output::Human,

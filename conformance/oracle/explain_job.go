@@ -20,8 +20,6 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
-	"sort"
-	"strings"
 	"time"
 
 	batchv1 "k8s.io/api/batch/v1"
@@ -290,7 +288,7 @@ func runExplainJob(n int, seed uint64) (int, int, error) {
 		defer dis.close()
 	}
 	disagreements, compared, apart := 0, 0, 0
-	perFamily := map[string][2]int{}
+	perFamily := familyCounts{}
 	for i, s := range snaps {
 		diff := ""
 		if resps[i].Status != "ok" {
@@ -301,14 +299,7 @@ func runExplainJob(n int, seed uint64) (int, int, error) {
 			compared += c
 			apart += a
 		}
-		for _, f := range strings.Split(s.sc.family, ",") {
-			c := perFamily[f]
-			c[0]++
-			if diff != "" {
-				c[1]++
-			}
-			perFamily[f] = c
-		}
+		perFamily.add(s.sc.family, diff != "")
 		if diff == "" {
 			continue
 		}
@@ -321,13 +312,6 @@ func runExplainJob(n int, seed uint64) (int, int, error) {
 	}
 	fmt.Printf("explain(Job, real Job controller): %d snapshots, %d disagreements; %d predictions compared (%d failures left, %d Pod-creation instants), %d set apart (a finished Job, another failure reason, another event first) (upstream %.1fs, restartkit %.1fs)\n",
 		len(snaps), disagreements, compared, compared-creationsCompared, creationsCompared, apart, upTime.Seconds(), rkTime.Seconds())
-	fams := make([]string, 0, len(perFamily))
-	for f := range perFamily {
-		fams = append(fams, f)
-	}
-	sort.Strings(fams)
-	for _, f := range fams {
-		fmt.Printf("  %-42s %5d snapshots, %d disagreements\n", f, perFamily[f][0], perFamily[f][1])
-	}
+	perFamily.print("snapshots")
 	return len(snaps), disagreements, nil
 }

@@ -19,7 +19,6 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
-	"sort"
 	"strings"
 	"time"
 
@@ -266,7 +265,7 @@ func runExplainJobSet(n int, seed uint64) (int, int, error) {
 		defer dis.close()
 	}
 	disagreements, compared, apart := 0, 0, 0
-	perFamily := map[string][2]int{}
+	perFamily := familyCounts{}
 	for i, s := range snaps {
 		diff := ""
 		if resps[i].Status != "ok" {
@@ -277,14 +276,7 @@ func runExplainJobSet(n int, seed uint64) (int, int, error) {
 			compared += c
 			apart += a
 		}
-		for _, f := range strings.Split(s.sc.family, ",") {
-			c := perFamily[f]
-			c[0]++
-			if diff != "" {
-				c[1]++
-			}
-			perFamily[f] = c
-		}
+		perFamily.add(s.sc.family, diff != "")
 		if diff == "" {
 			continue
 		}
@@ -299,13 +291,6 @@ func runExplainJobSet(n int, seed uint64) (int, int, error) {
 		len(snaps), disagreements, compared, apart, upTime.Seconds(), rkTime.Seconds())
 	fmt.Printf("  compared, by what the controller did: Failed %d, Restarting %d, RestartJob %d, nothing %d\n",
 		jobsetOutcomesCompared["Failed"], jobsetOutcomesCompared["Restarting"], jobsetOutcomesCompared["RestartJob"], jobsetOutcomesCompared["nothing"])
-	fams := make([]string, 0, len(perFamily))
-	for f := range perFamily {
-		fams = append(fams, f)
-	}
-	sort.Strings(fams)
-	for _, f := range fams {
-		fmt.Printf("  %-42s %5d snapshots, %d disagreements\n", f, perFamily[f][0], perFamily[f][1])
-	}
+	perFamily.print("snapshots")
 	return len(snaps), disagreements, nil
 }

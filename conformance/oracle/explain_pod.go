@@ -263,7 +263,7 @@ func runExplainPod(n int, seed uint64) (int, int, error) {
 		defer dis.close()
 	}
 	disagreements, compared, apart := 0, 0, 0
-	perFamily := map[string][2]int{}
+	perFamily := familyCounts{}
 	for i, s := range snaps {
 		diff := ""
 		if resps[i].Status != "ok" {
@@ -274,14 +274,7 @@ func runExplainPod(n int, seed uint64) (int, int, error) {
 			compared += c
 			apart += a
 		}
-		for _, f := range strings.Split(s.sc.family, ",") {
-			c := perFamily[f]
-			c[0]++
-			if diff != "" {
-				c[1]++
-			}
-			perFamily[f] = c
-		}
+		perFamily.add(s.sc.family, diff != "")
 		if diff == "" {
 			continue
 		}
@@ -295,15 +288,35 @@ func runExplainPod(n int, seed uint64) (int, int, error) {
 	}
 	fmt.Printf("explain(Pod, real kubelet): %d snapshots, %d disagreements; %d predictions compared, %d set apart (another exit first, past the run, or a history that breaks what explain says it assumed) (upstream %.1fs, restartkit %.1fs)\n",
 		len(snaps), disagreements, compared, apart, upTime.Seconds(), rkTime.Seconds())
-	fams := make([]string, 0, len(perFamily))
-	for f := range perFamily {
+	perFamily.print("snapshots")
+	return len(snaps), disagreements, nil
+}
+
+// familyCounts counts a leg's cases and disagreements per family (a case's families: its
+// comma-separated family string).
+type familyCounts map[string][2]int
+
+func (fc familyCounts) add(families string, disagrees bool) {
+	for _, f := range strings.Split(families, ",") {
+		c := fc[f]
+		c[0]++
+		if disagrees {
+			c[1]++
+		}
+		fc[f] = c
+	}
+}
+
+// print lists the families in order, each with its count of `what` and its disagreements.
+func (fc familyCounts) print(what string) {
+	fams := make([]string, 0, len(fc))
+	for f := range fc {
 		fams = append(fams, f)
 	}
 	sort.Strings(fams)
 	for _, f := range fams {
-		fmt.Printf("  %-42s %5d snapshots, %d disagreements\n", f, perFamily[f][0], perFamily[f][1])
+		fmt.Printf("  %-42s %5d %s, %d disagreements\n", f, fc[f][0], what, fc[f][1])
 	}
-	return len(snaps), disagreements, nil
 }
 
 // jsonLines writes one JSON value a line; a nil one writes nothing.

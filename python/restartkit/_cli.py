@@ -28,3 +28,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 def console() -> None:
     """Entry point of the ``restartkit`` console script."""
     raise SystemExit(main())
+
+
+def kubectl_plugin() -> None:
+    """Entry point of the ``kubectl-restartkit`` console script, kubectl's plugin: ``kubectl
+    restartkit explain job/NAME`` runs ``restartkit kubectl explain job/NAME``."""
+    raise SystemExit(main(["kubectl", *sys.argv[1:]]))

@@ -139,3 +139,14 @@ def test_the_console_command_is_the_language_server_too(tmp_path: Path) -> None:
     diags = next(m for m in got if m.get("method") == "textDocument/publishDiagnostics")["params"]["diagnostics"]
     assert [d["range"]["start"]["line"] for d in diags] == [5]
     assert "spec.containers" in diags[0]["message"]
+
+
+def test_the_wheels_kubectl_plugin_is_the_clis_kubectl_command(tmp_path: Path) -> None:
+    """``kubectl-restartkit`` (kubectl's plugin, a console script of the wheel) runs
+    ``restartkit kubectl …``: the same output and exit code as the binary's."""
+    plugin = Path(sys.executable).parent / "kubectl-restartkit"
+    for args in (["explain", "--help"], ["explain", "deployment/web"]):
+        got = _run([str(plugin), *args], tmp_path)
+        want = _run([_binary(), "kubectl", *args], tmp_path)
+        assert (got.returncode, got.stdout, got.stderr) == (want.returncode, want.stdout, want.stderr)
+    assert "job/NAME" in _run([str(plugin), "explain", "--help"], tmp_path).stdout

@@ -62,6 +62,9 @@ CLI="$WORK/cli/restartkit-$VERSION-x86_64-unknown-linux-musl/restartkit"
 (cd "$ROOT" && clean "$CLI" validate examples/*.yaml)
 (cd "$ROOT" && clean "$CLI" evaluate examples/training-jobset.yaml --container trainer --exit-code 42)
 (cd "$ROOT" && clean "$CLI" backoff -k 1.33 --restarts 4 >/dev/null)
+# kubectl's plugin: the same binary under the plugin's name, answering `kubectl restartkit …`.
+[ "$(readlink "$(dirname "$CLI")/kubectl-restartkit")" = restartkit ] || fail "the CLI tarball has no kubectl-restartkit link"
+clean "$(dirname "$CLI")/kubectl-restartkit" explain --help | grep -q 'job/NAME' || fail "kubectl-restartkit explain --help"
 
 step "plugin tarball"
 mkdir "$WORK/plugin" && tar -xzf "$PLUGIN_TGZ" -C "$WORK/plugin"
@@ -97,6 +100,8 @@ for f in examples/training-jobset.yaml examples/container-recreate-request.yaml 
   done
   echo "validate $f: exit $cli_rc and the same output from the CLI, python -m restartkit and the restartkit command"
 done
+# The wheel's kubectl plugin is the CLI's `kubectl` command.
+clean "$WORK/venv/bin/kubectl-restartkit" explain --help | grep -q 'job/NAME' || fail "the wheel's kubectl-restartkit explain --help"
 
 step "Python sdist builds from source in another venv (cargo on PATH)"
 command -v cargo >/dev/null || fail "the sdist check needs cargo"
