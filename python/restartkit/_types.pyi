@@ -798,6 +798,14 @@ class JobExplained(TypedDict):
     notes: NotRequired[List[str]]
 
 
+class JobRestarts(TypedDict):
+    replicatedJob: str
+    jobIndex: int
+    restarts: int
+    #: Of them, those that count towards maxRestarts (RestartJob; not RestartJobAndIgnoreMaxRestarts).
+    countTowardsMax: int
+
+
 class JobSet(TypedDict):
     """`jobset.x-k8s.io/v1alpha2` JobSet."""
 
@@ -825,6 +833,8 @@ class JobSetExplained(TypedDict):
     phase: str
     #: Per replicatedJob: what the JobSet controller does when one of its Jobs fails next.
     nextFailure: List[NextJobFailure]
+    #: The Jobs the RestartJob actions restarted alone (status.replicatedJobsStatus' jobRestarts), per Job index, with the restarts that count towards maxRestarts.
+    jobRestarts: NotRequired[List[JobRestarts]]
 
 
 class JobSetFailurePolicy(TypedDict):

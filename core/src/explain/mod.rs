@@ -943,5 +943,26 @@ fn explain_jobset(ctx: &Ctx<'_>, js: &JobSet) -> JobSetExplained {
         max_restarts: js.spec.failure_policy.as_ref().map(|f| f.max_restarts),
         phase: phase.to_owned(),
         next_failure,
+        job_restarts: job_restarts(&status),
     }
+}
+
+/// The Jobs a RestartJob action restarted, from the JobSet's status: a replicatedJob's
+/// `jobRestarts[i]` is Job i's count, `jobRestartsCountTowardsMax[i]` those of them that count.
+fn job_restarts(status: &crate::api::jobset::JobSetStatus) -> Vec<JobRestarts> {
+    let mut out = Vec::new();
+    for rj in &status.replicated_jobs_status {
+        let counted = rj.job_restarts_count_towards_max.as_deref().unwrap_or(&[]);
+        for (i, &n) in rj.job_restarts.as_deref().unwrap_or(&[]).iter().enumerate() {
+            if n > 0 {
+                out.push(JobRestarts {
+                    replicated_job: rj.name.clone(),
+                    job_index: i,
+                    restarts: n,
+                    count_towards_max: counted.get(i).copied().unwrap_or(0),
+                });
+            }
+        }
+    }
+    out
 }

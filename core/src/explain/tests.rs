@@ -539,3 +539,37 @@ fn up_to_1_36_a_regular_container_waits_for_the_last_sidecar() {
     let b = container(&out, "c").crash_loop_back_off.as_ref().unwrap();
     assert_eq!(b.next_restart_at.as_deref(), Some("2026-01-01T00:00:11Z"));
 }
+
+/// A JobSet's per-Job RestartJob counters (status.replicatedJobsStatus) are said per Job.
+#[test]
+fn a_jobsets_restart_job_counters_are_listed_per_job() {
+    let js = json!({"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet",
+        "metadata": {"name": "pretrain", "namespace": "ml", "creationTimestamp": "2026-03-02T03:00:00Z"},
+        "spec": {"failurePolicy": {"maxRestarts": 3, "rules": [{"name": "one", "action": "RestartJob"}]},
+            "replicatedJobs": [{"name": "workers", "replicas": 2, "template": {"spec": {"template": {"spec": {
+                "restartPolicy": "Never", "containers": [{"name": "w", "image": "i"}]}}}}}]},
+        "status": {"restarts": 0, "replicatedJobsStatus": [{"name": "workers", "ready": 0, "succeeded": 0, "failed": 0,
+            "active": 2, "suspended": 0, "jobRestarts": [0, 2], "jobRestartsCountTowardsMax": [0, 1]}]}});
+    let mut i = input(js, "1.37", Some("2026-03-02T03:10:00Z"));
+    i.text = true;
+    let out = run(i).unwrap();
+    let j = out.workloads[0].jobset.as_ref().unwrap();
+    assert_eq!(j.job_restarts.len(), 1);
+    let r = &j.job_restarts[0];
+    assert_eq!(
+        (
+            r.replicated_job.as_str(),
+            r.job_index,
+            r.restarts,
+            r.count_towards_max
+        ),
+        ("workers", 1, 2, 1)
+    );
+    let text = out.text.unwrap();
+    assert!(
+        text.contains(
+            "workers Job 1: restarted alone 2 time(s) by RestartJob (1 counting towards the max)"
+        ),
+        "{text}"
+    );
+}

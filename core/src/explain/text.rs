@@ -119,6 +119,19 @@ fn jobset(line: &mut impl FnMut(usize, &str), js: &JobSetExplained) {
             ),
         );
     }
+    job_restarts(line, js);
+}
+
+fn job_restarts(line: &mut impl FnMut(usize, &str), js: &JobSetExplained) {
+    for r in &js.job_restarts {
+        line(
+            2,
+            &format!(
+                "{} Job {}: restarted alone {} time(s) by RestartJob ({} counting towards the max)",
+                r.replicated_job, r.job_index, r.restarts, r.count_towards_max
+            ),
+        );
+    }
 }
 
 fn creation(b: &PodCreationBackOff) -> String {

@@ -255,6 +255,21 @@ pub struct JobSetExplained {
     pub phase: String,
     /// Per replicatedJob: what the JobSet controller does when one of its Jobs fails next.
     pub next_failure: Vec<NextJobFailure>,
+    /// The Jobs the RestartJob actions restarted alone (status.replicatedJobsStatus'
+    /// jobRestarts), per Job index, with the restarts that count towards maxRestarts.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub job_restarts: Vec<JobRestarts>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct JobRestarts {
+    pub replicated_job: String,
+    pub job_index: usize,
+    pub restarts: i32,
+    /// Of them, those that count towards maxRestarts (RestartJob; not
+    /// RestartJobAndIgnoreMaxRestarts).
+    pub count_towards_max: i32,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
