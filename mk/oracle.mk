@@ -43,7 +43,7 @@ EXPLAIN_POD_N ?= 5000
 EXPLAIN_JOB_SMOKE_N ?= 500
 EXPLAIN_JOB_N ?= 5000
 # ... and its JobSet family: the JobSet timeline scenarios on the real JobSet and Job
-# controllers (about 80 ms a snapshot upstream; docs/oracle.md, "Explain: live Pods, Jobs and JobSets").
+# controllers (about 140 ms a snapshot upstream; docs/oracle.md, "Explain: live Pods, Jobs and JobSets").
 EXPLAIN_JOBSET_SMOKE_N ?= 100
 EXPLAIN_JOBSET_N ?= 5000
 # ... and generated node-loss Job scenarios (real node lifecycle, taint eviction and Pod GC
