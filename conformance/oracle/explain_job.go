@@ -41,6 +41,17 @@ type jobSnapshot struct {
 	// set FailureTarget (or Failed), and at the end of that instant (-1: never); set after the
 	// run.
 	failedBefore, failedAtTarget int32
+	out                          tlOutcome // the run's whole outcome
+}
+
+func (s jobSnapshot) scenarioName() string   { return s.sc.Name }
+func (s jobSnapshot) scenarioFamily() string { return s.sc.family }
+func (s jobSnapshot) instant() time.Time     { return s.at }
+func (s jobSnapshot) input() map[string]any {
+	return explainInput(s.objects, s.sc.KubernetesVersion, s.at, s.sc.FeatureGates)
+}
+func (s jobSnapshot) record() map[string]any {
+	return map[string]any{"scenario": s.sc, "snapshot": s.objects, "upstream": s.out}
 }
 
 type explainedBackOff struct {
@@ -90,7 +101,8 @@ func snapshotJob(h *tlHarness) (json.RawMessage, error) {
 
 // explainJobVerdict compares explain's answer for one snapshot with the run after it.
 // compared counts the failures-left predictions compared, createCompared the Pod-creation ones.
-func explainJobVerdict(s jobSnapshot, out tlOutcome, raw json.RawMessage) (diff string, compared, apart int) {
+func explainJobVerdict(s jobSnapshot, raw json.RawMessage) (diff string, compared, apart int) {
+	out := s.out
 	var ex explainedJobs
 	if err := json.Unmarshal(raw, &ex); err != nil {
 		return "explain's answer does not read: " + err.Error(), 0, 0
@@ -211,7 +223,6 @@ func runExplainJob(n int, seed uint64) (int, int, error) {
 	extra := gen{rand.New(rand.NewPCG(seed, 0x65786a66))}
 	pick := rand.New(rand.NewPCG(seed, 0x736e616a))
 	var snaps []jobSnapshot
-	var outs []tlOutcome
 	harnessErrors := 0
 	upStart := time.Now()
 	for i := 0; len(snaps) < n && i < 50*n+100; i++ {
@@ -264,61 +275,20 @@ func runExplainJob(n int, seed uint64) (int, int, error) {
 			continue
 		}
 		for _, s := range taken {
-			s.failedBefore, s.failedAtTarget = failedBefore, failedAtTarget
+			s.failedBefore, s.failedAtTarget, s.out = failedBefore, failedAtTarget, out
 			snaps = append(snaps, s)
-			outs = append(outs, out)
 		}
 	}
 	upTime := time.Since(upStart)
-	reqs := make([][]byte, len(snaps))
-	for i, s := range snaps {
-		in := map[string]any{"objects": s.objects, "kubernetesVersion": s.sc.KubernetesVersion, "now": s.at.Format(time.RFC3339)}
-		if len(s.sc.FeatureGates) > 0 {
-			in["featureGates"] = s.sc.FeatureGates
-		}
-		reqs[i] = mustJSON(map[string]any{"op": "explain", "input": in})
-	}
-	rkStart := time.Now()
-	resps, _, err := runBatch(reqs, false)
+	t, err := explainSnapshots(snaps, *flagExplainJobOut, explainJobVerdict)
 	if err != nil {
 		return 0, 0, err
 	}
-	rkTime := time.Since(rkStart)
-	var dis *jsonLines
-	if *flagExplainJobOut != "" {
-		if dis, err = newJSONLines(*flagExplainJobOut); err != nil {
-			return 0, 0, err
-		}
-		defer dis.close()
-	}
-	disagreements, compared, apart := 0, 0, 0
-	perFamily := familyCounts{}
-	for i, s := range snaps {
-		diff := ""
-		if resps[i].Status != "ok" {
-			diff = "restartkit refused the snapshot: " + string(resps[i].Errors)
-		} else {
-			var c, a int
-			diff, c, a = explainJobVerdict(s, outs[i], resps[i].Result)
-			compared += c
-			apart += a
-		}
-		perFamily.add(s.sc.family, diff != "")
-		if diff == "" {
-			continue
-		}
-		disagreements++
-		if disagreements <= 5 {
-			fmt.Printf("DISAGREE %s at %s: %s\n  scenario: %s\n", s.sc.Name, s.at.Format(time.RFC3339), diff, mustJSON(s.sc))
-		}
-		dis.write(map[string]any{"scenario": s.sc, "now": s.at.Format(time.RFC3339), "snapshot": s.objects, "difference": diff,
-			"explain": resps[i].Result, "upstream": outs[i]})
-	}
 	fmt.Printf("explain(Job, real Job controller): %d snapshots, %d disagreements; %d predictions compared (%d failures left, %d Pod-creation instants), %d set apart (a finished Job, another failure reason, another event first) (upstream %.1fs, restartkit %.1fs)\n",
-		len(snaps), disagreements, compared, compared-creationsCompared, creationsCompared, apart, upTime.Seconds(), rkTime.Seconds())
-	perFamily.print("snapshots")
+		len(snaps), t.disagreements, t.compared, t.compared-creationsCompared, creationsCompared, t.apart, upTime.Seconds(), t.rkTime.Seconds())
+	t.perFamily.print("snapshots")
 	if harnessErrors > 0 {
-		return len(snaps), disagreements + harnessErrors, fmt.Errorf("%d explain(Job) scenarios failed in the harness", harnessErrors)
+		return len(snaps), t.disagreements + harnessErrors, fmt.Errorf("%d explain(Job) scenarios failed in the harness", harnessErrors)
 	}
-	return len(snaps), disagreements, nil
+	return len(snaps), t.disagreements, nil
 }

@@ -98,7 +98,8 @@ func replicatedJobOf(jobset, job string, names []string) string {
 
 // explainJobSetVerdict compares explain's answer for one snapshot with the run after it:
 // compared is 1 when the next Job failure was compared.
-func explainJobSetVerdict(s jobSnapshot, out tlOutcome, raw json.RawMessage) (diff string, compared, apart int) {
+func explainJobSetVerdict(s jobSnapshot, raw json.RawMessage) (diff string, compared, apart int) {
+	out := s.out
 	var ex explainedJobSets
 	if err := json.Unmarshal(raw, &ex); err != nil {
 		return "explain's answer does not read: " + err.Error(), 0, 0
@@ -203,7 +204,6 @@ func runExplainJobSet(n int, seed uint64) (int, int, error) {
 	nodeLoss := gen{rand.New(rand.NewPCG(seed, 0x65786a6e))}
 	pick := rand.New(rand.NewPCG(seed, 0x736e6173))
 	var snaps []jobSnapshot
-	var outs []tlOutcome
 	harnessErrors := 0
 	upStart := time.Now()
 	for i := 0; len(snaps) < n && i < 50*n+100; i++ {
@@ -242,62 +242,22 @@ func runExplainJobSet(n int, seed uint64) (int, int, error) {
 			continue
 		}
 		for _, s := range taken {
+			s.out = out
 			snaps = append(snaps, s)
-			outs = append(outs, out)
 		}
 	}
 	upTime := time.Since(upStart)
-	reqs := make([][]byte, len(snaps))
-	for i, s := range snaps {
-		in := map[string]any{"objects": s.objects, "kubernetesVersion": s.sc.KubernetesVersion, "now": s.at.Format(time.RFC3339)}
-		if len(s.sc.FeatureGates) > 0 {
-			in["featureGates"] = s.sc.FeatureGates
-		}
-		reqs[i] = mustJSON(map[string]any{"op": "explain", "input": in})
-	}
-	rkStart := time.Now()
-	resps, _, err := runBatch(reqs, false)
+	t, err := explainSnapshots(snaps, *flagExplainJobSetOut, explainJobSetVerdict)
 	if err != nil {
 		return 0, 0, err
 	}
-	rkTime := time.Since(rkStart)
-	var dis *jsonLines
-	if *flagExplainJobSetOut != "" {
-		if dis, err = newJSONLines(*flagExplainJobSetOut); err != nil {
-			return 0, 0, err
-		}
-		defer dis.close()
-	}
-	disagreements, compared, apart := 0, 0, 0
-	perFamily := familyCounts{}
-	for i, s := range snaps {
-		diff := ""
-		if resps[i].Status != "ok" {
-			diff = "restartkit refused the snapshot: " + string(resps[i].Errors)
-		} else {
-			var c, a int
-			diff, c, a = explainJobSetVerdict(s, outs[i], resps[i].Result)
-			compared += c
-			apart += a
-		}
-		perFamily.add(s.sc.family, diff != "")
-		if diff == "" {
-			continue
-		}
-		disagreements++
-		if disagreements <= 5 {
-			fmt.Printf("DISAGREE %s at %s: %s\n  scenario: %s\n", s.sc.Name, s.at.Format(time.RFC3339), diff, mustJSON(s.sc))
-		}
-		dis.write(map[string]any{"scenario": s.sc, "now": s.at.Format(time.RFC3339), "snapshot": s.objects, "difference": diff,
-			"explain": resps[i].Result, "upstream": outs[i]})
-	}
 	fmt.Printf("explain(JobSet, real JobSet and Job controllers): %d snapshots, %d disagreements; %d next Job failures compared, %d set apart (not Running, another reason, several at once, none before the end) (upstream %.1fs, restartkit %.1fs)\n",
-		len(snaps), disagreements, compared, apart, upTime.Seconds(), rkTime.Seconds())
+		len(snaps), t.disagreements, t.compared, t.apart, upTime.Seconds(), t.rkTime.Seconds())
 	fmt.Printf("  compared, by what the controller did: Failed %d, Restarting %d, RestartJob %d, nothing %d\n",
 		jobsetOutcomesCompared["Failed"], jobsetOutcomesCompared["Restarting"], jobsetOutcomesCompared["RestartJob"], jobsetOutcomesCompared["nothing"])
-	perFamily.print("snapshots")
+	t.perFamily.print("snapshots")
 	if harnessErrors > 0 {
-		return len(snaps), disagreements + harnessErrors, fmt.Errorf("%d explain(JobSet) scenarios failed in the harness", harnessErrors)
+		return len(snaps), t.disagreements + harnessErrors, fmt.Errorf("%d explain(JobSet) scenarios failed in the harness", harnessErrors)
 	}
-	return len(snaps), disagreements, nil
+	return len(snaps), t.disagreements, nil
 }

@@ -38,7 +38,22 @@ type podSnapshot struct {
 	sc     *podScenario
 	at     time.Time
 	pod    json.RawMessage
-	before int // h.out.Events[:before] happened at or before `at`
+	before int        // out.Events[:before] happened at or before `at`
+	out    podOutcome // the run's whole outcome
+}
+
+func (s podSnapshot) scenarioName() string   { return s.sc.Name }
+func (s podSnapshot) scenarioFamily() string { return s.sc.family }
+func (s podSnapshot) instant() time.Time     { return s.at }
+func (s podSnapshot) record() map[string]any {
+	return map[string]any{"scenario": s.sc, "snapshot": s.pod, "upstream": s.out}
+}
+func (s podSnapshot) input() map[string]any {
+	in := explainInput(s.pod, s.sc.KubernetesVersion, s.at, s.sc.FeatureGates)
+	if s.sc.KubeletConfig != nil {
+		in["kubeletConfig"] = s.sc.KubeletConfig
+	}
+	return in
 }
 
 // explainedContainer is what the leg reads of explain's answer for one container.
@@ -84,7 +99,8 @@ func podRuns(events []podEvent, ctr string) [][2]float64 {
 
 // explainPodVerdict compares explain's answer for one snapshot with the run's events after it:
 // "" (agrees), or the difference; compared/apart count the predictions compared and set apart.
-func explainPodVerdict(s podSnapshot, out podOutcome, raw json.RawMessage) (diff string, compared, apart int) {
+func explainPodVerdict(s podSnapshot, raw json.RawMessage) (diff string, compared, apart int) {
+	out := s.out
 	var ex explainedPods
 	if err := json.Unmarshal(raw, &ex); err != nil {
 		return "explain's answer does not read: " + err.Error(), 0, 0
@@ -202,7 +218,6 @@ func runExplainPod(n int, seed uint64) (int, int, error) {
 	g := gen{rand.New(rand.NewPCG(seed, 0x65787064))}
 	pick := rand.New(rand.NewPCG(seed, 0x736e6170))
 	var snaps []podSnapshot
-	var outs []podOutcome // per snapshot: its run's whole outcome
 	upStart := time.Now()
 	for i := 0; len(snaps) < n && i < 50*n+100; i++ {
 		sc := g.podTimelineScenario(i)
@@ -233,63 +248,19 @@ func runExplainPod(n int, seed uint64) (int, int, error) {
 			return 0, 0, fmt.Errorf("%s: the harness: %v", sc.Name, err)
 		}
 		for _, s := range taken {
+			s.out = out
 			snaps = append(snaps, s)
-			outs = append(outs, out)
 		}
 	}
 	upTime := time.Since(upStart)
-	reqs := make([][]byte, len(snaps))
-	for i, s := range snaps {
-		in := map[string]any{"objects": s.pod, "kubernetesVersion": s.sc.KubernetesVersion, "now": s.at.Format(time.RFC3339)}
-		if len(s.sc.FeatureGates) > 0 {
-			in["featureGates"] = s.sc.FeatureGates
-		}
-		if s.sc.KubeletConfig != nil {
-			in["kubeletConfig"] = s.sc.KubeletConfig
-		}
-		reqs[i] = mustJSON(map[string]any{"op": "explain", "input": in})
-	}
-	rkStart := time.Now()
-	resps, _, err := runBatch(reqs, false)
+	t, err := explainSnapshots(snaps, *flagExplainPodOut, explainPodVerdict)
 	if err != nil {
 		return 0, 0, err
 	}
-	rkTime := time.Since(rkStart)
-	var dis *jsonLines
-	if *flagExplainPodOut != "" {
-		if dis, err = newJSONLines(*flagExplainPodOut); err != nil {
-			return 0, 0, err
-		}
-		defer dis.close()
-	}
-	disagreements, compared, apart := 0, 0, 0
-	perFamily := familyCounts{}
-	for i, s := range snaps {
-		diff := ""
-		if resps[i].Status != "ok" {
-			diff = "restartkit refused the snapshot: " + string(resps[i].Errors)
-		} else {
-			var c, a int
-			diff, c, a = explainPodVerdict(s, outs[i], resps[i].Result)
-			compared += c
-			apart += a
-		}
-		perFamily.add(s.sc.family, diff != "")
-		if diff == "" {
-			continue
-		}
-		disagreements++
-		if disagreements <= 10 {
-			fmt.Printf("DISAGREE %s at %s: %s\n  scenario: %s\n  snapshot: %s\n  explain: %s\n", s.sc.Name, s.at.Format(time.RFC3339), diff,
-				mustJSON(s.sc), s.pod, resps[i].Result)
-		}
-		dis.write(map[string]any{"scenario": s.sc, "now": s.at.Format(time.RFC3339), "snapshot": s.pod, "difference": diff,
-			"explain": resps[i].Result, "upstream": outs[i]})
-	}
 	fmt.Printf("explain(Pod, real kubelet): %d snapshots, %d disagreements; %d predictions compared, %d set apart (another exit first, past the run, or a history that breaks what explain says it assumed) (upstream %.1fs, restartkit %.1fs)\n",
-		len(snaps), disagreements, compared, apart, upTime.Seconds(), rkTime.Seconds())
-	perFamily.print("snapshots")
-	return len(snaps), disagreements, nil
+		len(snaps), t.disagreements, t.compared, t.apart, upTime.Seconds(), t.rkTime.Seconds())
+	t.perFamily.print("snapshots")
+	return len(snaps), t.disagreements, nil
 }
 
 // familyCounts counts a leg's cases and disagreements per family (a case's families: its
