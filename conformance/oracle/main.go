@@ -62,6 +62,7 @@ var ops = []op{
 	{name: "validate", label: "validate(Service)", gen: gen.validateService, upstream: upstreamService},
 	{name: "validate", label: "validate(ConfigMap and Secret)", gen: gen.validateConfigMapOrSecret, upstream: upstreamConfigMapOrSecret},
 	{name: "validate", label: "validate(PersistentVolumeClaim)", gen: gen.validatePVC, upstream: upstreamPVC},
+	{name: "validate", label: "validate(PersistentVolume)", gen: gen.validatePV, upstream: upstreamPV},
 	{name: "validate", label: "validate(CEL)", gen: gen.validateCEL, upstream: upstreamCEL},
 	{name: "validate", label: "validate(PodDisruptionBudget)", gen: gen.validatePDB, upstream: upstreamPDB},
 	{name: "validate", label: "validate(PriorityClass)", gen: gen.validatePriorityClass, upstream: upstreamPriorityClass},

@@ -214,9 +214,17 @@ func (g gen) volumeSource(valid bool) map[string]any {
 		}
 		return map[string]any{"csi": s}
 	case 10:
-		e := map[string]any{"volumeClaimTemplate": map[string]any{"spec": map[string]any{
-			"accessModes": []any{"ReadWriteOnce"}, "resources": map[string]any{"requests": map[string]any{"storage": "1Gi"}}}}}
-		if bad {
+		t := map[string]any{"spec": map[string]any{
+			"accessModes": []any{"ReadWriteOnce"}, "resources": map[string]any{"requests": map[string]any{"storage": "1Gi"}}}}
+		if g.chance(0.3) {
+			// The PVC leg's claim specs, mistakes included: nothing of the PVC strategy runs here.
+			t["spec"] = g.claimSpec()
+		}
+		if g.chance(0.3) {
+			t["metadata"] = g.claimTemplateMeta()
+		}
+		e := map[string]any{"volumeClaimTemplate": t}
+		if bad && g.chance(0.3) {
 			e = map[string]any{}
 		}
 		return map[string]any{"ephemeral": e}
@@ -249,7 +257,11 @@ func (g gen) volumeSource(valid bool) map[string]any {
 		}
 		return map[string]any{"image": s}
 	default:
-		switch g.r.IntN(6) {
+		switch g.r.IntN(8) {
+		case 6:
+			return map[string]any{"iscsi": g.iscsiSource(bad, false)}
+		case 7:
+			return map[string]any{"quobyte": g.quobyteSource(bad)}
 		case 0:
 			s := map[string]any{"pdName": "disk-1"}
 			if bad {
@@ -276,6 +288,10 @@ func (g gen) volumeSource(valid bool) map[string]any {
 			return map[string]any{"azureFile": s}
 		case 4:
 			s := map[string]any{"diskName": "d", "diskURI": "https://acct.blob.core.windows.net/c/d.vhd"}
+			if g.chance(0.3) {
+				// Without a kind the v1 defaulting makes the disk Shared: a blob URL is needed.
+				s["diskURI"] = g.oneOf("https://acct.blob.core.windows.net/c/d.vhd", "/subscriptions/s/resourceGroups/g/providers/Microsoft.Compute/disks/d")
+			}
 			if bad {
 				s["kind"] = g.oneOf("Managed", "Weird", "Shared")
 				s["cachingMode"] = g.oneOf("None", "Sometimes")
@@ -292,6 +308,37 @@ func (g gen) volumeSource(valid bool) map[string]any {
 			return map[string]any{"fc": s}
 		}
 	}
+}
+
+// claimTemplateMeta: an ephemeral volume's claim template metadata, where only labels and
+// annotations may be set (a zero value of any other member passes).
+func (g gen) claimTemplateMeta() map[string]any {
+	m := map[string]any{}
+	if g.chance(0.6) {
+		m["labels"] = g.pick(map[string]any{"app": "db"}, map[string]any{"bad key": "x"}, map[string]any{"app": "not a value"})
+	}
+	if g.chance(0.3) {
+		m["annotations"] = g.pick(map[string]any{"backup.example.com/policy": "daily"}, map[string]any{"-x": "y"})
+	}
+	if g.chance(0.5) {
+		k := g.oneOf("name", "generateName", "namespace", "uid", "resourceVersion", "generation", "creationTimestamp",
+			"deletionGracePeriodSeconds", "finalizers", "ownerReferences")
+		switch k {
+		case "generation":
+			m[k] = g.pick(0, 3)
+		case "deletionGracePeriodSeconds":
+			m[k] = g.pick(0, 30)
+		case "creationTimestamp":
+			m[k] = g.pick(nil, "2026-01-02T03:04:05Z", "0001-01-01T00:00:00Z")
+		case "finalizers":
+			m[k] = g.pick([]any{}, []any{"example.com/keep"})
+		case "ownerReferences":
+			m[k] = []any{}
+		default:
+			m[k] = g.oneOf("", "data", "other")
+		}
+	}
+	return m
 }
 
 // podVolumes: the volumes of a Pod, their names, and which are claim-backed.

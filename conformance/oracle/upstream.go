@@ -63,6 +63,14 @@ func settableGate(name string) bool {
 	return ok && !spec.LockToDefault
 }
 
+// settablePreReleaseGate: a gate a case may set whose release has not made it GA or deprecated
+// (setting one that has is a start-up log line of the components, which restartkit reports as a
+// warning of its own, not one of the API server's the leg compares).
+func settablePreReleaseGate(name string) bool {
+	spec, ok := utilfeature.DefaultMutableFeatureGate.GetAll()[featuregate.Feature(name)]
+	return ok && !spec.LockToDefault && spec.PreRelease != featuregate.GA && spec.PreRelease != featuregate.Deprecated
+}
+
 func onlyKnown(g map[string]bool) map[string]bool {
 	out := map[string]bool{}
 	for k, v := range g {

@@ -579,6 +579,55 @@ pub fn template_metadata(
     }
 }
 
+/// ObjectMeta's members in the Go struct's order, with the name validateFieldAllowList gives a
+/// set one (the Go name with its first letter lowered: `uID`). Labels and annotations are the
+/// two a template may set.
+const TEMPLATE_FORBIDDEN_META: [(&str, &str); 13] = [
+    ("name", "name"),
+    ("generateName", "generateName"),
+    ("namespace", "namespace"),
+    ("selfLink", "selfLink"),
+    ("uid", "uID"),
+    ("resourceVersion", "resourceVersion"),
+    ("generation", "generation"),
+    ("creationTimestamp", "creationTimestamp"),
+    ("deletionTimestamp", "deletionTimestamp"),
+    ("deletionGracePeriodSeconds", "deletionGracePeriodSeconds"),
+    ("ownerReferences", "ownerReferences"),
+    ("finalizers", "finalizers"),
+    ("managedFields", "managedFields"),
+];
+
+/// ValidateTemplateObjectMeta (an ephemeral volume's claim template): annotations, labels, and
+/// every other member Forbidden ("cannot be set") when it is not its Go zero value: an empty
+/// string, 0, the zero time and null are zero; a list, even empty, and a pointer (a
+/// `deletionGracePeriodSeconds` of 0) are not.
+pub(super) fn template_object_meta(m: &Value, p: &FieldPath, minor: u32, out: &mut Findings) {
+    let pairs = |key: &str| -> Vec<(&str, &str)> {
+        m.get(key)
+            .and_then(Value::as_object)
+            .map(|o| {
+                o.iter()
+                    .map(|(k, v)| (k.as_str(), v.as_str().unwrap_or("")))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    validate_annotations(&pairs("annotations"), &p.child("annotations"), minor, out);
+    super::selector::validate_labels(&pairs("labels"), &p.child("labels"), minor, out);
+    for (key, shown) in TEMPLATE_FORBIDDEN_META {
+        let set = match m.get(key) {
+            None | Some(Value::Null) => false,
+            Some(Value::String(s)) => !(s.is_empty() || s == "0001-01-01T00:00:00Z"),
+            Some(Value::Number(n)) => key == "deletionGracePeriodSeconds" || n.as_f64() != Some(0.0),
+            Some(_) => true,
+        };
+        if set {
+            out.push(Diagnostic::forbidden(&p.child(shown), "cannot be set"));
+        }
+    }
+}
+
 /// The label SetDefaults_Namespace gives a Namespace that has a name.
 const NAMESPACE_NAME_LABEL: &str = "kubernetes.io/metadata.name";
 

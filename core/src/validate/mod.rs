@@ -38,6 +38,7 @@ mod pod_scheduling;
 mod pod_security;
 mod pod_volumes;
 mod priority_class;
+mod pv;
 mod pvc;
 mod rbac;
 mod resource_quota;

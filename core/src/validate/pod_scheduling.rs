@@ -333,6 +333,25 @@ fn weight(t: &Value, p: &FieldPath, out: &mut Findings) {
     }
 }
 
+/// ValidateNodeSelector on a required node selector outside a Pod (a PersistentVolume's
+/// `nodeAffinity.required`): at least one term, each checked as a Pod's required terms are at
+/// that minor (label values from 1.33, when AllowInvalidLabelValueInRequiredNodeAffinity is
+/// false on create).
+pub(super) fn required_node_selector(req: &Value, p: &FieldPath, ctx: &Ctx, out: &mut Findings) {
+    let opts = Opts::of(ctx);
+    let tp = p.child("nodeSelectorTerms");
+    let terms = list(req.get("nodeSelectorTerms"));
+    if terms.is_empty() {
+        out.push(Diagnostic::required(
+            &tp,
+            "must have at least one node selector term",
+        ));
+    }
+    for (i, t) in terms.iter().enumerate() {
+        node_selector_term(t, &tp.index(i), opts.check_required_values, opts, out);
+    }
+}
+
 /// ValidateNodeSelectorTerm.
 fn node_selector_term(t: &Value, p: &FieldPath, values: bool, opts: Opts, out: &mut Findings) {
     let ep = p.child("matchExpressions");

@@ -11,10 +11,10 @@
 //! pullPolicy) and `pkg/api/pod/util.go` (dropDisabledFields: recursiveReadOnly without
 //! RecursiveReadOnlyMounts, image volumes and their mounts without ImageVolume).
 //!
-//! Not modelled (no check is made, so nothing false is said): iscsi and quobyte sources, the
-//! projected clusterTrustBundle and podCertificate sources, 1.37's emptyDir `mode`, `user` and
-//! `defaultUser` fields and bindMountOptions, and an ephemeral volume's claim template spec
-//! (ValidatePersistentVolumeClaimSpec belongs with the PVC kind).
+//! Not modelled (no check is made, so nothing false is said): the projected clusterTrustBundle
+//! and podCertificate sources, 1.37's emptyDir `mode`, `user` and `defaultUser` fields and
+//! bindMountOptions. iscsi and quobyte are checked, as a PersistentVolume's are (pv.rs), and an
+//! ephemeral volume's claim template as a PersistentVolumeClaimTemplate (pvc.rs).
 
 use super::meta;
 use super::pod_env::{self, EnvOpts, member, str_of};
@@ -306,7 +306,7 @@ fn projected(s: &Value, p: &FieldPath, opts: EnvOpts, out: &mut Findings) {
 
 /// ValidateCSIDriverName. Before 1.35 an empty name goes on to the DNS-subdomain check too (two
 /// errors); from 1.35 Required ends it.
-fn csi_driver_name(name: &str, p: &FieldPath, minor: u32, out: &mut Findings) {
+pub(super) fn csi_driver_name(name: &str, p: &FieldPath, minor: u32, out: &mut Findings) {
     if name.is_empty() {
         out.push(Diagnostic::required(p, ""));
         if Change::CsiDriverNameRequiredEnds.at(minor) {
@@ -333,7 +333,7 @@ fn secret_ref_name(s: &Value, p: &FieldPath, out: &mut Findings) {
 }
 
 /// One source's own validator (`key`: its v1 name; `p`: the path its errors go under).
-fn source(key: &str, s: &Value, p: &FieldPath, opts: EnvOpts, out: &mut Findings) {
+pub(super) fn source(key: &str, s: &Value, p: &FieldPath, opts: EnvOpts, out: &mut Findings) {
     match key {
         "emptyDir" => {
             if let Some(q) = member(s, "sizeLimit")
@@ -507,7 +507,9 @@ fn source(key: &str, s: &Value, p: &FieldPath, opts: EnvOpts, out: &mut Findings
         "vsphereVolume" => required_str(s, "volumePath", p, out),
         "photonPersistentDisk" => required_str(s, "pdID", p, out),
         "portworxVolume" => required_str(s, "volumeID", p, out),
-        "azureDisk" => azure_disk(s, p, out),
+        "azureDisk" => azure_disk(s, p, opts.defaulted, out),
+        "iscsi" => iscsi(s, p, None, out),
+        "quobyte" => quobyte(s, p, out),
         "storageos" => {
             let vn = str_of(s, "volumeName");
             if vn.is_empty() {
@@ -563,8 +565,9 @@ fn quantity_text(q: &Value) -> String {
     }
 }
 
-/// validateAzureDisk.
-fn azure_disk(s: &Value, p: &FieldPath, out: &mut Findings) {
+/// validateAzureDisk, after the v1 defaulting when `defaulted` (a disk without `kind` is
+/// `Shared`, so its URI must be a blob URL; cachingMode defaults to ReadWrite, which passes).
+pub(super) fn azure_disk(s: &Value, p: &FieldPath, defaulted: bool, out: &mut Findings) {
     const CACHING: [&str; 3] = ["None", "ReadOnly", "ReadWrite"];
     const KINDS: [&str; 3] = ["Dedicated", "Managed", "Shared"];
     required_str(s, "diskName", p, out);
@@ -581,7 +584,11 @@ fn azure_disk(s: &Value, p: &FieldPath, out: &mut Findings) {
             &CACHING,
         ));
     }
-    if let Some(k) = s.get("kind").and_then(Value::as_str) {
+    let kind = s
+        .get("kind")
+        .and_then(Value::as_str)
+        .or(defaulted.then_some("Shared"));
+    if let Some(k) = kind {
         if !KINDS.contains(&k) {
             out.push(Diagnostic::not_supported(&p.child("kind"), k, &KINDS));
         }
@@ -602,6 +609,129 @@ fn azure_disk(s: &Value, p: &FieldPath, out: &mut Findings) {
     }
 }
 
+/// validateISCSIVolumeSource, or with `pv_name` validateISCSIPersistentVolumeSource (a
+/// PersistentVolume's: the name-and-portal length at `targetportal`, the secret's name, and
+/// "must be valid format" alone for an unknown prefix).
+pub(super) fn iscsi(s: &Value, p: &FieldPath, pv_name: Option<&str>, out: &mut Findings) {
+    let portal = str_of(s, "targetPortal");
+    if portal.is_empty() {
+        out.push(Diagnostic::required(&p.child("targetPortal"), ""));
+    }
+    let initiator = member(s, "initiatorName").map(|v| v.as_str().unwrap_or(""));
+    if let Some(pv) = pv_name
+        && initiator.is_some()
+        && pv.len() + 1 + portal.len() > 64
+    {
+        out.push(Diagnostic::invalid(
+            &p.child("targetportal"),
+            portal,
+            "Total length of <volume name>:<iscsi.targetPortal> must be under 64 characters if iscsi.initiatorName is specified.",
+        ));
+    }
+    let prefix_msg = if pv_name.is_some() {
+        "must be valid format"
+    } else {
+        "must be valid format starting with iqn, eui, or naa"
+    };
+    let iqn = str_of(s, "iqn");
+    if iqn.is_empty() {
+        out.push(Diagnostic::required(&p.child("iqn"), ""));
+    } else if let Some(msg) = iscsi_name_error(iqn, prefix_msg) {
+        out.push(Diagnostic::invalid(&p.child("iqn"), iqn, msg));
+    }
+    let lun = int(s, "lun").unwrap_or(0);
+    if !(0..=255).contains(&lun) {
+        out.push(Diagnostic::invalid(
+            &p.child("lun"),
+            lun,
+            "must be between 0 and 255, inclusive",
+        ));
+    }
+    let chap = |k: &str| member(s, k).and_then(Value::as_bool).unwrap_or(false);
+    let secret = member(s, "secretRef");
+    if (chap("chapAuthDiscovery") || chap("chapAuthSession")) && secret.is_none() {
+        out.push(Diagnostic::required(&p.child("secretRef"), ""));
+    }
+    if pv_name.is_some()
+        && let Some(r) = secret
+        && str_of(r, "name").is_empty()
+    {
+        out.push(Diagnostic::required(
+            &p.child("secretRef").child("name"),
+            "",
+        ));
+    }
+    if let Some(init) = initiator {
+        // Upstream tests the prefix, then (separately) the format: an unknown prefix gives one
+        // error, a known prefix with a bad format the other.
+        if let Some(msg) = iscsi_name_error(init, prefix_msg) {
+            out.push(Diagnostic::invalid(&p.child("initiatorname"), init, msg));
+        }
+    }
+}
+
+/// The error of an iSCSI qualified name (an IQN, EUI or NAA name as upstream's three patterns
+/// read them), or `None` for a valid one.
+fn iscsi_name_error(name: &str, prefix_msg: &'static str) -> Option<&'static str> {
+    // iscsiInitiatorIqnRegex is not anchored at its start; the other two are.
+    let pattern = if name.starts_with("iqn") {
+        r"iqn\.\d{4}-\d{2}\.([[:alnum:]-.]+)(:[^,;*&$|\s]+)$"
+    } else if name.starts_with("eui") {
+        r"^eui.[[:alnum:]]{16}$"
+    } else if name.starts_with("naa") {
+        r"^naa.[[:alnum:]]{32}$"
+    } else {
+        return Some(prefix_msg);
+    };
+    (crate::go_regexp::matches(pattern, name) != Some(true)).then_some("must be valid format")
+}
+
+/// validateQuobyteVolumeSource: a registry of `host:port` pairs (each as Go's net.SplitHostPort
+/// reads it; one error per bad pair), a tenant under 65 bytes, a volume.
+pub(super) fn quobyte(s: &Value, p: &FieldPath, out: &mut Findings) {
+    const REGISTRY_MSG: &str = "must be a host:port pair or multiple pairs separated by commas";
+    let registry = str_of(s, "registry");
+    if registry.is_empty() {
+        out.push(Diagnostic::required(&p.child("registry"), REGISTRY_MSG));
+    } else if str_of(s, "tenant").len() >= 65 {
+        out.push(Diagnostic::required(
+            &p.child("tenant"),
+            "must be a UUID and may not exceed a length of 64 characters",
+        ));
+    } else {
+        for pair in registry.split(',') {
+            if !go_split_host_port_ok(pair) {
+                out.push(Diagnostic::invalid(&p.child("registry"), registry, REGISTRY_MSG));
+            }
+        }
+    }
+    required_str(s, "volume", p, out);
+}
+
+/// Whether Go's `net.SplitHostPort` accepts `hostport` (the port after the last colon; a
+/// bracketed host closes just before it; no other colon, `[` or `]`).
+fn go_split_host_port_ok(hostport: &str) -> bool {
+    let Some(i) = hostport.rfind(':') else {
+        return false;
+    };
+    let (j, k) = if hostport.starts_with('[') {
+        let Some(end) = hostport.find(']') else {
+            return false;
+        };
+        if end + 1 != i {
+            return false;
+        }
+        (1, end + 1)
+    } else {
+        if hostport.get(..i).is_some_and(|h| h.contains(':')) {
+            return false;
+        }
+        (0, 0)
+    };
+    !hostport.get(j..).is_some_and(|t| t.contains('['))
+        && !hostport.get(k..).is_some_and(|t| t.contains(']'))
+}
+
 /// IsValidPersistentVolumeName = NameIsDNSSubdomain.
 fn pvc_name_msgs(name: &str) -> Vec<String> {
     meta::dns1123_subdomain_name(name, false)
@@ -613,10 +743,11 @@ fn volume_source(
     name: &str,
     p: &FieldPath,
     pod_name: Option<&str>,
-    opts: EnvOpts,
+    ctx: &super::Ctx,
     image_on: bool,
     out: &mut Findings,
 ) {
+    let opts = EnvOpts::of(ctx);
     let mut n = 0;
     let mut any = false;
     for (key, err_key, dup_key) in SOURCES {
@@ -636,6 +767,16 @@ fn volume_source(
         source(key, s, &p.child(err_key), opts, out);
         if key == "iscsi" {
             iscsi_name(s, name, p, out);
+        }
+        if key == "ephemeral"
+            && let Some(t) = member(s, "volumeClaimTemplate")
+        {
+            super::pvc::ephemeral_claim_template(
+                t,
+                &p.child("ephemeral").child("volumeClaimTemplate"),
+                ctx,
+                out,
+            );
         }
         if key == "ephemeral"
             && let Some(pn) = pod_name.filter(|x| !x.is_empty())
@@ -749,7 +890,7 @@ pub(super) fn validate_volumes(
         let ip = vp.index(i);
         i += 1;
         let mut el = Findings::default();
-        volume_source(vol, name, &ip, pod_name, opts, image_on, &mut el);
+        volume_source(vol, name, &ip, pod_name, ctx, image_on, &mut el);
         let np = ip.child("name");
         if name.is_empty() {
             el.push(Diagnostic::required(&np, ""));
@@ -1403,5 +1544,64 @@ mod tests {
             fields(&e).contains(&"spec.ephemeralContainers[0].volumeMounts[0].subPath"),
             "{e:?}"
         );
+    }
+
+    #[test]
+    fn ephemeral_claim_templates_are_checked_as_claim_templates() {
+        let e = run(with(
+            json!([{"name": "scratch", "ephemeral": {"volumeClaimTemplate": {
+                "metadata": {"name": "x", "labels": {"app": "db"}, "creationTimestamp": null, "finalizers": []},
+                "spec": {"accessModes": ["ReadWriteOnce"], "dataSource": {"kind": "Backup", "name": "b"},
+                         "resources": {"requests": {"storage": "0"}}}}}}]),
+            json!([]),
+        ));
+        let t = "spec.volumes[0].ephemeral.volumeClaimTemplate";
+        assert_eq!(
+            fields(&e),
+            [
+                format!("{t}.metadata.name"),
+                format!("{t}.metadata.finalizers"),
+                format!("{t}.spec.resources[storage]"),
+                format!("{t}.spec.dataSource"),
+            ]
+        );
+        assert_eq!(e[0].2, format!("{t}.metadata.name: Forbidden: cannot be set"));
+        // A template as the docs write it passes: labels, and the zero creationTimestamp.
+        assert!(
+            run(with(
+                json!([{"name": "scratch", "ephemeral": {"volumeClaimTemplate": {
+                    "metadata": {"labels": {"type": "scratch"}, "creationTimestamp": null},
+                    "spec": {"accessModes": ["ReadWriteOnce"], "storageClassName": "fast",
+                             "resources": {"requests": {"storage": "1Gi"}}}}}}]),
+                json!([])
+            ))
+            .is_empty()
+        );
+    }
+
+    #[test]
+    fn iscsi_quobyte_and_a_kindless_azure_disk() {
+        let e = run(with(
+            json!([
+                {"name": "a", "iscsi": {"targetPortal": "10.0.2.15:3260", "iqn": "x.2001", "lun": 0}},
+                {"name": "b", "quobyte": {"registry": "a:1,b", "volume": "v"}},
+                {"name": "c", "azureDisk": {"diskName": "d", "diskURI": "/subscriptions/s/disks/d"}}
+            ]),
+            json!([]),
+        ));
+        assert_eq!(
+            e.iter().map(|x| x.2.as_str()).collect::<Vec<_>>(),
+            [
+                "spec.volumes[0].iscsi.iqn: Invalid value: \"x.2001\": must be valid format starting with iqn, eui, or naa",
+                "spec.volumes[1].quobyte.registry: Invalid value: \"a:1,b\": must be a host:port pair or multiple pairs separated by commas",
+                "spec.volumes[2].azureDisk.diskURI: Unsupported value: \"/subscriptions/s/disks/d\": supported values: \"https://{account-name}.blob.core.windows.net/{container-name}/{disk-name}.vhd\"",
+            ]
+        );
+        for ok in ["a:1", "[::1]:80", ":80"] {
+            assert!(super::go_split_host_port_ok(ok), "{ok}");
+        }
+        for bad in ["a", "a:b:c", "[::1]", "[::1]:80:90", "[::1]x:80", "a]:80", "a[:80", ""] {
+            assert!(!super::go_split_host_port_ok(bad), "{bad}");
+        }
     }
 }

@@ -230,24 +230,7 @@ pub(super) fn validate_claim_spec(
     if let Some(s) = spec.get("selector").and_then(Value::as_object) {
         selector::validate(s, &p.child("selector"), minor, out);
     }
-    let (mut once_pod, mut other) = (false, false);
-    for mode in &modes {
-        let supported = ACCESS_MODES.contains(mode);
-        if !supported {
-            out.push(Diagnostic::not_supported(&mp, *mode, &ACCESS_MODES));
-        }
-        if *mode == "ReadWriteOncePod" {
-            once_pod = true;
-        } else if supported {
-            other = true;
-        }
-    }
-    if once_pod && other {
-        out.push(Diagnostic::forbidden(
-            &mp,
-            "may not use ReadWriteOncePod with other access modes",
-        ));
-    }
+    access_mode_values(&modes, &mp, out);
     let sp = p.child("resources").key("storage");
     match spec
         .get("resources")
@@ -327,6 +310,29 @@ pub(super) fn validate_claim_spec(
                 msg,
             ));
         }
+    }
+}
+
+/// The access modes' values, as ValidatePersistentVolumeClaimSpec and ValidatePersistentVolumeSpec
+/// both check them: each one of the four, and ReadWriteOncePod with no other valid mode.
+pub(super) fn access_mode_values(modes: &[&str], mp: &FieldPath, out: &mut Findings) {
+    let (mut once_pod, mut other) = (false, false);
+    for mode in modes {
+        let supported = ACCESS_MODES.contains(mode);
+        if !supported {
+            out.push(Diagnostic::not_supported(mp, *mode, &ACCESS_MODES));
+        }
+        if *mode == "ReadWriteOncePod" {
+            once_pod = true;
+        } else if supported {
+            other = true;
+        }
+    }
+    if once_pod && other {
+        out.push(Diagnostic::forbidden(
+            mp,
+            "may not use ReadWriteOncePod with other access modes",
+        ));
     }
 }
 
@@ -631,6 +637,26 @@ pub(super) fn stateful_set_claim_templates(
             );
         }
     }
+}
+
+/// An ephemeral volume's `volumeClaimTemplate` (at `p`), as validateEphemeralVolumeSource checks
+/// it: ValidatePersistentVolumeClaimTemplate (ValidateTemplateObjectMeta, then the claim spec as
+/// the Pod's v1 defaulting leaves it). The Pod strategy drops none of the claim's gated fields,
+/// so a dataSource of another kind is refused, not dropped, and volumeAttributesClassName is
+/// checked only with VolumeAttributesClass on.
+pub(super) fn ephemeral_claim_template(t: &Value, p: &FieldPath, ctx: &Ctx, out: &mut Findings) {
+    if let Some(m) = t.get("metadata").filter(|m| m.is_object()) {
+        super::meta::template_object_meta(m, &p.child("metadata"), ctx.gates.version.minor, out);
+    }
+    let mut spec = t
+        .get("spec")
+        .filter(|s| s.is_object())
+        .cloned()
+        .unwrap_or_else(|| json!({}));
+    if !ctx.skip_defaulting {
+        default_claim_spec(&mut spec);
+    }
+    validate_claim_spec(&spec, &p.child("spec"), ctx.gates.enabled(GATE_VAC), ctx, out);
 }
 
 /// The v1 defaulting of a StatefulSet's claim templates (SetObjectDefaults_StatefulSet calls

@@ -25,7 +25,7 @@ const MAX_PARAMETERS_SIZE: usize = 256 * 1024;
 const GATE_DV_BETA: &str = "DeclarativeValidationBeta";
 
 /// pkg/api/node's deprecatedNodeLabels (the same table at every minor 1.31–1.37).
-const DEPRECATED_NODE_LABELS: [(&str, &str); 8] = [
+pub(super) const DEPRECATED_NODE_LABELS: [(&str, &str); 8] = [
     (
         "beta.kubernetes.io/arch",
         "deprecated since v1.14; use \"kubernetes.io/arch\" instead",

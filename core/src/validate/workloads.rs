@@ -114,6 +114,10 @@ pub(super) fn validate_kind(
             super::configmap::validate_config_map(obj, ctx, out);
             true
         }
+        ("", "PersistentVolume") if api_version == "v1" => {
+            super::pv::validate(obj, ctx, out);
+            true
+        }
         ("", "PersistentVolumeClaim") if api_version == "v1" => {
             super::pvc::validate(obj, ctx, out);
             true
