@@ -30,7 +30,8 @@ import (
 // decodingKinds: built-in kinds every supported minor creates. modelled: restartkit validates
 // their content (Pod, workloads, Jobs, Service, ConfigMap, Secret, PersistentVolumeClaim,
 // Namespace, PodDisruptionBudget, PriorityClass, Lease, LimitRange, ResourceQuota, RBAC, NetworkPolicy,
-// Ingress, HorizontalPodAutoscaler, StorageClass, ServiceAccount, ValidatingWebhookConfiguration), so
+// Ingress, HorizontalPodAutoscaler, StorageClass, ServiceAccount, ValidatingWebhookConfiguration,
+// PersistentVolume), so
 // only its decoding error is compared when the body decodes.
 var decodingKinds = []struct {
 	gvk       schema.GroupVersionKind
@@ -50,7 +51,7 @@ var decodingKinds = []struct {
 	{schema.GroupVersionKind{Version: "v1", Kind: "Secret"}, true, false},
 	{schema.GroupVersionKind{Version: "v1", Kind: "ServiceAccount"}, true, false},
 	{schema.GroupVersionKind{Version: "v1", Kind: "PersistentVolumeClaim"}, true, false},
-	{schema.GroupVersionKind{Version: "v1", Kind: "PersistentVolume"}, false, true},
+	{schema.GroupVersionKind{Version: "v1", Kind: "PersistentVolume"}, true, true},
 	{schema.GroupVersionKind{Version: "v1", Kind: "Namespace"}, true, true},
 	{schema.GroupVersionKind{Version: "v1", Kind: "Node"}, false, true},
 	{schema.GroupVersionKind{Version: "v1", Kind: "LimitRange"}, true, false},

@@ -152,6 +152,15 @@ pub enum Change {
     WebhookStaticSuffix,
     /// From 1.37 the webhook configuration strategies warn of rules naming excluded resources.
     WebhookExcludedResourceWarnings,
+    /// From 1.32 a ValidatingAdmissionPolicyBinding's matchResources errors are reported under
+    /// `matchResources` (1.31: `matchResouces`).
+    BindingMatchResourcesPath,
+    /// From 1.34 the admission policy messages lose their field-name prefix ("must be a valid
+    /// CEL identifier", "must not contain line breaks", "must be non-empty if specified").
+    AdmissionPolicyMessagesShortened,
+    /// From 1.37 a ValidatingAdmissionPolicyBinding's policyName and validationActions Required
+    /// rules are declarative and beta.
+    AdmissionPolicyBindingDeclarativeBeta,
 }
 
 /// A fact: the change, the first minor it holds in, what it is, the upstream change, and the
@@ -648,8 +657,8 @@ pub const FACTS: &[Fact] = &[
     Fact {
         change: Change::WebhookStaticSuffix,
         since: 36,
-        what: "from 1.36 a webhook configuration whose name ends with `.static.k8s.io` is refused with ManifestBasedAdmissionControlConfig on (alpha in 1.36, beta and on from 1.37) and created with a warning with it off",
-        upstream: "pkg/apis/admissionregistration/validation static_suffix.go; pkg/registry/admissionregistration/{validating,mutating}webhookconfiguration strategy.go",
+        what: "from 1.36 a webhook configuration, ValidatingAdmissionPolicy or binding whose name ends with `.static.k8s.io` is refused with ManifestBasedAdmissionControlConfig on (alpha in 1.36, beta and on from 1.37) and created with a warning with it off",
+        upstream: "pkg/apis/admissionregistration/validation static_suffix.go; pkg/registry/admissionregistration/{validating,mutating}webhookconfiguration, validatingadmissionpolicy{,binding} strategy.go",
         key: None,
     },
     Fact {
@@ -657,6 +666,27 @@ pub const FACTS: &[Fact] = &[
         since: 37,
         what: "from 1.37 a webhook configuration whose rule names a resource admission webhooks never see (the authentication and authorization reviews) is created with a warning, with ExcludeAdmissionWebhookVirtualResources on (beta, on)",
         upstream: "pkg/apis/admissionregistration/validation warnings.go; pkg/kubeapiserver/admission/exclusion resources.go",
+        key: None,
+    },
+    Fact {
+        change: Change::BindingMatchResourcesPath,
+        since: 32,
+        what: "from 1.32 a ValidatingAdmissionPolicyBinding's matchResources errors are reported at `spec.matchResources` (1.31 writes `spec.matchResouces`)",
+        upstream: "pkg/apis/admissionregistration/validation/validation.go validateValidatingAdmissionPolicyBindingSpec",
+        key: None,
+    },
+    Fact {
+        change: Change::AdmissionPolicyMessagesShortened,
+        since: 34,
+        what: "from 1.34 a ValidatingAdmissionPolicy's variable name and validation message errors read \"must be a valid CEL identifier\", \"must be non-empty if specified\" and \"must not contain line breaks\" (before: \"name is not a valid CEL identifier\", \"message must …\")",
+        upstream: "pkg/apis/admissionregistration/validation/validation.go validateVariable, validateValidation",
+        key: None,
+    },
+    Fact {
+        change: Change::AdmissionPolicyBindingDeclarativeBeta,
+        since: 37,
+        what: "from 1.37 a ValidatingAdmissionPolicyBinding's policyName and validationActions Required rules are declarative and beta: with DeclarativeValidationBeta on, an empty one is a bare Required after the other errors (1.36 has them alpha)",
+        upstream: "pkg/apis/admissionregistration/v1/zz_generated.validations.go Validate_ValidatingAdmissionPolicyBindingSpec; pkg/registry/admissionregistration/validatingadmissionpolicybinding strategy.go (rest.DeclarativeValidation)",
         key: None,
     },
 ];

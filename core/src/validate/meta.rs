@@ -181,6 +181,20 @@ pub const KINDS: &[KindMeta] = &[
         DnsSubdomain,
         false,
     ),
+    k(
+        "admissionregistration.k8s.io",
+        "ValidatingAdmissionPolicy",
+        false,
+        DnsSubdomain,
+        false,
+    ),
+    k(
+        "admissionregistration.k8s.io",
+        "ValidatingAdmissionPolicyBinding",
+        false,
+        DnsSubdomain,
+        false,
+    ),
     // Custom resources restartkit reads, with their CRDs' scope.
     k("jobset.x-k8s.io", "JobSet", true, DnsSubdomain, false),
     k(
@@ -644,7 +658,10 @@ fn generation_set_on_create(group: &str, kind: &str, ctx: &Ctx) -> bool {
         | ("scheduling.k8s.io", "PriorityClass")
         | (
             "admissionregistration.k8s.io",
-            "ValidatingWebhookConfiguration" | "MutatingWebhookConfiguration",
+            "ValidatingWebhookConfiguration"
+            | "MutatingWebhookConfiguration"
+            | "ValidatingAdmissionPolicy"
+            | "ValidatingAdmissionPolicyBinding",
         ) => true,
         ("", "Pod") => Change::PodGenerationOnCreate.at(ctx.gates.version.minor),
         ("autoscaling", "HorizontalPodAutoscaler") => ctx.gates.enabled("HPAGeneration"),

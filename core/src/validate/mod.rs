@@ -2,6 +2,7 @@
 //! on create, for the restart and failure scope. Upstream defaulting runs first unless the
 //! request asks for `skipDefaulting`, as the API server does.
 
+mod admission_policy;
 mod configmap;
 mod container;
 mod controllers;

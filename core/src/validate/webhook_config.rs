@@ -34,14 +34,14 @@ pub(super) enum Flavour {
 // Each list as `sets.String.List()` prints it: sorted.
 const OPERATIONS: [&str; 5] = ["*", "CONNECT", "CREATE", "DELETE", "UPDATE"];
 const SCOPES: [&str; 3] = ["*", "Cluster", "Namespaced"];
-const FAILURE_POLICIES: [&str; 2] = ["Fail", "Ignore"];
-const MATCH_POLICIES: [&str; 2] = ["Equivalent", "Exact"];
+pub(super) const FAILURE_POLICIES: [&str; 2] = ["Fail", "Ignore"];
+pub(super) const MATCH_POLICIES: [&str; 2] = ["Equivalent", "Exact"];
 const NO_SIDE_EFFECTS: [&str; 2] = ["None", "NoneOnDryRun"];
 const REINVOCATION_POLICIES: [&str; 2] = ["IfNeeded", "Never"];
 const REVIEW_VERSIONS: [&str; 2] = ["v1", "v1beta1"];
 const MAX_MATCH_CONDITIONS: usize = 64;
-const STATIC_SUFFIX: &str = ".static.k8s.io";
-const GATE_STATIC: &str = "ManifestBasedAdmissionControlConfig";
+pub(super) const STATIC_SUFFIX: &str = ".static.k8s.io";
+pub(super) const GATE_STATIC: &str = "ManifestBasedAdmissionControlConfig";
 const GATE_EXCLUDED: &str = "ExcludeAdmissionWebhookVirtualResources";
 const URL_FORM: &str = "; desired format: https://host[/path]";
 
@@ -56,18 +56,18 @@ const EXCLUDED: [(&str, &str); 6] = [
 ];
 
 /// The context every check reads.
-struct Check<'a> {
-    minor: u32,
-    out: &'a mut Findings,
+pub(super) struct Check<'a> {
+    pub(super) minor: u32,
+    pub(super) out: &'a mut Findings,
 }
 
 impl Check<'_> {
-    fn push(&mut self, d: Diagnostic) {
+    pub(super) fn push(&mut self, d: Diagnostic) {
         self.out.push(d);
     }
 
     /// field.Invalid of a Go `string`: printed with `%q`.
-    fn invalid_str(&mut self, p: &FieldPath, value: &str, msg: impl Into<String>) {
+    pub(super) fn invalid_str(&mut self, p: &FieldPath, value: &str, msg: impl Into<String>) {
         self.push(Diagnostic::invalid_printed(
             p,
             Value::from(value),
@@ -77,7 +77,7 @@ impl Check<'_> {
     }
 
     /// field.Invalid of a string list of Go type `ty`: `%#v` before 1.34, JSON from.
-    fn invalid_list(&mut self, p: &FieldPath, items: &[&str], ty: &str, msg: &str) {
+    pub(super) fn invalid_list(&mut self, p: &FieldPath, items: &[&str], ty: &str, msg: &str) {
         let value = Value::from(items.to_vec());
         let printed = if Change::FieldErrorJsonValues.at(self.minor) {
             json(&value)
@@ -90,7 +90,7 @@ impl Check<'_> {
 
     /// field.NotSupported of a named string type (not a Go `string`, so `%#v` before 1.34 and
     /// JSON from: the two differ only in escapes).
-    fn not_supported(&mut self, p: &FieldPath, value: &str, supported: &[&str]) {
+    pub(super) fn not_supported(&mut self, p: &FieldPath, value: &str, supported: &[&str]) {
         let printed = if Change::FieldErrorJsonValues.at(self.minor) {
             json(&Value::from(value))
         } else {
@@ -100,7 +100,7 @@ impl Check<'_> {
     }
 
     /// A `*T` enum member after the defaulting: absent or null takes `default`.
-    fn one_of(&mut self, hook: &Value, p: &FieldPath, key: &str, default: &str, allowed: &[&str]) {
+    pub(super) fn one_of(&mut self, hook: &Value, p: &FieldPath, key: &str, default: &str, allowed: &[&str]) {
         let v = opt_str(hook, key).unwrap_or(default);
         if !allowed.contains(&v) {
             self.not_supported(&p.child(key), v, allowed);
@@ -159,14 +159,14 @@ pub(super) fn validate(flavour: Flavour, obj: &Value, ctx: &Ctx, out: &mut Findi
     }
 }
 
-fn static_message() -> String {
+pub(super) fn static_message() -> String {
     format!(
         "names ending with {} are reserved for static manifest-based configurations and cannot be managed via the API",
         quote(STATIC_SUFFIX)
     )
 }
 
-fn warning(code: &str, p: &FieldPath, message: String) -> Diagnostic {
+pub(super) fn warning(code: &str, p: &FieldPath, message: String) -> Diagnostic {
     Diagnostic::lint(code, p, message).with_origin(Origin::KubeApiserver)
 }
 
@@ -240,7 +240,7 @@ fn fully_qualified_name(name: &str, p: &FieldPath, c: &mut Check) {
 }
 
 /// validateRuleWithOperations, then validateRule with subresources allowed.
-fn rule_with_operations(rule: &Value, rp: &FieldPath, c: &mut Check) {
+pub(super) fn rule_with_operations(rule: &Value, rp: &FieldPath, c: &mut Check) {
     let op = rp.child("operations");
     let ops = wildcard_list(
         rule,
@@ -530,7 +530,7 @@ fn service_path(path: &str, pp: &FieldPath, c: &mut Check) {
 
 /// validateMatchConditions: at most 64, each with a non-empty expression and a qualified name,
 /// names unique. The expression's CEL compilation is not modelled (see the module doc).
-fn match_conditions(conds: &[Value], p: &FieldPath, c: &mut Check) {
+pub(super) fn match_conditions(conds: &[Value], p: &FieldPath, c: &mut Check) {
     if conds.len() > MAX_MATCH_CONDITIONS {
         c.push(Diagnostic::too_many(p, conds.len(), MAX_MATCH_CONDITIONS));
     }

@@ -161,6 +161,18 @@ pub(super) fn validate_kind(
             super::webhook_config::validate(flavour, obj, ctx, out);
             true
         }
+        ("admissionregistration.k8s.io", "ValidatingAdmissionPolicy")
+            if api_version == "admissionregistration.k8s.io/v1" =>
+        {
+            super::admission_policy::validate_policy(obj, ctx, out);
+            true
+        }
+        ("admissionregistration.k8s.io", "ValidatingAdmissionPolicyBinding")
+            if api_version == "admissionregistration.k8s.io/v1" =>
+        {
+            super::admission_policy::validate_binding(obj, ctx, out);
+            true
+        }
         ("networking.k8s.io", "Ingress") if api_version == "networking.k8s.io/v1" => {
             super::ingress::validate_ingress(obj, ctx, out);
             true
