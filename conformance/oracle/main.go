@@ -79,6 +79,7 @@ var ops = []op{
 	{name: "validate", label: "validate(CSIDriver)", gen: gen.validateCSIDriver, upstream: upstreamCSIDriver},
 	{name: "validate", label: "validate(WebhookConfiguration)", gen: gen.validateWebhookConfiguration, upstream: upstreamWebhookConfiguration},
 	{name: "validate", label: "validate(ValidatingAdmissionPolicy)", gen: gen.validateAdmissionPolicy, upstream: upstreamAdmissionPolicy},
+	{name: "validate", label: "validate(MutatingAdmissionPolicy)", gen: gen.validateMutatingAdmissionPolicy, upstream: upstreamMutatingAdmissionPolicy},
 	{name: "backoff", label: "backoff(job.getRemainingTime)", gen: gen.jobBackoffRemaining, upstream: upstreamJobBackoff},
 	{name: "backoff", label: "backoff(job.getRemainingTimePerIndex)", gen: gen.jobBackoffPerIndex, upstream: upstreamJobBackoff},
 	{name: "backoff", label: "backoff(job.getFinishedTime)", gen: gen.jobFinishedTime, upstream: upstreamJobBackoff},

@@ -1,8 +1,10 @@
 //! ValidatingAdmissionPolicy and ValidatingAdmissionPolicyBinding
-//! (admissionregistration.k8s.io/v1) on create: the v1 defaulting
+//! (admissionregistration.k8s.io/v1), and MutatingAdmissionPolicy and its binding (v1alpha1 from
+//! 1.32, v1beta1 from 1.34, v1 from 1.36: one internal type), on create: the defaulting
 //! (SetDefaults_ValidatingAdmissionPolicySpec: failurePolicy `Fail`; SetDefaults_MatchResources:
 //! matchPolicy `Equivalent`, both selectors `{}`; SetDefaults_Rule: scope `*`), then
-//! `ValidateValidatingAdmissionPolicy` / `ValidateValidatingAdmissionPolicyBinding`
+//! `ValidateValidatingAdmissionPolicy` / `ValidateValidatingAdmissionPolicyBinding` /
+//! `ValidateMutatingAdmissionPolicy` / `ValidateMutatingAdmissionPolicyBinding`
 //! (pkg/apis/admissionregistration/validation), then the strategies' additions
 //! (pkg/registry/admissionregistration/validatingadmissionpolicy{,binding}): from 1.36 the
 //! reserved `.static.k8s.io` name suffix, as for the webhook configurations, and from 1.37, with
@@ -11,7 +13,7 @@
 //! errors. ObjectMeta (a DNS-subdomain name, cluster-scoped) is meta.rs's.
 //!
 //! Not modelled: the CEL compilation of the expressions (validations, messageExpressions,
-//! variables, audit annotations' valueExpressions, match conditions): cel-go's syntax, type
+//! variables, audit annotations' valueExpressions, mutations' patches, match conditions): cel-go's syntax, type
 //! and cost errors, whose messages the `cel` crate cannot reproduce; only the emptiness rules
 //! are checked. The strategies' authorization of `paramKind` and `paramRef` (whether the user
 //! creating the object may read the parameter resource) is the cluster's: a decision on the
@@ -38,6 +40,10 @@ const VALIDATION_ACTIONS: [&str; 3] = ["Audit", "Deny", "Warn"];
 const REASONS: [&str; 3] = ["Forbidden", "Invalid", "RequestEntityTooLarge"];
 /// validateParamRef lists them in this order, not sorted.
 const NOT_FOUND_ACTIONS: [&str; 2] = ["Deny", "Allow"];
+/// supportedMutatingOperations, sorted.
+const MUTATING_OPERATIONS: [&str; 4] = ["*", "CONNECT", "CREATE", "UPDATE"];
+const PATCH_TYPES: [&str; 2] = ["ApplyConfiguration", "JSONPatch"];
+const REINVOCATION_POLICIES: [&str; 2] = ["IfNeeded", "Never"];
 const MAX_AUDIT_ANNOTATIONS: usize = 20;
 const MAX_VALUE_EXPRESSION: usize = 5 * 1024;
 /// CEL's reserved words, which a variable may not be named.
@@ -85,32 +91,7 @@ pub(super) fn validate_policy(obj: &Value, ctx: &Ctx, out: &mut Findings) {
     let spec = member(obj, "spec").unwrap_or(&empty);
     let sp = FieldPath::new("spec");
     let mut c = Check { minor, out };
-    match opt_str(spec, "failurePolicy") {
-        None if !defaulted => c.push(Diagnostic::required(&sp.child("failurePolicy"), "")),
-        _ => c.one_of(spec, &sp, "failurePolicy", "Fail", &FAILURE_POLICIES),
-    }
-    if let Some(pk) = member(spec, "paramKind") {
-        param_kind(pk, &sp.child("paramKind"), &mut c);
-    }
-    let mp = sp.child("matchConstraints");
-    match member(spec, "matchConstraints") {
-        None => c.push(Diagnostic::required(&mp, "")),
-        Some(mc) => {
-            match_resources(mc, &mp, defaulted, &mut c);
-            // At least one resource rule, to give the expressions their types.
-            if list(mc, "resourceRules").is_empty() {
-                c.push(Diagnostic::required(&mp.child("resourceRules"), ""));
-            }
-        }
-    }
-    match_conditions(
-        list(spec, "matchConditions"),
-        &sp.child("matchConditions"),
-        &mut c,
-    );
-    for (i, v) in list(spec, "variables").iter().enumerate() {
-        variable(v, &sp.child("variables").index(i), &mut c);
-    }
+    common_spec(spec, &sp, defaulted, false, &mut c);
     let validations = list(spec, "validations");
     let audits = list(spec, "auditAnnotations");
     if validations.is_empty() && audits.is_empty() {
@@ -124,6 +105,166 @@ pub(super) fn validate_policy(obj: &Value, ctx: &Ctx, out: &mut Findings) {
         audit_annotations(name_of(obj), audits, &sp.child("auditAnnotations"), &mut c);
     }
     static_suffix(obj, ctx, before, "ValidatingAdmissionPolicy", &mut c);
+}
+
+/// What both policy kinds check alike, in their order: failurePolicy, paramKind,
+/// matchConstraints (for a mutating policy, also each resource rule's operations: only
+/// CREATE, UPDATE, CONNECT or `*`, reported without the rule's index), matchConditions and
+/// variables.
+fn common_spec(spec: &Value, sp: &FieldPath, defaulted: bool, mutating: bool, c: &mut Check) {
+    match opt_str(spec, "failurePolicy") {
+        None if !defaulted => c.push(Diagnostic::required(&sp.child("failurePolicy"), "")),
+        _ => c.one_of(spec, sp, "failurePolicy", "Fail", &FAILURE_POLICIES),
+    }
+    if let Some(pk) = member(spec, "paramKind") {
+        param_kind(pk, &sp.child("paramKind"), c);
+    }
+    let mp = sp.child("matchConstraints");
+    match member(spec, "matchConstraints") {
+        None => c.push(Diagnostic::required(&mp, "")),
+        Some(mc) => {
+            match_resources(mc, &mp, defaulted, c);
+            // At least one resource rule, to give the expressions their types.
+            if list(mc, "resourceRules").is_empty() {
+                c.push(Diagnostic::required(&mp.child("resourceRules"), ""));
+            }
+            if mutating {
+                mutating_operations(mc, &mp, c);
+            }
+        }
+    }
+    match_conditions(
+        list(spec, "matchConditions"),
+        &sp.child("matchConditions"),
+        c,
+    );
+    for (i, v) in list(spec, "variables").iter().enumerate() {
+        variable(v, &sp.child("variables").index(i), c);
+    }
+}
+
+/// A mutating policy mutates only creates and updates (and CONNECT, and `*`): each other
+/// operation of a resource rule is NotSupported at `<p>.resourceRules.operations`.
+fn mutating_operations(mr: &Value, p: &FieldPath, c: &mut Check) {
+    let op = p.child("resourceRules").child("operations");
+    for rule in list(mr, "resourceRules") {
+        for o in strings(rule, "operations") {
+            if !MUTATING_OPERATIONS.contains(&o) {
+                c.not_supported(&op, o, &MUTATING_OPERATIONS);
+            }
+        }
+    }
+}
+
+/// A MutatingAdmissionPolicy on create (v1alpha1 from 1.32, v1beta1 from 1.34, v1 from 1.36; one
+/// internal type and validation), after ObjectMeta, which meta.rs checks.
+// Kept out of its caller: see `validate::workloads::validate_kind`.
+#[inline(never)]
+pub(super) fn validate_mutating_policy(obj: &Value, ctx: &Ctx, out: &mut Findings) {
+    let minor = ctx.gates.version.minor;
+    let defaulted = !ctx.skip_defaulting;
+    let before = out.errors.len();
+    let empty = Value::Object(serde_json::Map::new());
+    let spec = member(obj, "spec").unwrap_or(&empty);
+    let sp = FieldPath::new("spec");
+    let mut c = Check { minor, out };
+    common_spec(spec, &sp, defaulted, true, &mut c);
+    let mutations = list(spec, "mutations");
+    if mutations.is_empty() {
+        c.push(Diagnostic::required(
+            &sp.child("mutations"),
+            "mutations must contain at least one item",
+        ));
+    }
+    for (i, m) in mutations.iter().enumerate() {
+        mutation(m, &sp.child("mutations").index(i), &mut c);
+    }
+    let rp = sp.child("reinvocationPolicy");
+    match str_of(spec, "reinvocationPolicy") {
+        "" => c.push(Diagnostic::required(&rp, "")),
+        r if !REINVOCATION_POLICIES.contains(&r) => c.not_supported(&rp, r, &REINVOCATION_POLICIES),
+        _ => {}
+    }
+    static_suffix(obj, ctx, before, "MutatingAdmissionPolicy", &mut c);
+}
+
+/// validateMutation, less the expressions' compilation: a patchType, and the one patch it names
+/// with a non-empty expression, the other absent.
+fn mutation(m: &Value, p: &FieldPath, c: &mut Check) {
+    let expression = |patch: &Value, pp: &FieldPath, c: &mut Check| {
+        if str_of(patch, "expression").trim().is_empty() {
+            c.push(Diagnostic::required(&pp.child("expression"), ""));
+        }
+    };
+    let (apply, json_patch) = (member(m, "applyConfiguration"), member(m, "jsonPatch"));
+    match str_of(m, "patchType") {
+        "" => c.push(Diagnostic::required(&p.child("patchType"), "")),
+        "JSONPatch" => {
+            match json_patch {
+                None => c.push(Diagnostic::required(
+                    &p.child("jsonPatch"),
+                    "must be specified when patchType is JSONPatch",
+                )),
+                Some(j) => expression(j, &p.child("jsonPatch"), c),
+            }
+            if apply.is_some() {
+                c.invalid_str(
+                    &p.child("applyConfiguration"),
+                    "{applyConfiguration}",
+                    "must not be specified when patchType is JSONPatch",
+                );
+            }
+        }
+        "ApplyConfiguration" => {
+            match apply {
+                None => c.push(Diagnostic::required(
+                    &p.child("applyConfiguration"),
+                    "must be specified when patchType is ApplyConfiguration",
+                )),
+                Some(a) => expression(a, &p.child("applyConfiguration"), c),
+            }
+            if json_patch.is_some() {
+                c.invalid_str(
+                    &p.child("jsonPatch"),
+                    "{jsonPatch}",
+                    "must not be specified when patchType is ApplyConfiguration",
+                );
+            }
+        }
+        other => c.not_supported(&p.child("patchType"), other, &PATCH_TYPES),
+    }
+}
+
+/// A MutatingAdmissionPolicyBinding on create (its versions as the policy's), after ObjectMeta.
+// Kept out of its caller: see `validate::workloads::validate_kind`.
+#[inline(never)]
+pub(super) fn validate_mutating_binding(obj: &Value, ctx: &Ctx, out: &mut Findings) {
+    let minor = ctx.gates.version.minor;
+    let defaulted = !ctx.skip_defaulting;
+    let before = out.errors.len();
+    let empty = Value::Object(serde_json::Map::new());
+    let spec = member(obj, "spec").unwrap_or(&empty);
+    let sp = FieldPath::new("spec");
+    let mut c = Check { minor, out };
+    let policy = str_of(spec, "policyName");
+    let pp = sp.child("policyName");
+    if policy.is_empty() {
+        c.push(Diagnostic::required(&pp, ""));
+    } else {
+        for m in dns1123_subdomain_name(policy, false) {
+            c.invalid_str(&pp, policy, m);
+        }
+    }
+    if let Some(pr) = member(spec, "paramRef") {
+        let v1alpha1 = str_of(obj, "apiVersion") == "admissionregistration.k8s.io/v1alpha1";
+        param_ref(pr, &sp.child("paramRef"), v1alpha1 && defaulted, &mut c);
+    }
+    if let Some(mr) = member(spec, "matchResources") {
+        let mp = sp.child("matchResources");
+        match_resources(mr, &mp, defaulted, &mut c);
+        mutating_operations(mr, &mp, &mut c);
+    }
+    static_suffix(obj, ctx, before, "MutatingAdmissionPolicyBinding", &mut c);
 }
 
 /// A ValidatingAdmissionPolicyBinding on create (after ObjectMeta, which meta.rs checks).
@@ -153,7 +294,7 @@ pub(super) fn validate_binding(obj: &Value, ctx: &Ctx, out: &mut Findings) {
         }
     }
     if let Some(pr) = member(spec, "paramRef") {
-        param_ref(pr, &sp.child("paramRef"), &mut c);
+        param_ref(pr, &sp.child("paramRef"), false, &mut c);
     }
     if let Some(mr) = member(spec, "matchResources") {
         // 1.31 reports these under `matchResouces` (sic).
@@ -450,7 +591,9 @@ fn audit_annotations(policy: &str, audits: &[Value], p: &FieldPath, c: &mut Chec
 
 /// validateParamRef: a name (a path segment) or a selector, not both, and a
 /// parameterNotFoundAction of `Deny` or `Allow`.
-fn param_ref(pr: &Value, p: &FieldPath, c: &mut Check) {
+/// `deny_by_default`: the v1alpha1 defaulting (SetDefaults_ParamRef, that version's alone) has
+/// made an absent parameterNotFoundAction `Deny`.
+fn param_ref(pr: &Value, p: &FieldPath, deny_by_default: bool, c: &mut Check) {
     const EXCLUSIVE: &str = "name and selector are mutually exclusive";
     let name = str_of(pr, "name");
     let selector = member(pr, "selector");
@@ -478,6 +621,7 @@ fn param_ref(pr: &Value, p: &FieldPath, c: &mut Check) {
     }
     let ap = p.child("parameterNotFoundAction");
     match opt_str(pr, "parameterNotFoundAction") {
+        None if deny_by_default => {}
         None | Some("") => c.push(Diagnostic::required(&ap, "")),
         Some(a) if !NOT_FOUND_ACTIONS.contains(&a) => c.not_supported(&ap, a, &NOT_FOUND_ACTIONS),
         Some(_) => {}
@@ -584,6 +728,39 @@ mod tests {
             e[3],
             "spec.auditAnnotations[1].key: Duplicate value: \"high replicas\""
         );
+    }
+
+    #[test]
+    fn mutating_policies_need_mutations_a_reinvocation_policy_and_mutating_operations() {
+        let c = Ctx::at(37, &[]);
+        let mut out = Findings::default();
+        let p = json!({"apiVersion": "admissionregistration.k8s.io/v1", "kind": "MutatingAdmissionPolicy",
+            "metadata": {"name": "sidecar"},
+            "spec": {"matchConstraints": {"resourceRules": [{"apiGroups": [""], "apiVersions": ["v1"],
+                         "operations": ["CREATE", "DELETE"], "resources": ["pods"]}]},
+                     "mutations": [{"patchType": "JSONPatch", "applyConfiguration": {"expression": "Object{}"}},
+                                   {"patchType": "ApplyConfiguration", "applyConfiguration": {"expression": " "}},
+                                   {"patchType": "Merge"}]}});
+        validate_mutating_policy(&p, &c, &mut out);
+        let e: Vec<&str> = out.errors.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(
+            e,
+            [
+                "spec.matchConstraints.resourceRules.operations: Unsupported value: \"DELETE\": supported values: \"*\", \"CONNECT\", \"CREATE\", \"UPDATE\"",
+                "spec.mutations[0].jsonPatch: Required value: must be specified when patchType is JSONPatch",
+                "spec.mutations[0].applyConfiguration: Invalid value: \"{applyConfiguration}\": must not be specified when patchType is JSONPatch",
+                "spec.mutations[1].applyConfiguration.expression: Required value",
+                "spec.mutations[2].patchType: Unsupported value: \"Merge\": supported values: \"ApplyConfiguration\", \"JSONPatch\"",
+                "spec.reinvocationPolicy: Required value",
+            ]
+        );
+        let mut out = Findings::default();
+        let b = json!({"apiVersion": "admissionregistration.k8s.io/v1beta1", "kind": "MutatingAdmissionPolicyBinding",
+            "metadata": {"name": "sidecar"}, "spec": {"matchResources": {"resourceRules": [
+                {"apiGroups": [""], "apiVersions": ["v1"], "operations": ["*"], "resources": ["pods"]}]}}});
+        validate_mutating_binding(&b, &c, &mut out);
+        let e: Vec<&str> = out.errors.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(e, ["spec.policyName: Required value"]);
     }
 
     #[test]

@@ -195,6 +195,20 @@ pub const KINDS: &[KindMeta] = &[
         DnsSubdomain,
         false,
     ),
+    k(
+        "admissionregistration.k8s.io",
+        "MutatingAdmissionPolicy",
+        false,
+        DnsSubdomain,
+        false,
+    ),
+    k(
+        "admissionregistration.k8s.io",
+        "MutatingAdmissionPolicyBinding",
+        false,
+        DnsSubdomain,
+        false,
+    ),
     // Custom resources restartkit reads, with their CRDs' scope.
     k("jobset.x-k8s.io", "JobSet", true, DnsSubdomain, false),
     k(
@@ -661,7 +675,9 @@ fn generation_set_on_create(group: &str, kind: &str, ctx: &Ctx) -> bool {
             "ValidatingWebhookConfiguration"
             | "MutatingWebhookConfiguration"
             | "ValidatingAdmissionPolicy"
-            | "ValidatingAdmissionPolicyBinding",
+            | "ValidatingAdmissionPolicyBinding"
+            | "MutatingAdmissionPolicy"
+            | "MutatingAdmissionPolicyBinding",
         ) => true,
         ("", "Pod") => Change::PodGenerationOnCreate.at(ctx.gates.version.minor),
         ("autoscaling", "HorizontalPodAutoscaler") => ctx.gates.enabled("HPAGeneration"),

@@ -173,6 +173,20 @@ pub(super) fn validate_kind(
             super::admission_policy::validate_binding(obj, ctx, out);
             true
         }
+        // One internal type behind v1alpha1 (1.32 on), v1beta1 (1.34 on) and v1 (1.36 on); the
+        // decoder has refused a version the minor does not serve.
+        ("admissionregistration.k8s.io", "MutatingAdmissionPolicy")
+            if api_version.starts_with("admissionregistration.k8s.io/") =>
+        {
+            super::admission_policy::validate_mutating_policy(obj, ctx, out);
+            true
+        }
+        ("admissionregistration.k8s.io", "MutatingAdmissionPolicyBinding")
+            if api_version.starts_with("admissionregistration.k8s.io/") =>
+        {
+            super::admission_policy::validate_mutating_binding(obj, ctx, out);
+            true
+        }
         ("networking.k8s.io", "Ingress") if api_version == "networking.k8s.io/v1" => {
             super::ingress::validate_ingress(obj, ctx, out);
             true
