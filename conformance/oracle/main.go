@@ -77,6 +77,7 @@ var ops = []op{
 	{name: "validate", label: "validate(StorageClass)", gen: gen.validateStorageClass, upstream: upstreamStorageClass},
 	{name: "validate", label: "validate(ServiceAccount)", gen: gen.validateServiceAccount, upstream: upstreamServiceAccount},
 	{name: "validate", label: "validate(CSIDriver)", gen: gen.validateCSIDriver, upstream: upstreamCSIDriver},
+	{name: "validate", label: "validate(RuntimeClass)", gen: gen.validateRuntimeClass, upstream: upstreamRuntimeClass},
 	{name: "validate", label: "validate(WebhookConfiguration)", gen: gen.validateWebhookConfiguration, upstream: upstreamWebhookConfiguration},
 	{name: "validate", label: "validate(ValidatingAdmissionPolicy)", gen: gen.validateAdmissionPolicy, upstream: upstreamAdmissionPolicy},
 	{name: "validate", label: "validate(MutatingAdmissionPolicy)", gen: gen.validateMutatingAdmissionPolicy, upstream: upstreamMutatingAdmissionPolicy},

@@ -161,6 +161,13 @@ pub enum Change {
     /// From 1.37 a ValidatingAdmissionPolicyBinding's policyName and validationActions Required
     /// rules are declarative and beta.
     AdmissionPolicyBindingDeclarativeBeta,
+    /// From 1.37 a RuntimeClass's handler rules are declarative and beta.
+    RuntimeClassDeclarativeBeta,
+    /// From 1.36 an empty RuntimeClass handler is Required (before: only not a DNS label).
+    RuntimeClassHandlerRequired,
+    /// From 1.35 a RuntimeClass's toleration errors are at `scheduling.tolerations[i]` (before:
+    /// `scheduling.tolerations.tolerations[i]`).
+    RuntimeClassTolerationsPath,
 }
 
 /// A fact: the change, the first minor it holds in, what it is, the upstream change, and the
@@ -687,6 +694,27 @@ pub const FACTS: &[Fact] = &[
         since: 37,
         what: "from 1.37 a ValidatingAdmissionPolicyBinding's policyName and validationActions Required rules are declarative and beta: with DeclarativeValidationBeta on, an empty one is a bare Required after the other errors (1.36 has them alpha)",
         upstream: "pkg/apis/admissionregistration/v1/zz_generated.validations.go Validate_ValidatingAdmissionPolicyBindingSpec; pkg/registry/admissionregistration/validatingadmissionpolicybinding strategy.go (rest.DeclarativeValidation)",
+        key: None,
+    },
+    Fact {
+        change: Change::RuntimeClassDeclarativeBeta,
+        since: 37,
+        what: "from 1.37 a RuntimeClass's handler rules (Required, a DNS label) are declarative and beta: with DeclarativeValidationBeta on they come after the other errors, in the same words (1.35 and 1.36 mark the handwritten ones covered, alpha)",
+        upstream: "pkg/apis/node/v1/zz_generated.validations.go Validate_RuntimeClass; pkg/apis/node/validation/validation.go ValidateRuntimeClass",
+        key: None,
+    },
+    Fact {
+        change: Change::RuntimeClassHandlerRequired,
+        since: 36,
+        what: "from 1.36 a RuntimeClass without a handler is refused with `handler: Required value`; before, with the DNS-label message for the empty string",
+        upstream: "pkg/apis/node/validation/validation.go ValidateRuntimeClass",
+        key: None,
+    },
+    Fact {
+        change: Change::RuntimeClassTolerationsPath,
+        since: 35,
+        what: "from 1.35 a RuntimeClass's toleration errors are reported at `scheduling.tolerations[i]`; up to 1.34 at `scheduling.tolerations.tolerations[i]` (the child path passed twice; repeats were always at `scheduling.tolerations[i]`)",
+        upstream: "pkg/apis/node/validation/validation.go validateTolerations",
         key: None,
     },
 ];

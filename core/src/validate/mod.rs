@@ -42,6 +42,7 @@ mod priority_class;
 mod pv;
 mod pvc;
 mod rbac;
+mod runtime_class;
 mod resource_quota;
 mod selector;
 mod service;

@@ -124,9 +124,15 @@ pub(crate) fn dns1123_subdomain_name(value: &str, prefix: bool) -> Vec<String> {
 
 /// IsDNS1123Label.
 pub(crate) fn dns1123_label(value: &str) -> Vec<String> {
+    dns1123_label_in(value, CHARACTERS)
+}
+
+/// IsDNS1123Label with the length limit in `unit`: util/validation's "characters", or the
+/// `content` package's "bytes" (declarative validation's `k8s-short-name` format).
+pub(super) fn dns1123_label_in(value: &str, unit: Unit) -> Vec<String> {
     let mut errs = Vec::new();
     if value.len() > 63 {
-        errs.push(max_len(63, CHARACTERS));
+        errs.push(max_len(63, unit));
     }
     if !is_dns_label_chars(value, false) {
         if is_dns_subdomain_chars(value) {

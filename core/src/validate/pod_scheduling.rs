@@ -663,6 +663,55 @@ fn decimal_integer(v: &str) -> Option<&'static str> {
     }
 }
 
+/// A RuntimeClass's `scheduling.tolerations` (pkg/apis/node/validation validateTolerations):
+/// ValidateTolerations with the zero PodValidationOptions (so no Lt or Gt), then a Duplicate for
+/// each toleration whose key, operator, value and effect an earlier one has, the toleration
+/// printed as the minor prints the internal struct (Go's `%#v` before 1.34, JSON with the Go
+/// field names from).
+/// `own` is where ValidateTolerations reports, `path` where the repeats are.
+pub(super) fn runtime_class_tolerations(
+    tolerations: &[Value],
+    own: &FieldPath,
+    path: &FieldPath,
+    minor: u32,
+    out: &mut Findings,
+) {
+    let opts = Opts {
+        minor,
+        check_required_values: false,
+        affinity_keys: false,
+        spread_keys: false,
+        spread_merge: false,
+        node_inclusion: false,
+        toleration_compare: false,
+    };
+    validate_tolerations(tolerations, own, opts, out);
+    let mut seen: Vec<[&str; 4]> = Vec::new();
+    for (i, t) in tolerations.iter().enumerate() {
+        let k = ["key", "operator", "value", "effect"].map(|f| str_of(t, f));
+        if !seen.contains(&k) {
+            seen.push(k);
+            continue;
+        }
+        let secs = t.get("tolerationSeconds").filter(|v| !v.is_null());
+        let printed = if Change::FieldErrorJsonValues.at(minor) {
+            // encoding/json writes a struct's fields in their Go order.
+            let q = |v: &str| super::crd_schema::go::json(&Value::from(v));
+            format!(
+                "{{\"Key\":{},\"Operator\":{},\"Value\":{},\"Effect\":{},\"TolerationSeconds\":{}}}",
+                q(k[0]),
+                q(k[1]),
+                q(k[2]),
+                q(k[3]),
+                secs.map_or_else(|| "null".to_owned(), Value::to_string)
+            )
+        } else {
+            go_toleration(t)
+        };
+        out.push(Diagnostic::duplicate(&path.index(i), t.clone()).with_printed_value(&printed));
+    }
+}
+
 /// ValidateTolerations. Also used for the tolerations annotation.
 fn validate_tolerations(tolerations: &[Value], path: &FieldPath, opts: Opts, out: &mut Findings) {
     for (i, t) in tolerations.iter().enumerate() {

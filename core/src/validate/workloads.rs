@@ -138,6 +138,10 @@ pub(super) fn validate_kind(
             super::limit_range::validate(obj, ctx, out);
             true
         }
+        ("node.k8s.io", "RuntimeClass") if api_version == "node.k8s.io/v1" => {
+            super::runtime_class::validate(obj, ctx, out);
+            true
+        }
         ("storage.k8s.io", "CSIDriver") if api_version == "storage.k8s.io/v1" => {
             super::csi_driver::validate(obj, ctx, out);
             true
