@@ -548,11 +548,13 @@ fn warnings(obj: &Value, spec: &Value, out: &mut Findings) {
     ] {
         if annotations.is_some_and(|a| a.contains_key(key)) {
             let p = FieldPath::new("metadata").child("annotations").key(key);
-            warn(
-                &p,
-                "deprecated-annotation",
-                format!("{}: {msg}", p.as_str()),
-            );
+            // The codes as the PersistentVolumeClaim's warning names the storage-class one.
+            let code = if key == MOUNT_OPTIONS {
+                "deprecated-mount-options-annotation"
+            } else {
+                "deprecated-storage-class-annotation"
+            };
+            warn(&p, code, format!("{}: {msg}", p.as_str()));
         }
     }
     let policy = opt_str(spec, "persistentVolumeReclaimPolicy");
@@ -793,6 +795,13 @@ mod tests {
         );
         let mut ok = pv(nfs());
         ok["metadata"]["annotations"] = json!({MOUNT_OPTIONS: "ro"});
+        let c = Ctx::at(37, &[]);
+        let mut out = Findings::default();
+        validate(&ok, &c, &mut out);
+        assert_eq!(
+            out.warnings.first().and_then(|w| w.code.as_deref()),
+            Some("deprecated-mount-options-annotation")
+        );
         assert_eq!(
             run(&ok, 37, &[]).1,
             [
