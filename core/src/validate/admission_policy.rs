@@ -71,11 +71,6 @@ const CEL_RESERVED: [&str; 21] = [
     "while",
 ];
 
-/// A member that is present and not null (a null pointer decodes to nil).
-fn member<'a>(v: &'a Value, key: &str) -> Option<&'a Value> {
-    opt(v, key).filter(|m| !m.is_null())
-}
-
 fn name_of(obj: &Value) -> &str {
     obj.get("metadata").map_or("", |m| str_of(m, "name"))
 }
@@ -88,7 +83,7 @@ pub(super) fn validate_policy(obj: &Value, ctx: &Ctx, out: &mut Findings) {
     let defaulted = !ctx.skip_defaulting;
     let before = out.errors.len();
     let empty = Value::Object(serde_json::Map::new());
-    let spec = member(obj, "spec").unwrap_or(&empty);
+    let spec = opt(obj, "spec").unwrap_or(&empty);
     let sp = FieldPath::new("spec");
     let mut c = Check { minor, out };
     common_spec(spec, &sp, defaulted, false, &mut c);
@@ -116,11 +111,11 @@ fn common_spec(spec: &Value, sp: &FieldPath, defaulted: bool, mutating: bool, c:
         None if !defaulted => c.push(Diagnostic::required(&sp.child("failurePolicy"), "")),
         _ => c.one_of(spec, sp, "failurePolicy", "Fail", &FAILURE_POLICIES),
     }
-    if let Some(pk) = member(spec, "paramKind") {
+    if let Some(pk) = opt(spec, "paramKind") {
         param_kind(pk, &sp.child("paramKind"), c);
     }
     let mp = sp.child("matchConstraints");
-    match member(spec, "matchConstraints") {
+    match opt(spec, "matchConstraints") {
         None => c.push(Diagnostic::required(&mp, "")),
         Some(mc) => {
             match_resources(mc, &mp, defaulted, c);
@@ -165,7 +160,7 @@ pub(super) fn validate_mutating_policy(obj: &Value, ctx: &Ctx, out: &mut Finding
     let defaulted = !ctx.skip_defaulting;
     let before = out.errors.len();
     let empty = Value::Object(serde_json::Map::new());
-    let spec = member(obj, "spec").unwrap_or(&empty);
+    let spec = opt(obj, "spec").unwrap_or(&empty);
     let sp = FieldPath::new("spec");
     let mut c = Check { minor, out };
     common_spec(spec, &sp, defaulted, true, &mut c);
@@ -196,42 +191,31 @@ fn mutation(m: &Value, p: &FieldPath, c: &mut Check) {
             c.push(Diagnostic::required(&pp.child("expression"), ""));
         }
     };
-    let (apply, json_patch) = (member(m, "applyConfiguration"), member(m, "jsonPatch"));
-    match str_of(m, "patchType") {
-        "" => c.push(Diagnostic::required(&p.child("patchType"), "")),
-        "JSONPatch" => {
-            match json_patch {
+    // Each patch type, the member it needs and the one it forbids.
+    const PATCHES: [(&str, &str, &str); 2] = [
+        ("JSONPatch", "jsonPatch", "applyConfiguration"),
+        ("ApplyConfiguration", "applyConfiguration", "jsonPatch"),
+    ];
+    let patch_type = str_of(m, "patchType");
+    match PATCHES.iter().find(|(t, _, _)| *t == patch_type) {
+        _ if patch_type.is_empty() => c.push(Diagnostic::required(&p.child("patchType"), "")),
+        Some((t, own, other)) => {
+            match opt(m, own) {
                 None => c.push(Diagnostic::required(
-                    &p.child("jsonPatch"),
-                    "must be specified when patchType is JSONPatch",
+                    &p.child(own),
+                    format!("must be specified when patchType is {t}"),
                 )),
-                Some(j) => expression(j, &p.child("jsonPatch"), c),
+                Some(patch) => expression(patch, &p.child(own), c),
             }
-            if apply.is_some() {
+            if opt(m, other).is_some() {
                 c.invalid_str(
-                    &p.child("applyConfiguration"),
-                    "{applyConfiguration}",
-                    "must not be specified when patchType is JSONPatch",
+                    &p.child(other),
+                    &format!("{{{other}}}"),
+                    format!("must not be specified when patchType is {t}"),
                 );
             }
         }
-        "ApplyConfiguration" => {
-            match apply {
-                None => c.push(Diagnostic::required(
-                    &p.child("applyConfiguration"),
-                    "must be specified when patchType is ApplyConfiguration",
-                )),
-                Some(a) => expression(a, &p.child("applyConfiguration"), c),
-            }
-            if json_patch.is_some() {
-                c.invalid_str(
-                    &p.child("jsonPatch"),
-                    "{jsonPatch}",
-                    "must not be specified when patchType is ApplyConfiguration",
-                );
-            }
-        }
-        other => c.not_supported(&p.child("patchType"), other, &PATCH_TYPES),
+        None => c.not_supported(&p.child("patchType"), patch_type, &PATCH_TYPES),
     }
 }
 
@@ -243,23 +227,17 @@ pub(super) fn validate_mutating_binding(obj: &Value, ctx: &Ctx, out: &mut Findin
     let defaulted = !ctx.skip_defaulting;
     let before = out.errors.len();
     let empty = Value::Object(serde_json::Map::new());
-    let spec = member(obj, "spec").unwrap_or(&empty);
+    let spec = opt(obj, "spec").unwrap_or(&empty);
     let sp = FieldPath::new("spec");
     let mut c = Check { minor, out };
-    let policy = str_of(spec, "policyName");
-    let pp = sp.child("policyName");
-    if policy.is_empty() {
-        c.push(Diagnostic::required(&pp, ""));
-    } else {
-        for m in dns1123_subdomain_name(policy, false) {
-            c.invalid_str(&pp, policy, m);
-        }
+    if let Some(d) = policy_name(spec, &sp, &mut c) {
+        c.push(d);
     }
-    if let Some(pr) = member(spec, "paramRef") {
+    if let Some(pr) = opt(spec, "paramRef") {
         let v1alpha1 = str_of(obj, "apiVersion") == "admissionregistration.k8s.io/v1alpha1";
         param_ref(pr, &sp.child("paramRef"), v1alpha1 && defaulted, &mut c);
     }
-    if let Some(mr) = member(spec, "matchResources") {
+    if let Some(mr) = opt(spec, "matchResources") {
         let mp = sp.child("matchResources");
         match_resources(mr, &mp, defaulted, &mut c);
         mutating_operations(mr, &mp, &mut c);
@@ -275,7 +253,7 @@ pub(super) fn validate_binding(obj: &Value, ctx: &Ctx, out: &mut Findings) {
     let defaulted = !ctx.skip_defaulting;
     let before = out.errors.len();
     let empty = Value::Object(serde_json::Map::new());
-    let spec = member(obj, "spec").unwrap_or(&empty);
+    let spec = opt(obj, "spec").unwrap_or(&empty);
     let sp = FieldPath::new("spec");
     // From 1.37, with DeclarativeValidationBeta on, the two Required rules are declarative: the
     // handwritten ones (marked covered) go, the declarative ones come after the other errors.
@@ -283,20 +261,13 @@ pub(super) fn validate_binding(obj: &Value, ctx: &Ctx, out: &mut Findings) {
         Change::AdmissionPolicyBindingDeclarativeBeta.at(minor) && ctx.gates.enabled(GATE_DV_BETA);
     let mut late = Vec::new();
     let mut c = Check { minor, out };
-    let policy = str_of(spec, "policyName");
-    let pp = sp.child("policyName");
-    if policy.is_empty() {
-        let d = Diagnostic::required(&pp, "");
+    if let Some(d) = policy_name(spec, &sp, &mut c) {
         if declarative { late.push(d) } else { c.push(d) }
-    } else {
-        for m in dns1123_subdomain_name(policy, false) {
-            c.invalid_str(&pp, policy, m);
-        }
     }
-    if let Some(pr) = member(spec, "paramRef") {
+    if let Some(pr) = opt(spec, "paramRef") {
         param_ref(pr, &sp.child("paramRef"), false, &mut c);
     }
-    if let Some(mr) = member(spec, "matchResources") {
+    if let Some(mr) = opt(spec, "matchResources") {
         // 1.31 reports these under `matchResouces` (sic).
         let key = if Change::BindingMatchResourcesPath.at(minor) {
             "matchResources"
@@ -336,6 +307,20 @@ pub(super) fn validate_binding(obj: &Value, ctx: &Ctx, out: &mut Findings) {
     }
     c.out.errors.extend(late);
     static_suffix(obj, ctx, before, "ValidatingAdmissionPolicyBinding", &mut c);
+}
+
+/// A binding's policyName: a DNS subdomain, whose errors are pushed; the Required for an empty
+/// one is returned, for the caller to place (the validating binding's is declarative from 1.37).
+fn policy_name(spec: &Value, sp: &FieldPath, c: &mut Check) -> Option<Diagnostic> {
+    let pp = sp.child("policyName");
+    let policy = str_of(spec, "policyName");
+    if policy.is_empty() {
+        return Some(Diagnostic::required(&pp, ""));
+    }
+    for m in dns1123_subdomain_name(policy, false) {
+        c.invalid_str(&pp, policy, m);
+    }
+    None
 }
 
 /// The strategies' reserved-suffix rule (from 1.36): an error with
@@ -422,7 +407,7 @@ fn match_resources(mc: &Value, p: &FieldPath, defaulted: bool, c: &mut Check) {
         _ => c.one_of(mc, p, "matchPolicy", "Equivalent", &MATCH_POLICIES),
     }
     for key in ["namespaceSelector", "objectSelector"] {
-        match member(mc, key).and_then(Value::as_object) {
+        match opt(mc, key).and_then(Value::as_object) {
             Some(sel) => super::selector::validate(sel, &p.child(key), c.minor, c.out),
             None if !defaulted => c.push(Diagnostic::required(&p.child(key), "")),
             None => {}
@@ -514,7 +499,7 @@ fn validation(v: &Value, p: &FieldPath, c: &mut Check) {
         };
         c.invalid_str(&p.child("message"), message, msg);
     }
-    if let Some(reason) = member(v, "reason").map(|r| r.as_str().unwrap_or(""))
+    if let Some(reason) = opt(v, "reason").map(|r| r.as_str().unwrap_or(""))
         && !REASONS.contains(&reason)
     {
         c.not_supported(&p.child("reason"), reason, &REASONS);
@@ -596,7 +581,7 @@ fn audit_annotations(policy: &str, audits: &[Value], p: &FieldPath, c: &mut Chec
 fn param_ref(pr: &Value, p: &FieldPath, deny_by_default: bool, c: &mut Check) {
     const EXCLUSIVE: &str = "name and selector are mutually exclusive";
     let name = str_of(pr, "name");
-    let selector = member(pr, "selector");
+    let selector = opt(pr, "selector");
     if !name.is_empty() {
         for m in super::meta::path_segment(name) {
             c.invalid_str(&p.child("name"), name, m);

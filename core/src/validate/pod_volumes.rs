@@ -129,7 +129,7 @@ fn arr<'a>(v: &'a Value, key: &str) -> &'a [Value] {
         .map_or(&[], Vec::as_slice)
 }
 
-fn required_str(v: &Value, key: &str, p: &FieldPath, out: &mut Findings) {
+pub(super) fn required_str(v: &Value, key: &str, p: &FieldPath, out: &mut Findings) {
     if str_of(v, key).is_empty() {
         out.push(Diagnostic::required(&p.child(key), ""));
     }

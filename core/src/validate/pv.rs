@@ -126,18 +126,13 @@ const DEPRECATED_PLUGINS: [(&str, &str, &str); 6] = [
     ),
 ];
 
-/// A member that is present and not null (a null pointer decodes to nil).
-fn member<'a>(v: &'a Value, key: &str) -> Option<&'a Value> {
-    opt(v, key).filter(|m| !m.is_null())
-}
-
 /// A PersistentVolume on create (after ObjectMeta, which meta.rs checks).
 // Kept out of its caller: see `validate::workloads::validate_kind`.
 #[inline(never)]
 pub(super) fn validate(obj: &Value, ctx: &Ctx, out: &mut Findings) {
     let before = out.errors.len();
     let empty = Value::Object(serde_json::Map::new());
-    let spec = member(obj, "spec").unwrap_or(&empty);
+    let spec = opt(obj, "spec").unwrap_or(&empty);
     let name = obj.get("metadata").map_or("", |m| str_of(m, "name"));
     validate_spec(spec, name, ctx, out);
     mount_option_annotation(obj, spec, out);
@@ -167,10 +162,10 @@ fn validate_spec(spec: &Value, pv_name: &str, ctx: &Ctx, out: &mut Findings) {
         ));
     }
     let mut node_affinity = false;
-    if let Some(na) = member(spec, "nodeAffinity") {
+    if let Some(na) = opt(spec, "nodeAffinity") {
         node_affinity = true;
         let np = p.child("nodeAffinity");
-        match member(na, "required") {
+        match opt(na, "required") {
             Some(req) => {
                 super::pod_scheduling::required_node_selector(req, &np.child("required"), ctx, out)
             }
@@ -183,7 +178,7 @@ fn validate_spec(spec: &Value, pv_name: &str, ctx: &Ctx, out: &mut Findings) {
     let opts = EnvOpts::of(ctx);
     let mut n = 0;
     for (key, err_key, dup_key) in SOURCES {
-        let Some(s) = member(spec, key) else { continue };
+        let Some(s) = opt(spec, key) else { continue };
         // Upstream counts a flexVolume without asking whether another source came first.
         if n > 0 && key != "flexVolume" {
             out.push(Diagnostic::forbidden(
@@ -204,7 +199,7 @@ fn validate_spec(spec: &Value, pv_name: &str, ctx: &Ctx, out: &mut Findings) {
     if n == 0 {
         out.push(Diagnostic::required(&p, "must specify a volume type"));
     }
-    if let Some(hp) = member(spec, "hostPath")
+    if let Some(hp) = opt(spec, "hostPath")
         && go_path_clean(str_of(hp, "path")) == "/"
         && policy == "Recycle"
     {
@@ -235,7 +230,7 @@ fn validate_spec(spec: &Value, pv_name: &str, ctx: &Ctx, out: &mut Findings) {
     // PrepareForCreate drops the class with the gate off; the options' EnableVolumeAttributesClass
     // is the gate, so nothing is checked then either way.
     if ctx.gates.enabled(GATE_VAC)
-        && let Some(vac) = member(spec, "volumeAttributesClassName")
+        && let Some(vac) = opt(spec, "volumeAttributesClassName")
     {
         let vac = vac.as_str().unwrap_or("");
         let vp = p.child("volumeAttributesClassName");
@@ -246,7 +241,7 @@ fn validate_spec(spec: &Value, pv_name: &str, ctx: &Ctx, out: &mut Findings) {
                 out.push(Diagnostic::invalid(&vp, vac, m));
             }
         }
-        if member(spec, "csi").is_none() {
+        if opt(spec, "csi").is_none() {
             out.push(Diagnostic::required(
                 &p.child("csi"),
                 "has to be specified when using volumeAttributesClassName",
@@ -271,7 +266,7 @@ fn access_modes(spec: &Value, mp: &FieldPath, out: &mut Findings) {
 /// ValidatePositiveQuantityValue. Entries are taken in name order (upstream ranges over a Go
 /// map, in no fixed order).
 fn capacity(spec: &Value, cp: &FieldPath, minor: u32, defaulted: bool, out: &mut Findings) {
-    let raw = member(spec, "capacity").and_then(Value::as_object);
+    let raw = opt(spec, "capacity").and_then(Value::as_object);
     let mut entries: BTreeMap<&str, Option<Quantity>> = BTreeMap::new();
     for (k, v) in raw.into_iter().flatten() {
         // A null entry decodes to the zero quantity.
@@ -363,16 +358,12 @@ fn source(
     defaulted: bool,
     out: &mut Findings,
 ) {
-    let required = |k: &str, out: &mut Findings| {
-        if str_of(s, k).is_empty() {
-            out.push(Diagnostic::required(&p.child(k), ""));
-        }
-    };
+    let required = |k: &str, out: &mut Findings| pod_volumes::required_str(s, k, p, out);
     match key {
         "glusterfs" => {
             required("endpoints", out);
             required("path", out);
-            if let Some(ns) = member(s, "endpointsNamespace") {
+            if let Some(ns) = opt(s, "endpointsNamespace") {
                 let ns = ns.as_str().unwrap_or("");
                 let np = p.child("endpointsNamespace");
                 if ns.is_empty() {
@@ -408,7 +399,7 @@ fn source(
                     }
                 }
             }
-            if let Some(r) = member(s, "secretRef") {
+            if let Some(r) = opt(s, "secretRef") {
                 let rp = p.child("secretRef");
                 for k in ["name", "namespace"] {
                     if str_of(r, k).is_empty() {
@@ -420,7 +411,7 @@ fn source(
         "azureFile" => {
             required("secretName", out);
             required("shareName", out);
-            if member(s, "secretNamespace").is_some_and(|n| n.as_str().unwrap_or("").is_empty()) {
+            if opt(s, "secretNamespace").is_some_and(|n| n.as_str().unwrap_or("").is_empty()) {
                 out.push(Diagnostic::required(&p.child("secretNamespace"), ""));
             }
         }
@@ -447,7 +438,7 @@ fn source(
                 "nodePublishSecretRef",
                 "nodeExpandSecretRef",
             ] {
-                if let Some(sr) = member(s, r) {
+                if let Some(sr) = opt(s, r) {
                     pv_secret_reference(sr, &p.child(r), out);
                 }
             }
@@ -482,7 +473,7 @@ fn pv_secret_reference(r: &Value, p: &FieldPath, out: &mut Findings) {
 
 /// checkMountOption: the mount-options annotation on a source that takes no mount options.
 fn mount_option_annotation(obj: &Value, spec: &Value, out: &mut Findings) {
-    if TAKE_MOUNT_OPTIONS.iter().any(|k| member(spec, k).is_some()) {
+    if TAKE_MOUNT_OPTIONS.iter().any(|k| opt(spec, k).is_some()) {
         return;
     }
     let has = obj
@@ -569,7 +560,7 @@ fn warnings(obj: &Value, spec: &Value, out: &mut Findings) {
             ),
         );
     }
-    if let Some(req) = member(spec, "nodeAffinity").and_then(|na| member(na, "required")) {
+    if let Some(req) = opt(spec, "nodeAffinity").and_then(|na| opt(na, "required")) {
         let tp = FieldPath::new("spec")
             .child("nodeAffinity")
             .child("required")
@@ -577,10 +568,7 @@ fn warnings(obj: &Value, spec: &Value, out: &mut Findings) {
         for (i, term) in list(req, "nodeSelectorTerms").iter().enumerate() {
             for (j, e) in list(term, "matchExpressions").iter().enumerate() {
                 let key = str_of(e, "key");
-                if let Some((_, msg)) = super::storage_class::DEPRECATED_NODE_LABELS
-                    .iter()
-                    .find(|(k, _)| *k == key)
-                {
+                if let Some(msg) = super::storage_class::deprecated_node_label(key) {
                     let p = tp.index(i).child("matchExpressions").index(j).child("key");
                     warn(
                         &p,
@@ -592,7 +580,7 @@ fn warnings(obj: &Value, spec: &Value, out: &mut Findings) {
         }
     }
     for (key, shown, msg) in DEPRECATED_PLUGINS {
-        if member(spec, key).is_some() {
+        if opt(spec, key).is_some() {
             let p = FieldPath::new("spec").child(shown);
             warn(
                 &p,

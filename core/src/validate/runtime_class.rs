@@ -94,10 +94,7 @@ pub(super) fn validate(obj: &Value, ctx: &Ctx, out: &mut Findings) {
         .and_then(|s| s.get("nodeSelector"))
         .and_then(Value::as_object);
     for key in nodes.into_iter().flatten().map(|(k, _)| k) {
-        if let Some((_, msg)) = super::storage_class::DEPRECATED_NODE_LABELS
-            .iter()
-            .find(|(k, _)| k == key)
-        {
+        if let Some(msg) = super::storage_class::deprecated_node_label(key) {
             let p = sp.child("nodeSelector");
             out.push(
                 Diagnostic::lint(
@@ -160,7 +157,8 @@ mod tests {
         );
         let (e, _) = run(&bad, 34, &[]);
         assert!(
-            e.iter().any(|m| m.starts_with("scheduling.tolerations.tolerations[2].operator:")),
+            e.iter()
+                .any(|m| m.starts_with("scheduling.tolerations.tolerations[2].operator:")),
             "{e:?}"
         );
         let (e, _) = run(&bad, 31, &[]);

@@ -25,7 +25,7 @@ const MAX_PARAMETERS_SIZE: usize = 256 * 1024;
 const GATE_DV_BETA: &str = "DeclarativeValidationBeta";
 
 /// pkg/api/node's deprecatedNodeLabels (the same table at every minor 1.31–1.37).
-pub(super) const DEPRECATED_NODE_LABELS: [(&str, &str); 8] = [
+const DEPRECATED_NODE_LABELS: [(&str, &str); 8] = [
     (
         "beta.kubernetes.io/arch",
         "deprecated since v1.14; use \"kubernetes.io/arch\" instead",
@@ -56,6 +56,15 @@ pub(super) const DEPRECATED_NODE_LABELS: [(&str, &str); 8] = [
         "use \"node-role.kubernetes.io/control-plane\" instead",
     ),
 ];
+
+/// pkg/api/node's GetNodeLabelDeprecatedMessage: the deprecation message of a node label, if
+/// it is deprecated (StorageClass, PersistentVolume and RuntimeClass warnings read it).
+pub(super) fn deprecated_node_label(key: &str) -> Option<&'static str> {
+    DEPRECATED_NODE_LABELS
+        .iter()
+        .find(|(k, _)| *k == key)
+        .map(|(_, msg)| *msg)
+}
 
 /// A topology selector term in raw form: each key's set of values.
 type RawTerm<'a> = BTreeMap<&'a str, BTreeSet<&'a str>>;
@@ -181,7 +190,7 @@ fn warnings(obj: &Value, out: &mut Findings) {
     for (i, term) in list(obj, "allowedTopologies").iter().enumerate() {
         for (j, expr) in list(term, "matchLabelExpressions").iter().enumerate() {
             let key = str_of(expr, "key");
-            if let Some((_, msg)) = DEPRECATED_NODE_LABELS.iter().find(|(k, _)| *k == key) {
+            if let Some(msg) = deprecated_node_label(key) {
                 let p = tp
                     .index(i)
                     .child("matchLabelExpressions")
