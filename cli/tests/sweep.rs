@@ -89,6 +89,44 @@ fn any_number_of_jobs_gives_the_same_json() {
 }
 
 #[test]
+fn blocking_recreate_is_swept_and_costs_the_slowest_jobs_grace_period() {
+    // Four Jobs: under BlockingRecreate the failed Job, whose Pods have all ended, is created
+    // again only once the other three (30 s grace period) are gone.
+    let out = run(&[
+        "sweep",
+        SCENARIO,
+        "--seeds",
+        "4",
+        "--vary=workload.spec.replicatedJobs.0.replicas=4",
+        "--vary=workload.spec.failurePolicy.restartStrategy=Recreate,BlockingRecreate",
+        "--variant",
+        "day={runFor: 6h, workload: {spec: {failurePolicy: {maxRestarts: 1000}}}}",
+        "-o",
+        "json",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let variants = v["variants"].as_array().unwrap();
+    assert_eq!(variants.len(), 2);
+    assert!(
+        variants[1]["name"]
+            .as_str()
+            .unwrap()
+            .ends_with("restartStrategy=BlockingRecreate"),
+        "{}",
+        variants[1]["name"]
+    );
+    let measure = |i: usize, m: &str| variants[i]["measures"][m]["mean"].as_f64().unwrap();
+    assert!(measure(0, "jobsetRestarts") > 0.0);
+    assert!(
+        measure(1, "timeLostSeconds") > measure(0, "timeLostSeconds"),
+        "Recreate {} s, BlockingRecreate {} s",
+        measure(0, "timeLostSeconds"),
+        measure(1, "timeLostSeconds")
+    );
+}
+
+#[test]
 fn table_csv_and_svg() {
     let svg = std::env::temp_dir().join(format!("restartkit-sweep-{}.svg", std::process::id()));
     let t = run(&[

@@ -207,7 +207,7 @@ func runExplainJobSet(n int, seed uint64) (int, int, error) {
 	harnessErrors := 0
 	upStart := time.Now()
 	for i := 0; len(snaps) < n && i < 50*n+100; i++ {
-		sc := g.jobsetTimelineScenario(i, extra, nodeLoss)
+		sc := g.jobsetTimelineScenario(i, extra, nodeLoss, nil)
 		sc.Name = fmt.Sprintf("explain-jobset-%d", i)
 		var taken []jobSnapshot
 		var snapErr error

@@ -269,9 +269,10 @@ func (h *tlHarness) assignSlot(p *corev1.Pod) {
 	for _, q := range h.seenPod {
 		s, ok := h.slotOf[string(q.UID)]
 		terminating := q.DeletionTimestamp != nil
-		if terminating && h.nl != nil && h.nl.lostPod(podKey(q)) && h.replacesOnlyFailed() {
-			// A Pod Terminating on a lost node whose Job replaces only Failed Pods keeps its slot
-			// until Pod GC fails it (restartkit's slots).
+		if terminating && h.replacesOnlyFailed() {
+			// A Terminating Pod whose Job replaces only Failed Pods keeps its slot until it
+			// fails (restartkit's slots): on a lost node until Pod GC fails it, when preempted
+			// or evicted until the kubelet ends it.
 			terminating = false
 		}
 		if ok && ownerUID(q) == owner && !terminating && q.Status.Phase != corev1.PodFailed && q.Status.Phase != corev1.PodSucceeded {
@@ -935,6 +936,26 @@ func (h *tlHarness) act(a kubeletAction) error {
 		cs.Ready, cs.Started = true, ptrTo(true)
 		h.scheduleScript(a.pod, pod, a.ctr)
 		return h.updatePod(pod)
+	case "disrupt":
+		// What the scheduler's preemption (framework/preemption executor.go) or the Eviction
+		// API (registry/core/pod/storage/eviction.go) does to a live Pod: DisruptionTarget by a
+		// status update, then a delete with the Pod's own grace period.
+		if terminal || pod.DeletionTimestamp != nil {
+			return nil
+		}
+		msg := "Eviction API: evicting"
+		if a.rsn == "PreemptionByScheduler" {
+			msg = "default-scheduler: preempting to accommodate a higher priority pod"
+		}
+		pod.Status.Conditions = append(pod.Status.Conditions, corev1.PodCondition{
+			Type: corev1.DisruptionTarget, Status: corev1.ConditionTrue, Reason: a.rsn, Message: msg, LastTransitionTime: now})
+		if err := h.updatePod(pod); err != nil {
+			return err
+		}
+		ev := h.podEvent("Disrupted", pod)
+		ev.Reason = a.rsn
+		h.record(ev)
+		return h.client.CoreV1().Pods(pod.Namespace).Delete(context.Background(), pod.Name, metav1.DeleteOptions{})
 	case "node":
 		// The Pod's node is lost (timeline_nodeloss.go): the cluster takes it from here.
 		if !terminal {
@@ -1045,6 +1066,10 @@ func (h *tlHarness) scheduleScript(key string, pod *corev1.Pod, ctr string) {
 		return
 	}
 	at := h.clock.Now().Add(time.Duration(e.AfterSeconds * float64(time.Second)))
+	if e.Disruption != "" {
+		h.schedule(at, key, "disrupt", 0, e.Disruption)
+		return
+	}
 	if e.NodeFailure {
 		kind := "node"
 		if h.sc.idealisedNodeLoss() {

@@ -27,6 +27,7 @@ var (
 	flagTimelineBatch          = flag.Duration("timeline-batch", 0, "the Job controller's SyncJobBatchPeriod in the harness (upstream's is 1s; 0 compares exactly, see docs/oracle.md)")
 	flagTimelineDump           = flag.String("timeline-dump", "", "write every timeline scenario with both reduced timelines (JSON lines) to this file")
 	flagTimelineJobSetN        = flag.Int("timeline-jobset-n", 100, "generated JobSet scenarios for the timeline leg (real JobSet + Job controllers), after the Job scenarios")
+	flagTimelineDisruption     = flag.Float64("timeline-disruption", 0.08, "in generated Job and JobSet scenarios, the probability that a scripted run (not a node loss) ends with the Pod preempted or evicted instead")
 	flagTimelineJobSetNodeLoss = flag.Float64("timeline-jobset-nodeloss", 0.1, "in generated JobSet scenarios, the probability that a scripted run ends with its node lost (real node chain, timeline_nodeloss.go)")
 	flagTimelineReplay         = flag.Bool("timeline-replay-all", false, "play every scenario upstream twice more and report each whose upstream timeline is not reproducible (UNSTABLE), agreeing or not: checks the harness's determinism")
 )
@@ -41,6 +42,10 @@ type tlExit struct {
 	Times         *int    `json:"times,omitempty"`
 	Reason        string  `json:"reason,omitempty"`
 	NodeFailure   bool    `json:"nodeFailure,omitempty"`
+	// Disruption: instead of exiting, the Pod is preempted (PreemptionByScheduler) or evicted
+	// (EvictionByEvictionAPI) at this time (the harness does what the scheduler or the
+	// Eviction API does: DisruptionTarget, then a graceful delete).
+	Disruption string `json:"disruption,omitempty"`
 }
 
 type tlScenario struct {
@@ -403,8 +408,12 @@ func restartkitTimelines(scs []*tlScenario) ([]tlOutcome, []string, error) {
 					if e.Reason == "node.kubernetes.io/unreachable" {
 						o.Events = append(o.Events, tlEvent{T: e.T, Event: "Tainted", Job: j, Index: ix})
 					}
-				case "Evicted":
-					o.Events = append(o.Events, tlEvent{T: e.T, Event: "Evicted", Job: j, Index: ix, Reason: e.Reason})
+				case "Evicted", "Preempted":
+					ev := "Evicted"
+					if e.Reason == "PreemptionByScheduler" || e.Reason == "EvictionByEvictionAPI" {
+						ev = "Disrupted"
+					}
+					o.Events = append(o.Events, tlEvent{T: e.T, Event: ev, Job: j, Index: ix, Reason: e.Reason})
 				case "Succeeded":
 					o.Events = append(o.Events, tlEvent{T: e.T, Event: "PodSucceeded", Job: j, Index: ix})
 				case "Deleted":
@@ -456,7 +465,9 @@ func restartkitTimelines(scs []*tlScenario) ([]tlOutcome, []string, error) {
 var tlEventOrder = map[string]int{"PodFailed": 0, "PodSucceeded": 1, "Condition": 2, "JobSet": 3, "JobDeleted": 4, "PodDeleted": 5,
 	"JobGone": 6, "JobCreated": 7, "PodCreated": 8, "SyncError": 9,
 	// a lost node's chain (timeline_nodeloss.go)
-	"NodeLost": 10, "NodeNotReady": 11, "Tainted": 12, "Evicted": 13, "PodGC": 14}
+	"NodeLost": 10, "NodeNotReady": 11, "Tainted": 12, "Evicted": 13, "PodGC": 14,
+	// a preemption or an eviction through the Eviction API
+	"Disrupted": 15}
 
 // canonical orders one side's events for the comparison: by time, then kind, index, condition.
 // Within one instant the order of Pod events is not a fact either side can be held to (the
@@ -639,6 +650,10 @@ func runTimeline(n int, seed uint64) (int, int, error) {
 	nodeLossGen := gen{rand.New(rand.NewPCG(seed, 0x6e6f6465))}
 	// A JobSet scenario's nodeLoss block and tolerations draw from a stream of their own too.
 	jobsetNodeLossGen := gen{rand.New(rand.NewPCG(seed, 0x6a736e6c))}
+	// And its restart strategy, added later, from a fourth.
+	jobsetStrategyGen := gen{rand.New(rand.NewPCG(seed, 0x6a737273))}
+	// Disruptions (issue 42), added after both families, from a fifth stream of their own.
+	disruptionGen := gen{rand.New(rand.NewPCG(seed, 0x64697372))}
 	upStart := time.Now()
 	for i := 0; i < total; i++ {
 		var sc *tlScenario
@@ -647,8 +662,10 @@ func runTimeline(n int, seed uint64) (int, int, error) {
 			sc = given[i]
 		case i < n:
 			sc = g.timelineScenario(i, extra)
+			disruptionGen.disrupt(sc)
 		case i < n+*flagTimelineJobSetN:
-			sc = g.jobsetTimelineScenario(i-n, extra, jobsetNodeLossGen)
+			sc = g.jobsetTimelineScenario(i-n, extra, jobsetNodeLossGen, &jobsetStrategyGen)
+			disruptionGen.disrupt(sc)
 		default:
 			sc = nodeLossGen.nodeLossTimelineScenario(i - n - *flagTimelineJobSetN)
 		}
@@ -844,4 +861,22 @@ func (g gen) exitScript(at tlExit, codes []int32, nodeFailure float64, fam *[]st
 		exits = append(exits, e)
 	}
 	return exits
+}
+
+// disrupt turns some scripted runs of a generated scenario (probability -timeline-disruption
+// each, none that loses its node) into a preemption or an eviction, family
+// disruption:<reason>. Drawn after the scenario, from a stream of its own, so that the rest of
+// the scenario is as the seed gave it before.
+func (g gen) disrupt(sc *tlScenario) {
+	var fam []string
+	for k := range sc.Exits {
+		if sc.Exits[k].NodeFailure || !g.chance(*flagTimelineDisruption) {
+			continue
+		}
+		sc.Exits[k].Disruption = g.pick("PreemptionByScheduler", "EvictionByEvictionAPI").(string)
+		fam = append(fam, "disruption:"+sc.Exits[k].Disruption)
+	}
+	if len(fam) > 0 {
+		sc.family += "," + strings.Join(dedupe(fam), ",")
+	}
 }

@@ -20,7 +20,9 @@ import (
 // cluster does about it (the `nodeLoss` block, the Pods' tolerations) from nodeLoss, a third
 // stream: the node failures themselves are g's draws (with probability -timeline-jobset-nodeloss
 // per scripted run), so at the default the scenarios of a seed are as before but for that block.
-func (g gen) jobsetTimelineScenario(i int, extra, nodeLoss gen) *tlScenario {
+// The failurePolicy's restartStrategy (Recreate by default, or BlockingRecreate) comes from
+// strategy, a fourth stream (nil: Recreate only, for the explain leg).
+func (g gen) jobsetTimelineScenario(i int, extra, nodeLoss gen, strategy *gen) *tlScenario {
 	var fam []string
 	withInit := false
 	nrj := 1 + g.r.IntN(3)
@@ -120,6 +122,10 @@ func (g gen) jobsetTimelineScenario(i int, extra, nodeLoss gen) *tlScenario {
 			fp["rules"] = rules
 		} else {
 			fam = append(fam, "failurePolicy:default")
+		}
+		if strategy != nil && strategy.chance(0.4) {
+			fp["restartStrategy"] = "BlockingRecreate"
+			fam = append(fam, "restartStrategy:BlockingRecreate")
 		}
 		jsSpec["failurePolicy"] = fp
 		fam = append(fam, fmt.Sprintf("maxRestarts:%d", fp["maxRestarts"]))

@@ -361,6 +361,52 @@ fn a_jobset_restart_deletes_the_jobs_and_recreates_each_once_its_pods_are_gone()
 }
 
 #[test]
+fn blocking_recreate_creates_no_job_until_every_job_of_the_restart_is_gone() {
+    // jobset_controller.go constructJobsFromTemplate (v0.12.0): with BlockingRecreate nothing
+    // is created while a Job of the earlier attempt exists. The failed workers-0 goes at once, as
+    // under Recreate, but waits for workers-1's running Pod and its 30 s grace period.
+    let out = simulate(json!({
+        "runFor": "1h", "startupSeconds": 5, "podRescheduleSeconds": 30,
+        "workload": jobset(json!({"failurePolicy": {"maxRestarts": 1, "restartStrategy": "BlockingRecreate"},
+            "replicatedJobs": [workers(2, None)]})),
+        "exits": [{"container": "main", "replicatedJob": "workers", "jobIndex": 0, "afterSeconds": 10, "exitCode": 1}],
+    }));
+    let e = |t: f64, o: &str, ev: &str, r: &str| (t, o.to_owned(), ev.to_owned(), r.to_owned());
+    let events = jobset_events(&out);
+    assert_eq!(
+        events[..10].to_vec(),
+        vec![
+            e(0.0, "train-workers-0", "Created", "JobCreated"),
+            e(0.0, "train-workers-1", "Created", "JobCreated"),
+            e(15.0, "train-workers-0", "Failed", "BackoffLimitExceeded"),
+            e(15.0, "train", "Restarting", "DefaultFailurePolicy"),
+            e(15.0, "train-workers-0", "Deleted", "Deleting"),
+            e(15.0, "train-workers-1", "Deleted", "Deleting"),
+            e(15.0, "train-workers-0", "Gone", "Deleted"),
+            e(45.0, "train-workers-1", "Gone", "Deleted"),
+            e(45.0, "train-workers-0", "Created", "JobCreated"),
+            e(45.0, "train-workers-1", "Created", "JobCreated"),
+        ],
+        "{events:#?}"
+    );
+    // workers-0's slot now waits 15 -> 80 as well (30 s longer than under Recreate).
+    let recreate = simulate(json!({
+        "runFor": "1h", "startupSeconds": 5, "podRescheduleSeconds": 30,
+        "workload": jobset(json!({"failurePolicy": {"maxRestarts": 1}, "replicatedJobs": [workers(2, None)]})),
+        "exits": [{"container": "main", "replicatedJob": "workers", "jobIndex": 0, "afterSeconds": 10, "exitCode": 1}],
+    }));
+    let lost = |o: &Value| o["summary"]["timeLostSeconds"].as_f64().unwrap();
+    assert!(
+        lost(&out) > lost(&recreate),
+        "{} vs {}",
+        out["summary"],
+        recreate["summary"]
+    );
+    assert_eq!(out["jobset"]["phase"], "Failed");
+    assert_eq!(out["jobset"]["restarts"], 1);
+}
+
+#[test]
 fn a_job_in_deletion_does_not_count_a_pod_that_ends_after_its_deletion() {
     // workers-1's Pod (podFailurePolicy: podReplacementPolicy Failed, so a terminating Pod is
     // not counted at once) fails by itself during its grace period: the Job being deleted
@@ -1444,11 +1490,31 @@ fn fields_whose_behaviour_is_not_modelled_are_refused_by_name() {
         )),
         "scenario.workload.spec.startupPolicy.startupPolicyOrder"
     );
+    // InPlaceRestart, admitted (its gate on, the Jobs shaped as the webhook demands).
+    let mut in_place =
+        jobset(json!({"failurePolicy": {"maxRestarts": 1, "restartStrategy": "InPlaceRestart"}}));
+    for rj in in_place["spec"]["replicatedJobs"].as_array_mut().unwrap() {
+        let spec = &mut rj["template"]["spec"];
+        spec["backoffLimit"] = json!(i32::MAX);
+        spec["podReplacementPolicy"] = json!("Failed");
+        spec["completions"] = json!(1);
+        spec["parallelism"] = json!(1);
+    }
+    let r = restartkit::handle(restartkit::Request {
+        op: "simulate".into(),
+        input: json!({"scenario": {"runFor": "10m", "featureGates": {"InPlaceRestart": true},
+            "workload": in_place}}),
+    });
+    let restartkit::Response::Error { errors, .. } = r else {
+        panic!("simulated InPlaceRestart, which is not modelled")
+    };
     assert_eq!(
-        refusal(jobset(
-            json!({"failurePolicy": {"maxRestarts": 1, "restartStrategy": "BlockingRecreate"}})
-        )),
-        "scenario.workload.spec.failurePolicy.restartStrategy"
+        (errors[0].code.as_deref(), errors[0].field.as_str()),
+        (
+            Some("not-modelled"),
+            "scenario.workload.spec.failurePolicy.restartStrategy"
+        ),
+        "{errors:?}"
     );
     assert_eq!(
         refusal(jobset(json!({"suspend": true}))),
@@ -1463,6 +1529,24 @@ fn fields_whose_behaviour_is_not_modelled_are_refused_by_name() {
     let job = json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j", "namespace": "default"},
         "spec": {"suspend": true, "template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "c", "image": "i"}]}}}});
     assert_eq!(refusal(job), "scenario.workload.spec.suspend");
+    // A Pod's own deadline (the kubelet's DeadlineExceeded) is refused wherever the Pod spec is.
+    let job = json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j", "namespace": "default"},
+        "spec": {"template": {"spec": {"restartPolicy": "Never", "activeDeadlineSeconds": 60,
+            "containers": [{"name": "c", "image": "i"}]}}}});
+    assert_eq!(
+        refusal(job),
+        "scenario.workload.spec.template.spec.activeDeadlineSeconds"
+    );
+    let mut deadline = jobset(json!({}));
+    deadline["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"]["activeDeadlineSeconds"] =
+        json!(60);
+    assert_eq!(
+        refusal(deadline),
+        "scenario.workload.spec.replicatedJobs[0].template.spec.template.spec.activeDeadlineSeconds"
+    );
+    let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "default"},
+        "spec": {"activeDeadlineSeconds": 60, "containers": [{"name": "c", "image": "i"}]}});
+    assert_eq!(refusal(pod), "scenario.workload.spec.activeDeadlineSeconds");
     // The defaults are modelled: AnyOrder, Recreate, suspend false are simulated.
     simulate(json!({"runFor": "10m", "workload": jobset(json!({
         "startupPolicy": {"startupPolicyOrder": "AnyOrder"}, "suspend": false,
@@ -2012,19 +2096,29 @@ fn a_sidecars_pending_backoff_is_not_counted_after_its_pod_ended() {
     // the run end at 950 s and counted the sidecar's whole wait: 950 s simulated, 910 s lost.
     let out = simulate(sidecar_done_at_900("Pod"));
     let last = out["timeline"].as_array().unwrap().last().unwrap().clone();
-    assert_eq!((last["t"].as_f64(), last["event"].as_str()), (Some(900.0), Some("Succeeded")));
+    assert_eq!(
+        (last["t"].as_f64(), last["event"].as_str()),
+        (Some(900.0), Some("Succeeded"))
+    );
     let s = &out["summary"];
     assert_eq!(s["endSeconds"], 900.0, "{s}");
     // Lost: every second of the 900 the sidecar did not run (7 runs of 5 s), nothing after.
     let runs = starts(&out, "log-shipper").len() as f64;
-    assert_eq!(s["timeLostSeconds"].as_f64(), Some(900.0 - 5.0 * runs), "{s}");
+    assert_eq!(
+        s["timeLostSeconds"].as_f64(),
+        Some(900.0 - 5.0 * runs),
+        "{s}"
+    );
     assert_eq!(out["pods"][0]["phase"], "Succeeded");
 
     // The same Pod as a Job's: the Job completes at 900 s, and so does the run.
     let out = simulate(sidecar_done_at_900("Job"));
     assert_eq!(out["jobs"][0]["phase"], "Complete");
     assert_eq!(out["summary"]["endSeconds"], 900.0);
-    assert_eq!(out["summary"]["timeLostSeconds"].as_f64(), Some(900.0 - 5.0 * runs));
+    assert_eq!(
+        out["summary"]["timeLostSeconds"].as_f64(),
+        Some(900.0 - 5.0 * runs)
+    );
 }
 
 #[test]
@@ -2098,4 +2192,99 @@ fn a_jobset_restart_deletes_every_replaced_pod_in_creation_order() {
     assert_eq!(a, b);
     assert_eq!(out["pods"], short["pods"]);
     assert_eq!(out["jobs"], short["jobs"]);
+}
+
+/// A preempted or evicted Pod gets DisruptionTarget, is deleted with its grace period and killed
+/// at its end (137): an Ignore rule on DisruptionTarget keeps it off the backoff limit, and
+/// without one it counts (kubernetes#130881's drained and preempted Pods).
+#[test]
+fn a_preempted_or_evicted_pod_is_disrupted_then_killed_at_the_end_of_its_grace_period() {
+    let ignore =
+        json!({"rules": [{"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget"}]}]});
+    for by in ["PreemptionByScheduler", "EvictionByEvictionAPI"] {
+        let run = |pfp: Value| {
+            simulate(json!({
+                "runFor": "10m", "startupSeconds": 5,
+                "workload": job(pfp, 0),
+                "exits": [{"afterSeconds": 60, "exitCode": 0, "times": 1, "disruption": by}],
+            }))
+        };
+        let out = run(ignore.clone());
+        let pod_events: Vec<(f64, String, String)> = out["timeline"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["object"] == "pod/ml/train-0-0")
+            .map(|e| {
+                (
+                    e["t"].as_f64().unwrap(),
+                    e["event"].as_str().unwrap().to_owned(),
+                    e["reason"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect();
+        let event = if by == "PreemptionByScheduler" {
+            "Preempted"
+        } else {
+            "Evicted"
+        };
+        assert!(
+            pod_events.contains(&(65.0, event.to_owned(), by.to_owned())),
+            "{pod_events:?}"
+        );
+        assert!(
+            pod_events.contains(&(65.0, "Deleted".to_owned(), "Terminating".to_owned())),
+            "{pod_events:?}"
+        );
+        // Killed 30 s later (the default grace period): the Job ignores it and replaces it.
+        assert_eq!(out["jobs"][0]["failed"], 0, "{}", out["jobs"]);
+        assert_eq!(out["jobs"][0]["phase"], "Running", "{}", out["jobs"]);
+        assert_eq!(out["summary"]["podsReplaced"], 1, "{}", out["summary"]);
+        // Without the rule the disrupted Pod spends the backoff limit of 0.
+        let counted = run(Value::Null);
+        assert_eq!(counted["jobs"][0]["phase"], "Failed", "{}", counted["jobs"]);
+        assert_eq!(counted["jobs"][0]["reason"], "BackoffLimitExceeded");
+    }
+    // A run that is both a node failure and a disruption is refused by name.
+    let err = simulate_err(json!({"runFor": "10m", "workload": job(Value::Null, 0),
+        "exits": [{"afterSeconds": 60, "exitCode": 0, "nodeFailure": true, "disruption": "PreemptionByScheduler"}]}));
+    assert!(err.contains("scenario.exits[0].disruption"), "{err}");
+    let err = simulate_err(json!({"runFor": "10m", "workload": job(Value::Null, 0),
+        "exits": [{"afterSeconds": 60, "exitCode": 0, "disruption": "Drain"}]}));
+    assert!(err.contains("Drain"), "{err}");
+}
+
+/// The preemption and eviction faults disrupt running Pods at their rate: with an Ignore rule
+/// the Job never spends its backoff limit of 0 on them.
+#[test]
+fn preemption_and_eviction_faults_disrupt_running_pods() {
+    for kind in ["preemption", "eviction"] {
+        let out = simulate(json!({
+            "runFor": "2h", "seed": 5,
+            "workload": job(json!({"rules": [{"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget"}]}]}), 0),
+            "faults": [{"kind": kind, "ratePerHour": 6}],
+        }));
+        let event = if kind == "preemption" {
+            "Preempted"
+        } else {
+            "Evicted"
+        };
+        let disrupted = out["timeline"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["event"] == event)
+            .count() as u64;
+        assert!(disrupted >= 3, "{kind}: {}", out["summary"]);
+        // Each disrupted Pod is replaced once its back-off allows (the last one's may fall past
+        // the run's end: the ignored failures still grow the back-off, kubernetes#130881).
+        let replaced = out["summary"]["podsReplaced"].as_u64().unwrap();
+        assert!(
+            replaced + 1 >= disrupted && replaced <= disrupted,
+            "{}",
+            out["summary"]
+        );
+        assert_eq!(out["jobs"][0]["phase"], "Running");
+        assert_eq!(out["jobs"][0]["failed"], 0);
+    }
 }

@@ -557,6 +557,10 @@ where upstream returns a plain message (JobSet and Kruise webhooks, kubelet conf
     fixes: NotRequired[List[Fix]]
 
 
+#: Who disrupts a Pod (`exits[].disruption`): the DisruptionTarget condition's reason.
+Disruption: TypeAlias = Union[Literal["PreemptionByScheduler"], Literal["EvictionByEvictionAPI"]]
+
+
 DocumentComparison = TypedDict("DocumentComparison", {"index": int, "kind": NotRequired[Optional[str]], "name": NotRequired[Optional[str]], "line": int, "from": Side, "to": Side, "changes": List[Change]})
 
 
@@ -650,7 +654,7 @@ class Fault(TypedDict):
     podIndex: NotRequired[Optional[int]]
 
 
-FaultKind: TypeAlias = Union[Literal["containerExit"], Literal["oomKill"], Literal["nodeFailure"]]
+FaultKind: TypeAlias = Union[Literal["containerExit"], Literal["oomKill"], Literal["nodeFailure"], Literal["preemption"], Literal["eviction"]]
 
 
 class FieldEdit(TypedDict):
@@ -1539,6 +1543,8 @@ class ScriptedExit(TypedDict):
     reason: NotRequired[Optional[str]]
     #: Instead of the container exiting, the Pod's node is lost at this time (its kubelet stops): the node lifecycle controller, taint eviction and Pod GC take it from there (`nodeLoss`; docs/simulation.md, "A lost node").
     nodeFailure: NotRequired[bool]
+    #: Instead of the container exiting, the Pod is disrupted at this time while its node lives: the scheduler preempts it (`PreemptionByScheduler`) or an eviction — `kubectl drain`, cluster-autoscaler's scale-down — evicts it through the Eviction API (`EvictionByEvictionAPI`; the PodDisruptionBudget is taken to allow it). Either adds the DisruptionTarget condition with that reason and deletes the Pod with its grace period; the kubelet kills what still runs at its end (exit code 137).
+    disruption: NotRequired[Optional[Disruption]]
 
 
 Severity: TypeAlias = Union[Literal["error"], Literal["warning"], Literal["info"]]

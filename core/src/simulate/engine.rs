@@ -9,7 +9,6 @@
 //! (faults and ContainerRecreateRequests), `pod_lifecycle` (a Pod's end),
 //! `job_controller`, `jobset` (the JobSet controller) and `results`.
 
-use crate::versions::Change;
 use super::decide::{ContainerShape, Decider, FailureShape, PodFailureOutcome};
 use super::scenario::{FaultKind, Scenario, Selector};
 use super::summary::{
@@ -24,6 +23,7 @@ use crate::diag::Diagnostic;
 use crate::eval::job_compiled::{CompiledPodFailurePolicy, Decision, UNKNOWN_CONTAINER};
 use crate::eval::kubelet::{CompiledContainerPolicy, KubeletDecision};
 use crate::features::FeatureGates;
+use crate::versions::Change;
 use dary_heap::QuaternaryHeap;
 use rustc_hash::FxHashMap;
 use serde_json::Value;
@@ -275,6 +275,12 @@ enum Ev {
         pod: usize,
         pgen: u32,
     },
+    /// Pod `pod` (while in `pgen`) is preempted or evicted (`exits[].disruption`).
+    Disrupt {
+        pod: usize,
+        pgen: u32,
+        by: super::scenario::Disruption,
+    },
     /// The node lifecycle controller's NoExecute tainting pass over the zone's queue.
     TaintPass,
     /// The kubelet's sync restarts every container of Pod `pod` (a RestartAllContainers rule
@@ -435,6 +441,10 @@ struct IndexState {
     started: bool,
     /// When its last Pod failed, in ms (the per-index back-off runs from there).
     last_finish_ms: Option<u64>,
+    /// That Pod: with backoffLimitPerIndex its deletion waits for its replacement
+    /// (getPodsWithDelayedDeletionPerIndex), so each sync reads its finish time afresh — a
+    /// Pod counted at its deletion finishes again when the kubelet ends it.
+    last_failed: Option<usize>,
 }
 
 /// The Pod counts a Job's status carries: status.active, status.ready and status.terminating
@@ -701,6 +711,17 @@ impl<'a> Engine<'a> {
                 )
             })
         };
+        if let Some(i) = sc
+            .exits
+            .iter()
+            .position(|e| e.node_failure && e.disruption.is_some())
+        {
+            return Err(Diagnostic::request(
+                "invalid-input",
+                &format!("scenario.exits[{i}].disruption"),
+                "a scripted run ends with a node failure or a disruption, not both: the disruption needs the node's kubelet to stop the Pod",
+            ));
+        }
         let node_loss = node_state::NodeLossConfig::new(sc.node_loss.as_ref(), decider.minor())?;
         let slots = templates
             .iter()
@@ -1044,6 +1065,7 @@ impl<'a> Engine<'a> {
                 }
             }
             Ev::NodeNotReady { pod, pgen } => self.on_node_not_ready(pod, pgen),
+            Ev::Disrupt { pod, pgen, by } => self.on_disrupt(pod, pgen, by),
             Ev::TaintPass => self.on_taint_pass(),
             Ev::RestartContainer { pod, pgen, c } => {
                 if !self.kubelet_gone(pod) {

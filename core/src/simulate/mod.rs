@@ -67,6 +67,23 @@ fn unmodelled_field(kind: &str, w: &Value) -> Option<(String, &'static str)> {
             "a suspended workload creates no Pods until it is resumed",
         ));
     }
+    // A Pod's own activeDeadlineSeconds: the kubelet fails the Pod (reason DeadlineExceeded)
+    // once it has been active that long; not modelled (a Job's is).
+    const POD_DEADLINE: &str = "the kubelet fails a Pod active longer than its activeDeadlineSeconds, which is not modelled (a Job's activeDeadlineSeconds is)";
+    let pod_template = match kind {
+        "Pod" => Some(("spec.activeDeadlineSeconds".to_owned(), spec)),
+        "Job" => spec
+            .pointer("/template/spec")
+            .map(|p| ("spec.template.spec.activeDeadlineSeconds".to_owned(), p)),
+        _ => None,
+    };
+    if let Some((field, pod)) = pod_template
+        && pod
+            .get("activeDeadlineSeconds")
+            .is_some_and(|v| !v.is_null())
+    {
+        return Some((field, POD_DEADLINE));
+    }
     if kind != "JobSet" {
         return None;
     }
@@ -83,11 +100,11 @@ fn unmodelled_field(kind: &str, w: &Value) -> Option<(String, &'static str)> {
     if let Some(s) = spec
         .pointer("/failurePolicy/restartStrategy")
         .and_then(Value::as_str)
-        && s != "Recreate"
+        && s == "InPlaceRestart"
     {
         return Some((
             "spec.failurePolicy.restartStrategy".into(),
-            "only the Recreate restart strategy is modelled (BlockingRecreate waits for every Job to be gone; InPlaceRestart restarts Pods in place)",
+            "the InPlaceRestart strategy (restarting Pods in place behind the JobSet's barrier) is not modelled; Recreate and BlockingRecreate are",
         ));
     }
     let rjs = spec.get("replicatedJobs").and_then(Value::as_array)?;
@@ -100,6 +117,17 @@ fn unmodelled_field(kind: &str, w: &Value) -> Option<(String, &'static str)> {
             return Some((
                 format!("spec.replicatedJobs[{i}].dependsOn"),
                 "dependsOn creates a replicatedJob's Jobs once those it depends on are ready or complete, and Pod readiness is not modelled",
+            ));
+        }
+        if rj
+            .pointer("/template/spec/template/spec/activeDeadlineSeconds")
+            .is_some_and(|v| !v.is_null())
+        {
+            return Some((
+                format!(
+                    "spec.replicatedJobs[{i}].template.spec.template.spec.activeDeadlineSeconds"
+                ),
+                POD_DEADLINE,
             ));
         }
         if truthy(rj.pointer("/template/spec/suspend")) {
@@ -320,6 +348,9 @@ mod tests {
             "faults": [{"kind": "containerExit", "container": "trainer", "ratePerHour": 1, "exitCodes": [42]}],
         }));
         assert!(replaced > 800, "{replaced} replaced");
-        assert!(slots <= 6, "{slots} Pod slots held for {replaced} replacements");
+        assert!(
+            slots <= 6,
+            "{slots} Pod slots held for {replaced} replacements"
+        );
     }
 }

@@ -137,6 +137,42 @@ pub struct ScriptedExit {
     /// (`nodeLoss`; docs/simulation.md, "A lost node").
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub node_failure: bool,
+    /// Instead of the container exiting, the Pod is disrupted at this time while its node
+    /// lives: the scheduler preempts it (`PreemptionByScheduler`) or an eviction — `kubectl
+    /// drain`, cluster-autoscaler's scale-down — evicts it through the Eviction API
+    /// (`EvictionByEvictionAPI`; the PodDisruptionBudget is taken to allow it). Either adds the
+    /// DisruptionTarget condition with that reason and deletes the Pod with its grace period;
+    /// the kubelet kills what still runs at its end (exit code 137).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disruption: Option<Disruption>,
+}
+
+/// Who disrupts a Pod (`exits[].disruption`): the DisruptionTarget condition's reason.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+pub enum Disruption {
+    /// The scheduler's preemption of a lower-priority victim (pkg/scheduler/framework/preemption).
+    PreemptionByScheduler,
+    /// The Eviction API (pkg/registry/core/pod/storage/eviction.go): kubectl drain,
+    /// cluster-autoscaler's scale-down, a descheduler.
+    EvictionByEvictionAPI,
+}
+
+impl Disruption {
+    /// The DisruptionTarget condition's reason and message as upstream writes them (the
+    /// preemptor's scheduler taken to be default-scheduler).
+    pub fn condition(self) -> (&'static str, &'static str) {
+        match self {
+            Disruption::PreemptionByScheduler => (
+                "PreemptionByScheduler",
+                "default-scheduler: preempting to accommodate a higher priority pod",
+            ),
+            Disruption::EvictionByEvictionAPI => {
+                ("EvictionByEvictionAPI", "Eviction API: evicting")
+            }
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -148,6 +184,11 @@ pub enum FaultKind {
     OomKill,
     /// The Pod's node is lost (as `exits[].nodeFailure`; see `nodeLoss`).
     NodeFailure,
+    /// The scheduler preempts the Pod (as `exits[].disruption: PreemptionByScheduler`).
+    Preemption,
+    /// The Eviction API evicts the Pod: a drain or a scale-down (as `exits[].disruption:
+    /// EvictionByEvictionAPI`).
+    Eviction,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]

@@ -1,7 +1,8 @@
 //! What happens to running Pods from outside: stochastic faults (container exits, OOM kills,
-//! node failures), OpenKruise ContainerRecreateRequests, and the GPU time lost to them.
+//! node failures, preemptions and evictions), OpenKruise ContainerRecreateRequests, and the GPU time lost to them.
 
 use super::*;
+use crate::simulate::scenario::Disruption;
 
 impl Engine<'_> {
     pub(super) fn schedule_fault(&mut self, p: usize, fi: usize, t: u64) {
@@ -50,6 +51,8 @@ impl Engine<'_> {
         self.summary.faults += 1;
         match kind {
             FaultKind::NodeFailure => self.node_lost(p)?,
+            FaultKind::Preemption => self.on_disrupt(p, pgen, Disruption::PreemptionByScheduler),
+            FaultKind::Eviction => self.on_disrupt(p, pgen, Disruption::EvictionByEvictionAPI),
             FaultKind::ContainerExit | FaultKind::OomKill => {
                 let count = self.fault_targets(p, fi).count();
                 if count > 0 {

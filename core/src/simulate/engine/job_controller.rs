@@ -436,6 +436,7 @@ impl Engine<'_> {
                     ix.ignored += 1;
                 }
                 ix.last_finish_ms = Some(fin);
+                ix.last_failed = Some(p);
                 if let Some(limit) = per_index
                     && !ix.failed
                     && !ix.done
@@ -697,9 +698,14 @@ impl Engine<'_> {
         let Some(ix) = self.jobs.get(j).and_then(|x| x.indexes.get(index as usize)) else {
             return Ok(0);
         };
-        let Some(last) = ix.last_finish_ms else {
+        let Some(mut last) = ix.last_finish_ms else {
             return Ok(0);
         };
+        if let Some(p) = ix.last_failed
+            && self.pods.get(p).is_some_and(|x| x.job == Some(j) && x.index == index)
+        {
+            last = self.finish_ms(p);
+        }
         let backoff = self.decider.job_backoff_ms(ix.failure_count + ix.ignored);
         Ok((last + backoff).saturating_sub(self.now))
     }
@@ -757,6 +763,14 @@ impl Engine<'_> {
     /// The controller deletes Pod `p`: it is terminating until its grace period is over (the
     /// kubelet then kills what still runs); a Pod no container ever started goes at once.
     pub(super) fn delete_pod(&mut self, p: usize) {
+        self.delete_pod_by(p, Deleter::Controller);
+    }
+
+    /// Pod `p` is deleted by `by`. Without a grace period a controller's delete (the Job's, the
+    /// garbage collector's) removes the Pod once its finalizer is dropped, before the kubelet
+    /// reports a phase; a preemption's or an eviction's leaves the live Job's finalizer on it,
+    /// so the kubelet first kills it and reports it Failed.
+    pub(super) fn delete_pod_by(&mut self, p: usize, by: Deleter) {
         let now = self.now;
         let Some(pod) = self.pods.get_mut(p) else {
             return;
@@ -793,7 +807,7 @@ impl Engine<'_> {
             }
             return;
         }
-        if grace == 0 {
+        if grace == 0 && by == Deleter::Controller {
             // Deleted without a grace period: the API server removes it at once (once the
             // controller has dropped its finalizer), before the kubelet reports a phase.
             self.kill_pod(p);
@@ -809,6 +823,12 @@ impl Engine<'_> {
             .pods
             .get(p)
             .is_some_and(|x| x.containers.iter().any(|c| c.running));
+        // Until the kubelet ends it, a Job that counts the deleted Pod as failed reads its
+        // finish time from the deletion (getFinishedTime: no container has terminated, Ready
+        // is still True, so deletionTimestamp − grace period), for its pod-failure back-off.
+        if let Some(pod) = self.pods.get_mut(p) {
+            pod.finished_ms = now;
+        }
         let at = if running { now + grace } else { now };
         self.schedule(at, Ev::Kill { pod: p, pgen });
     }
@@ -1034,4 +1054,13 @@ mod tests {
         assert_eq!(parse_indexes("7", 4), None);
         assert_eq!(parse_indexes("x", 4), None);
     }
+}
+
+/// Who deletes a Pod (`Engine::delete_pod_by`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Deleter {
+    /// The Job controller or the garbage collector.
+    Controller,
+    /// The scheduler's preemption or the Eviction API.
+    Disruption,
 }

@@ -404,6 +404,13 @@ impl Engine<'_> {
     /// at once; an index that had a Pod before gets a replacement (it waits
     /// podRescheduleSeconds), and its slot has waited since the deletion.
     pub(super) fn create_missing_jobs(&mut self) {
+        // BlockingRecreate (jobset_controller.go `constructJobsFromTemplate`): while any Job
+        // marked for recreation still exists — in deletion or not yet deleted, of an earlier
+        // run or restarted by RestartJob — no Job is created at all; Recreate creates each Job
+        // again as soon as its own predecessor is gone.
+        if self.blocking_recreate() && self.previous_job_exists() {
+            return;
+        }
         // In creation order, as a reconcile lists them.
         let jobs = &self.jobs;
         self.awaiting_recreation
@@ -450,5 +457,25 @@ impl Engine<'_> {
                 }
             }
         }
+    }
+
+    /// Whether the JobSet's `failurePolicy.restartStrategy` is `BlockingRecreate`.
+    fn blocking_recreate(&self) -> bool {
+        self.jobset
+            .as_ref()
+            .and_then(|js| js.spec.failure_policy.as_ref())
+            .and_then(|fp| fp.restart_strategy.as_deref())
+            == Some("BlockingRecreate")
+    }
+
+    /// Whether a Job of `ownedJobs.previous` is still in the API: one whose restart-attempt
+    /// label is below `status.restarts`, or whose job-restart-attempt label is below its target
+    /// (RestartJob), that is not gone.
+    fn previous_job_exists(&self) -> bool {
+        self.live_jobs.iter().any(|&x| {
+            self.jobs.get(x).is_some_and(|y| {
+                (y.epoch < self.attempt || y.restart_pending) && y.phase != "Deleted"
+            })
+        })
     }
 }

@@ -2,8 +2,8 @@
 //! exit decided by the container's or the Pod's restart policy (and KEP-5307's rules), restarts
 //! delayed by the CrashLoopBackOff curve, and the whole-Pod restarts of the AlwaysPod proposal.
 
-use crate::versions::Change;
 use super::*;
+use crate::versions::Change;
 
 impl Engine<'_> {
     /// Starts init containers in order (sidecars keep running), then the regular containers.
@@ -158,18 +158,28 @@ impl Engine<'_> {
                     crate::simulate::scenario::secs_to_ms(e.after_seconds).unwrap_or(0),
                     e.exit_code,
                     reason,
-                    e.node_failure,
+                    if e.node_failure {
+                        RunEnd::NodeLost
+                    } else if let Some(d) = e.disruption {
+                        RunEnd::Disrupted(d)
+                    } else {
+                        RunEnd::Exit
+                    },
                 ));
                 break;
             }
             self.cursors.insert(key, (pos, used));
         }
         match (scheduled, kind) {
-            (Some((after, _, _, true)), _) => {
+            (Some((after, _, _, RunEnd::NodeLost)), _) => {
                 let pgen = self.pods.get(p).map_or(0, |x| x.epoch);
                 self.schedule(now + after, Ev::NodeLost { pod: p, pgen });
             }
-            (Some((after, code, reason, false)), _) => self.schedule_exit(
+            (Some((after, _, _, RunEnd::Disrupted(by))), _) => {
+                let pgen = self.pods.get(p).map_or(0, |x| x.epoch);
+                self.schedule(now + after, Ev::Disrupt { pod: p, pgen, by });
+            }
+            (Some((after, code, reason, RunEnd::Exit)), _) => self.schedule_exit(
                 after,
                 Ev::Exit {
                     pod: p,
@@ -1081,4 +1091,12 @@ impl Engine<'_> {
         // A refused restart shows the container Waiting (CrashLoopBackOff).
         self.update_live_phase(p);
     }
+}
+
+/// How a scripted run ends: the container exits, its node is lost, or the Pod is disrupted.
+#[derive(Clone, Copy)]
+enum RunEnd {
+    Exit,
+    NodeLost,
+    Disrupted(crate::simulate::scenario::Disruption),
 }

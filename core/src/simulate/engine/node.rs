@@ -13,9 +13,9 @@
 //! 10 s, the node monitor every --node-monitor-period, Pod GC every 20 s); the oracle's timeline
 //! leg drives the real controllers on the same grids (docs/oracle.md).
 
-use crate::versions::Change;
 use super::node_state::{LostNode, OUT_OF_SERVICE, Toleration, UNREACHABLE};
 use super::*;
+use crate::versions::Change;
 
 /// The kubelet renews its Lease every 10 s (leaseDurationSeconds 40 × 0.25).
 const LEASE_RENEW_MS: u64 = 10_000;
@@ -119,20 +119,20 @@ impl Engine<'_> {
     }
 
     /// When Pod `p` finished, as the Job controller reads it when it counts the Pod
-    /// (getFinishedTime): a Pod on a lost node has no terminated container, so it is when its
-    /// Ready condition turned False, else its deletion (deletionTimestamp − grace period: the
-    /// instant it was deleted, or Pod GC's forced delete).
+    /// (getFinishedTime): a Pod on a lost node, or one deleted while a container still runs,
+    /// has not every container terminated, so it is when its Ready condition turned False,
+    /// else its deletion (deletionTimestamp − grace period: the instant it was deleted, or Pod
+    /// GC's forced delete).
     pub(super) fn finish_ms(&self, p: usize) -> u64 {
         let now = self.now;
         let Some(pod) = self.pods.get(p) else {
             return now;
         };
+        let unready = pod.unready_since.filter(|&t| t <= now);
         match pod.node.as_deref() {
-            Some(n) => pod
-                .unready_since
-                .filter(|&t| t <= now)
-                .or(n.deleted_at)
-                .unwrap_or(pod.finished_ms),
+            Some(n) => unready.or(n.deleted_at).unwrap_or(pod.finished_ms),
+            // Deleted and not yet ended by the kubelet (delete_pod set finished_ms then).
+            None if pod.alive && pod.deleting => unready.unwrap_or(pod.finished_ms),
             None => pod.finished_ms,
         }
     }
@@ -391,7 +391,37 @@ impl Engine<'_> {
         );
     }
 
-    /// The Pod gets DisruptionTarget=True (taint eviction, Pod GC), once.
+    /// The scheduler preempts Pod `p`, or the Eviction API evicts it, while its node lives:
+    /// DisruptionTarget (status patch), then a delete with the Pod's grace period, after which
+    /// the kubelet kills what still runs. A Pod already ended or being deleted is left alone
+    /// (upstream's preemption and eviction act on live Pods only).
+    pub(super) fn on_disrupt(
+        &mut self,
+        p: usize,
+        pgen: u32,
+        by: crate::simulate::scenario::Disruption,
+    ) {
+        let live = self
+            .pods
+            .get(p)
+            .is_some_and(|x| x.alive && x.epoch == pgen && !x.deleting && x.node.is_none());
+        if !live {
+            return;
+        }
+        self.add_disruption_target(p);
+        let (reason, message) = by.condition();
+        let event = match by {
+            crate::simulate::scenario::Disruption::PreemptionByScheduler => "Preempted",
+            crate::simulate::scenario::Disruption::EvictionByEvictionAPI => "Evicted",
+        };
+        self.record(Obj::Pod(p), None, event, reason, || Some(message.into()));
+        self.delete_pod_by(p, super::job_controller::Deleter::Disruption);
+        if let Some(j) = self.pods.get(p).and_then(|x| x.job) {
+            self.enqueue_job_sync(j, self.now);
+        }
+    }
+
+    /// The Pod gets DisruptionTarget=True (taint eviction, Pod GC, preemption, eviction), once.
     fn add_disruption_target(&mut self, p: usize) {
         if let Some(pod) = self.pods.get_mut(p)
             && !pod.conditions.contains(&"DisruptionTarget")

@@ -85,6 +85,7 @@ impl Engine<'_> {
                     active: None,
                     started: false,
                     last_finish_ms: None,
+                    last_failed: None,
                 })
                 .collect(),
             pods_created: pods_before,
