@@ -269,7 +269,7 @@ func (h *tlHarness) assignSlot(p *corev1.Pod) {
 	for _, q := range h.seenPod {
 		s, ok := h.slotOf[string(q.UID)]
 		terminating := q.DeletionTimestamp != nil
-		if terminating && h.replacesOnlyFailed() {
+		if terminating && h.replacesOnlyFailed(q) {
 			// A Terminating Pod whose Job replaces only Failed Pods keeps its slot until it
 			// fails (restartkit's slots): on a lost node until Pod GC fails it, when preempted
 			// or evicted until the kubelet ends it.
@@ -287,11 +287,17 @@ func (h *tlHarness) assignSlot(p *corev1.Pod) {
 	}
 }
 
-// replacesOnlyFailed: the scenario's Job counts and replaces a Pod only once it is Failed (a
-// podFailurePolicy, or podReplacementPolicy Failed).
-func (h *tlHarness) replacesOnlyFailed() bool {
-	spec, _ := h.sc.Workload["spec"].(map[string]any)
-	return spec != nil && (spec["podFailurePolicy"] != nil || spec["podReplacementPolicy"] == "Failed")
+// replacesOnlyFailed: Pod p's Job counts and replaces a Pod only once it is Failed (a
+// podFailurePolicy, or podReplacementPolicy Failed). The Job as stored: in a JobSet scenario each
+// replicatedJob's template says it for its own Jobs.
+func (h *tlHarness) replacesOnlyFailed(p *corev1.Pod) bool {
+	obj, err := h.client.Tracker().Get(jobsGVR, p.Namespace, h.jobOf(p))
+	if err != nil {
+		return false
+	}
+	job, ok := obj.(*batchv1.Job)
+	return ok && (job.Spec.PodFailurePolicy != nil ||
+		(job.Spec.PodReplacementPolicy != nil && *job.Spec.PodReplacementPolicy == batchv1.Failed))
 }
 
 // slotKey names a NonIndexed Job's slot: the Job object's UID and the slot.
