@@ -462,9 +462,11 @@ def check(rk: str, seeds: int) -> int:
         i = args.index("--seeds")
         args[i + 1] = str(seeds)
         out, cost = run_sweep(rk, s["scenario"], args)
+        differs = False
         for v, stored in zip(out["variants"], s["variants"], strict=True):
             fresh, old = v["rows"], rows(stored)[:seeds]
             if fresh != old:
+                differs = True
                 bad += 1
                 for a, b in zip(fresh, old):
                     if a != b:
@@ -473,7 +475,7 @@ def check(rk: str, seeds: int) -> int:
                         break
         print(f"docs_sweeps: {name}: seeds {s['firstSeed']}–{s['firstSeed'] + seeds - 1} of "
               f"{len(s['variants'])} variant(s) re-run in {cost['cpuSeconds']} CPU-s: "
-              f"{'differ' if bad else 'identical'}", file=sys.stderr)
+              f"{'differ' if differs else 'identical'}", file=sys.stderr)
     if bad:
         print("docs_sweeps: the simulator's figures moved: run make docs-sweeps and review "
               "docs/sweeps.md", file=sys.stderr)

@@ -278,34 +278,39 @@ fn jobset_events(out: &Value) -> Vec<(f64, String, String, String)> {
         .collect()
 }
 
+/// Two one-Pod workers Jobs under `failure_policy`: workers-0's Pod exits 1 at 10 s of every
+/// run (5 s start-up, 30 s to reschedule a replacement), workers-1's runs on (30 s grace).
+fn two_workers_restarted(failure_policy: Value) -> Value {
+    simulate(json!({
+        "runFor": "1h", "startupSeconds": 5, "podRescheduleSeconds": 30,
+        "workload": jobset(json!({"failurePolicy": failure_policy, "replicatedJobs": [workers(2, None)]})),
+        "exits": [{"container": "main", "replicatedJob": "workers", "jobIndex": 0, "afterSeconds": 10, "exitCode": 1}],
+    }))
+}
+
 #[test]
 fn a_jobset_restart_deletes_the_jobs_and_recreates_each_once_its_pods_are_gone() {
     // Upstream (the oracle's timeline leg): the failed Job's Pods have all ended, so it goes at
     // once and is created again in that instant; the other Job's running Pod is deleted, gets
     // its grace period (30 s by default), and its Job is created again only when it is gone.
-    let out = simulate(json!({
-        "runFor": "1h", "startupSeconds": 5, "podRescheduleSeconds": 30,
-        "workload": jobset(json!({"failurePolicy": {"maxRestarts": 2}, "replicatedJobs": [workers(2, None)]})),
-        "exits": [{"container": "main", "replicatedJob": "workers", "jobIndex": 0, "afterSeconds": 10, "exitCode": 1}],
-    }));
-    let e = |t: f64, o: &str, ev: &str, r: &str| (t, o.to_owned(), ev.to_owned(), r.to_owned());
+    let out = two_workers_restarted(json!({"maxRestarts": 2}));
     let events = jobset_events(&out);
     assert_eq!(
         events[..12].to_vec(),
         vec![
-            e(0.0, "train-workers-0", "Created", "JobCreated"),
-            e(0.0, "train-workers-1", "Created", "JobCreated"),
-            e(15.0, "train-workers-0", "Failed", "BackoffLimitExceeded"),
-            e(15.0, "train", "Restarting", "DefaultFailurePolicy"),
-            e(15.0, "train-workers-0", "Deleted", "Deleting"),
-            e(15.0, "train-workers-1", "Deleted", "Deleting"),
-            e(15.0, "train-workers-0", "Gone", "Deleted"),
-            e(15.0, "train-workers-0", "Created", "JobCreated"),
-            e(45.0, "train-workers-1", "Gone", "Deleted"),
-            e(45.0, "train-workers-1", "Created", "JobCreated"),
+            ev(0.0, "train-workers-0", "Created", "JobCreated"),
+            ev(0.0, "train-workers-1", "Created", "JobCreated"),
+            ev(15.0, "train-workers-0", "Failed", "BackoffLimitExceeded"),
+            ev(15.0, "train", "Restarting", "DefaultFailurePolicy"),
+            ev(15.0, "train-workers-0", "Deleted", "Deleting"),
+            ev(15.0, "train-workers-1", "Deleted", "Deleting"),
+            ev(15.0, "train-workers-0", "Gone", "Deleted"),
+            ev(15.0, "train-workers-0", "Created", "JobCreated"),
+            ev(45.0, "train-workers-1", "Gone", "Deleted"),
+            ev(45.0, "train-workers-1", "Created", "JobCreated"),
             // The recreated workers-0's Pod is a replacement: 30 s to reschedule, 5 s start-up.
-            e(60.0, "train-workers-0", "Failed", "BackoffLimitExceeded"),
-            e(60.0, "train", "Restarting", "DefaultFailurePolicy"),
+            ev(60.0, "train-workers-0", "Failed", "BackoffLimitExceeded"),
+            ev(60.0, "train", "Restarting", "DefaultFailurePolicy"),
         ],
         "{events:#?}"
     );
@@ -365,36 +370,27 @@ fn blocking_recreate_creates_no_job_until_every_job_of_the_restart_is_gone() {
     // jobset_controller.go constructJobsFromTemplate (v0.12.0): with BlockingRecreate nothing
     // is created while a Job of the earlier attempt exists. The failed workers-0 goes at once, as
     // under Recreate, but waits for workers-1's running Pod and its 30 s grace period.
-    let out = simulate(json!({
-        "runFor": "1h", "startupSeconds": 5, "podRescheduleSeconds": 30,
-        "workload": jobset(json!({"failurePolicy": {"maxRestarts": 1, "restartStrategy": "BlockingRecreate"},
-            "replicatedJobs": [workers(2, None)]})),
-        "exits": [{"container": "main", "replicatedJob": "workers", "jobIndex": 0, "afterSeconds": 10, "exitCode": 1}],
-    }));
-    let e = |t: f64, o: &str, ev: &str, r: &str| (t, o.to_owned(), ev.to_owned(), r.to_owned());
+    let out =
+        two_workers_restarted(json!({"maxRestarts": 1, "restartStrategy": "BlockingRecreate"}));
     let events = jobset_events(&out);
     assert_eq!(
         events[..10].to_vec(),
         vec![
-            e(0.0, "train-workers-0", "Created", "JobCreated"),
-            e(0.0, "train-workers-1", "Created", "JobCreated"),
-            e(15.0, "train-workers-0", "Failed", "BackoffLimitExceeded"),
-            e(15.0, "train", "Restarting", "DefaultFailurePolicy"),
-            e(15.0, "train-workers-0", "Deleted", "Deleting"),
-            e(15.0, "train-workers-1", "Deleted", "Deleting"),
-            e(15.0, "train-workers-0", "Gone", "Deleted"),
-            e(45.0, "train-workers-1", "Gone", "Deleted"),
-            e(45.0, "train-workers-0", "Created", "JobCreated"),
-            e(45.0, "train-workers-1", "Created", "JobCreated"),
+            ev(0.0, "train-workers-0", "Created", "JobCreated"),
+            ev(0.0, "train-workers-1", "Created", "JobCreated"),
+            ev(15.0, "train-workers-0", "Failed", "BackoffLimitExceeded"),
+            ev(15.0, "train", "Restarting", "DefaultFailurePolicy"),
+            ev(15.0, "train-workers-0", "Deleted", "Deleting"),
+            ev(15.0, "train-workers-1", "Deleted", "Deleting"),
+            ev(15.0, "train-workers-0", "Gone", "Deleted"),
+            ev(45.0, "train-workers-1", "Gone", "Deleted"),
+            ev(45.0, "train-workers-0", "Created", "JobCreated"),
+            ev(45.0, "train-workers-1", "Created", "JobCreated"),
         ],
         "{events:#?}"
     );
     // workers-0's slot now waits 15 -> 80 as well (30 s longer than under Recreate).
-    let recreate = simulate(json!({
-        "runFor": "1h", "startupSeconds": 5, "podRescheduleSeconds": 30,
-        "workload": jobset(json!({"failurePolicy": {"maxRestarts": 1}, "replicatedJobs": [workers(2, None)]})),
-        "exits": [{"container": "main", "replicatedJob": "workers", "jobIndex": 0, "afterSeconds": 10, "exitCode": 1}],
-    }));
+    let recreate = two_workers_restarted(json!({"maxRestarts": 1}));
     let lost = |o: &Value| o["summary"]["timeLostSeconds"].as_f64().unwrap();
     assert!(
         lost(&out) > lost(&recreate),

@@ -160,16 +160,17 @@ pub enum Disruption {
 }
 
 impl Disruption {
-    /// The DisruptionTarget condition's reason and message as upstream writes them (the
-    /// preemptor's scheduler taken to be default-scheduler).
-    pub fn condition(self) -> (&'static str, &'static str) {
+    /// The timeline event, and the DisruptionTarget condition's reason and message as upstream
+    /// writes them (the preemptor's scheduler taken to be default-scheduler).
+    pub fn condition(self) -> (&'static str, &'static str, &'static str) {
         match self {
             Disruption::PreemptionByScheduler => (
+                "Preempted",
                 "PreemptionByScheduler",
                 "default-scheduler: preempting to accommodate a higher priority pod",
             ),
             Disruption::EvictionByEvictionAPI => {
-                ("EvictionByEvictionAPI", "Eviction API: evicting")
+                ("Evicted", "EvictionByEvictionAPI", "Eviction API: evicting")
             }
         }
     }

@@ -45,9 +45,7 @@ impl Engine<'_> {
             .copied()
             .filter(|&x| {
                 self.jobs.get(x).is_some_and(|y| {
-                    (y.epoch < self.attempt || y.restart_pending)
-                        && !y.deleting
-                        && y.phase != "Deleted"
+                    self.marked_for_recreation(y) && !y.deleting && y.phase != "Deleted"
                 })
             })
             .collect();
@@ -468,14 +466,18 @@ impl Engine<'_> {
             == Some("BlockingRecreate")
     }
 
-    /// Whether a Job of `ownedJobs.previous` is still in the API: one whose restart-attempt
-    /// label is below `status.restarts`, or whose job-restart-attempt label is below its target
-    /// (RestartJob), that is not gone.
+    /// Whether a Job of `ownedJobs.previous` is still in the API (not gone).
     fn previous_job_exists(&self) -> bool {
         self.live_jobs.iter().any(|&x| {
-            self.jobs.get(x).is_some_and(|y| {
-                (y.epoch < self.attempt || y.restart_pending) && y.phase != "Deleted"
-            })
+            self.jobs
+                .get(x)
+                .is_some_and(|y| self.marked_for_recreation(y) && y.phase != "Deleted")
         })
+    }
+
+    /// Whether Job `y` is in upstream's `ownedJobs.previous`: its restart-attempt label is
+    /// below `status.restarts`, or its job-restart-attempt label below its target (RestartJob).
+    fn marked_for_recreation(&self, y: &JobState) -> bool {
+        y.epoch < self.attempt || y.restart_pending
     }
 }

@@ -409,11 +409,7 @@ impl Engine<'_> {
             return;
         }
         self.add_disruption_target(p);
-        let (reason, message) = by.condition();
-        let event = match by {
-            crate::simulate::scenario::Disruption::PreemptionByScheduler => "Preempted",
-            crate::simulate::scenario::Disruption::EvictionByEvictionAPI => "Evicted",
-        };
+        let (event, reason, message) = by.condition();
         self.record(Obj::Pod(p), None, event, reason, || Some(message.into()));
         self.delete_pod_by(p, super::job_controller::Deleter::Disruption);
         if let Some(j) = self.pods.get(p).and_then(|x| x.job) {
