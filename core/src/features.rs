@@ -188,10 +188,12 @@ pub const GATES: &[GateSpec] = &[
 /// sources read.
 pub const VALIDATION_GATES: &[&str] = &[
     "AnyVolumeDataSource",
+    "CRDValidationRatcheting",
     "CSIServiceAccountTokenSecrets",
     "ContainerStopSignals",
     "CoordinatedLeaderElection",
     "CrossNamespaceVolumeDataSource",
+    "CustomResourceFieldSelectors",
     "DeclarativeValidationBeta",
     "DynamicResourceAllocation",
     "EnvFiles",

@@ -148,6 +148,9 @@ pub enum Change {
     ServiceAccountMountableSecretsWarning,
     /// From 1.34 a webhook's empty service name or namespace is a bare Required.
     WebhookServiceRequiredBare,
+    /// From 1.34 the CRD messages lose their field-name prefixes ("schemas are required",
+    /// "message must ...", "fieldPath must ...", "selectableFields may only ...").
+    CrdMessagesShortened,
     /// From 1.36 the webhook configuration strategies read the reserved `.static.k8s.io` suffix.
     WebhookStaticSuffix,
     /// From 1.37 the webhook configuration strategies warn of rules naming excluded resources.
@@ -659,6 +662,13 @@ pub const FACTS: &[Fact] = &[
         since: 34,
         what: "from 1.34 a webhook's clientConfig.service with an empty namespace or name is a bare `Required value`; before, `Required value: service name is required` and `service namespace is required` (each at the other field: upstream's caller swaps the two arguments)",
         upstream: "k8s.io/apiserver pkg/util/webhook validation.go ValidateWebhookService",
+        key: None,
+    },
+    Fact {
+        change: Change::CrdMessagesShortened,
+        since: 34,
+        what: "from 1.34 the CustomResourceDefinition messages drop their field-name prefixes: a version without a schema is a bare `Required value` (before: `schemas are required`), and `x-kubernetes-validations`' message and fieldPath checks and the selectableFields placement say `must ...` where they said `message must ...`, `fieldPath must ...`, `selectableFields may only ...`",
+        upstream: "k8s.io/apiextensions-apiserver pkg/apis/apiextensions/validation/validation.go (validateCustomResourceDefinitionSpec, ValidateCustomResourceDefinitionOpenAPISchema)",
         key: None,
     },
     Fact {

@@ -166,6 +166,14 @@ pub const KINDS: &[KindMeta] = &[
     k("storage.k8s.io", "CSIDriver", false, DnsSubdomain, true),
     // apimachinery's ValidateObjectMeta
     k("coordination.k8s.io", "Lease", true, DnsSubdomain, false),
+    // Beside the subdomain rule, the name must be `<plural>.<group>` (validate/crd).
+    k(
+        "apiextensions.k8s.io",
+        "CustomResourceDefinition",
+        false,
+        DnsSubdomain,
+        false,
+    ),
     k("node.k8s.io", "RuntimeClass", false, DnsSubdomain, false),
     k(
         "admissionregistration.k8s.io",

@@ -6,6 +6,7 @@ mod admission_policy;
 mod configmap;
 mod container;
 mod controllers;
+mod crd;
 pub mod crd_schema;
 mod cron;
 mod csi_driver;
@@ -189,7 +190,8 @@ pub fn run(input: ValidateInput) -> Result<ValidateOutput, Diagnostic> {
                 .any(|e| e.as_ref().is_ok_and(|d| crd_schema::is_crd(&d.value)))
             {
                 for d in entries.iter().filter_map(|e| e.as_ref().ok()) {
-                    if let Err(mut problem) = crds.add_value(&d.value, ctx.gates.version.minor) {
+                    if let Err(problem) = crds.add_value(&d.value, ctx.gates.version.minor) {
+                        let mut problem = crd_schema::unusable_in_stream(problem);
                         problem.document = Some(d.index);
                         source::attach_range(&mut problem, Some(d), &lines, false);
                         attach_position(&mut problem, d);

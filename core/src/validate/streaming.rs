@@ -92,7 +92,8 @@ impl Session {
         }
         let minor = self.ctx.gates.version.minor;
         self.crds_learned += 1;
-        self.crds.add_value(&doc.value, minor).err().map(|mut d| {
+        self.crds.add_value(&doc.value, minor).err().map(|d| {
+            let mut d = super::crd_schema::unusable_in_stream(d);
             d.document = Some(doc.index);
             d.line = Some(doc.line);
             d

@@ -375,6 +375,12 @@ fn review_versions(hook: &Value, p: &FieldPath, c: &mut Check) {
         ));
         return;
     }
+    review_version_list(&versions, p, c);
+}
+
+/// A non-empty list of review versions (admission or conversion: the same rules): no
+/// repeats, each a DNS-1035 label, one of them a version the API server speaks.
+pub(super) fn review_version_list(versions: &[&str], p: &FieldPath, c: &mut Check) {
     let mut seen = BTreeSet::new();
     let mut accepted = false;
     for (i, v) in versions.iter().enumerate() {
@@ -390,7 +396,7 @@ fn review_versions(hook: &Value, p: &FieldPath, c: &mut Check) {
     if !accepted {
         c.invalid_list(
             p,
-            &versions,
+            versions,
             "[]string",
             &format!(
                 "must include at least one of {}",
@@ -416,7 +422,7 @@ fn client_config(hook: &Value, p: &FieldPath, c: &mut Check) {
     }
 }
 
-fn webhook_url(raw: &str, p: &FieldPath, c: &mut Check) {
+pub(super) fn webhook_url(raw: &str, p: &FieldPath, c: &mut Check) {
     let u = match super::go_url::parse(raw) {
         Ok(u) => u,
         Err(e) => {
@@ -462,7 +468,7 @@ fn webhook_url(raw: &str, p: &FieldPath, c: &mut Check) {
 /// ValidateWebhookService. Upstream's caller passes the service's name where the function takes
 /// the namespace and the other way round: an empty namespace is reported at `name`, an empty
 /// name at `namespace` (and before 1.34 with the other's wording).
-fn webhook_service(svc: &Value, p: &FieldPath, c: &mut Check) {
+pub(super) fn webhook_service(svc: &Value, p: &FieldPath, c: &mut Check) {
     let (name, namespace) = (str_of(svc, "name"), str_of(svc, "namespace"));
     let worded = !Change::WebhookServiceRequiredBare.at(c.minor);
     if namespace.is_empty() {

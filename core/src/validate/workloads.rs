@@ -218,6 +218,12 @@ pub(super) fn validate_kind(
                 None => false,
             }
         }
+        ("apiextensions.k8s.io", "CustomResourceDefinition")
+            if api_version == "apiextensions.k8s.io/v1" =>
+        {
+            super::crd::validate(obj, ctx, out);
+            true
+        }
         ("coordination.k8s.io", "Lease") if api_version == "coordination.k8s.io/v1" => {
             super::lease::validate(obj, ctx, out);
             true

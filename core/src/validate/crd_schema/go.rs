@@ -55,7 +55,7 @@ pub fn quote_bytes(b: &[u8]) -> String {
 /// An approximation of Go's unicode.IsPrint for what the generated and real messages carry:
 /// letters, marks, numbers, punctuation, symbols and the ASCII space are printable; other
 /// spaces, controls, format characters and unassigned code points are not.
-fn is_go_printable(c: char) -> bool {
+pub fn is_go_printable(c: char) -> bool {
     if c == ' ' {
         return true;
     }

@@ -124,6 +124,19 @@ impl CrdSet {
     }
 }
 
+/// A CRD of the input stream that cannot check its custom resources: the CRD document is
+/// validated as the API server validates it (validate/crd), which says what is refused, so
+/// here it is an info that its custom resources go unchecked, not a second error.
+pub fn unusable_in_stream(mut d: Diagnostic) -> Diagnostic {
+    d.severity = crate::diag::Severity::Info;
+    d.code = Some("crd-not-used".to_owned());
+    d.message = format!(
+        "{}; custom resources of this CRD are not checked against its schema",
+        d.message
+    );
+    d
+}
+
 /// Whether `v` is a CustomResourceDefinition document.
 pub fn is_crd(v: &Value) -> bool {
     v.get("kind").and_then(Value::as_str) == Some("CustomResourceDefinition")
