@@ -59,6 +59,7 @@ var ops = []op{
 	{name: "validate", label: "validate(decoding)", gen: gen.validateDecoding, upstream: upstreamDecoding},
 	{name: "validate", label: "validate(ObjectMeta)", gen: gen.validateObjectMeta, prepare: prepareObjectMeta, upstream: upstreamObjectMeta},
 	{name: "validate", label: "validate(crdSchema)", gen: gen.validateCRDSchema, upstream: upstreamCRDSchema},
+	{name: "validate", label: "validate(CustomResourceDefinition)", gen: gen.validateCRD, upstream: upstreamCRD},
 	{name: "validate", label: "validate(Service)", gen: gen.validateService, upstream: upstreamService},
 	{name: "validate", label: "validate(ConfigMap and Secret)", gen: gen.validateConfigMapOrSecret, upstream: upstreamConfigMapOrSecret},
 	{name: "validate", label: "validate(PersistentVolumeClaim)", gen: gen.validatePVC, upstream: upstreamPVC},
