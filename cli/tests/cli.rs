@@ -170,7 +170,7 @@ fn fixes_are_hints_in_human_output_and_fix_objects_in_sarif() {
 fn unmodelled_kinds_are_passed_over_not_errors() {
     let p = temp_file(
         "svc.yaml",
-        b"apiVersion: v1\nkind: Endpoints\nmetadata:\n  name: s\n",
+        b"apiVersion: v1\nkind: Node\nmetadata:\n  name: s\n",
     );
     let o = run(&["validate", "--output", "json", p.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));

@@ -148,6 +148,10 @@ pub enum Change {
     ServiceAccountMountableSecretsWarning,
     /// From 1.34 a webhook's empty service name or namespace is a bare Required.
     WebhookServiceRequiredBare,
+    /// From 1.36 GetWarningsForIP and GetWarningsForCIDR call a non-standard value invalid.
+    NonStandardIpIsInvalid,
+    /// From 1.33 an Endpoints that passes is created with GetWarningsForIP's warnings.
+    EndpointsIpWarnings,
     /// From 1.34 the CRD messages lose their field-name prefixes ("schemas are required",
     /// "message must ...", "fieldPath must ...", "selectableFields may only ...").
     CrdMessagesShortened,
@@ -662,6 +666,20 @@ pub const FACTS: &[Fact] = &[
         since: 34,
         what: "from 1.34 a webhook's clientConfig.service with an empty namespace or name is a bare `Required value`; before, `Required value: service name is required` and `service namespace is required` (each at the other field: upstream's caller swaps the two arguments)",
         upstream: "k8s.io/apiserver pkg/util/webhook validation.go ValidateWebhookService",
+        key: None,
+    },
+    Fact {
+        change: Change::NonStandardIpIsInvalid,
+        since: 36,
+        what: "from 1.36 the IP and CIDR warnings (GetWarningsForIP, GetWarningsForCIDR: an Endpoints' addresses, a NetworkPolicy's ipBlocks) say a non-standard value (leading zeros, IPv4-mapped) `is invalid`; 1.33 to 1.35 say it `will be considered invalid in a future Kubernetes release`",
+        upstream: "k8s.io/apimachinery pkg/util/validation/ip.go GetWarningsForIP, GetWarningsForCIDR",
+        key: None,
+    },
+    Fact {
+        change: Change::EndpointsIpWarnings,
+        since: 33,
+        what: "from 1.33 an Endpoints' addresses are read by IsValidIPForLegacyField (stricter with StrictIPCIDRValidation on; the messages are IsValidIP's with it off) and ValidateEndpointIP, and one that passes is created with GetWarningsForIP's warnings (leading zeros or an IPv4-mapped address non-standard, an IPv6 address not in RFC 5952 form) unless the endpoints controller wrote it; up to 1.32 IsValidIP and ValidateNonSpecialIP, no warnings",
+        upstream: "pkg/apis/core/validation/validation.go validateEndpointAddress; pkg/registry/core/endpoint/strategy.go endpointsWarnings",
         key: None,
     },
     Fact {

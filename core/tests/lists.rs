@@ -100,7 +100,7 @@ fn a_document_without_kind_is_a_warning_an_unmodelled_kind_an_info() {
     );
     assert_eq!(no_kind.pointer("/warnings/0/line"), Some(&json!(1)));
     let service =
-        validate(json!({"source": "apiVersion: v1\nkind: Endpoints\nmetadata:\n  name: s\n"}));
+        validate(json!({"source": "apiVersion: v1\nkind: Node\nmetadata:\n  name: s\n"}));
     assert_eq!(service.get("valid"), Some(&json!(true)));
     assert_eq!(
         service.pointer("/infos/0/code"),

@@ -7,6 +7,7 @@ mod configmap;
 mod container;
 mod controllers;
 mod crd;
+mod endpoints;
 pub mod crd_schema;
 mod cron;
 mod csi_driver;

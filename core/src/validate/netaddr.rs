@@ -378,7 +378,7 @@ pub fn not_strict_subset(cidr: &str, except: &str) -> Option<bool> {
 /// GetWarningsForCIDR (validation/ip.go, from 1.33) for a CIDR at `path` that validated: a
 /// value with bits beyond its prefix, one netip.ParsePrefix refuses or IPv4-mapped, and, when
 /// neither, an IPv6 value not in canonical form.
-pub fn cidr_warnings(path: &str, value: &str) -> Vec<String> {
+pub fn cidr_warnings(path: &str, value: &str, minor: u32) -> Vec<String> {
     let Some(c) = parse_cidr_sloppy(value) else {
         return Vec::new();
     };
@@ -396,7 +396,8 @@ pub fn cidr_warnings(path: &str, value: &str) -> Vec<String> {
     let refused = strict_addr_refuses(c.addr) || (c.mask.len() > 1 && c.mask.starts_with('0'));
     if refused || is_4in6_text(c.addr, &c.ip) {
         out.push(format!(
-            "{path}: non-standard CIDR value {value:?} is invalid: use {net_text:?}"
+            "{path}: non-standard CIDR value {value:?} {}: use {net_text:?}",
+            non_standard_wording(minor)
         ));
     }
     if out.is_empty() && !c.v4 {
@@ -408,6 +409,42 @@ pub fn cidr_warnings(path: &str, value: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// How GetWarningsForIP and GetWarningsForCIDR call a non-standard value: 1.33 to 1.35 say it
+/// "will be considered invalid in a future Kubernetes release", from 1.36 that it "is invalid"
+/// ([`Change::NonStandardIpIsInvalid`]).
+fn non_standard_wording(minor: u32) -> &'static str {
+    if crate::versions::Change::NonStandardIpIsInvalid.at(minor) {
+        "is invalid"
+    } else {
+        "will be considered invalid in a future Kubernetes release"
+    }
+}
+
+/// GetWarningsForIP (validation/ip.go, from 1.33) for an address at `path` that validated: one
+/// netip.ParseAddr refuses (leading zeros) or IPv4-mapped is non-standard; else an IPv6 address
+/// not in RFC 5952 form.
+pub fn ip_warnings(path: &str, value: &str, minor: u32) -> Vec<String> {
+    let Some(ip) = parse_ip_sloppy(value) else {
+        return Vec::new();
+    };
+    if strict_addr_refuses(value) || is_4in6_text(value, &ip) {
+        return vec![format!(
+            "{path}: non-standard IP address {value:?} {}: use {:?}",
+            non_standard_wording(minor),
+            go_ip_string(&ip)
+        )];
+    }
+    if value.contains(':') {
+        let canonical = v6_string(&ip.bytes);
+        if canonical != value {
+            return vec![format!(
+                "{path}: IPv6 address {value:?} should be in RFC 5952 canonical format ({canonical:?})"
+            )];
+        }
+    }
+    Vec::new()
 }
 
 #[cfg(test)]
@@ -437,7 +474,7 @@ mod tests {
         assert_eq!(not_strict_subset("::ffff:10.0.0.0/104", "10.0.1.0/24"), Some(true));
         assert_eq!(not_strict_subset("10.0.0.0/8", "::ffff:10.1.0.0/112"), Some(false));
         assert_eq!(not_strict_subset("10.0.0.0/8", "bogus"), None);
-        let w = |v: &str| cidr_warnings("spec.x", v);
+        let w = |v: &str| cidr_warnings("spec.x", v, 37);
         assert!(w("10.0.0.0/8").is_empty() && w("2001:db8::/64").is_empty());
         assert_eq!(
             w("10.0.0.1/8"),

@@ -60,7 +60,7 @@ pub(super) fn validate(obj: &Value, ctx: &Ctx, out: &mut Findings) {
     if out.errors.len() == before && Change::NetworkPolicyCidrWarnings.at(minor) {
         // rest.BeforeCreate asks for the warnings only of an object that passed, metadata too.
         if super::meta::passes("networking.k8s.io", "NetworkPolicy", obj, ctx) {
-            warnings(spec, out);
+            warnings(spec, minor, out);
         }
     }
 }
@@ -238,7 +238,7 @@ fn ip_block_checks(block: &Value, p: &FieldPath, c: &mut Check) {
 }
 
 /// networkPolicyWarnings: GetWarningsForCIDR for every ipBlock's cidr and except values.
-fn warnings(spec: &Value, out: &mut Findings) {
+fn warnings(spec: &Value, minor: u32, out: &mut Findings) {
     let sp = FieldPath::new("spec");
     for (direction, peers) in [("ingress", "from"), ("egress", "to")] {
         for (i, rule) in list(spec, direction).iter().enumerate() {
@@ -258,7 +258,7 @@ fn warnings(spec: &Value, out: &mut Findings) {
                     found.push((bp.child("except").index(k), e));
                 }
                 for (p, v) in found {
-                    for w in netaddr::cidr_warnings(p.as_str(), v) {
+                    for w in netaddr::cidr_warnings(p.as_str(), v, minor) {
                         out.push(
                             Diagnostic::lint("non-standard-cidr", &p, w)
                                 .with_origin(Origin::KubeApiserver),
@@ -380,7 +380,8 @@ mod tests {
             w,
             [
                 "spec.ingress[0].from[0].ipBlock.cidr: CIDR value \"10.0.0.1/8\" is ambiguous in this context (should be \"10.0.0.0/8\" or \"10.0.0.1/32\"?)",
-                "spec.ingress[0].from[0].ipBlock.except[0]: non-standard CIDR value \"010.1.0.0/16\" is invalid: use \"10.1.0.0/16\"",
+                // 1.33 to 1.35 word it so; from 1.36 "is invalid" (apimachinery's ip.go).
+                "spec.ingress[0].from[0].ipBlock.except[0]: non-standard CIDR value \"010.1.0.0/16\" will be considered invalid in a future Kubernetes release: use \"10.1.0.0/16\"",
             ]
         );
         assert!(run(spec.clone(), &ctx(32, &[])).1.is_empty());

@@ -464,7 +464,7 @@ fn legacy_ip_errors(v: &str, strict: bool) -> Vec<&'static str> {
 }
 
 /// ValidateEndpointIP (1.33+) / ValidateNonSpecialIP (before), on an address already parsed.
-fn special_ip(v: &str, p: &FieldPath, out: &mut Findings) {
+pub(super) fn special_ip(v: &str, p: &FieldPath, out: &mut Findings) {
     let Some(ip) = netaddr::parse_ip_sloppy(v) else {
         return;
     };

@@ -228,6 +228,10 @@ pub(super) fn validate_kind(
             super::lease::validate(obj, ctx, out);
             true
         }
+        ("", "Endpoints") if api_version == "v1" => {
+            super::endpoints::validate(obj, ctx, out);
+            true
+        }
         ("", "Namespace") if api_version == "v1" => {
             super::namespace::validate(obj, ctx, out);
             true
