@@ -90,6 +90,8 @@ var ops = []op{
 	{name: "jobsetFailurePolicy", gen: gen.jobsetFailurePolicy, upstream: jobsetExpect("failurePolicy"), module: "jobset"},
 	{name: "jobsetFailurePolicy", label: "jobsetFailurePolicy(RE2 patterns)", gen: gen.jobsetPatterns, upstream: jobsetExpect("failurePolicy"), module: "jobset"},
 	{name: "crrValidate", gen: gen.crr, upstream: upstreamCRR, module: "kruise"},
+	// Appended last: a leg's random stream follows its place in this table.
+	{name: "validate", label: "validate(Endpoints)", gen: gen.validateEndpoints, upstream: upstreamEndpoints},
 }
 
 var (
