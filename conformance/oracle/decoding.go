@@ -56,7 +56,7 @@ var decodingKinds = []struct {
 	{schema.GroupVersionKind{Version: "v1", Kind: "Node"}, false, true},
 	{schema.GroupVersionKind{Version: "v1", Kind: "LimitRange"}, true, false},
 	{schema.GroupVersionKind{Version: "v1", Kind: "ResourceQuota"}, true, false},
-	{schema.GroupVersionKind{Version: "v1", Kind: "Endpoints"}, false, false},
+	{schema.GroupVersionKind{Version: "v1", Kind: "Endpoints"}, true, false},
 	{schema.GroupVersionKind{Version: "v1", Kind: "Event"}, false, false},
 	{schema.GroupVersionKind{Group: "networking.k8s.io", Version: "v1", Kind: "Ingress"}, true, false},
 	{schema.GroupVersionKind{Group: "networking.k8s.io", Version: "v1", Kind: "NetworkPolicy"}, true, false},
