@@ -194,7 +194,7 @@ pub(super) fn validate(obj: &Value, ctx: &Ctx, out: &mut Findings) {
     let spec = Spec::read(raw, ctx.gates.enabled("CustomResourceFieldSelectors"));
     let ratcheting = ctx.gates.enabled("CRDValidationRatcheting");
     let mut c = Check { minor, out };
-    name_matches(obj, &spec, ctx, &mut c);
+    name_matches(obj, &spec, &mut c);
     validate_spec(&spec, ratcheting, &FieldPath::new("spec"), &mut c);
     stored_versions(&spec, &mut c);
     api_approval(obj, spec.group, &mut c);
@@ -209,7 +209,7 @@ pub(super) fn validate(obj: &Value, ctx: &Ctx, out: &mut Findings) {
 
 /// The CRD's name function: beside NameIsDNSSubdomain (meta.rs), the name (and a generateName,
 /// which the function is also given) must be `<plural>.<group>`.
-fn name_matches(obj: &Value, spec: &Spec, ctx: &Ctx, c: &mut Check) {
+fn name_matches(obj: &Value, spec: &Spec, c: &mut Check) {
     let meta = opt(obj, "metadata").unwrap_or(&Value::Null);
     let required = format!("{}.{}", str_of(spec.names(), "plural"), spec.group);
     let msg = "must be spec.names.plural+\".\"+spec.group";
@@ -227,7 +227,6 @@ fn name_matches(obj: &Value, spec: &Spec, ctx: &Ctx, c: &mut Check) {
         d.message.push_str(super::meta::generated_note(generated));
         c.push(d);
     }
-    let _ = ctx;
 }
 
 fn validate_spec(spec: &Spec, ratcheting: bool, sp: &FieldPath, c: &mut Check) {

@@ -37,8 +37,15 @@ pub(super) fn ty(s: &Value) -> &str {
 pub(super) fn is_set(key: &str, v: &Value) -> bool {
     match v {
         Value::Null => false,
+        // The pointer members (*bool, *string) are set even at false or "".
         Value::Bool(b) => *b || key == "x-kubernetes-preserve-unknown-fields",
-        Value::String(s) => !s.is_empty(),
+        Value::String(s) => {
+            !s.is_empty()
+                || matches!(
+                    key,
+                    "$ref" | "x-kubernetes-list-type" | "x-kubernetes-map-type"
+                )
+        }
         _ => true,
     }
 }

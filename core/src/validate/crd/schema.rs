@@ -85,9 +85,10 @@ pub(super) fn validate_validation(
     let mut errs = Vec::new();
     if status_enabled && let Some(m) = obj(s) {
         for (key, allowed_at_root) in MEMBERS {
-            let Some(v) = m.get(key).filter(|v| is_set(key, v)) else {
+            // A member at its Go zero value does not count (the check skips zero fields).
+            if !m.get(key).is_some_and(|v| is_set(key, v)) {
                 continue;
-            };
+            }
             if key == "type" {
                 if ty(s) != "object" {
                     errs.push(Diagnostic::invalid(
@@ -99,7 +100,6 @@ pub(super) fn validate_validation(
                 }
                 continue;
             }
-            let _ = v;
             if !allowed_at_root {
                 errs.push(Diagnostic::invalid_printed(
                     &sp,
