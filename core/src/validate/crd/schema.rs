@@ -415,24 +415,15 @@ fn nested(v: &Value, skip_any_of: bool, p: &FieldPath, depth: usize, out: &mut V
             forbid(key, "must be false to be structural", out);
         }
     }
-    if !list(v, "x-kubernetes-list-map-keys").is_empty() {
-        forbid(
-            "x-kubernetes-list-map-keys",
-            "must be empty to be structural",
-            out,
-        );
-    }
     for key in ["x-kubernetes-list-type", "x-kubernetes-map-type"] {
         if opt(v, key).is_some() {
             forbid(key, "must be undefined to be structural", out);
         }
     }
-    if !list(v, "x-kubernetes-validations").is_empty() {
-        forbid(
-            "x-kubernetes-validations",
-            "must be empty to be structural",
-            out,
-        );
+    for key in ["x-kubernetes-list-map-keys", "x-kubernetes-validations"] {
+        if !list(v, key).is_empty() {
+            forbid(key, "must be empty to be structural", out);
+        }
     }
     if properties(v).is_some_and(|m| m.contains_key("metadata")) {
         out.push(Diagnostic::forbidden(
